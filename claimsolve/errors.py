@@ -1,0 +1,36 @@
+"""The errors a user can cause.  The command line prints them as one line and
+exits with code 2; anything else escaping is a bug (exit 1)."""
+
+
+class ClaimsolveError(Exception):
+    """Bad input: a file, a position, a move or an option.  `source` names the
+    file ("-" for standard input) once it is known."""
+
+    def __init__(self, message, source=None):
+        super().__init__(message)
+        self.message = message
+        self.source = source
+
+    def __str__(self):
+        if self.source is not None:
+            return f"{self.source}: {self.message}"
+        return self.message
+
+
+class PositionError(ClaimsolveError):
+    """An invalid position: `field` names the JSON field at fault, like
+    `board[2]` or `claims[1]`."""
+
+    def __init__(self, field, problem, source=None):
+        self.field = field
+        self.problem = problem
+        super().__init__(f"field '{field}': {problem}" if field else problem, source)
+
+
+class MoveError(ClaimsolveError):
+    """An illegal or unreadable move in a given position."""
+
+    def __init__(self, move, problem, source=None):
+        self.move = move
+        self.problem = problem
+        super().__init__(f"move '{move}': {problem}", source)

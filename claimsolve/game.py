@@ -1,0 +1,68 @@
+"""What every game's Position class provides (see positions.py for loading).
+
+A Position is an immutable value: `play` returns a new one.  Its rules come
+from the game's plain-Python reference (the executable spec); `engine_state`
+hands the same position to the game's Cython engine for searching.
+"""
+from abc import ABC, abstractmethod
+
+
+class Position(ABC):
+    game = None          # the game id of the position JSON, e.g. "colorclaim"
+
+    # --- reading and writing -------------------------------------------
+    @classmethod
+    @abstractmethod
+    def from_json(cls, data):
+        """Validates parsed JSON; raises PositionError naming the field."""
+
+    @abstractmethod
+    def to_json(self):
+        """A dict with the spec's keys in the spec's order."""
+
+    @classmethod
+    @abstractmethod
+    def new(cls, players=None, size=None, seed=None, island=None):
+        """A starting position (`claimsolve new`)."""
+
+    # --- rules (reference implementation) -------------------------------
+    @abstractmethod
+    def legal_moves(self):
+        """Canonical move strings, no two leading to the same position."""
+
+    @abstractmethod
+    def play(self, move, rng=None):
+        """The position after `move` (a string in any accepted form).  Raises
+        MoveError.  `rng` (random.Random) draws chance outcomes where the
+        move leaves them open (Claim It!'s bare `roll`)."""
+
+    @abstractmethod
+    def is_over(self):
+        """True when the game has ended."""
+
+    @property
+    @abstractmethod
+    def player_to_move(self):
+        """1-based seat to move (the JSON's to_move)."""
+
+    # --- engine ---------------------------------------------------------
+    @abstractmethod
+    def engine_state(self):
+        """claimsolve._engine.GameState of this position in the Cython engine."""
+
+    @abstractmethod
+    def move_code(self, move):
+        """The engine's int64 code of a legal move string."""
+
+    @abstractmethod
+    def move_name(self, code):
+        """The canonical string of an engine move code in this position."""
+
+    # --- drawing --------------------------------------------------------
+    @abstractmethod
+    def render(self, color=False):
+        """The board as text for people; ANSI colours when `color`."""
+
+    @abstractmethod
+    def svg(self):
+        """The board as an SVG document (str)."""

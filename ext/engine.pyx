@@ -1,0 +1,139 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Generic Python view of any engine that implements ext/game.h.
+
+`GameState(game, state)` pairs a game instance (any object with a `capsule`
+attribute holding a cs_game, kept alive by the GameState) with a state (bytes
+of `state_size`).  Its methods cross into C once per call; `perft` runs
+entirely in C.  The searches take `(game.capsule, state.state_bytes())`.
+"""
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+from libc.stdint cimport int64_t, uint64_t
+from game cimport *
+
+
+cdef const cs_game *game_from_capsule(object capsule) except NULL:
+    if not PyCapsule_IsValid(capsule, CS_GAME_CAPSULE):
+        raise TypeError("not a claimsolve game capsule")
+    return <const cs_game *> PyCapsule_GetPointer(capsule, CS_GAME_CAPSULE)
+
+
+cdef class GameState:
+    """A mutable state of one game instance, driven through the C interface."""
+    cdef const cs_game *g
+    cdef readonly object game
+    cdef bytearray buf
+
+    def __init__(self, game, state):
+        self.game = game
+        self.g = game_from_capsule(game.capsule)
+        if len(state) != self.g.state_size:
+            raise ValueError("state has %d bytes, the game wants %d" % (len(state), self.g.state_size))
+        self.buf = bytearray(state)
+
+    cdef inline void *st(self):
+        return <void *> (<char *> self.buf)
+
+    @property
+    def num_players(self):
+        return self.g.num_players
+
+    def state_bytes(self):
+        return bytes(self.buf)
+
+    def copy(self):
+        return GameState(self.game, self.buf)
+
+    def to_move(self):
+        """0-based player to move, or -1 (chance) or -2 (terminal)."""
+        return self.g.to_move(self.g.ctx, self.st())
+
+    def is_terminal(self):
+        return self.g.to_move(self.g.ctx, self.st()) == CS_TERMINAL
+
+    def is_chance(self):
+        return self.g.to_move(self.g.ctx, self.st()) == CS_CHANCE
+
+    def legal_moves(self):
+        cdef cs_move *out = <cs_move *> malloc(sizeof(cs_move) * max(1, self.g.max_moves))
+        cdef int n, i
+        try:
+            n = self.g.legal_moves(self.g.ctx, self.st(), out)
+            return [out[i] for i in range(n)]
+        finally:
+            free(out)
+
+    def chance_outcomes(self):
+        """[(outcome, probability), ...] at a chance node."""
+        if self.g.chance_outcomes == NULL or self.g.to_move(self.g.ctx, self.st()) != CS_CHANCE:
+            return []
+        cdef int cap = max(1, self.g.max_outcomes)
+        cdef cs_move *out = <cs_move *> malloc(sizeof(cs_move) * cap)
+        cdef double *prob = <double *> malloc(sizeof(double) * cap)
+        cdef int n, i
+        try:
+            n = self.g.chance_outcomes(self.g.ctx, self.st(), out, prob)
+            return [(out[i], prob[i]) for i in range(n)]
+        finally:
+            free(out)
+            free(prob)
+
+    def apply(self, cs_move move):
+        """Plays a move (or chance outcome) in place; the caller checks legality."""
+        self.g.apply(self.g.ctx, self.st(), move)
+
+    def returns(self):
+        cdef double out[CS_MAX_PLAYERS]
+        self.g.returns(self.g.ctx, self.st(), out)
+        return [out[i] for i in range(self.g.num_players)]
+
+    def evaluate(self, int player):
+        return self.g.evaluate(self.g.ctx, self.st(), player)
+
+    def hash(self):
+        return self.g.hash(self.g.ctx, self.st())
+
+    def side(self, int player):
+        if self.g.side == NULL:
+            return player
+        return self.g.side(self.g.ctx, player)
+
+    def perft(self, int depth):
+        """Counts move sequences: a list of `depth` counts (n1 = legal moves)."""
+        counts = [0] * depth
+        cdef uint64_t *c = <uint64_t *> malloc(sizeof(uint64_t) * max(1, depth))
+        cdef char *stack = <char *> malloc(<size_t> self.g.state_size * (depth + 1))
+        cdef cs_move *moves = <cs_move *> malloc(sizeof(cs_move) * max(1, self.g.max_moves) * (depth + 1))
+        cdef int i
+        try:
+            for i in range(depth):
+                c[i] = 0
+            memcpy(stack, self.st(), self.g.state_size)
+            _perft(self.g, stack, moves, 0, depth, c)
+            for i in range(depth):
+                counts[i] = c[i]
+        finally:
+            free(c)
+            free(stack)
+            free(moves)
+        return counts
+
+
+cdef void _perft(const cs_game *g, char *stack, cs_move *moves, int ply, int depth,
+                 uint64_t *counts) noexcept nogil:
+    cdef char *st = stack + <size_t> ply * g.state_size
+    cdef char *child = st + g.state_size
+    cdef cs_move *mv = moves + <size_t> ply * g.max_moves
+    cdef int who = g.to_move(g.ctx, st)
+    cdef int n, i
+    if who < 0:
+        return
+    n = g.legal_moves(g.ctx, st, mv)
+    counts[ply] += n
+    if ply + 1 >= depth:
+        return
+    for i in range(n):
+        memcpy(child, st, g.state_size)
+        g.apply(g.ctx, child, mv[i])
+        _perft(g, stack, moves, ply + 1, depth, counts)

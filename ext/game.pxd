@@ -1,0 +1,30 @@
+# Cython declarations of ext/game.h, the C-level engine interface.
+# cimport it (`from game cimport *`); it has no runtime module.
+from libc.stdint cimport int64_t, uint64_t
+
+cdef extern from "game.h" nogil:
+    enum:
+        CS_CHANCE
+        CS_TERMINAL
+        CS_MAX_PLAYERS
+    const char *CS_GAME_CAPSULE
+    ctypedef int64_t cs_move
+    ctypedef struct cs_game:
+        const char *name
+        const void *ctx
+        int num_players
+        int state_size
+        int max_moves
+        int max_outcomes
+        int (*to_move)(const void *ctx, const void *st) noexcept nogil
+        int (*legal_moves)(const void *ctx, const void *st, cs_move *out) noexcept nogil
+        void (*apply)(const void *ctx, void *st, cs_move m) noexcept nogil
+        int (*chance_outcomes)(const void *ctx, const void *st, cs_move *out, double *prob) noexcept nogil
+        void (*returns)(const void *ctx, const void *st, double *out) noexcept nogil
+        int (*evaluate)(const void *ctx, const void *st, int player) noexcept nogil
+        uint64_t (*hash)(const void *ctx, const void *st) noexcept nogil
+        int (*side)(const void *ctx, int player) noexcept nogil
+        int (*playout_policy)(const void *ctx, const void *st, const cs_move *moves, int n, uint64_t *rng) noexcept nogil
+    uint64_t cs_rand(uint64_t *s)
+    int cs_rand_below(uint64_t *s, int n)
+    double cs_rand_unit(uint64_t *s)

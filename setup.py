@@ -1,0 +1,50 @@
+"""Builds the Cython engines and searches in ext/ as claimsolve._* modules.
+
+Every extension is one .pyx in ext/ that cimports ext/game.pxd (the C-level
+engine interface, ext/game.h).  A new engine or search: add its name below.
+"""
+import os
+import sys
+
+from Cython.Build import cythonize
+from setuptools import Extension, find_packages, setup
+
+EXTENSIONS = ["engine", "colorclaim", "claimit", "alphabeta", "mcts"]
+# CLAIMSOLVE_EXT=engine,colorclaim builds only those (while one is being written)
+if os.environ.get("CLAIMSOLVE_EXT"):
+    EXTENSIONS = [e for e in EXTENSIONS if e in os.environ["CLAIMSOLVE_EXT"].split(",")]
+
+compile_args = ["-O3"] if sys.platform != "win32" else ["/O2"]
+if os.environ.get("CLAIMSOLVE_NATIVE"):
+    compile_args.append("-march=native")
+
+extensions = [
+    Extension(
+        f"claimsolve._{name}",
+        [f"ext/{name}.pyx"],
+        include_dirs=["ext"],
+        extra_compile_args=compile_args,
+    )
+    for name in EXTENSIONS
+    if os.path.exists(f"ext/{name}.pyx")
+]
+
+# The click front end lives in cli/ at the top of the repository and is
+# installed as claimsolve.cli.
+packages = find_packages(include=["claimsolve", "claimsolve.*"]) + ["claimsolve.cli"]
+
+setup(
+    packages=packages,
+    package_dir={"claimsolve.cli": "cli"},
+    ext_modules=cythonize(
+        extensions,
+        include_path=["ext"],
+        compiler_directives={
+            "language_level": 3,
+            "boundscheck": False,
+            "wraparound": False,
+            "cdivision": True,
+            "initializedcheck": False,
+        },
+    ),
+)
