@@ -1,0 +1,57 @@
+"""Players for engine matches (`claimsolve match`).
+
+A player is made from a SPEC string like "mcts:time=0.5", "alphabeta:depth=6",
+"random", "threshold:2" by `make_player(spec, seed)`; each game or engine
+module registers the kinds it offers with `register_player(kind, factory)`.
+"""
+from ..errors import ClaimsolveError
+
+_FACTORIES = {}
+
+
+class Player:
+    """One seat's decision maker.  `choose` gets the position to move in and
+    returns a legal canonical move string.  `observe` sees every move played
+    (own and others', chance outcomes included) so a player may keep a tree
+    between moves; `reset` starts a new game."""
+
+    name = "player"
+
+    def choose(self, position):
+        raise NotImplementedError
+
+    def observe(self, position, move):
+        """`move` was played in `position`."""
+
+    def reset(self):
+        """A new game begins."""
+
+
+def register_player(kind, factory):
+    """factory(options: dict[str, str], seed: int) -> Player"""
+    _FACTORIES[kind] = factory
+
+
+def parse_spec(spec):
+    """"mcts:time=0.5,c=1.2" -> ("mcts", {"time": "0.5", "c": "1.2"});
+    "threshold:2" -> ("threshold", {"": "2"})."""
+    kind, _, rest = spec.partition(":")
+    options = {}
+    for part in filter(None, rest.split(",")):
+        key, eq, value = part.partition("=")
+        if eq:
+            options[key.strip()] = value.strip()
+        else:
+            options[""] = key.strip()
+    return kind.strip(), options
+
+
+def make_player(spec, seed=0):
+    kind, options = parse_spec(spec)
+    if kind not in _FACTORIES:
+        known = ", ".join(sorted(_FACTORIES))
+        raise ClaimsolveError(f"player '{spec}': unknown kind '{kind}' (known: {known})")
+    try:
+        return _FACTORIES[kind](options, seed)
+    except (ValueError, KeyError) as exc:
+        raise ClaimsolveError(f"player '{spec}': {exc}") from None
