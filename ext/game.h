@@ -75,6 +75,11 @@ typedef struct cs_game {
        state).  NULL: uniform random. */
     int (*playout_policy)(const void *ctx, const void *st, const cs_move *moves,
                           int n, uint64_t *rng);
+
+    /* optional static move ordering for alpha-beta: a priority for each of
+       the n moves (higher is tried first) written to out.  NULL: none. */
+    void (*move_priority)(const void *ctx, const void *st, const cs_move *moves,
+                          int n, int *out);
 } cs_game;
 
 #define CS_GAME_CAPSULE "claimsolve.cs_game"

@@ -25,6 +25,7 @@ cdef extern from "game.h" nogil:
         uint64_t (*hash)(const void *ctx, const void *st) noexcept nogil
         int (*side)(const void *ctx, int player) noexcept nogil
         int (*playout_policy)(const void *ctx, const void *st, const cs_move *moves, int n, uint64_t *rng) noexcept nogil
+        void (*move_priority)(const void *ctx, const void *st, const cs_move *moves, int n, int *out) noexcept nogil
     uint64_t cs_rand(uint64_t *s)
     int cs_rand_below(uint64_t *s, int n)
     double cs_rand_unit(uint64_t *s)
