@@ -1,0 +1,179 @@
+"""Text and JSON for people and tools: solve, analyze and match results.
+(Boards are drawn by each game's own render module.)"""
+import math
+
+
+def summary(position):
+    """`show --json`: the position, whether it is over, and its standing."""
+    out = {"game": position.game, "to_move": position.player_to_move,
+           "over": position.is_over(), "legal_moves": len(position.legal_moves())}
+    if hasattr(position, "scores"):
+        out["scores"] = list(position.scores())
+    if position.is_over():
+        out["winners"] = list(position.winners())
+    out["position"] = position.to_json()
+    return out
+
+
+def solve_json(result):
+    """`solve --json` per cli.md."""
+    info = result.info
+    out = {
+        "value": info.get("value"),
+        "result": info.get("result"),
+        "best_moves": [s.move for s in result.suggestions if s.exact and s.score == info.get("value")],
+        "moves": [_solved_move(s) for s in result.suggestions],
+        "pv": list(result.pv),
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 4),
+        "complete": result.complete,
+    }
+    if not result.complete:
+        out["bounds"] = info.get("bounds")
+    return out
+
+
+def _solved_move(s):
+    out = {"move": s.move, "value": s.score if s.exact else None}
+    if not s.exact:
+        out["lower"] = s.extra.get("lower")
+        out["upper"] = s.extra.get("upper")
+    return out
+
+
+def solve_text(position, result):
+    data = solve_json(result)
+    lines = []
+    mover = position.player_to_move
+    if position.is_over():
+        lines.append(f"The game is over: margin {data['value']:+d} for player {mover} ({data['result']}).")
+    elif result.complete:
+        best = ", ".join(data["best_moves"])
+        lines.append(f"Value {data['value']:+d} for player {mover}: a {data['result']} with best play.")
+        lines.append(f"Best: {best}")
+    else:
+        lo, hi = data["bounds"]
+        lines.append(f"Not finished within the time limit. Proven so far: the value for player {mover} "
+                     f"lies in [{_bound(lo)}, {_bound(hi)}].")
+    if data["moves"]:
+        lines.append("")
+        lines.append("move      value")
+        for m in data["moves"]:
+            if m["value"] is not None:
+                lines.append(f"{m['move']:<8}  {m['value']:+5d}")
+            else:
+                lines.append(f"{m['move']:<8}  [{_bound(m['lower'])}, {_bound(m['upper'])}]")
+    if data["pv"]:
+        lines.append("")
+        lines.append("PV: " + " ".join(data["pv"]))
+    lines.append(f"{result.nodes:,} nodes in {result.seconds:.3f} s ({result.nodes_per_second:,.0f} nodes/s)")
+    return "\n".join(lines)
+
+
+def _bound(x):
+    if x is None:
+        return "?"
+    return f"{x:+d}" if isinstance(x, int) else str(x)
+
+
+def analysis_text(analysis, color=False):
+    result = analysis.result
+    position = analysis.position
+    lines = [position.render(color=color), ""]
+    if position.is_over():
+        lines.append("The game is over.")
+        extra = analysis.extra
+        if "scores" in extra:
+            lines.append("Scores: " + ", ".join(f"player {i + 1}: {s}" for i, s in enumerate(extra["scores"])))
+        if "winners" in extra:
+            lines.append("Winner(s): " + ", ".join(str(w) for w in extra["winners"]))
+        return "\n".join(lines)
+    lines.append(f"Player {position.player_to_move} to move.  Engine: {_engine_label(result)}")
+    lines.append("")
+    header = ["#", "move", "score"]
+    has_visits = any(s.visits is not None for s in result.suggestions)
+    has_depth = any(s.depth is not None for s in result.suggestions)
+    if has_visits:
+        header.append("visits")
+    if has_depth:
+        header.append("depth")
+    header.append("")
+    rows = []
+    for rank, s in enumerate(result.suggestions, 1):
+        row = [str(rank), s.move, _score(result.engine, s)]
+        if has_visits:
+            row.append(f"{s.visits:,}" if s.visits is not None else "")
+        if has_depth:
+            row.append(str(s.depth) if s.depth is not None else "")
+        row.append(_proof(s))
+        rows.append(row)
+    lines.extend(_table(header, rows))
+    if result.pv:
+        lines.append("")
+        lines.append("PV: " + " ".join(result.pv))
+    lines.append(f"{result.nodes:,} nodes in {result.seconds:.2f} s ({result.nodes_per_second:,.0f}/s)"
+                 + ("" if result.complete else "; budget reached"))
+    if "odds" in analysis.extra:
+        from .claimit.odds import OddsResult, render_odds
+        lines.append("")
+        lines.append(render_odds(OddsResult.from_json(analysis.extra["odds"]), color=color))
+    return "\n".join(lines)
+
+
+def _engine_label(result):
+    labels = {
+        "solver": "exact solver (values are final-score margins with best play)",
+        "alphabeta": "alpha-beta with static evaluation (scores are estimated margins)",
+        "mcts": "MCTS (scores are mean rewards: 1 win, 0.5 draw, 0 loss)",
+    }
+    label = labels.get(result.engine, result.engine)
+    if result.engine == "alphabeta" and "depth" in result.info:
+        label += f", depth {result.info['depth']}"
+    return label
+
+
+def _score(engine, s):
+    if engine == "mcts":
+        return f"{s.score:.3f}"
+    if isinstance(s.score, float) and not s.score.is_integer():
+        return f"{s.score:+.2f}"
+    return f"{int(s.score):+d}"
+
+
+def _proof(s):
+    if s.proven:
+        return f"proven {s.proven}"
+    if s.exact:
+        return "exact"
+    return ""
+
+
+def _table(header, rows):
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
+    out = ["  ".join(str(c).ljust(w) for c, w in zip(header, widths)).rstrip()]
+    for row in rows:
+        out.append("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())
+    return out
+
+
+def match_text(result):
+    wins, draws, losses = result.tally()
+    lo, hi = result.confidence_interval()
+    lines = [
+        f"{result.game}: A = {result.a}  vs  B = {result.b}  ({result.players} seats, {result.games} games)",
+        f"A: {wins} won, {draws} drawn (shared), {losses} lost",
+        f"A's score: {result.score:.3f} points per game (95% CI {lo:.3f} to {hi:.3f}); "
+        f"equal strength would score {result.expected_share:.3f}",
+    ]
+    if result.players == 2:
+        elo_lo, elo_hi = result.elo_interval()
+        lines.append(f"Elo difference A - B: {_elo_text(result.elo())} (95% CI {_elo_text(elo_lo)} to {_elo_text(elo_hi)})")
+    return "\n".join(lines)
+
+
+def _elo_text(x):
+    if x is None:
+        return "n/a"
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return f"{x:+.0f}"

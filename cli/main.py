@@ -1,0 +1,251 @@
+"""The `claimsolve` command: a thin click front end over the claimsolve
+package (../shared/spec/cli.md).  Every command reads positions with
+claimsolve.load, does its work through a library function and prints text
+for people or, with --json, one JSON document.  Bad input: one line on
+stderr naming the file and the field or move, exit code 2."""
+import json
+import os
+import random
+import sys
+import tempfile
+
+import click
+
+import claimsolve
+from claimsolve import analysis as analysis_mod
+from claimsolve.errors import ClaimsolveError, MoveError
+from claimsolve.positions import dumps, game_class, load
+from claimsolve.progress import progress_for
+
+from claimsolve import render
+
+
+class CommandGroup(click.Group):
+    """Turns ClaimsolveError into the one-line, exit-2 error of cli.md."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except ClaimsolveError as exc:
+            click.echo(f"claimsolve: {exc}", err=True)
+            ctx.exit(2)
+        except BrokenPipeError:
+            sys.stderr.close()
+            ctx.exit(0)
+
+
+def json_option(f):
+    return click.option("--json", "as_json", is_flag=True, help="Machine-readable output (one JSON document).")(f)
+
+
+def emit_json(data):
+    click.echo(json.dumps(data, indent=2))
+
+
+def read_position(path):
+    return load(path)
+
+
+def use_color():
+    return sys.stdout.isatty() and os.environ.get("NO_COLOR") is None
+
+
+@click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(claimsolve.__version__, prog_name="claimsolve")
+def main():
+    """Search and analysis for the Claim board games: colorclaim, claimit."""
+
+
+@main.command()
+@click.argument("game")
+@click.option("--players", type=int, help="Number of players (Claim It!: 2-5).")
+@click.option("--size", help="Board size WxH (Color Claim; default 6x5).")
+@click.option("--island", help="Island name (Claim).")
+@click.option("--seed", type=int, default=None, help="Seed of the random setup (default: random).")
+@json_option
+def new(game, players, size, island, seed, as_json):
+    """A starting position of GAME, as position JSON."""
+    cls = game_class(game)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 31)
+    position = cls.new(players=players, size=size, seed=seed, island=island)
+    click.echo(dumps(position), nl=False)
+
+
+@main.command()
+@click.argument("pos")
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Also write a picture to FILE.")
+@json_option
+def show(pos, svg_path, as_json):
+    """Draws the position POS (a file, or - for standard input)."""
+    position = read_position(pos)
+    if svg_path:
+        write_atomically(svg_path, position.svg())
+    if as_json:
+        emit_json(render.summary(position))
+    else:
+        click.echo(position.render(color=use_color()))
+
+
+@main.command()
+@click.argument("pos")
+@json_option
+def moves(pos, as_json):
+    """The legal moves of POS, canonical, one per line."""
+    position = read_position(pos)
+    legal = position.legal_moves()
+    if as_json:
+        emit_json(legal)
+    else:
+        for move in legal:
+            click.echo(move)
+
+
+@main.command()
+@click.argument("pos")
+@click.argument("move", nargs=-1, required=True)
+@click.option("--seed", type=int, default=None, help="Seed for dice drawn by a bare 'roll'.")
+@json_option
+def apply(pos, move, seed, as_json):
+    """Plays MOVE... from POS and prints the resulting position JSON."""
+    position = read_position(pos)
+    rng = random.Random(seed) if seed is not None else random.Random()
+    for index, text in enumerate(move):
+        try:
+            position = position.play(text, rng=rng)
+        except MoveError as exc:
+            exc.source = pos
+            if len(move) > 1:
+                exc.message += f" (move {index + 1} of {len(move)})"
+            raise
+    click.echo(dumps(position), nl=False)
+
+
+@main.command()
+@click.argument("pos")
+@click.option("--depth", type=click.IntRange(1, 64), required=True, help="Plies to count.")
+@json_option
+def perft(pos, depth, as_json):
+    """Counts the move sequences from POS, per depth."""
+    position = read_position(pos)
+    counts = claimsolve.perft(position, depth)
+    if as_json:
+        emit_json({"depth": depth, "nodes": counts})
+    else:
+        for d, n in enumerate(counts, 1):
+            click.echo(f"depth {d:>2}  {n:>16,}")
+
+
+@main.command()
+@click.argument("pos")
+@click.option("--time", "seconds", type=float, default=None, help="Stop after SECONDS and report proven bounds.")
+@click.option("--hash", "hash_mb", type=click.IntRange(1, 16384), default=256, show_default=True,
+              help="Transposition table size in MB.")
+@json_option
+def solve(pos, seconds, hash_mb, as_json):
+    """Color Claim: the exact game value and every move's value."""
+    position = read_position(pos)
+    progress = progress_for("solving")
+    try:
+        result = claimsolve.solve(position, time=seconds, hash_mb=hash_mb, progress=progress)
+    finally:
+        if progress:
+            progress.close()
+    if as_json:
+        emit_json(render.solve_json(result))
+    else:
+        click.echo(render.solve_text(position, result))
+
+
+@main.command()
+@click.argument("pos")
+@click.option("--samples", type=click.IntRange(1, 10_000_000), default=None, help="Monte Carlo play-outs per row.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--time", "seconds", type=float, default=None, help="Budget for the exact turn optimum.")
+@json_option
+def odds(pos, samples, seed, seconds, as_json):
+    """Claim It!: roll again or stop? The odds table."""
+    position = read_position(pos)
+    progress = progress_for("odds")
+    try:
+        table = claimsolve.odds(position, samples=samples, seed=seed, time=seconds, progress=progress)
+    finally:
+        if progress:
+            progress.close()
+    if as_json:
+        emit_json(table.to_json())
+    else:
+        from claimsolve.claimit.odds import render_odds
+        click.echo(render_odds(table, color=use_color()))
+
+
+@main.command()
+@click.argument("pos")
+@click.option("--time", "seconds", type=float, default=None, help="Wall-clock budget (default 2 s).")
+@click.option("--iterations", type=click.IntRange(1), default=None, help="MCTS iterations budget.")
+@click.option("--engine", type=click.Choice(analysis_mod.ENGINES), default="auto", show_default=True)
+@click.option("--top", type=click.IntRange(1), default=5, show_default=True, help="Suggestions shown.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True)
+@click.option("--hash", "hash_mb", type=click.IntRange(1, 16384), default=64, show_default=True)
+@json_option
+def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, as_json):
+    """The best moves in POS, from the right engine for the game and size."""
+    position = read_position(pos)
+    progress = progress_for("analyzing")
+    try:
+        result = claimsolve.analyze(position, time=seconds, iterations=iterations, engine=engine,
+                                    top=top, seed=seed, threads=threads, hash_mb=hash_mb,
+                                    progress=progress)
+    finally:
+        if progress:
+            progress.close()
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        click.echo(render.analysis_text(result, color=use_color()))
+
+
+@main.command()
+@click.argument("game")
+@click.option("--a", "spec_a", required=True, help="Player A, e.g. mcts:time=0.5, alphabeta:depth=6, random.")
+@click.option("--b", "spec_b", required=True, help="Player B.")
+@click.option("--games", type=click.IntRange(1), default=10, show_default=True)
+@click.option("--players", type=int, default=None, help="Seats (Claim It!: 2-5).")
+@click.option("--size", default=None, help="Board size WxH (Color Claim).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Write every game's moves (JSON lines).")
+@json_option
+def match(game, spec_a, spec_b, games, players, size, seed, save_path, as_json):
+    """Plays A against B for N games; score with a 95% interval and Elo."""
+    from claimsolve.match import run_match, save_games
+
+    progress = progress_for("match")
+    try:
+        result = run_match(game, spec_a, spec_b, games, players=players, size=size, seed=seed,
+                           progress=progress)
+    finally:
+        if progress:
+            progress.close()
+    if save_path:
+        save_games(result, save_path)
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        click.echo(render.match_text(result))
+
+
+def write_atomically(path, text):
+    """Writes `text` to `path` only once it is complete."""
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".claimsolve-")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise ClaimsolveError(f"cannot write: {exc.strerror}", path) from None
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
