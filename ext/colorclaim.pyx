@@ -1,0 +1,452 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Color Claim engine: implements ext/game.h for a W x H board (W*H <= 64).
+
+Only the top pyramid and the height of a stack decide the rest of the game
+(who owns it, what it scores, whether it can be claimed), so a state keeps
+those two per cell and forgets the pyramids buried under the top.
+
+Cells: index = (row - 1) * W + column (a1 = 0), bit i of the bitboards.
+Pyramids: code = colour * 3 + size - 1, colours in the order R Y G B K.
+Moves: code = from_cell * 8 + direction * 2 + claim_flag, direction
+0 = up (row + 1), 1 = right, 2 = down, 3 = left.
+Players are 0-based here (player 1 of the JSON is 0).
+"""
+from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
+from libc.stdint cimport int8_t, uint8_t, uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy, memset
+from game cimport *
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static inline int cc_ctz(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    #else
+    static inline int cc_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    #endif
+    """
+    int cc_ctz(uint64_t x) noexcept nogil
+
+cdef enum:
+    MAX_CELLS = 64
+    MAX_HEIGHT = 30          # 2 pyramids of each of 15 kinds: at most 30 on a board
+    NUM_COLOURS = 5
+    EMPTY = 255
+
+COLOURS = "RYGBK"
+
+cdef struct CCState:
+    uint64_t occupied
+    uint64_t colour[NUM_COLOURS]     # stacks whose TOP pyramid has this colour
+    uint64_t single                  # stacks of height 1
+    uint64_t hash
+    uint8_t top[MAX_CELLS]           # pyramid code of the top, EMPTY for none
+    uint8_t height[MAX_CELLS]        # pyramids in the stack, 0 for none
+    int8_t claim[2]                  # colour each player owns, -1 for none
+    int8_t shield                    # player who claimed on the last move, -1
+    int8_t to_move
+
+cdef struct CCContext:
+    int width
+    int height
+    int ncells
+    uint64_t board
+    uint64_t has_neighbour[4]        # cells with a neighbour in direction d
+    int step[4]                      # cell index offset of direction d
+    uint64_t z_top[MAX_CELLS][16]
+    uint64_t z_height[MAX_CELLS][MAX_HEIGHT + 1]
+    uint64_t z_claim[2][NUM_COLOURS + 1]
+    uint64_t z_shield[3]
+    uint64_t z_side
+
+cdef struct CCGameBlock:             # one allocation: the cs_game and its context
+    cs_game game
+    CCContext ctx
+
+
+# ---------------------------------------------------------------- helpers
+
+cdef inline int pips(uint8_t pyramid) noexcept nogil:
+    return pyramid % 3 + 1
+
+cdef inline int colour_of(uint8_t pyramid) noexcept nogil:
+    return pyramid // 3
+
+cdef inline uint64_t owned_by(const CCState *s, int player) noexcept nogil:
+    if s.claim[player] < 0:
+        return 0
+    return s.colour[s.claim[player]]
+
+cdef inline uint64_t sources_towards(const CCContext *c, uint64_t targets, int d) noexcept nogil:
+    """The cells whose neighbour in direction d is in `targets`."""
+    if d == 0:
+        return (targets >> c.width) & c.has_neighbour[0]
+    if d == 1:
+        return (targets >> 1) & c.has_neighbour[1]
+    if d == 2:
+        return (targets << c.width) & c.has_neighbour[2]
+    return (targets << 1) & c.has_neighbour[3]
+
+cdef inline void movable(const CCContext *c, const CCState *s, int d,
+                         uint64_t *stack_src, uint64_t *claim_src) noexcept nogil:
+    """Sources of the legal stack moves and claim moves in direction d.
+
+    Rule 1: an unowned S may not go onto an owned U.  Rule 2: the opponent's
+    S may not go onto the opponent's U.  Rule 3: nothing goes onto the
+    shielded player's stacks (the shield is never the mover's own)."""
+    cdef int me = s.to_move
+    cdef uint64_t mine = owned_by(s, me)
+    cdef uint64_t theirs = owned_by(s, 1 - me)
+    cdef uint64_t unowned = s.occupied & ~(mine | theirs)
+    cdef uint64_t onto_from_mine = s.occupied
+    if s.shield == 1 - me:
+        onto_from_mine = s.occupied & ~theirs
+    stack_src[0] = ((sources_towards(c, unowned, d) & unowned)
+                    | (sources_towards(c, onto_from_mine, d) & mine)
+                    | (sources_towards(c, s.occupied & ~theirs, d) & theirs))
+    # a claim takes a single unowned pyramid, which every source may go onto
+    claim_src[0] = sources_towards(c, s.single & unowned, d) & s.occupied
+
+
+cdef inline bint has_move(const CCContext *c, const CCState *s) noexcept nogil:
+    cdef uint64_t stack_src, claim_src
+    cdef int d
+    for d in range(4):
+        if c.has_neighbour[d]:
+            movable(c, s, d, &stack_src, &claim_src)
+            if stack_src:
+                return True
+    return False
+
+
+cdef inline int score(const CCState *s, int player) noexcept nogil:
+    cdef uint64_t bb = owned_by(s, player)
+    cdef int total = 0
+    cdef int i
+    while bb:
+        i = cc_ctz(bb)
+        bb &= bb - 1
+        total += s.height[i] * pips(s.top[i])
+    return total
+
+
+cdef uint64_t full_hash(const CCContext *c, const CCState *s) noexcept nogil:
+    cdef uint64_t h = 0
+    cdef int i
+    for i in range(c.ncells):
+        if s.height[i]:
+            h ^= c.z_top[i][s.top[i]] ^ c.z_height[i][s.height[i]]
+    h ^= c.z_claim[0][s.claim[0] + 1] ^ c.z_claim[1][s.claim[1] + 1]
+    h ^= c.z_shield[s.shield + 1]
+    if s.to_move:
+        h ^= c.z_side
+    return h
+
+
+# ---------------------------------------------------------------- cs_game hooks
+
+cdef int cc_to_move(const void *ctx, const void *st) noexcept nogil:
+    cdef const CCState *s = <const CCState *> st
+    if not has_move(<const CCContext *> ctx, s):
+        return CS_TERMINAL
+    return s.to_move
+
+
+cdef int cc_legal_moves(const void *ctx, const void *st, cs_move *out) noexcept nogil:
+    cdef const CCContext *c = <const CCContext *> ctx
+    cdef const CCState *s = <const CCState *> st
+    cdef uint64_t stack_src, claim_src
+    cdef int d, i
+    cdef int n = 0
+    for d in range(4):
+        if not c.has_neighbour[d]:
+            continue
+        movable(c, s, d, &stack_src, &claim_src)
+        while stack_src:
+            i = cc_ctz(stack_src)
+            stack_src &= stack_src - 1
+            out[n] = i * 8 + d * 2
+            n += 1
+        while claim_src:
+            i = cc_ctz(claim_src)
+            claim_src &= claim_src - 1
+            out[n] = i * 8 + d * 2 + 1
+            n += 1
+    return n
+
+
+cdef void cc_apply(const void *ctx, void *st, cs_move m) noexcept nogil:
+    cdef const CCContext *c = <const CCContext *> ctx
+    cdef CCState *s = <CCState *> st
+    cdef int src = <int> (m >> 3)
+    cdef int d = <int> ((m >> 1) & 3)
+    cdef bint claim = m & 1
+    cdef int dst = src + c.step[d]
+    cdef int me = s.to_move
+    cdef uint8_t moved = s.top[src]
+    cdef int moved_height = s.height[src]
+    cdef uint8_t under = s.top[dst]
+    cdef int under_height = s.height[dst]
+    cdef uint64_t src_bit = (<uint64_t> 1) << src
+    cdef uint64_t dst_bit = (<uint64_t> 1) << dst
+    cdef uint64_t h = s.hash
+    cdef int new_height
+    cdef int new_shield
+    # S leaves its space
+    h ^= c.z_top[src][moved] ^ c.z_height[src][moved_height]
+    s.occupied &= ~src_bit
+    s.colour[colour_of(moved)] &= ~src_bit
+    s.single &= ~src_bit
+    s.top[src] = EMPTY
+    s.height[src] = 0
+    # U's top is covered (stack) or lifted off (claim)
+    h ^= c.z_top[dst][under] ^ c.z_height[dst][under_height]
+    s.colour[colour_of(under)] &= ~dst_bit
+    if claim:
+        new_height = moved_height
+        h ^= c.z_claim[me][s.claim[me] + 1]
+        s.claim[me] = <int8_t> colour_of(under)
+        h ^= c.z_claim[me][s.claim[me] + 1]
+        new_shield = me
+    else:
+        new_height = moved_height + under_height
+        new_shield = -1
+    s.top[dst] = moved
+    s.height[dst] = <uint8_t> new_height
+    s.colour[colour_of(moved)] |= dst_bit
+    if new_height == 1:
+        s.single |= dst_bit
+    else:
+        s.single &= ~dst_bit
+    h ^= c.z_top[dst][moved] ^ c.z_height[dst][new_height]
+    h ^= c.z_shield[s.shield + 1] ^ c.z_shield[new_shield + 1]
+    s.shield = <int8_t> new_shield
+    s.to_move = <int8_t> (1 - me)
+    s.hash = h ^ c.z_side
+
+
+cdef void cc_returns(const void *ctx, const void *st, double *out) noexcept nogil:
+    cdef const CCState *s = <const CCState *> st
+    cdef int margin = score(s, 0) - score(s, 1)
+    if margin > 0:
+        out[0] = 1.0
+    elif margin < 0:
+        out[0] = 0.0
+    else:
+        out[0] = 0.5
+    out[1] = 1.0 - out[0]
+
+
+cdef int cc_evaluate(const void *ctx, const void *st, int player) noexcept nogil:
+    """The margin of the stacks owned now: exact at the end, a heuristic before."""
+    cdef const CCState *s = <const CCState *> st
+    return score(s, player) - score(s, 1 - player)
+
+
+cdef uint64_t cc_hash(const void *ctx, const void *st) noexcept nogil:
+    return (<const CCState *> st).hash
+
+
+cdef void cc_move_priority(const void *ctx, const void *st, const cs_move *moves,
+                           int n, int *out) noexcept nogil:
+    """The mover's margin right after each move (owned stacks only), times 4,
+    plus 2 for a claim: the static value of the child, claims first on ties."""
+    cdef const CCContext *c = <const CCContext *> ctx
+    cdef const CCState *s = <const CCState *> st
+    cdef int value_of_colour[NUM_COLOURS]
+    cdef int after[NUM_COLOURS]
+    cdef int me = s.to_move
+    cdef int other = 1 - me
+    cdef uint64_t bb = s.occupied
+    cdef int i, k, src, dst, mine, theirs, margin
+    cdef uint8_t moved, under
+    cdef bint claim
+    for k in range(NUM_COLOURS):
+        value_of_colour[k] = 0
+    while bb:
+        i = cc_ctz(bb)
+        bb &= bb - 1
+        value_of_colour[colour_of(s.top[i])] += s.height[i] * pips(s.top[i])
+    for k in range(n):
+        src = <int> (moves[k] >> 3)
+        dst = src + c.step[(moves[k] >> 1) & 3]
+        claim = moves[k] & 1
+        moved = s.top[src]
+        under = s.top[dst]
+        memcpy(after, value_of_colour, sizeof(after))
+        after[colour_of(moved)] -= s.height[src] * pips(moved)
+        after[colour_of(under)] -= s.height[dst] * pips(under)
+        if claim:
+            after[colour_of(moved)] += s.height[src] * pips(moved)
+            mine = colour_of(under)
+        else:
+            after[colour_of(moved)] += (s.height[src] + s.height[dst]) * pips(moved)
+            mine = s.claim[me]
+        theirs = s.claim[other]
+        margin = 0
+        if mine >= 0:
+            margin += after[mine]
+        if theirs >= 0:
+            margin -= after[theirs]
+        out[k] = margin * 4 + (2 if claim else 0)
+
+
+# ---------------------------------------------------------------- Python side
+
+cdef void free_game_block(object capsule) noexcept:
+    free(PyCapsule_GetPointer(capsule, CS_GAME_CAPSULE))
+
+
+cdef class ColorClaimGame:
+    """The engine for one board shape.  `capsule` holds the cs_game (the
+    capsule owns its memory); `encode`/`decode` convert states to and from
+    plain Python values."""
+    cdef CCGameBlock *block
+    cdef readonly object capsule
+    cdef readonly int width
+    cdef readonly int height
+
+    def __init__(self, int width, int height):
+        if width < 1 or height < 1 or width * height > MAX_CELLS:
+            raise ValueError("board %dx%d: need 1 <= W, H and W*H <= 64" % (width, height))
+        cdef CCGameBlock *block = <CCGameBlock *> calloc(1, sizeof(CCGameBlock))
+        if block == NULL:
+            raise MemoryError()
+        self.capsule = PyCapsule_New(block, CS_GAME_CAPSULE, free_game_block)
+        self.block = block
+        self.width = width
+        self.height = height
+        init_context(&block.ctx, width, height)
+        cdef cs_game *g = &block.game
+        memset(g, 0, sizeof(cs_game))
+        g.name = b"colorclaim"
+        g.ctx = &block.ctx
+        g.num_players = 2
+        g.state_size = sizeof(CCState)
+        g.max_moves = max(1, 4 * ((width - 1) * height + width * (height - 1)))
+        g.max_outcomes = 0
+        g.to_move = cc_to_move
+        g.legal_moves = cc_legal_moves
+        g.apply = cc_apply
+        g.chance_outcomes = NULL
+        g.returns = cc_returns
+        g.evaluate = cc_evaluate
+        g.hash = cc_hash
+        g.side = NULL
+        g.playout_policy = NULL
+        g.move_priority = cc_move_priority
+
+    @property
+    def state_size(self):
+        return sizeof(CCState)
+
+    def encode(self, tops, heights, claims, shield, to_move):
+        """State bytes from per-cell tops (pyramid code or -1) and heights,
+        claims (colour index or -1 for each player), shield (-1, 0, 1) and
+        to_move (0, 1)."""
+        cdef CCState s
+        cdef int ncells = self.width * self.height
+        cdef int i, top, h
+        if len(tops) != ncells or len(heights) != ncells:
+            raise ValueError("tops and heights need %d cells" % ncells)
+        memset(&s, 0, sizeof(CCState))
+        for i in range(MAX_CELLS):
+            s.top[i] = EMPTY
+        for i in range(ncells):
+            top = tops[i]
+            h = heights[i]
+            if (top < 0) != (h == 0):
+                raise ValueError("cell %d: top %d with height %d" % (i, top, h))
+            if top < 0:
+                continue
+            if top >= 15 or not 1 <= h <= MAX_HEIGHT:
+                raise ValueError("cell %d: top %d with height %d" % (i, top, h))
+            s.top[i] = <uint8_t> top
+            s.height[i] = <uint8_t> h
+            s.occupied |= (<uint64_t> 1) << i
+            s.colour[colour_of(top)] |= (<uint64_t> 1) << i
+            if h == 1:
+                s.single |= (<uint64_t> 1) << i
+        for i in range(2):
+            if not -1 <= claims[i] < NUM_COLOURS:
+                raise ValueError("claim %r" % (claims[i],))
+            s.claim[i] = <int8_t> claims[i]
+        if shield not in (-1, 0, 1) or to_move not in (0, 1):
+            raise ValueError("shield %r, to_move %r" % (shield, to_move))
+        s.shield = <int8_t> shield
+        s.to_move = <int8_t> to_move
+        s.hash = full_hash(&self.block.ctx, &s)
+        return (<char *> &s)[:sizeof(CCState)]
+
+    def decode(self, state):
+        """The values `encode` takes, as a dict, plus the stored hash."""
+        cdef CCState s
+        if len(state) != sizeof(CCState):
+            raise ValueError("state has %d bytes, want %d" % (len(state), sizeof(CCState)))
+        memcpy(&s, <const char *> state, sizeof(CCState))
+        ncells = self.width * self.height
+        return {
+            "tops": [-1 if s.height[i] == 0 else s.top[i] for i in range(ncells)],
+            "heights": [s.height[i] for i in range(ncells)],
+            "claims": [s.claim[0], s.claim[1]],
+            "shield": s.shield,
+            "to_move": s.to_move,
+            "hash": s.hash,
+        }
+
+    def recomputed_hash(self, state):
+        """The Zobrist hash computed from scratch (the stored one is incremental)."""
+        cdef CCState s
+        if len(state) != sizeof(CCState):
+            raise ValueError("state has %d bytes, want %d" % (len(state), sizeof(CCState)))
+        memcpy(&s, <const char *> state, sizeof(CCState))
+        return full_hash(&self.block.ctx, &s)
+
+
+cdef void init_context(CCContext *c, int width, int height) noexcept:
+    cdef int i, k
+    cdef uint64_t seed = 0xC0102C1A1A5EEDULL
+    cdef int ncells = width * height
+    c.width = width
+    c.height = height
+    c.ncells = ncells
+    c.board = (~(<uint64_t> 0)) if ncells == 64 else (((<uint64_t> 1) << ncells) - 1)
+    c.step[0] = width
+    c.step[1] = 1
+    c.step[2] = -width
+    c.step[3] = -1
+    for k in range(4):
+        c.has_neighbour[k] = 0
+    for i in range(ncells):
+        if i // width < height - 1:
+            c.has_neighbour[0] |= (<uint64_t> 1) << i
+        if i % width < width - 1:
+            c.has_neighbour[1] |= (<uint64_t> 1) << i
+        if i // width > 0:
+            c.has_neighbour[2] |= (<uint64_t> 1) << i
+        if i % width > 0:
+            c.has_neighbour[3] |= (<uint64_t> 1) << i
+    for i in range(MAX_CELLS):
+        for k in range(16):
+            c.z_top[i][k] = cs_rand(&seed)
+        for k in range(MAX_HEIGHT + 1):
+            c.z_height[i][k] = cs_rand(&seed)
+    for i in range(2):
+        for k in range(NUM_COLOURS + 1):
+            c.z_claim[i][k] = cs_rand(&seed)
+    for k in range(3):
+        c.z_shield[k] = cs_rand(&seed)
+    c.z_side = cs_rand(&seed)
+
+
+_GAMES = {}
+
+
+def colorclaim_game(int width, int height):
+    """The ColorClaimGame of a board shape, one instance per shape."""
+    key = (width, height)
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = ColorClaimGame(width, height)
+    return game
