@@ -395,6 +395,20 @@ cdef class ColorClaimGame:
             "hash": s.hash,
         }
 
+    def priorities(self, state, moves):
+        """The move_priority hook's values for `moves` in `state` (for tests)."""
+        cdef CCState s
+        cdef cs_move codes[512]
+        cdef int out[512]
+        cdef int i, n = len(moves)
+        if len(state) != sizeof(CCState) or n > 512:
+            raise ValueError("state of %d bytes with %d moves" % (len(state), n))
+        memcpy(&s, <const char *> state, sizeof(CCState))
+        for i in range(n):
+            codes[i] = moves[i]
+        cc_move_priority(&self.block.ctx, &s, codes, n, out)
+        return [out[i] for i in range(n)]
+
     def recomputed_hash(self, state):
         """The Zobrist hash computed from scratch (the stored one is incremental)."""
         cdef CCState s

@@ -33,7 +33,7 @@ def render_text(position, color=False):
     claim and score, the shield and who is to move."""
     claims = position.claims
     cells = [[cell_text(stack) for stack in row] for row in position.grid]
-    width = max(4, max(len(text) for row in cells for text in row) + 1)
+    width = max(4, max(len(text) for row in cells for text in row) + 2)
     label = len(str(position.height))
     lines = []
     for row_index in reversed(range(position.height)):

@@ -1,0 +1,152 @@
+"""The Cython engine against the reference rules: random boards, random
+setups, random games played through both."""
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from claimsolve.colorclaim import ColorClaimPosition
+from claimsolve.colorclaim.position import FULL_SET
+from claimsolve.colorclaim.rules import COLOURS, State
+
+SHAPES = [(2, 2), (3, 2), (2, 3), (3, 3), (4, 3), (3, 4), (4, 4), (5, 4), (6, 5),
+          (1, 5), (7, 3), (5, 6), (8, 8), (1, 2), (16, 4), (2, 1)]
+
+
+def engine_view(position):
+    """What the engine keeps of a reference position (top, height per cell)."""
+    tops, heights = [], []
+    for row in position.grid:
+        for stack in row:
+            tops.append(-1 if stack is None else COLOURS.index(stack[-1].colour) * 3 + stack[-1].size - 1)
+            heights.append(0 if stack is None else len(stack))
+    return {
+        "tops": tops,
+        "heights": heights,
+        "claims": [-1 if c is None else COLOURS.index(c) for c in position.claims],
+        "shield": -1 if position.shield is None else position.shield - 1,
+        "to_move": position.player_to_move - 1,
+    }
+
+
+def code_name(code, width):
+    """Move code -> notation, from the documented numbering alone."""
+    cell, direction, claim = code // 8, code // 2 % 4, code % 2
+    column, row = cell % width, cell // width
+    dc, dr = [(0, 1), (1, 0), (0, -1), (-1, 0)][direction]
+    name = lambda c, r: chr(ord("a") + c) + str(r + 1)
+    return name(column, row) + ("x" if claim else "-") + name(column + dc, row + dr)
+
+
+@st.composite
+def setups(draw):
+    """A random position: a shape, pyramids from the 30 (some stacked), claims,
+    shield and player to move, all consistent."""
+    width, height = draw(st.sampled_from(SHAPES))
+    spaces = width * height
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    pyramids = rng.sample(FULL_SET, min(30, rng.randint(max(2, spaces // 2), spaces * 2)))
+    cells = [[] for _ in range(spaces)]
+    occupied = rng.sample(range(spaces), min(spaces, len(pyramids)))
+    for i, pyramid in enumerate(pyramids):
+        cell = occupied[i] if i < len(occupied) else rng.choice(occupied)
+        cells[cell].append(pyramid)
+    grid = tuple(tuple(tuple(cells[r * width + c]) or None for c in range(width)) for r in range(height))
+    colours = rng.sample(COLOURS, 2)
+    claims = tuple(c if rng.random() < 0.6 else None for c in colours)
+    to_move = rng.choice((1, 2))
+    shield = None
+    if claims[2 - to_move] is not None and rng.random() < 0.3:
+        shield = 3 - to_move
+    return ColorClaimPosition(State(grid=grid, claims=claims, shield=shield, to_move=to_move)), rng
+
+
+def check_same(position, engine):
+    game = engine.game
+    view = game.decode(engine.state_bytes())
+    assert view.pop("hash") == game.recomputed_hash(engine.state_bytes())
+    assert view == engine_view(position)
+    codes = engine.legal_moves()
+    names = [code_name(c, position.width) for c in codes]
+    assert len(set(names)) == len(names)
+    assert sorted(names) == sorted(position.legal_moves())
+    assert engine.is_terminal() == position.is_over()
+    for player in (1, 2):
+        own = position.scores()
+        assert engine.evaluate(player - 1) == own[player - 1] - own[2 - player]
+    if engine.is_terminal():
+        assert engine.returns() == list(position.points())
+    else:
+        assert engine.to_move() == position.player_to_move - 1
+    return codes, names
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setups())
+def test_random_games_agree(setup):
+    position, rng = setup
+    engine = position.engine_state()
+    assert engine.hash() == position.engine_state().hash()
+    while True:
+        codes, names = check_same(position, engine)
+        if not codes:
+            break
+        k = rng.randrange(len(codes))
+        assert position.move_code(names[k]) == codes[k]
+        assert position.move_name(codes[k]) == names[k]
+        position = position.play(names[k])
+        engine.apply(codes[k])
+        # a fresh encoding of the reference position hashes like the incremental one
+        assert position.engine_state().hash() == engine.hash()
+
+
+@settings(max_examples=60, deadline=None)
+@given(setups())
+def test_move_priority_is_the_movers_margin_after_the_move(setup):
+    position, _ = setup
+    engine = position.engine_state()
+    codes = engine.legal_moves()
+    priorities = engine.game.priorities(engine.state_bytes(), codes)
+    mover = position.player_to_move
+    for code, priority in zip(codes, priorities):
+        after = position.play(position.move_name(code))
+        own = after.scores()
+        assert priority == 4 * (own[mover - 1] - own[2 - mover]) + 2 * (code % 2)
+
+
+def test_transpositions_hash_equal_and_different_positions_differ():
+    start = ColorClaimPosition.new(size="3x3", seed=4)
+    rng = random.Random(11)
+    seen = {}
+    for _ in range(300):
+        position, engine = start, start.engine_state()
+        while not position.is_over():
+            key = tuple(tuple(v) if isinstance(v, list) else v for v in engine_view(position).values())
+            assert seen.setdefault(engine.hash(), key) == key
+            codes = engine.legal_moves()
+            code = rng.choice(codes)
+            position = position.play(position.move_name(code))
+            engine.apply(code)
+    assert len(seen) > 1000
+    # one transposition by hand: two independent stackings in either order
+    one = start.play("a1-b1").play("a3-b3").play("c2-b2")
+    other = start.play("c2-b2").play("a3-b3").play("a1-b1")
+    assert one == other
+    assert incremental_hash(start, ["a1-b1", "a3-b3", "c2-b2"]) == incremental_hash(start, ["c2-b2", "a3-b3", "a1-b1"])
+    assert incremental_hash(start, ["a1-b1", "a3-b3", "c2-b2"]) == one.engine_state().hash()
+    # the same moves with a claim instead of a stack: another position, another hash
+    assert incremental_hash(start, ["a1xb1", "a3-b3", "c2-b2"]) != one.engine_state().hash()
+
+
+def incremental_hash(start, moves):
+    position, engine = start, start.engine_state()
+    for move in moves:
+        engine.apply(position.move_code(move))
+        position = position.play(move)
+    return engine.hash()
+
+
+def test_perft_engine_equals_reference():
+    for size, seed, depth in (("2x2", 1, 4), ("3x3", 1, 4), ("4x3", 2, 3), ("3x4", 3, 3), ("6x5", 1, 2)):
+        position = ColorClaimPosition.new(size=size, seed=seed)
+        assert position.engine_state().perft(depth) == position.perft(depth), size
