@@ -116,18 +116,24 @@ def test_move_priority_is_the_movers_margin_after_the_move(setup):
 
 def test_transpositions_hash_equal_and_different_positions_differ():
     start = ColorClaimPosition.new(size="3x3", seed=4)
-    rng = random.Random(11)
-    seen = {}
-    for _ in range(300):
-        position, engine = start, start.engine_state()
-        while not position.is_over():
-            key = tuple(tuple(v) if isinstance(v, list) else v for v in engine_view(position).values())
-            assert seen.setdefault(engine.hash(), key) == key
-            codes = engine.legal_moves()
-            code = rng.choice(codes)
-            position = position.play(position.move_name(code))
-            engine.apply(code)
-    assert len(seen) > 1000
+    seen, hashes, paths = {}, {}, {}
+
+    def walk(position, engine, line):
+        key = tuple(tuple(v) if isinstance(v, list) else v for v in engine_view(position).values())
+        # one position per hash (no collision), one hash per position (transpositions)
+        assert seen.setdefault(engine.hash(), key) == key
+        assert hashes.setdefault(key, engine.hash()) == engine.hash()
+        paths.setdefault(key, []).append(line)
+        if len(line) < 3:
+            for code in engine.legal_moves():
+                child = engine.copy()
+                child.apply(code)
+                walk(position.play(position.move_name(code)), child, line + (code,))
+
+    walk(start, start.engine_state(), ())
+    assert len(seen) > 10000
+    # every line of 3 moves: many positions were reached by different move orders
+    assert sum(len(lines) > 1 for lines in paths.values()) > 1000
     # one transposition by hand: two independent stackings in either order
     one = start.play("a1-b1").play("a3-b3").play("c2-b2")
     other = start.play("c2-b2").play("a3-b3").play("a1-b1")
