@@ -44,6 +44,7 @@ import json
 import time
 import urllib.parse
 
+import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts as spiel_mcts
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
@@ -107,7 +108,7 @@ def _compact_json(position):
 
 
 class _Observer:
-    """Observation of the current position: its JSON as one line."""
+    """Observation of the current position: its JSON as one line (no tensor)."""
 
     def __init__(self, params):
         if params:
@@ -116,22 +117,23 @@ class _Observer:
         self.dict = {}
 
     def set_from(self, state, player):
-        """No tensor: only strings are provided."""
+        """Only strings are provided."""
 
     def string_from(self, state, player):
         return state.observation_text()
 
 
-def _make_observer(iig_obs_type, params):
-    if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
-        return _Observer(params)
-    return IIGObserverForPublicInfoGame(iig_obs_type, params)
+def _wants_observation(iig_obs_type):
+    """True for the current-position observation, False for perfect recall
+    (answered by the action history)."""
+    return iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall)
 
 
 # ----------------------------------------------------------------------------
 # Color Claim
 
 _DIRECTIONS = ((0, 1), (1, 0), (0, -1), (-1, 0))   # (column, row) steps: up, right, down, left
+_COLOURS = "RYGBK"
 
 
 def _point(column, row):
@@ -185,6 +187,51 @@ def colorclaim_actions(width, height):
     return ColorClaimActions(width, height)
 
 
+class ColorClaimObserver(_Observer):
+    """The position as seen by `player`, as planes over the board
+    (`dict["observation"]`, shape (24, height, width), rows bottom first):
+    0-4 top colour R Y G B K, 5-7 top size 1-3, 8 stack height, 9 stacks
+    `player` owns, 10 stacks the opponent owns, 11-15 `player`'s claim colour
+    (a whole plane), 16-20 the opponent's, 21 `player` is shielded,
+    22 the opponent is shielded, 23 `player` is to move."""
+
+    PLANES = 24
+
+    def __init__(self, width, height, params):
+        super().__init__(params)
+        shape = (self.PLANES, height, width)
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state, player):
+        planes = self.dict["observation"]
+        planes.fill(0.0)
+        position = state.position
+        me, opponent = player + 1, 2 - player
+        claims = position.claims
+        for row, stacks in enumerate(position.grid):
+            for column, stack in enumerate(stacks):
+                if stack is None:
+                    continue
+                top = stack[-1]
+                planes[_COLOURS.index(top.colour), row, column] = 1.0
+                planes[4 + top.size, row, column] = 1.0
+                planes[8, row, column] = len(stack)
+                if top.colour == claims[me - 1]:
+                    planes[9, row, column] = 1.0
+                elif top.colour == claims[opponent - 1]:
+                    planes[10, row, column] = 1.0
+        for base, seat in ((11, me), (16, opponent)):
+            if claims[seat - 1] is not None:
+                planes[base + _COLOURS.index(claims[seat - 1])] = 1.0
+        if position.shield == me:
+            planes[21] = 1.0
+        elif position.shield == opponent:
+            planes[22] = 1.0
+        if not state.is_terminal() and position.player_to_move == me:
+            planes[23] = 1.0
+
+
 _COLORCLAIM_DEFAULTS = {"width": 6, "height": 5, "seed": 1, "position": "", "returns": "sign"}
 
 _COLORCLAIM_TYPE = pyspiel.GameType(
@@ -200,7 +247,7 @@ _COLORCLAIM_TYPE = pyspiel.GameType(
     provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
-    provides_observation_tensor=False,
+    provides_observation_tensor=True,
     parameter_specification=_COLORCLAIM_DEFAULTS)
 
 
@@ -237,7 +284,9 @@ class ColorClaimGame(pyspiel.Game):
         return ColorClaimState(self, self.start)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        return _make_observer(iig_obs_type, params)
+        if _wants_observation(iig_obs_type):
+            return ColorClaimObserver(self.codec.width, self.codec.height, params)
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
 class ColorClaimState(pyspiel.State):
@@ -389,7 +438,9 @@ class ClaimItGame(pyspiel.Game):
         return ClaimItState(self, self.start)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        return _make_observer(iig_obs_type, params)
+        if _wants_observation(iig_obs_type):
+            return _Observer(params)
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
 class ClaimItState(pyspiel.State):
@@ -527,8 +578,6 @@ class TimedMCTSBot(spiel_mcts.MCTSBot):
     children), then plays the most visited move as MCTSBot does."""
 
     def __init__(self, game, seconds, uct_c=2.0, n_rollouts=1, solve=True, random_state=None):
-        import numpy as np
-
         random_state = random_state or np.random.RandomState()
         evaluator = spiel_mcts.RandomRolloutEvaluator(n_rollouts=n_rollouts, random_state=random_state)
         super().__init__(game, uct_c, max_simulations=10 ** 12, evaluator=evaluator, solve=solve,
@@ -562,8 +611,6 @@ class OpenSpielMCTSPlayer(Player):
     name = "openspiel-mcts"
 
     def __init__(self, time=None, simulations=None, uct_c=2.0, n_rollouts=1, seed=0):
-        import numpy as np
-
         if (time is None) == (simulations is None):
             raise ClaimsolveError("openspiel-mcts: give exactly one of time= and simulations=")
         self.time = time
