@@ -34,9 +34,10 @@ tied win shared equally, 0 to the others (constant sum 1).  Claim It! has no
 bound on its length (turns that bust or re-take spaces can go on);
 max_game_length is a nominal figure of 2000 decisions.
 
-Observation string: the position JSON (one line).  Information state string
-(perfect recall): the action history, as for OpenSpiel's public games.
-`str(state)` draws the board.
+Observation string: the position JSON (one line); Color Claim also has an
+observation tensor (ColorClaimObserver).  Information state string (perfect
+recall): the action history, as for OpenSpiel's public games.  `str(state)`
+draws the board.
 """
 import functools
 import itertools
@@ -49,6 +50,8 @@ import pyspiel
 from open_spiel.python.algorithms import mcts as spiel_mcts
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
+from ..colorclaim.position import point_name
+from ..colorclaim.rules import COLOURS, DIRECTIONS
 from ..errors import ClaimsolveError, MoveError, PositionError
 from ..positions import game_class, loads
 from ..search.player import Player, register_player
@@ -91,8 +94,7 @@ def position_param(position):
     """The `position` game parameter of a Position: its JSON on one line with
     the characters OpenSpiel's game strings reserve (, = ( )) and % written
     as %XX, so that str(game) loads back.  Plain JSON is accepted too."""
-    text = json.dumps(position.to_json(), separators=(",", ":"))
-    return urllib.parse.quote(text, safe='{}[]":/ ')
+    return urllib.parse.quote(_compact_json(position), safe='{}[]":/ ')
 
 
 def _position_param(text, game_id):
@@ -132,15 +134,6 @@ def _wants_observation(iig_obs_type):
 # ----------------------------------------------------------------------------
 # Color Claim
 
-_DIRECTIONS = ((0, 1), (1, 0), (0, -1), (-1, 0))   # (column, row) steps: up, right, down, left
-_COLOURS = "RYGBK"
-
-
-def _point(column, row):
-    """0-based column and row -> "c4"."""
-    return f"{chr(ord('a') + column)}{row + 1}"
-
-
 class ColorClaimActions:
     """The fixed bijection between action ids and moves on a width x height
     board (see the module docstring)."""
@@ -154,11 +147,11 @@ class ColorClaimActions:
             cell, rest = divmod(action, 8)
             direction, claim = divmod(rest, 2)
             column, row = cell % width, cell // width
-            step_column, step_row = _DIRECTIONS[direction]
+            step_column, step_row = DIRECTIONS[direction]
             to_column, to_row = column + step_column, row + step_row
             if 0 <= to_column < width and 0 <= to_row < height:
                 mark = "x" if claim else "-"
-                self.names.append(f"{_point(column, row)}{mark}{_point(to_column, to_row)}")
+                self.names.append(f"{point_name((column, row))}{mark}{point_name((to_column, to_row))}")
             else:
                 self.names.append(None)
         self.ids = {name: action for action, name in enumerate(self.names) if name is not None}
@@ -214,7 +207,7 @@ class ColorClaimObserver(_Observer):
                 if stack is None:
                     continue
                 top = stack[-1]
-                planes[_COLOURS.index(top.colour), row, column] = 1.0
+                planes[COLOURS.index(top.colour), row, column] = 1.0
                 planes[4 + top.size, row, column] = 1.0
                 planes[8, row, column] = len(stack)
                 if top.colour == claims[me - 1]:
@@ -223,7 +216,7 @@ class ColorClaimObserver(_Observer):
                     planes[10, row, column] = 1.0
         for base, seat in ((11, me), (16, opponent)):
             if claims[seat - 1] is not None:
-                planes[base + _COLOURS.index(claims[seat - 1])] = 1.0
+                planes[base + COLOURS.index(claims[seat - 1])] = 1.0
         if position.shield == me:
             planes[21] = 1.0
         elif position.shield == opponent:
@@ -267,9 +260,9 @@ class ColorClaimGame(pyspiel.Game):
         self.start = start
         self.margin_returns = params["returns"] == "margin"
         self.codec = colorclaim_actions(start.width, start.height)
-        pyramids = sum(len(stack) for row in start.grid for stack in row if stack is not None)
+        stacks = [stack for row in start.grid for stack in row if stack is not None]
         # a stack scores at most its height times 3 pips
-        bound = 3.0 * pyramids if self.margin_returns else 1.0
+        bound = 3.0 * sum(len(stack) for stack in stacks) if self.margin_returns else 1.0
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.count,
             max_chance_outcomes=0,
@@ -277,7 +270,7 @@ class ColorClaimGame(pyspiel.Game):
             min_utility=-bound,
             max_utility=bound,
             utility_sum=0.0,
-            max_game_length=max(1, pyramids - 1))   # every move empties a space
+            max_game_length=max(1, len(stacks) - 1))   # every move empties a space
         super().__init__(_COLORCLAIM_TYPE, info, params)
 
     def new_initial_state(self):
@@ -345,9 +338,6 @@ pyspiel.register_game(_COLORCLAIM_TYPE, ColorClaimGame)
 # Claim It!
 
 ROLL, STOP = 0, 1
-_BLACK_BASE = 2
-_WHITE_BASE = 38
-_CLAIMIT_ACTIONS = 38 + 6 * 36
 
 # the 56 dice multisets, sorted, with their share of the 216 ordered rolls
 DICE_CLASSES = tuple(itertools.combinations_with_replacement(range(1, 7), 3))
@@ -358,13 +348,12 @@ class ClaimItActions:
     """The fixed bijection between decision action ids and moves, and between
     chance outcome ids and rolls (see the module docstring)."""
 
-    count = _CLAIMIT_ACTIONS
-
     def __init__(self):
-        names = ["roll", "stop"]
-        names += [f"B@{r},{c}" for r in range(1, 7) for c in range(1, 7)]
-        names += [f"w{n}@{r},{c}" for n in range(1, 7) for r in range(1, 7) for c in range(1, 7)]
+        names = ["roll", "stop"]                                              # 0, 1
+        names += [f"B@{r},{c}" for r in range(1, 7) for c in range(1, 7)]     # 2..37
+        names += [f"w{n}@{r},{c}" for n in range(1, 7) for r in range(1, 7) for c in range(1, 7)]  # 38..253
         self.names = names
+        self.count = len(names)
         self.ids = {name: action for action, name in enumerate(names)}
         self.roll_names = ["roll:%d,%d,%d" % dice for dice in DICE_CLASSES]
 
@@ -515,7 +504,7 @@ pyspiel.register_game(_CLAIMIT_TYPE, ClaimItGame)
 # ----------------------------------------------------------------------------
 # From claimsolve to OpenSpiel and back
 
-_GAMES = {"colorclaim": (COLORCLAIM, ColorClaimGame), "claimit": (CLAIMIT, ClaimItGame)}
+_GAMES = {"colorclaim": COLORCLAIM, "claimit": CLAIMIT}
 
 
 def game_from_position(position, returns="sign"):
@@ -523,7 +512,7 @@ def game_from_position(position, returns="sign"):
     Position).  `returns` ("sign" or "margin") applies to Color Claim."""
     if position.game not in _GAMES:
         raise ClaimsolveError(f"no OpenSpiel game for {position.game}")
-    name, _ = _GAMES[position.game]
+    name = _GAMES[position.game]
     params = {"position": position_param(position)}
     if position.game == "colorclaim":
         params["returns"] = returns

@@ -115,7 +115,7 @@ def test_game_from_a_hand_written_position():
     assert state.position == position
     assert state.current_player() == 0
     assert game.num_distinct_actions() == 3 * 3 * 8
-    assert game.max_game_length() == 8          # 9 pyramids: every move empties a space
+    assert game.max_game_length() == 7          # 8 stacks: every move empties a space
     assert game.max_utility() == 1.0
     assert cs_spiel.game_from_position(position, returns="margin").max_utility() == 27.0
     assert claimsolve.loads(state.observation_string(0)) == position
