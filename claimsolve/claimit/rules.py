@@ -1,0 +1,259 @@
+"""Claim It! reference rules in plain Python, clause by clause from
+../shared/spec/rules-claimit.md (the section named in each docstring).
+
+This is the executable spec the Cython engine (ext/claimit.pyx) is tested
+against.  A board is a tuple of 36 piles, space r,c at index (r-1)*6 + (c-1);
+a pile is a tuple of tokens from bottom to top, written as in the position
+JSON: a colour marker "1".."5", a black marker "B", a white marker "w1".."w6".
+Players are 1-based here, as in the JSON.
+"""
+from itertools import permutations
+
+SIZE = 6
+SPACES = SIZE * SIZE
+BLACK = "B"
+BLACK_MARKERS = 30                      # "Material": one shared supply
+WHITE_NUMBERS = range(1, 7)              # "Material": white markers 1..6
+TARGETS = {2: 13, 3: 9, 4: 7, 5: 6}      # "End": secured spaces that end the game
+EMPTY = ()
+
+
+def space_index(r, c):
+    return (r - 1) * SIZE + (c - 1)
+
+
+def space_of(index):
+    """(r, c) of a board index."""
+    return index // SIZE + 1, index % SIZE + 1
+
+
+def white(n):
+    return f"w{n}"
+
+
+def is_white(token):
+    return token.startswith("w")
+
+
+def white_number(token):
+    return int(token[1:])
+
+
+def is_colour(token):
+    return token.isdigit()
+
+
+def empty_board():
+    return (EMPTY,) * SPACES
+
+
+# --- "A space" ---------------------------------------------------------------
+
+def top(pile):
+    return pile[-1] if pile else None
+
+
+def is_blocked(pile):
+    """Blocked: a black marker anywhere in the pile."""
+    return BLACK in pile
+
+
+def holder(pile):
+    """The player whose colour marker is on top, or None ("held by P")."""
+    t = top(pile)
+    return int(t) if t is not None and is_colour(t) else None
+
+
+def is_secured(pile):
+    """Secured: a colour marker lying on a black marker."""
+    return len(pile) >= 2 and is_colour(pile[-1]) and pile[-2] == BLACK
+
+
+def has_turn_marker(pile):
+    """White markers and a black marker on top belong to the turn in progress
+    (positions.md); a black marker under a colour marker is permanent."""
+    return any(is_white(t) for t in pile) or top(pile) == BLACK
+
+
+def turn_in_progress(board):
+    """True when the player to move has placed a marker this turn."""
+    return any(has_turn_marker(p) for p in board)
+
+
+def whites_in_use(board):
+    return {white_number(t) for p in board for t in p if is_white(t)}
+
+
+def black_supply(board):
+    return BLACK_MARKERS - sum(p.count(BLACK) for p in board)
+
+
+# --- "A turn": the candidates of a roll ---------------------------------------
+
+def candidates(dice):
+    """Each assignment of one die to the row, one to the column and the third
+    as the number: the distinct (r, c, n), ordered by space.  A space occurs
+    at most once (its number is the die left over)."""
+    found = {(r, c, n) for r, c, n in permutations(dice)}
+    return sorted(found)
+
+
+def placement(board, player, r, c, n):
+    """The marker the candidate (r, c, n) places, as a move (kind, r, c, n)
+    with kind "w" (white n) or "B" (black), or None when it is not legal:
+    - a blocked space takes nothing;
+    - an empty space, or one topped by an opponent's colour marker, takes
+      white n if white n is not already on the board;
+    - a space topped by the player's own colour or by a white marker takes
+      a black marker if the supply is not empty (n does not matter)."""
+    pile = board[space_index(r, c)]
+    if is_blocked(pile):
+        return None
+    t = top(pile)
+    if t is None or (is_colour(t) and int(t) != player):
+        if n in whites_in_use(board):
+            return None
+        return ("w", r, c, n)
+    if black_supply(board) <= 0:
+        return None
+    return ("B", r, c, 0)
+
+
+def legal_placements(board, player, dice):
+    """The legal placements of a roll, by space; empty means a bust."""
+    moves = []
+    for r, c, n in candidates(dice):
+        move = placement(board, player, r, c, n)
+        if move is not None:
+            moves.append(move)
+    return moves
+
+
+def place(board, move, release_white=False):
+    """Puts the marker of a legal placement on its space.  Variant
+    `release_white`: a black marker placed on a white one sends that white
+    marker back to the supply at once; the black lies on what was under it."""
+    kind, r, c, n = move
+    i = space_index(r, c)
+    pile = board[i]
+    if kind == "w":
+        pile = pile + (white(n),)
+    else:
+        if release_white and pile and is_white(pile[-1]):
+            pile = pile[:-1]
+        pile = pile + (BLACK,)
+    return board[:i] + (pile,) + board[i + 1:]
+
+
+# --- "A turn": bust and stop ---------------------------------------------------
+
+def bust(board):
+    """Every white and black marker placed this turn is taken off; what lay
+    under them is as before."""
+    out = []
+    for pile in board:
+        if has_turn_marker(pile):
+            if top(pile) == BLACK:
+                pile = pile[:-1]
+            pile = tuple(t for t in pile if not is_white(t))
+        out.append(pile)
+    return tuple(out)
+
+
+def stop(board, player):
+    """For every space where a marker was placed this turn:
+    - a black marker placed this turn on the player's own colour goes under
+      it; a black marker placed on a white one (or, with release_white, on
+      the space the white left) ends as the player's colour on the black
+      marker, the white and any opponent marker removed: secured either way;
+    - a white marker alone on top is replaced by the player's colour marker,
+      an opponent's marker under it going back to its owner."""
+    mine = str(player)
+    out = []
+    for pile in board:
+        if has_turn_marker(pile):
+            pile = (BLACK, mine) if top(pile) == BLACK else (mine,)
+        out.append(pile)
+    return tuple(out)
+
+
+def next_player(player, players):
+    """Turns pass in seat order 1, 2, ..., N, 1, ..."""
+    return player % players + 1
+
+
+# --- "End" -------------------------------------------------------------------
+
+def default_target(players):
+    return TARGETS[players]
+
+
+def secured_count(board, player):
+    return sum(1 for p in board if is_secured(p) and holder(p) == player)
+
+
+def held_count(board, player):
+    return sum(1 for p in board if holder(p) == player)
+
+
+def largest_group(board, player):
+    """The largest group of orthogonally connected spaces the player holds
+    (secured or not)."""
+    seen = set()
+    best = 0
+    for start in range(SPACES):
+        if start in seen or holder(board[start]) != player:
+            continue
+        seen.add(start)
+        stack, size = [start], 0
+        while stack:
+            i = stack.pop()
+            size += 1
+            r, c = space_of(i)
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 1 <= rr <= SIZE and 1 <= cc <= SIZE:
+                    j = space_index(rr, cc)
+                    if j not in seen and holder(board[j]) == player:
+                        seen.add(j)
+                        stack.append(j)
+        best = max(best, size)
+    return best
+
+
+def standing(board, player):
+    """What decides the winner, in order: largest group, then secured spaces,
+    then spaces held."""
+    return (largest_group(board, player), secured_count(board, player), held_count(board, player))
+
+
+def winners(board, players):
+    """The players with the best standing (several share the win)."""
+    standings = {p: standing(board, p) for p in range(1, players + 1)}
+    best = max(standings.values())
+    return [p for p, s in standings.items() if s == best]
+
+
+def points(board, players):
+    """1 for a sole winner, 1/k each for k tied winners, 0 otherwise."""
+    won = winners(board, players)
+    return [1.0 / len(won) if p in won else 0.0 for p in range(1, players + 1)]
+
+
+# --- "What is chance" ----------------------------------------------------------
+
+def roll_classes():
+    """The 216 ordered rolls folded by the multiset of their values (the
+    candidates depend on nothing else): [(sorted dice, ordered rolls), ...],
+    56 classes, the counts summing to 216."""
+    counts = {}
+    for a in range(1, 7):
+        for b in range(1, 7):
+            for c in range(1, 7):
+                key = tuple(sorted((a, b, c)))
+                counts[key] = counts.get(key, 0) + 1
+    return sorted(counts.items())
+
+
+def bust_rolls(board, player):
+    """How many of the 216 ordered rolls leave no legal placement."""
+    return sum(count for dice, count in roll_classes() if not legal_placements(board, player, dice))
