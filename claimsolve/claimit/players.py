@@ -1,0 +1,155 @@
+"""Baseline players for `claimsolve match` (claimsolve.search.player):
+
+- `random`: uniform over the legal moves (any game).
+- `threshold:k`: rolls until k markers are placed this turn, then stops.
+- `risk:p`: stops when the next roll's exact bust chance exceeds p.
+- `optimum`: the exact turn optimum on "secured" (the largest expected
+  number of secured spaces gained this turn); where the rest of the turn is
+  too large for its time budget (`optimum:time=0.2`), the Monte Carlo
+  estimate of the same quantity decides instead.
+
+`threshold` and `risk` place by the greedy rule of `greedy_placement`.
+"""
+import random
+
+from ..search.player import Player, register_player
+from . import rules
+
+
+def greedy_placement(position):
+    """The placement the greedy rule picks (the rule of the engine's playout
+    policy and of the odds table's plans): a black marker on the mover's own
+    colour (securing a space he holds) first, then a black on a white marker
+    (a new secured space), then a white on an opponent's space, then a white
+    on an empty space; among equals the one touching most spaces that are the
+    mover's after a stop; then the lowest space (row, then column)."""
+    board, me = position.board, position.to_move
+    mine = {i for i, pile in enumerate(board)
+            if rules.holder(pile) == me or rules.has_turn_marker(pile)}
+    best, best_score = None, None
+    for move in rules.legal_placements(board, me, position.dice):
+        kind, r, c, n = move
+        i = rules.space_index(r, c)
+        pile = board[i]
+        if kind == "B":
+            rank = 40 if rules.top(pile) == str(me) else 30
+        else:
+            rank = 20 if pile else 10
+        touching = sum(1 for j in _neighbours(i) if j in mine)
+        score = rank + touching
+        if best_score is None or score > best_score:
+            best, best_score = move, score
+    return best
+
+
+def _neighbours(i):
+    r, c = rules.space_of(i)
+    for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        if 1 <= rr <= rules.SIZE and 1 <= cc <= rules.SIZE:
+            yield rules.space_index(rr, cc)
+
+
+def placed_this_turn(position):
+    """Markers placed this turn (a black on a white counts both)."""
+    return sum(1 for pile in position.board for t in pile if rules.is_white(t)) + \
+        sum(1 for pile in position.board if rules.top(pile) == rules.BLACK)
+
+
+class RandomPlayer(Player):
+    """Uniform over the legal moves, from its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed=0):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose(self, position):
+        return self.rng.choice(position.legal_moves())
+
+    def reset(self):
+        pass
+
+
+class _GreedyPlayer(Player):
+    def choose(self, position):
+        if position.dice is not None:
+            return _name(greedy_placement(position))
+        if not position.turn_in_progress():
+            return "roll"
+        return "roll" if self.rolls(position) else "stop"
+
+    def rolls(self, position):
+        raise NotImplementedError
+
+
+class ThresholdPlayer(_GreedyPlayer):
+    """Rolls until `k` markers are placed this turn, then stops."""
+
+    def __init__(self, k):
+        if k < 1:
+            raise ValueError("threshold:k needs k >= 1")
+        self.k = k
+        self.name = f"threshold:{k}"
+
+    def rolls(self, position):
+        return placed_this_turn(position) < self.k
+
+
+class RiskPlayer(_GreedyPlayer):
+    """Stops when the exact chance that the next roll busts exceeds `p`."""
+
+    def __init__(self, p):
+        if not 0.0 <= p <= 1.0:
+            raise ValueError("risk:p needs 0 <= p <= 1")
+        self.p = p
+        self.name = f"risk:{p}"
+
+    def rolls(self, position):
+        return position.bust_probability() <= self.p
+
+
+class OptimumPlayer(Player):
+    """Plays each turn to maximise the expected secured spaces it gains: the
+    exact turn optimum when it finishes within `time` seconds per decision
+    (its memo carries over within a turn), else the Monte Carlo estimate."""
+
+    def __init__(self, time=0.2, samples=400, seed=0):
+        self.time = time
+        self.samples = samples
+        self.seed = seed
+        self.name = "optimum"
+        self.exact_decisions = 0
+        self.estimated_decisions = 0
+
+    def choose(self, position):
+        from .optimum import best_decision
+        if position.dice is None and not position.turn_in_progress():
+            return "roll"
+        move, exact = best_decision(position, "secured", time=self.time, samples=self.samples,
+                                    seed=self.seed)
+        if exact:
+            self.exact_decisions += 1
+        else:
+            self.estimated_decisions += 1
+        self.seed += 1
+        return move
+
+
+def _name(move):
+    from .position import placement_name
+    return placement_name(move)
+
+
+def _option(options, key, kind, default=None):
+    value = options.get(key, options.get("", default) if key == "" else default)
+    if value is None:
+        raise ValueError(f"needs a value ({key or 'e.g. threshold:2'})")
+    return kind(value)
+
+
+register_player("random", lambda options, seed: RandomPlayer(seed))
+register_player("threshold", lambda options, seed: ThresholdPlayer(_option(options, "", int)))
+register_player("risk", lambda options, seed: RiskPlayer(_option(options, "", float)))
+register_player("optimum", lambda options, seed: OptimumPlayer(
+    time=float(options.get("time", 0.2)), samples=int(options.get("samples", 400)), seed=seed))
