@@ -133,6 +133,7 @@ class ColorClaimPosition(Position):
     game = "colorclaim"
     num_players = 2
     has_chance = False
+    engine_playout = "greedy"    # MCTS playout policy of the engine (_colorclaim.PLAYOUTS)
     __slots__ = ("_state",)
 
     def __init__(self, state):
@@ -263,7 +264,7 @@ class ColorClaimPosition(Position):
         return (column, row)
 
     def play(self, move, rng=None):
-        return ColorClaimPosition(rules.play(self._state, self.parse_move(move)))
+        return type(self)(rules.play(self._state, self.parse_move(move)))
 
     def is_over(self):
         return rules.is_over(self._state)
@@ -299,7 +300,7 @@ class ColorClaimPosition(Position):
     # --- engine ----------------------------------------------------------
     def engine_game(self):
         from .._colorclaim import colorclaim_game
-        return colorclaim_game(self.width, self.height)
+        return colorclaim_game(self.width, self.height, self.engine_playout)
 
     def engine_state(self):
         from .._engine import GameState

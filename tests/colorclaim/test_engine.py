@@ -82,3 +82,21 @@ def test_games_are_cached_per_shape_and_validated():
         ColorClaimGame(9, 8)
     with pytest.raises(ValueError):
         colorclaim_game(2, 2).encode([pyramid(R, 1)] * 3, [1] * 3, [-1, -1], -1, 0)
+
+
+def test_greedy_playouts_mostly_take_the_best_margin():
+    from claimsolve import loads
+    position = loads('{"game": "colorclaim", "board": ["R1 G3 Y1", "K2 B2 G1"], "claims": ["G", null]}')
+    engine = position.engine_state()
+    moves = engine.legal_moves()
+    priorities = engine.game.priorities(engine.state_bytes(), moves)
+    best = {i for i, p in enumerate(priorities) if p == max(priorities)}
+    assert len(best) < len(moves)
+    picks = engine.game.playout_picks(engine.state_bytes(), moves, 2000, 7)
+    assert all(0 <= i < len(moves) for i in picks)
+    greedy_share = sum(i in best for i in picks) / len(picks)
+    # 224/256 greedy plus the uniform picks that happen to be best
+    assert 0.85 < greedy_share < 0.95
+    uniform = colorclaim_game(3, 2, "uniform").playout_picks(engine.state_bytes(), moves, 2000, 7)
+    assert set(uniform) == set(range(len(moves)))
+    assert engine.game.playout == "greedy"
