@@ -1,0 +1,235 @@
+"""Alpha-beta for every deterministic game: the exact solver (`solve`) and the
+depth-limited searcher (`search`), both over the game's Cython engine through
+claimsolve._alphabeta (one crossing into C per search).
+
+Values are in the game's score units for the player to move (Color Claim: the
+final margin).  With more than two players and no teams the search is
+paranoid: the player to move against everyone else.
+"""
+from .. import _alphabeta
+from ..errors import ClaimsolveError
+from .player import Player, register_player
+from .result import SearchResult, Suggestion
+
+DEFAULT_HASH_MB = 64
+
+
+def _result_word(value):
+    return "win" if value > 0 else "loss" if value < 0 else "draw"
+
+
+def _check_options(time, hash_mb, depth=None):
+    if time is not None and not time > 0:
+        raise ClaimsolveError(f"option 'time': must be a positive number of seconds, not {time}")
+    if not isinstance(hash_mb, int) or isinstance(hash_mb, bool) or hash_mb < 1:
+        raise ClaimsolveError(f"option 'hash': must be a whole number of MB, at least 1, not {hash_mb}")
+    if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
+        raise ClaimsolveError(f"option 'depth': must be a whole number, at least 1, not {depth}")
+
+
+def _searcher(position, table):
+    """The C searcher of `position`; refuses games with chance."""
+    state = position.engine_state()
+    try:
+        return _alphabeta.Searcher(state.game, state.state_bytes(), position.player_to_move - 1, table)
+    except ValueError as exc:
+        raise ClaimsolveError(f"alpha-beta: {exc}") from None
+
+
+def _progress_relay(position, progress):
+    """Wraps `progress` so it sees move names instead of engine codes."""
+    if progress is None:
+        return None
+
+    def relay(info):
+        if info.get("best") is not None:
+            info["best"] = position.move_name(info["best"])
+        progress(info)
+
+    return relay
+
+
+def _run(call):
+    try:
+        return call()
+    except ValueError as exc:
+        raise ClaimsolveError(f"alpha-beta: {exc}") from None
+
+
+def _finished(position, engine, info_key):
+    """The answer for a position with no move left: its final margin."""
+    state = position.engine_state()
+    value = state.evaluate(position.player_to_move - 1)
+    info = {"value": value, "result": _result_word(value)} if info_key == "value" else {"depth": 0, "value": value}
+    return SearchResult(engine=engine, suggestions=[], pv=[], nodes=0, seconds=0.0, complete=True, info=info)
+
+
+def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=None):
+    """Exact game value and every legal move's exact value (engine "solver").
+
+    Suggestions: every legal move, best first, `score` its exact value for the
+    player to move (`exact=True`, `proven` win/draw/loss).  When `time` runs
+    out first, `complete` is False and each suggestion carries its proven
+    bounds in `extra` ({"lower": lo, "upper": hi}, None where unbounded);
+    info then holds the position's proven bounds.  `table` (an
+    _alphabeta.Table) may be passed to keep the table between searches."""
+    _check_options(time, hash_mb)
+    if position.is_over():
+        return _finished(position, "solver", "value")
+    if table is None:
+        table = _alphabeta.Table(hash_mb)
+    searcher = _searcher(position, table)
+    answer = _run(lambda: searcher.solve(time, _progress_relay(position, progress)))
+    suggestions = []
+    for code, lower, upper in answer["moves"]:
+        name = position.move_name(code)
+        if lower == upper:
+            suggestions.append(Suggestion(move=name, score=lower, proven=_result_word(lower), exact=True))
+        else:
+            shown_lower = _alphabeta._shown(lower)
+            shown_upper = _alphabeta._shown(upper)
+            proven = None
+            if shown_lower is not None and lower > 0:
+                proven = "win"
+            elif shown_upper is not None and upper < 0:
+                proven = "loss"
+            score = shown_lower if shown_lower is not None else shown_upper
+            suggestions.append(Suggestion(move=name, score=score, proven=proven,
+                                          extra={"lower": shown_lower, "upper": shown_upper}))
+    # best first: by value (exact) or by proven lower bound, then upper bound
+    suggestions.sort(key=lambda s: (-_key(s.extra.get("lower", s.score)), -_key(s.extra.get("upper", s.score))))
+    pv = [position_move for position_move in _names_along(position, answer["pv"])]
+    if answer["complete"]:
+        value = answer["lower"]
+        info = {"value": value, "result": _result_word(value)}
+    else:
+        info = {"lower": _alphabeta._shown(answer["lower"]), "upper": _alphabeta._shown(answer["upper"])}
+    return SearchResult(engine="solver", suggestions=suggestions, pv=pv, nodes=answer["nodes"],
+                        seconds=answer["seconds"], complete=answer["complete"], info=info)
+
+
+def _key(bound):
+    return float("-inf") if bound is None else bound
+
+
+def _names_along(position, codes):
+    """Engine codes of a line from `position` as move strings."""
+    names = []
+    for code in codes:
+        name = position.move_name(code)
+        names.append(name)
+        position = position.play(name)
+    return names
+
+
+def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=None):
+    """Depth-limited alpha-beta with the game's static evaluation (engine
+    "alphabeta"): iterative deepening to `depth`, or until `time` seconds
+    (one second when neither is given).
+
+    Suggestions: every legal move ranked, `score` from its last completed
+    depth (`depth`); the best move's score is exact at that depth, the
+    others are upper bounds (extra {"bound": "upper"}) unless the search
+    reached the game's end everywhere, which makes every score exact."""
+    _check_options(time, hash_mb, depth)
+    if depth is None and time is None:
+        time = 1.0
+    if position.is_over():
+        return _finished(position, "alphabeta", "depth")
+    if table is None:
+        table = _alphabeta.Table(hash_mb)
+    searcher = _searcher(position, table)
+    answer = _run(lambda: searcher.search(depth, time, _progress_relay(position, progress)))
+    suggestions = []
+    for code, score, move_depth, bound in answer["moves"]:
+        exact = answer["exact"] and bound == "exact"
+        suggestion = Suggestion(move=position.move_name(code), score=score, depth=move_depth,
+                                exact=exact, proven=_result_word(score) if exact else None)
+        if bound != "exact":
+            suggestion.extra["bound"] = bound
+        suggestions.append(suggestion)
+    info = {"depth": answer["depth"]}
+    if answer["exact"]:
+        info["solved"] = True
+    return SearchResult(engine="alphabeta", suggestions=suggestions, pv=_names_along(position, answer["pv"]),
+                        nodes=answer["nodes"], seconds=answer["seconds"],
+                        complete=True, info=info)
+
+
+class AlphaBetaPlayer(Player):
+    """Plays the best move of `search` (depth and/or time per move); keeps its
+    transposition table for the whole game."""
+
+    name = "alphabeta"
+
+    def __init__(self, depth=None, time=None, hash_mb=DEFAULT_HASH_MB):
+        _check_options(time, hash_mb, depth)
+        self.depth = depth
+        self.time = time
+        self.hash_mb = hash_mb
+        self.table = None
+
+    def choose(self, position):
+        if self.table is None:
+            self.table = _alphabeta.Table(self.hash_mb)
+        result = search(position, depth=self.depth, time=self.time, table=self.table)
+        return result.best.move
+
+    def reset(self):
+        self.table = None
+
+
+class SolverPlayer(Player):
+    """Plays a move of the best exact value (with `time`: the best proven
+    lower bound when the solve does not finish)."""
+
+    name = "solver"
+
+    def __init__(self, time=None, hash_mb=DEFAULT_HASH_MB):
+        _check_options(time, hash_mb)
+        self.time = time
+        self.hash_mb = hash_mb
+        self.table = None
+
+    def choose(self, position):
+        if self.table is None:
+            self.table = _alphabeta.Table(self.hash_mb)
+        return solve(position, time=self.time, table=self.table).best.move
+
+    def reset(self):
+        self.table = None
+
+
+def _number(options, key, kind):
+    if key not in options:
+        return None
+    try:
+        return kind(options[key])
+    except ValueError:
+        raise ValueError(f"option '{key}': not a number: {options[key]!r}") from None
+
+
+def _alphabeta_player(options, seed):
+    unknown = set(options) - {"depth", "time", "hash"}
+    if unknown:
+        raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} (alphabeta takes depth, time, hash)")
+    try:
+        return AlphaBetaPlayer(depth=_number(options, "depth", int), time=_number(options, "time", float),
+                               hash_mb=_number(options, "hash", int) or DEFAULT_HASH_MB)
+    except ClaimsolveError as exc:
+        raise ValueError(exc.message) from None
+
+
+def _solver_player(options, seed):
+    unknown = set(options) - {"time", "hash"}
+    if unknown:
+        raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} (solver takes time, hash)")
+    try:
+        return SolverPlayer(time=_number(options, "time", float),
+                            hash_mb=_number(options, "hash", int) or DEFAULT_HASH_MB)
+    except ClaimsolveError as exc:
+        raise ValueError(exc.message) from None
+
+
+register_player("alphabeta", _alphabeta_player)
+register_player("solver", _solver_player)
