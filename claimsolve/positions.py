@@ -85,6 +85,25 @@ def load(path):
 
 
 def dumps(position):
-    """The position's JSON text: keys in the spec's order, indented by 2, with
-    a board's rows one per line."""
-    return json.dumps(position.to_json(), indent=2) + "\n"
+    """The position's JSON text as the spec shows it: keys in the spec's order,
+    indented by 2, a board's rows one per line, short lists and objects (claims,
+    dice, variant) on one line."""
+    return _format(position.to_json(), 0) + "\n"
+
+
+_ROW_LISTS = ("board", "territories")
+_INLINE_WIDTH = 60
+
+
+def _format(value, level, key=None):
+    if isinstance(value, (dict, list)) and value:
+        inline = json.dumps(value)
+        if key not in _ROW_LISTS and len(inline) <= _INLINE_WIDTH:
+            return inline
+        pad = "  " * (level + 1)
+        if isinstance(value, dict):
+            items = [f"{pad}{json.dumps(k)}: {_format(v, level + 1, k)}" for k, v in value.items()]
+            return "{\n" + ",\n".join(items) + "\n" + "  " * level + "}"
+        items = [f"{pad}{_format(v, level + 1)}" for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + "  " * level + "]"
+    return json.dumps(value)

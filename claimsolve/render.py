@@ -29,7 +29,7 @@ def solve_json(result):
         "complete": result.complete,
     }
     if not result.complete:
-        out["bounds"] = info.get("bounds")
+        out["bounds"] = [info.get("lower"), info.get("upper")]
     return out
 
 

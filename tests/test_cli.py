@@ -1,0 +1,124 @@
+"""The command line as a user meets it (../shared/spec/cli.md)."""
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from claimsolve.cli.main import main
+
+SEEDS = __import__("pathlib").Path(__file__).resolve().parent.parent / "seeds"
+
+
+def run(*args, input=None):
+    result = CliRunner().invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)
+    return result
+
+
+def run_json(*args, input=None):
+    result = run(*args, "--json", input=input)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.fixture
+def p44(tmp_path):
+    result = run("new", "colorclaim", "--size", "4x4", "--seed", "7")
+    assert result.exit_code == 0, result.output
+    path = tmp_path / "p.json"
+    path.write_text(result.stdout)
+    return path
+
+
+def test_new_is_seeded_and_loadable(p44):
+    again = run("new", "colorclaim", "--size", "4x4", "--seed", "7").stdout
+    assert again == p44.read_text()
+    data = json.loads(again)
+    assert data["game"] == "colorclaim" and len(data["board"]) == 4
+    assert all(len(row.split()) == 4 for row in data["board"])
+    other = run("new", "colorclaim", "--size", "4x4", "--seed", "8").stdout
+    assert other != again
+
+
+def test_show_moves_apply(p44, tmp_path):
+    shown = run("show", p44)
+    assert shown.exit_code == 0 and "a" in shown.stdout
+    moves = run_json("moves", p44)
+    assert moves and all(isinstance(m, str) for m in moves)
+    plain = run("moves", p44).stdout.split()
+    assert plain == moves
+    after = run("apply", p44, moves[0])
+    assert after.exit_code == 0, after.output
+    q = json.loads(after.stdout)
+    assert q["to_move"] == 2
+    # the input file is untouched
+    assert json.loads(p44.read_text())["to_move"] == 1
+    # applying from standard input gives the same
+    piped = run("apply", "-", moves[0], input=p44.read_text())
+    assert piped.stdout == after.stdout
+
+
+def test_perft_json_lists_counts_per_depth():
+    start = SEEDS / "colorclaim" / "start-6x5.json"
+    data = run_json("perft", start, "--depth", "2")
+    assert data["depth"] == 2 and len(data["nodes"]) == 2
+    assert data["nodes"][0] == len(run_json("moves", start))
+
+
+def test_solve_json_fields(tmp_path):
+    pos = tmp_path / "s.json"
+    pos.write_text(run("new", "colorclaim", "--size", "3x3", "--seed", "2").stdout)
+    data = run_json("solve", pos)
+    assert set(data) >= {"value", "result", "best_moves", "moves", "pv", "nodes", "seconds"}
+    assert data["result"] == ("win" if data["value"] > 0 else "loss" if data["value"] < 0 else "draw")
+    values = {m["move"]: m["value"] for m in data["moves"]}
+    assert set(values) == set(run_json("moves", pos))
+    assert max(values.values()) == data["value"]
+    assert set(data["best_moves"]) == {m for m, v in values.items() if v == data["value"]}
+    assert data["pv"][0] in data["best_moves"]
+
+
+def test_analyze_json_best_first(p44):
+    data = run_json("analyze", p44, "--time", "0.3", "--top", "3")
+    assert data["game"] == "colorclaim" and data["to_move"] == 1
+    assert data["engine"] in ("solver", "alphabeta", "mcts")
+    assert 1 <= len(data["suggestions"]) <= 3
+    assert data["suggestions"][0]["move"] in run_json("moves", p44)
+
+
+@pytest.mark.parametrize("content, fragment", [
+    ("{not json", "invalid JSON"),
+    ('{"game": "chess"}', "game"),
+    ('{"game": "colorclaim", "board": ["R1 G1", "B1 Y1"], "colour": 1}', "colour"),
+    ('{"game": "colorclaim", "board": ["R1 G1", "B1 Q1"]}', "board"),
+    ('{"game": "colorclaim", "board": ["R1 G1", "B1 Y1"], "to_move": 3}', "to_move"),
+])
+def test_bad_positions_exit_2_with_one_line(tmp_path, content, fragment):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    result = run("show", path)
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert str(path) in lines[0] and fragment in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_missing_file_and_illegal_move(p44, tmp_path):
+    missing = run("show", tmp_path / "nope.json")
+    assert missing.exit_code == 2 and "nope.json" in missing.stderr
+    illegal = run("apply", p44, "a1-d4")
+    assert illegal.exit_code == 2
+    assert "a1-d4" in illegal.stderr and str(p44) in illegal.stderr
+    assert len(illegal.stderr.strip().splitlines()) == 1
+
+
+def test_console_script_exit_codes(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("[]")
+    proc = subprocess.run([sys.executable, "-m", "claimsolve.cli.main", "show", str(bad)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "bad.json" in proc.stderr
+    assert "Traceback" not in proc.stderr
