@@ -9,6 +9,7 @@ from abc import ABC, abstractmethod
 
 class Position(ABC):
     game = None          # the game id of the position JSON, e.g. "colorclaim"
+    has_chance = False   # True for games with dice (no perft, no alpha-beta)
 
     # --- reading and writing -------------------------------------------
     @classmethod
@@ -44,6 +45,27 @@ class Position(ABC):
     @abstractmethod
     def player_to_move(self):
         """1-based seat to move (the JSON's to_move)."""
+
+    @property
+    @abstractmethod
+    def num_players(self):
+        """Seats in this game."""
+
+    @abstractmethod
+    def winners(self):
+        """1-based seats that win (several on a shared win); for a game not
+        yet over, those who would win if it ended now."""
+
+    def points(self):
+        """Match points per seat: 1 for a win, shared equally among winners."""
+        won = self.winners()
+        return tuple(1.0 / len(won) if seat in won else 0.0 for seat in range(1, self.num_players + 1))
+
+    def resolve_chance(self, move, rng):
+        """The move with any chance it leaves open drawn from `rng` (Claim
+        It!: `roll` becomes `roll:a,b,c`), so that every player can be told
+        the outcome.  Games without chance return the move itself."""
+        return move
 
     # --- engine ---------------------------------------------------------
     @abstractmethod

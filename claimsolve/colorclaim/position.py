@@ -282,17 +282,8 @@ class ColorClaimPosition(Position):
         first, second = self.scores()
         return [p for p, s in ((1, first), (2, second)) if s == max(first, second)]
 
-    def points(self):
-        """Match points per player: 1 for a win, 0.5 each for a draw."""
-        won = self.winners()
-        return tuple(1.0 / len(won) if p in won else 0.0 for p in (1, 2))
-
     def stack_count(self):
         return sum(1 for row in self.grid for stack in row if stack is not None)
-
-    def resolve_chance(self, move, rng=None):
-        """Color Claim has no chance: the move itself."""
-        return move
 
     def perft(self, depth):
         return rules.perft(self._state, depth)
