@@ -1,0 +1,149 @@
+"""The Cython engine against the reference rules: random games played through
+both must agree on every legal move, position, hash, bust count and result."""
+import random
+
+from hypothesis import given, settings, strategies as st
+
+import claimsolve
+from claimsolve.claimit import rules
+from claimsolve.claimit.position import MOVE_ROLL, ClaimItPosition
+
+CS_CHANCE, CS_TERMINAL = -1, -2
+
+
+def random_position(players, release_white, target, seed, max_plies=4000):
+    """Yields (position, move) along a game of random play that rolls more
+    often than it stops, so turns grow long."""
+    rng = random.Random(seed)
+    data = {"game": "claimit", "players": players, "board": [". . . . . ."] * 6,
+            "variant": {"release_white": release_white}}
+    if target is not None:
+        data["target"] = target
+    position = claimsolve.from_dict(data)
+    for _ in range(max_plies):
+        if position.is_over():
+            return
+        moves = position.legal_moves()
+        if moves == ["roll", "stop"]:
+            move = "roll" if rng.random() < 0.7 else "stop"
+        else:
+            move = rng.choice(moves)
+        move = position.resolve_chance(move, rng)
+        yield position, move
+        position = position.play(move)
+
+
+def check_agreement(position):
+    state = position.engine_state()
+    game = position.engine_game()
+    assert ClaimItPosition.from_engine(game, state.state_bytes(), position.given_target) == position
+    assert [position.move_name(m) for m in state.legal_moves()] == position.legal_moves()
+    if position.is_over():
+        assert state.to_move() == CS_TERMINAL
+        assert state.returns() == position.points()
+    else:
+        assert state.to_move() == position.to_move - 1
+        assert game.bust_rolls(state.state_bytes()) == position.bust_rolls()
+    return state
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 5), release_white=st.booleans(), seed=st.integers(0, 2**31),
+       target=st.sampled_from([1, 2, 3, 5, None]))
+def test_random_games_agree_with_the_reference(players, release_white, seed, target):
+    for position, move in random_position(players, release_white, target, seed):
+        state = check_agreement(position)
+        codes = position.engine_moves(move)
+        for code in codes:
+            if code == MOVE_ROLL:
+                state.apply(code)
+                assert state.to_move() == CS_CHANCE
+                assert state.legal_moves() == []
+            else:
+                state.apply(code)
+        after = position.play(move)
+        assert state.hash() == after.engine_state().hash()
+        assert ClaimItPosition.from_engine(position.engine_game(), state.state_bytes(),
+                                           position.given_target) == after
+
+
+def test_a_whole_game_to_the_end_agrees():
+    last = None
+    for position, move in random_position(3, False, 3, seed=11):
+        last = position.play(move)
+    assert last.is_over()
+    check_agreement(last)
+    state = last.engine_state()
+    won = last.winners()
+    margins = [state.evaluate(p) for p in range(3)]
+    groups = last.scores()
+    for p in range(3):
+        assert margins[p] == groups[p] - max(g for q, g in enumerate(groups) if q != p)
+    assert [p + 1 for p in range(3) if state.returns()[p] > 0] == won
+
+
+def test_chance_outcomes_match_the_reference_classes():
+    position = claimsolve.new("claimit", players=2)
+    state = position.engine_state()
+    state.apply(MOVE_ROLL)
+    outcomes = [(position.move_name(code), p) for code, p in state.chance_outcomes()]
+    assert sorted(outcomes) == sorted(position.roll_outcomes())
+    assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-12
+
+
+def test_equal_positions_hash_equal_whatever_the_order():
+    start = claimsolve.new("claimit", players=2)
+    a = start.play("roll:1,1,1").play("w1@1,1").play("roll:2,2,2").play("w2@2,2")
+    b = start.play("roll:2,2,2").play("w2@2,2").play("roll:1,1,1").play("w1@1,1")
+    assert a == b
+    assert a.engine_state().hash() == b.engine_state().hash()
+    # dice order decides nothing: same hash
+    c = start.play("roll:4,1,4")
+    d = start.play("roll:1,4,4")
+    assert c != d and c.engine_state().hash() == d.engine_state().hash()
+    assert c.engine_state().hash() != start.engine_state().hash()
+
+
+def test_bust_in_the_engine_passes_the_turn():
+    position = claimsolve.from_dict({
+        "game": "claimit", "players": 2, "to_move": 1,
+        "board": [". . . . . .", ". B/1 . . . .", ". . w3 . . .", ". . . . . .", ". . . . . .", ". . . . . ."]})
+    state = position.engine_state()
+    state.apply(MOVE_ROLL)
+    state.apply(position.move_code("roll:2,2,2"))
+    assert state.to_move() == 1
+    assert ClaimItPosition.from_engine(position.engine_game(), state.state_bytes()) == position.play("roll:2,2,2")
+
+
+def test_exact_bust_count_by_enumeration():
+    # every roll busts when all 36 spaces are blocked
+    rows = ["B/1 B/2 B/1 B/2 B/1 B/2"] * 5 + ["1 2 1 2 1 2"]
+    data = {"game": "claimit", "players": 2, "board": rows, "to_move": 1,
+            "final_round": {"triggered_by": 1, "turns_left": 1}}
+    position = claimsolve.from_dict(data)
+    # row 6: own colour (no blacks left: 30 used) and opponents (white n free)
+    state = position.engine_state()
+    expected = sum(n for dice, n in rules.roll_classes()
+                   if not rules.legal_placements(position.board, 1, dice))
+    assert position.engine_game().bust_rolls(state.state_bytes()) == expected == position.bust_rolls()
+    # a roll is legal only with a 6 as row and a white on an opponent's space (columns 2, 4, 6)
+    manual = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            for c in range(1, 7):
+                ok = any(r == 6 and col % 2 == 0 for r, col, n in rules.candidates((a, b, c)))
+                manual += not ok
+    assert expected == manual
+
+
+def test_policy_beats_uniform_random_clearly():
+    """The playout policy against seats playing uniformly at random (C)."""
+    for players in (2, 3):
+        game = claimsolve.new("claimit", players=players).engine_game()
+        start = claimsolve.new("claimit", players=players).engine_state().state_bytes()
+        share = 0.0
+        for seat in range(players):
+            uniform = ((1 << players) - 1) & ~(1 << seat)
+            means, _ = game.simulate(start, 300, 17 + seat, uniform)
+            share += means[seat] / players
+        assert share > 0.8, (players, share)
