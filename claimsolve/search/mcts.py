@@ -1,0 +1,359 @@
+"""Monte Carlo tree search for every game (the C search is claimsolve._mcts).
+
+`search(position, ...)` answers one position; `MCTSTree` keeps a tree between
+moves; `MCTSPlayer` plays matches with it (kind "mcts").  How a game plugs in
+and what every option does: docs/mcts.md.
+"""
+import math
+import multiprocessing
+import time as _time
+
+from .._mcts import DEFAULT_EVAL_SCALE, DEFAULT_EXPLORATION, Tree, derive_seed
+from ..errors import ClaimsolveError
+from .player import Player, register_player
+from .result import SearchResult, Suggestion
+
+DEFAULT_TIME = 1.0            # seconds, when neither time nor iterations is given
+PROGRESS_INTERVAL = 0.25      # seconds between progress calls
+ITERATION_LIMIT = 2 ** 63     # "no iteration budget"
+
+
+
+def _check_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale):
+    if time is not None and not (isinstance(time, (int, float)) and time > 0 and math.isfinite(time)):
+        raise ClaimsolveError(f"option 'time': must be a positive number of seconds, not {time!r}")
+    if iterations is not None and not (isinstance(iterations, int) and iterations >= 1):
+        raise ClaimsolveError(f"option 'iterations': must be a whole number at least 1, not {iterations!r}")
+    if not (isinstance(seed, int) and seed >= 0):
+        raise ClaimsolveError(f"option 'seed': must be a whole number at least 0, not {seed!r}")
+    if not (isinstance(threads, int) and threads >= 1):
+        raise ClaimsolveError(f"option 'threads': must be a whole number at least 1, not {threads!r}")
+    if not (isinstance(memory_mb, (int, float)) and memory_mb > 0):
+        raise ClaimsolveError(f"option 'memory_mb': must be a positive number, not {memory_mb!r}")
+    if exploration is not None and not (isinstance(exploration, (int, float)) and exploration >= 0):
+        raise ClaimsolveError(f"option 'exploration': must be a number at least 0, not {exploration!r}")
+    if playout_depth is not None and not (isinstance(playout_depth, int) and playout_depth >= 0):
+        raise ClaimsolveError(f"option 'playout_depth': must be a whole number at least 0, not {playout_depth!r}")
+    if eval_scale is not None and not (isinstance(eval_scale, (int, float)) and eval_scale > 0):
+        raise ClaimsolveError(f"option 'eval_scale': must be a positive number, not {eval_scale!r}")
+
+
+class MCTSTree:
+    """A search tree rooted at a position, kept between searches.
+
+    `search` adds simulations to it; `advance(position, move)` re-roots it at
+    the position after `move`, keeping the subtree below (any way the move is
+    written: the tree looks for the child, or grandchild through a chance
+    outcome, whose state equals the new position's)."""
+
+    def __init__(self, position, memory_mb=256, exploration=None, seed=0, playout_depth=None,
+                 eval_scale=None):
+        self.position = position
+        state = position.engine_state()
+        self._game = state.game
+        self._tree = Tree(
+            state.game, state.state_bytes(), memory_mb=memory_mb,
+            exploration=DEFAULT_EXPLORATION if exploration is None else exploration,
+            seed=seed, playout_depth=-1 if playout_depth is None else playout_depth,
+            eval_scale=DEFAULT_EVAL_SCALE if eval_scale is None else eval_scale,
+            chance_mover=position.player_to_move - 1)
+
+    @property
+    def visits(self):
+        """Simulations through the root (those kept from earlier searches included)."""
+        return self._tree.root_visits()
+
+    @property
+    def tree_nodes(self):
+        return self._tree.tree_nodes
+
+    @property
+    def capacity(self):
+        return self._tree.capacity
+
+    @property
+    def solver(self):
+        return self._tree.solver
+
+    def advance(self, position, move):
+        """The game went on from this tree's position by `move` (a move
+        string of `position`).  Returns True when the subtree was kept."""
+        after = position.play(move)
+        self.position = after
+        target = after.engine_state().state_bytes()
+        if self._tree.advance_to(target, 2):
+            return True
+        self._tree.reset(target, after.player_to_move - 1)
+        return False
+
+    def rebase(self, position):
+        """Makes `position` the root: keeps the tree when it already is,
+        else starts afresh."""
+        target = position.engine_state().state_bytes()
+        kept = self._tree.advance_to(target, 0)
+        if not kept:
+            self._tree.reset(target, position.player_to_move - 1)
+        self.position = position
+        return kept
+
+    def search(self, time=None, iterations=None, progress=None):
+        """Runs simulations within the budget (`time` seconds and/or
+        `iterations`); returns (simulations run, seconds)."""
+        started = _time.monotonic()
+        limit = ITERATION_LIMIT if iterations is None else iterations
+        done = 0
+        while done < limit:
+            elapsed = _time.monotonic() - started
+            chunk_seconds = -1.0 if time is None else time - elapsed
+            if time is not None and chunk_seconds <= 0:
+                break
+            if progress is not None:
+                chunk_seconds = PROGRESS_INTERVAL if chunk_seconds < 0 else min(chunk_seconds, PROGRESS_INTERVAL)
+            ran = self._tree.run(limit - done, chunk_seconds)
+            done += ran
+            if self._tree.root_proven() is not None:
+                break
+            if progress is not None:
+                progress(self._progress_info(done, _time.monotonic() - started))
+            if ran == 0 and time is None:
+                break
+        return done, _time.monotonic() - started
+
+    def _progress_info(self, done, seconds):
+        info = {"iterations": done, "seconds": round(seconds, 2)}
+        rows = _ranked([self.raw_root()], self.root_proven())
+        if rows:
+            move, visits, mean, _lower, _upper = rows[0]
+            info.update(best=self.position.move_name(move), visits=visits, mean=round(mean, 3))
+        return info
+
+    def raw_root(self):
+        """The root's children as (move, visits, reward sum, lower, upper)
+        tuples (bounds None without the solver)."""
+        return [row[:5] for row in self._tree.root_children()]
+
+    def root_proven(self):
+        """"win"/"draw"/"loss" when the root is proven, for the player to move."""
+        return self._tree.root_proven()
+
+    def principal_variation(self):
+        """Move strings of the line of best moves (it stops before a chance node)."""
+        names = []
+        position = self.position
+        for code in self._tree.principal_variation():
+            name = position.move_name(code)
+            names.append(name)
+            position = position.play(name)
+        return names
+
+
+_ORDER = {"loss": 0, "draw": 1, "win": 2}
+_VALUE = {"loss": 0.0, "draw": 0.5, "win": 1.0}
+
+
+def _ranked(roots, root_proven):
+    """Merges root children of one or more searches (visits and rewards add
+    up, bounds intersect) and ranks them as the C search does: proven best
+    first and proven worse last, then by visits, then by mean reward.
+    Returns [(move, visits, mean, lower, upper)] of children visited or proven."""
+    merged = {}
+    for root in roots:
+        for move, visits, reward, lower, upper in root:
+            entry = merged.setdefault(move, [0, 0.0, lower, upper])
+            entry[0] += visits
+            entry[1] += reward
+            if lower is not None:
+                entry[2] = max(entry[2], lower, key=_ORDER.get)
+                entry[3] = min(entry[3], upper, key=_ORDER.get)
+    rows = []
+    for move, (visits, reward, lower, upper) in merged.items():
+        proven = lower if lower is not None and lower == upper else None
+        if visits == 0 and proven is None:
+            continue
+        mean = _VALUE[proven] if proven else reward / visits
+        rows.append((move, visits, mean, lower, upper))
+
+    def rank(row):
+        lower, upper = row[3], row[4]
+        if lower is None:
+            return 1
+        if root_proven is not None:
+            return 0 if lower == root_proven else 2
+        return 0 if lower == "win" else (2 if upper == "loss" else 1)
+
+    rows.sort(key=lambda row: (rank(row), -row[1], -row[2]))
+    return rows
+
+
+def _suggestion(position, row):
+    move, visits, mean, lower, upper = row
+    proven = lower if lower is not None and lower == upper else None
+    extra = {}
+    if lower is not None and proven is None:
+        if lower != "loss":
+            extra["at_least"] = lower
+        if upper != "win":
+            extra["at_most"] = upper
+    return Suggestion(move=position.move_name(move), score=mean, visits=visits, proven=proven,
+                      exact=proven is not None, extra=extra)
+
+
+def search(position, time=None, iterations=None, seed=0, threads=1, memory_mb=256, exploration=None,
+           playout_depth=None, progress=None, eval_scale=None):
+    """MCTS from `position` within `time` seconds and/or `iterations`
+    simulations (neither: 1 second).  Returns a SearchResult (engine "mcts")
+    whose suggestions are the root moves, best first; see docs/mcts.md."""
+    _check_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale)
+    if time is None and iterations is None:
+        time = DEFAULT_TIME
+    if position.is_over():
+        return SearchResult(engine="mcts", suggestions=[], complete=True,
+                            info={"iterations": 0, "tree_nodes": 0, "threads": threads})
+    options = dict(memory_mb=memory_mb, exploration=exploration, playout_depth=playout_depth,
+                   eval_scale=eval_scale)
+    tree = MCTSTree(position, seed=seed, **options)
+    if threads == 1:
+        done, seconds = tree.search(time=time, iterations=iterations, progress=progress)
+        return _result(tree, [tree.raw_root()], done, seconds, tree.tree_nodes, 1)
+    return _parallel_search(position, tree, time, iterations, seed, threads, options, progress)
+
+
+def _result(tree, roots, done, seconds, tree_nodes, threads, other_proven=None):
+    """The SearchResult of one or more searches from `tree`'s position."""
+    root_proven = tree.root_proven() or other_proven
+    rows = _ranked(roots, root_proven)
+    suggestions = [_suggestion(tree.position, row) for row in rows]
+    pv = tree.principal_variation()
+    if suggestions and (not pv or pv[0] != suggestions[0].move):
+        pv = [suggestions[0].move]
+    info = {"iterations": done, "tree_nodes": tree_nodes, "threads": threads}
+    if root_proven is not None:
+        info["result"] = root_proven
+    return SearchResult(engine="mcts", suggestions=suggestions, pv=pv, nodes=done, seconds=seconds,
+                        complete=root_proven is not None, info=info)
+
+
+def _worker(connection, position, seed, time, iterations, options):
+    """One root-parallel search in a child process: sends back its root."""
+    try:
+        tree = MCTSTree(position, seed=seed, **options)
+        done, _seconds = tree.search(time=time, iterations=iterations)
+        connection.send(("ok", tree.raw_root(), done, tree.tree_nodes, tree.root_proven()))
+    except Exception as exc:  # reported by the parent
+        connection.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        connection.close()
+
+
+def _parallel_search(position, tree, time, iterations, seed, threads, options, progress):
+    """`threads` root-parallel searches: this process runs the first, child
+    processes the others (seeds derived from `seed`); roots are merged."""
+    budgets = [None] * threads
+    if iterations is not None:
+        budgets = [iterations // threads + (1 if k < iterations % threads else 0) for k in range(threads)]
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    started = _time.monotonic()
+    workers = []
+    for k in range(1, threads):
+        if budgets[k] == 0:
+            continue
+        receive, send = context.Pipe(duplex=False)
+        process = context.Process(target=_worker, daemon=True,
+                                  args=(send, position, derive_seed(seed, k), time, budgets[k], options))
+        process.start()
+        send.close()
+        workers.append((process, receive))
+    done, _seconds = tree.search(time=time, iterations=budgets[0], progress=progress)
+    roots = [tree.raw_root()]
+    tree_nodes = tree.tree_nodes
+    proven = None
+    try:
+        for process, receive in workers:
+            try:
+                message = receive.recv()
+            except EOFError:
+                raise ClaimsolveError("mcts: a parallel search process ended without an answer") from None
+            if message[0] != "ok":
+                raise ClaimsolveError(f"mcts: a parallel search failed: {message[1]}")
+            _tag, root, worker_done, worker_nodes, worker_proven = message
+            roots.append(root)
+            done += worker_done
+            tree_nodes += worker_nodes
+            proven = proven or worker_proven
+    finally:
+        for process, receive in workers:
+            receive.close()
+            process.join(timeout=5)
+            if process.is_alive():
+                process.terminate()
+    seconds = _time.monotonic() - started
+    return _result(tree, roots, done, seconds, tree_nodes, threads, other_proven=proven)
+
+
+class MCTSPlayer(Player):
+    """A match player that keeps its tree between moves: `observe` re-roots
+    it at the position after each move, `reset` drops it."""
+
+    name = "mcts"
+
+    def __init__(self, time=None, iterations=None, seed=0, threads=1, memory_mb=256, exploration=None,
+                 playout_depth=None, eval_scale=None):
+        _check_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale)
+        if time is None and iterations is None:
+            time = DEFAULT_TIME
+        self.time = time
+        self.iterations = iterations
+        self.seed = seed
+        self.threads = threads
+        self.options = dict(memory_mb=memory_mb, exploration=exploration, playout_depth=playout_depth,
+                            eval_scale=eval_scale)
+        self.games = 0
+        self.tree = None
+        self.last_result = None
+
+    def reset(self):
+        self.tree = None
+        self.games += 1
+
+    def observe(self, position, move):
+        if self.tree is not None:
+            self.tree.advance(position, move)
+
+    def choose(self, position):
+        seed = derive_seed(self.seed, self.games)
+        if self.tree is None:
+            self.tree = MCTSTree(position, seed=seed, **self.options)
+        else:
+            self.tree.rebase(position)
+        if self.threads == 1:
+            done, seconds = self.tree.search(time=self.time, iterations=self.iterations)
+            result = _result(self.tree, [self.tree.raw_root()], done, seconds, self.tree.tree_nodes, 1)
+        else:
+            result = _parallel_search(position, self.tree, self.time, self.iterations,
+                                      derive_seed(seed, self.tree.visits + 1), self.threads,
+                                      self.options, None)
+        self.last_result = result
+        return result.best.move
+
+
+def _player_factory(options, seed):
+    """Options of "mcts:...": time=, iterations=, c=, memory=, threads=, depth= (playout depth)."""
+    known = {"time": float, "iterations": int, "c": float, "memory": float, "threads": int, "depth": int}
+    values = {}
+    for key, text in options.items():
+        if key not in known:
+            raise ValueError(f"unknown option '{key}' (known: {', '.join(known)})")
+        try:
+            values[key] = known[key](text)
+        except ValueError:
+            raise ValueError(f"option '{key}': not a number: '{text}'") from None
+    try:
+        return MCTSPlayer(time=values.get("time"), iterations=values.get("iterations"), seed=seed,
+                          threads=values.get("threads", 1), memory_mb=values.get("memory", 256),
+                          exploration=values.get("c"), playout_depth=values.get("depth"))
+    except ClaimsolveError as exc:
+        raise ValueError(exc.message) from None
+
+
+register_player("mcts", _player_factory)

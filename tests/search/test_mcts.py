@@ -1,0 +1,333 @@
+"""MCTS (claimsolve.search.mcts over claimsolve._mcts): checked against a
+brute-force minimax over the Color Claim reference rules, plus the budgets,
+reproducibility, memory bound, tree reuse, root parallelism and chance nodes."""
+import math
+import random
+from functools import lru_cache
+
+import pytest
+
+from claimsolve.colorclaim.position import ColorClaimPosition
+from claimsolve.errors import ClaimsolveError
+from claimsolve.search import mcts
+from claimsolve.search.player import make_player
+
+
+# --- brute force over the reference rules --------------------------------
+@lru_cache(maxsize=None)
+def negamax(position):
+    """Exact final margin for the player to move (reference rules only)."""
+    if position.is_over():
+        return position.margin()
+    return max(-negamax(position.play(move)) for move in position.legal_moves())
+
+
+def move_values(position):
+    return {move: -negamax(position.play(move)) for move in position.legal_moves()}
+
+
+def result_name(value):
+    return "win" if value > 0 else ("loss" if value < 0 else "draw")
+
+
+def reduced(size, seed, stacks):
+    """A position of a random `size` setup after random moves leave `stacks` stacks."""
+    position = ColorClaimPosition.new(size=size, seed=seed)
+    rng = random.Random(seed)
+    while position.stack_count() > stacks and not position.is_over():
+        position = position.play(rng.choice(position.legal_moves()))
+    return position
+
+
+def single_winner_positions(count):
+    """Small positions where exactly one move wins and every other loses."""
+    found = []
+    for seed in range(400):
+        for size, stacks in (("3x3", 6), ("3x3", 5), ("2x3", 5), ("3x2", 5)):
+            position = reduced(size, seed, stacks)
+            if position.is_over():
+                continue
+            values = move_values(position)
+            winners = [m for m, v in values.items() if v > 0]
+            if len(winners) == 1 and len(values) > 2 and all(v < 0 for m, v in values.items() if m != winners[0]):
+                found.append((position, winners[0]))
+                if len(found) == count:
+                    return found
+    return found
+
+
+SINGLE_WINNERS = single_winner_positions(8)
+
+
+def test_the_brute_force_found_positions_to_check():
+    assert len(SINGLE_WINNERS) == 8
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_finds_the_only_winning_move(index):
+    position, winner = SINGLE_WINNERS[index]
+    result = mcts.search(position, iterations=20000, seed=index)
+    assert result.best.move == winner
+    assert result.pv[0] == winner
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_proves_the_win_and_the_losses(index):
+    position, winner = SINGLE_WINNERS[index]
+    values = move_values(position)
+    result = mcts.search(position, iterations=200000, seed=index)
+    assert result.complete and result.info["result"] == "win"
+    assert result.best.proven == "win" and result.best.score == 1.0 and result.best.exact
+    for suggestion in result.suggestions:
+        if suggestion.proven is not None:
+            assert suggestion.proven == result_name(values[suggestion.move])
+
+
+@pytest.mark.parametrize("size,seed,stacks", [
+    ("3x3", 1, 7), ("3x3", 2, 7), ("3x3", 3, 7), ("3x3", 7, 6), ("3x3", 11, 6),
+    ("2x3", 2, 6), ("3x2", 1, 6), ("2x2", 3, 4), ("3x2", 4, 6), ("2x3", 9, 6),
+])
+def test_proven_values_agree_with_brute_force(size, seed, stacks):
+    position = reduced(size, seed, stacks)
+    values = move_values(position)
+    best_value = max(values.values())
+    result = mcts.search(position, iterations=400000, seed=seed)
+    assert result.complete, "a small position must be proven within the budget"
+    assert result.info["result"] == result_name(best_value)
+    # a proven-best root move is chosen
+    assert result_name(values[result.best.move]) == result_name(best_value)
+    for suggestion in result.suggestions:
+        if suggestion.proven is not None:
+            assert suggestion.proven == result_name(values[suggestion.move]), suggestion.move
+        if "at_least" in suggestion.extra:
+            assert values[suggestion.move] >= {"draw": 0, "win": 1}[suggestion.extra["at_least"]]
+        if "at_most" in suggestion.extra:
+            assert values[suggestion.move] <= {"draw": 0, "loss": -1}[suggestion.extra["at_most"]]
+
+
+def test_a_proven_loss_is_reported_and_the_search_stops_early():
+    for seed in range(200):
+        position = reduced("3x3", seed, 5)
+        if not position.is_over() and max(move_values(position).values()) < 0:
+            break
+    else:
+        pytest.fail("no lost 3x3 position among the seeds")
+    result = mcts.search(position, iterations=1000000, seed=1)
+    assert result.info["result"] == "loss"
+    assert all(s.proven == "loss" and s.score == 0.0 for s in result.suggestions)
+    assert result.nodes < 1000000
+
+
+# --- results, budgets and reproducibility --------------------------------
+START = ColorClaimPosition.new(size="6x5", seed=1)
+
+
+def comparable(result):
+    data = result.to_json()
+    for key in ("seconds", "nodes_per_second"):
+        data.pop(key)
+    return data
+
+
+def test_result_shape_on_the_6x5_start():
+    result = mcts.search(START, iterations=3000, seed=5)
+    assert result.engine == "mcts" and result.nodes == 3000 and not result.complete
+    assert result.info["iterations"] == 3000 and result.info["threads"] == 1
+    assert result.info["tree_nodes"] > 1
+    legal = set(START.legal_moves())
+    assert [s.move for s in result.suggestions if s.move not in legal] == []
+    visits = [s.visits for s in result.suggestions]
+    assert visits == sorted(visits, reverse=True)
+    assert sum(visits) == 3000
+    assert all(0.0 <= s.score <= 1.0 for s in result.suggestions)
+    position = START
+    for move in result.pv:
+        assert move in position.legal_moves()
+        position = position.play(move)
+
+
+def test_same_seed_and_iterations_give_identical_results():
+    first = mcts.search(START, iterations=4000, seed=42)
+    second = mcts.search(START, iterations=4000, seed=42)
+    assert comparable(first) == comparable(second)
+
+
+def test_different_seeds_give_different_searches():
+    baseline = comparable(mcts.search(START, iterations=2000, seed=0))
+    others = [comparable(mcts.search(START, iterations=2000, seed=s)) for s in (1, 2, 3)]
+    assert any(other != baseline for other in others)
+
+
+def test_time_budget_is_kept():
+    result = mcts.search(START, time=0.2, seed=0)
+    assert 0.2 <= result.seconds < 0.5
+    assert result.nodes > 100
+
+
+def test_progress_is_called_a_few_times_a_second_with_the_best_move():
+    calls = []
+    result = mcts.search(START, time=0.6, progress=calls.append)
+    assert 1 <= len(calls) <= 4
+    assert set(calls[-1]) == {"iterations", "seconds", "best", "visits", "mean"}
+    assert calls[-1]["best"] in START.legal_moves()
+    assert calls[-1]["iterations"] <= result.nodes
+
+
+def test_chunking_for_progress_does_not_change_the_search():
+    quiet = mcts.search(START, iterations=30000, seed=9)
+    watched = mcts.search(START, iterations=30000, seed=9, progress=lambda info: None)
+    assert comparable(quiet) == comparable(watched)
+
+
+def test_a_finished_position_has_no_suggestions():
+    position = reduced("2x2", 1, 1)
+    while not position.is_over():
+        position = position.play(position.legal_moves()[0])
+    result = mcts.search(position, iterations=10)
+    assert result.suggestions == [] and result.complete
+
+
+@pytest.mark.parametrize("options,field", [
+    (dict(time=0), "time"), (dict(iterations=0), "iterations"), (dict(iterations=2.5), "iterations"),
+    (dict(threads=0), "threads"), (dict(memory_mb=0), "memory_mb"), (dict(exploration=-1), "exploration"),
+    (dict(playout_depth=-2), "playout_depth"), (dict(seed=-1), "seed"), (dict(eval_scale=0), "eval_scale"),
+])
+def test_bad_options_name_the_option(options, field):
+    with pytest.raises(ClaimsolveError, match=f"option '{field}'"):
+        mcts.search(START, **options)
+
+
+# --- memory, leaf evaluation ---------------------------------------------
+def test_a_tiny_memory_still_returns_a_legal_move():
+    tree = mcts.MCTSTree(START, memory_mb=0.001, seed=3)
+    tree.search(iterations=5000)
+    assert tree.tree_nodes <= tree.capacity
+    assert tree.capacity < 1000
+    assert tree.visits == 5000
+    result = mcts.search(START, iterations=5000, memory_mb=0.001, seed=3)
+    assert result.best.move in START.legal_moves()
+    assert result.nodes == 5000
+
+
+def test_the_pool_stops_growing_when_full():
+    tree = mcts.MCTSTree(START, memory_mb=1, seed=3)
+    tree.search(iterations=20000)
+    assert tree.capacity == 1048576 // 32
+    assert tree.tree_nodes <= tree.capacity
+    assert tree.capacity - tree.tree_nodes < 2 + 4 * 49    # no block of children fits any more
+    assert tree.visits == 20000
+
+
+def test_playout_depth_zero_scores_leaves_by_the_logistic_evaluation():
+    result = mcts.search(START, iterations=1, playout_depth=0, eval_scale=3.0)
+    move = result.best.move
+    state = START.play(move).engine_state()
+    mover = START.player_to_move - 1
+    expected = 1.0 / (1.0 + math.exp(-state.evaluate(mover) / 3.0))
+    assert result.best.score == pytest.approx(expected)
+
+
+def test_playout_depth_changes_the_search_but_stays_legal():
+    plain = mcts.search(START, iterations=3000, seed=1)
+    shallow = mcts.search(START, iterations=3000, seed=1, playout_depth=4)
+    assert comparable(plain) != comparable(shallow)
+    assert shallow.best.move in START.legal_moves()
+
+
+# --- tree reuse ------------------------------------------------------------
+def test_tree_reuse_keeps_the_subtree_of_the_move_played():
+    tree = mcts.MCTSTree(START, seed=1)
+    tree.search(iterations=20000)
+    best = mcts._ranked([tree.raw_root()], None)[0]
+    kept_visits = best[1]
+    move = START.move_name(best[0])
+    assert tree.advance(START, move)
+    assert tree.visits == kept_visits > 100
+    after = START.play(move)
+    tree.search(iterations=5000)
+    fresh = mcts.MCTSTree(after, seed=1)
+    fresh.search(iterations=5000)
+    assert tree.visits == kept_visits + 5000 >= fresh.visits
+    reply = after.legal_moves()[0]
+    tree.advance(after, reply)                # kept or not, the root follows the game
+    assert tree.rebase(after.play(reply))
+
+
+def test_tree_reuse_through_an_unexplored_move_starts_afresh():
+    tree = mcts.MCTSTree(START, seed=1)
+    tree.search(iterations=50)
+    unvisited = [START.move_name(m) for m, visits, *_ in tree.raw_root() if visits == 0]
+    tree.advance(START, unvisited[0])
+    assert tree.visits == 0 and tree.tree_nodes == 1
+    tree.search(iterations=100)
+    assert tree.visits == 100
+
+
+def test_rebase_on_an_unrelated_position_starts_afresh():
+    tree = mcts.MCTSTree(START, seed=1)
+    tree.search(iterations=500)
+    other = ColorClaimPosition.new(size="6x5", seed=2)
+    assert not tree.rebase(other)
+    assert tree.visits == 0 and tree.tree_nodes == 1
+    result = mcts._ranked([tree.raw_root()], None)
+    assert result == []
+    tree.search(iterations=200)
+    assert {other.move_name(row[0]) for row in mcts._ranked([tree.raw_root()], None)} <= set(other.legal_moves())
+
+
+def test_player_keeps_its_tree_between_moves():
+    player = mcts.MCTSPlayer(iterations=3000, seed=4)
+    player.reset()
+    position = START
+    move = player.choose(position)
+    assert move in position.legal_moves()
+    player.observe(position, move)
+    position = position.play(move)
+    reply = player.last_result.pv[1] if len(player.last_result.pv) > 1 else position.legal_moves()[0]
+    player.observe(position, reply)
+    position = position.play(reply)
+    kept = player.tree.visits
+    player.choose(position)
+    assert player.tree.visits == kept + 3000
+    player.reset()
+    assert player.tree is None
+
+
+def test_player_plays_a_whole_small_game():
+    player = make_player("mcts:iterations=300,c=0.8,memory=16", seed=2)
+    other = make_player("mcts:iterations=50", seed=3)
+    player.reset()
+    other.reset()
+    position = ColorClaimPosition.new(size="4x3", seed=5)
+    seats = {1: player, 2: other}
+    while not position.is_over():
+        move = seats[position.player_to_move].choose(position)
+        assert move in position.legal_moves()
+        for p in seats.values():
+            p.observe(position, move)
+        position = position.play(move)
+
+
+@pytest.mark.parametrize("spec", ["mcts:bogus=1", "mcts:time=fast", "mcts:iterations=0"])
+def test_player_spec_errors(spec):
+    with pytest.raises(ClaimsolveError, match="player"):
+        make_player(spec)
+
+
+# --- root parallelism ------------------------------------------------------
+def test_two_threads_merge_visits_summing_to_the_total():
+    result = mcts.search(START, iterations=6001, threads=2, seed=7)
+    assert result.info["threads"] == 2
+    assert result.nodes == 6001
+    assert sum(s.visits for s in result.suggestions) == 6001
+    assert result.best.move in START.legal_moves()
+
+
+def test_two_threads_merge_proofs():
+    position = reduced("3x3", 2, 7)
+    values = move_values(position)
+    result = mcts.search(position, iterations=400000, threads=2, seed=1)
+    assert result.info["result"] == result_name(max(values.values()))
+    for suggestion in result.suggestions:
+        if suggestion.proven is not None:
+            assert suggestion.proven == result_name(values[suggestion.move])
