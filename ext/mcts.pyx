@@ -103,13 +103,14 @@ cdef class Tree:
     """A search tree over one game instance, rooted at a state.
 
     Tree(game, state, memory_mb=256, exploration=1.0, seed=0,
-         playout_depth=-1, eval_scale=4.0, chance_mover=0)
+         playout_depth=-1, eval_scale=4.0, chance_mover=0, uniform_playouts=False)
 
     `game` has a `.capsule` (a cs_game); `state` is the root's state bytes.
     `playout_depth` >= 0 stops playouts after that many moves (chance outcomes
     included) and scores the leaf by the logistic 1 / (1 + exp(-evaluate(p) /
     eval_scale)) for each player p.  `chance_mover` is the player whose
-    statistics a chance root's outcomes hold.
+    statistics a chance root's outcomes hold.  Playouts use the game's
+    `playout_policy` when it has one, unless `uniform_playouts`.
     """
     cdef const cs_game *g
     cdef readonly object game
@@ -125,6 +126,7 @@ cdef class Tree:
     cdef int playout_depth
     cdef double eval_scale
     cdef readonly bint solver       # proofs are backed up (deterministic, two sides)
+    cdef readonly bint uniform_playouts   # ignore the game's playout policy
     cdef uint64_t rng
     cdef int sides[CS_MAX_PLAYERS]
     cdef double rewards[CS_MAX_PLAYERS]
@@ -146,7 +148,7 @@ cdef class Tree:
 
     def __init__(self, game, state, double memory_mb=256, double exploration=DEFAULT_EXPLORATION,
                  uint64_t seed=0, int playout_depth=-1, double eval_scale=DEFAULT_EVAL_SCALE,
-                 int chance_mover=0):
+                 int chance_mover=0, bint uniform_playouts=False):
         cdef int i, width
         self.game = game
         self.g = game_from_capsule(game.capsule)
@@ -162,6 +164,7 @@ cdef class Tree:
         self.playout_depth = playout_depth
         self.eval_scale = eval_scale
         self.rng = seed
+        self.uniform_playouts = uniform_playouts
         self.solver = (self.g.chance_outcomes == NULL
                        and (self.g.num_players == 2 or self.g.side != NULL))
         for i in range(self.g.num_players):
@@ -229,20 +232,36 @@ cdef class Tree:
         bounds = self._bounds_for(self.nodes[0].tag.bounds, self.root_mover, who)
         return RESULT_NAMES[lower_of(bounds)] if is_proven(bounds) else None
 
-    def root_children(self):
+    def children(self, path=()):
         """[(move, visits, reward_sum, lower, upper, probability)] for every
-        child of the root (empty before the first simulation).  lower and
-        upper bound the result ("loss", "draw", "win") for the player to move
-        (None without the solver); probability is None but at a chance root."""
-        cdef Node *root = &self.nodes[0]
+        child of the node reached from the root by the moves `path` (empty
+        while it has no children; None when `path` leaves the tree).  lower
+        and upper bound the result ("loss", "draw", "win") for the player to
+        move there (None without the solver); probability is None but at a
+        chance node."""
+        cdef uint32_t idx = 0, i, found
+        cdef Node *node
         cdef Node *child
-        cdef uint32_t i
-        cdef bint chance = self.g.to_move(self.g.ctx, self.root_state) == CS_CHANCE
+        cdef bint chance
+        memcpy(self.state, self.root_state, self.g.state_size)
+        for move in path:
+            node = &self.nodes[idx]
+            found = 0
+            for i in range(node.first_child, node.first_child + node.num_children):
+                if node.first_child != 0 and self.nodes[i].move == move:
+                    found = i
+                    break
+            if found == 0:
+                return None
+            self.g.apply(self.g.ctx, self.state, self.nodes[found].move)
+            idx = found
+        node = &self.nodes[idx]
+        chance = self.g.to_move(self.g.ctx, self.state) == CS_CHANCE
         out = []
-        if root.first_child == 0:
+        if node.first_child == 0:
             return out
-        for i in range(root.num_children):
-            child = &self.nodes[root.first_child + i]
+        for i in range(node.num_children):
+            child = &self.nodes[node.first_child + i]
             if chance:
                 out.append((child.move, child.visits, child.reward, None, None, child.tag.prob))
             elif self.solver:
@@ -304,23 +323,27 @@ cdef class Tree:
         return done
 
     def advance_to(self, state, int max_depth=2):
-        """Re-roots the tree at the descendant (at most `max_depth` moves
-        down) whose state equals `state`, keeping its subtree; returns False
-        (tree unchanged) when none does."""
+        """Re-roots the tree at `state`: the root or a descendant at most
+        `max_depth` moves down that the rules cannot tell from it (equal
+        `hash`: Claim It! dice in another order), keeping its subtree.
+        Returns False (tree unchanged) when there is none."""
         cdef const unsigned char[::1] view = state
         cdef uint32_t found
         cdef int mover
         cdef char *stack
+        cdef uint64_t target
         if view.shape[0] != self.g.state_size:
             raise ValueError("state has %d bytes, the game wants %d" % (view.shape[0], self.g.state_size))
-        if memcmp(self.root_state, &view[0], self.g.state_size) == 0:
+        target = self.g.hash(self.g.ctx, &view[0])
+        if self.g.hash(self.g.ctx, self.root_state) == target:
+            memcpy(self.root_state, &view[0], self.g.state_size)
             return True
         stack = <char *> malloc(<size_t> self.g.state_size * (max_depth + 1))
         if stack == NULL:
             raise MemoryError()
         try:
             memcpy(stack, self.root_state, self.g.state_size)
-            found = self._find(0, self.root_mover, stack, &view[0], 0, max_depth, &mover)
+            found = self._find(0, self.root_mover, stack, target, 0, max_depth, &mover)
         finally:
             free(stack)
         if found == 0:
@@ -519,7 +542,7 @@ cdef class Tree:
                 if n <= 0:
                     g.returns(g.ctx, st, r)
                     return
-                if g.playout_policy != NULL:
+                if g.playout_policy != NULL and not self.uniform_playouts:
                     i = g.playout_policy(g.ctx, st, self.moves, n, &self.rng)
                 else:
                     i = cs_rand_below(&self.rng, n)
@@ -618,10 +641,10 @@ cdef class Tree:
             return False
         return x.reward / x.visits > y.reward / y.visits
 
-    cdef uint32_t _find(self, uint32_t idx, int mover, char *stack, const unsigned char *target,
+    cdef uint32_t _find(self, uint32_t idx, int mover, char *stack, uint64_t target,
                         int depth, int max_depth, int *found_mover):
         """Depth-first search below node `idx` (state at stack[depth]) for a
-        node whose state is `target`; 0 when none within `max_depth`."""
+        node whose state hashes to `target`; 0 when none within `max_depth`."""
         cdef Node *node = &self.nodes[idx]
         cdef int size = self.g.state_size
         cdef char *st = stack + <size_t> depth * size
@@ -634,7 +657,7 @@ cdef class Tree:
         for i in range(node.first_child, node.first_child + node.num_children):
             memcpy(child_state, st, size)
             self.g.apply(self.g.ctx, child_state, self.nodes[i].move)
-            if memcmp(child_state, target, size) == 0:
+            if self.g.hash(self.g.ctx, child_state) == target:
                 found_mover[0] = child_mover
                 return i
             hit = self._find(i, child_mover, stack, target, depth + 1, max_depth, found_mover)

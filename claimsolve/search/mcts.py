@@ -47,7 +47,7 @@ class MCTSTree:
     outcome, whose state equals the new position's)."""
 
     def __init__(self, position, memory_mb=256, exploration=None, seed=0, playout_depth=None,
-                 eval_scale=None):
+                 eval_scale=None, uniform_playouts=False):
         self.position = position
         state = position.engine_state()
         self._game = state.game
@@ -56,7 +56,7 @@ class MCTSTree:
             exploration=DEFAULT_EXPLORATION if exploration is None else exploration,
             seed=seed, playout_depth=-1 if playout_depth is None else playout_depth,
             eval_scale=DEFAULT_EVAL_SCALE if eval_scale is None else eval_scale,
-            chance_mover=position.player_to_move - 1)
+            chance_mover=position.player_to_move - 1, uniform_playouts=uniform_playouts)
 
     @property
     def visits(self):
@@ -130,7 +130,15 @@ class MCTSTree:
     def raw_root(self):
         """The root's children as (move, visits, reward sum, lower, upper)
         tuples (bounds None without the solver)."""
-        return [row[:5] for row in self._tree.root_children()]
+        return [row[:5] for row in self._tree.children()]
+
+    def statistics(self, path=()):
+        """The children of the node reached from the root by the engine move
+        codes `path` (chance outcomes included), as (move, visits, reward
+        sum, lower, upper, probability) tuples; None when `path` leaves the
+        tree.  Rewards are those of the player to move at that node (at a
+        chance node: of the player who moved into it)."""
+        return self._tree.children(tuple(path))
 
     def root_proven(self):
         """"win"/"draw"/"loss" when the root is proven, for the player to move."""
@@ -199,7 +207,7 @@ def _suggestion(position, row):
 
 
 def search(position, time=None, iterations=None, seed=0, threads=1, memory_mb=256, exploration=None,
-           playout_depth=None, progress=None, eval_scale=None):
+           playout_depth=None, progress=None, eval_scale=None, uniform_playouts=False):
     """MCTS from `position` within `time` seconds and/or `iterations`
     simulations (neither: 1 second).  Returns a SearchResult (engine "mcts")
     whose suggestions are the root moves, best first; see docs/mcts.md."""
@@ -210,7 +218,7 @@ def search(position, time=None, iterations=None, seed=0, threads=1, memory_mb=25
         return SearchResult(engine="mcts", suggestions=[], complete=True,
                             info={"iterations": 0, "tree_nodes": 0, "threads": threads})
     options = dict(memory_mb=memory_mb, exploration=exploration, playout_depth=playout_depth,
-                   eval_scale=eval_scale)
+                   eval_scale=eval_scale, uniform_playouts=uniform_playouts)
     tree = MCTSTree(position, seed=seed, **options)
     if threads == 1:
         done, seconds = tree.search(time=time, iterations=iterations, progress=progress)
@@ -298,7 +306,7 @@ class MCTSPlayer(Player):
     name = "mcts"
 
     def __init__(self, time=None, iterations=None, seed=0, threads=1, memory_mb=256, exploration=None,
-                 playout_depth=None, eval_scale=None):
+                 playout_depth=None, eval_scale=None, uniform_playouts=False):
         _check_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale)
         if time is None and iterations is None:
             time = DEFAULT_TIME
@@ -307,8 +315,9 @@ class MCTSPlayer(Player):
         self.seed = seed
         self.threads = threads
         self.options = dict(memory_mb=memory_mb, exploration=exploration, playout_depth=playout_depth,
-                            eval_scale=eval_scale)
-        self.games = 0
+                            eval_scale=eval_scale, uniform_playouts=uniform_playouts)
+        self.games = 0          # games begun: each gets its own seed
+        self.choices = 0        # moves chosen: each parallel search its own seeds
         self.tree = None
         self.last_result = None
 
@@ -321,37 +330,49 @@ class MCTSPlayer(Player):
             self.tree.advance(position, move)
 
     def choose(self, position):
-        seed = derive_seed(self.seed, self.games)
         if self.tree is None:
-            self.tree = MCTSTree(position, seed=seed, **self.options)
+            self.tree = MCTSTree(position, seed=derive_seed(self.seed, self.games), **self.options)
         else:
             self.tree.rebase(position)
+        self.choices += 1
         if self.threads == 1:
             done, seconds = self.tree.search(time=self.time, iterations=self.iterations)
             result = _result(self.tree, [self.tree.raw_root()], done, seconds, self.tree.tree_nodes, 1)
         else:
-            result = _parallel_search(position, self.tree, self.time, self.iterations,
-                                      derive_seed(seed, self.tree.visits + 1), self.threads,
-                                      self.options, None)
+            seed = derive_seed(derive_seed(self.seed, self.games), self.choices)
+            result = _parallel_search(position, self.tree, self.time, self.iterations, seed,
+                                      self.threads, self.options, None)
         self.last_result = result
         return result.best.move
 
 
+def _playout_kind(text):
+    if text not in ("game", "uniform"):
+        raise ValueError("must be game or uniform")
+    return text == "uniform"
+
+
+_PLAYER_OPTIONS = {"time": float, "iterations": int, "c": float, "memory": float, "threads": int,
+                   "depth": int, "playout": _playout_kind}
+
+
 def _player_factory(options, seed):
-    """Options of "mcts:...": time=, iterations=, c=, memory=, threads=, depth= (playout depth)."""
-    known = {"time": float, "iterations": int, "c": float, "memory": float, "threads": int, "depth": int}
+    """Options of "mcts:...": time=, iterations=, c= (exploration), memory= (MB),
+    threads=, depth= (playout depth), playout=game|uniform."""
     values = {}
     for key, text in options.items():
-        if key not in known:
-            raise ValueError(f"unknown option '{key}' (known: {', '.join(known)})")
+        if key not in _PLAYER_OPTIONS:
+            raise ValueError(f"unknown option '{key}' (known: {', '.join(_PLAYER_OPTIONS)})")
         try:
-            values[key] = known[key](text)
-        except ValueError:
-            raise ValueError(f"option '{key}': not a number: '{text}'") from None
+            values[key] = _PLAYER_OPTIONS[key](text)
+        except ValueError as exc:
+            problem = exc.args[0] if key == "playout" else "not a number"
+            raise ValueError(f"option '{key}': {problem}: '{text}'") from None
     try:
         return MCTSPlayer(time=values.get("time"), iterations=values.get("iterations"), seed=seed,
                           threads=values.get("threads", 1), memory_mb=values.get("memory", 256),
-                          exploration=values.get("c"), playout_depth=values.get("depth"))
+                          exploration=values.get("c"), playout_depth=values.get("depth"),
+                          uniform_playouts=values.get("playout", False))
     except ClaimsolveError as exc:
         raise ValueError(exc.message) from None
 

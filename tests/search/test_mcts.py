@@ -331,3 +331,99 @@ def test_two_threads_merge_proofs():
     for suggestion in result.suggestions:
         if suggestion.proven is not None:
             assert suggestion.proven == result_name(values[suggestion.move])
+
+
+# --- chance nodes and more than two players (Claim It!) ----------------------
+claimit = pytest.importorskip("claimsolve.claimit.position")
+ClaimItPosition = claimit.ClaimItPosition
+CLAIMIT_START = ClaimItPosition.new(players=2)
+MID_GAME_3P = ClaimItPosition.from_json({
+    "game": "claimit", "players": 3,
+    "board": [". B/1 B/1 3/w5 . 1", "2/w3/B 2 B/2 1 2 2", ". 3/w1 B/2 . B/3 B/2",
+              ". . . B/1 . w4", ". . B/1 3 . .", ". . . . . ."],
+    "to_move": 1, "dice": None, "final_round": None, "variant": {"release_white": False}})
+
+
+def chi_square(rows):
+    """Pearson's statistic of outcome visits against their probabilities."""
+    total = sum(visits for _move, visits, *_rest in rows)
+    return sum((visits - total * prob) ** 2 / (total * prob) for _m, visits, _r, _l, _u, prob in rows)
+
+
+def test_chance_outcomes_are_visited_as_often_as_they_are_likely():
+    tree = mcts.MCTSTree(CLAIMIT_START, seed=11, playout_depth=0)
+    tree.search(iterations=30000)
+    roll = CLAIMIT_START.move_code("roll")
+    rows = tree.statistics([roll])
+    assert len(rows) == 56                                  # the classes of the 216 ordered rolls
+    assert sum(row[5] for row in rows) == pytest.approx(1.0, abs=1e-6)
+    assert sum(row[1] for row in rows) == 30000 - 1         # the chance node expands on its 2nd visit
+    # 55 degrees of freedom: the 0.999 quantile is 93.2
+    assert chi_square(rows) < 93.2
+    engine = CLAIMIT_START.engine_state()
+    engine.apply(roll)
+    exact = dict(engine.chance_outcomes())
+    assert {move: pytest.approx(p, abs=1e-6) for move, p in exact.items()} == {row[0]: row[5] for row in rows}
+
+
+def test_a_chance_root_is_searched_by_sampling_its_outcomes():
+    from claimsolve._mcts import Tree
+    state = CLAIMIT_START.engine_state()
+    state.apply(CLAIMIT_START.move_code("roll"))
+    tree = Tree(state.game, state.state_bytes(), seed=5, playout_depth=2, chance_mover=0)
+    assert not tree.solver and tree.root_proven() is None
+    tree.run(20000)
+    rows = tree.children()
+    assert sum(row[1] for row in rows) == 20000
+    assert chi_square(rows) < 93.2
+    assert tree.principal_variation() == []                # no choice at a chance node
+
+
+def test_statistics_belong_to_the_player_who_moved_into_a_node():
+    # one simulation, scored at once by the logistic evaluation: the root
+    # child holds the root mover's reward, not the next player's
+    result = mcts.search(MID_GAME_3P, iterations=1, playout_depth=0, eval_scale=2.0, seed=1)
+    move = result.best.move
+    child = MID_GAME_3P.engine_state()
+    for code in MID_GAME_3P.engine_moves(move):
+        child.apply(code)
+    evaluations = [child.evaluate(p) for p in range(3)]
+    assert len(set(evaluations)) > 1
+    assert result.best.score == pytest.approx(1.0 / (1.0 + math.exp(-evaluations[0] / 2.0)))
+
+
+def test_three_player_search_with_dice():
+    first = mcts.search(MID_GAME_3P, iterations=3000, seed=3)
+    again = mcts.search(MID_GAME_3P, iterations=3000, seed=3)
+    assert comparable(first) == comparable(again)
+    assert not first.complete and all(s.proven is None for s in first.suggestions)
+    assert {s.move for s in first.suggestions} <= set(MID_GAME_3P.legal_moves())
+    assert sum(s.visits for s in first.suggestions) == 3000
+    position = MID_GAME_3P
+    for move in first.pv:                                   # the pv stops before the dice
+        assert move in position.legal_moves()
+        position = position.play(move)
+
+
+def test_player_reuses_its_tree_through_a_roll_and_its_outcome():
+    player = mcts.MCTSPlayer(iterations=4000, seed=2)
+    player.reset()
+    move = player.choose(CLAIMIT_START)
+    assert move == "roll"
+    outcome = CLAIMIT_START.resolve_chance(move, random.Random(1))     # dice in the order rolled
+    after = CLAIMIT_START.play(outcome)
+    roll = CLAIMIT_START.move_code("roll")
+    # the tree's outcome is the class of the roll (dice sorted): the same state for the rules
+    rolled = CLAIMIT_START.engine_state()
+    rolled.apply(roll)
+    visits = {}
+    for code, outcome_visits, *_rest in player.tree.statistics([roll]):
+        state = rolled.copy()
+        state.apply(code)
+        visits[state.hash()] = outcome_visits
+    expected = visits[after.engine_state().hash()]
+    assert expected > 0
+    player.observe(CLAIMIT_START, outcome)
+    assert player.tree.visits == expected
+    assert player.choose(after) in after.legal_moves()
+    assert player.tree.visits == expected + 4000
