@@ -23,10 +23,11 @@ class Analysis:
     """An analysis: the search result plus what the game adds (Claim It!'s
     odds table), for `analyze` and `analyze --json`."""
 
-    def __init__(self, position, result, extra=None):
+    def __init__(self, position, result, extra=None, odds=None):
         self.position = position
         self.result = result
         self.extra = extra or {}
+        self.odds = odds          # Claim It!: the OddsResult of the position
 
     @property
     def engine(self):
@@ -40,6 +41,8 @@ class Analysis:
         out = {"game": self.position.game, "to_move": self.position.player_to_move}
         out.update(self.result.to_json())
         out.update(self.extra)
+        if self.odds is not None:
+            out["odds"] = self.odds.to_json()
         return out
 
 
@@ -111,7 +114,7 @@ def _analyze_claimit(position, time, iterations, engine, seed, threads, hash_mb,
     result = mcts.search(position, time=time, iterations=iterations, seed=seed, threads=threads,
                          progress=progress)
     table = claimit_odds.odds(position, seed=seed)
-    return Analysis(position, result, {"odds": table.to_json()})
+    return Analysis(position, result, odds=table)
 
 
 _CHOOSERS = {

@@ -113,10 +113,10 @@ def analysis_text(analysis, color=False):
         lines.append("PV: " + " ".join(result.pv))
     lines.append(f"{result.nodes:,} nodes in {result.seconds:.2f} s ({result.nodes_per_second:,.0f}/s)"
                  + ("" if result.complete else "; budget reached"))
-    if "odds" in analysis.extra:
-        from .claimit.odds import OddsResult, render_odds
+    if analysis.odds is not None:
+        from .claimit.odds import render_odds
         lines.append("")
-        lines.append(render_odds(OddsResult.from_json(analysis.extra["odds"]), color=color))
+        lines.append(render_odds(analysis.odds, color=color))
     return "\n".join(lines)
 
 
