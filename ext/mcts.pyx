@@ -4,7 +4,7 @@
 One `Tree` drives any engine through its cs_game: the search loop runs in C
 with the GIL released and never touches Python per node.
 
-- Statistics are max^n: a node's reward sum belongs to the player who moved
+- Statistics are max^n: a node's mean reward belongs to the player who moved
   into it (for a chance outcome: the player who moved into the chance node),
   so 2 to 5 players and teams (equal rewards from `returns`) need nothing
   special.
@@ -19,7 +19,10 @@ with the GIL released and never touches Python per node.
   already sure of are no longer searched.  A proven root ends the search.
 - The tree is one preallocated pool of 32-byte nodes; a node's children are
   one contiguous block, each child holding the move that leads to it.  When
-  the pool is full the search keeps simulating from the leaves.
+  the pool is full the search keeps simulating from the leaves.  A child
+  keeps its mean and 1/sqrt(visits) up to date, so that UCB1 costs one
+  multiply-add per child; an unvisited child's mean is UNVISITED_MEAN, so it
+  wins the comparison (children are tried in their shuffled order).
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdlib cimport malloc, realloc, free
@@ -36,9 +39,11 @@ cdef enum:
     NOT_CLEAN = -1      # a terminal whose rewards are no two-sided result
     UNKNOWN = LOSS | (WIN << 8)     # bounds of a node nothing is known about
 
+cdef float UNVISITED_MEAN = 1e9         # above any UCB1 value of a visited child
+
 RESULT_NAMES = ("loss", "draw", "win")
 
-DEFAULT_EXPLORATION = 1.0
+DEFAULT_EXPLORATION = 0.4      # UCB1 constant: beat 1.0 by 65% of points on 6x5 (docs/mcts.md)
 DEFAULT_EVAL_SCALE = 4.0
 
 cdef union NodeTag:
@@ -47,7 +52,8 @@ cdef union NodeTag:
 
 ctypedef struct Node:
     cs_move move            # the move (or chance outcome) from the parent
-    double reward           # sum of the rewards of the player who moved here
+    float mean              # mean reward of the player who moved here
+    float inv_sqrt_visits   # 1 / sqrt(visits), 0 while unvisited
     uint32_t visits
     uint32_t first_child    # index of the first child; 0 = not expanded
     uint32_t num_children
@@ -102,7 +108,7 @@ def derive_seed(uint64_t seed, int k):
 cdef class Tree:
     """A search tree over one game instance, rooted at a state.
 
-    Tree(game, state, memory_mb=256, exploration=1.0, seed=0,
+    Tree(game, state, memory_mb=256, exploration=0.4, seed=0,
          playout_depth=-1, eval_scale=4.0, chance_mover=0, uniform_playouts=False)
 
     `game` has a `.capsule` (a cs_game); `state` is the root's state bytes.
@@ -262,13 +268,14 @@ cdef class Tree:
             return out
         for i in range(node.num_children):
             child = &self.nodes[node.first_child + i]
+            reward = <double> child.mean * child.visits if child.visits > 0 else 0.0
             if chance:
-                out.append((child.move, child.visits, child.reward, None, None, child.tag.prob))
+                out.append((child.move, child.visits, reward, None, None, child.tag.prob))
             elif self.solver:
-                out.append((child.move, child.visits, child.reward, RESULT_NAMES[lower_of(child.tag.bounds)],
+                out.append((child.move, child.visits, reward, RESULT_NAMES[lower_of(child.tag.bounds)],
                             RESULT_NAMES[upper_of(child.tag.bounds)], None))
             else:
-                out.append((child.move, child.visits, child.reward, None, None, None))
+                out.append((child.move, child.visits, reward, None, None, None))
         return out
 
     def principal_variation(self, int max_length=64):
@@ -417,7 +424,11 @@ cdef class Tree:
         for k in range(depth - 1, -1, -1):
             node = &self.nodes[self.path[k]]
             node.visits += 1
-            node.reward += r[self.path_mover[k]]
+            if node.visits == 1:
+                node.mean = <float> r[self.path_mover[k]]
+            else:
+                node.mean += (<float> r[self.path_mover[k]] - node.mean) / node.visits
+            node.inv_sqrt_visits = <float> (1.0 / sqrt(<double> node.visits))
             if changed and k > 0:
                 changed = self._update_bounds(self.path[k - 1], self.path_who[k - 1], self.path_mover[k - 1])
         return 0
@@ -463,7 +474,8 @@ cdef class Tree:
         for i in range(n):
             child = &self.nodes[self.used + i]
             child.move = self.moves[i]
-            child.reward = 0.0
+            child.mean = UNVISITED_MEAN
+            child.inv_sqrt_visits = 0.0
             child.visits = 0
             child.first_child = 0
             child.num_children = 0
@@ -480,7 +492,8 @@ cdef class Tree:
         children that cannot beat what `who` is already sure of."""
         cdef uint32_t first = node.first_child, end = first + node.num_children, i, best = first
         cdef Node *child
-        cdef double x, acc, q, u, best_u = -1.0, c_log
+        cdef double x, acc
+        cdef float q, u, best_u = -1.0, c_log
         cdef int sure = LOSS
         if who == CS_CHANCE:
             x = cs_rand_unit(&self.rng)
@@ -490,25 +503,24 @@ cdef class Tree:
                 if x < acc:
                     return i
             return end - 1
-        if self.solver:
-            sure = lower_of(self._bounds_for(node.tag.bounds, mover, who))
-        c_log = self.exploration * sqrt(log(<double> node.visits)) if node.visits > 1 else 0.0
+        c_log = <float> (self.exploration * sqrt(log(<double> node.visits))) if node.visits > 1 else 0.0
+        if not self.solver:
+            for i in range(first, end):
+                child = &self.nodes[i]
+                u = child.mean + c_log * child.inv_sqrt_visits
+                if u > best_u:
+                    best_u = u
+                    best = i
+            return best
+        sure = lower_of(self._bounds_for(node.tag.bounds, mover, who))
         for i in range(first, end):
             child = &self.nodes[i]
-            if self.solver:
-                if upper_of(child.tag.bounds) <= sure:
-                    continue
-                if is_proven(child.tag.bounds):
-                    q = lower_of(child.tag.bounds) * 0.5
-                    u = q + (c_log / sqrt(<double> child.visits) if child.visits > 0 else 0.0)
-                    if u > best_u:
-                        best_u = u
-                        best = i
-                    continue
-            if child.visits == 0:
-                return i
-            q = child.reward / child.visits
-            u = q + c_log / sqrt(<double> child.visits)
+            if upper_of(child.tag.bounds) <= sure:
+                continue            # cannot beat what `who` is sure of
+            q = child.mean
+            if is_proven(child.tag.bounds):
+                q = lower_of(child.tag.bounds) * 0.5
+            u = q + c_log * child.inv_sqrt_visits
             if u > best_u:
                 best_u = u
                 best = i
@@ -639,7 +651,7 @@ cdef class Tree:
             return x.visits > y.visits
         if x.visits == 0:
             return False
-        return x.reward / x.visits > y.reward / y.visits
+        return x.mean > y.mean
 
     cdef uint32_t _find(self, uint32_t idx, int mover, char *stack, uint64_t target,
                         int depth, int max_depth, int *found_mover):
