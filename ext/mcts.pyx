@@ -11,12 +11,15 @@ with the GIL released and never touches Python per node.
 - Chance nodes: every outcome is a child with its probability; selection draws
   an outcome by the probabilities.
 - MCTS-Solver (Winands et al.) in deterministic two-sided games, with score
-  bounds (Cazenave & Saffidine, "Score bounded Monte-Carlo tree search") so
-  that draws are proven too: every node keeps a lower and an upper bound on
-  its result (loss, draw or win for the player who moved into it); terminal
-  states are exact; a node's bounds are the best of its children's for the
-  player to move; children that cannot beat what the player to move is
-  already sure of are no longer searched.  A proven root ends the search.
+  bounds (Cazenave & Saffidine, "Score bounded Monte-Carlo tree search") on
+  the final margin: every node keeps a lower and an upper bound on the final
+  margin of the player who moved into it; terminal states are exact (the
+  engine's `evaluate` there, when its sign agrees with `returns`); a node's
+  bounds are the best of its children's for the player to move; children
+  that cannot beat what the player to move is already sure of are no longer
+  searched.  A lower bound above 0 proves a win, an upper bound below 0 a
+  loss, both at 0 a draw; the search goes on until the root's margin is
+  exact.  UCT itself runs on the win/draw/loss rewards of `returns`.
 - The tree is one preallocated pool of 32-byte nodes; a node's children are
   one contiguous block, each child holding the move that leads to it.  When
   the pool is full the search keeps simulating from the leaves.  A child
@@ -28,27 +31,23 @@ from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memcmp, memset
 from libc.math cimport sqrt, log, exp
-from libc.stdint cimport int64_t, uint64_t, uint32_t, int32_t
+from libc.stdint cimport int64_t, uint64_t, uint32_t, int32_t, uint16_t, int16_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from game cimport *
 
 cdef enum:
-    LOSS = 0            # results, for the player who moved into a node
-    DRAW = 1
-    WIN = 2
-    NOT_CLEAN = -1      # a terminal whose rewards are no two-sided result
-    UNKNOWN = LOSS | (WIN << 8)     # bounds of a node nothing is known about
+    MARGIN_INF = 32767          # margins are int16: |margin| < MARGIN_INF
+    NOT_CLEAN = -40000          # a terminal whose rewards are no two-sided result
 
 cdef float UNVISITED_MEAN = 1e9         # above any UCB1 value of a visited child
 
-RESULT_NAMES = ("loss", "draw", "win")
 
 DEFAULT_EXPLORATION = 0.4      # UCB1 constant: beat 1.0 by 65% of points on 6x5 (docs/mcts.md)
 DEFAULT_EVAL_SCALE = 4.0
 
 cdef union NodeTag:
     float prob          # a chance outcome: its probability
-    int32_t bounds      # a decision node: lower | upper << 8 (LOSS, DRAW, WIN)
+    int32_t bounds      # a decision node: margin bounds, int16 lower | upper << 16
 
 ctypedef struct Node:
     cs_move move            # the move (or chance outcome) from the parent
@@ -73,20 +72,34 @@ cdef inline double now_seconds() noexcept nogil:
 
 
 cdef inline int lower_of(int32_t bounds) noexcept nogil:
-    return bounds & 0xFF
+    return <int16_t> (bounds & 0xFFFF)
 
 
 cdef inline int upper_of(int32_t bounds) noexcept nogil:
-    return bounds >> 8
+    return <int16_t> (bounds >> 16)
 
 
 cdef inline int32_t make_bounds(int lower, int upper) noexcept nogil:
-    return lower | (upper << 8)
+    return <int32_t> ((<uint32_t> <uint16_t> lower) | ((<uint32_t> <uint16_t> upper) << 16))
 
 
 cdef inline int32_t for_other_side(int32_t bounds) noexcept nogil:
-    """The same bounds seen by the other side (a win is its loss)."""
-    return make_bounds(WIN - upper_of(bounds), WIN - lower_of(bounds))
+    """The same bounds seen by the other side (margins change sign)."""
+    return make_bounds(-upper_of(bounds), -lower_of(bounds))
+
+
+cdef int32_t UNKNOWN = make_bounds(-MARGIN_INF, MARGIN_INF)     # nothing known yet
+
+
+cdef inline double result_reward(int margin) noexcept nogil:
+    """The reward of a final margin: 1 win, 0.5 draw, 0 loss."""
+    return 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)
+
+
+def bounds_json(int32_t bounds):
+    """(lower, upper) margin bounds, None for an unbounded side."""
+    cdef int lower = lower_of(bounds), upper = upper_of(bounds)
+    return (None if lower <= -MARGIN_INF else lower, None if upper >= MARGIN_INF else upper)
 
 
 cdef inline bint is_proven(int32_t bounds) noexcept nogil:
@@ -229,22 +242,21 @@ cdef class Tree:
     def root_visits(self):
         return self.nodes[0].visits
 
-    def root_proven(self):
-        """"win"/"draw"/"loss" for the player to move at the root, or None."""
+    def root_bounds(self):
+        """(lower, upper) bounds on the final margin of the player to move
+        at the root (None for an unbounded side), or None without the
+        solver."""
         cdef int who = self.g.to_move(self.g.ctx, self.root_state)
-        cdef int32_t bounds
         if not self.solver or who < 0:
             return None
-        bounds = self._bounds_for(self.nodes[0].tag.bounds, self.root_mover, who)
-        return RESULT_NAMES[lower_of(bounds)] if is_proven(bounds) else None
+        return bounds_json(self._bounds_for(self.nodes[0].tag.bounds, self.root_mover, who))
 
     def children(self, path=()):
         """[(move, visits, reward_sum, lower, upper, probability)] for every
         child of the node reached from the root by the moves `path` (empty
         while it has no children; None when `path` leaves the tree).  lower
-        and upper bound the result ("loss", "draw", "win") for the player to
-        move there (None without the solver); probability is None but at a
-        chance node."""
+        and upper bound the final margin of the player to move there (None:
+        unbounded, or no solver); probability is None but at a chance node."""
         cdef uint32_t idx = 0, i, found
         cdef Node *node
         cdef Node *child
@@ -272,8 +284,7 @@ cdef class Tree:
             if chance:
                 out.append((child.move, child.visits, reward, None, None, child.tag.prob))
             elif self.solver:
-                out.append((child.move, child.visits, reward, RESULT_NAMES[lower_of(child.tag.bounds)],
-                            RESULT_NAMES[upper_of(child.tag.bounds)], None))
+                out.append((child.move, child.visits, reward) + bounds_json(child.tag.bounds) + (None,))
             else:
                 out.append((child.move, child.visits, reward, None, None, None))
         return out
@@ -285,7 +296,7 @@ cdef class Tree:
         cdef uint32_t idx = 0, best, i
         cdef Node *node
         cdef int who, mover = self.root_mover
-        cdef int target
+        cdef int32_t bounds
         out = []
         memcpy(self.state, self.root_state, self.g.state_size)
         while len(out) < max_length:
@@ -293,10 +304,10 @@ cdef class Tree:
             who = self.g.to_move(self.g.ctx, self.state)
             if who < 0 or node.first_child == 0:
                 break
-            target = self._proven_value(node, mover, who)
+            bounds = self._bounds_for(node.tag.bounds, mover, who)
             best = node.first_child
             for i in range(node.first_child, node.first_child + node.num_children):
-                if self._ranks_before(i, best, target):
+                if self._ranks_before(i, best, bounds):
                     best = i
             if self.nodes[best].visits == 0:
                 break
@@ -317,7 +328,7 @@ cdef class Tree:
         with nogil:
             while done < max_iterations:
                 if self.solver and is_proven(self.nodes[0].tag.bounds):
-                    break
+                    break       # the root's margin is exact
                 if timed and (done & 7) == 0 and now_seconds() >= deadline:
                     break
                 grow = self._iterate()
@@ -405,13 +416,13 @@ cdef class Tree:
             if who == CS_TERMINAL:
                 g.returns(g.ctx, st, r)
                 if self.solver and not is_proven(node.tag.bounds):
-                    value = self._terminal_value(r, mover)
+                    value = self._terminal_margin(r, mover, st)
                     if value != NOT_CLEAN:
                         node.tag.bounds = make_bounds(value, value)
                         changed = True
                 break
             if self.solver and is_proven(node.tag.bounds):
-                self._proven_rewards(lower_of(node.tag.bounds), mover, r)
+                self._proven_rewards(lower_of(node.tag.bounds), mover, r)   # no need to play it out
                 break
             if node.first_child == 0:
                 if (idx != 0 and node.visits == 0) or not self._expand(node, who, st):
@@ -494,7 +505,7 @@ cdef class Tree:
         cdef Node *child
         cdef double x, acc
         cdef float q, u, best_u = -1.0, c_log
-        cdef int sure = LOSS
+        cdef int sure
         if who == CS_CHANCE:
             x = cs_rand_unit(&self.rng)
             acc = 0.0
@@ -519,7 +530,7 @@ cdef class Tree:
                 continue            # cannot beat what `who` is sure of
             q = child.mean
             if is_proven(child.tag.bounds):
-                q = lower_of(child.tag.bounds) * 0.5
+                q = <float> result_reward(lower_of(child.tag.bounds))
             u = q + c_log * child.inv_sqrt_visits
             if u > best_u:
                 best_u = u
@@ -568,11 +579,13 @@ cdef class Tree:
             return bounds
         return for_other_side(bounds)
 
-    cdef int _terminal_value(self, double *r, int mover) noexcept nogil:
-        """The result of a terminal state for `mover` when its rewards are a
-        clean two-sided win, draw or loss; NOT_CLEAN otherwise."""
+    cdef int _terminal_margin(self, double *r, int mover, char *st) noexcept nogil:
+        """The final margin of a terminal state for `mover`: `evaluate`
+        there when the rewards are a clean two-sided win, draw or loss and
+        its sign agrees, else 1, 0 or -1 by the result; NOT_CLEAN when the
+        rewards are no two-sided result."""
         cdef double mine = r[mover]
-        cdef int i
+        cdef int i, margin, result
         for i in range(self.g.num_players):
             if self.sides[i] == self.sides[mover]:
                 if r[i] != mine:
@@ -580,16 +593,21 @@ cdef class Tree:
             elif r[i] != 1.0 - mine:
                 return NOT_CLEAN
         if mine == 1.0:
-            return WIN
-        if mine == 0.0:
-            return LOSS
-        if mine == 0.5:
-            return DRAW
-        return NOT_CLEAN
+            result = 1
+        elif mine == 0.0:
+            result = -1
+        elif mine == 0.5:
+            result = 0
+        else:
+            return NOT_CLEAN
+        margin = self.g.evaluate(self.g.ctx, st, mover)
+        if (margin > 0) != (result > 0) or (margin < 0) != (result < 0):
+            return result
+        return max(-MARGIN_INF + 1, min(MARGIN_INF - 1, margin))
 
-    cdef void _proven_rewards(self, int value, int mover, double *r) noexcept nogil:
-        """The rewards of a proven `value` for `mover`."""
-        cdef double mine = value * 0.5
+    cdef void _proven_rewards(self, int margin, int mover, double *r) noexcept nogil:
+        """The rewards of an exact final `margin` for `mover`."""
+        cdef double mine = result_reward(margin)
         cdef int i
         for i in range(self.g.num_players):
             r[i] = mine if self.sides[i] == self.sides[mover] else 1.0 - mine
@@ -600,7 +618,7 @@ cdef class Tree:
         Returns whether they changed."""
         cdef Node *node = &self.nodes[parent]
         cdef uint32_t i
-        cdef int lower = LOSS, upper = LOSS
+        cdef int lower = -MARGIN_INF, upper = -MARGIN_INF
         cdef int32_t bounds
         if who < 0:
             return False
@@ -617,36 +635,30 @@ cdef class Tree:
         return True
 
     # --- choosing and tree reuse ---------------------------------------
-    cdef int _proven_value(self, Node *node, int mover, int who):
-        """The proven result of `node` for `who` (its player to move), or
-        NOT_CLEAN when it is not proven (or there is no solver)."""
-        cdef int32_t bounds
-        if not self.solver:
-            return NOT_CLEAN
-        bounds = self._bounds_for(node.tag.bounds, mover, who)
-        return lower_of(bounds) if is_proven(bounds) else NOT_CLEAN
-
-    cdef int _rank(self, Node *child, int target):
-        """0 for a child proven best, 2 for one that is worse, 1 otherwise;
-        `target` is the parent's proven result (NOT_CLEAN if unknown)."""
-        if not self.solver:
-            return 1
-        if target != NOT_CLEAN:
-            return 0 if lower_of(child.tag.bounds) == target else 2
-        if lower_of(child.tag.bounds) == WIN:
-            return 0
-        if upper_of(child.tag.bounds) == LOSS:
-            return 2
-        return 1
-
-    cdef bint _ranks_before(self, uint32_t a, uint32_t b, int target):
-        """Whether child `a` comes before `b` for the final choice: by rank,
-        then visits, then mean reward."""
+    cdef bint _ranks_before(self, uint32_t a, uint32_t b, int32_t parent):
+        """Whether child `a` comes before `b` for the final choice.  `parent`
+        is the parent's bounds for its player to move.  With an exact parent:
+        the children that reach its margin first.  Otherwise proven wins
+        first (largest proven margin first), proven losses last (smallest
+        proven loss first), the rest by visits; ties by visits, then mean."""
         cdef Node *x = &self.nodes[a]
         cdef Node *y = &self.nodes[b]
-        cdef int rx = self._rank(x, target), ry = self._rank(y, target)
+        cdef int rx = 0, ry = 0, kx = 0, ky = 0
+        if self.solver:
+            if is_proven(parent):
+                rx = 0 if lower_of(x.tag.bounds) == lower_of(parent) else 1
+                ry = 0 if lower_of(y.tag.bounds) == lower_of(parent) else 1
+            else:
+                rx = 0 if lower_of(x.tag.bounds) > 0 else (2 if upper_of(x.tag.bounds) < 0 else 1)
+                ry = 0 if lower_of(y.tag.bounds) > 0 else (2 if upper_of(y.tag.bounds) < 0 else 1)
+                if rx != 1:
+                    kx = lower_of(x.tag.bounds)
+                if ry != 1:
+                    ky = lower_of(y.tag.bounds)
         if rx != ry:
             return rx < ry
+        if kx != ky:
+            return kx > ky
         if x.visits != y.visits:
             return x.visits > y.visits
         if x.visits == 0:

@@ -111,7 +111,7 @@ class MCTSTree:
                 chunk_seconds = PROGRESS_INTERVAL if chunk_seconds < 0 else min(chunk_seconds, PROGRESS_INTERVAL)
             ran = self._tree.run(limit - done, chunk_seconds)
             done += ran
-            if self._tree.root_proven() is not None:
+            if self.root_exact():
                 break
             if progress is not None:
                 progress(self._progress_info(done, _time.monotonic() - started))
@@ -121,7 +121,7 @@ class MCTSTree:
 
     def _progress_info(self, done, seconds):
         info = {"iterations": done, "seconds": round(seconds, 2)}
-        rows = _ranked([self.raw_root()], self.root_proven())
+        rows = _ranked([self.raw_root()], self.root_bounds())
         if rows:
             move, visits, mean, _lower, _upper = rows[0]
             info.update(best=self.position.move_name(move), visits=visits, mean=round(mean, 3))
@@ -140,9 +140,15 @@ class MCTSTree:
         chance node: of the player who moved into it)."""
         return self._tree.children(tuple(path))
 
-    def root_proven(self):
-        """"win"/"draw"/"loss" when the root is proven, for the player to move."""
-        return self._tree.root_proven()
+    def root_bounds(self):
+        """(lower, upper) proven bounds on the final margin of the player to
+        move (None for an unbounded side); None without the solver."""
+        return self._tree.root_bounds()
+
+    def root_exact(self):
+        """Whether the root's final margin is proven exactly."""
+        bounds = self._tree.root_bounds()
+        return bounds is not None and bounds[0] is not None and bounds[0] == bounds[1]
 
     def principal_variation(self):
         """Move strings of the line of best moves (it stops before a chance node)."""
@@ -155,55 +161,81 @@ class MCTSTree:
         return names
 
 
-_ORDER = {"loss": 0, "draw": 1, "win": 2}
-_VALUE = {"loss": 0.0, "draw": 0.5, "win": 1.0}
+def result_of(lower, upper):
+    """"win", "draw" or "loss" when margin bounds settle the result, else None."""
+    if lower is not None and lower > 0:
+        return "win"
+    if upper is not None and upper < 0:
+        return "loss"
+    if lower == 0 and upper == 0:
+        return "draw"
+    return None
 
 
-def _ranked(roots, root_proven):
+_REWARD = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+
+
+def _intersect(a, b, pick):
+    """The tighter of two bounds on one side (None is unbounded)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return pick(a, b)
+
+
+def _ranked(roots, root_bounds):
     """Merges root children of one or more searches (visits and rewards add
-    up, bounds intersect) and ranks them as the C search does: proven best
-    first and proven worse last, then by visits, then by mean reward.
-    Returns [(move, visits, mean, lower, upper)] of children visited or proven."""
+    up, margin bounds intersect) and ranks them as the C search does (see
+    Tree._ranks_before).  Returns [(move, visits, mean, lower, upper)] of the
+    children visited or proven."""
     merged = {}
     for root in roots:
         for move, visits, reward, lower, upper in root:
-            entry = merged.setdefault(move, [0, 0.0, lower, upper])
+            entry = merged.setdefault(move, [0, 0.0, None, None])
             entry[0] += visits
             entry[1] += reward
-            if lower is not None:
-                entry[2] = max(entry[2], lower, key=_ORDER.get)
-                entry[3] = min(entry[3], upper, key=_ORDER.get)
+            entry[2] = _intersect(entry[2], lower, max)
+            entry[3] = _intersect(entry[3], upper, min)
     rows = []
     for move, (visits, reward, lower, upper) in merged.items():
-        proven = lower if lower is not None and lower == upper else None
-        if visits == 0 and proven is None:
+        result = result_of(lower, upper)
+        if visits == 0 and result is None:
             continue
-        mean = _VALUE[proven] if proven else reward / visits
+        mean = _REWARD[result] if result else reward / visits
         rows.append((move, visits, mean, lower, upper))
+    exact = None
+    if root_bounds is not None and root_bounds[0] is not None and root_bounds[0] == root_bounds[1]:
+        exact = root_bounds[0]
 
-    def rank(row):
-        lower, upper = row[3], row[4]
-        if lower is None:
-            return 1
-        if root_proven is not None:
-            return 0 if lower == root_proven else 2
-        return 0 if lower == "win" else (2 if upper == "loss" else 1)
+    def key(row):
+        _move, visits, mean, lower, upper = row
+        if exact is not None:
+            return (0 if lower == exact else 1, 0, -visits, -mean)
+        result = result_of(lower, upper)
+        if result == "win":
+            return (0, -lower, -visits, -mean)
+        if result == "loss":
+            return (2, -lower if lower is not None else 0, -visits, -mean)
+        return (1, 0, -visits, -mean)
 
-    rows.sort(key=lambda row: (rank(row), -row[1], -row[2]))
+    rows.sort(key=key)
     return rows
 
 
 def _suggestion(position, row):
     move, visits, mean, lower, upper = row
-    proven = lower if lower is not None and lower == upper else None
+    result = result_of(lower, upper)
     extra = {}
-    if lower is not None and proven is None:
-        if lower != "loss":
-            extra["at_least"] = lower
-        if upper != "win":
-            extra["at_most"] = upper
-    return Suggestion(move=position.move_name(move), score=mean, visits=visits, proven=proven,
-                      exact=proven is not None, extra=extra)
+    if lower is not None and lower == upper:
+        extra["margin"] = lower
+    else:
+        if lower is not None:
+            extra["margin_at_least"] = lower
+        if upper is not None:
+            extra["margin_at_most"] = upper
+    return Suggestion(move=position.move_name(move), score=mean, visits=visits, proven=result,
+                      exact=result is not None, extra=extra)
 
 
 def search(position, time=None, iterations=None, seed=0, threads=1, memory_mb=256, exploration=None,
@@ -226,19 +258,30 @@ def search(position, time=None, iterations=None, seed=0, threads=1, memory_mb=25
     return _parallel_search(position, tree, time, iterations, seed, threads, options, progress)
 
 
-def _result(tree, roots, done, seconds, tree_nodes, threads, other_proven=None):
-    """The SearchResult of one or more searches from `tree`'s position."""
-    root_proven = tree.root_proven() or other_proven
-    rows = _ranked(roots, root_proven)
+def _result(tree, roots, done, seconds, tree_nodes, threads, other_bounds=()):
+    """The SearchResult of one or more searches from `tree`'s position;
+    `other_bounds` are the root bounds the other searches proved."""
+    lower, upper = tree.root_bounds() or (None, None)
+    for other in other_bounds:
+        if other is not None:
+            lower, upper = _intersect(lower, other[0], max), _intersect(upper, other[1], min)
+    root_bounds = None if tree.root_bounds() is None else (lower, upper)
+    rows = _ranked(roots, root_bounds)
     suggestions = [_suggestion(tree.position, row) for row in rows]
     pv = tree.principal_variation()
     if suggestions and (not pv or pv[0] != suggestions[0].move):
         pv = [suggestions[0].move]
     info = {"iterations": done, "tree_nodes": tree_nodes, "threads": threads}
-    if root_proven is not None:
-        info["result"] = root_proven
+    result = result_of(lower, upper)
+    exact = lower is not None and lower == upper
+    if result is not None:
+        info["result"] = result
+    if exact:
+        info["value"] = lower
+    elif lower is not None or upper is not None:
+        info["bounds"] = [lower, upper]
     return SearchResult(engine="mcts", suggestions=suggestions, pv=pv, nodes=done, seconds=seconds,
-                        complete=root_proven is not None, info=info)
+                        complete=exact, info=info)
 
 
 def _worker(connection, position, seed, time, iterations, options):
@@ -246,7 +289,7 @@ def _worker(connection, position, seed, time, iterations, options):
     try:
         tree = MCTSTree(position, seed=seed, **options)
         done, _seconds = tree.search(time=time, iterations=iterations)
-        connection.send(("ok", tree.raw_root(), done, tree.tree_nodes, tree.root_proven()))
+        connection.send(("ok", tree.raw_root(), done, tree.tree_nodes, tree.root_bounds()))
     except Exception as exc:  # reported by the parent
         connection.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:
@@ -275,7 +318,7 @@ def _parallel_search(position, tree, time, iterations, seed, threads, options, p
     done, _seconds = tree.search(time=time, iterations=budgets[0], progress=progress)
     roots = [tree.raw_root()]
     tree_nodes = tree.tree_nodes
-    proven = None
+    other_bounds = []
     try:
         for process, receive in workers:
             try:
@@ -284,11 +327,11 @@ def _parallel_search(position, tree, time, iterations, seed, threads, options, p
                 raise ClaimsolveError("mcts: a parallel search process ended without an answer") from None
             if message[0] != "ok":
                 raise ClaimsolveError(f"mcts: a parallel search failed: {message[1]}")
-            _tag, root, worker_done, worker_nodes, worker_proven = message
+            _tag, root, worker_done, worker_nodes, worker_bounds = message
             roots.append(root)
             done += worker_done
             tree_nodes += worker_nodes
-            proven = proven or worker_proven
+            other_bounds.append(worker_bounds)
     finally:
         for process, receive in workers:
             receive.close()
@@ -296,7 +339,7 @@ def _parallel_search(position, tree, time, iterations, seed, threads, options, p
             if process.is_alive():
                 process.terminate()
     seconds = _time.monotonic() - started
-    return _result(tree, roots, done, seconds, tree_nodes, threads, other_proven=proven)
+    return _result(tree, roots, done, seconds, tree_nodes, threads, other_bounds)
 
 
 class MCTSPlayer(Player):

@@ -30,6 +30,16 @@ def result_name(value):
     return "win" if value > 0 else ("loss" if value < 0 else "draw")
 
 
+def assert_bounds_hold(suggestion, value):
+    """The proofs reported for a move agree with its exact margin `value`."""
+    if suggestion.proven is not None:
+        assert suggestion.proven == result_name(value), suggestion.move
+    extra = suggestion.extra
+    if "margin" in extra:
+        assert extra["margin"] == value, suggestion.move
+    assert extra.get("margin_at_least", -999) <= value <= extra.get("margin_at_most", 999), suggestion.move
+
+
 def reduced(size, seed, stacks):
     """A position of a random `size` setup after random moves leave `stacks` stacks."""
     position = ColorClaimPosition.new(size=size, seed=seed)
@@ -77,10 +87,11 @@ def test_proves_the_win_and_the_losses(index):
     values = move_values(position)
     result = mcts.search(position, iterations=200000, seed=index)
     assert result.complete and result.info["result"] == "win"
+    assert result.info["value"] == values[winner]
     assert result.best.proven == "win" and result.best.score == 1.0 and result.best.exact
+    assert result.best.extra["margin"] == values[winner]
     for suggestion in result.suggestions:
-        if suggestion.proven is not None:
-            assert suggestion.proven == result_name(values[suggestion.move])
+        assert_bounds_hold(suggestion, values[suggestion.move])
 
 
 @pytest.mark.parametrize("size,seed,stacks", [
@@ -94,15 +105,26 @@ def test_proven_values_agree_with_brute_force(size, seed, stacks):
     result = mcts.search(position, iterations=400000, seed=seed)
     assert result.complete, "a small position must be proven within the budget"
     assert result.info["result"] == result_name(best_value)
-    # a proven-best root move is chosen
-    assert result_name(values[result.best.move]) == result_name(best_value)
+    assert result.info["value"] == best_value
+    # a proven-best root move is chosen: one of the best margin
+    assert values[result.best.move] == best_value
+    assert result.pv[0] == result.best.move
     for suggestion in result.suggestions:
-        if suggestion.proven is not None:
-            assert suggestion.proven == result_name(values[suggestion.move]), suggestion.move
-        if "at_least" in suggestion.extra:
-            assert values[suggestion.move] >= {"draw": 0, "win": 1}[suggestion.extra["at_least"]]
-        if "at_most" in suggestion.extra:
-            assert values[suggestion.move] <= {"draw": 0, "loss": -1}[suggestion.extra["at_most"]]
+        assert_bounds_hold(suggestion, values[suggestion.move])
+
+
+def test_bounds_proven_before_the_end_hold():
+    position = reduced("3x3", 5, 8)
+    values = move_values(position)
+    result = mcts.search(position, iterations=3000, seed=2)
+    assert not result.complete
+    bounded = [s for s in result.suggestions if set(s.extra) & {"margin", "margin_at_least", "margin_at_most"}]
+    assert bounded
+    for suggestion in result.suggestions:
+        assert_bounds_hold(suggestion, values[suggestion.move])
+    lower, upper = result.info["bounds"]
+    best_value = max(values.values())
+    assert (lower is None or lower <= best_value) and (upper is None or best_value <= upper)
 
 
 def test_a_proven_loss_is_reported_and_the_search_stops_early():
@@ -112,9 +134,11 @@ def test_a_proven_loss_is_reported_and_the_search_stops_early():
             break
     else:
         pytest.fail("no lost 3x3 position among the seeds")
+    values = move_values(position)
     result = mcts.search(position, iterations=1000000, seed=1)
-    assert result.info["result"] == "loss"
+    assert result.info["result"] == "loss" and result.info["value"] == max(values.values())
     assert all(s.proven == "loss" and s.score == 0.0 for s in result.suggestions)
+    assert values[result.best.move] == max(values.values())     # the smallest loss
     assert result.nodes < 1000000
 
 
@@ -328,9 +352,9 @@ def test_two_threads_merge_proofs():
     values = move_values(position)
     result = mcts.search(position, iterations=400000, threads=2, seed=1)
     assert result.info["result"] == result_name(max(values.values()))
+    assert result.info["value"] == max(values.values())
     for suggestion in result.suggestions:
-        if suggestion.proven is not None:
-            assert suggestion.proven == result_name(values[suggestion.move])
+        assert_bounds_hold(suggestion, values[suggestion.move])
 
 
 # --- chance nodes and more than two players (Claim It!) ----------------------
@@ -371,7 +395,7 @@ def test_a_chance_root_is_searched_by_sampling_its_outcomes():
     state = CLAIMIT_START.engine_state()
     state.apply(CLAIMIT_START.move_code("roll"))
     tree = Tree(state.game, state.state_bytes(), seed=5, playout_depth=2, chance_mover=0)
-    assert not tree.solver and tree.root_proven() is None
+    assert not tree.solver and tree.root_bounds() is None
     tree.run(20000)
     rows = tree.children()
     assert sum(row[1] for row in rows) == 20000
