@@ -29,9 +29,9 @@ with the GIL released and never touches Python per node.
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy, memcmp, memset
+from libc.string cimport memcpy, memset
 from libc.math cimport sqrt, log, exp
-from libc.stdint cimport int64_t, uint64_t, uint32_t, int32_t, uint16_t, int16_t
+from libc.stdint cimport uint64_t, uint32_t, int32_t, uint16_t, int16_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from game cimport *
 

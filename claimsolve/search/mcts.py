@@ -18,7 +18,6 @@ PROGRESS_INTERVAL = 0.25      # seconds between progress calls
 ITERATION_LIMIT = 2 ** 63     # "no iteration budget"
 
 
-
 def _check_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale):
     if time is not None and not (isinstance(time, (int, float)) and time > 0 and math.isfinite(time)):
         raise ClaimsolveError(f"option 'time': must be a positive number of seconds, not {time!r}")
@@ -44,13 +43,12 @@ class MCTSTree:
     `search` adds simulations to it; `advance(position, move)` re-roots it at
     the position after `move`, keeping the subtree below (any way the move is
     written: the tree looks for the child, or grandchild through a chance
-    outcome, whose state equals the new position's)."""
+    outcome, that the game's hash cannot tell from the new position)."""
 
     def __init__(self, position, memory_mb=256, exploration=None, seed=0, playout_depth=None,
                  eval_scale=None, uniform_playouts=False):
         self.position = position
         state = position.engine_state()
-        self._game = state.game
         self._tree = Tree(
             state.game, state.state_bytes(), memory_mb=memory_mb,
             exploration=DEFAULT_EXPLORATION if exploration is None else exploration,
