@@ -64,15 +64,16 @@ class MatchResult:
         return 1.0 / self.players
 
     def confidence_interval(self):
-        """95% interval of A's mean points (normal approximation on the
-        per-game points, clipped to [0, 1])."""
+        """95% interval of A's mean points: the Wilson score interval, which
+        stays honest at 0% and 100% (a game's points lie in [0, 1])."""
         n = self.games
         if n == 0:
             return (0.0, 1.0)
-        mean = self.score
-        var = sum((r.a_points - mean) ** 2 for r in self.records) / (n - 1) if n > 1 else 0.25
-        half = Z95 * math.sqrt(var / n)
-        return (max(0.0, mean - half), min(1.0, mean + half))
+        p = self.score
+        denom = 1 + Z95 ** 2 / n
+        centre = (p + Z95 ** 2 / (2 * n)) / denom
+        half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / denom
+        return (max(0.0, centre - half), min(1.0, centre + half))
 
     def elo(self):
         """Elo difference A - B implied by the score (two seats only); None
@@ -106,7 +107,8 @@ class MatchResult:
 
 
 def _round(x):
-    return None if x is None else (x if math.isinf(x) else round(x, 1))
+    """Elo for JSON: an infinite difference (a clean sweep) is null."""
+    return None if x is None or math.isinf(x) else round(x, 1)
 
 
 def _elo(score):

@@ -46,7 +46,24 @@ def parse_spec(spec):
     return kind.strip(), options
 
 
+def _load_kinds():
+    """Imports the modules that register player kinds."""
+    from . import alphabeta, mcts  # noqa: F401
+    from ..claimit import players  # noqa: F401
+    try:
+        from ..interop import openspiel  # noqa: F401  (kind "openspiel-mcts")
+    except ImportError as exc:  # open_spiel is in the optional `bench` extra
+        if not (exc.name or "").startswith(("pyspiel", "open_spiel")):
+            raise
+
+
+def kinds():
+    _load_kinds()
+    return sorted(_FACTORIES)
+
+
 def make_player(spec, seed=0):
+    _load_kinds()
     kind, options = parse_spec(spec)
     if kind not in _FACTORIES:
         known = ", ".join(sorted(_FACTORIES))
