@@ -50,8 +50,35 @@ cdef extern from *:
         return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
     }
     #endif
+    /* zeroed memory for the table: pages become resident when touched;
+       on Linux in 2 MB pages where the kernel allows, which spares the
+       TLB misses of random probes into a large table */
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    static void *ab_table_alloc(size_t n) {
+        void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) return NULL;
+        #ifdef MADV_HUGEPAGE
+        madvise(p, n, MADV_HUGEPAGE);
+        #endif
+        return p;
+    }
+    static void ab_table_free(void *p, size_t n) { if (p) munmap(p, n); }
+    #else
+    #include <stdlib.h>
+    static void *ab_table_alloc(size_t n) { return calloc(n, 1); }
+    static void ab_table_free(void *p, size_t n) { free(p); }
+    #endif
+    #if defined(__GNUC__) || defined(__clang__)
+    #define ab_prefetch(p) __builtin_prefetch(p)
+    #else
+    #define ab_prefetch(p) ((void)0)
+    #endif
     """
     double ab_now() nogil
+    void ab_prefetch(const void *p) nogil
+    void *ab_table_alloc(size_t n) nogil
+    void ab_table_free(void *p, size_t n) nogil
 
 
 cdef enum:
@@ -61,9 +88,21 @@ cdef enum:
     EXACT_DEPTH = 127        # table depth of bounds that hold to the game's end
     MAX_DEPTH = 100          # deepest iteration of the depth-limited mode
     BUCKET_ENTRIES = 4
+    PRIORITY_MAX = 16000     # move priorities are clamped to +-PRIORITY_MAX
+    FIRST_BUCKETS = 4096     # the table starts this small and doubles as it fills
     HISTORY_SIZE = 4096      # per player, indexed by a hash of the move code
     HISTORY_MAX = 1 << 20
     CHECK_MASK = 1023        # the clock is read every 1024 nodes
+
+# counters of how nodes ended (Searcher.stats)
+cdef enum:
+    STAT_TT_CUT = 0          # the table's bounds decided the node
+    STAT_CUT_TT_MOVE = 1     # the table's move cut
+    STAT_CUT_FIRST = 2       # the first ordered move cut
+    STAT_CUT_LATER = 3       # a later move cut
+    STAT_NO_CUT = 4          # every move searched
+    STAT_COUNT = 5
+STAT_NAMES = ("tt_cut", "cut_tt_move", "cut_first", "cut_later", "no_cut")
 
 # errors found inside the C loop
 cdef enum:
@@ -89,7 +128,9 @@ cdef struct Entry:
 
 cdef struct TT:
     Entry *entries
-    uint64_t mask            # bucket count - 1 (a power of two)
+    uint64_t mask            # buckets in use - 1 (a power of two)
+    uint64_t max_mask        # buckets allocated - 1
+    uint64_t filled          # entries in use
     uint8_t generation
 
 
@@ -98,6 +139,7 @@ cdef class Table:
     searches of one game instance (a match player keeps one per game)."""
     cdef TT tt
     cdef void *block
+    cdef size_t block_size
     cdef readonly int hash_mb
     cdef readonly uint64_t buckets
 
@@ -108,18 +150,20 @@ cdef class Table:
         cdef uint64_t buckets = 1
         while buckets * 2 * BUCKET_ENTRIES * sizeof(Entry) <= budget:
             buckets *= 2
-        # calloc: pages are zero and only become resident when touched
-        self.block = calloc(buckets * BUCKET_ENTRIES * sizeof(Entry) + 64, 1)
+        self.block_size = buckets * BUCKET_ENTRIES * sizeof(Entry) + 64
+        self.block = ab_table_alloc(self.block_size)
         if self.block == NULL:
             raise MemoryError("cannot allocate a %d MB transposition table" % hash_mb)
         self.tt.entries = <Entry *> ((<uintptr_t> self.block + 63) & ~(<uintptr_t> 63))
-        self.tt.mask = buckets - 1
+        self.tt.max_mask = buckets - 1
+        self.tt.mask = min(buckets, FIRST_BUCKETS) - 1
+        self.tt.filled = 0
         self.tt.generation = 0
         self.hash_mb = hash_mb
         self.buckets = buckets
 
     def __dealloc__(self):
-        free(self.block)
+        ab_table_free(self.block, self.block_size)
 
     @property
     def entries(self):
@@ -127,15 +171,44 @@ cdef class Table:
 
     def clear(self):
         memset(self.tt.entries, 0, self.buckets * BUCKET_ENTRIES * sizeof(Entry))
+        self.tt.mask = min(self.buckets, FIRST_BUCKETS) - 1
+        self.tt.filled = 0
         self.tt.generation = 0
 
+    @property
     def used(self):
-        """Share of entries in use (scans the table)."""
-        cdef uint64_t i, n = self.buckets * BUCKET_ENTRIES, k = 0
-        for i in range(n):
-            if self.tt.entries[i].meta != 0 or self.tt.entries[i].key != 0:
-                k += 1
-        return k / <double> n
+        """Entries in use."""
+        return self.tt.filled
+
+    @property
+    def bytes_in_use(self):
+        """Bytes of the part of the table grown into so far."""
+        return (self.tt.mask + 1) * BUCKET_ENTRIES * sizeof(Entry)
+
+
+cdef inline Entry *tt_bucket(TT *t, uint64_t key) noexcept nogil:
+    return t.entries + (key & t.mask) * BUCKET_ENTRIES
+
+
+cdef void tt_grow(TT *t) noexcept nogil:
+    """Doubles the buckets in use: entries whose key now points to the new
+    upper half move there (those buckets are still empty)."""
+    cdef uint64_t old = t.mask + 1
+    cdef uint64_t new_mask = t.mask * 2 + 1
+    cdef uint64_t b
+    cdef int i, j
+    cdef Entry *src
+    cdef Entry *dst
+    for b in range(old):
+        src = t.entries + b * BUCKET_ENTRIES
+        dst = t.entries + (b + old) * BUCKET_ENTRIES
+        j = 0
+        for i in range(BUCKET_ENTRIES):
+            if src[i].meta != 0 and (src[i].key & new_mask) != b:
+                dst[j] = src[i]
+                j += 1
+                memset(src + i, 0, sizeof(Entry))
+    t.mask = new_mask
 
 
 cdef inline Entry *tt_probe(TT *t, uint64_t key) noexcept nogil:
@@ -189,6 +262,17 @@ cdef inline void tt_store(TT *t, uint64_t key, int depth, int lower, int upper,
         if prio < victim_prio:
             victim_prio = prio
             victim = b + i
+    if victim.meta == 0:
+        t.filled += 1
+        if t.mask < t.max_mask and t.filled * 2 > (t.mask + 1) * BUCKET_ENTRIES:
+            victim.meta = <uint8_t> ((t.generation << 5) | work)   # moved by the growth
+            victim.key = key
+            victim.lower = <int16_t> lower
+            victim.upper = <int16_t> upper
+            victim.move = <uint16_t> move
+            victim.depth = <int8_t> depth
+            tt_grow(t)
+            return
     victim.key = key
     victim.lower = <int16_t> lower
     victim.upper = <int16_t> upper
@@ -210,6 +294,9 @@ cdef struct Search:
     cs_move **moves
     int **keys
     int **order
+    int tt_min_moves         # nodes with fewer moves skip the table
+    int mobility_weight      # fastest-first weight of one reply, in priority units (0: off)
+    int mobility_min_moves   # nodes with fewer moves skip the mobility count
     cs_move *killers         # two per ply
     int32_t *history         # num_players * HISTORY_SIZE
     int root_player
@@ -217,6 +304,7 @@ cdef struct Search:
     int exact                # 1: depth never decreases (the solver)
     uint64_t nodes
     uint64_t horizon         # horizon leaves and non-exact table cuts met so far
+    uint64_t stats[STAT_COUNT]
     double start
     double deadline          # 0: none
     double next_tick
@@ -251,7 +339,7 @@ cdef int ensure_ply(Search *s, int ply) noexcept nogil:
     s.moves[ply] = <cs_move *> malloc(sizeof(cs_move) * m)
     s.keys[ply] = <int *> malloc(sizeof(int) * m)
     s.order[ply] = <int *> malloc(sizeof(int) * m)
-    if s.states[ply] == NULL or s.moves[ply] == NULL or s.keys[ply] == NULL or s.order[ply] == NULL:
+    if (s.states[ply] == NULL or s.moves[ply] == NULL or s.keys[ply] == NULL or s.order[ply] == NULL):
         s.error = ERR_MEMORY
         s.stop = 1
         return 0
@@ -285,6 +373,8 @@ cdef void tick(Search *s) noexcept nogil:
 cdef int child_value(Search *s, int ply, int sign, int alpha, int beta, int depth) noexcept nogil:
     """Value, for the parent's side, of the child state in s.states[ply]
     (already made): a terminal is evaluated, a decision node searched."""
+    # the child's table bucket loads while the engine finds who moves
+    ab_prefetch(tt_bucket(s.tt, s.g.hash(s.ctx, s.states[ply])))
     cdef int who = s.g.to_move(s.ctx, s.states[ply])
     if who == CS_TERMINAL:
         s.nodes += 1
@@ -294,24 +384,25 @@ cdef int child_value(Search *s, int ply, int sign, int alpha, int beta, int dept
         s.stop = 1
         return 0
     if s.sign_of[who] == sign:
-        return _ab(s, ply, alpha, beta, depth)
-    return -_ab(s, ply, -beta, -alpha, depth)
+        return _ab(s, ply, who, alpha, beta, depth)
+    return -_ab(s, ply, who, -beta, -alpha, depth)
 
 
-cdef int _ab(Search *s, int ply, int alpha, int beta, int depth) noexcept nogil:
-    """Fail-soft alpha-beta at a decision node, valued for its mover's side."""
+cdef int _ab(Search *s, int ply, int who, int alpha, int beta, int depth) noexcept nogil:
+    """Fail-soft alpha-beta at a decision node where `who` moves, valued for
+    his side."""
     cdef const cs_game *g = s.g
     cdef char *st = s.states[ply]
     cdef char *child
-    cdef int who = g.to_move(s.ctx, st)
     cdef int sign = s.sign_of[who]
-    cdef int n, i, k, j, v, best, best_index, tt_index, child_depth, alpha0, beta0, bonus, w
+    cdef int n, i, k, j, v, best, best_index, tt_index, child_depth, alpha0, beta0, bonus, w, cwho
     cdef uint64_t key, nodes0, horizon0
-    cdef Entry *e
+    cdef Entry *e = NULL
     cdef cs_move *moves
     cdef int *keys
     cdef int *order
     cdef int32_t *hist
+    cdef bint use_table
 
     s.nodes += 1
     if (s.nodes & CHECK_MASK) == 0:
@@ -321,21 +412,33 @@ cdef int _ab(Search *s, int ply, int alpha, int beta, int depth) noexcept nogil:
     if depth <= 0:
         s.horizon += 1
         return sign * root_eval(s, st)
+    horizon0 = s.horizon
 
-    key = g.hash(s.ctx, st)
+    # the moves first: their generation overlaps the load of the table bucket
+    if not ensure_ply(s, ply + 1):
+        return 0
+    moves = s.moves[ply]
+    n = g.legal_moves(s.ctx, st, moves)
+    if n == 0:
+        return sign * root_eval(s, st)
+
+    # nodes with few moves have small subtrees: cheaper to search than to
+    # fetch from the table
+    use_table = n >= s.tt_min_moves
     tt_index = -1
-    e = tt_probe(s.tt, key)
+    key = g.hash(s.ctx, st)
+    if use_table:
+        e = tt_probe(s.tt, key)
     if e != NULL:
         tt_index = <int> e.move - 1
+        if tt_index >= n:
+            tt_index = -1
         if e.depth >= depth:
-            if e.lower >= beta or e.lower == e.upper:
+            if e.lower >= beta or e.lower == e.upper or e.upper <= alpha:
                 if e.depth != EXACT_DEPTH:
                     s.horizon += 1
-                return e.lower
-            if e.upper <= alpha:
-                if e.depth != EXACT_DEPTH:
-                    s.horizon += 1
-                return e.upper
+                s.stats[STAT_TT_CUT] += 1
+                return e.lower if e.lower >= beta or e.lower == e.upper else e.upper
             if e.lower > alpha or e.upper < beta:
                 if e.depth != EXACT_DEPTH:
                     s.horizon += 1
@@ -344,28 +447,17 @@ cdef int _ab(Search *s, int ply, int alpha, int beta, int depth) noexcept nogil:
                 if e.upper < beta:
                     beta = e.upper
 
-    if not ensure_ply(s, ply + 1):
-        return 0
-    moves = s.moves[ply]
-    n = g.legal_moves(s.ctx, st, moves)
-    if n == 0:
-        return sign * root_eval(s, st)
-    if tt_index >= n:
-        tt_index = -1
-
     child = s.states[ply + 1]
     child_depth = depth if s.exact else depth - 1
     alpha0 = alpha
     beta0 = beta
     nodes0 = s.nodes
-    horizon0 = s.horizon
     best = -INF
     best_index = -1
     keys = s.keys[ply]
     order = s.order[ply]
 
     # the table's move first, before any ordering work
-    k = 0
     if tt_index >= 0:
         memcpy(child, st, s.state_size)
         g.apply(s.ctx, child, moves[tt_index])
@@ -376,36 +468,12 @@ cdef int _ab(Search *s, int ply, int alpha, int beta, int depth) noexcept nogil:
         best_index = tt_index
         if v > alpha:
             alpha = v
-        k = 1
+        if alpha >= beta:
+            s.stats[STAT_CUT_TT_MOVE] += 1
 
     if alpha < beta:
-        # order the rest: game priority, killers, history
-        if g.move_priority != NULL:
-            g.move_priority(s.ctx, st, moves, n, keys)
-            for i in range(n):
-                v = keys[i]
-                if v > 16000:
-                    v = 16000
-                elif v < -16000:
-                    v = -16000
-                keys[i] = v * 65536
-        else:
-            for i in range(n):
-                keys[i] = 0
-        hist = s.history + who * HISTORY_SIZE
-        j = 0
-        for i in range(n):
-            if i == tt_index:
-                continue
-            w = hist[history_slot(moves[i])] >> 5
-            if w > 32767:
-                w = 32767
-            if moves[i] == s.killers[2 * ply] or moves[i] == s.killers[2 * ply + 1]:
-                w += 32768
-            keys[i] += w
-            order[j] = i
-            j += 1
-
+        order_moves(s, ply, who, sign, beta, n, tt_index)
+        j = n - 1 if tt_index >= 0 else n
         for k in range(j):
             # selection: the best remaining key next
             w = k
@@ -421,6 +489,7 @@ cdef int _ab(Search *s, int ply, int alpha, int beta, int depth) noexcept nogil:
             if best == -INF or beta - alpha == 1:
                 v = child_value(s, ply + 1, sign, alpha, beta, child_depth)
             else:
+                # PVS: a null window first, the full one when it fails high
                 v = child_value(s, ply + 1, sign, alpha, alpha + 1, child_depth)
                 if v > alpha and v < beta and not s.stop:
                     v = child_value(s, ply + 1, sign, alpha, beta, child_depth)
@@ -432,25 +501,73 @@ cdef int _ab(Search *s, int ply, int alpha, int beta, int depth) noexcept nogil:
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
+                        s.stats[STAT_CUT_FIRST if k == 0 else STAT_CUT_LATER] += 1
                         break
 
-    if best >= beta0 and best_index >= 0:
+    if best < beta0:
+        s.stats[STAT_NO_CUT] += 1
+    elif best_index >= 0:
         # a cut: remember the move that made it
         if moves[best_index] != s.killers[2 * ply]:
             s.killers[2 * ply + 1] = s.killers[2 * ply]
             s.killers[2 * ply] = moves[best_index]
-        bonus = work_of(s.nodes - nodes0)
-        if not s.exact and depth < 64:
-            bonus = depth
+        bonus = depth if not s.exact and depth < 64 else work_of(s.nodes - nodes0)
         history_reward(s, who, moves[best_index], bonus * bonus)
 
-    tt_store(s.tt, key,
-             EXACT_DEPTH if s.horizon == horizon0 else depth,
-             best if best > alpha0 else -INF,
-             best if best < beta0 else INF,
-             best_index + 1 if best > alpha0 and best_index < 65535 else 0,
-             work_of(s.nodes - nodes0))
+    if use_table:
+        tt_store(s.tt, key,
+                 EXACT_DEPTH if s.horizon == horizon0 else depth,
+                 best if best > alpha0 else -INF,
+                 best if best < beta0 else INF,
+                 best_index + 1 if best > alpha0 and best_index < 65535 else 0,
+                 work_of(s.nodes - nodes0))
     return best
+
+
+cdef void order_moves(Search *s, int ply, int who, int sign, int beta, int n, int skip) noexcept nogil:
+    """Fills s.order[ply] with the move indices but `skip` and s.keys[ply]
+    with their sort keys, higher first: 65536 x (the game's priority, minus
+    mobility_weight per reply the move leaves the opponent: fastest first)
+    + 32768 for a killer + the history score (< 32768).  A move that ends
+    the game goes first when its value reaches beta, last otherwise."""
+    cdef const cs_game *g = s.g
+    cdef char *st = s.states[ply]
+    cdef char *child = s.states[ply + 1]
+    cdef cs_move *moves = s.moves[ply]
+    cdef int *keys = s.keys[ply]
+    cdef int *order = s.order[ply]
+    cdef int32_t *hist = s.history + who * HISTORY_SIZE
+    cdef int i, j, v, w, cwho
+    cdef bint mobility = s.mobility_weight > 0 and n >= s.mobility_min_moves
+    if g.move_priority != NULL:
+        g.move_priority(s.ctx, st, moves, n, keys)
+    else:
+        memset(keys, 0, n * sizeof(int))
+    j = 0
+    for i in range(n):
+        if i == skip:
+            continue
+        v = keys[i]
+        if mobility:
+            memcpy(child, st, s.state_size)
+            g.apply(s.ctx, child, moves[i])
+            cwho = g.to_move(s.ctx, child)
+            if cwho == CS_TERMINAL:
+                v = PRIORITY_MAX if sign * root_eval(s, child) >= beta else -PRIORITY_MAX
+            elif cwho >= 0:
+                # the child's move buffer is free until the child is searched
+                v -= s.mobility_weight * g.legal_moves(s.ctx, child, s.moves[ply + 1])
+        if v > PRIORITY_MAX:
+            v = PRIORITY_MAX
+        elif v < -PRIORITY_MAX:
+            v = -PRIORITY_MAX
+        w = hist[history_slot(moves[i])] >> 5
+        v = v * 65536 + (w if w < 32767 else 32767)
+        if moves[i] == s.killers[2 * ply] or moves[i] == s.killers[2 * ply + 1]:
+            v += 32768
+        keys[i] = v
+        order[j] = i
+        j += 1
 
 
 cdef const cs_game *game_from_capsule(object capsule) except NULL:
@@ -495,6 +612,7 @@ cdef class Searcher:
     cdef cs_move *root_moves
     cdef int n_root
     cdef bint paranoid
+    cdef public list trace   # (root move index, beta, value, nodes) of each root test
 
     def __cinit__(self):
         memset(&self.s, 0, sizeof(Search))
@@ -522,6 +640,9 @@ cdef class Searcher:
         self.s.moves = <cs_move **> calloc(MAX_PLY + 2, sizeof(cs_move *))
         self.s.keys = <int **> calloc(MAX_PLY + 2, sizeof(int *))
         self.s.order = <int **> calloc(MAX_PLY + 2, sizeof(int *))
+        self.s.tt_min_moves = 4
+        self.s.mobility_weight = 12
+        self.s.mobility_min_moves = 6
         self.s.killers = <cs_move *> calloc(2 * (MAX_PLY + 2), sizeof(cs_move))
         self.s.history = <int32_t *> calloc(g.num_players * HISTORY_SIZE, sizeof(int32_t))
         self.root_moves = <cs_move *> malloc(sizeof(cs_move) * max(1, g.max_moves))
@@ -562,6 +683,35 @@ cdef class Searcher:
         free(self.root_moves)
 
     @property
+    def mobility_weight(self):
+        return self.s.mobility_weight
+
+    @mobility_weight.setter
+    def mobility_weight(self, int w):
+        self.s.mobility_weight = w
+
+    @property
+    def mobility_min_moves(self):
+        return self.s.mobility_min_moves
+
+    @mobility_min_moves.setter
+    def mobility_min_moves(self, int w):
+        self.s.mobility_min_moves = w
+
+    @property
+    def tt_min_moves(self):
+        return self.s.tt_min_moves
+
+    @tt_min_moves.setter
+    def tt_min_moves(self, int w):
+        self.s.tt_min_moves = w
+
+    @property
+    def stats(self):
+        """How the nodes of the last search ended (counts)."""
+        return {STAT_NAMES[i]: self.s.stats[i] for i in range(STAT_COUNT)}
+
+    @property
     def mode(self):
         return "paranoid" if self.paranoid else "sides"
 
@@ -587,6 +737,7 @@ cdef class Searcher:
     cdef void begin(self, time_limit, progress):
         self.s.nodes = 0
         self.s.horizon = 0
+        memset(self.s.stats, 0, sizeof(self.s.stats))
         self.s.stop = 0
         self.s.error = ERR_NONE
         self.s.start = ab_now()
@@ -623,7 +774,10 @@ cdef class Searcher:
     cdef int test_move(self, int i, int beta, int *lo, int *hi):
         """Null-window test: is root move i worth at least beta?  Tightens
         lo[i] / hi[i]; returns 1 (yes), 0 (no), -1 (stopped)."""
+        cdef uint64_t n0 = self.s.nodes
         cdef int v = self.root_child(i, beta - 1, beta, EXACT_DEPTH)
+        if self.trace is not None:
+            self.trace.append((i, beta, v, self.s.nodes - n0))
         if self.s.stop:
             return -1
         if v >= beta:
@@ -690,6 +844,8 @@ cdef class Searcher:
                                    best=self.root_moves[order[0]])
                 beta = next_beta(root_lo, root_hi, r, steps, 1)
 
+            value_nodes = self.s.nodes
+            value_seconds = ab_now() - self.s.start
             # phase 2: the exact value of every other move
             self.status["phase"] = "moves"
             for j in range(n):
@@ -729,6 +885,8 @@ cdef class Searcher:
                 "pv": pv,
                 "nodes": self.s.nodes,
                 "seconds": ab_now() - self.s.start,
+                "value_nodes": value_nodes,
+                "value_seconds": value_seconds,
             }
         finally:
             free(lo)
