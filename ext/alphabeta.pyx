@@ -612,6 +612,7 @@ cdef class Searcher:
     cdef cs_move *root_moves
     cdef int n_root
     cdef bint paranoid
+    cdef public int mobility_weight   # fastest-first weight of the solver (tuning)
     cdef public list trace   # (root move index, beta, value, nodes) of each root test
 
     def __cinit__(self):
@@ -621,8 +622,8 @@ cdef class Searcher:
         cdef const cs_game *g = game_from_capsule(game.capsule)
         cdef int p, sd_root
         if g.chance_outcomes != NULL:
-            raise ValueError("alpha-beta searches deterministic games; %s has chance nodes"
-                             % g.name.decode())
+            raise ValueError("alpha-beta searches deterministic games only, and %s has chance "
+                             "nodes: use the mcts engine" % g.name.decode())
         if len(state) != g.state_size:
             raise ValueError("state has %d bytes, the game wants %d" % (len(state), g.state_size))
         if not 0 <= root_player < g.num_players:
@@ -641,7 +642,7 @@ cdef class Searcher:
         self.s.keys = <int **> calloc(MAX_PLY + 2, sizeof(int *))
         self.s.order = <int **> calloc(MAX_PLY + 2, sizeof(int *))
         self.s.tt_min_moves = 4
-        self.s.mobility_weight = 12
+        self.mobility_weight = 12
         self.s.mobility_min_moves = 6
         self.s.killers = <cs_move *> calloc(2 * (MAX_PLY + 2), sizeof(cs_move))
         self.s.history = <int32_t *> calloc(g.num_players * HISTORY_SIZE, sizeof(int32_t))
@@ -681,14 +682,6 @@ cdef class Searcher:
         free(self.s.killers)
         free(self.s.history)
         free(self.root_moves)
-
-    @property
-    def mobility_weight(self):
-        return self.s.mobility_weight
-
-    @mobility_weight.setter
-    def mobility_weight(self, int w):
-        self.s.mobility_weight = w
 
     @property
     def mobility_min_moves(self):
@@ -799,6 +792,7 @@ cdef class Searcher:
             raise ValueError("the position has no legal move")
         self.begin(time_limit, progress)
         self.s.exact = 1
+        self.s.mobility_weight = self.mobility_weight
         lo_list = [-INF] * n
         hi_list = [INF] * n
         cdef int *lo = <int *> malloc(sizeof(int) * n)
@@ -977,6 +971,8 @@ cdef class Searcher:
         cdef int limit = MAX_DEPTH if max_depth is None else min(int(max_depth), MAX_DEPTH)
         self.begin(time_limit, progress)
         self.s.exact = 0
+        # counting replies pays in proofs to the end, not at a horizon
+        self.s.mobility_weight = 0
         scores = [0] * n                   # last completed depth
         depths = [0] * n
         bounds = ["upper"] * n

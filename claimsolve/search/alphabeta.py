@@ -33,7 +33,7 @@ def _searcher(position, table):
     try:
         return _alphabeta.Searcher(state.game, state.state_bytes(), position.player_to_move - 1, table)
     except ValueError as exc:
-        raise ClaimsolveError(f"alpha-beta: {exc}") from None
+        raise ClaimsolveError(str(exc)) from None
 
 
 def _progress_relay(position, progress):
@@ -96,9 +96,11 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
             score = shown_lower if shown_lower is not None else shown_upper
             suggestions.append(Suggestion(move=name, score=score, proven=proven,
                                           extra={"lower": shown_lower, "upper": shown_upper}))
-    # best first: by value (exact) or by proven lower bound, then upper bound
-    suggestions.sort(key=lambda s: (-_key(s.extra.get("lower", s.score)), -_key(s.extra.get("upper", s.score))))
-    pv = [position_move for position_move in _names_along(position, answer["pv"])]
+    pv = _names_along(position, answer["pv"])
+    # best first: by value (exact) or proven lower bound, then upper bound;
+    # among equals the principal variation's move first
+    suggestions.sort(key=lambda s: (-_key(s.extra.get("lower", s.score)), -_key(s.extra.get("upper", s.score)),
+                                    s.move not in pv[:1]))
     if answer["complete"]:
         value = answer["lower"]
         info = {"value": value, "result": _result_word(value)}

@@ -1,0 +1,242 @@
+"""The alpha-beta searches (claimsolve.search.alphabeta) against a brute-force
+minimax over the Color Claim reference rules, plus budgets, determinism,
+players and refusals."""
+import functools
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st, HealthCheck
+
+import claimsolve
+from claimsolve import _alphabeta
+from claimsolve.colorclaim import ColorClaimPosition, rules
+from claimsolve.colorclaim.position import FULL_SET
+from claimsolve.errors import ClaimsolveError
+from claimsolve.search import alphabeta
+from claimsolve.search.player import make_player
+
+
+def brute_force_values(position):
+    """{move: exact value for the player to move} by plain negamax over the
+    reference rules, memoised on the rules' state."""
+
+    @functools.lru_cache(maxsize=None)
+    def value(state):
+        moves = rules.legal_moves(state)
+        if not moves:
+            return rules.margin(state)
+        return max(-value(rules.play(state, move)) for move in moves)
+
+    return {move: -value(position.play(move).state) for move in position.legal_moves()}
+
+
+@st.composite
+def small_positions(draw):
+    """Random legal positions on 2x2..3x3 boards with at most 6 stacks (each
+    of 1 to 3 pyramids from the 30), random claims, shield and mover."""
+    width, height = draw(st.sampled_from([(2, 2), (2, 3), (3, 2), (3, 3)]))
+    cells = width * height
+    stacks = draw(st.integers(min_value=2, max_value=min(6, cells)))
+    occupied = set(draw(st.permutations(range(cells)))[:stacks])
+    pool = draw(st.permutations(FULL_SET))
+    grid = []
+    for cell in range(cells):
+        if cell in occupied:
+            size = draw(st.integers(min_value=1, max_value=3))
+            grid.append("/".join(f"{p.colour}{p.size}" for p in (pool.pop() for _ in range(size))))
+        else:
+            grid.append(".")
+    rows = [" ".join(grid[r * width:(r + 1) * width]) for r in range(height)]
+    colours = draw(st.permutations("RYGBK"))
+    claims = [draw(st.sampled_from([None, colours[0]])), draw(st.sampled_from([None, colours[1]]))]
+    to_move = draw(st.sampled_from([1, 2]))
+    other = 3 - to_move
+    shield = draw(st.sampled_from([None, other])) if claims[other - 1] else None
+    return ColorClaimPosition.from_json({
+        "game": "colorclaim", "board": rows[::-1], "to_move": to_move, "claims": claims, "shield": shield,
+    })
+
+
+def play_line(position, line):
+    for move in line:
+        assert move in position.legal_moves(), (move, position)
+        position = position.play(move)
+    return position
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions())
+def test_solver_values_equal_brute_force(position):
+    result = alphabeta.solve(position)
+    if position.is_over():
+        assert result.suggestions == [] and result.pv == []
+        assert result.info["value"] == position.margin()
+        return
+    truth = brute_force_values(position)
+    value = max(truth.values())
+    assert result.engine == "solver" and result.complete
+    assert {s.move: s.score for s in result.suggestions} == truth
+    assert all(s.exact and s.proven == ("win" if s.score > 0 else "loss" if s.score < 0 else "draw")
+               for s in result.suggestions)
+    assert [s.score for s in result.suggestions] == sorted(truth.values(), reverse=True)
+    assert result.info == {"value": value, "result": "win" if value > 0 else "loss" if value < 0 else "draw"}
+    # the principal variation is legal, starts with a best move, and its
+    # final margin for the root mover is the value
+    assert truth[result.pv[0]] == value
+    assert result.best.move == result.pv[0]
+    end = play_line(position, result.pv)
+    assert end.is_over()
+    margin = end.margin() if end.player_to_move == position.player_to_move else -end.margin()
+    assert margin == value
+
+
+@pytest.mark.parametrize("size,seed", [("3x3", 1), ("3x3", 4), ("2x3", 2), ("3x2", 5)])
+def test_solver_on_starting_setups(size, seed):
+    position = ColorClaimPosition.new(size=size, seed=seed)
+    result = alphabeta.solve(position)
+    assert len(result.suggestions) == len(position.legal_moves())
+    assert result.nodes > 0 and result.seconds > 0
+    if size != "3x3":
+        assert {s.move: s.score for s in result.suggestions} == brute_force_values(position)
+    if (size, seed) == ("3x3", 1):
+        # a full minimax over every engine state gives 0 (tests/colorclaim/test_small_boards.py)
+        assert result.info["value"] == 0
+
+
+def late_position(size, seed, stacks):
+    position = ColorClaimPosition.new(size=size, seed=seed)
+    rng = random.Random(seed)
+    while position.stack_count() > stacks and not position.is_over():
+        position = position.play(rng.choice(position.legal_moves()))
+    return position
+
+
+def test_time_limited_solve_gives_bounds_holding_the_value():
+    position = ColorClaimPosition.new(size="4x3", seed=3)
+    exact = {s.move: s.score for s in alphabeta.solve(position).suggestions}
+    value = max(exact.values())
+    cut = alphabeta.solve(position, time=0.05)
+    assert not cut.complete
+    lower, upper = cut.info["lower"], cut.info["upper"]
+    assert (lower is None or lower <= value) and (upper is None or value <= upper)
+    assert {s.move for s in cut.suggestions} == set(exact)
+    for s in cut.suggestions:
+        if s.exact:
+            assert s.score == exact[s.move]
+        else:
+            lo, hi = s.extra["lower"], s.extra["upper"]
+            assert (lo is None or lo <= exact[s.move]) and (hi is None or exact[s.move] <= hi)
+    assert cut.pv == [] or cut.pv[0] in exact
+
+
+def test_table_growth_and_small_table_give_the_same_values():
+    position = late_position("4x4", 2, 10)
+    big = alphabeta.solve(position, hash_mb=64)
+    tiny = alphabeta.solve(position, hash_mb=1)
+    assert [(s.move, s.score) for s in big.suggestions] == [(s.move, s.score) for s in tiny.suggestions]
+
+
+def test_finished_position_reports_its_margin():
+    position = late_position("6x5", 3, 12)
+    while not position.is_over():
+        position = position.play(position.legal_moves()[0])
+    for result in (alphabeta.solve(position), alphabeta.search(position, depth=3)):
+        assert result.suggestions == [] and result.pv == []
+    assert alphabeta.solve(position).info["value"] == position.margin()
+
+
+def test_depth_limited_search_is_legal_and_deterministic():
+    position = ColorClaimPosition.new(size="6x5", seed=1)
+    first = alphabeta.search(position, depth=4)
+    again = alphabeta.search(position, depth=4)
+    assert first.engine == "alphabeta" and first.info["depth"] == 4
+    assert [(s.move, s.score, s.depth) for s in first.suggestions] == \
+        [(s.move, s.score, s.depth) for s in again.suggestions]
+    assert first.pv == again.pv and first.nodes == again.nodes
+    assert sorted(s.move for s in first.suggestions) == sorted(position.legal_moves())
+    assert all(s.depth == 4 for s in first.suggestions)
+    # the best move's score is exact at its depth, the others are bounds
+    assert "bound" not in first.best.extra
+    assert all(s.score <= first.best.score for s in first.suggestions)
+    assert first.pv[0] == first.best.move and 1 <= len(first.pv) <= 4
+    play_line(position, first.pv)
+
+
+def test_depth_limited_search_beyond_the_end_is_exact():
+    position = late_position("4x4", 5, 8)
+    solved = alphabeta.solve(position)
+    searched = alphabeta.search(position, depth=30)
+    assert searched.info.get("solved") is True
+    assert searched.best.score == solved.info["value"]
+    assert searched.best.exact and searched.best.proven == solved.info["result"]
+
+
+def test_depth_limited_search_stops_on_time():
+    position = ColorClaimPosition.new(size="6x5", seed=2)
+    result = alphabeta.search(position, time=0.3)
+    assert result.info["depth"] >= 1
+    assert result.seconds < 1.5
+    assert result.best.move in position.legal_moves()
+
+
+def test_progress_is_called_with_names_and_its_errors_propagate():
+    position = ColorClaimPosition.new(size="4x4", seed=1)
+    seen = []
+    alphabeta.search(position, time=0.6, progress=seen.append)
+    assert seen and all("nodes" in info and "seconds" in info for info in seen)
+    assert all(info["best"] in position.legal_moves() for info in seen if info.get("best"))
+
+    class Stop(Exception):
+        pass
+
+    def fail(info):
+        raise Stop()
+
+    with pytest.raises(Stop):
+        alphabeta.solve(position, progress=fail)
+
+
+def test_peak_table_memory_within_the_hash_bound():
+    table = _alphabeta.Table(2)
+    position = ColorClaimPosition.new(size="4x3", seed=1)
+    alphabeta.solve(position, table=table)
+    assert table.bytes_in_use <= 2 * 2 ** 20
+    assert table.used > 0
+
+
+def test_bad_options_are_refused():
+    position = ColorClaimPosition.new(size="3x3", seed=1)
+    with pytest.raises(ClaimsolveError, match="'time'"):
+        alphabeta.solve(position, time=0)
+    with pytest.raises(ClaimsolveError, match="'hash'"):
+        alphabeta.search(position, depth=2, hash_mb=0)
+    with pytest.raises(ClaimsolveError, match="'depth'"):
+        alphabeta.search(position, depth=0)
+
+
+def test_chance_games_are_refused_and_sides_decided():
+    position = claimsolve.new("claimit", players=3)
+    with pytest.raises(ClaimsolveError, match="chance"):
+        alphabeta.search(position, depth=2)
+    with pytest.raises(ClaimsolveError, match="chance"):
+        alphabeta.solve(position)
+    # three players, no teams: paranoid; Color Claim: two sides
+    assert _alphabeta.side_mode(position.engine_state().game.capsule) == "paranoid"
+    colorclaim = ColorClaimPosition.new(size="3x3", seed=1)
+    assert _alphabeta.side_mode(colorclaim.engine_state().game.capsule) == "sides"
+
+
+def test_match_players():
+    position = ColorClaimPosition.new(size="3x3", seed=2)
+    solver = make_player("solver")
+    best = {s.move for s in alphabeta.solve(position).suggestions
+            if s.score == alphabeta.solve(position).info["value"]}
+    assert solver.choose(position) in best
+    searcher = make_player("alphabeta:depth=3,hash=8")
+    assert searcher.choose(position) in position.legal_moves()
+    timed = make_player("alphabeta:time=0.05")
+    assert timed.choose(position) in position.legal_moves()
+    with pytest.raises(ClaimsolveError, match="unknown option"):
+        make_player("alphabeta:width=3")
+    with pytest.raises(ClaimsolveError, match="'depth'"):
+        make_player("alphabeta:depth=zero")
