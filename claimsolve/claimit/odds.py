@@ -197,6 +197,10 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=DEFAULT_TIME, progress=
               for objective in optimum_mod.OBJECTIVES}
     solver = optimum_mod.solver_for(position, "secured") if solved["secured"] is not None else None
     rows = plan_rows(position, samples, seed, rest_of_game=True, progress=progress, solver=solver)
+    if position.dice is not None:
+        # the placements ranked by win chance (the optimum row, if any, last)
+        placements = sorted((r for r in rows if r["plan"] != "optimum"), key=lambda r: -r["win"])
+        rows = placements + [r for r in rows if r["plan"] == "optimum"]
     if solver is not None:
         for row in rows:
             if row["plan"] == "optimum":

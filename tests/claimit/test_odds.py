@@ -1,0 +1,156 @@
+"""The odds table: cli.md's JSON, exact parts exact, Monte Carlo parts
+converging to the exact values."""
+import math
+from pathlib import Path
+
+import pytest
+
+import claimsolve
+from claimsolve.claimit import optimum, rules
+from claimsolve.claimit.odds import odds, plan_rows, render_odds
+from claimsolve.errors import ClaimsolveError
+
+SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "claimit"
+FULL = ["B/1 B/2 B/1 B/2 B/1 B/2", "B/2 B/1 B/2 B/1 B/2 B/1", "B/1 B/2 B/1 B/2 B/1 B/2",
+        "B/2 B/1 B/2 B/1 B/2 B/1"]
+
+
+def seed(name):
+    return claimsolve.load(str(SEEDS / name))
+
+
+def small(rows, dice=None):
+    data = {"game": "claimit", "players": 2, "to_move": 1, "board": rows, "target": 15}
+    if dice is not None:
+        data["dice"] = dice
+    return claimsolve.from_dict(data)
+
+
+def test_json_has_the_cli_fields():
+    position = seed("mid-game-3p.json")
+    table = odds(position, samples=200, seed=3, time=0.05).to_json()
+    assert table["bust_probability"] == position.bust_rolls() / 216
+    assert table["recommendation"] in ("roll", "stop")
+    labels = [row["label"] for row in table["rows"]]
+    assert labels[:3] == ["stop now", "roll once more, then stop", "roll up to 2 more times, then stop"]
+    assert "follow the engine's policy" in labels
+    for row in table["rows"]:
+        assert 0.0 <= row["survive"] <= 1.0
+        lo, hi = row["win_ci95"]
+        assert lo <= row["win"] <= hi
+        assert not any(key.startswith("_") for key in row)
+    for objective in ("secured", "held"):
+        entry = table["turn_optimum"][objective]
+        assert set(entry["decisions"]) == {"roll", "stop"}
+        assert entry["value"] == max(entry["decisions"].values())
+    assert table["samples"] == 200 and table["seed"] == 3
+    import json
+    json.dumps(table)
+
+
+def test_stop_now_row_is_exact():
+    position = seed("late-turn-stop-3p.json")
+    rows = plan_rows(position, samples=50, seed=0)
+    stop = rows[0]
+    assert stop["plan"] == "stop"
+    start = rules.bust(position.board)
+    after = rules.stop(position.board, position.to_move)
+    assert stop["survive"] == 1.0
+    assert stop["secured_gain"] == rules.secured_count(after, 1) - rules.secured_count(start, 1)
+    assert stop["held_gain"] == rules.held_count(after, 1) - rules.held_count(start, 1)
+    assert stop["group_gain"] == rules.largest_group(after, 1) - rules.largest_group(start, 1)
+
+
+def test_one_more_roll_survives_as_often_as_the_exact_odds_say():
+    position = seed("late-turn-roll-3p.json")
+    exact = 1 - position.bust_rolls() / 216
+    errors = []
+    for samples in (500, 20000):
+        row = plan_rows(position, samples=samples, seed=1, rest_of_game=False)[1]
+        assert row["plan"] == "roll:1"
+        errors.append(abs(row["survive"] - exact))
+        sd = math.sqrt(exact * (1 - exact) / samples)
+        assert errors[-1] < 4 * sd
+    assert errors[1] < 0.01
+
+
+def test_optimum_row_converges_to_the_exact_turn_optimum():
+    """Playing the turn by the exact optimum (secured), the Monte Carlo mean
+    of the secured gain approaches the exact expectimax value; its held gain
+    never beats the exact held optimum."""
+    position = small(FULL + ["B/1 B/2 B/1 1 . 1", "w1 2/w2 . 2 1 w4"])
+    optimum.solver_for(position, "secured").clear()
+    exact = optimum.solve(position, "secured", time=10)
+    held = optimum.solve(position, "held", time=10)
+    solver = optimum.solver_for(position, "secured")
+    errors = []
+    for samples in (1000, 40000):
+        row = plan_rows(position, samples=samples, seed=5, rest_of_game=False, solver=solver)[-1]
+        assert row["plan"] == "optimum"
+        errors.append(abs(row["secured_gain"] - exact["value"]))
+        assert errors[-1] < 4 * 1.5 / math.sqrt(samples)
+        assert row["held_gain"] <= held["value"] + 4 * 2 / math.sqrt(samples)
+    assert errors[1] < 0.02
+    # a plan that is not optimal falls short of the exact value
+    rows = plan_rows(position, samples=40000, seed=5, rest_of_game=False)
+    for row in rows:
+        assert row["secured_gain"] <= exact["value"] + 4 * 1.5 / math.sqrt(40000)
+
+
+def test_table_includes_the_optimum_row_when_exact():
+    position = small(FULL + ["B/1 B/2 B/1 1 . 1", "w1 2/w2 . 2 1 w4"])
+    table = odds(position, samples=300, seed=0, time=2)
+    assert table.turn_optimum["secured"]["exact"] is True
+    assert table.turn_optimum["held"]["exact"] is True
+    assert table.rows[-1]["plan"] == "optimum"
+    assert table.rows[-1]["decision"] == "roll"           # secured: roll 0.51 > stop 0
+
+
+def test_with_dice_the_rows_are_the_placements():
+    position = seed("mid-game-dice-3p.json")
+    result = odds(position, samples=300, seed=0, time=0.05)
+    table = result.to_json()
+    assert table["mode"] == "placement"
+    assert sorted(row["decision"] for row in table["rows"]) == sorted(position.legal_moves())
+    assert table["recommendation"] in position.legal_moves()
+    wins = [row["win"] for row in table["rows"]]
+    assert wins == sorted(wins, reverse=True)              # ranked
+    assert set(table["turn_optimum"]["secured"]["decisions"]) == set(position.legal_moves())
+
+
+def test_start_of_turn_must_roll():
+    position = seed("start-3p.json")
+    result = odds(position, samples=100, seed=0, time=0.05)
+    assert result.recommendation == "roll"
+    assert result.margin is None
+    assert all(row["decision"] == "roll" for row in result.rows)
+    assert result.bust_probability == 0.0
+
+
+def test_same_seed_same_table_and_progress_changes_nothing():
+    position = seed("mid-game-3p.json")
+    seen = []
+    a = odds(position, samples=120, seed=9, time=0.02).to_json()
+    b = odds(position, samples=120, seed=9, time=0.02, progress=seen.append).to_json()
+    for table in (a, b):
+        table.pop("seconds")
+        for objective in table["turn_optimum"].values():
+            objective.pop("seconds", None)
+    assert a["rows"] == b["rows"]
+    assert seen and seen[-1]["samples"] == "120/120"
+    c = odds(position, samples=120, seed=10, time=0.02).to_json()
+    assert c["rows"] != a["rows"]
+
+
+def test_render_is_an_aligned_table():
+    position = seed("mid-game-3p.json")
+    text = render_odds(odds(position, samples=100, seed=0, time=0.02))
+    assert "stop now" in text and "Recommendation:" in text
+    assert "busts with" in text and "/216" in text
+    lines = [line for line in text.splitlines() if line.startswith(("stop now", "roll "))]
+    assert len({line.index("%") for line in lines}) == 1
+
+
+def test_finished_game_has_no_odds():
+    with pytest.raises(ClaimsolveError):
+        odds(seed("game-over-3p.json"), samples=10)

@@ -1,0 +1,121 @@
+"""The exact turn optimum (C expectimax, compressed memo) against a plain
+expectimax over the reference rules, written from cli.md's definition."""
+import pytest
+
+import claimsolve
+from claimsolve.claimit import optimum, rules
+from claimsolve.claimit.position import placement_name
+
+FULL = ["B/1 B/2 B/1 B/2 B/1 B/2", "B/2 B/1 B/2 B/1 B/2 B/1", "B/1 B/2 B/1 B/2 B/1 B/2",
+        "B/2 B/1 B/2 B/1 B/2 B/1"]
+SMALL = [
+    FULL + ["B/1 B/2 B/1 B/2 . 1", "w1 2/w2 . 2 1 w4"],
+    FULL + ["B/1 B/2 B/1 1 . 1", "w1 2/w2 . 2 1 w4"],
+    FULL + ["B/1 B/2 B/1 1 . 1", "w1 2/w2 . 2 1/B w4"],
+]
+
+
+def small(rows, release_white=False, dice=None):
+    data = {"game": "claimit", "players": 2, "to_move": 1, "board": rows, "target": 15,
+            "variant": {"release_white": release_white}}
+    if dice is not None:
+        data["dice"] = dice
+    return claimsolve.from_dict(data)
+
+
+def gain(board, start, player, objective):
+    if objective == "secured":
+        return rules.secured_count(board, player) - rules.secured_count(start, player)
+    return rules.held_count(board, player) - rules.held_count(start, player)
+
+
+def reference_value(position, objective, memo):
+    """max(stop, roll) at a decision with something placed; memo keyed by
+    the whole board (no compression)."""
+    key = position.board
+    if key not in memo:
+        start = rules.bust(position.board)
+        stop = gain(rules.stop(position.board, position.to_move), start, position.to_move, objective)
+        memo[key] = max(stop, reference_roll(position, objective, memo))
+    return memo[key]
+
+
+def reference_roll(position, objective, memo):
+    total = 0.0
+    for dice, count in rules.roll_classes():
+        placements = rules.legal_placements(position.board, position.to_move, dice)
+        if placements:
+            rolled = position._replace(dice=dice)
+            best = max(reference_value(rolled.play(placement_name(m)), objective, memo) for m in placements)
+            total += count / 216.0 * best
+    return total
+
+
+def fresh_solve(position, objective):
+    optimum.solver_for(position, objective).clear()
+    return optimum.solve(position, objective, time=30)
+
+
+@pytest.mark.parametrize("rows", SMALL)
+@pytest.mark.parametrize("objective", ["secured", "held"])
+def test_exact_values_match_a_plain_expectimax(rows, objective):
+    position = small(rows)
+    result = fresh_solve(position, objective)
+    memo = {}
+    roll = reference_roll(position, objective, memo)
+    start = rules.bust(position.board)
+    stop = gain(rules.stop(position.board, 1), start, 1, objective)
+    assert result["exact"]
+    assert result["decisions"]["roll"] == pytest.approx(roll, abs=1e-9)
+    assert result["decisions"]["stop"] == pytest.approx(stop, abs=1e-9)
+    assert result["value"] == pytest.approx(max(roll, stop), abs=1e-9)
+    # the memo's turn states leave out which space holds which white number:
+    # fewer of them than distinct boards
+    assert 0 < result["states"] < len(memo)
+
+
+@pytest.mark.parametrize("objective", ["secured", "held"])
+def test_release_white_variant_matches(objective):
+    position = small(SMALL[0], release_white=True)
+    result = fresh_solve(position, objective)
+    memo = {}
+    assert result["decisions"]["roll"] == pytest.approx(reference_roll(position, objective, memo), abs=1e-9)
+
+
+def test_with_dice_each_placement_is_a_decision():
+    position = small(SMALL[1], dice=[5, 5, 6])
+    result = fresh_solve(position, "secured")
+    assert sorted(result["decisions"]) == sorted(position.legal_moves())
+    memo = {}
+    for move, value in result["decisions"].items():
+        assert value == pytest.approx(reference_value(position.play(move), "secured", memo), abs=1e-9)
+
+
+def test_start_of_turn_has_only_the_roll_decision():
+    position = small(FULL + ["B/1 B/2 B/1 B/2 1 1", "1 1 1 2 . ."])
+    result = fresh_solve(position, "held")
+    assert list(result["decisions"]) == ["roll"]
+    assert result["decisions"]["roll"] == pytest.approx(reference_roll(position, "held", {}), abs=1e-9)
+
+
+def test_too_large_says_so_and_estimates():
+    from pathlib import Path
+    seed = Path(__file__).resolve().parents[2] / "seeds" / "claimit" / "mid-game-3p.json"
+    position = claimsolve.load(str(seed))
+    optimum.solver_for(position, "secured").clear()
+    assert optimum.solve(position, "secured", time=0.02) is None
+    answer = optimum.turn_optimum(position, time=0.04)
+    for objective in ("secured", "held"):
+        entry = answer[objective]
+        assert entry["exact"] is False
+        assert "too large" in entry["reason"]
+        assert set(entry["decisions"]) == {"roll", "stop"}
+        assert entry["value"] == max(entry["decisions"].values())
+
+
+def test_best_decision_follows_the_exact_values():
+    position = small(SMALL[1])
+    move, exact = optimum.best_decision(position, "held", time=5)
+    assert exact and move == "stop"          # held: stop 3.0 against roll about 1.77
+    move, exact = optimum.best_decision(position, "secured", time=5)
+    assert exact and move == "roll"          # secured: nothing secured yet, rolling gains
