@@ -892,6 +892,16 @@ cdef class ClaimItGame:
         cdef ci_state s = self.read(state)
         return bust_rolls(&self.block.ctx, &s)
 
+    def greedy_placement(self, bytes state):
+        """The move code the odds table's plans place with these dice
+        (best_placement, ties to the lowest space)."""
+        cdef ci_state s = self.read(state)
+        cdef cs_move moves[MAX_TURN_PLACEMENTS]
+        if s.phase != PHASE_PLACE:
+            raise ValueError("no dice to place")
+        cdef int n = ci_legal_moves(&self.block.ctx, &s, moves)
+        return moves[best_placement(&self.block.ctx, &s, moves, n, NULL)]
+
     def play_out(self, bytes state, uint64_t seed, int uniform_seats=0):
         """Plays to the end (the playout policy; seats in the bit set
         `uniform_seats` uniformly at random).  Returns (final state bytes,

@@ -5,8 +5,9 @@
 - `risk:p`: stops when the next roll's exact bust chance exceeds p.
 - `optimum`: the exact turn optimum on "secured" (the largest expected
   number of secured spaces gained this turn); where the rest of the turn is
-  too large for its time budget (`optimum:time=0.2`), the Monte Carlo
-  estimate of the same quantity decides instead.
+  too large for its time budget (`optimum:time=0.05`, seconds per
+  decision), the Monte Carlo estimate of the same quantity decides instead
+  (`samples=400` turns per plan).
 
 `threshold` and `risk` place by the greedy rule of `greedy_placement`.
 """
@@ -114,7 +115,7 @@ class OptimumPlayer(Player):
     exact turn optimum when it finishes within `time` seconds per decision
     (its memo carries over within a turn), else the Monte Carlo estimate."""
 
-    def __init__(self, time=0.2, samples=400, seed=0):
+    def __init__(self, time=0.05, samples=400, seed=0):
         self.time = time
         self.samples = samples
         self.seed = seed
@@ -152,4 +153,4 @@ register_player("random", lambda options, seed: RandomPlayer(seed))
 register_player("threshold", lambda options, seed: ThresholdPlayer(_option(options, "", int)))
 register_player("risk", lambda options, seed: RiskPlayer(_option(options, "", float)))
 register_player("optimum", lambda options, seed: OptimumPlayer(
-    time=float(options.get("time", 0.2)), samples=int(options.get("samples", 400)), seed=seed))
+    time=float(options.get("time", 0.05)), samples=int(options.get("samples", 400)), seed=seed))
