@@ -142,6 +142,7 @@ cdef class Table:
     cdef size_t block_size
     cdef readonly int hash_mb
     cdef readonly uint64_t buckets
+    cdef object owner        # (game, paranoid root player) its entries belong to
 
     def __cinit__(self, int hash_mb):
         if hash_mb < 1:
@@ -655,6 +656,13 @@ cdef class Searcher:
             raise MemoryError()
         memcpy(self.s.states[0], <const char *> state, g.state_size)
         self.paranoid = _is_paranoid(g)
+        # entries are valued per mover's side: valid for any root of this
+        # game, except in a paranoid search, whose sides depend on the root
+        owner = (<uintptr_t> g, root_player if self.paranoid else -1)
+        if table.owner != owner:
+            if table.owner is not None:
+                table.clear()
+            table.owner = owner
         sd_root = g.side(g.ctx, root_player) if g.side != NULL else root_player
         for p in range(g.num_players):
             if self.paranoid:
@@ -956,13 +964,14 @@ cdef class Searcher:
 
     # -- depth-limited mode --------------------------------------------------
 
-    def search(self, max_depth=None, time_limit=None, progress=None):
+    def search(self, max_depth=None, time_limit=None, progress=None, int top=1):
         """Iterative deepening to `max_depth` (None: until `time_limit`).
-        Returns {"depth", "moves": [(code, score, depth, bound)], "pv",
-        "exact", "nodes", "seconds"}, bound "exact" | "upper" | "lower",
-        the moves best first."""
+        The `top` best moves get exact scores at each depth, the others
+        upper bounds.  Returns {"depth", "moves": [(code, score, depth,
+        bound)], "pv", "exact", "nodes", "seconds"}, bound "exact" |
+        "upper" | "lower", the moves best first."""
         cdef int n = self.n_root
-        cdef int i, j, d, v, alpha, beta, delta, a, b, best_v, prev
+        cdef int i, j, d, v, floor, delta, a, b, best_v, prev
         cdef uint64_t horizon0
         if n == 0:
             raise ValueError("the position has no legal move")
@@ -987,38 +996,42 @@ cdef class Searcher:
         for d in range(1, limit + 1):
             if d == 1:
                 deadline, self.s.deadline = self.s.deadline, 0.0   # depth 1 always completes
+            # aspiration window around the last best score (below it only
+            # when a single exact score is wanted)
             prev = scores[order[0]]
             delta = 3 if d >= 3 else INF
-            a = max(prev - delta, -INF) if delta < INF else -INF
+            a = max(prev - delta, -INF) if delta < INF and top == 1 else -INF
             b = min(prev + delta, INF) if delta < INF else INF
             horizon0 = self.s.horizon
             while True:
-                alpha = a
                 best_v = -INF
+                exact_scores = []          # this pass, highest first
                 for j in range(n):
                     i = order[j]
+                    # PVS against the top-th best exact score so far
+                    floor = a if len(exact_scores) < top else max(a, exact_scores[top - 1])
                     if j == 0:
-                        v = self.root_child(i, alpha, b, d - 1)
+                        v = self.root_child(i, floor, b, d - 1)
                     else:
-                        v = self.root_child(i, alpha, alpha + 1, d - 1)
-                        if v > alpha and v < b and not self.s.stop:
-                            v = self.root_child(i, alpha, b, d - 1)
+                        v = self.root_child(i, floor, floor + 1, d - 1)
+                        if v > floor and v < b and not self.s.stop:
+                            v = self.root_child(i, floor, b, d - 1)
                     if self.s.stop:
                         break
                     cur[i] = v
-                    if v <= alpha:
+                    if v <= floor:
                         cur_bound[i] = "upper"
                     elif v >= b:
                         cur_bound[i] = "lower"
                     else:
                         cur_bound[i] = "exact"
+                        exact_scores.append(v)
+                        exact_scores.sort(reverse=True)
                     if v > best_v:
                         best_v = v
-                    if v > alpha:
-                        alpha = v
                         if j > 0:       # a new best goes first
                             order.insert(0, order.pop(j))
-                    if alpha >= b:
+                    if v >= b:
                         break
                 if self.s.stop:
                     break
@@ -1038,7 +1051,7 @@ cdef class Searcher:
                 scores[i] = cur[i]
                 bounds[i] = cur_bound[i]
                 depths[i] = d
-            rest = sorted(order[1:], key=lambda i: -scores[i])
+            rest = sorted(order[1:], key=lambda i: (-scores[i], bounds[i] != "exact"))
             order = [order[0]] + rest
             completed = d
             self.status.update(depth=d, score=scores[order[0]], best=self.root_moves[order[0]])

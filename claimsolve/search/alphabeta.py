@@ -124,16 +124,19 @@ def _names_along(position, codes):
     return names
 
 
-def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=None):
+def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=None, top=1):
     """Depth-limited alpha-beta with the game's static evaluation (engine
     "alphabeta"): iterative deepening to `depth`, or until `time` seconds
     (one second when neither is given).
 
     Suggestions: every legal move ranked, `score` from its last completed
-    depth (`depth`); the best move's score is exact at that depth, the
-    others are upper bounds (extra {"bound": "upper"}) unless the search
-    reached the game's end everywhere, which makes every score exact."""
+    depth (`depth`).  The `top` best moves' scores are exact at that depth
+    (a larger `top` costs search time); the others are upper bounds, marked
+    extra {"bound": "upper"}.  When every line reached the game's end the
+    exact scores are proven (`exact`, `proven`) and info["solved"] is set."""
     _check_options(time, hash_mb, depth)
+    if not isinstance(top, int) or isinstance(top, bool) or top < 1:
+        raise ClaimsolveError(f"option 'top': must be a whole number, at least 1, not {top}")
     if depth is None and time is None:
         time = 1.0
     if position.is_over():
@@ -141,7 +144,7 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
     if table is None:
         table = _alphabeta.Table(hash_mb)
     searcher = _searcher(position, table)
-    answer = _run(lambda: searcher.search(depth, time, _progress_relay(position, progress)))
+    answer = _run(lambda: searcher.search(depth, time, _progress_relay(position, progress), top))
     suggestions = []
     for code, score, move_depth, bound in answer["moves"]:
         exact = answer["exact"] and bound == "exact"

@@ -171,6 +171,23 @@ def test_depth_limited_search_beyond_the_end_is_exact():
     assert searched.best.exact and searched.best.proven == solved.info["result"]
 
 
+def test_top_moves_get_exact_scores():
+    position = late_position("4x4", 5, 9)
+    truth = {s.move: s.score for s in alphabeta.solve(position).suggestions}
+    every = alphabeta.search(position, depth=30, top=len(truth))
+    assert {s.move: s.score for s in every.suggestions} == truth
+    assert all(s.exact and "bound" not in s.extra for s in every.suggestions)
+    three = alphabeta.search(position, depth=30, top=3)
+    exact = [s for s in three.suggestions if "bound" not in s.extra]
+    assert len(exact) >= 3 and all(truth[s.move] == s.score for s in exact)
+    assert [s.score for s in exact[:3]] == sorted(truth.values(), reverse=True)[:3]
+    for s in three.suggestions:
+        if s.extra.get("bound") == "upper":
+            assert truth[s.move] <= s.score <= exact[2].score
+    with pytest.raises(ClaimsolveError, match="'top'"):
+        alphabeta.search(position, depth=2, top=0)
+
+
 def test_depth_limited_search_stops_on_time():
     position = ColorClaimPosition.new(size="6x5", seed=2)
     result = alphabeta.search(position, time=0.3)
