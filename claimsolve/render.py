@@ -133,6 +133,8 @@ def _engine_label(result):
 
 
 def _score(engine, s):
+    if s.score is None:          # a solver cut short before any bound on this move
+        return "?"
     if engine == "mcts":
         return f"{s.score:.3f}"
     if isinstance(s.score, float) and not s.score.is_integer():
