@@ -569,6 +569,7 @@ ctypedef struct opt_entry:
     uint64_t black
     uint64_t whites
     double value
+    int64_t cut              # the depth limit stopped some line below
 
 ctypedef struct opt_solver:
     const ci_ctx *ctx
@@ -580,6 +581,7 @@ ctypedef struct opt_solver:
     long states              # turn states evaluated by the last call
     double deadline
     int aborted
+    int cut                  # a depth limit stopped some line of play
 
 cdef inline double now_seconds() noexcept nogil:
     cdef timespec ts
@@ -605,6 +607,14 @@ cdef inline uint64_t whites_key(const opt_solver *o, const ci_state *s) noexcept
                 key |= 1ULL << n
     return key
 
+cdef enum:
+    UNLIMITED = 255          # no limit on the rolls left in the turn
+
+cdef inline uint64_t opt_key(const opt_solver *o, const ci_state *s, int depth) noexcept nogil:
+    """The memo key's third word: the white numbers, and the depth limit
+    the value was computed under."""
+    return whites_key(o, s) | (<uint64_t> depth << 56)
+
 cdef inline opt_entry *opt_slot(opt_solver *o, const ci_state *s, uint64_t wk) noexcept nogil:
     cdef uint64_t i = fmix(s.turn_white * 31 + fmix(s.turn_black ^ (wk * 0x9E3779B97F4A7C15ULL))) & o.mask
     while True:
@@ -616,18 +626,27 @@ cdef inline opt_entry *opt_slot(opt_solver *o, const ci_state *s, uint64_t wk) n
 
 cdef double opt_lookup(void *solver, const ci_state *s) noexcept nogil:
     cdef opt_solver *o = <opt_solver *> solver
-    cdef opt_entry *e = opt_slot(o, s, whites_key(o, s))
+    cdef opt_entry *e = opt_slot(o, s, opt_key(o, s, UNLIMITED))
     if e.white == <uint64_t> -1:
         return -1.0
     return e.value
 
-cdef double opt_decide(opt_solver *o, const ci_state *s) noexcept nogil:
-    """The best expected gain from a decision with something placed:
-    max(stop, roll), memoised on the turn state."""
-    cdef uint64_t wk = whites_key(o, s)
-    cdef opt_entry *e = opt_slot(o, s, wk)
+cdef double opt_decide(opt_solver *o, const ci_state *s, int depth) noexcept nogil:
+    """The best expected gain from a decision with something placed, with
+    at most `depth` more rolls (UNLIMITED: the exact optimum): max(stop,
+    roll), memoised on the turn state and the depth."""
+    cdef uint64_t wk
+    cdef opt_entry *e
     cdef double stopv, rollv, v
+    cdef int outer_cut, below
+    if depth == 0:
+        o.cut = 1
+        return stop_gain(s, o.objective)
+    wk = opt_key(o, s, depth)
+    e = opt_slot(o, s, wk)
     if e.white != <uint64_t> -1:
+        if e.cut:
+            o.cut = 1
         return e.value
     if o.aborted:
         return 0.0
@@ -636,9 +655,13 @@ cdef double opt_decide(opt_solver *o, const ci_state *s) noexcept nogil:
         o.aborted = 1
         return 0.0
     stopv = stop_gain(s, o.objective)
-    rollv = opt_roll(o, s)
+    outer_cut = o.cut
+    o.cut = 0
+    rollv = opt_roll(o, s, depth)
     if o.aborted:
         return 0.0
+    below = o.cut
+    o.cut = outer_cut | below
     v = rollv if rollv > stopv else stopv
     if o.used >= o.capacity:
         o.aborted = 1
@@ -648,18 +671,20 @@ cdef double opt_decide(opt_solver *o, const ci_state *s) noexcept nogil:
     e.black = s.turn_black
     e.whites = wk
     e.value = v
+    e.cut = below
     o.used += 1
     return v
 
-cdef double opt_roll(opt_solver *o, const ci_state *s) noexcept nogil:
-    """Expected best gain of rolling: each roll class by its probability, a
-    bust 0, else the best placement."""
+cdef double opt_roll(opt_solver *o, const ci_state *s, int depth) noexcept nogil:
+    """Expected best gain of rolling (depth >= 1 rolls allowed): each roll
+    class by its probability, a bust 0, else the best placement."""
     cdef const ci_ctx *c = o.ctx
     cdef double child_value[288]
     cdef cs_move moves[MAX_TURN_PLACEMENTS]
     cdef ci_state child
     cdef double total = 0.0, best, v
     cdef int k, i, n, idx
+    cdef int after = depth if depth == UNLIMITED else depth - 1
     for i in range(288):
         child_value[i] = -1.0
     for k in range(NCLASSES):
@@ -674,7 +699,7 @@ cdef double opt_roll(opt_solver *o, const ci_state *s) noexcept nogil:
                 memcpy(&child, s, sizeof(ci_state))
                 place(c, &child, moves[i])
                 child.phase = PHASE_DECIDE
-                v = opt_decide(o, &child)
+                v = opt_decide(o, &child, after)
                 if o.aborted:
                     return 0.0
                 child_value[idx] = v
@@ -1031,10 +1056,13 @@ cdef class TurnSolver:
         """Turn states in the memo."""
         return self.o.used
 
-    def solve(self, bytes state, double seconds):
-        """Returns (complete, states evaluated by this call, decisions) where
-        decisions is [(move code, expected gain)]: at a decision ROLL (and
-        STOP when something is placed), with dice set each legal placement.
+    def solve(self, bytes state, double seconds, int depth=UNLIMITED):
+        """Returns (complete, states evaluated by this call, decisions, cut)
+        where decisions is [(move code, expected gain)]: at a decision ROLL
+        (and STOP when something is placed), with dice set each legal
+        placement.  With a `depth` (1..254) the values are those of the best
+        play with at most that many more rolls, and `cut` says whether the
+        limit ever stopped a line of play (if not, they are exact).
         Incomplete (time or memory ran out): decisions is None."""
         cdef ci_state s = self.game.read(state)
         cdef ci_state child, start
@@ -1052,8 +1080,11 @@ cdef class TurnSolver:
         if key != self.base_key or self.o.used >= self.o.capacity:
             self.clear()
             self.base_key = key
+        if depth < 1 or depth > UNLIMITED:
+            raise ValueError("depth: 1..255")
         self.o.states = 0
         self.o.aborted = 0
+        self.o.cut = 0
         self.o.deadline = now_seconds() + seconds
         decisions = []
         if s.phase == PHASE_PLACE:
@@ -1062,27 +1093,28 @@ cdef class TurnSolver:
                 memcpy(&child, &s, sizeof(ci_state))
                 ci_apply(c, &child, moves[i])
                 with nogil:
-                    rollv = opt_decide(&self.o, &child)
+                    rollv = opt_decide(&self.o, &child, depth)
                 if self.o.aborted:
-                    return False, self.o.states, None
+                    return False, self.o.states, None, bool(self.o.cut)
                 decisions.append((moves[i], rollv))
-            return True, self.o.states, decisions
+            return True, self.o.states, decisions, bool(self.o.cut)
         with nogil:
-            rollv = opt_roll(&self.o, &s)
+            rollv = opt_roll(&self.o, &s, depth)
         if self.o.aborted:
-            return False, self.o.states, None
+            return False, self.o.states, None, bool(self.o.cut)
         decisions.append((MOVE_ROLL, rollv))
         if anything_placed(&s):
             stopv = stop_gain(&s, self.objective)
             decisions.append((MOVE_STOP, stopv))
-            e = opt_slot(&self.o, &s, whites_key(&self.o, &s))
+            e = opt_slot(&self.o, &s, opt_key(&self.o, &s, depth))
             if e.white == <uint64_t> -1 and self.o.used < self.o.capacity:
                 e.white = s.turn_white
                 e.black = s.turn_black
-                e.whites = whites_key(&self.o, &s)
+                e.whites = opt_key(&self.o, &s, depth)
                 e.value = rollv if rollv > stopv else stopv
+                e.cut = self.o.cut
                 self.o.used += 1
-        return True, self.o.states, decisions
+        return True, self.o.states, decisions, bool(self.o.cut)
 
     def value(self, bytes state):
         """The memoised best expected gain of a decision state with something
@@ -1092,6 +1124,7 @@ cdef class TurnSolver:
         return None if v < 0 else v
 
 
+UNLIMITED_ROLLS = UNLIMITED
 PLAN_KINDS = {"stop": PLAN_STOP, "roll": PLAN_ROLL, "policy": PLAN_POLICY, "place": PLAN_PLACE,
               "optimum": PLAN_OPTIMUM}
 OBJECTIVES = {"secured": OBJ_SECURED, "held": OBJ_HELD}

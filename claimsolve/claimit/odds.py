@@ -182,6 +182,11 @@ def _round_optimum(opt):
         e = dict(entry)
         e["value"] = round(e["value"], 9)
         e["decisions"] = {m: round(v, 9) for m, v in e["decisions"].items()}
+        if e.get("lower_bound"):
+            b = dict(e["lower_bound"])
+            b["value"] = round(b["value"], 9)
+            b["decisions"] = {m: round(v, 9) for m, v in b["decisions"].items()}
+            e["lower_bound"] = b
         out[objective] = e
     return out
 
@@ -195,26 +200,22 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=DEFAULT_TIME, progress=
     started = _time.monotonic()
     solved = {objective: optimum_mod.solve(position, objective, time / 2)
               for objective in optimum_mod.OBJECTIVES}
-    solver = optimum_mod.solver_for(position, "secured") if solved["secured"] is not None else None
+    replayable = solved["secured"]["exact"] and "rolls_limit" not in solved["secured"]
+    solver = optimum_mod.solver_for(position, "secured") if replayable else None
     rows = plan_rows(position, samples, seed, rest_of_game=True, progress=progress, solver=solver)
     if position.dice is not None:
         # the placements ranked by win chance (the optimum row, if any, last)
         placements = sorted((r for r in rows if r["plan"] != "optimum"), key=lambda r: -r["win"])
         rows = placements + [r for r in rows if r["plan"] == "optimum"]
     if solver is not None:
-        for row in rows:
-            if row["plan"] == "optimum":
-                decisions = solved["secured"]["decisions"]
-                row["decision"] = max(decisions, key=decisions.get)
+        decisions = solved["secured"]["decisions"]
+        rows[-1]["decision"] = max(decisions, key=decisions.get)
     turn_optimum = {}
     for objective in optimum_mod.OBJECTIVES:
-        if solved[objective] is not None:
+        if solved[objective]["exact"]:
             turn_optimum[objective] = solved[objective]
         else:
-            entry = optimum_mod.estimate(position, objective, rows)
-            entry["reason"] = (f"the rest of the turn is too large to finish within {time / 2:g} s: "
-                               f"Monte Carlo estimate (best plan of this table, {samples} samples) instead")
-            turn_optimum[objective] = entry
+            turn_optimum[objective] = optimum_mod.fallback(position, objective, rows, solved[objective], time / 2)
     recommendation, margin, confidence, alternative = _recommend(position, rows)
     return OddsResult(
         to_move=position.to_move,
@@ -273,6 +274,10 @@ def render_odds(result, color=False):
         else:
             lines.append(f"Turn optimum, {objective} spaces gained: about {entry['value']:.3f} "
                          f"(not exact: {entry['reason']}): {decisions}")
+            bound = entry.get("lower_bound")
+            if bound:
+                lines.append(f"  at least {bound['value']:.3f} (exact best play with at most {bound['rolls']} "
+                             "more roll(s)): " + ", ".join(f"{m} {v:.3f}" for m, v in bound["decisions"].items()))
     lines.append("")
     lines.append(f"Placements inside plans: {PLACEMENT_POLICY}.")
     lines.append(f"Win chances: the rest of the game played out {result.samples:,} times per row "

@@ -13,7 +13,9 @@ rest of the turn: the spaces with this turn's white and black markers and
 which white numbers are in use (with release_white: which space holds which
 number).  When the rest of the turn is too large to finish within the time
 budget, the answer says so (`exact: false`) and gives the Monte Carlo
-estimate instead: the best of the odds table's plans.
+estimate instead (the best of the odds table's plans), together with an exact
+lower bound: the value of the best play with at most d more rolls, for the
+largest d that fits in the time.
 """
 import functools
 import time as _time
@@ -22,7 +24,8 @@ from ..errors import ClaimsolveError
 
 OBJECTIVES = ("secured", "held")
 DEFAULT_TIME = 1.0
-DEFAULT_MEMORY_MB = 64
+DEFAULT_MEMORY_MB = 96         # per objective: 2M memo slots of 40 bytes
+EXACT_SHARE = 0.5          # of the time: the unlimited search; the rest: lower bounds
 
 
 @functools.lru_cache(maxsize=8)
@@ -41,20 +44,47 @@ def solver_for(position, objective):
 
 
 def solve(position, objective, time=DEFAULT_TIME):
-    """Exact expectimax of the rest of this turn for one objective.  Returns
-    {"value", "decisions": {move: expected gain}, "exact": True, "states",
-    "seconds"}, or None when time or memory ran out first."""
+    """Expectimax of the rest of this turn for one objective, within `time`
+    seconds.  Exact: {"exact": True, "value", "decisions": {move: expected
+    gain}, "states", "seconds"}.  When the whole turn does not fit, half the
+    time goes to exact searches limited to d = 1, 2, ... more rolls, and the
+    answer is {"exact": False, "lower_bound": {"rolls": d, "value",
+    "decisions"} (or None), "states", "seconds"}: the best play with at most d
+    more rolls, which the optimum can only beat."""
     if position.is_over():
         raise ClaimsolveError("turn optimum: the game is over")
+    from .._claimit import UNLIMITED_ROLLS
     solver = solver_for(position, objective)
+    state = position.engine_state().state_bytes()
     started = _time.perf_counter()
-    complete, states, decisions = solver.solve(position.engine_state().state_bytes(), float(time))
-    seconds = _time.perf_counter() - started
-    if not complete:
-        return None
+    complete, states, decisions, _ = solver.solve(state, float(time) * EXACT_SHARE)
+    if complete:
+        return _answer(position, decisions, True, states, started, solver)
+    total, bound, depth = states, None, 1
+    while depth < UNLIMITED_ROLLS:
+        left = float(time) - (_time.perf_counter() - started)
+        if left <= 0:
+            break
+        complete, states, decisions, cut = solver.solve(state, left, depth)
+        total += states
+        if not complete:
+            break
+        if not cut:
+            # the limit never bound: exact, though not memoised for replay
+            answer = _answer(position, decisions, True, total, started, solver)
+            answer["rolls_limit"] = depth
+            return answer
+        bound = _answer(position, decisions, False, total, started, solver)
+        bound = {"rolls": depth, "value": bound["value"], "decisions": bound["decisions"]}
+        depth += 1
+    return {"exact": False, "lower_bound": bound, "states": total,
+            "seconds": round(_time.perf_counter() - started, 4)}
+
+
+def _answer(position, decisions, exact, states, started, solver):
     named = {position.move_name(code): value for code, value in decisions}
-    return {"value": max(named.values()), "decisions": named, "exact": True, "states": states,
-            "stored_states": solver.stored, "seconds": round(seconds, 4)}
+    return {"value": max(named.values()), "decisions": named, "exact": exact, "states": states,
+            "stored_states": solver.stored, "seconds": round(_time.perf_counter() - started, 4)}
 
 
 def estimate(position, objective, rows):
@@ -76,38 +106,51 @@ def turn_optimum(position, time=DEFAULT_TIME, rows=None):
     """cli.md's turn_optimum: {"secured": {...}, "held": {...}}.  Each
     objective gets half of `time`; where it does not finish, its entry is the
     Monte Carlo estimate from `rows` (the odds table's rows), marked
-    `exact: false` with the reason."""
+    `exact: false` with the reason, and the exact lower bound found."""
     out = {}
     for objective in OBJECTIVES:
-        exact = solve(position, objective, time / len(OBJECTIVES))
-        if exact is not None:
-            out[objective] = exact
+        answer = solve(position, objective, time / len(OBJECTIVES))
+        if answer["exact"]:
+            out[objective] = answer
             continue
         if rows is None:
             from .odds import plan_rows
             rows = plan_rows(position, samples=2000, seed=0, rest_of_game=False)
-        fallback = estimate(position, objective, rows)
-        fallback["reason"] = (f"the rest of the turn is too large to finish within {time / len(OBJECTIVES):g} s: "
-                              "Monte Carlo estimate (best plan of the odds table) instead")
-        out[objective] = fallback
+        out[objective] = fallback(position, objective, rows, answer, time / len(OBJECTIVES))
     return out
 
 
+def fallback(position, objective, rows, answer, seconds):
+    """The entry of an objective the exact search did not finish: the Monte
+    Carlo estimate, the reason, the exact lower bound."""
+    entry = estimate(position, objective, rows)
+    entry["reason"] = (f"the rest of the turn is too large to finish within {seconds:g} s: "
+                       "Monte Carlo estimate (best plan of the odds table) instead")
+    entry["lower_bound"] = answer["lower_bound"]
+    entry["states"] = answer["states"]
+    return entry
+
+
 def best_decision(position, objective="secured", time=0.2, samples=400, seed=0):
-    """(move, exact): the decision the turn optimum takes here, from the
-    exact expectimax when it finishes within `time`, else from a Monte Carlo
-    estimate of the same objective over `samples` turns per plan."""
+    """(move, exact): the decision the turn optimum takes here.  Exact when
+    the expectimax finishes within `time`, or when its lower bound for
+    rolling already beats stopping; else from a Monte Carlo estimate of the
+    same objective over `samples` turns per plan."""
     if position.dice is None and not position.turn_in_progress():
         return "roll", True
-    exact = solve(position, objective, time)
-    if exact is not None:
-        decisions, is_exact = exact["decisions"], True
+    answer = solve(position, objective, time)
+    if answer["exact"]:
+        decisions = answer["decisions"]
     else:
+        bound = answer["lower_bound"]
+        if (bound is not None and "stop" in bound["decisions"]
+                and bound["decisions"]["roll"] > bound["decisions"]["stop"] + 1e-12):
+            return "roll", True
         from .odds import plan_rows
         rows = plan_rows(position, samples=samples, seed=seed, rest_of_game=False)
-        decisions, is_exact = estimate(position, objective, rows)["decisions"], False
+        decisions = estimate(position, objective, rows)["decisions"]
     # ties go to stop (no risk) and then to the first placement listed
     best = max(decisions.values())
     for move in (["stop"] if "stop" in decisions else []) + list(decisions):
         if decisions[move] >= best - 1e-12:
-            return move, is_exact
+            return move, answer["exact"]

@@ -98,19 +98,82 @@ def test_start_of_turn_has_only_the_roll_decision():
     assert result["decisions"]["roll"] == pytest.approx(reference_roll(position, "held", {}), abs=1e-9)
 
 
-def test_too_large_says_so_and_estimates():
+def mid_game():
     from pathlib import Path
     seed = Path(__file__).resolve().parents[2] / "seeds" / "claimit" / "mid-game-3p.json"
-    position = claimsolve.load(str(seed))
+    return claimsolve.load(str(seed))
+
+
+def test_too_large_says_so_and_estimates():
+    position = mid_game()
     optimum.solver_for(position, "secured").clear()
-    assert optimum.solve(position, "secured", time=0.02) is None
-    answer = optimum.turn_optimum(position, time=0.04)
+    answer = optimum.solve(position, "secured", time=0.05)
+    assert answer["exact"] is False
+    assert answer["lower_bound"]["rolls"] >= 1
+    table = optimum.turn_optimum(position, time=0.1)
     for objective in ("secured", "held"):
-        entry = answer[objective]
+        entry = table[objective]
         assert entry["exact"] is False
         assert "too large" in entry["reason"]
         assert set(entry["decisions"]) == {"roll", "stop"}
         assert entry["value"] == max(entry["decisions"].values())
+
+
+def reference_limited(position, objective, depth, memo):
+    """max(stop, roll) with at most `depth` more rolls (a plain expectimax)."""
+    key = (position.board, depth)
+    if key not in memo:
+        start = rules.bust(position.board)
+        stop = gain(rules.stop(position.board, position.to_move), start, position.to_move, objective)
+        roll = reference_limited_roll(position, objective, depth, memo) if depth > 0 else 0.0
+        memo[key] = max(stop, roll)
+    return memo[key]
+
+
+def reference_limited_roll(position, objective, depth, memo):
+    total = 0.0
+    for dice, count in rules.roll_classes():
+        placements = rules.legal_placements(position.board, position.to_move, dice)
+        if placements:
+            rolled = position._replace(dice=dice)
+            total += count / 216.0 * max(reference_limited(rolled.play(placement_name(m)), objective,
+                                                           depth - 1, memo) for m in placements)
+    return total
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_depth_limited_values_are_exact_for_their_limit(depth):
+    position = small(SMALL[1])
+    solver = optimum.solver_for(position, "secured")
+    solver.clear()
+    complete, states, decisions, cut = solver.solve(position.engine_state().state_bytes(), 30.0, depth)
+    assert complete and cut
+    values = {position.move_name(code): v for code, v in decisions}
+    assert values["roll"] == pytest.approx(reference_limited_roll(position, "secured", depth, {}), abs=1e-9)
+    # the limit only takes choices away: never above the optimum
+    assert values["roll"] <= fresh_solve(position, "secured")["decisions"]["roll"] + 1e-9
+
+
+def test_a_limit_that_never_binds_gives_the_exact_values():
+    position = small(SMALL[0])
+    exact = fresh_solve(position, "held")["decisions"]
+    complete, _, decisions, cut = optimum.solver_for(position, "held").solve(
+        position.engine_state().state_bytes(), 30.0, 40)
+    assert complete and not cut
+    assert {position.move_name(c): v for c, v in decisions} == pytest.approx(exact, abs=1e-12)
+
+
+def test_lower_bound_beats_every_plan_with_as_many_rolls():
+    """The best play with at most d more rolls is at least as good as "roll up
+    to k more times" with the greedy placements, k <= d (Monte Carlo)."""
+    from claimsolve.claimit.odds import plan_rows
+    position = mid_game()
+    optimum.solver_for(position, "secured").clear()
+    bound = optimum.solve(position, "secured", time=0.6)["lower_bound"]
+    rows = plan_rows(position, samples=20000, seed=2, rest_of_game=False)
+    for row in rows:
+        if row["plan"].startswith("roll:") and int(row["plan"][5:]) <= bound["rolls"]:
+            assert row["secured_gain"] <= bound["decisions"]["roll"] + 0.03
 
 
 def test_best_decision_follows_the_exact_values():

@@ -82,6 +82,16 @@ def test_optimum_player_takes_the_exact_decision_when_small():
     assert player.exact_decisions == 1
 
 
+def test_optimum_player_proves_rolling_by_the_lower_bound():
+    """Mid-game the whole turn is too large, but the best play with a few
+    more rolls already beats stopping: rolling is proven best."""
+    from pathlib import Path
+    position = claimsolve.load(str(Path(__file__).resolve().parents[2] / "seeds" / "claimit" / "mid-game-3p.json"))
+    player = OptimumPlayer(time=0.2)
+    assert player.choose(position) == "roll"
+    assert player.exact_decisions == 1
+
+
 def test_matches_play_to_the_end_with_every_kind():
     start = claimsolve.new("claimit", players=3)
     lineup = [make_player("random", seed=1), make_player("threshold:3"), make_player("risk:0.3")]
