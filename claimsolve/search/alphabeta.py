@@ -214,13 +214,18 @@ def _number(options, key, kind):
         raise ValueError(f"option '{key}': not a number: {options[key]!r}") from None
 
 
+def _hash_option(options):
+    value = _number(options, "hash", int)
+    return DEFAULT_HASH_MB if value is None else value
+
+
 def _alphabeta_player(options, seed):
     unknown = set(options) - {"depth", "time", "hash"}
     if unknown:
         raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} (alphabeta takes depth, time, hash)")
     try:
         return AlphaBetaPlayer(depth=_number(options, "depth", int), time=_number(options, "time", float),
-                               hash_mb=_number(options, "hash", int) or DEFAULT_HASH_MB)
+                               hash_mb=_hash_option(options))
     except ClaimsolveError as exc:
         raise ValueError(exc.message) from None
 
@@ -230,8 +235,7 @@ def _solver_player(options, seed):
     if unknown:
         raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} (solver takes time, hash)")
     try:
-        return SolverPlayer(time=_number(options, "time", float),
-                            hash_mb=_number(options, "hash", int) or DEFAULT_HASH_MB)
+        return SolverPlayer(time=_number(options, "time", float), hash_mb=_hash_option(options))
     except ClaimsolveError as exc:
         raise ValueError(exc.message) from None
 
