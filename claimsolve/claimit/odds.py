@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from ..errors import ClaimsolveError
 from . import optimum as optimum_mod
 
-DEFAULT_SAMPLES = 8000       # per row: a mid-game table in about 1 s (benchmarks/bench_claimit.py)
+DEFAULT_SAMPLES = 6000       # per row: a mid-game table in about 1.2 s (benchmarks/bench_claimit.py)
 DEFAULT_TIME = 0.5           # seconds for the exact turn optimum (both objectives)
 MAX_MORE_ROLLS = 4
 Z95 = 1.959963984540054

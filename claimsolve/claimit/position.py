@@ -453,8 +453,12 @@ class ClaimItPosition(Position):
 
     @classmethod
     def from_engine(cls, game, state_bytes, target=None):
-        """The position of an engine state at a decision (not a chance node)."""
+        """The position of an engine state at a decision (not a chance node).
+        `target` is written only when given, or when the game's target is not
+        the default for its players."""
         fields = game.decode(state_bytes)
+        if target is None and game.target != rules.default_target(game.players):
+            target = game.target
         return cls(game.players, fields["board"], fields["to_move"], fields["dice"],
                    fields["final_round"], game.release_white, target)
 

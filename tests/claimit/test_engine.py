@@ -147,3 +147,26 @@ def test_policy_beats_uniform_random_clearly():
             means, _ = game.simulate(start, 300, 17 + seat, uniform)
             share += means[seat] / players
         assert share > 0.8, (players, share)
+
+
+def test_random_play_down_to_an_empty_black_supply_agrees():
+    """From a board with 28 of the 30 black markers down: blacks run out."""
+    rows = ["B/1 B/2 B/1 B/2 B/1 B/2", "B/2 B/1 B/2 B/1 B/2 B/1"] * 2 + \
+        ["B/1 B/2 B/1 B/2 1 2", ". 1 2 . . ."]
+    supplies = set()
+    for seed in range(8):
+        rng = random.Random(seed)
+        position = claimsolve.from_dict({"game": "claimit", "players": 2, "board": rows, "target": 15,
+                                         "variant": {"release_white": seed % 2 == 1}})
+        while not position.is_over():
+            state = check_agreement(position)
+            supplies.add(rules.black_supply(position.board))
+            moves = position.legal_moves()
+            move = position.resolve_chance("roll" if moves[0] == "roll" and rng.random() < 0.8
+                                           else rng.choice(moves), rng)
+            for code in position.engine_moves(move):
+                state.apply(code)
+            position = position.play(move)
+            assert ClaimItPosition.from_engine(position.engine_game(), state.state_bytes()) == position
+        check_agreement(position)
+    assert 0 in supplies
