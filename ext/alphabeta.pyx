@@ -20,7 +20,9 @@ holding both bounds, the depth they hold for, the best move (as an index into
 `legal_moves` order) and the log2 of the subtree size (replacement priority).
 An entry whose subtree never met the horizon is stored as exact to the end of
 the game, so depth-limited searches also notice when they have solved a line.
-Move order: table move, then the game's `move_priority`, killers, history.
+The table grows as it fills, and nodes with few moves skip it.  Move order:
+the table's move, then the game's `move_priority` (in the exact mode minus a
+weight per reply the move leaves: fastest first), killers, history.
 
 The C loop returns to Python only on a clock tick (every TICK seconds) to
 check for Ctrl-C and, when given, to call the progress callable.
