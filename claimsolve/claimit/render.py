@@ -81,8 +81,12 @@ def render_svg(position):
             pile = position.board[rules.space_index(r, c)]
             for level, token in enumerate(pile):
                 cx = x + cell / 2 + 6 * level - 3 * (len(pile) - 1)
-                cy = y + cell / 2 - 6 * level + 3 * (len(pile) - 1)
+                cy = y + cell / 2 - 6 * level + 3 * (len(pile) - 1) - 4
                 out.append(_token_svg(token, cx, cy))
+            if len(pile) > 1:
+                # the whole pile in words: what lies under the top is hidden
+                out.append(f'<text x="{x + cell / 2}" y="{y + cell - 3}" text-anchor="middle" '
+                           f'font-size="10" fill="#333">{escape("/".join(pile))}</text>')
     state = (f"Player {position.to_move} to move" if not position.is_over() else "Game over")
     if position.dice:
         state += ", dice " + " ".join(map(str, position.dice))
