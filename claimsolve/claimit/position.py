@@ -13,7 +13,7 @@ from ..errors import MoveError, PositionError
 from ..game import Position
 from ..positions import register
 from . import rules
-from .rules import SIZE, SPACES
+from .rules import SIZE
 
 KEYS = ("game", "players", "board", "to_move", "dice", "final_round", "variant", "target")
 REQUIRED = ("game", "players", "board")
@@ -234,14 +234,11 @@ class ClaimItPosition(Position):
         if not _is_int(left) or not 0 <= left <= players:
             raise PositionError("final_round.turns_left", f"must be 0..{players}")
         # K turns remain: the other players in seat order from the one after
-        # P, then P; at K = 0 the turn has passed to the one after P.
+        # P, then P.  (At K = 0 the game is over and to_move decides nothing.)
         expected = (by - 1 + players - left + 1) % players + 1
         if left > 0 and to_move != expected:
             raise PositionError("to_move", f"with final_round {{triggered_by: {by}, turns_left: {left}}} "
                                 f"player {expected} is to move, not {to_move}")
-        if left == 0 and to_move != expected:
-            raise PositionError("to_move", f"the game is over (turns_left 0): the turn passed to "
-                                f"player {expected}, not {to_move}")
         return (by, left)
 
     def _check_final_round(self):
