@@ -13,6 +13,7 @@ seed=)`; a late position is that setup played with `random.Random(seed)`
 choosing among the legal moves until at most 12 stacks are left.
 
     python benchmarks/bench_solver.py
+    python benchmarks/bench_solver.py --late 12,16,20                # harder late positions too
     python benchmarks/bench_solver.py --board 4x4 --seed 1          # largest-board attempt
     python benchmarks/bench_solver.py --board 4x4 --seed 1 --time 600 --hash 1024
 """
@@ -132,6 +133,8 @@ def main():
     parser.add_argument("--time", type=float, default=600.0, help="budget of the largest-board attempt (s)")
     parser.add_argument("--hash", type=int, default=1024, help="table MB of the largest-board attempt")
     parser.add_argument("--rss-seconds", type=float, default=4.0)
+    parser.add_argument("--late", type=lambda text: [int(k) for k in text.split(",")], default=[12, 16],
+                        help="stacks left in the late 6x5 positions, e.g. 12,16,20 (default 12,16)")
     args = parser.parse_args()
     if args.board:
         largest_board(args.board, args.seed, args.time, args.hash)
@@ -143,10 +146,11 @@ def main():
                                     for s in range(1, 11)], 64, 0.1, False),
         ("4x3 setups, seeds 1-5", [(f"4x3 s{s}", ColorClaimPosition.new(size="4x3", seed=s))
                                    for s in range(1, 6)], 256, 30.0, False),
-        ("Late 6x5 positions, 12 stacks left, seeds 1-5", [(f"6x5 s{s}", late_position(s, 12))
-                                                          for s in range(1, 6)], 256, 30.0, True),
-        ("Later-reached 6x5 positions, 16 stacks left, seeds 1-5 (beyond the target)",
-         [(f"6x5 s{s}", late_position(s, 16)) for s in range(1, 6)], 256, None, False),
+    ) + tuple(
+        (f"Late 6x5 positions, {k} stacks left, seeds 1-5" + ("" if k <= 12 else " (beyond the target)"),
+         [(f"6x5 s{s}", late_position(s, k)) for s in range(1, 6)], 256,
+         30.0 if k <= 12 else None, k <= 12)
+        for k in args.late
     ):
         nodes, seconds = solve_table(title, positions, hash_mb, target, each)
         total_nodes += nodes
