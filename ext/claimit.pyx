@@ -927,6 +927,13 @@ cdef class ClaimItGame:
         cdef int n = ci_legal_moves(&self.block.ctx, &s, moves)
         return moves[best_placement(&self.block.ctx, &s, moves, n, NULL)]
 
+    def policy_rolls(self, bytes state):
+        """Would the playout policy roll now (at a decision without dice)?"""
+        cdef ci_state s = self.read(state)
+        if s.phase != PHASE_DECIDE:
+            raise ValueError("not a roll-or-stop decision")
+        return bool(policy_rolls(&self.block.ctx, &s))
+
     def play_out(self, bytes state, uint64_t seed, int uniform_seats=0):
         """Plays to the end (the playout policy; seats in the bit set
         `uniform_seats` uniformly at random).  Returns (final state bytes,

@@ -56,7 +56,9 @@ def plans_for(position, with_optimum=False):
             plans.append(("stop", "stop now", "stop", (_PLAN["stop"], 0)))
         for k in range(1, MAX_MORE_ROLLS + 1):
             plans.append((f"roll:{k}", _roll_label(k), "roll", (_PLAN["roll"], k)))
-        plans.append(("policy", "follow the engine's policy", "roll", (_PLAN["policy"], 0)))
+        rolls = position.engine_game().policy_rolls(position.engine_state().state_bytes())
+        plans.append(("policy", "follow the engine's policy", "roll" if rolls else "stop",
+                      (_PLAN["policy"], 0)))
     if with_optimum:
         plans.append(("optimum", "play the exact turn optimum (secured)", None, (_PLAN["optimum"], 0)))
     return plans
@@ -182,11 +184,12 @@ def _round_optimum(opt):
         e = dict(entry)
         e["value"] = round(e["value"], 9)
         e["decisions"] = {m: round(v, 9) for m, v in e["decisions"].items()}
-        if e.get("lower_bound"):
-            b = dict(e["lower_bound"])
-            b["value"] = round(b["value"], 9)
-            b["decisions"] = {m: round(v, 9) for m, v in b["decisions"].items()}
-            e["lower_bound"] = b
+        for part in ("lower_bound", "monte_carlo"):
+            if e.get(part):
+                b = dict(e[part])
+                b["value"] = round(b["value"], 9)
+                b["decisions"] = {m: round(v, 9) for m, v in b["decisions"].items()}
+                e[part] = b
         out[objective] = e
     return out
 
@@ -272,12 +275,14 @@ def render_odds(result, color=False):
             lines.append(f"Turn optimum, {objective} spaces gained: {entry['value']:.3f} "
                          f"(exact, {entry['states']:,} turn states): {decisions}")
         else:
-            lines.append(f"Turn optimum, {objective} spaces gained: about {entry['value']:.3f} "
-                         f"(not exact: {entry['reason']}): {decisions}")
+            lines.append(f"Turn optimum, {objective} spaces gained: not exact (the rest of the turn is too "
+                         "large for the time given)")
+            lines.append("  Monte Carlo, best plan of this table: " + ", ".join(
+                f"{m} {v:.3f}" for m, v in entry["monte_carlo"]["decisions"].items()))
             bound = entry.get("lower_bound")
             if bound:
-                lines.append(f"  at least {bound['value']:.3f} (exact best play with at most {bound['rolls']} "
-                             "more roll(s)): " + ", ".join(f"{m} {v:.3f}" for m, v in bound["decisions"].items()))
+                lines.append(f"  at least (exact, best play with at most {bound['rolls']} more roll(s)): "
+                             + ", ".join(f"{m} {v:.3f}" for m, v in bound["decisions"].items()))
     lines.append("")
     lines.append(f"Placements inside plans: {PLACEMENT_POLICY}.")
     lines.append(f"Win chances: the rest of the game played out {result.samples:,} times per row "

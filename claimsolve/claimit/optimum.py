@@ -121,14 +121,26 @@ def turn_optimum(position, time=DEFAULT_TIME, rows=None):
 
 
 def fallback(position, objective, rows, answer, seconds):
-    """The entry of an objective the exact search did not finish: the Monte
-    Carlo estimate, the reason, the exact lower bound."""
-    entry = estimate(position, objective, rows)
-    entry["reason"] = (f"the rest of the turn is too large to finish within {seconds:g} s: "
-                       "Monte Carlo estimate (best plan of the odds table) instead")
-    entry["lower_bound"] = answer["lower_bound"]
-    entry["states"] = answer["states"]
-    return entry
+    """The entry of an objective the exact search did not finish: for each
+    decision the larger of the Monte Carlo estimate (the best plan of the
+    odds table) and the exact lower bound (the best play with at most d more
+    rolls), both also given apart, and the reason."""
+    monte_carlo = estimate(position, objective, rows)
+    bound = answer["lower_bound"]
+    decisions = dict(monte_carlo["decisions"])
+    if bound is not None:
+        for move, value in bound["decisions"].items():
+            decisions[move] = max(decisions.get(move, value), value)
+    return {
+        "value": max(decisions.values()),
+        "decisions": decisions,
+        "exact": False,
+        "reason": (f"the rest of the turn is too large to finish within {seconds:g} s: for each decision "
+                   "the larger of the Monte Carlo estimate and the exact lower bound instead"),
+        "monte_carlo": {"value": monte_carlo["value"], "decisions": monte_carlo["decisions"]},
+        "lower_bound": bound,
+        "states": answer["states"],
+    }
 
 
 def best_decision(position, objective="secured", time=0.2, samples=400, seed=0):

@@ -118,6 +118,16 @@ def test_with_dice_the_rows_are_the_placements():
     assert set(table["turn_optimum"]["secured"]["decisions"]) == set(position.legal_moves())
 
 
+def test_policy_row_names_the_policys_own_first_decision():
+    # late in this turn the bust chance is above the policy's 25%: it stops
+    position = seed("late-turn-roll-3p.json")
+    rows = plan_rows(position, samples=100, seed=0)
+    policy = [r for r in rows if r["plan"] == "policy"][0]
+    assert position.bust_rolls() / 216 > 0.25
+    assert policy["decision"] == "stop"
+    assert policy["survive"] == 1.0
+
+
 def test_start_of_turn_must_roll():
     position = seed("start-3p.json")
     result = odds(position, samples=100, seed=0, time=0.05)

@@ -117,6 +117,12 @@ def test_too_large_says_so_and_estimates():
         assert "too large" in entry["reason"]
         assert set(entry["decisions"]) == {"roll", "stop"}
         assert entry["value"] == max(entry["decisions"].values())
+        # each decision: the larger of the Monte Carlo estimate and the exact lower bound
+        for move, value in entry["decisions"].items():
+            candidates = [entry["monte_carlo"]["decisions"][move]]
+            if entry["lower_bound"]:
+                candidates.append(entry["lower_bound"]["decisions"][move])
+            assert value == max(candidates)
 
 
 def reference_limited(position, objective, depth, memo):
