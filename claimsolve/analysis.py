@@ -13,10 +13,14 @@ from .search.result import SearchResult
 DEFAULT_TIME = 2.0
 ENGINES = ("auto", "mcts", "alphabeta", "solver")
 
-# Color Claim positions with at most this many stacks are given to the exact
-# solver first under `auto` (measured by benchmarks/bench_solver.py: such
-# positions solve well within a couple of seconds).
-AUTO_SOLVE_STACKS = 14
+# Under `auto`, Color Claim positions with at most this many stacks are given
+# to the exact solver first, for SOLVER_SHARE of the budget; when it cannot
+# finish, alpha-beta answers with the rest.  (benchmarks/bench_solver.py:
+# 4x3 starts, 12 stacks, solve in about 0.7 s; late 6x5 positions with 16
+# stacks in under 0.1 s, with 20 stacks in 6 to 30 s; a 4x4 start, 16 dense
+# stacks, takes one to two minutes.)
+AUTO_SOLVE_STACKS = 20
+SOLVER_SHARE = 0.5
 
 
 class Analysis:
@@ -62,7 +66,7 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
     if chooser is None:
         raise ClaimsolveError(f"analyze: no engine for game '{position.game}'")
     analysis = chooser(position, time=time, iterations=iterations, engine=engine, seed=seed,
-                       threads=threads, hash_mb=hash_mb, progress=progress)
+                       threads=threads, hash_mb=hash_mb, top=top, progress=progress)
     if top is not None:
         analysis.result.suggestions = analysis.result.suggestions[:top]
     return analysis
@@ -77,7 +81,7 @@ def _final_info(position):
     return info
 
 
-def _analyze_colorclaim(position, time, iterations, engine, seed, threads, hash_mb, progress):
+def _analyze_colorclaim(position, time, iterations, engine, seed, threads, hash_mb, top, progress):
     from .search import alphabeta, mcts
 
     if engine == "mcts":
@@ -92,19 +96,24 @@ def _analyze_colorclaim(position, time, iterations, engine, seed, threads, hash_
     if engine == "solver":
         return Analysis(position, alphabeta.solve(position, time=time, hash_mb=hash_mb, progress=progress))
     if engine == "alphabeta":
-        return Analysis(position, alphabeta.search(position, time=time, hash_mb=hash_mb, progress=progress))
+        return Analysis(position, alphabeta.search(position, time=time, hash_mb=hash_mb, top=top or 1,
+                                                   progress=progress))
     # auto
     started = _time.monotonic()
+    solved = None
     if position.stack_count() <= AUTO_SOLVE_STACKS:
-        solved = alphabeta.solve(position, time=time, hash_mb=hash_mb, progress=progress)
+        budget = None if time is None else time * SOLVER_SHARE
+        solved = alphabeta.solve(position, time=budget, hash_mb=hash_mb, progress=progress)
         if solved.complete:
             return Analysis(position, solved)
     remaining = None if time is None else max(0.05, time - (_time.monotonic() - started))
-    result = alphabeta.search(position, time=remaining, hash_mb=hash_mb, progress=progress)
+    result = alphabeta.search(position, time=remaining, hash_mb=hash_mb, top=top or 1, progress=progress)
+    if solved is not None:
+        result.info["solver_tried"] = {"seconds": round(solved.seconds, 4), "nodes": solved.nodes}
     return Analysis(position, result)
 
 
-def _analyze_claimit(position, time, iterations, engine, seed, threads, hash_mb, progress):
+def _analyze_claimit(position, time, iterations, engine, seed, threads, hash_mb, top, progress):
     from .claimit import odds as claimit_odds
     from .search import mcts
 

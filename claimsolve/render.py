@@ -113,6 +113,9 @@ def analysis_text(analysis, color=False):
         lines.append("PV: " + " ".join(result.pv))
     lines.append(f"{result.nodes:,} nodes in {result.seconds:.2f} s ({result.nodes_per_second:,.0f}/s)"
                  + ("" if result.complete else "; budget reached"))
+    tried = result.info.get("solver_tried")
+    if tried:
+        lines.append(f"(The exact solver was tried first for {tried['seconds']:.2f} s and could not finish.)")
     if analysis.odds is not None:
         from .claimit.odds import render_odds
         lines.append("")
@@ -137,9 +140,10 @@ def _score(engine, s):
         return "?"
     if engine == "mcts":
         return f"{s.score:.3f}"
+    prefix = "<=" if s.extra.get("bound") == "upper" else ""
     if isinstance(s.score, float) and not s.score.is_integer():
-        return f"{s.score:+.2f}"
-    return f"{int(s.score):+d}"
+        return f"{prefix}{s.score:+.2f}"
+    return f"{prefix}{int(s.score):+d}"
 
 
 def _proof(s):
