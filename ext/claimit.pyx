@@ -1048,13 +1048,16 @@ cdef class TurnSolver:
             raise MemoryError()
         self.o.mask = size - 1
         self.o.capacity = size * 7 // 10
-        self.clear()
+        memset(self.o.table, 0xFF, sizeof(opt_entry) * size)
+        self.o.used = 0
 
     def __dealloc__(self):
         free(self.o.table)
 
     def clear(self):
-        memset(self.o.table, 0xFF, sizeof(opt_entry) * (self.o.mask + 1))
+        """Empties the memo."""
+        if self.o.used:
+            memset(self.o.table, 0xFF, sizeof(opt_entry) * (self.o.mask + 1))
         self.o.used = 0
         self.base_key = None
 
