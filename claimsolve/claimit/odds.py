@@ -14,7 +14,8 @@ turn; and the win chance (a tied win counted as its share) from Monte Carlo
 play-outs of the rest of the game, every player following the engine's
 playout policy, with a 95% confidence interval.  Every row uses the same
 dice for sample i (common random numbers), so rows are compared pairwise.
-All of it runs in C (claimsolve._claimit): one call per table.
+All of it runs in C (claimsolve._claimit): one call per table (twenty
+chunks when a progress display is given; the samples are the same).
 
 The bust probability is exact (the 216 ordered rolls enumerated), and so is
 the turn optimum when it finishes (claimsolve.claimit.optimum).
