@@ -113,20 +113,13 @@ def section_mcts_speed(seconds, runs):
     print()
 
 
-def wilson_interval(share, games, z=1.959963984540054):
-    """95% Wilson score interval of a points share over `games` games (a
-    draw counted as half a win); unlike the normal approximation it stays
-    wide when every game went the same way."""
-    centre = (share + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def print_match(result, label_a, label_b):
     wins, draws, losses = result.tally()
-    lo, hi = wilson_interval(result.score, result.games)
+    lo, hi = result.confidence_interval()
+    elo = result.elo()
     print(f"{label_a} vs {label_b}: {result.games} games, +{wins} ={draws} -{losses}")
-    print(f"{label_a} points share {result.score:.1%} (95% CI, Wilson: {lo:.1%} .. {hi:.1%})")
+    elo_text = f", Elo difference {elo:+.0f}" if math.isfinite(elo) else ""
+    print(f"{label_a} points share {result.score:.1%} (95% CI {lo:.1%} .. {hi:.1%}, Wilson){elo_text}")
 
 
 def progress_line(info):
