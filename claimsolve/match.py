@@ -154,8 +154,8 @@ def run_match(game, spec_a, spec_b, games, players=None, size=None, seed=0, prog
         raise ClaimsolveError("option '--games': must be at least 1")
     starts = starting_positions(game, (games + seats - 1) // seats, seed, players, size)
     result = MatchResult(game=game, a=spec_a, b=spec_b, players=seats)
-    player_a = make_player(spec_a, seed=seed * 1000003 + 1)
-    player_b = [make_player(spec_b, seed=seed * 1000003 + 2 + k) for k in range(seats - 1)]
+    player_a = make_player(spec_a, seed=seed * 1000003 + 1, game=game)
+    player_b = [make_player(spec_b, seed=seed * 1000003 + 2 + k, game=game) for k in range(seats - 1)]
     rng = random.Random(seed)
     for index in range(games):
         start = starts[index // seats]

@@ -20,13 +20,20 @@ from claimsolve.progress import progress_for
 from claimsolve import render
 
 
+_current_source = [None]   # the position file the command read, for error lines
+
+
 class CommandGroup(click.Group):
-    """Turns ClaimsolveError into the one-line, exit-2 error of cli.md."""
+    """Turns ClaimsolveError into the one-line, exit-2 error of cli.md, naming
+    the position file the command read."""
 
     def invoke(self, ctx):
+        _current_source[0] = None
         try:
             return super().invoke(ctx)
         except ClaimsolveError as exc:
+            if exc.source is None:
+                exc.source = _current_source[0]
             click.echo(f"claimsolve: {exc}", err=True)
             ctx.exit(2)
         except BrokenPipeError:
@@ -43,6 +50,7 @@ def emit_json(data):
 
 
 def read_position(path):
+    _current_source[0] = path
     return load(path)
 
 

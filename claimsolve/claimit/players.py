@@ -150,7 +150,9 @@ def _option(options, key, kind, default=None):
 
 
 register_player("random", lambda options, seed: RandomPlayer(seed))
-register_player("threshold", lambda options, seed: ThresholdPlayer(_option(options, "", int)))
-register_player("risk", lambda options, seed: RiskPlayer(_option(options, "", float)))
+register_player("threshold", lambda options, seed: ThresholdPlayer(_option(options, "", int)),
+                games=["claimit"])
+register_player("risk", lambda options, seed: RiskPlayer(_option(options, "", float)), games=["claimit"])
 register_player("optimum", lambda options, seed: OptimumPlayer(
-    time=float(options.get("time", 0.05)), samples=int(options.get("samples", 400)), seed=seed))
+    time=float(options.get("time", 0.05)), samples=int(options.get("samples", 400)), seed=seed),
+    games=["claimit"])

@@ -371,6 +371,9 @@ class MCTSPlayer(Player):
             self.tree.advance(position, move)
 
     def choose(self, position):
+        legal = position.legal_moves()
+        if len(legal) == 1:            # nothing to think about (Claim It!: the roll that opens a turn)
+            return legal[0]
         if self.tree is None:
             self.tree = MCTSTree(position, seed=derive_seed(self.seed, self.games), **self.options)
         else:

@@ -27,9 +27,14 @@ class Player:
         """A new game begins."""
 
 
-def register_player(kind, factory):
-    """factory(options: dict[str, str], seed: int) -> Player"""
+_GAMES = {}
+
+
+def register_player(kind, factory, games=None):
+    """factory(options: dict[str, str], seed: int) -> Player; `games`: the
+    game ids the kind plays (None: every game)."""
     _FACTORIES[kind] = factory
+    _GAMES[kind] = tuple(games) if games else None
 
 
 def parse_spec(spec):
@@ -62,12 +67,15 @@ def kinds():
     return sorted(_FACTORIES)
 
 
-def make_player(spec, seed=0):
+def make_player(spec, seed=0, game=None):
+    """The Player a SPEC describes, checked to play `game` when given."""
     _load_kinds()
     kind, options = parse_spec(spec)
     if kind not in _FACTORIES:
         known = ", ".join(sorted(_FACTORIES))
         raise ClaimsolveError(f"player '{spec}': unknown kind '{kind}' (known: {known})")
+    if game is not None and _GAMES[kind] is not None and game not in _GAMES[kind]:
+        raise ClaimsolveError(f"player '{spec}': {kind} plays {', '.join(_GAMES[kind])}, not {game}")
     try:
         return _FACTORIES[kind](options, seed)
     except (ValueError, KeyError) as exc:

@@ -432,13 +432,16 @@ def test_three_player_search_with_dice():
 def test_player_reuses_its_tree_through_a_roll_and_its_outcome():
     player = mcts.MCTSPlayer(iterations=4000, seed=2)
     player.reset()
-    move = player.choose(CLAIMIT_START)
+    # a turn opens with its only move, `roll`: played without a search
+    assert player.choose(CLAIMIT_START) == "roll" and player.tree is None
+    start = CLAIMIT_START.play("roll:3,5,1").play("w1@3,5")     # one marker placed: roll or stop
+    move = player.choose(start)
     assert move == "roll"
-    outcome = CLAIMIT_START.resolve_chance(move, random.Random(1))     # dice in the order rolled
-    after = CLAIMIT_START.play(outcome)
-    roll = CLAIMIT_START.move_code("roll")
+    outcome = start.resolve_chance(move, random.Random(1))     # dice in the order rolled
+    after = start.play(outcome)
+    roll = start.move_code("roll")
     # the tree's outcome is the class of the roll (dice sorted): the same state for the rules
-    rolled = CLAIMIT_START.engine_state()
+    rolled = start.engine_state()
     rolled.apply(roll)
     visits = {}
     for code, outcome_visits, *_rest in player.tree.statistics([roll]):
@@ -447,7 +450,7 @@ def test_player_reuses_its_tree_through_a_roll_and_its_outcome():
         visits[state.hash()] = outcome_visits
     expected = visits[after.engine_state().hash()]
     assert expected > 0
-    player.observe(CLAIMIT_START, outcome)
+    player.observe(start, outcome)
     assert player.tree.visits == expected
     assert player.choose(after) in after.legal_moves()
     assert player.tree.visits == expected + 4000
