@@ -112,9 +112,9 @@ def _round(x):
 
 
 def _elo(score):
-    if score <= 0.0:
+    if score <= 1e-9:
         return -math.inf
-    if score >= 1.0:
+    if score >= 1.0 - 1e-9:
         return math.inf
     return -400.0 * math.log10(1.0 / score - 1.0)
 
