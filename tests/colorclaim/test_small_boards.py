@@ -6,26 +6,13 @@ import pytest
 
 import claimsolve
 from claimsolve.colorclaim import ColorClaimPosition, rules
+from colorclaim_helpers import negamax
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "colorclaim"
 
 # start-3x3-seed1.json: value for player 1 (to move), found by a full
 # minimax over all 2,373,085 engine states (seeds/colorclaim/README.md)
 START_3X3_SEED1_VALUE = 0
-
-
-def reference_minimax(state, memo):
-    """Negamax over every line, memoised on the whole state: the margin for
-    the player to move with both maximising their final margin (spec D)."""
-    if state in memo:
-        return memo[state]
-    moves = rules.legal_moves(state)
-    if not moves:
-        value = rules.margin(state)
-    else:
-        value = max(-reference_minimax(rules.play(state, m), memo) for m in moves)
-    memo[state] = value
-    return value
 
 
 def reference_alphabeta(state, alpha, beta):
@@ -86,8 +73,8 @@ def engine_alphabeta(engine, alpha, beta):
 @pytest.mark.parametrize("size, seed", [("2x3", 1), ("3x2", 2), ("2x3", 3), ("3x2", 4), ("2x2", 5)])
 def test_full_minimax_reference_equals_engine(size, seed):
     position = ColorClaimPosition.new(size=size, seed=seed)
-    assert reference_minimax(position.state, {}) == engine_minimax(position.engine_state(), {})
-    assert reference_alphabeta(position.state, -999, 999) == reference_minimax(position.state, {})
+    assert negamax(position) == engine_minimax(position.engine_state(), {})
+    assert reference_alphabeta(position.state, -999, 999) == negamax(position)
 
 
 def test_start_3x3_seed1_value():

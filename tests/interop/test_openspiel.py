@@ -16,6 +16,7 @@ import claimsolve  # noqa: E402
 from claimsolve.errors import ClaimsolveError, MoveError, PositionError  # noqa: E402
 from claimsolve.interop import openspiel as cs_spiel  # noqa: E402
 from claimsolve.search.player import make_player  # noqa: E402
+from colorclaim_helpers import negamax  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -30,13 +31,6 @@ SPEC_EXAMPLE = """{
   "claims": [null, "G"],
   "shield": null
 }"""
-
-
-def brute_force_value(position):
-    """Negamax over the reference rules: the final margin for the player to move."""
-    if position.is_over():
-        return position.margin()
-    return max(-brute_force_value(position.play(move)) for move in position.legal_moves())
 
 
 def sign(x):
@@ -103,9 +97,9 @@ def test_openspiel_alpha_beta_agrees_with_brute_force(size, seed):
     position = claimsolve.new("colorclaim", size=size, seed=seed)
     game = cs_spiel.game_from_position(position, returns="margin")
     value, action = minimax.alpha_beta_search(game)
-    assert value == brute_force_value(position)
+    assert value == negamax(position)
     # the move it names reaches that value
-    assert -brute_force_value(position.play(game.codec.move(action))) == value
+    assert -negamax(position.play(game.codec.move(action))) == value
 
 
 def test_game_from_a_hand_written_position():
@@ -221,10 +215,10 @@ def test_openspiel_mcts_finds_a_forced_win():
     # a 2x3 board: MCTSBot (with its solver) and plenty of simulations picks
     # a move whose result (win/draw/loss) is the best one
     position = claimsolve.new("colorclaim", size="2x3", seed=7)
-    best = brute_force_value(position)
+    best = negamax(position)
     player = cs_spiel.OpenSpielMCTSPlayer(simulations=3000, seed=3)
     move = player.choose(position)
-    assert sign(-brute_force_value(position.play(move))) == sign(best)
+    assert sign(-negamax(position.play(move))) == sign(best)
 
 
 # --- Claim It! -------------------------------------------------------------------

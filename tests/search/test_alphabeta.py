@@ -1,7 +1,6 @@
 """The alpha-beta searches (claimsolve.search.alphabeta) against a brute-force
 minimax over the Color Claim reference rules, plus budgets, determinism,
 players and refusals."""
-import functools
 import random
 
 import pytest
@@ -9,25 +8,12 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 
 import claimsolve
 from claimsolve import _alphabeta
-from claimsolve.colorclaim import ColorClaimPosition, rules
+from claimsolve.colorclaim import ColorClaimPosition
 from claimsolve.colorclaim.position import FULL_SET
 from claimsolve.errors import ClaimsolveError
 from claimsolve.search import alphabeta
 from claimsolve.search.player import make_player
-
-
-def brute_force_values(position):
-    """{move: exact value for the player to move} by plain negamax over the
-    reference rules, memoised on the rules' state."""
-
-    @functools.lru_cache(maxsize=None)
-    def value(state):
-        moves = rules.legal_moves(state)
-        if not moves:
-            return rules.margin(state)
-        return max(-value(rules.play(state, move)) for move in moves)
-
-    return {move: -value(position.play(move).state) for move in position.legal_moves()}
+from colorclaim_helpers import move_values, reduced
 
 
 @st.composite
@@ -72,7 +58,7 @@ def test_solver_values_equal_brute_force(position):
         assert result.suggestions == [] and result.pv == []
         assert result.info["value"] == position.margin()
         return
-    truth = brute_force_values(position)
+    truth = move_values(position)
     value = max(truth.values())
     assert result.engine == "solver" and result.complete
     assert {s.move: s.score for s in result.suggestions} == truth
@@ -97,18 +83,10 @@ def test_solver_on_starting_setups(size, seed):
     assert len(result.suggestions) == len(position.legal_moves())
     assert result.nodes > 0 and result.seconds > 0
     if size != "3x3":
-        assert {s.move: s.score for s in result.suggestions} == brute_force_values(position)
+        assert {s.move: s.score for s in result.suggestions} == move_values(position)
     if (size, seed) == ("3x3", 1):
         # a full minimax over every engine state gives 0 (tests/colorclaim/test_small_boards.py)
         assert result.info["value"] == 0
-
-
-def late_position(size, seed, stacks):
-    position = ColorClaimPosition.new(size=size, seed=seed)
-    rng = random.Random(seed)
-    while position.stack_count() > stacks and not position.is_over():
-        position = position.play(rng.choice(position.legal_moves()))
-    return position
 
 
 def test_time_limited_solve_gives_bounds_holding_the_value():
@@ -130,14 +108,14 @@ def test_time_limited_solve_gives_bounds_holding_the_value():
 
 
 def test_table_growth_and_small_table_give_the_same_values():
-    position = late_position("4x4", 2, 10)
+    position = reduced("4x4", 2, 10)
     big = alphabeta.solve(position, hash_mb=64)
     tiny = alphabeta.solve(position, hash_mb=1)
     assert [(s.move, s.score) for s in big.suggestions] == [(s.move, s.score) for s in tiny.suggestions]
 
 
 def test_finished_position_reports_its_margin():
-    position = late_position("6x5", 3, 12)
+    position = reduced("6x5", 3, 12)
     while not position.is_over():
         position = position.play(position.legal_moves()[0])
     for result in (alphabeta.solve(position), alphabeta.search(position, depth=3)):
@@ -163,7 +141,7 @@ def test_depth_limited_search_is_legal_and_deterministic():
 
 
 def test_depth_limited_search_beyond_the_end_is_exact():
-    position = late_position("4x4", 5, 8)
+    position = reduced("4x4", 5, 8)
     solved = alphabeta.solve(position)
     searched = alphabeta.search(position, depth=30)
     assert searched.info.get("solved") is True
@@ -172,7 +150,7 @@ def test_depth_limited_search_beyond_the_end_is_exact():
 
 
 def test_top_moves_get_exact_scores():
-    position = late_position("4x4", 5, 9)
+    position = reduced("4x4", 5, 9)
     truth = {s.move: s.score for s in alphabeta.solve(position).suggestions}
     every = alphabeta.search(position, depth=30, top=len(truth))
     assert {s.move: s.score for s in every.suggestions} == truth

@@ -3,7 +3,6 @@ brute-force minimax over the Color Claim reference rules, plus the budgets,
 reproducibility, memory bound, tree reuse, root parallelism and chance nodes."""
 import math
 import random
-from functools import lru_cache
 
 import pytest
 
@@ -11,19 +10,7 @@ from claimsolve.colorclaim.position import ColorClaimPosition
 from claimsolve.errors import ClaimsolveError
 from claimsolve.search import mcts
 from claimsolve.search.player import make_player
-
-
-# --- brute force over the reference rules --------------------------------
-@lru_cache(maxsize=None)
-def negamax(position):
-    """Exact final margin for the player to move (reference rules only)."""
-    if position.is_over():
-        return position.margin()
-    return max(-negamax(position.play(move)) for move in position.legal_moves())
-
-
-def move_values(position):
-    return {move: -negamax(position.play(move)) for move in position.legal_moves()}
+from colorclaim_helpers import move_values, reduced
 
 
 def result_name(value):
@@ -38,15 +25,6 @@ def assert_bounds_hold(suggestion, value):
     if "margin" in extra:
         assert extra["margin"] == value, suggestion.move
     assert extra.get("margin_at_least", -999) <= value <= extra.get("margin_at_most", 999), suggestion.move
-
-
-def reduced(size, seed, stacks):
-    """A position of a random `size` setup after random moves leave `stacks` stacks."""
-    position = ColorClaimPosition.new(size=size, seed=seed)
-    rng = random.Random(seed)
-    while position.stack_count() > stacks and not position.is_over():
-        position = position.play(rng.choice(position.legal_moves()))
-    return position
 
 
 def single_winner_positions(count):
