@@ -1,8 +1,22 @@
-"""Color Claim helpers shared by the tests: exact values by brute-force
-negamax over the reference rules, and small positions reached by random play."""
+"""Color Claim helpers shared by the tests: the spec's example position,
+exact values by brute-force negamax over the reference rules, and small
+positions reached by random play."""
 import random
 
 from claimsolve.colorclaim import ColorClaimPosition, rules
+
+# the colorclaim example of spec/positions.md, as written there
+SPEC_EXAMPLE = """{
+  "game": "colorclaim",
+  "board": [
+    "R3 G1 K2",
+    "B1/Y2 . R1",
+    "Y3 G2 B3"
+  ],
+  "to_move": 1,
+  "claims": [null, "G"],
+  "shield": null
+}"""
 
 
 def negamax(position):

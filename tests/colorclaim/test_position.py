@@ -7,18 +7,7 @@ import pytest
 import claimsolve
 from claimsolve import ClaimsolveError, MoveError, PositionError
 from claimsolve.colorclaim import ColorClaimPosition
-
-SPEC_EXAMPLE = """{
-  "game": "colorclaim",
-  "board": [
-    "R3 G1 K2",
-    "B1/Y2 . R1",
-    "Y3 G2 B3"
-  ],
-  "to_move": 1,
-  "claims": [null, "G"],
-  "shield": null
-}"""
+from colorclaim_helpers import SPEC_EXAMPLE
 
 
 def load(**fields):

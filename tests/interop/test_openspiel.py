@@ -16,21 +16,9 @@ import claimsolve  # noqa: E402
 from claimsolve.errors import ClaimsolveError, MoveError, PositionError  # noqa: E402
 from claimsolve.interop import openspiel as cs_spiel  # noqa: E402
 from claimsolve.search.player import make_player  # noqa: E402
-from colorclaim_helpers import negamax  # noqa: E402
+from colorclaim_helpers import SPEC_EXAMPLE, negamax  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-SPEC_EXAMPLE = """{
-  "game": "colorclaim",
-  "board": [
-    "R3 G1 K2",
-    "B1/Y2 . R1",
-    "Y3 G2 B3"
-  ],
-  "to_move": 1,
-  "claims": [null, "G"],
-  "shield": null
-}"""
 
 
 def sign(x):
