@@ -161,7 +161,25 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
                         complete=True, info=info)
 
 
-class AlphaBetaPlayer(Player):
+class _TablePlayer(Player):
+    """A player that keeps one transposition table for the whole game: made
+    at its first move, dropped when a new game begins."""
+
+    def __init__(self, time, hash_mb):
+        self.time = time
+        self.hash_mb = hash_mb
+        self.table = None
+
+    def _game_table(self):
+        if self.table is None:
+            self.table = _alphabeta.Table(self.hash_mb)
+        return self.table
+
+    def reset(self):
+        self.table = None
+
+
+class AlphaBetaPlayer(_TablePlayer):
     """Plays the best move of `search` (depth and/or time per move); keeps its
     transposition table for the whole game."""
 
@@ -169,22 +187,15 @@ class AlphaBetaPlayer(Player):
 
     def __init__(self, depth=None, time=None, hash_mb=DEFAULT_HASH_MB):
         _check_options(time, hash_mb, depth)
+        super().__init__(time, hash_mb)
         self.depth = depth
-        self.time = time
-        self.hash_mb = hash_mb
-        self.table = None
 
     def choose(self, position):
-        if self.table is None:
-            self.table = _alphabeta.Table(self.hash_mb)
-        result = search(position, depth=self.depth, time=self.time, table=self.table)
+        result = search(position, depth=self.depth, time=self.time, table=self._game_table())
         return result.best.move
 
-    def reset(self):
-        self.table = None
 
-
-class SolverPlayer(Player):
+class SolverPlayer(_TablePlayer):
     """Plays a move of the best exact value (with `time`: the best proven
     lower bound when the solve does not finish)."""
 
@@ -192,17 +203,10 @@ class SolverPlayer(Player):
 
     def __init__(self, time=None, hash_mb=DEFAULT_HASH_MB):
         _check_options(time, hash_mb)
-        self.time = time
-        self.hash_mb = hash_mb
-        self.table = None
+        super().__init__(time, hash_mb)
 
     def choose(self, position):
-        if self.table is None:
-            self.table = _alphabeta.Table(self.hash_mb)
-        return solve(position, time=self.time, table=self.table).best.move
-
-    def reset(self):
-        self.table = None
+        return solve(position, time=self.time, table=self._game_table()).best.move
 
 
 def _number(options, key, kind):
