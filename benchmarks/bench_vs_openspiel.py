@@ -128,13 +128,24 @@ def progress_line(info):
         print(f"\r{text}   ", end="", file=sys.stderr, flush=True)
 
 
-def section_head_to_head(games, move_time, seed):
-    print(f"## head-to-head: 6x5, {move_time:g} s per move, {games} games, seats swapped, seeded starts from {seed}")
-    result = run_match("colorclaim", f"mcts:time={move_time}", f"openspiel-mcts:time={move_time}",
-                       games=games, size="6x5", seed=seed, progress=progress_line)
+def end_progress_line():
     if sys.stderr.isatty():
         print(file=sys.stderr)
-    print_match(result, "claimsolve mcts", "OpenSpiel MCTSBot")
+
+
+def play_6x5_match(spec_a, spec_b, label_a, label_b, games, seed):
+    """A match of seeded 6x5 starts, seats swapped, progress on a terminal;
+    prints the tally and returns the MatchResult."""
+    result = run_match("colorclaim", spec_a, spec_b, games=games, size="6x5", seed=seed, progress=progress_line)
+    end_progress_line()
+    print_match(result, label_a, label_b)
+    return result
+
+
+def section_head_to_head(games, move_time, seed):
+    print(f"## head-to-head: 6x5, {move_time:g} s per move, {games} games, seats swapped, seeded starts from {seed}")
+    result = play_6x5_match(f"mcts:time={move_time}", f"openspiel-mcts:time={move_time}",
+                            "claimsolve mcts", "OpenSpiel MCTSBot", games, seed)
     print("(target: at least 90% of the points)")
     print()
     return result
@@ -179,8 +190,7 @@ def section_quality(count, move_time, seed):
             optimal_hits[name] += move_value == value
             result_hits[name] += sign(move_value) == sign(value)
         progress_line({"position": f"{index + 1}/{count}", **optimal_hits})
-    if sys.stderr.isatty():
-        print(file=sys.stderr)
+    end_progress_line()
     print(f"{'engine':<24} {'optimal':>14} {'result-keeping':>16}")
     for name in engines:
         print(f"{name:<24} {optimal_hits[name]:>5}/{count:<3} {optimal_hits[name] / count:>5.0%}"
@@ -191,11 +201,8 @@ def section_quality(count, move_time, seed):
 
 def section_mcts_vs_alphabeta(games, move_time, seed):
     print(f"## mcts-vs-alphabeta: 6x5, {move_time:g} s per move, {games} games, seats swapped, seeded starts from {seed}")
-    result = run_match("colorclaim", f"mcts:time={move_time}", f"alphabeta:time={move_time}",
-                       games=games, size="6x5", seed=seed, progress=progress_line)
-    if sys.stderr.isatty():
-        print(file=sys.stderr)
-    print_match(result, "claimsolve mcts", "claimsolve alpha-beta")
+    play_6x5_match(f"mcts:time={move_time}", f"alphabeta:time={move_time}",
+                   "claimsolve mcts", "claimsolve alpha-beta", games, seed)
     print()
 
 
