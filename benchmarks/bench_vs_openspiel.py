@@ -40,10 +40,6 @@ def sign(x):
     return (x > 0) - (x < 0)
 
 
-def stack_count(position):
-    return sum(token != "." for row in position.to_json()["board"] for token in row.split())
-
-
 def ratio_summary(ratios):
     """Median, smallest and geometric mean of a list of ratios."""
     geometric = 1.0
@@ -162,9 +158,9 @@ def quality_positions(count, seed):
         position = claimsolve.new("colorclaim", size=size, seed=setup)
         rng = random.Random(setup)
         setup += 1
-        while not position.is_over() and stack_count(position) > target:
+        while not position.is_over() and position.stack_count() > target:
             position = position.play(rng.choice(position.legal_moves()))
-        if not position.is_over() and stack_count(position) == target:
+        if not position.is_over() and position.stack_count() == target:
             positions.append(position)
     return positions
 
