@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass, field
 
 from .errors import ClaimsolveError
+from .files import write_atomically
 from .positions import game_class
 from .search.player import make_player
 
@@ -176,12 +177,4 @@ def run_match(game, spec_a, spec_b, games, players=None, size=None, seed=0, prog
 
 def save_games(result, path):
     """Writes every game (start, seats, moves, points) as JSON lines for replay."""
-    import os
-    import tempfile
-
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".match-", suffix=".jsonl")
-    with os.fdopen(fd, "w") as f:
-        for record in result.records:
-            f.write(json.dumps(record.to_json()) + "\n")
-    os.replace(tmp, path)
+    write_atomically(path, "".join(json.dumps(record.to_json()) + "\n" for record in result.records))

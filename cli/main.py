@@ -7,13 +7,13 @@ import json
 import os
 import random
 import sys
-import tempfile
 
 import click
 
 import claimsolve
 from claimsolve import analysis as analysis_mod
 from claimsolve.errors import ClaimsolveError, MoveError
+from claimsolve.files import write_atomically
 from claimsolve.positions import dumps, game_class, load
 from claimsolve.progress import progress_for
 
@@ -241,18 +241,6 @@ def match(game, spec_a, spec_b, games, players, size, seed, save_path, as_json):
         emit_json(result.to_json())
     else:
         click.echo(render.match_text(result))
-
-
-def write_atomically(path, text):
-    """Writes `text` to `path` only once it is complete."""
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".claimsolve-")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise ClaimsolveError(f"cannot write: {exc.strerror}", path) from None
 
 
 if __name__ == "__main__":  # pragma: no cover
