@@ -122,3 +122,35 @@ def test_console_script_exit_codes(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "bad.json" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_show_svg_writes_a_picture_or_nothing(p44, tmp_path):
+    picture = tmp_path / "board.svg"
+    assert run("show", p44, "--svg", picture).exit_code == 0
+    assert picture.read_text().lstrip().startswith(("<svg", "<?xml"))
+    assert oct(picture.stat().st_mode & 0o044) != "0o0"      # readable like any new file
+    missing = run("show", p44, "--svg", tmp_path / "no" / "board.svg")
+    assert missing.exit_code == 2 and "board.svg" in missing.stderr
+    assert not (tmp_path / "no").exists()
+
+
+def test_claimit_flow(tmp_path):
+    start = tmp_path / "c.json"
+    start.write_text(run("new", "claimit", "--players", "3").stdout)
+    after = run("apply", start, "roll:3,5,1", "w1@3,5")
+    assert after.exit_code == 0, after.output
+    q = tmp_path / "q.json"
+    q.write_text(after.stdout)
+    assert json.loads(after.stdout)["board"][2].split()[4] == "w1"
+    assert set(run_json("moves", q)) == {"roll", "stop"}
+    table = run_json("odds", q, "--samples", "300")
+    assert table["bust_probability"] == pytest.approx(1 / 216)
+    assert table["recommendation"] in ("roll", "stop")
+    assert set(table["turn_optimum"]) >= {"secured", "held"}
+    data = run_json("analyze", q, "--iterations", "2000")
+    assert data["engine"] == "mcts" and data["suggestions"][0]["move"] in ("roll", "stop")
+    assert "odds" in data
+    dice = run("apply", q, "roll", "--seed", "4")
+    assert dice.exit_code == 0 and dice.stdout == run("apply", q, "roll", "--seed", "4").stdout
+    refused = run("perft", q, "--depth", "2")
+    assert refused.exit_code == 2 and "dice" in refused.stderr and str(q) in refused.stderr
