@@ -146,7 +146,7 @@ def perft(pos, depth, as_json):
 
 @main.command()
 @click.argument("pos")
-@click.option("--time", "seconds", type=float, default=None, help="Stop after SECONDS and report proven bounds.")
+@click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None, help="Stop after SECONDS and report proven bounds.")
 @click.option("--hash", "hash_mb", type=click.IntRange(1, 16384), default=256, show_default=True,
               help="Transposition table size in MB.")
 @json_option
@@ -169,7 +169,7 @@ def solve(pos, seconds, hash_mb, as_json):
 @click.argument("pos")
 @click.option("--samples", type=click.IntRange(1, 10_000_000), default=None, help="Monte Carlo play-outs per row.")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--time", "seconds", type=float, default=None, help="Budget for the exact turn optimum.")
+@click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None, help="Budget for the exact turn optimum.")
 @json_option
 def odds(pos, samples, seed, seconds, as_json):
     """Claim It!: roll again or stop? The odds table."""
@@ -189,12 +189,13 @@ def odds(pos, samples, seed, seconds, as_json):
 
 @main.command()
 @click.argument("pos")
-@click.option("--time", "seconds", type=float, default=None, help="Wall-clock budget (default 2 s).")
+@click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None, help="Wall-clock budget (default 2 s).")
 @click.option("--iterations", type=click.IntRange(1), default=None, help="MCTS iterations budget.")
 @click.option("--engine", type=click.Choice(analysis_mod.ENGINES), default="auto", show_default=True)
 @click.option("--top", type=click.IntRange(1), default=5, show_default=True, help="Suggestions shown.")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True)
+@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="MCTS: root-parallel searches in N processes (alpha-beta and the solver use one).")
 @click.option("--hash", "hash_mb", type=click.IntRange(1, 16384), default=64, show_default=True)
 @json_option
 def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, as_json):
