@@ -46,8 +46,15 @@ def test_stack_scores_height_times_top_pips():
     game = colorclaim_game(2, 1)
     # player 1 owns green; a1 = stack of 3 with a G2 top, b1 = K3 single
     st = state(game, [pyramid(G, 2), pyramid(K, 3)], [3, 1], claims=(G, K), to_move=1)
-    assert st.evaluate(0) == 6 - 3
-    assert st.evaluate(1) == 3 - 6
+    margin_game = colorclaim_game(2, 1, evaluation="margin")
+    owned_now = state(margin_game, [pyramid(G, 2), pyramid(K, 3)], [3, 1], claims=(G, K), to_move=1)
+    assert owned_now.evaluate(0) == 6 - 3
+    assert owned_now.evaluate(1) == 3 - 6
+    # "lookahead": player 2's margin after his best move, b1 onto a1 (4 x K3)
+    lookahead = state(colorclaim_game(2, 1, evaluation="lookahead"), [pyramid(G, 2), pyramid(K, 3)], [3, 1],
+                      claims=(G, K), to_move=1)
+    assert lookahead.evaluate(1) == 4 * 3
+    assert lookahead.evaluate(0) == -4 * 3
     # player 2 may move player 1's stack onto his, or his onto player 1's
     assert sorted(st.legal_moves()) == [0 * 8 + 1 * 2, 1 * 8 + 3 * 2]
     st.apply(1 * 8 + 3 * 2)

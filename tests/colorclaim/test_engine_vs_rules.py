@@ -5,6 +5,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from claimsolve._colorclaim import colorclaim_game
+from claimsolve._engine import GameState
 from claimsolve.colorclaim import ColorClaimPosition
 from claimsolve.colorclaim.position import FULL_SET
 from claimsolve.colorclaim.rules import COLOURS, State
@@ -71,14 +73,39 @@ def check_same(position, engine):
     assert len(set(names)) == len(names)
     assert sorted(names) == sorted(position.legal_moves())
     assert engine.is_terminal() == position.is_over()
+    own = position.scores()
+    margin = {player: own[player - 1] - own[2 - player] for player in (1, 2)}
+    by_margin, by_lookahead = same_state(engine, "margin"), same_state(engine, "lookahead")
     for player in (1, 2):
-        own = position.scores()
-        assert engine.evaluate(player - 1) == own[player - 1] - own[2 - player]
+        # "margin": the stacks owned now; "lookahead": the mover's margin after
+        # his best move, exactly the final margin when no move is left
+        assert by_margin.evaluate(player - 1) == margin[player]
+        assert by_lookahead.evaluate(player - 1) == lookahead(position, player, names, margin[player])
     if engine.is_terminal():
         assert engine.returns() == list(position.points())
     else:
         assert engine.to_move() == position.player_to_move - 1
     return codes, names
+
+
+def same_state(engine, evaluation):
+    """The same state in the engine with `evaluation`."""
+    view = engine.game.decode(engine.state_bytes())
+    game = colorclaim_game(engine.game.width, engine.game.height, evaluation=evaluation)
+    return GameState(game, game.encode(view["tops"], view["heights"], view["claims"], view["shield"],
+                                       view["to_move"]))
+
+
+def lookahead(position, player, moves, margin):
+    """The "lookahead" evaluation from the reference rules: `margin` when
+    no move is left, else the mover's best margin after one of `moves`,
+    for `player`'s side."""
+    if not moves:
+        return margin
+    mover = position.player_to_move
+    best = max(after.scores()[mover - 1] - after.scores()[2 - mover]
+               for after in (position.play(move) for move in moves))
+    return best if player == mover else -best
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
