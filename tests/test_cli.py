@@ -154,3 +154,19 @@ def test_claimit_flow(tmp_path):
     assert dice.exit_code == 0 and dice.stdout == run("apply", q, "roll", "--seed", "4").stdout
     refused = run("perft", q, "--depth", "2")
     assert refused.exit_code == 2 and "dice" in refused.stderr and str(q) in refused.stderr
+
+
+def test_no_progress_when_stderr_is_not_a_terminal(p44):
+    result = run("analyze", p44, "--time", "0.3", "--json")
+    assert result.exit_code == 0 and result.stderr == ""
+
+
+def test_perft_pads_with_zeros_past_the_end(tmp_path):
+    # two stacks left: one move ends the game (nothing can move onto nothing)
+    pos = tmp_path / "end.json"
+    pos.write_text(json.dumps({"game": "colorclaim", "board": ["R1 G2", ". ."]}))
+    data = run_json("perft", pos, "--depth", "3")
+    assert data["nodes"][0] == len(run_json("moves", pos)) > 0
+    assert data["nodes"][1:] == [0, 0]
+    solved = run_json("solve", pos)
+    assert solved["value"] == max(m["value"] for m in solved["moves"])
