@@ -5,9 +5,11 @@
    (plain Python, Position.play), with the same kind of players: uniformly
    random, and the greedy push-your-luck policy;
 2. the odds table with its default samples on seeds/claimit/mid-game*.json;
-3. the exact turn optimum: turn states per second on the late-turn seeds.
+3. the exact turn optimum: the plain expectimax against the pruned one
+   (expanded turn states, seconds, exact or not within the budget) on the
+   late-turn seeds and right after the 1st/2nd/3rd placement of a turn.
 
-    python benchmarks/bench_claimit.py [--seconds 2]
+    python benchmarks/bench_claimit.py [--seconds 2] [--optimum-time 1] [--only-optimum]
 """
 import argparse
 import glob
@@ -72,8 +74,14 @@ def reference_rolls_per_second(position, seconds, uniform):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per rolls/s measurement")
+    parser.add_argument("--optimum-time", type=float, default=optimum.DEFAULT_TIME,
+                        help="budget of optimum.solve per objective (half of it for the unlimited search)")
+    parser.add_argument("--only-optimum", action="store_true", help="run part 3 only")
     args = parser.parse_args()
 
+    if args.only_optimum:
+        optimum_part(args)
+        return
     mid = claimsolve.load(os.path.join(SEEDS, "mid-game-3p.json"))
     print("1. Simulated rolls per second (games played out from seeds/claimit/mid-game-3p.json, one core)")
     for label, uniform in (("uniform random", True), ("greedy policy", False)):
@@ -93,18 +101,53 @@ def main():
         print(f"   {os.path.basename(path):24s} {len(table.rows)} rows  best {min(times):.2f} s  "
               f"worst {max(times):.2f} s  recommendation {table.recommendation}")
 
-    print("\n3. Exact turn optimum (fresh memo each time)")
-    for name in ("late-turn-roll-3p.json", "late-turn-stop-3p.json"):
-        position = claimsolve.load(os.path.join(SEEDS, name))
-        for objective in optimum.OBJECTIVES:
-            optimum.solver_for(position, objective).clear()
-            started = time.perf_counter()
-            result = optimum.solve(position, objective, time=30)
-            seconds = time.perf_counter() - started
-            print(f"   {name:24s} {objective:8s} {result['states']:8,} turn states in {seconds:.3f} s "
-                  f"({result['states'] / seconds:,.0f}/s)  decisions "
-                  + ", ".join(f"{m} {v:.4f}" for m, v in result["decisions"].items()))
+    optimum_part(args)
 
+
+def optimum_part(args):
+    print(f"\n3. Exact turn optimum, optimum.solve with time={args.optimum_time:g} s, fresh memo each time: "
+          "the plain expectimax against the one pruned by roll_upper_bound (states: expanded turn states; "
+          "proven: visits where the bound proved stop, when exact)")
+    for name, position in optimum_positions():
+        for objective in optimum.OBJECTIVES:
+            cells = []
+            for prune in (False, True):
+                solver = optimum.solver_for(position, objective)
+                solver.clear()
+                solver.prune = prune
+                started = time.perf_counter()
+                result = optimum.solve(position, objective, time=args.optimum_time)
+                seconds = time.perf_counter() - started
+                proven = solver.pruned
+                solver.prune = True
+                solver.clear()
+                cells.append(f"{'exact' if result['exact'] else 'NOT exact':9s} {result['states']:>10,} states "
+                             + ((f"{proven:>11,} proven " if result["exact"] else f"{'-':>11s} proven ") if prune else "")
+                             + f"{seconds:6.2f} s")
+            print(f"   {name:34s} {objective:8s} plain {cells[0]}   pruned {cells[1]}")
+
+
+def optimum_positions():
+    """The late-turn seeds, and positions right after the first, second and
+    third placement of a turn (the game's first turn, and a mid-game turn)."""
+    start = claimsolve.load(os.path.join(SEEDS, "start-3p.json"))
+    mid = claimsolve.load(os.path.join(SEEDS, "mid-game-3p.json"))
+    lines = {
+        "start-3p +w1@3,5": (start, ["roll:3,5,1", "w1@3,5"]),
+        "start-3p +w1@3,5 B@3,5": (start, ["roll:3,5,1", "w1@3,5", "roll:3,5,2", "B@3,5"]),
+        "start-3p +w1@3,5 B@3,5 w6@2,4": (start, ["roll:3,5,1", "w1@3,5", "roll:3,5,2", "B@3,5",
+                                                  "roll:2,4,6", "w6@2,4"]),
+        "mid-game-3p +w1@5,6": (mid, ["roll:1,5,6", "w1@5,6"]),
+        "mid-game-3p +w1@5,6 w4@2,3": (mid, ["roll:1,5,6", "w1@5,6", "roll:2,3,4", "w4@2,3"]),
+    }
+    out = []
+    for name in ("late-turn-roll-3p.json", "late-turn-stop-3p.json"):
+        out.append((name, claimsolve.load(os.path.join(SEEDS, name))))
+    for name, (position, moves) in lines.items():
+        for move in moves:
+            position = position.play(move)
+        out.append((name, position))
+    return out
 
 if __name__ == "__main__":
     main()

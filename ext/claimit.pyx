@@ -582,6 +582,8 @@ ctypedef struct opt_solver:
     double deadline
     int aborted
     int cut                  # a depth limit stopped some line of play
+    long pruned              # states of the last call where the bound proved "stop"
+    int prune                # prove "stop" by roll_upper_bound without expanding
 
 cdef inline double now_seconds() noexcept nogil:
     cdef timespec ts
@@ -625,11 +627,111 @@ cdef inline opt_entry *opt_slot(opt_solver *o, const ci_state *s, uint64_t wk) n
         i = (i + 1) & o.mask
 
 cdef double opt_lookup(void *solver, const ci_state *s) noexcept nogil:
+    """The best expected gain of a decision state: memoised, or proven
+    "stop" by the bound (such states are not stored); -1 when unknown."""
     cdef opt_solver *o = <opt_solver *> solver
+    cdef double stopv = stop_gain(s, o.objective)
+    if o.prune and stop_proven(o, s, stopv):
+        return stopv
     cdef opt_entry *e = opt_slot(o, s, opt_key(o, s, UNLIMITED))
     if e.white == <uint64_t> -1:
         return -1.0
     return e.value
+
+cdef double relaxed_value(double gain, int capacity, double survive) noexcept nogil:
+    """max over k = 0..capacity of survive^k (gain + k): the best a turn can
+    do when each roll survives with chance at most `survive` and adds at most
+    1, at most `capacity` times.  Unimodal in k (log-concave)."""
+    cdef double best = gain, factor = 1.0, v
+    cdef int k
+    for k in range(1, capacity + 1):
+        factor *= survive
+        v = factor * (gain + k)
+        if v <= best:
+            break
+        best = v
+    return best
+
+cdef double roll_upper_bound(const opt_solver *o, const ci_state *s) noexcept nogil:
+    """An upper bound on the expected gain of rolling now (the rest of the
+    turn played in the best way), from three facts of the rules:
+    - each placement adds at most 1 to either objective, and at most
+      `capacity` more placements can add anything: "secured" gains one per
+      black, on a space that is black-able now or becomes so by a white
+      (at most the free white numbers of them without release_white) and
+      within the supply; "held" gains one per white, on a space white-able
+      now (at most the free numbers of them without release_white);
+    - this roll busts with the exact chance q = bust_rolls / 216;
+    - every later roll of the turn busts with chance at least Q: a roll class
+      that busts now stays busted except where a later white makes one of its
+      candidate spaces black-able (no new white numbers, no new white-able
+      spaces, blocked spaces only grow), so Q = q minus the largest share the
+      f free numbers' spaces can cover (sum of the f largest per-space
+      shares).  With release_white numbers come back: Q = the share of rolls
+      whose every candidate is blocked (0 when a black is still in supply).
+    Then the value after this roll is at most relaxed_value(g + 1, capacity
+    - 1, 1 - Q), reached with chance 1 - q.  -1 when nothing can be added
+    (rolling is then worth at most (1 - q) g, never more than stopping)."""
+    cdef const ci_ctx *c = o.ctx
+    cdef uint64_t blk = blocked(s)
+    cdef int sup = supply(s)
+    cdef uint64_t bs = black_spaces(s) if sup > 0 else 0
+    cdef uint64_t ws = white_spaces(s)
+    cdef int f = free_whites(s)
+    cdef int nfree = ci_popcount(f)
+    cdef int nwhite = ci_popcount(ws)
+    cdef int k, i, j, x, capacity, bust = 0, sure = 0, cover, top
+    cdef uint64_t m
+    cdef int share[NSPACES]
+    cdef double g = stop_gain(s, o.objective)
+    if o.objective == OBJ_SECURED:
+        capacity = ci_popcount(bs) + (nwhite if c.release_white or nwhite < nfree else nfree)
+        if capacity > sup:
+            capacity = sup
+    else:
+        capacity = nwhite if c.release_white or nwhite < nfree else nfree
+    if capacity == 0:
+        return -1.0                             # nothing can add: rolling only risks the gain
+    for x in range(NSPACES):
+        share[x] = 0
+    for k in range(NCLASSES):
+        if ((c.cand_mask[k] & bs) | (c.free_cand[k][f] & ws)) == 0:
+            bust += c.class_count[k]
+            if c.release_white or sup == 0:
+                continue
+            m = c.cand_mask[k] & ws
+            while m:
+                x = ci_ctz(m)
+                share[x] += c.class_count[k]
+                m &= m - 1
+        if (c.cand_mask[k] & ~blk) == 0:
+            sure += c.class_count[k]
+    if sup == 0 and not c.release_white:
+        cover = bust                            # no black ever again: whites only, numbers only used up
+    elif c.release_white:
+        cover = sure if sup > 0 else bust
+    else:
+        # the nfree largest shares
+        cover = bust
+        for j in range(nfree):
+            top = -1
+            i = -1
+            for x in range(NSPACES):
+                if share[x] > top:
+                    top = share[x]
+                    i = x
+            if top <= 0:
+                break
+            cover -= top
+            share[i] = 0
+        if cover < 0:
+            cover = 0
+    return (1.0 - bust / 216.0) * relaxed_value(g + 1.0, capacity - 1, 1.0 - cover / 216.0)
+
+cdef inline bint stop_proven(const opt_solver *o, const ci_state *s, double stopv) noexcept nogil:
+    """Does the bound show that rolling cannot beat stopping (margin for
+    rounding)?"""
+    return roll_upper_bound(o, s) < stopv - 1e-9
 
 cdef double opt_decide(opt_solver *o, const ci_state *s, int depth) noexcept nogil:
     """The best expected gain from a decision with something placed, with
@@ -639,9 +741,15 @@ cdef double opt_decide(opt_solver *o, const ci_state *s, int depth) noexcept nog
     cdef opt_entry *e
     cdef double stopv, rollv, v
     cdef int outer_cut, below
+    stopv = stop_gain(s, o.objective)
     if depth == 0:
         o.cut = 1
-        return stop_gain(s, o.objective)
+        return stopv
+    if o.prune and stop_proven(o, s, stopv):
+        # stopping is best whatever the depth limit: exact, and not stored
+        # (the bound is cheaper than a probe of a large table)
+        o.pruned += 1
+        return stopv
     wk = opt_key(o, s, depth)
     e = opt_slot(o, s, wk)
     if e.white != <uint64_t> -1:
@@ -654,7 +762,6 @@ cdef double opt_decide(opt_solver *o, const ci_state *s, int depth) noexcept nog
     if (o.states & 1023) == 0 and now_seconds() > o.deadline:
         o.aborted = 1
         return 0.0
-    stopv = stop_gain(s, o.objective)
     outer_cut = o.cut
     o.cut = 0
     rollv = opt_roll(o, s, depth)
@@ -1043,6 +1150,7 @@ cdef class TurnSolver:
         memset(&self.o, 0, sizeof(opt_solver))
         self.o.ctx = &game.block.ctx
         self.o.objective = objective
+        self.o.prune = 1
         self.o.table = <opt_entry *> malloc(sizeof(opt_entry) * size)
         if self.o.table == NULL:
             raise MemoryError()
@@ -1060,6 +1168,21 @@ cdef class TurnSolver:
             memset(self.o.table, 0xFF, sizeof(opt_entry) * (self.o.mask + 1))
         self.o.used = 0
         self.base_key = None
+
+    @property
+    def prune(self):
+        """Whether "stop" is proven by roll_upper_bound without expanding
+        "roll" (the values are exact either way; off: the plain expectimax)."""
+        return bool(self.o.prune)
+
+    @prune.setter
+    def prune(self, bint on):
+        self.o.prune = on
+
+    @property
+    def pruned(self):
+        """Turn states of the last call where the bound proved "stop"."""
+        return self.o.pruned
 
     @property
     def stored(self):
@@ -1093,6 +1216,7 @@ cdef class TurnSolver:
         if depth < 1 or depth > UNLIMITED:
             raise ValueError("depth: 1..255")
         self.o.states = 0
+        self.o.pruned = 0
         self.o.aborted = 0
         self.o.cut = 0
         self.o.deadline = now_seconds() + seconds

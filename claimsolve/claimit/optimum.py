@@ -11,7 +11,10 @@ turn's markers taken off.  The expectimax runs in C (TurnSolver in
 ext/claimit.pyx), memoised on the turn state compressed to what decides the
 rest of the turn: the spaces with this turn's white and black markers and
 which white numbers are in use (with release_white: which space holds which
-number).  When the rest of the turn is too large to finish within the time
+number).  A cheap upper bound on the value of rolling (roll_upper_bound:
+at most +1 per placement, a bounded number of placements, the exact bust
+chance of the next roll and a proven lower bound on every later one) proves
+"stop" without expanding "roll"; such states are not stored.  When the rest of the turn is too large to finish within the time
 budget, the answer says so (`exact: false`) and gives the Monte Carlo
 estimate instead (the best of the odds table's plans), together with an exact
 lower bound: the value of the best play with at most d more rolls, for the

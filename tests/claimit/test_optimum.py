@@ -69,9 +69,10 @@ def test_exact_values_match_a_plain_expectimax(rows, objective):
     assert result["decisions"]["roll"] == pytest.approx(roll, abs=1e-9)
     assert result["decisions"]["stop"] == pytest.approx(stop, abs=1e-9)
     assert result["value"] == pytest.approx(max(roll, stop), abs=1e-9)
-    # the memo's turn states leave out which space holds which white number:
-    # fewer of them than distinct boards
-    assert 0 < result["states"] < len(memo)
+    # the memo's turn states leave out which space holds which white number,
+    # and states proven "stop" by the bound are not expanded: fewer of them
+    # than distinct boards
+    assert result["states"] < len(memo)
 
 
 @pytest.mark.parametrize("objective", ["secured", "held"])
@@ -188,3 +189,78 @@ def test_best_decision_follows_the_exact_values():
     assert exact and move == "stop"          # held: stop 3.0 against roll about 1.77
     move, exact = optimum.best_decision(position, "secured", time=5)
     assert exact and move == "roll"          # secured: nothing secured yet, rolling gains
+
+
+# one placement earlier in the turn than SMALL[1] (w4 not yet placed): a longer
+# rest of the turn, still small enough for the plain expectimax
+EARLIER = FULL + ["B/1 B/2 B/1 1 . 1", "w1 2/w2 . 2 1 ."]
+CROWDED = [
+    EARLIER,
+    FULL + ["B/1 B/2 . 1 . 1", "w1 2 . 2/w3 1 ."],
+    FULL[:3] + ["B/1 B/2 B/1 B/2 B/1 B/2", ". 1 2/w5 . B/2 1", "w1 2 . 2 1 B/1"],
+]
+
+
+def solve_with(position, objective, prune):
+    solver = optimum.solver_for(position, objective)
+    solver.clear()
+    solver.prune = prune
+    try:
+        answer = optimum.solve(position, objective, time=30)
+        return answer, solver.pruned
+    finally:
+        solver.prune = True
+
+
+def test_pruned_search_matches_the_plain_expectimax_earlier_in_the_turn():
+    """roll_upper_bound proves "stop" without expanding: the same exact
+    values as the reference expectimax, from fewer expanded turn states."""
+    position = small(EARLIER)
+    memo = {}
+    answer, pruned = solve_with(position, "secured", True)
+    plain, _ = solve_with(position, "secured", False)
+    assert answer["exact"] and pruned > 0
+    assert answer["decisions"]["roll"] == pytest.approx(reference_roll(position, "secured", memo), abs=1e-9)
+    assert answer["decisions"]["stop"] == 0.0
+    assert answer["states"] < plain["states"] / 5
+
+
+@pytest.mark.parametrize("rows", CROWDED)
+@pytest.mark.parametrize("objective", ["secured", "held"])
+@pytest.mark.parametrize("release_white", [False, True])
+def test_pruning_changes_no_value(rows, objective, release_white):
+    position = small(rows, release_white=release_white)
+    answer, _ = solve_with(position, objective, True)
+    plain, _ = solve_with(position, objective, False)
+    assert answer["exact"] and plain["exact"]
+    assert answer["decisions"] == pytest.approx(plain["decisions"], abs=1e-9)
+    assert answer["states"] <= plain["states"]
+    # the same with dice set: each placement's value
+    for dice, _ in rules.roll_classes():
+        if not rules.legal_placements(position.board, 1, dice):
+            continue
+        rolled = small(rows, release_white=release_white, dice=list(dice))
+        answer, _ = solve_with(rolled, objective, True)
+        plain, _ = solve_with(rolled, objective, False)
+        assert answer["decisions"] == pytest.approx(plain["decisions"], abs=1e-9)
+
+
+def test_optimum_plan_follows_pruned_states():
+    """States proven "stop" are not stored: the optimum plan's look-ups still
+    see them (value = the stop gain), so it plays as the full memo would."""
+    position = small(EARLIER)
+    solver = optimum.solver_for(position, "secured")
+    answer, pruned = solve_with(position, "secured", True)
+    assert pruned > 0
+    full = {}
+    solver.prune = False
+    solver.clear()
+    optimum.solve(position, "secured", time=30)
+    state = position.engine_state().state_bytes()
+    game = position.engine_game()
+    plain_rows = game.plan_samples(state, [(4, 0)], 0, 300, 7, False, solver)
+    solver.prune = True
+    solver.clear()
+    optimum.solve(position, "secured", time=30)
+    pruned_rows = game.plan_samples(state, [(4, 0)], 0, 300, 7, False, solver)
+    assert pruned_rows == plain_rows
