@@ -19,7 +19,6 @@ choosing among the legal moves until at most 12 stacks are left.
 """
 import argparse
 import json
-import os
 import random
 import statistics
 import subprocess

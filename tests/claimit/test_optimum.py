@@ -252,7 +252,6 @@ def test_optimum_plan_follows_pruned_states():
     solver = optimum.solver_for(position, "secured")
     answer, pruned = solve_with(position, "secured", True)
     assert pruned > 0
-    full = {}
     solver.prune = False
     solver.clear()
     optimum.solve(position, "secured", time=30)
