@@ -580,27 +580,10 @@ cdef const cs_game *game_from_capsule(object capsule) except NULL:
 
 
 def side_mode(capsule):
-    """"sides" (two players, or a side() hook naming two teams) or
-    "paranoid" (the root player against everyone else)."""
+    """"sides" (cs_two_sided: two players, or a side() hook naming two
+    teams) or "paranoid" (the root player against everyone else)."""
     cdef const cs_game *g = game_from_capsule(capsule)
-    return "paranoid" if _is_paranoid(g) else "sides"
-
-
-cdef int _is_paranoid(const cs_game *g) noexcept:
-    cdef int p, sd, seen0 = 0, seen1 = 0
-    if g.num_players == 2 and g.side == NULL:
-        return 0
-    if g.side == NULL:
-        return 1
-    for p in range(g.num_players):
-        sd = g.side(g.ctx, p)
-        if sd == 0:
-            seen0 = 1
-        elif sd == 1:
-            seen1 = 1
-        else:
-            return 1
-    return 0 if (seen0 and seen1) else 1
+    return "sides" if cs_two_sided(g) else "paranoid"
 
 
 cdef class Searcher:
@@ -657,7 +640,7 @@ cdef class Searcher:
         if not ensure_ply(&self.s, 0) or not ensure_ply(&self.s, 1):
             raise MemoryError()
         memcpy(self.s.states[0], <const char *> state, g.state_size)
-        self.paranoid = _is_paranoid(g)
+        self.paranoid = not cs_two_sided(g)
         # entries are valued per mover's side: valid for any root of this
         # game, except in a paranoid search, whose sides depend on the root
         owner = (<uintptr_t> g, root_player if self.paranoid else -1)
@@ -665,12 +648,12 @@ cdef class Searcher:
             if table.owner is not None:
                 table.clear()
             table.owner = owner
-        sd_root = g.side(g.ctx, root_player) if g.side != NULL else root_player
+        sd_root = cs_side(g, root_player)
         for p in range(g.num_players):
             if self.paranoid:
                 self.s.sign_of[p] = 1 if p == root_player else -1
             else:
-                self.s.sign_of[p] = 1 if (g.side(g.ctx, p) if g.side != NULL else p) == sd_root else -1
+                self.s.sign_of[p] = 1 if cs_side(g, p) == sd_root else -1
         self.n_root = 0
         who = g.to_move(g.ctx, self.s.states[0])
         if who >= 0:

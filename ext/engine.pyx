@@ -3,14 +3,21 @@
 
 `GameState(game, state)` pairs a game instance (any object with a `capsule`
 attribute holding a cs_game, kept alive by the GameState) with a state (bytes
-of `state_size`).  Its methods cross into C once per call; `perft` runs
-entirely in C.  The searches take `(game.capsule, state.state_bytes())`.
+of `state_size`).  Its methods cross into C once per call; `perft` and
+`turns` run entirely in C.  The searches take `(game.capsule,
+state.state_bytes())`.
+
+Decisions and turns: `legal_moves`/`apply` work one decision at a time;
+`turns()` lists whole turns (ext/turns.h), which is what a game's notation
+writes as one move when the game marks its turns with `in_turn`, and what
+`perft` counts.
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from libc.stdint cimport int64_t, uint64_t
 from game cimport *
+from turns cimport *
 
 
 cdef const cs_game *game_from_capsule(object capsule) except NULL:
@@ -51,6 +58,10 @@ cdef class GameState:
 
     def is_terminal(self):
         return self.g.to_move(self.g.ctx, self.st()) == CS_TERMINAL
+
+    def in_turn(self):
+        """Whether the player to move is inside a turn he began (game.h)."""
+        return self.g.in_turn != NULL and self.g.in_turn(self.g.ctx, self.st()) != 0
 
     def is_chance(self):
         return self.g.to_move(self.g.ctx, self.st()) == CS_CHANCE
@@ -99,18 +110,68 @@ cdef class GameState:
             return player
         return self.g.side(self.g.ctx, player)
 
+    def turns(self, bint dedupe=True):
+        """Whole turns from this decision node: [(codes, end_state)] with
+        the decisions (a tuple of move codes) and the state bytes after
+        them.  With `dedupe` every end state appears once (the first
+        sequence found); without, every sequence of decisions is listed."""
+        cdef cs_turns t
+        cdef int n, i, k
+        cdef const cs_move *codes
+        cdef void *st = self.st()
+        if self.g.to_move(self.g.ctx, st) < 0:
+            return []
+        cs_turns_init(&t, self.g.state_size, dedupe)
+        try:
+            with nogil:
+                n = cs_turns_list(self.g, st, &t)
+            if n < 0:
+                raise MemoryError(cs_turns_error_text(t.error).decode())
+            out = []
+            for i in range(n):
+                codes = cs_turns_codes(&t, i)
+                out.append((tuple([codes[k] for k in range(t.length[i])]),
+                            cs_turns_state(&t, i)[:self.g.state_size]))
+            return out
+        finally:
+            cs_turns_free(&t)
+
+    def find_turn(self, target):
+        """The decisions (a tuple of move codes) of a whole turn from here
+        that ends in the state `target` (bytes), or None."""
+        if len(target) != self.g.state_size:
+            raise ValueError("state has %d bytes, the game wants %d" % (len(target), self.g.state_size))
+        for codes, end in self.turns(dedupe=True):
+            if end == target:
+                return codes
+        return None
+
     def perft(self, int depth):
-        """Counts move sequences: a list of `depth` counts (n1 = legal moves)."""
+        """Counts move sequences: a list of `depth` counts (n1 = legal moves).
+        With `in_turn` a move is a whole turn, and turns leading to the same
+        position count once."""
         counts = [0] * depth
         cdef uint64_t *c = <uint64_t *> malloc(sizeof(uint64_t) * max(1, depth))
-        cdef char *stack = <char *> malloc(<size_t> self.g.state_size * (depth + 1))
-        cdef cs_move *moves = <cs_move *> malloc(sizeof(cs_move) * max(1, self.g.max_moves) * (depth + 1))
-        cdef int i
+        cdef char *stack = NULL
+        cdef cs_move *moves = NULL
+        cdef int i, error = 0
+        cdef void *st = self.st()
         try:
             for i in range(depth):
                 c[i] = 0
-            memcpy(stack, self.st(), self.g.state_size)
-            _perft(self.g, stack, moves, 0, depth, c)
+            if self.g.in_turn != NULL:
+                with nogil:
+                    error = _perft_turns(self.g, st, 0, depth, c)
+                if error:
+                    raise MemoryError(cs_turns_error_text(error).decode())
+            else:
+                stack = <char *> malloc(<size_t> self.g.state_size * (depth + 1))
+                moves = <cs_move *> malloc(sizeof(cs_move) * max(1, self.g.max_moves) * (depth + 1))
+                if stack == NULL or moves == NULL:
+                    raise MemoryError()
+                memcpy(stack, st, self.g.state_size)
+                with nogil:
+                    _perft(self.g, stack, moves, 0, depth, c)
             for i in range(depth):
                 counts[i] = c[i]
         finally:
@@ -137,3 +198,25 @@ cdef void _perft(const cs_game *g, char *stack, cs_move *moves, int ply, int dep
         memcpy(child, st, g.state_size)
         g.apply(g.ctx, child, mv[i])
         _perft(g, stack, moves, ply + 1, depth, counts)
+
+
+cdef int _perft_turns(const cs_game *g, const void *st, int ply, int depth, uint64_t *counts) noexcept nogil:
+    """perft over whole turns, each different end position once; returns
+    a cs_turns error code (0: none)."""
+    cdef cs_turns t
+    cdef int n, i, error = 0
+    if g.to_move(g.ctx, st) < 0:
+        return 0
+    cs_turns_init(&t, g.state_size, 1)
+    n = cs_turns_list(g, st, &t)
+    if n < 0:
+        error = t.error
+    else:
+        counts[ply] += n
+        if ply + 1 < depth:
+            for i in range(n):
+                error = _perft_turns(g, cs_turns_state(&t, i), ply + 1, depth, counts)
+                if error:
+                    break
+    cs_turns_free(&t)
+    return error

@@ -14,13 +14,27 @@
  *
  * Players are 0-based inside engines (player 1 of the JSON is 0 here).
  *
- * Moves are int64 codes chosen by each engine (a settle or brawl turn of Claim
- * packs several points in one code).  A chance node (a Claim It! roll) is a
- * state whose to_move() is CS_CHANCE; its outcomes are listed by
- * chance_outcomes() with their probabilities and applied with apply() like a
- * move.  A turn made of several decisions (Claim It!: place, then roll/stop;
- * Claim: towers, movement, continuations) is simply several moves in a row by
- * the same player.
+ * Moves are int64 codes chosen by each engine, one code per single decision.
+ * A chance node (a Claim It! roll) is a state whose to_move() is CS_CHANCE;
+ * its outcomes are listed by chance_outcomes() with their probabilities and
+ * applied with apply() like a move.
+ *
+ * Compound turns.  A turn made of several decisions (Claim It!: place, then
+ * roll/stop; Claim: a settle pair point by point, brawl removals one at a
+ * time in ascending order, tower points, a movement, then a continuation or
+ * stop) is several moves in a row by the same player, so every node has at
+ * most `max_moves` children and the searches need no special case.  A game
+ * whose notation writes such a turn as one move says where its turns end
+ * with `in_turn` (turns.h lists whole turns from it: what `moves`, `perft`
+ * and the root of alpha-beta count), and alpha-beta counts its depth in
+ * whole turns.
+ *
+ * Sides and teams.  `returns` gives every seat its own reward; allies get
+ * their team's result (a team win is 1 for each ally, a draw is shared
+ * equally between the teams).  `side` names the team of a seat for the
+ * searches; cs_two_sided() below is the one definition of "two-sided" that
+ * both searches use: alpha-beta is negamax over the two sides (paranoid
+ * otherwise), MCTS proves results and margins (MCTS-Solver) only then.
  */
 #ifndef CLAIMSOLVE_GAME_H
 #define CLAIMSOLVE_GAME_H
@@ -43,7 +57,10 @@ typedef struct cs_game {
     /* the player to move (0-based), CS_CHANCE or CS_TERMINAL */
     int (*to_move)(const void *ctx, const void *st);
 
-    /* writes the legal moves of a decision node to out, returns their count */
+    /* writes the legal moves of a decision node to out, returns their count;
+       never more than max_moves (each engine proves its bound where it sets
+       max_moves).  A decision node always has at least one move (a pass is a
+       move). */
     int (*legal_moves)(const void *ctx, const void *st, cs_move *out);
 
     /* plays a legal move, or a chance outcome at a chance node */
@@ -80,9 +97,38 @@ typedef struct cs_game {
        the n moves (higher is tried first) written to out.  NULL: none. */
     void (*move_priority)(const void *ctx, const void *st, const cs_move *moves,
                           int n, int *out);
+
+    /* optional: nonzero when `st` is inside a turn, i.e. the player to move
+       continues the turn he began with the decisions before (the notation
+       writes the whole turn as one move).  NULL: every decision is a whole
+       turn. */
+    int (*in_turn)(const void *ctx, const void *st);
 } cs_game;
 
 #define CS_GAME_CAPSULE "claimsolve.cs_game"
+
+/* the side (team) of a player: side(), or the player itself */
+static inline int cs_side(const cs_game *g, int player) {
+    return g->side != NULL ? g->side(g->ctx, player) : player;
+}
+
+/* Two-sided: two players without a side hook, or a side hook that puts
+   every player on side 0 or 1 with both sides used (teams).  Alpha-beta
+   searches such a game as negamax over the sides, and MCTS proves results
+   in it when it also has no chance; otherwise (3 players, no teams) alpha-
+   beta is paranoid and MCTS backs up rewards only. */
+static inline int cs_two_sided(const cs_game *g) {
+    int p, sd, seen0 = 0, seen1 = 0;
+    if (g->side == NULL)
+        return g->num_players == 2;
+    for (p = 0; p < g->num_players; p++) {
+        sd = g->side(g->ctx, p);
+        if (sd == 0) seen0 = 1;
+        else if (sd == 1) seen1 = 1;
+        else return 0;
+    }
+    return seen0 && seen1;
+}
 
 /* splitmix64: the one random generator of the engines and searches */
 static inline uint64_t cs_rand(uint64_t *s) {

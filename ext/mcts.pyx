@@ -184,10 +184,9 @@ cdef class Tree:
         self.eval_scale = eval_scale
         self.rng = seed
         self.uniform_playouts = uniform_playouts
-        self.solver = (self.g.chance_outcomes == NULL
-                       and (self.g.num_players == 2 or self.g.side != NULL))
+        self.solver = self.g.chance_outcomes == NULL and cs_two_sided(self.g)
         for i in range(self.g.num_players):
-            self.sides[i] = self.g.side(self.g.ctx, i) if self.g.side != NULL else i
+            self.sides[i] = cs_side(self.g, i)
         width = max(1, self.g.max_moves, self.g.max_outcomes)
         wanted = int(memory_mb * 1048576.0 / sizeof(Node))
         self.capacity = <uint32_t> min(max(wanted, 2 + width), 0xFFFFFFF0)

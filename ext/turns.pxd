@@ -1,0 +1,21 @@
+# Cython declarations of ext/turns.h (whole turns over game.h).
+# cimport it (`from turns cimport *`); it has no runtime module.
+from game cimport cs_game, cs_move
+
+cdef extern from "turns.h" nogil:
+    enum:
+        CS_TURN_MAX_DECISIONS
+        CS_TURNS_OK
+    ctypedef struct cs_turns:
+        int state_size
+        int dedupe
+        int count
+        int *length
+        int error
+    void cs_turns_init(cs_turns *t, int state_size, int dedupe)
+    void cs_turns_clear(cs_turns *t)
+    void cs_turns_free(cs_turns *t)
+    const char *cs_turns_state(const cs_turns *t, int i)
+    const cs_move *cs_turns_codes(const cs_turns *t, int i)
+    int cs_turns_list(const cs_game *g, const void *st, cs_turns *t)
+    const char *cs_turns_error_text(int error)
