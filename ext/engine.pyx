@@ -139,12 +139,25 @@ cdef class GameState:
     def find_turn(self, target):
         """The decisions (a tuple of move codes) of a whole turn from here
         that ends in the state `target` (bytes), or None."""
-        if len(target) != self.g.state_size:
-            raise ValueError("state has %d bytes, the game wants %d" % (len(target), self.g.state_size))
-        for codes, end in self.turns(dedupe=True):
-            if end == target:
-                return codes
-        return None
+        cdef const unsigned char[::1] view = target
+        cdef cs_move *path
+        cdef int n, k, error = 0
+        cdef void *st = self.st()
+        if view.shape[0] != self.g.state_size:
+            raise ValueError("state has %d bytes, the game wants %d" % (view.shape[0], self.g.state_size))
+        if self.g.to_move(self.g.ctx, st) < 0:
+            return None
+        path = <cs_move *> malloc(sizeof(cs_move) * CS_TURN_MAX_DECISIONS)
+        if path == NULL:
+            raise MemoryError()
+        try:
+            with nogil:
+                n = cs_turns_find(self.g, st, &view[0], path, &error)
+            if n < 0:
+                raise MemoryError(cs_turns_error_text(error).decode())
+            return tuple([path[k] for k in range(n)]) if n > 0 else None
+        finally:
+            free(path)
 
     def perft(self, int depth):
         """Counts move sequences: a list of `depth` counts (n1 = legal moves).

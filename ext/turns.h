@@ -226,6 +226,78 @@ static int cs_turns_list(const cs_game *g, const void *st, cs_turns *t) {
     return ok ? t->count : -1;
 }
 
+static int cs__turns_seek(const cs_game *g, cs__turn_level *levels, cs_move *path, int depth,
+                          const void *target, int *length, int *error) {
+    const char *st = levels[depth].state;
+    char *child;
+    int n, i, who;
+    if (depth + 1 >= CS_TURN_MAX_DECISIONS) {
+        *error = CS_TURNS_TOO_LONG;
+        return 0;
+    }
+    if (levels[depth + 1].state == NULL) {
+        levels[depth + 1].state = (char *)malloc(g->state_size);
+        levels[depth + 1].moves = (cs_move *)malloc(sizeof(cs_move) * (g->max_moves > 0 ? g->max_moves : 1));
+        if (levels[depth + 1].state == NULL || levels[depth + 1].moves == NULL) {
+            *error = CS_TURNS_NO_MEMORY;
+            return 0;
+        }
+    }
+    child = levels[depth + 1].state;
+    n = g->legal_moves(g->ctx, st, levels[depth].moves);
+    for (i = 0; i < n; i++) {
+        memcpy(child, st, g->state_size);
+        g->apply(g->ctx, child, levels[depth].moves[i]);
+        path[depth] = levels[depth].moves[i];
+        who = g->to_move(g->ctx, child);
+        if (who == CS_CHANCE) {
+            *error = CS_TURNS_CHANCE;
+            return 0;
+        }
+        if (who == CS_TERMINAL || g->in_turn == NULL || !g->in_turn(g->ctx, child)) {
+            if (memcmp(child, target, g->state_size) == 0) {
+                *length = depth + 1;
+                return 1;
+            }
+        } else if (cs__turns_seek(g, levels, path, depth + 1, target, length, error)) {
+            return 1;
+        } else if (*error) {
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* The decisions of a whole turn from `st` that ends in the state `target`:
+   written to path (room for CS_TURN_MAX_DECISIONS), returns their number;
+   0 when no turn leads there, -1 on an error (*error set). */
+static int cs_turns_find(const cs_game *g, const void *st, const void *target, cs_move *path, int *error) {
+    cs__turn_level *levels;
+    int i, length = 0, found = 0;
+    *error = CS_TURNS_OK;
+    levels = (cs__turn_level *)calloc(CS_TURN_MAX_DECISIONS + 1, sizeof(cs__turn_level));
+    if (levels == NULL) {
+        *error = CS_TURNS_NO_MEMORY;
+        return -1;
+    }
+    levels[0].state = (char *)malloc(g->state_size);
+    levels[0].moves = (cs_move *)malloc(sizeof(cs_move) * (g->max_moves > 0 ? g->max_moves : 1));
+    if (levels[0].state == NULL || levels[0].moves == NULL) {
+        *error = CS_TURNS_NO_MEMORY;
+    } else {
+        memcpy(levels[0].state, st, g->state_size);
+        found = cs__turns_seek(g, levels, path, 0, target, &length, error);
+    }
+    for (i = 0; i <= CS_TURN_MAX_DECISIONS; i++) {
+        free(levels[i].state);
+        free(levels[i].moves);
+    }
+    free(levels);
+    if (*error)
+        return -1;
+    return found ? length : 0;
+}
+
 static inline const char *cs_turns_error_text(int error) {
     switch (error) {
     case CS_TURNS_NO_MEMORY: return "out of memory while listing turns";

@@ -18,4 +18,5 @@ cdef extern from "turns.h" nogil:
     const char *cs_turns_state(const cs_turns *t, int i)
     const cs_move *cs_turns_codes(const cs_turns *t, int i)
     int cs_turns_list(const cs_game *g, const void *st, cs_turns *t)
+    int cs_turns_find(const cs_game *g, const void *st, const void *target, cs_move *path, int *error)
     const char *cs_turns_error_text(int error)
