@@ -1,4 +1,5 @@
-"""What every game's Position class provides (see positions.py for loading).
+"""What every game's Position class provides (see positions.py for loading,
+catalog.py for finding a game).
 
 A Position is an immutable value: `play` returns a new one.  Its rules come
 from the game's plain-Python reference (the executable spec); `engine_state`
@@ -23,8 +24,9 @@ class Position(ABC):
 
     @classmethod
     @abstractmethod
-    def new(cls, players=None, size=None, seed=None, island=None):
-        """A starting position (`claimsolve new`)."""
+    def new(cls, players=None, size=None, seed=None, island=None, variant=None):
+        """A starting position (`claimsolve new`).  The game's descriptor
+        passes only the options it takes (the others are None)."""
 
     # --- rules (reference implementation) -------------------------------
     @abstractmethod
@@ -56,10 +58,21 @@ class Position(ABC):
         """1-based seats that win (several on a shared win); for a game not
         yet over, those who would win if it ended now."""
 
+    def teams(self):
+        """The sides as lists of 1-based seats, allies together (a team wins
+        or loses as one).  By default every seat is its own team."""
+        return [[seat] for seat in range(1, self.num_players + 1)]
+
     def points(self):
-        """Match points per seat: 1 for a win, shared equally among winners."""
-        won = self.winners()
-        return tuple(1.0 / len(won) if seat in won else 0.0 for seat in range(1, self.num_players + 1))
+        """Match points per seat: 1 for a win, shared equally among the
+        winning teams; every seat of a team gets its team's points."""
+        won = set(self.winners())
+        winning = [team for team in self.teams() if won.intersection(team)]
+        points = [0.0] * self.num_players
+        for team in winning:
+            for seat in team:
+                points[seat - 1] = 1.0 / len(winning)
+        return tuple(points)
 
     def resolve_chance(self, move, rng):
         """The move with any chance it leaves open drawn from `rng` (Claim

@@ -1,45 +1,19 @@
 """Reading and writing position files: one JSON object whose "game" key says
 which game it is (see ../shared/spec/positions.md).
 
-Each game registers its Position class here under its game id; the loader only
-dispatches, so a new game plugs in without touching this module.
+The loader only dispatches: the catalog (claimsolve.catalog) names each
+game's Position class, so a new game plugs in without touching this module.
 """
 import json
 import sys
 
+from .catalog import game_ids, get_game
 from .errors import ClaimsolveError, PositionError
-
-_GAMES = {}
-# games the spec names whose rules and engine are not in this version yet
-_SPECIFIED_NOT_BUILT = {"claim": "Claim, 1983"}
-
-
-def register(position_class):
-    """Class decorator: makes `position_class.game` loadable."""
-    _GAMES[position_class.game] = position_class
-    return position_class
 
 
 def game_class(game_id):
-    _load_games()
-    try:
-        return _GAMES[game_id]
-    except KeyError:
-        known = ", ".join(sorted(_GAMES))
-        if game_id in _SPECIFIED_NOT_BUILT:
-            raise ClaimsolveError(f"game '{game_id}' ({_SPECIFIED_NOT_BUILT[game_id]}) has no engine in this"
-                                  f" version (available: {known})") from None
-        raise ClaimsolveError(f"unknown game '{game_id}' (known: {known})") from None
-
-
-def games():
-    _load_games()
-    return sorted(_GAMES)
-
-
-def _load_games():
-    # importing the game packages registers them
-    from . import claimit, colorclaim  # noqa: F401
+    """The Position class of `game_id`."""
+    return get_game(game_id).position_class
 
 
 def from_dict(data, source=None):
@@ -48,13 +22,11 @@ def from_dict(data, source=None):
         if not isinstance(data, dict):
             raise PositionError("", "a position must be a JSON object")
         if "game" not in data:
-            raise PositionError("game", "missing (one of: %s)" % ", ".join(games()))
+            raise PositionError("game", "missing (one of: %s)" % ", ".join(game_ids()))
         game_id = data["game"]
-        if not isinstance(game_id, str) or game_id not in games():
-            if game_id in _SPECIFIED_NOT_BUILT:
-                game_class(game_id)
-            raise PositionError("game", f"unknown game {json.dumps(game_id)} (one of: {', '.join(games())})")
-        return _GAMES[game_id].from_json(data)
+        if not isinstance(game_id, str) or game_id not in game_ids():
+            raise PositionError("game", f"unknown game {json.dumps(game_id)} (one of: {', '.join(game_ids())})")
+        return game_class(game_id).from_json(data)
     except ClaimsolveError as exc:
         if exc.source is None:
             exc.source = source

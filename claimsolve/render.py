@@ -117,9 +117,8 @@ def analysis_text(analysis, color=False):
     if tried:
         lines.append(f"(The exact solver was tried first for {tried['seconds']:.2f} s and could not finish.)")
     if analysis.odds is not None:
-        from .claimit.odds import render_odds
         lines.append("")
-        lines.append(render_odds(analysis.odds, color=color))
+        lines.append(analysis.odds.render(color=color))
     return "\n".join(lines)
 
 

@@ -154,6 +154,10 @@ class OddsResult:
     def bust_probability(self):
         return self.bust_rolls / 216.0
 
+    def render(self, color=False):
+        """The table for people (render_odds)."""
+        return render_odds(self, color=color)
+
     def to_json(self):
         rows = []
         for row in self.rows:

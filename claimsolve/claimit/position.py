@@ -11,7 +11,6 @@ import random
 
 from ..errors import MoveError, PositionError
 from ..game import Position
-from ..positions import register
 from . import rules
 from .rules import SIZE
 
@@ -135,7 +134,6 @@ def dice_name(dice):
     return "roll:" + ",".join(str(d) for d in dice)
 
 
-@register
 class ClaimItPosition(Position):
     """An immutable Claim It! position (players are 1-based, as in the JSON)."""
 
@@ -278,7 +276,7 @@ class ClaimItPosition(Position):
         return out
 
     @classmethod
-    def new(cls, players=None, size=None, seed=None, island=None):
+    def new(cls, players=None, size=None, seed=None, island=None, variant=None):
         """The empty board, player 1 to roll."""
         from ..errors import ClaimsolveError
         if players is None:

@@ -6,7 +6,6 @@ from collections import Counter
 
 from ..errors import ClaimsolveError, MoveError, PositionError
 from ..game import Position
-from ..positions import register
 from . import rules
 from .rules import COLOURS, SIZES, DIRECTIONS, Move, Pyramid, State
 
@@ -125,7 +124,6 @@ def _parse_claims(claims):
     return tuple(claims)
 
 
-@register
 class ColorClaimPosition(Position):
     """An immutable Color Claim position.  `state` is the rules' State (full
     stacks, so `play` writes the exact resulting JSON)."""
@@ -213,7 +211,7 @@ class ColorClaimPosition(Position):
         }
 
     @classmethod
-    def new(cls, players=None, size=None, seed=None, island=None):
+    def new(cls, players=None, size=None, seed=None, island=None, variant=None):
         """A random setup (spec D): W*H pyramids drawn from the 30 with
         random.Random(seed), placed a1, b1, ..., then row 2, ...; 2 <= W, H,
         W*H <= 30, default 6x5.  seed None draws a fresh one."""

@@ -1,0 +1,11 @@
+"""Claim It! as the rest of claimsolve sees it (claimsolve.catalog)."""
+from ..descriptor import GameDescriptor, Lazy
+
+GAME = GameDescriptor(
+    id="claimit",
+    title="Claim It! (2006)",
+    position=Lazy("claimsolve.claimit.position:ClaimItPosition"),
+    options={"players": "2 to 5, default 2"},
+    analyze=Lazy("claimsolve.claimit.analysis:analyze"),
+    odds=Lazy("claimsolve.claimit.odds:odds"),
+)

@@ -1,0 +1,47 @@
+"""How `claimsolve analyze` answers a Color Claim position: the exact solver
+when the position is small enough to finish in the budget, else alpha-beta
+with the static evaluation; `engine` picks one (mcts too)."""
+import time as _time
+
+from ..analysis import Analysis
+from ..search import alphabeta, mcts
+
+# Under `auto`, positions with at most this many stacks are given to the exact
+# solver first, for SOLVER_SHARE of the budget; when it cannot finish,
+# alpha-beta answers with the rest.  (benchmarks/bench_solver.py: 4x3 starts,
+# 12 stacks, solve in about 0.7 s; late 6x5 positions with 16 stacks in under
+# 0.1 s, with 20 stacks in 6 to 30 s; a 4x4 start, 16 dense stacks, takes one
+# to two minutes.)
+AUTO_SOLVE_STACKS = 20
+SOLVER_SHARE = 0.5
+
+
+def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, progress):
+    """The Analysis of `position` (see claimsolve.analysis.analyze)."""
+    if engine == "mcts":
+        result = mcts.search(position, time=time, iterations=iterations, seed=seed,
+                             threads=threads, progress=progress)
+        return Analysis(position, result)
+    if iterations is not None and engine == "auto" and time is None:
+        # an iteration budget only means something to MCTS
+        result = mcts.search(position, iterations=iterations, seed=seed, threads=threads,
+                             progress=progress)
+        return Analysis(position, result)
+    if engine == "solver":
+        return Analysis(position, alphabeta.solve(position, time=time, hash_mb=hash_mb, progress=progress))
+    if engine == "alphabeta":
+        return Analysis(position, alphabeta.search(position, time=time, hash_mb=hash_mb, top=top or 1,
+                                                   progress=progress))
+    # auto
+    started = _time.monotonic()
+    solved = None
+    if position.stack_count() <= AUTO_SOLVE_STACKS:
+        budget = None if time is None else time * SOLVER_SHARE
+        solved = alphabeta.solve(position, time=budget, hash_mb=hash_mb, progress=progress)
+        if solved.complete:
+            return Analysis(position, solved)
+    remaining = None if time is None else max(0.05, time - (_time.monotonic() - started))
+    result = alphabeta.search(position, time=remaining, hash_mb=hash_mb, top=top or 1, progress=progress)
+    if solved is not None:
+        result.info["solver_tried"] = {"seconds": round(solved.seconds, 4), "nodes": solved.nodes}
+    return Analysis(position, result)

@@ -1,0 +1,12 @@
+"""Color Claim as the rest of claimsolve sees it (claimsolve.catalog)."""
+from ..descriptor import GameDescriptor, Lazy
+
+GAME = GameDescriptor(
+    id="colorclaim",
+    title="Color Claim (2012)",
+    position=Lazy("claimsolve.colorclaim.position:ColorClaimPosition"),
+    options={"size": "W and H at least 2, W*H at most 30, default 6x5",
+             "seed": "the random draw of the pyramids"},
+    analyze=Lazy("claimsolve.colorclaim.analysis:analyze"),
+    solve=Lazy("claimsolve.search.alphabeta:solve"),
+)

@@ -1,0 +1,110 @@
+"""What the rest of claimsolve needs to know about a game: its GameDescriptor.
+
+Each game's package has a module `descriptor` whose `GAME` is one; the
+catalog (claimsolve.catalog) finds it by the game's id.  The game's code is
+named by import path (`Lazy`) and imported at first use, so reading a
+descriptor loads nothing but the game's package.
+"""
+import importlib
+from dataclasses import dataclass, field
+
+from .errors import ClaimsolveError
+
+# The options of `claimsolve new` and `match`, each with what a game that
+# does not take it lacks (for the refusal).
+NEW_OPTIONS = {
+    "players": "has a fixed number of players",
+    "size": "has no board sizes",
+    "island": "has no islands",
+    "variant": "has no variants",
+    "seed": "has no random setup",
+}
+
+
+class Lazy:
+    """An object named by its import path "package.module:name", imported at
+    first use.  Calling a Lazy calls the object."""
+
+    def __init__(self, path):
+        module, colon, name = path.partition(":")
+        if not (module and colon and name):
+            raise ValueError(f"import path {path!r}: write package.module:name")
+        self.path = path
+
+    def load(self):
+        module, _, name = self.path.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+    def __call__(self, *args, **kwargs):
+        return self.load()(*args, **kwargs)
+
+    def __repr__(self):
+        return f"Lazy({self.path!r})"
+
+
+@dataclass(frozen=True, eq=False)
+class GameDescriptor:
+    """One game as the rest of the program sees it.
+
+    id           the "game" of its position JSON, e.g. "colorclaim"
+    title        its name for people, e.g. "Color Claim (2012)"
+    position     Lazy of its Position class (rules, engine, drawing, and the
+                 seat/team model: Position.teams())
+    options      {option of `new`: help} for each option of NEW_OPTIONS it
+                 takes; `new` refuses the others
+    analyze      Lazy of analyze(position, time, iterations, engine, seed,
+                 threads, hash_mb, top, progress) -> claimsolve.analysis.Analysis,
+                 or None when the game has no engine
+    solve        Lazy of its exact solver (claimsolve.solve), or None
+    odds         Lazy of its stop/roll odds table (claimsolve.odds), or None
+    player_kinds Lazy of {kind: factory(options, seed) -> Player}, the match
+                 player kinds only this game plays, or None
+    openspiel    Lazy of game_from_position(position, returns) -> pyspiel.Game
+                 (needs open_spiel), or None
+    """
+
+    id: str
+    title: str
+    position: Lazy
+    options: dict = field(default_factory=dict)
+    analyze: Lazy = None
+    solve: Lazy = None
+    odds: Lazy = None
+    player_kinds: Lazy = None
+    openspiel: Lazy = None
+
+    def __post_init__(self):
+        unknown = set(self.options) - set(NEW_OPTIONS)
+        if unknown:
+            raise ValueError(f"game '{self.id}': unknown option(s) {', '.join(sorted(unknown))}"
+                             f" (options: {', '.join(NEW_OPTIONS)})")
+
+    @property
+    def position_class(self):
+        return self.position.load()
+
+    @property
+    def has_chance(self):
+        """True for games with dice (no alpha-beta, no perft)."""
+        return self.position_class.has_chance
+
+    def takes(self, option):
+        """True when `new` takes the option (a key of NEW_OPTIONS)."""
+        return option in self.options
+
+    def new(self, players=None, size=None, island=None, variant=None, seed=None):
+        """A starting position from the options the game takes; an option it
+        does not take is a ClaimsolveError naming it."""
+        given = {"players": players, "size": size, "island": island, "variant": variant, "seed": seed}
+        for option, value in given.items():
+            if value is not None and option not in self.options:
+                raise ClaimsolveError(f"option '--{option}': {self.id} {NEW_OPTIONS[option]}")
+        return self.position_class.new(**given)
+
+    def teams(self, position):
+        """position.teams(), checked to hold every seat exactly once."""
+        teams = [list(team) for team in position.teams()]
+        seats = sorted(seat for team in teams for seat in team)
+        if seats != list(range(1, position.num_players + 1)) or not all(teams):
+            raise ValueError(f"{self.id}: teams {teams} do not split seats 1..{position.num_players}")
+        return teams
