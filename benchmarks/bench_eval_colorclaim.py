@@ -50,7 +50,8 @@ def _player(options, seed):
     return EvaluationPlayer(options["eval"], seconds, depth)
 
 
-register_player("alphabeta-eval", _player, games=["colorclaim"])
+register_player("alphabeta-eval", _player,
+                plays=lambda game: issubclass(game.position_class, ColorClaimPosition))
 
 
 def nodes_per_second(evaluation, seconds=1.0):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from .errors import ClaimsolveError
 from .files import write_atomically
 from .positions import game_class
-from .search.player import make_player
+from .player_kinds import make_player
 
 Z95 = 1.959963984540054
 

@@ -8,4 +8,5 @@ GAME = GameDescriptor(
     options={"players": "2 to 5, default 2"},
     analyze=Lazy("claimsolve.claimit.analysis:analyze"),
     odds=Lazy("claimsolve.claimit.odds:odds"),
+    player_kinds=Lazy("claimsolve.claimit.players:PLAYER_KINDS"),
 )

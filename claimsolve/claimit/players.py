@@ -1,6 +1,6 @@
-"""Baseline players for `claimsolve match` (claimsolve.search.player):
+"""Claim It!'s own player kinds for `claimsolve match` (its descriptor's
+`player_kinds`; players follow claimsolve.search.player.Player):
 
-- `random`: uniform over the legal moves (any game).
 - `threshold:k`: rolls until k markers are placed this turn, then stops.
 - `risk:p`: stops when the next roll's exact bust chance exceeds p.
 - `optimum`: the exact turn optimum on "secured" (the largest expected
@@ -11,9 +11,7 @@
 
 `threshold` and `risk` place by the greedy rule of `greedy_placement`.
 """
-import random
-
-from ..search.player import Player, register_player
+from ..search.player import Player
 from . import rules
 
 
@@ -54,22 +52,6 @@ def placed_this_turn(position):
     """Markers placed this turn (a black on a white counts both)."""
     return sum(1 for pile in position.board for t in pile if rules.is_white(t)) + \
         sum(1 for pile in position.board if rules.top(pile) == rules.BLACK)
-
-
-class RandomPlayer(Player):
-    """Uniform over the legal moves, from its own seeded generator."""
-
-    name = "random"
-
-    def __init__(self, seed=0):
-        self.seed = seed
-        self.rng = random.Random(seed)
-
-    def choose(self, position):
-        return self.rng.choice(position.legal_moves())
-
-    def reset(self):
-        pass
 
 
 class _GreedyPlayer(Player):
@@ -149,10 +131,9 @@ def _option(options, key, kind, default=None):
     return kind(value)
 
 
-register_player("random", lambda options, seed: RandomPlayer(seed))
-register_player("threshold", lambda options, seed: ThresholdPlayer(_option(options, "", int)),
-                games=["claimit"])
-register_player("risk", lambda options, seed: RiskPlayer(_option(options, "", float)), games=["claimit"])
-register_player("optimum", lambda options, seed: OptimumPlayer(
-    time=float(options.get("time", 0.05)), samples=int(options.get("samples", 400)), seed=seed),
-    games=["claimit"])
+PLAYER_KINDS = {
+    "threshold": lambda options, seed: ThresholdPlayer(_option(options, "", int)),
+    "risk": lambda options, seed: RiskPlayer(_option(options, "", float)),
+    "optimum": lambda options, seed: OptimumPlayer(
+        time=float(options.get("time", 0.05)), samples=int(options.get("samples", 400)), seed=seed),
+}

@@ -244,5 +244,5 @@ def _solver_player(options, seed):
         raise ValueError(exc.message) from None
 
 
-register_player("alphabeta", _alphabeta_player)
-register_player("solver", _solver_player)
+register_player("alphabeta", _alphabeta_player, plays=lambda game: not game.has_chance)
+register_player("solver", _solver_player, plays=lambda game: game.solve is not None)

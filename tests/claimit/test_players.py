@@ -4,12 +4,13 @@ import random
 import pytest
 
 import claimsolve
-from claimsolve.claimit.players import (OptimumPlayer, RandomPlayer, RiskPlayer, ThresholdPlayer,
-                                        greedy_placement, placed_this_turn)
+from claimsolve.claimit.players import (OptimumPlayer, RiskPlayer, ThresholdPlayer, greedy_placement,
+                                        placed_this_turn)
 from claimsolve.claimit.position import placement_name
 from claimsolve.errors import ClaimsolveError
 from claimsolve.match import play_game
-from claimsolve.search.player import make_player
+from claimsolve.player_kinds import make_player
+from claimsolve.search.random_player import RandomPlayer
 
 
 def positions_along_a_game(seed, players=3):

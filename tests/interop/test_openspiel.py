@@ -15,7 +15,7 @@ from open_spiel.python.algorithms import minimax  # noqa: E402
 import claimsolve  # noqa: E402
 from claimsolve.errors import ClaimsolveError, MoveError, PositionError  # noqa: E402
 from claimsolve.interop import openspiel as cs_spiel  # noqa: E402
-from claimsolve.search.player import make_player  # noqa: E402
+from claimsolve.player_kinds import make_player  # noqa: E402
 from colorclaim_helpers import SPEC_EXAMPLE, negamax  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -12,7 +12,7 @@ from claimsolve.colorclaim import ColorClaimPosition
 from claimsolve.colorclaim.position import FULL_SET
 from claimsolve.errors import ClaimsolveError
 from claimsolve.search import alphabeta
-from claimsolve.search.player import make_player
+from claimsolve.player_kinds import make_player
 from colorclaim_helpers import move_values, reduced
 
 

@@ -9,7 +9,7 @@ import pytest
 from claimsolve.colorclaim.position import ColorClaimPosition
 from claimsolve.errors import ClaimsolveError
 from claimsolve.search import mcts
-from claimsolve.search.player import make_player
+from claimsolve.player_kinds import make_player
 from colorclaim_helpers import move_values, reduced
 
 
