@@ -1,19 +1,22 @@
 """Engine matches (`claimsolve match`): player A against player B over many
-games, with seeded starting positions and seats rotated fairly.
+games, with seeded starting positions and teams rotated fairly.
 
-With two seats, every starting position is played twice, A taking each seat
-once.  With more seats (Claim It!), A sits at one seat and B fills the
-others; A's seat rotates through every seat on each starting position.
-A game's points: 1 for a win, shared equally among tied winners, 0 for a loss.
+The teams are the starting position's (Position.teams(): every seat its own
+team, or allies together).  A's engine plays every seat of one team, B's
+every other seat, each seat with its own player object (new every game).
+Every starting position is played once per team, A's team rotating through
+them: with two teams, twice with the teams swapped.  A game's points for A are those of A's
+seats (Position.points(): 1 for a win, shared equally among tied winning
+teams, 0 for a loss; allies score alike).
 """
 import json
 import math
 import random
 from dataclasses import dataclass, field
 
+from .catalog import get_game
 from .errors import ClaimsolveError
 from .files import write_atomically
-from .positions import game_class
 from .player_kinds import make_player
 
 Z95 = 1.959963984540054
@@ -22,18 +25,26 @@ Z95 = 1.959963984540054
 @dataclass
 class GameRecord:
     start: dict          # the starting position's JSON
-    a_seat: int          # 1-based seat of player A
+    a_seats: list        # 1-based seats of player A's team
     moves: list          # every move played, chance outcomes included
     points: list         # points per seat (1-based seats at index 0..)
     final: dict = None   # the final position's JSON
 
     @property
+    def a_seat(self):
+        """A's seat when A's team is one seat, else None."""
+        return self.a_seats[0] if len(self.a_seats) == 1 else None
+
+    @property
     def a_points(self):
-        return self.points[self.a_seat - 1]
+        return self.points[self.a_seats[0] - 1]
 
     def to_json(self):
-        return {"start": self.start, "a_seat": self.a_seat, "moves": self.moves,
-                "points": self.points}
+        out = {"start": self.start}
+        if self.a_seat is not None:
+            out["a_seat"] = self.a_seat
+        out.update({"a_seats": self.a_seats, "moves": self.moves, "points": self.points})
+        return out
 
 
 @dataclass
@@ -41,7 +52,8 @@ class MatchResult:
     game: str
     a: str
     b: str
-    players: int
+    players: int         # seats
+    teams: int           # sides: A plays one, B the others
     records: list = field(default_factory=list)
 
     @property
@@ -62,7 +74,7 @@ class MatchResult:
     @property
     def expected_share(self):
         """A's points per game if both were equally strong."""
-        return 1.0 / self.players
+        return 1.0 / self.teams
 
     def confidence_interval(self):
         """95% interval of A's mean points: the Wilson score interval, which
@@ -77,14 +89,14 @@ class MatchResult:
         return (max(0.0, centre - half), min(1.0, centre + half))
 
     def elo(self):
-        """Elo difference A - B implied by the score (two seats only); None
-        with more seats."""
-        if self.players != 2:
+        """Elo difference A - B implied by the score (two teams only); None
+        with more teams."""
+        if self.teams != 2:
             return None
         return _elo(self.score)
 
     def elo_interval(self):
-        if self.players != 2:
+        if self.teams != 2:
             return None
         lo, hi = self.confidence_interval()
         return (_elo(lo), _elo(hi))
@@ -98,7 +110,7 @@ class MatchResult:
             "score": round(self.score, 4), "ci95": [round(lo, 4), round(hi, 4)],
             "expected_share": round(self.expected_share, 4),
         }
-        if self.players == 2:
+        if self.teams == 2:
             elo_lo, elo_hi = self.elo_interval()
             out["elo"] = _round(self.elo())
             out["elo_ci95"] = [_round(elo_lo), _round(elo_hi)]
@@ -120,10 +132,14 @@ def _elo(score):
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
-def starting_positions(game, count, seed, players=None, size=None):
-    """`count` seeded starting positions of `game`."""
-    cls = game_class(game)
-    return [cls.new(players=players, size=size, seed=seed + i) for i in range(count)]
+def starting_positions(game, count, seed, players=None, size=None, island=None, variant=None):
+    """`count` starting positions of `game` (an id), the i-th from seed + i
+    when the game takes a seed."""
+    descriptor = get_game(game)
+    options = dict(players=players, size=size, island=island, variant=variant)
+    if not descriptor.takes("seed"):
+        return [descriptor.new(**options) for _ in range(count)]
+    return [descriptor.new(**options, seed=seed + i) for i in range(count)]
 
 
 def play_game(start, players, rng, max_plies=10000):
@@ -146,26 +162,30 @@ def play_game(start, players, rng, max_plies=10000):
     return moves, position
 
 
-def run_match(game, spec_a, spec_b, games, players=None, size=None, seed=0, progress=None):
-    """Plays `games` games of `game` between SPECs `spec_a` and `spec_b`."""
-    cls = game_class(game)
-    sample = cls.new(players=players, size=size, seed=seed)
-    seats = sample.num_players
+def run_match(game, spec_a, spec_b, games, players=None, size=None, island=None, variant=None,
+              seed=0, progress=None):
+    """Plays `games` games of `game` (an id) between SPECs `spec_a` and
+    `spec_b`; `players`, `size`, `island`, `variant` build the starts."""
+    descriptor = get_game(game)
     if games < 1:
         raise ClaimsolveError("option '--games': must be at least 1")
-    starts = starting_positions(game, (games + seats - 1) // seats, seed, players, size)
-    result = MatchResult(game=game, a=spec_a, b=spec_b, players=seats)
-    player_a = make_player(spec_a, seed=seed * 1000003 + 1, game=game)
-    player_b = [make_player(spec_b, seed=seed * 1000003 + 2 + k, game=game) for k in range(seats - 1)]
+    for spec in (spec_a, spec_b):
+        make_player(spec, game=game)            # a bad SPEC fails before any game
+    options = dict(players=players, size=size, island=island, variant=variant)
+    sample = starting_positions(game, 1, seed, **options)[0]
+    sides = len(descriptor.teams(sample))
+    starts = starting_positions(game, (games + sides - 1) // sides, seed, **options)
+    result = MatchResult(game=game, a=spec_a, b=spec_b, players=sample.num_players, teams=sides)
     rng = random.Random(seed)
     for index in range(games):
-        start = starts[index // seats]
-        a_seat = index % seats + 1
-        lineup, others = [], iter(player_b)
-        for seat in range(1, seats + 1):
-            lineup.append(player_a if seat == a_seat else next(others))
+        start = starts[index // sides]
+        teams = descriptor.teams(start)
+        a_seats = teams[index % len(teams)]
+        lineup = [make_player(spec_a if seat in a_seats else spec_b, seed=_player_seed(seed, index, seat),
+                              game=game)
+                  for seat in range(1, start.num_players + 1)]
         moves, final = play_game(start, lineup, rng)
-        record = GameRecord(start=start.to_json(), a_seat=a_seat, moves=moves,
+        record = GameRecord(start=start.to_json(), a_seats=a_seats, moves=moves,
                             points=list(final.points()), final=final.to_json())
         result.records.append(record)
         if progress is not None:
@@ -173,6 +193,11 @@ def run_match(game, spec_a, spec_b, games, players=None, size=None, seed=0, prog
             progress({"game": f"{index + 1}/{games}", "A +": wins, "=": draws, "-": losses,
                       "score": round(result.score, 3)})
     return result
+
+
+def _player_seed(seed, index, seat):
+    """The seed of the player at `seat` (below 64) in game `index`."""
+    return (seed * 1000003 + index) * 64 + seat
 
 
 def save_games(result, path):

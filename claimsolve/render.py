@@ -164,13 +164,15 @@ def _table(header, rows):
 def match_text(result):
     wins, draws, losses = result.tally()
     lo, hi = result.confidence_interval()
+    seats = f"{result.players} seats" if result.teams == result.players else \
+        f"{result.players} seats in {result.teams} teams"
     lines = [
-        f"{result.game}: A = {result.a}  vs  B = {result.b}  ({result.players} seats, {result.games} games)",
+        f"{result.game}: A = {result.a}  vs  B = {result.b}  ({seats}, {result.games} games)",
         f"A: {wins} won, {draws} drawn (shared), {losses} lost",
         f"A's score: {result.score:.3f} points per game (95% CI {lo:.3f} to {hi:.3f}); "
         f"equal strength would score {result.expected_share:.3f}",
     ]
-    if result.players == 2:
+    if result.teams == 2:
         elo_lo, elo_hi = result.elo_interval()
         lines.append(f"Elo difference A - B: {_elo_text(result.elo())} (95% CI {_elo_text(elo_lo)} to {_elo_text(elo_hi)})")
     return "\n".join(lines)

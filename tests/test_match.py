@@ -47,8 +47,8 @@ def test_claimit_three_seats_rotate_a():
 
 
 def _result(points):
-    result = MatchResult("colorclaim", "a", "b", 2)
-    result.records = [GameRecord({}, 1, [], [p, 1 - p]) for p in points]
+    result = MatchResult("colorclaim", "a", "b", 2, 2)
+    result.records = [GameRecord({}, [1], [], [p, 1 - p]) for p in points]
     return result
 
 
