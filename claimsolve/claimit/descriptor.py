@@ -9,4 +9,5 @@ GAME = GameDescriptor(
     analyze=Lazy("claimsolve.claimit.analysis:analyze"),
     odds=Lazy("claimsolve.claimit.odds:odds"),
     player_kinds=Lazy("claimsolve.claimit.players:PLAYER_KINDS"),
+    openspiel=Lazy("claimsolve.claimit.openspiel:game_from_position"),
 )

@@ -9,4 +9,5 @@ GAME = GameDescriptor(
              "seed": "the random draw of the pyramids"},
     analyze=Lazy("claimsolve.colorclaim.analysis:analyze"),
     solve=Lazy("claimsolve.search.alphabeta:solve"),
+    openspiel=Lazy("claimsolve.colorclaim.openspiel:game_from_position"),
 )

@@ -13,6 +13,8 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import minimax  # noqa: E402
 
 import claimsolve  # noqa: E402
+from claimsolve.claimit import openspiel as claimit_spiel  # noqa: E402
+from claimsolve.colorclaim import openspiel as colorclaim_spiel  # noqa: E402
 from claimsolve.errors import ClaimsolveError, MoveError, PositionError  # noqa: E402
 from claimsolve.interop import openspiel as cs_spiel  # noqa: E402
 from claimsolve.player_kinds import make_player  # noqa: E402
@@ -29,7 +31,7 @@ def sign(x):
 
 @pytest.mark.parametrize("width,height", [(2, 2), (3, 4), (6, 5), (8, 8), (26, 2)])
 def test_colorclaim_action_ids_are_a_bijection_with_moves(width, height):
-    codec = cs_spiel.ColorClaimActions(width, height)
+    codec = colorclaim_spiel.ColorClaimActions(width, height)
     names = [n for n in codec.names if n is not None]
     assert len(names) == len(set(names))
     # every ordered pair of orthogonal neighbours, as a stack and as a claim
@@ -55,7 +57,7 @@ def test_colorclaim_action_ids_are_the_engine_move_codes():
 @pytest.mark.parametrize("size,seed", [("3x3", 1), ("4x3", 2), ("2x5", 3), ("6x5", 4)])
 def test_colorclaim_random_games_follow_the_reference(size, seed):
     position = claimsolve.new("colorclaim", size=size, seed=seed)
-    sign_state = pyspiel.load_game(cs_spiel.COLORCLAIM, {"width": int(size[0]), "height": int(size[2]),
+    sign_state = pyspiel.load_game(colorclaim_spiel.SHORT_NAME, {"width": int(size[0]), "height": int(size[2]),
                                                           "seed": seed}).new_initial_state()
     margin_state = cs_spiel.state_from_position(position, returns="margin")
     rng = random.Random(seed)
@@ -105,7 +107,7 @@ def test_game_from_a_hand_written_position():
     again = pyspiel.load_game(str(game))
     assert again.new_initial_state().position == position
     # plain JSON is accepted as the parameter too
-    plain = pyspiel.load_game(cs_spiel.COLORCLAIM, {"position": SPEC_EXAMPLE})
+    plain = pyspiel.load_game(colorclaim_spiel.SHORT_NAME, {"position": SPEC_EXAMPLE})
     assert plain.new_initial_state().position == position
 
 
@@ -132,7 +134,7 @@ def test_colorclaim_observation_tensor():
 
 
 def test_serialize_and_clone():
-    game = pyspiel.load_game(cs_spiel.COLORCLAIM, {"width": 3, "height": 3, "seed": 9})
+    game = pyspiel.load_game(colorclaim_spiel.SHORT_NAME, {"width": 3, "height": 3, "seed": 9})
     state = game.new_initial_state()
     state.apply_action(state.legal_actions()[2])
     copy = state.clone()
@@ -147,21 +149,21 @@ def test_serialize_and_clone():
 
 
 def test_openspiel_random_simulation_checks_pass():
-    pyspiel.random_sim_test(pyspiel.load_game(cs_spiel.COLORCLAIM, {"width": 3, "height": 2}),
+    pyspiel.random_sim_test(pyspiel.load_game(colorclaim_spiel.SHORT_NAME, {"width": 3, "height": 2}),
                             num_sims=3, serialize=True, verbose=False)
 
 
 def test_bad_parameters_and_actions_raise_our_errors():
     with pytest.raises(ClaimsolveError, match="parameter 'returns'"):
-        pyspiel.load_game(cs_spiel.COLORCLAIM, {"returns": "score"})
+        pyspiel.load_game(colorclaim_spiel.SHORT_NAME, {"returns": "score"})
     claimit = '{"game": "claimit", "players": 2, "board": [%s]}' % ", ".join(['". . . . . ."'] * 6)
     with pytest.raises(PositionError, match="expected a colorclaim position"):
-        pyspiel.load_game(cs_spiel.COLORCLAIM, {"position": claimit})
+        pyspiel.load_game(colorclaim_spiel.SHORT_NAME, {"position": claimit})
     with pytest.raises(ClaimsolveError, match="invalid JSON"):
-        pyspiel.load_game(cs_spiel.COLORCLAIM, {"position": "{"})
+        pyspiel.load_game(colorclaim_spiel.SHORT_NAME, {"position": "{"})
     with pytest.raises(PositionError, match="board"):
-        pyspiel.load_game(cs_spiel.COLORCLAIM, {"position": '{"game": "colorclaim", "board": ["R4 G1"]}'})
-    state = pyspiel.load_game(cs_spiel.COLORCLAIM, {"width": 2, "height": 2}).new_initial_state()
+        pyspiel.load_game(colorclaim_spiel.SHORT_NAME, {"position": '{"game": "colorclaim", "board": ["R4 G1"]}'})
+    state = pyspiel.load_game(colorclaim_spiel.SHORT_NAME, {"width": 2, "height": 2}).new_initial_state()
     with pytest.raises(MoveError, match="not an action id"):
         state.apply_action(4)                  # a1 down: off the board
     with pytest.raises(MoveError):
@@ -212,18 +214,18 @@ def test_openspiel_mcts_finds_a_forced_win():
 # --- Claim It! -------------------------------------------------------------------
 
 def test_dice_classes_fold_the_216_rolls():
-    assert len(cs_spiel.DICE_CLASSES) == 56
-    assert sum(cs_spiel.DICE_PROBABILITIES) == pytest.approx(1.0)
-    probability = dict(zip(cs_spiel.DICE_CLASSES, cs_spiel.DICE_PROBABILITIES))
+    assert len(claimit_spiel.DICE_CLASSES) == 56
+    assert sum(claimit_spiel.DICE_PROBABILITIES) == pytest.approx(1.0)
+    probability = dict(zip(claimit_spiel.DICE_CLASSES, claimit_spiel.DICE_PROBABILITIES))
     assert probability[(1, 1, 1)] == pytest.approx(1 / 216)
     assert probability[(2, 5, 5)] == pytest.approx(3 / 216)
     assert probability[(1, 4, 6)] == pytest.approx(6 / 216)
 
 
 def test_claimit_action_ids():
-    codec = cs_spiel.ClaimItActions()
+    codec = claimit_spiel.ClaimItActions()
     assert codec.count == 254
-    assert codec.move(cs_spiel.ROLL) == "roll" and codec.move(cs_spiel.STOP) == "stop"
+    assert codec.move(claimit_spiel.ROLL) == "roll" and codec.move(claimit_spiel.STOP) == "stop"
     assert codec.action("B@1,1") == 2 and codec.action("B@6,6") == 37
     assert codec.action("w1@1,1") == 38 and codec.action("w6@6,6") == 253
     assert len(set(codec.names)) == codec.count
@@ -231,7 +233,7 @@ def test_claimit_action_ids():
 
 @pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (5, 3)])
 def test_claimit_random_games_follow_the_reference(players, seed):
-    game = pyspiel.load_game(cs_spiel.CLAIMIT, {"players": players})
+    game = pyspiel.load_game(claimit_spiel.SHORT_NAME, {"players": players})
     state = game.new_initial_state()
     position = claimsolve.new("claimit", players=players)
     rng = random.Random(seed)
@@ -299,7 +301,7 @@ def test_claimit_from_a_position_with_dice():
 
 
 def test_claimit_release_white_parameter():
-    game = pyspiel.load_game(cs_spiel.CLAIMIT, {"players": 4, "release_white": True})
+    game = pyspiel.load_game(claimit_spiel.SHORT_NAME, {"players": 4, "release_white": True})
     start = game.new_initial_state().position
     assert start.to_json()["variant"] == {"release_white": True}
     assert start.to_json()["players"] == 4
@@ -315,7 +317,7 @@ def test_openspiel_mcts_plays_claimit_with_chance_nodes():
 
 
 def test_claimit_random_simulation_checks_pass():
-    pyspiel.random_sim_test(pyspiel.load_game(cs_spiel.CLAIMIT, {"players": 2}),
+    pyspiel.random_sim_test(pyspiel.load_game(claimit_spiel.SHORT_NAME, {"players": 2}),
                             num_sims=1, serialize=True, verbose=False)
 
 
