@@ -12,6 +12,7 @@ from .errors import ClaimsolveError
 GAMES = {
     "colorclaim": "claimsolve.colorclaim.descriptor",
     "claimit": "claimsolve.claimit.descriptor",
+    "claim": "claimsolve.claim.descriptor",
 }
 
 

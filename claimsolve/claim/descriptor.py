@@ -1,0 +1,12 @@
+"""Claim (1983) as the rest of claimsolve sees it (claimsolve.catalog)."""
+from ..descriptor import GameDescriptor, Lazy
+
+GAME = GameDescriptor(
+    id="claim",
+    title="Claim (1983)",
+    position=Lazy("claimsolve.claim.position:ClaimPosition"),
+    options={"players": "2, 3 or 4, default 2 (battle-for-two: 2)",
+             "island": "standard (the island for the seats, default), standard-2, standard-3, standard-4 or random",
+             "variant": "standard (default) or battle-for-two",
+             "seed": "the random island's seed (with --island random; default a fresh one)"},
+)
