@@ -12,9 +12,10 @@ import click
 
 import claimsolve
 from claimsolve import analysis as analysis_mod
+from claimsolve.catalog import all_games, get_game, ids_where
 from claimsolve.errors import ClaimsolveError, MoveError
 from claimsolve.files import write_atomically
-from claimsolve.positions import dumps, game_class, load
+from claimsolve.positions import dumps, load
 from claimsolve.progress import progress_for
 
 from claimsolve import render
@@ -40,6 +41,41 @@ class CommandGroup(click.Group):
             sys.stderr.close()
             ctx.exit(0)
 
+    def format_commands(self, ctx, formatter):
+        super().format_commands(ctx, formatter)
+        with formatter.section("Games"):
+            formatter.write_dl([(game.id, game.title) for game in all_games()])
+
+
+class GameOption(click.Option):
+    """An option of a game's start (`new`, `match`): its help ends with what
+    each game that takes it says (from the catalog), when help is shown."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.base_help = self.help
+
+    def get_help_record(self, ctx):
+        takers = [f"{game.id}: {game.options[self.name]}" for game in all_games() if game.takes(self.name)]
+        self.help = f"{self.base_help}; {'; '.join(takers) or 'no game takes it'}."
+        return super().get_help_record(ctx)
+
+
+class CapabilityCommand(click.Command):
+    """A command for the games whose descriptor has one capability (solve,
+    odds): its help names them (from the catalog)."""
+
+    def __init__(self, *args, capability, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.capability = capability
+
+    def format_help_text(self, ctx, formatter):
+        super().format_help_text(ctx, formatter)
+        having = ids_where(lambda game: getattr(game, self.capability) is not None)
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text(f"Games: {', '.join(having) or 'none'}.")
+
 
 def json_option(f):
     return click.option("--json", "as_json", is_flag=True, help="Machine-readable output (one JSON document).")(f)
@@ -61,22 +97,24 @@ def use_color():
 @click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(claimsolve.__version__, prog_name="claimsolve")
 def main():
-    """Search and analysis for the Claim board games: colorclaim, claimit."""
+    """Search and analysis for the Claim board games (listed below)."""
 
 
 @main.command()
 @click.argument("game")
-@click.option("--players", type=int, help="Number of players (Claim It!: 2-5).")
-@click.option("--size", help="Board size WxH (Color Claim; default 6x5).")
-@click.option("--island", help="Island name (Claim).")
-@click.option("--seed", type=int, default=None, help="Seed of the random setup (default: random).")
+@click.option("--players", cls=GameOption, type=int, metavar="N", help="Number of players")
+@click.option("--size", cls=GameOption, metavar="WxH", help="Board size")
+@click.option("--island", cls=GameOption, metavar="NAME|random", help="Island")
+@click.option("--variant", cls=GameOption, metavar="V", help="Rules variant")
+@click.option("--seed", cls=GameOption, type=int, default=None, help="Seed of the random setup (default: random)")
 @json_option
-def new(game, players, size, island, seed, as_json):
-    """A starting position of GAME, as position JSON."""
-    cls = game_class(game)
-    if seed is None:
+def new(game, players, size, island, variant, seed, as_json):
+    """A starting position of GAME, as position JSON; a game refuses the
+    options it does not take."""
+    descriptor = get_game(game)
+    if seed is None and descriptor.takes("seed"):
         seed = random.SystemRandom().randrange(1 << 31)
-    position = cls.new(players=players, size=size, seed=seed, island=island)
+    position = descriptor.new(players=players, size=size, island=island, variant=variant, seed=seed)
     click.echo(dumps(position), nl=False)
 
 
@@ -144,14 +182,14 @@ def perft(pos, depth, as_json):
             click.echo(f"depth {d:>2}  {n:>16,}")
 
 
-@main.command()
+@main.command(cls=CapabilityCommand, capability="solve")
 @click.argument("pos")
 @click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None, help="Stop after SECONDS and report proven bounds.")
 @click.option("--hash", "hash_mb", type=click.IntRange(1, 16384), default=256, show_default=True,
               help="Transposition table size in MB.")
 @json_option
 def solve(pos, seconds, hash_mb, as_json):
-    """Color Claim: the exact game value and every move's value."""
+    """The exact game value and every move's value."""
     position = read_position(pos)
     progress = progress_for("solving")
     try:
@@ -165,14 +203,14 @@ def solve(pos, seconds, hash_mb, as_json):
         click.echo(render.solve_text(position, result))
 
 
-@main.command()
+@main.command(cls=CapabilityCommand, capability="odds")
 @click.argument("pos")
 @click.option("--samples", type=click.IntRange(1, 10_000_000), default=None, help="Monte Carlo play-outs per row.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None, help="Budget for the exact turn optimum.")
 @json_option
 def odds(pos, samples, seed, seconds, as_json):
-    """Claim It!: roll again or stop? The odds table."""
+    """Roll again or stop? The odds table."""
     position = read_position(pos)
     progress = progress_for("odds")
     try:
@@ -183,8 +221,7 @@ def odds(pos, samples, seed, seconds, as_json):
     if as_json:
         emit_json(table.to_json())
     else:
-        from claimsolve.claimit.odds import render_odds
-        click.echo(render_odds(table, color=use_color()))
+        click.echo(table.render(color=use_color()))
 
 
 @main.command()
@@ -220,19 +257,24 @@ def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, as_js
 @click.option("--a", "spec_a", required=True, help="Player A, e.g. mcts:time=0.5, alphabeta:depth=6, random.")
 @click.option("--b", "spec_b", required=True, help="Player B.")
 @click.option("--games", type=click.IntRange(1), default=10, show_default=True)
-@click.option("--players", type=int, default=None, help="Seats (Claim It!: 2-5).")
-@click.option("--size", default=None, help="Board size WxH (Color Claim).")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--players", cls=GameOption, type=int, metavar="N", default=None, help="Number of players")
+@click.option("--size", cls=GameOption, metavar="WxH", default=None, help="Board size")
+@click.option("--island", cls=GameOption, metavar="NAME|random", default=None, help="Island")
+@click.option("--variant", cls=GameOption, metavar="V", default=None, help="Rules variant")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seeds the starts (start i from SEED + i, for games with a random setup), the players and the dice.")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Write every game's moves (JSON lines).")
 @json_option
-def match(game, spec_a, spec_b, games, players, size, seed, save_path, as_json):
-    """Plays A against B for N games; score with a 95% interval and Elo."""
+def match(game, spec_a, spec_b, games, players, size, island, variant, seed, save_path, as_json):
+    """Plays A against B for N games; score with a 95% interval and Elo.
+    A's engine plays one team, B's the others; each start is played once per
+    team, A's team rotating (with two teams: swapped)."""
     from claimsolve.match import run_match, save_games
 
     progress = progress_for("match")
     try:
-        result = run_match(game, spec_a, spec_b, games, players=players, size=size, seed=seed,
-                           progress=progress)
+        result = run_match(game, spec_a, spec_b, games, players=players, size=size, island=island,
+                           variant=variant, seed=seed, progress=progress)
     finally:
         if progress:
             progress.close()
