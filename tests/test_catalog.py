@@ -1,0 +1,299 @@
+"""A game plugs in with its package and one catalog entry: a toy Nim, written
+to a temporary directory, is played through the command line and in
+matches; team matches, and the refusals the descriptors make possible."""
+import json
+import sys
+import textwrap
+
+import pytest
+from click.testing import CliRunner
+
+import claimsolve
+from claimsolve import catalog
+from claimsolve.cli.main import main
+from claimsolve.errors import ClaimsolveError
+from claimsolve.match import run_match, save_games
+from claimsolve.player_kinds import kinds, make_player
+from claimsolve.search.player import GENERIC_KINDS, Player, PlayerKind
+
+TOY = "toy_nim_game"
+
+TOY_FILES = {
+    "__init__.py": '"""Nim with one heap: take 1 to 3 stones; whoever takes the last one wins for his team."""\n',
+    "descriptor.py": '''
+        from claimsolve.descriptor import GameDescriptor, Lazy
+
+        GAME = GameDescriptor(
+            id="nim",
+            title="Nim, one heap",
+            position=Lazy("toy_nim_game.position:NimPosition"),
+            options={"players": "2 or 4 (seats 1 and 3 against 2 and 4)", "size": "stones, default 7"},
+            player_kinds=Lazy("toy_nim_game.players:PLAYER_KINDS"),
+        )
+    ''',
+    "position.py": '''
+        from claimsolve.errors import ClaimsolveError, MoveError, PositionError
+        from claimsolve.game import Position
+
+
+        class NimPosition(Position):
+            game = "nim"
+
+            def __init__(self, players, stones, to_move):
+                self.players, self.stones, self.to_move = players, stones, to_move
+
+            @classmethod
+            def from_json(cls, data):
+                for key in ("players", "stones", "to_move"):
+                    if not isinstance(data.get(key), int):
+                        raise PositionError(key, "a whole number is needed")
+                return cls(data["players"], data["stones"], data["to_move"])
+
+            def to_json(self):
+                return {"game": "nim", "players": self.players, "stones": self.stones, "to_move": self.to_move}
+
+            @classmethod
+            def new(cls, players=None, size=None, seed=None, island=None, variant=None):
+                players = 2 if players is None else players
+                if players not in (2, 4):
+                    raise ClaimsolveError("option '--players': nim has 2 or 4 players")
+                return cls(players, 7 if size is None else int(size), 1)
+
+            def legal_moves(self):
+                return [f"take{n}" for n in (1, 2, 3) if n <= self.stones]
+
+            def play(self, move, rng=None):
+                if move not in self.legal_moves():
+                    raise MoveError(move, "take1, take2 or take3, at most the stones left")
+                return NimPosition(self.players, self.stones - int(move[4:]), self.to_move % self.players + 1)
+
+            def is_over(self):
+                return self.stones == 0
+
+            @property
+            def player_to_move(self):
+                return self.to_move
+
+            @property
+            def num_players(self):
+                return self.players
+
+            def teams(self):
+                return [[1, 3], [2, 4]] if self.players == 4 else super().teams()
+
+            def winners(self):
+                if not self.is_over():
+                    return []
+                last = (self.to_move - 2) % self.players + 1
+                return next(team for team in self.teams() if last in team)
+
+            def engine_state(self):
+                raise ClaimsolveError("nim has no engine")
+
+            def move_code(self, move):
+                raise ClaimsolveError("nim has no engine")
+
+            def move_name(self, code):
+                raise ClaimsolveError("nim has no engine")
+
+            def render(self, color=False):
+                return f"{self.stones} stones, player {self.to_move} to move"
+
+            def svg(self):
+                return "<svg xmlns='http://www.w3.org/2000/svg'/>"
+    ''',
+    "players.py": '''
+        from claimsolve.search.player import Player
+
+
+        class TakeMost(Player):
+            def choose(self, position):
+                return position.legal_moves()[-1]
+
+
+        PLAYER_KINDS = {"take-most": lambda options, seed: TakeMost()}
+    ''',
+}
+
+
+@pytest.fixture(scope="module")
+def toy_package(tmp_path_factory):
+    root = tmp_path_factory.mktemp("plugin")
+    package = root / TOY
+    package.mkdir()
+    for name, text in TOY_FILES.items():
+        (package / name).write_text(textwrap.dedent(text))
+    sys.path.insert(0, str(root))
+    yield TOY
+    sys.path.remove(str(root))
+    for name in [m for m in sys.modules if m == TOY or m.startswith(TOY + ".")]:
+        del sys.modules[name]
+
+
+@pytest.fixture
+def nim(toy_package, monkeypatch):
+    """The toy game in the catalog for one test (the catalog is restored after)."""
+    monkeypatch.setattr(catalog, "GAMES", dict(catalog.GAMES))
+    catalog.add_game("nim", f"{toy_package}.descriptor")
+    return catalog.get_game("nim")
+
+
+def solvable():
+    """The games with an exact solver, as the refusals name them."""
+    return ", ".join(catalog.ids_where(lambda game: game.solve is not None))
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)
+
+
+# --- a game from elsewhere ----------------------------------------------------
+
+def test_the_catalog_loads_a_game_only_when_asked(toy_package, monkeypatch):
+    monkeypatch.setattr(catalog, "GAMES", dict(catalog.GAMES))
+    catalog.add_game("nim", f"{toy_package}.descriptor")
+    assert "nim" in catalog.game_ids()
+    assert f"{toy_package}.descriptor" not in sys.modules
+    assert catalog.get_game("nim").title == "Nim, one heap"
+    with pytest.raises(ValueError, match="already"):
+        catalog.add_game("nim", "somewhere.else")
+
+
+def test_a_plugged_in_game_plays_through_the_command_line(nim, tmp_path):
+    assert "Nim, one heap" in run("--help").stdout
+    start = run("new", "nim", "--size", "5")
+    assert start.exit_code == 0, start.output
+    path = tmp_path / "nim.json"
+    path.write_text(start.stdout)
+    assert json.loads(start.stdout) == {"game": "nim", "players": 2, "stones": 5, "to_move": 1}
+    assert run("moves", path).stdout.split() == ["take1", "take2", "take3"]
+    after = run("apply", path, "take3", "take1")
+    assert json.loads(after.stdout)["stones"] == 1
+    assert run("show", path).stdout.startswith("5 stones")
+    refused = run("new", "nim", "--island", "random")
+    assert refused.exit_code == 2
+    assert refused.stderr.strip() == "claimsolve: option '--island': nim has no islands"
+    solve = run("solve", path)
+    assert solve.exit_code == 2 and f"exact solving is for {solvable()};" in solve.stderr
+    assert "no engine for game 'nim'" in run("analyze", path).stderr
+
+
+def test_a_plugged_in_game_plays_matches_with_its_own_kinds(nim, tmp_path):
+    assert "take-most" in kinds("nim") and "take-most" not in kinds("colorclaim")
+    out = run("match", "nim", "--a", "take-most", "--b", "random", "--games", "4", "--size", "6",
+              "--json", "--save", tmp_path / "games.jsonl")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["games"] == 4 and data["expected_share"] == 0.5 and data["elo"] is not None
+    records = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
+    assert [r["a_seat"] for r in records] == [1, 2, 1, 2]
+    assert [r["a_seats"] for r in records] == [[1], [2], [1], [2]]
+    assert all(sorted(r["points"]) == [0.0, 1.0] for r in records)
+    with pytest.raises(ClaimsolveError, match="take-most plays nim, not colorclaim"):
+        make_player("take-most", game="colorclaim")
+    # a generic kind says which games it plays from the catalog: nim has no exact solver
+    with pytest.raises(ClaimsolveError, match=f"solver plays {solvable()}, not nim"):
+        make_player("solver", game="nim")
+
+
+# --- teams ------------------------------------------------------------------------
+
+class SeatRecorder(Player):
+    """Takes one stone, noting the seat it is asked to move for."""
+
+    seen = []
+
+    def __init__(self, side):
+        self.side = side
+
+    def choose(self, position):
+        SeatRecorder.seen.append((self.side, self, position.player_to_move))
+        return position.legal_moves()[0]
+
+
+@pytest.fixture
+def recorders(monkeypatch):
+    """Generic kinds "record-a" and "record-b" for one test."""
+    monkeypatch.setitem(GENERIC_KINDS, "record-a", PlayerKind(lambda options, seed: SeatRecorder("A")))
+    monkeypatch.setitem(GENERIC_KINDS, "record-b", PlayerKind(lambda options, seed: SeatRecorder("B")))
+    monkeypatch.setattr(SeatRecorder, "seen", [])
+    return SeatRecorder
+
+
+def test_team_match_gives_a_team_to_each_engine_and_swaps(nim, recorders):
+    result = run_match("nim", "record-a", "record-b", 4, players=4, size=9, seed=2)
+    assert result.players == 4 and result.teams == 2
+    assert result.expected_share == 0.5 and result.elo() is not None
+    assert [r.a_seats for r in result.records] == [[1, 3], [2, 4], [1, 3], [2, 4]]
+    assert [r.a_seat for r in result.records] == [None] * 4
+    assert result.records[0].start == result.records[1].start
+    # nine stones taken one at a time: seat 1 takes the last one, so seats 1 and 3 win
+    for record in result.records:
+        assert record.points == [1.0, 0.0, 1.0, 0.0]
+        assert record.to_json()["a_seats"] == record.a_seats and "a_seat" not in record.to_json()
+    assert [r.a_points for r in result.records] == [1.0, 0.0, 1.0, 0.0]
+    assert result.score == 0.5 and result.tally() == (2, 0, 2)
+    # A moved for both seats of its team, B for the others, each seat with its own player
+    seats_of = {}
+    for side, player, seat in recorders.seen:
+        seats_of.setdefault((side, id(player)), set()).add(seat)
+    assert all(len(seats) == 1 for seats in seats_of.values())
+    assert {seat for (side, _), seats in seats_of.items() if side == "A" for seat in seats} == {1, 2, 3, 4}
+    first_game = recorders.seen[:9]
+    assert [(side, seat) for side, _, seat in first_game[:4]] == [("A", 1), ("B", 2), ("A", 3), ("B", 4)]
+
+
+def test_team_points_are_the_teams(nim):
+    position = nim.new(players=4, size=1)
+    assert nim.teams(position) == [[1, 3], [2, 4]]
+    assert position.play("take1").points() == (1.0, 0.0, 1.0, 0.0)
+
+
+def test_saved_two_seat_records_keep_a_seat(tmp_path):
+    result = run_match("colorclaim", "random", "random", 2, size="2x2", seed=1)
+    save_games(result, tmp_path / "g.jsonl")
+    lines = [json.loads(line) for line in (tmp_path / "g.jsonl").read_text().splitlines()]
+    assert [(r["a_seat"], r["a_seats"]) for r in lines] == [(1, [1]), (2, [2])]
+
+
+# --- refusals -------------------------------------------------------------------
+
+def test_capabilities_are_refused_naming_the_games_that_have_them():
+    claimit = claimsolve.new("claimit", players=2)
+    colorclaim = claimsolve.new("colorclaim", size="3x3", seed=1)
+    with pytest.raises(ClaimsolveError) as refused:
+        claimsolve.solve(claimit)
+    assert str(refused.value) == f"solve: exact solving is for {solvable()}; this position is claimit (use analyze)"
+    assert "colorclaim" in solvable()
+    with pytest.raises(ClaimsolveError) as refused:
+        claimsolve.odds(colorclaim)
+    with_odds = ", ".join(catalog.ids_where(lambda game: game.odds is not None))
+    assert "claimit" in with_odds
+    assert str(refused.value) == f"odds: the stop/roll table is for {with_odds}; this position is colorclaim"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["new", "colorclaim", "--island", "random"], "option '--island': colorclaim has no islands"),
+    (["new", "colorclaim", "--variant", "x"], "option '--variant': colorclaim has no variants"),
+    (["new", "colorclaim", "--players", "2"], "option '--players': colorclaim has a fixed number of players"),
+    (["new", "claimit", "--size", "6x6"], "option '--size': claimit has no board sizes"),
+    (["new", "claimit", "--seed", "3"], "option '--seed': claimit has no random setup"),
+    (["new", "chess"], f"unknown game 'chess' (known: {', '.join(catalog.game_ids())})"),
+    (["match", "claimit", "--a", "random", "--b", "random", "--size", "4x4"],
+     "option '--size': claimit has no board sizes"),
+    (["match", "claimit", "--a", "alphabeta:depth=2", "--b", "random"],
+     "player 'alphabeta:depth=2': alphabeta plays "
+     f"{', '.join(catalog.ids_where(lambda game: not game.has_chance))}, not claimit"),
+    (["match", "colorclaim", "--a", "threshold:2", "--b", "random"],
+     "player 'threshold:2': threshold plays claimit, not colorclaim"),
+])
+def test_options_a_game_does_not_take_are_refused(args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stderr == f"claimsolve: {message}\n"
+
+
+def test_new_without_seed_draws_one_only_for_games_with_a_random_setup():
+    assert run("new", "claimit").exit_code == 0
+    first, second = run("new", "colorclaim", "--size", "3x3").stdout, run("new", "colorclaim", "--size", "3x3").stdout
+    assert json.loads(first)["game"] == "colorclaim" and first != second
