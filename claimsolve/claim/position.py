@@ -137,7 +137,9 @@ def _parse_history(value, players, island, board, colours_of, rules_):
                                        f"it holds {'nothing' if piece is None else piece_token(piece)}")
         count = entry[1]
         if not _is_int(count) or not 1 <= count <= top:
-            why = " (standstill same-viking: a Viking moved twice in a row may not move a third time)" if top == 2 else ""
+            why = ""
+            if top == 2:
+                why = " (standstill same-viking: a Viking moved twice in a row may not move a third time)"
             raise PositionError(field, f"the count must be an integer 1..{top}, not {count!r}{why}")
         streak.append((cell, count))
     quiet = value.get("quiet_plies", 0)

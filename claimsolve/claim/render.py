@@ -42,7 +42,7 @@ def render_text(position, color=False):
     who is to move, each colour's Vikings and towers, the teams, the
     standstill streaks, the quiet plies and the result when the game is
     over."""
-    island, state = position.island, position.state
+    island = position.island
     label = len(str(island.height))
     lines = []
     for row in reversed(range(island.height)):

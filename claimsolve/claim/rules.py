@@ -87,11 +87,6 @@ def colours_of(state, player):
     return (player, player + 2) if is_battle_for_two(state) else (player,)
 
 
-def player_of(state, colour):
-    """The seat that plays `colour`."""
-    return colour - 2 if colour > state.players else colour
-
-
 def team_of(state, colour):
     """A team number shared by allies.  "With 4 seats, seats 1 and 3 are
     allies, and so are seats 2 and 4"; in battle-for-two "a player's two

@@ -516,7 +516,6 @@ def test_random_play_positions_on_small_islands(seed, players, anvil, standstill
     except PositionError:
         territories = [" ".join("a" * width)] * height
     cells = []
-    towers = set()
     for _ in range(width * height):
         r = rng.random()
         if r < 0.45:
