@@ -132,9 +132,10 @@ def _land_colours(island):
     return fills
 
 
-def _label_point(island, letter):
-    """The point of a territory nearest its centre, for its letter."""
-    points = island.territory_points(letter)
+def _label_point(island, letter, board):
+    """Where a territory's letter goes: its free point nearest its centre
+    (any point when none is free)."""
+    points = [c for c in island.territory_points(letter) if board[c] is None] or island.territory_points(letter)
     xs = [island.column_row(c)[0] for c in points]
     ys = [island.column_row(c)[1] for c in points]
     cx, cy = sum(xs) / len(xs), sum(ys) / len(ys)
@@ -191,13 +192,16 @@ def render_svg(position):
         out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{cell}" height="{cell}" '
                    f'fill="{fills[island.territory(c)]}"/>')
     # territory letters, large and faint, under the pieces
+    labelled = set()
     for letter in island.territories:
-        x, y = corner(*island.column_row(_label_point(island, letter)))
+        label_cell = _label_point(island, letter, state.board)
+        labelled.add(label_cell)
+        x, y = corner(*island.column_row(label_cell))
         out.append(f'<text x="{x + cell / 2:.1f}" y="{y + cell / 2 + 11:.1f}" font-size="32" fill="#000000" '
                    f'fill-opacity="0.16" font-weight="bold" text-anchor="middle">{letter}</text>')
     # point marks
     for c in island.points:
-        if state.board[c] is None:
+        if state.board[c] is None and c not in labelled:
             x, y = corner(*island.column_row(c))
             out.append(f'<circle cx="{x + cell / 2:.1f}" cy="{y + cell / 2:.1f}" r="2.5" fill="#6b604a"/>')
     # borders: thin between territories, thick along the shore
