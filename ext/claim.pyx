@@ -453,11 +453,16 @@ cdef cl_bb capture_landings(const CLContext *x, const CLState *s, int team, int 
 
 
 cdef int capture_at(const CLContext *x, CLState *s, int landing, int mover_colour) noexcept nogil:
-    """Captures after a Viking of `mover_colour` landed on `landing`;
-    returns how many pieces were captured."""
+    """Captures after a Viking of `mover_colour` landed on `landing` (all
+    four directions judged on the board as the Viking lands); returns how
+    many pieces were captured.  Each captured tower goes back to its
+    owner's hand, and where the mover has a tower in hand his tower takes
+    its point, territory by territory in letter order."""
     cdef int team = x.team_of[mover_colour]
-    cdef int d, n, b, kind, kind_b, c, cb, tc
-    cdef int count = 0
+    cdef int d, n, b, kind, kind_b, c, cb, tc, k, t
+    cdef int count = 0, ntowers = 0
+    cdef int captured[4]
+    cdef int towers[4]
     for d in range(4):
         n = x.nb[landing][d]
         if n < 0:
@@ -472,15 +477,27 @@ cdef int capture_at(const CLContext *x, CLState *s, int landing, int mover_colou
                 continue
             if x.team_of[cb] != team and not (x.third_party and x.team_of[cb] != x.team_of[c]):
                 continue
+        captured[count] = n
         count += 1
-        s.flags |= F_CAPTURED
+    for k in range(count):
+        n = captured[k]
+        kind = piece_at(s, n, &c)
         if kind == 1:
             take_viking(x, s, n, c)
             forget_streaks_at(s, n)
         else:
             take_tower(x, s, n, c)                  # back to its owner's hand
+            towers[ntowers] = n
+            ntowers += 1
+    if count:
+        s.flags |= F_CAPTURED
+    for t in range(x.nterr):
+        for k in range(ntowers):
+            n = towers[k]
+            if x.terr[n] != t:
+                continue
             tc = tower_colour_for(x, s, s.to_move)
-            if tc >= 0 and s.tower_at[x.terr[n]] == NO_POINT:
+            if tc >= 0 and s.tower_at[t] == NO_POINT:
                 put_tower(x, s, n, tc)
                 s.flags |= F_TOWER
     return count
