@@ -1,7 +1,8 @@
 """The Claim (1983) position: validated from the position JSON
 (docs/positions.md, claim), played by the reference rules (rules.py, after
 seeds/claim/RULES.md), drawn by render.py.  The bridge to the Cython engine
-(engine_state, move_code, move_name) lives in claimsolve/claim/engine.py.
+(engine_state, move_codes, turn_name: a move string is a whole turn, several
+engine decisions) lives in claimsolve/claim/engine.py.
 
 Moves are whole turns, one string each: `c3+d5` (settle; `c3=1+d5=3` in
 battle-for-two), `xa1 xb2 xc3 xd4` (brawl), `T@d4` (towers phase), `T@b2
@@ -482,6 +483,14 @@ class ClaimPosition(Position):
     def move_name(self, code):
         from .engine import move_name
         return move_name(self, code)
+
+    def move_codes(self, move):
+        from .engine import move_codes
+        return move_codes(self, move)
+
+    def turn_name(self, codes):
+        from .engine import turn_name
+        return turn_name(self, codes)
 
     # --- drawing -------------------------------------------------------------------------
     def render(self, color=False):

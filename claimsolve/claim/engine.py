@@ -1,0 +1,233 @@
+"""The bridge between Claim positions (the plain-Python reference,
+claimsolve.claim.position) and the Cython engine (claimsolve._claim,
+ext/claim.pyx): a position's engine state, engine states back as position
+JSON, and engine decisions written in the notation of docs/positions.md.
+
+The engine plays a turn as single decisions (a settle point, a removal, a
+tower point, a movement, STOP, PASS); a move string is a whole turn, so a
+turn's name is made from its decisions here, in canonical form.
+"""
+import functools
+
+from .._claim import ClaimGame, move_kind, move_points
+from .._engine import GameState
+from ..errors import MoveError
+
+GRID = 16        # the engine's grid: point = row * 16 + column
+
+
+def point_name(point):
+    """`c3` of an engine point."""
+    return f"{chr(ord('a') + point % GRID)}{point // GRID + 1}"
+
+
+def point_key(point):
+    """Sort key of a point: column, then row."""
+    return (point % GRID, point // GRID)
+
+
+def _square_name(square, width):
+    return f"{chr(ord('a') + square % width)}{square // width + 1}"
+
+
+def _square_of(name, width):
+    column, row = ord(name[0]) - ord("a"), int(name[1:]) - 1
+    return row * width + column
+
+
+# --- positions to engine states and back ---------------------------------
+
+@functools.lru_cache(maxsize=64)
+def _game(territories, width, height, players, battle, same_viking, draw_after, third_party):
+    return ClaimGame(list(territories), width, height, players, battle, same_viking, draw_after,
+                     third_party)
+
+
+def _rows_bottom_first(rows):
+    return [row.split() for row in reversed(rows)]
+
+
+def game_of(data):
+    """The ClaimGame of a position's JSON (island, seats, variant, rules)."""
+    rows = _rows_bottom_first(data["territories"])
+    height, width = len(rows), len(rows[0])
+    territories = tuple(-1 if token == "-" else ord(token) - ord("a") for row in rows for token in row)
+    rules = data["rules"]
+    return _game(territories, width, height, data["players"], data["variant"] == "battle-for-two",
+                 rules["standstill"] == "same-viking", rules["draw_after"], rules["third_party_anvil"])
+
+
+def encode(data):
+    """(game, state bytes) of a position's JSON (as `to_json` writes it)."""
+    game = game_of(data)
+    cells = []
+    for row in _rows_bottom_first(data["board"]):
+        for token in row:
+            if token == ".":
+                cells.append(0)
+            elif token.startswith("T"):
+                cells.append(4 + int(token[1:]))
+            else:
+                cells.append(int(token))
+    streak = data["history"]["streak"]
+    points, counts = [], []
+    for seat in range(1, data["players"] + 1):
+        entry = streak.get(str(seat))
+        points.append(-1 if entry is None else _square_of(entry[0], game.width))
+        counts.append(0 if entry is None else entry[1])
+    state = game.encode(cells, data["phase"], data["first_player"] - 1, data["to_move"] - 1, points,
+                        counts, data["history"]["quiet_plies"])
+    return game, state
+
+
+def engine_state(position):
+    """claimsolve._engine.GameState of `position`."""
+    game, state = encode(position.to_json())
+    return GameState(game, state)
+
+
+def decode(data, game, state):
+    """The position JSON of an engine state at the start of a turn, in the
+    layout of `data` (the JSON of a position of the same game)."""
+    view = game.decode(state)
+    if view["stage"] != "turn":
+        raise ValueError(f"the engine state is inside a turn ({view['stage']})")
+    width = game.width
+    cells = view["cells"]
+    board = []
+    for row in range(game.height - 1, -1, -1):
+        tokens = []
+        for column in range(width):
+            cell = cells[row * width + column]
+            tokens.append("." if cell == 0 else str(cell) if cell <= 4 else f"T{cell - 4}")
+        board.append(" ".join(tokens))
+    streak = {}
+    for seat in range(data["players"]):
+        square = view["streak_points"][seat]
+        streak[str(seat + 1)] = None if square < 0 else [_square_name(square, width),
+                                                         view["streak_counts"][seat]]
+    out = dict(data)
+    out.update(board=board, phase=view["phase"], first_player=view["first_player"] + 1,
+               to_move=view["to_move"] + 1,
+               history={"streak": streak, "quiet_plies": view["quiet"]})
+    return out
+
+
+# --- decisions and turns in the notation ---------------------------------
+
+def _battle(position):
+    return position.to_json()["variant"] == "battle-for-two"
+
+
+def decision_token(code, battle=False):
+    """The notation of one engine decision: `c3` (`c3=1` in battle-for-two)
+    for a settled Viking, `xd4` a removal, `T@d4` a tower, `c3-e5` a
+    movement, `pass`; None for STOP (never written)."""
+    kind = move_kind(code)
+    a, b = move_points(code)
+    if kind == "settle":
+        return point_name(a) + (f"={b + 1}" if battle else "")
+    if kind == "remove":
+        return "x" + point_name(a)
+    if kind == "tower":
+        return "T@" + point_name(a)
+    if kind == "move":
+        return f"{point_name(a)}-{point_name(b)}"
+    if kind == "pass":
+        return "pass"
+    if kind == "stop":
+        return None
+    raise MoveError(str(code), "not a Claim engine move code")
+
+
+def _canonical_key(codes):
+    """Fewest movements first, then the smallest points in the order written."""
+    movements = 0
+    points = []
+    for code in codes:
+        kind = move_kind(code)
+        a, b = move_points(code)
+        if kind == "move":
+            movements += 1
+            points += [point_key(a), point_key(b)]
+        elif kind in ("tower", "settle", "remove"):
+            points.append(point_key(a))
+    return (movements, points)
+
+
+def _written(codes, battle):
+    """The move string of a turn's decisions as they were taken."""
+    kinds = {move_kind(code) for code in codes}
+    if "settle" in kinds:
+        ordered = sorted(codes, key=lambda c: point_key(move_points(c)[0]))
+        return "+".join(decision_token(c, battle) for c in ordered)
+    if "remove" in kinds:
+        ordered = sorted(codes, key=lambda c: point_key(move_points(c)[0]))
+        return " ".join(decision_token(c) for c in ordered)
+    return " ".join(t for t in (decision_token(c) for c in codes) if t is not None)
+
+
+@functools.lru_cache(maxsize=256)
+def _play_turn_names(game, state, battle):
+    """{end state: canonical move string} of every turn from a play- or
+    towers-phase state (where different decisions can reach one position)."""
+    best = {}
+    for codes, end in GameState(game, state).turns(dedupe=False):
+        key = _canonical_key(codes)
+        if end not in best or key < best[end][0]:
+            best[end] = (key, codes)
+    return {end: _written(codes, battle) for end, (_key, codes) in best.items()}
+
+
+def turn_name(position, codes):
+    """The canonical move string of the whole turn `codes` (engine
+    decisions) from `position`."""
+    state = engine_state(position)
+    start = state.state_bytes()
+    for code in codes:
+        state.apply(code)
+    if state.in_turn():
+        raise MoveError(" ".join(filter(None, (decision_token(c) for c in codes))),
+                        "not a whole turn (the turn goes on)")
+    battle = _battle(position)
+    phase = position.to_json()["phase"]
+    if phase in ("settle", "brawl"):
+        return _written(codes, battle)      # one way to reach each position: ascending points
+    return _play_turn_names(state.game, start, battle)[state.state_bytes()]
+
+
+def turn_names(position):
+    """{end state bytes: canonical move string} of every turn from
+    `position`, counted in the engine."""
+    state = engine_state(position)
+    if state.is_terminal():
+        return {}
+    phase = position.to_json()["phase"]
+    if phase in ("settle", "brawl"):
+        battle = _battle(position)
+        return {end: _written(codes, battle) for codes, end in state.turns(dedupe=True)}
+    return dict(_play_turn_names(state.game, state.state_bytes(), _battle(position)))
+
+
+def move_codes(position, move):
+    """The engine decisions of the move string `move` (any accepted form),
+    checked by the reference rules."""
+    after = position.play(move)
+    state = engine_state(position)
+    codes = state.find_turn(engine_state(after).state_bytes())
+    if codes is None:
+        raise MoveError(move, "the engine finds no turn to this position (a bug: please report it)")
+    return codes
+
+
+def move_code(position, move):
+    """The first engine decision of `move` (a turn may take several: see
+    move_codes)."""
+    return move_codes(position, move)[0]
+
+
+def move_name(position, code):
+    """The notation of one engine decision (a whole turn only when the turn
+    is that one decision; see turn_name)."""
+    token = decision_token(code, _battle(position))
+    return "stop" if token is None else token
