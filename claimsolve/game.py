@@ -87,7 +87,23 @@ class Position(ABC):
 
     @abstractmethod
     def move_code(self, move):
-        """The engine's int64 code of a legal move string."""
+        """The engine's int64 code of a legal move string (of its first
+        decision, when the game's turns take several: see move_codes)."""
+
+    def move_codes(self, move):
+        """The engine's decisions (move codes) of the move string `move`.
+        A game whose move strings are whole turns of several decisions
+        (engine `in_turn`, ext/game.h) overrides this; here every move is
+        one decision."""
+        return (self.move_code(move),)
+
+    def turn_name(self, codes):
+        """The canonical move string of the engine decisions `codes`, which
+        make one whole move from this position (the inverse of move_codes).
+        Here every move is one decision."""
+        if len(codes) != 1:
+            raise ValueError(f"{self.game}: a move is one engine decision, not {len(codes)}")
+        return self.move_name(codes[0])
 
     @abstractmethod
     def move_name(self, code):

@@ -24,6 +24,11 @@ The table grows as it fills, and nodes with few moves skip it.  Move order:
 the table's move, then the game's `move_priority` (in the exact mode minus a
 weight per reply the move leaves: fastest first), killers, history.
 
+Compound turns (game.h `in_turn`): the root's moves are whole turns (each
+different end position once, ext/turns.h), and the depth-limited mode counts
+its depth in whole turns: the depth goes down only where a turn ends, so the
+static evaluation is only ever taken at the start of a turn.
+
 The C loop returns to Python only on a clock tick (every TICK seconds) to
 check for Ctrl-C and, when given, to call the progress callable.
 """
@@ -33,6 +38,7 @@ from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t, uint64_t, uintptr_t
 from game cimport *
+from turns cimport *
 
 cdef extern from *:
     """
@@ -379,6 +385,8 @@ cdef int child_value(Search *s, int ply, int sign, int alpha, int beta, int dept
     # the child's table bucket loads while the engine finds who moves
     ab_prefetch(tt_bucket(s.tt, s.g.hash(s.ctx, s.states[ply])))
     cdef int who = s.g.to_move(s.ctx, s.states[ply])
+    if not s.exact and s.g.in_turn != NULL and who >= 0 and s.g.in_turn(s.ctx, s.states[ply]):
+        depth += 1          # the same turn goes on: the depth counts whole turns
     if who == CS_TERMINAL:
         s.nodes += 1
         return sign * root_eval(s, s.states[ply])
@@ -595,7 +603,8 @@ cdef class Searcher:
     cdef object progress
     cdef object error_obj
     cdef dict status         # what progress reports, filled by the root loops
-    cdef cs_move *root_moves
+    cdef char *root_states       # the state after each root move (a whole turn)
+    cdef list root_paths         # the decisions (move codes) of each root move
     cdef int n_root
     cdef bint paranoid
     cdef public int mobility_weight   # fastest-first weight of the solver (tuning)
@@ -632,10 +641,9 @@ cdef class Searcher:
         self.s.mobility_min_moves = 6
         self.s.killers = <cs_move *> calloc(2 * (MAX_PLY + 2), sizeof(cs_move))
         self.s.history = <int32_t *> calloc(g.num_players * HISTORY_SIZE, sizeof(int32_t))
-        self.root_moves = <cs_move *> malloc(sizeof(cs_move) * max(1, g.max_moves))
         if (self.s.states == NULL or self.s.moves == NULL or self.s.keys == NULL
                 or self.s.order == NULL or self.s.killers == NULL
-                or self.s.history == NULL or self.root_moves == NULL):
+                or self.s.history == NULL):
             raise MemoryError()
         if not ensure_ply(&self.s, 0) or not ensure_ply(&self.s, 1):
             raise MemoryError()
@@ -655,9 +663,9 @@ cdef class Searcher:
             else:
                 self.s.sign_of[p] = 1 if cs_side(g, p) == sd_root else -1
         self.n_root = 0
-        who = g.to_move(g.ctx, self.s.states[0])
-        if who >= 0:
-            self.n_root = g.legal_moves(g.ctx, self.s.states[0], self.root_moves)
+        self.root_paths = []
+        if g.to_move(g.ctx, self.s.states[0]) >= 0:
+            self.list_root_moves()
         self.status = {}
 
     def __dealloc__(self):
@@ -674,7 +682,7 @@ cdef class Searcher:
         free(self.s.order)
         free(self.s.killers)
         free(self.s.history)
-        free(self.root_moves)
+        free(self.root_states)
 
     @property
     def mobility_min_moves(self):
@@ -703,7 +711,50 @@ cdef class Searcher:
 
     @property
     def root_moves_codes(self):
-        return [self.root_moves[i] for i in range(self.n_root)]
+        """The decisions of each root move: one code, or a whole turn's."""
+        return list(self.root_paths)
+
+    cdef void list_root_moves(self) except *:
+        """The root's moves: its legal moves, or with `in_turn` its whole
+        turns (each different end position once), kept as the states they
+        lead to."""
+        cdef const cs_game *g = self.s.g
+        cdef cs_turns t
+        cdef cs_move *moves
+        cdef const cs_move *codes
+        cdef int n, i, k
+        cdef size_t size = g.state_size
+        if g.in_turn != NULL:
+            cs_turns_init(&t, g.state_size, 1)
+            try:
+                n = cs_turns_list(g, self.s.states[0], &t)
+                if n < 0:
+                    raise MemoryError(cs_turns_error_text(t.error).decode())
+                self.root_states = <char *> malloc(max(1, n) * size)
+                if self.root_states == NULL:
+                    raise MemoryError()
+                for i in range(n):
+                    memcpy(self.root_states + i * size, cs_turns_state(&t, i), size)
+                    codes = cs_turns_codes(&t, i)
+                    self.root_paths.append(tuple([codes[k] for k in range(t.length[i])]))
+            finally:
+                cs_turns_free(&t)
+        else:
+            moves = <cs_move *> malloc(sizeof(cs_move) * max(1, g.max_moves))
+            if moves == NULL:
+                raise MemoryError()
+            try:
+                n = g.legal_moves(g.ctx, self.s.states[0], moves)
+                self.root_states = <char *> malloc(max(1, n) * size)
+                if self.root_states == NULL:
+                    raise MemoryError()
+                for i in range(n):
+                    memcpy(self.root_states + i * size, self.s.states[0], size)
+                    g.apply(g.ctx, self.root_states + i * size, moves[i])
+                    self.root_paths.append((moves[i],))
+            finally:
+                free(moves)
+        self.n_root = n
 
     cdef void on_tick(self):
         """Called from the C loop with the GIL, at most every TICK seconds."""
@@ -749,8 +800,7 @@ cdef class Searcher:
         """Value of root move i for the root player's side (the root's mover)."""
         cdef Search *s = &self.s
         cdef int v
-        memcpy(s.states[1], s.states[0], s.state_size)
-        s.g.apply(s.ctx, s.states[1], self.root_moves[i])
+        memcpy(s.states[1], self.root_states + <size_t> i * s.state_size, s.state_size)
         with nogil:
             v = child_value(s, 1, 1, alpha, beta, depth)
         return v
@@ -828,7 +878,7 @@ cdef class Searcher:
                 root_hi = max_of(hi, n)
                 steps += 1
                 self.status.update(lower=_shown(root_lo), upper=_shown(root_hi),
-                                   best=self.root_moves[order[0]])
+                                   best=self.root_paths[order[0]])
                 beta = next_beta(root_lo, root_hi, r, steps, 1)
 
             value_nodes = self.s.nodes
@@ -850,7 +900,7 @@ cdef class Searcher:
                     steps += 1
             self.check_errors()
             complete = all(lo[i] == hi[i] for i in range(n))
-            moves = [(self.root_moves[i], lo[i], hi[i]) for i in range(n)]
+            moves = [(self.root_paths[i], lo[i], hi[i]) for i in range(n)]
             root_lo = max_of(lo, n)
             root_hi = max_of(hi, n)
             best = order[0]
@@ -863,7 +913,7 @@ cdef class Searcher:
                 pv = self.principal_variation(best, lo[best])
                 self.check_errors()
             else:
-                pv = [self.root_moves[best]] if lo[best] > -INF else []
+                pv = list(self.root_paths[best]) if lo[best] > -INF else []
             return {
                 "complete": complete,
                 "moves": moves,
@@ -880,14 +930,10 @@ cdef class Searcher:
             free(hi)
             free(order)
 
-    cdef void order_by_priority(self, int *order, int n):
+    cdef void order_by_priority(self, int *order, int n) except *:
         """Root order for the solver: the game's priority, stable."""
-        cdef int *prio
         cdef int i, j, t
-        if self.s.g.move_priority == NULL:
-            return
-        prio = <int *> malloc(sizeof(int) * n)
-        self.s.g.move_priority(self.s.ctx, self.s.states[0], self.root_moves, n, prio)
+        cdef list prio = self.priorities()
         for i in range(1, n):
             t = order[i]
             j = i
@@ -895,7 +941,6 @@ cdef class Searcher:
                 order[j] = order[j - 1]
                 j -= 1
             order[j] = t
-        free(prio)
 
     cdef int exact_test(self, int ply, int sign, int beta):
         """Null-window test of the made state at `ply` for a parent of `sign`."""
@@ -912,9 +957,8 @@ cdef class Searcher:
         cdef const cs_game *g = s.g
         cdef int ply, who, sign, n, i, k, target, target_here, first, found
         cdef Entry *e
-        pv = [self.root_moves[best]]
-        memcpy(s.states[1], s.states[0], s.state_size)
-        g.apply(s.ctx, s.states[1], self.root_moves[best])
+        pv = list(self.root_paths[best])
+        memcpy(s.states[1], self.root_states + <size_t> best * s.state_size, s.state_size)
         ply = 1
         target = value                     # for the root side
         while True:
@@ -975,7 +1019,7 @@ cdef class Searcher:
         order.sort(key=lambda i: -prio[i])
         completed = 0
         solved = False
-        self.status = {"depth": 0, "score": None, "best": self.root_moves[order[0]]}
+        self.status = {"depth": 0, "score": None, "best": self.root_paths[order[0]]}
         cur = [0] * n
         cur_bound = ["upper"] * n
         for d in range(1, limit + 1):
@@ -1039,7 +1083,7 @@ cdef class Searcher:
             rest = sorted(order[1:], key=lambda i: (-scores[i], bounds[i] != "exact"))
             order = [order[0]] + rest
             completed = d
-            self.status.update(depth=d, score=scores[order[0]], best=self.root_moves[order[0]])
+            self.status.update(depth=d, score=scores[order[0]], best=self.root_paths[order[0]])
             if self.s.horizon == horizon0:
                 solved = True              # no line met the horizon: exact values
                 break
@@ -1047,7 +1091,7 @@ cdef class Searcher:
         pv = self.table_line(order[0], completed)
         return {
             "depth": completed,
-            "moves": [(self.root_moves[i], scores[i], depths[i], bounds[i]) for i in order],
+            "moves": [(self.root_paths[i], scores[i], depths[i], bounds[i]) for i in order],
             "pv": pv,
             "exact": solved,
             "nodes": self.s.nodes,
@@ -1055,26 +1099,43 @@ cdef class Searcher:
         }
 
     cdef list priorities(self):
+        """The root moves' order of preference: the game's move priority of
+        each move, or for whole turns the static evaluation of the state
+        each leads to (for the root player's side)."""
         cdef int n = self.n_root
         cdef int *prio
-        if self.s.g.move_priority == NULL:
+        cdef cs_move *codes
+        cdef int i
+        cdef const cs_game *g = self.s.g
+        if g.in_turn != NULL:
+            return [clamp_value(g.evaluate(g.ctx, self.root_states + <size_t> i * g.state_size,
+                                           self.s.root_player)) for i in range(n)]
+        if g.move_priority == NULL:
             return [0] * n
-        prio = <int *> malloc(sizeof(int) * n)
-        self.s.g.move_priority(self.s.ctx, self.s.states[0], self.root_moves, n, prio)
-        out = [prio[i] for i in range(n)]
-        free(prio)
-        return out
+        prio = <int *> malloc(sizeof(int) * max(1, n))
+        codes = <cs_move *> malloc(sizeof(cs_move) * max(1, n))
+        try:
+            if prio == NULL or codes == NULL:
+                raise MemoryError()
+            for i in range(n):
+                codes[i] = self.root_paths[i][0]
+            g.move_priority(g.ctx, self.s.states[0], codes, n, prio)
+            return [prio[i] for i in range(n)]
+        finally:
+            free(prio)
+            free(codes)
 
     cdef list table_line(self, int best, int length):
-        """Root move `best`, then the table's moves, at most `length` long."""
+        """Root move `best`, then the table's moves, `length` turns long at
+        most (decisions, when every decision is a turn)."""
         cdef Search *s = &self.s
         cdef const cs_game *g = s.g
-        cdef int ply = 1, n
+        cdef int ply = 1, n, turns = 1
         cdef Entry *e
-        pv = [self.root_moves[best]]
-        memcpy(s.states[1], s.states[0], s.state_size)
-        g.apply(s.ctx, s.states[1], self.root_moves[best])
-        while len(pv) < length and g.to_move(s.ctx, s.states[ply]) >= 0 and ensure_ply(s, ply + 1):
+        pv = list(self.root_paths[best])
+        memcpy(s.states[1], self.root_states + <size_t> best * s.state_size, s.state_size)
+        while (turns < length and len(pv) < MAX_PLY and g.to_move(s.ctx, s.states[ply]) >= 0
+               and ensure_ply(s, ply + 1)):
             e = tt_probe(s.tt, g.hash(s.ctx, s.states[ply]))
             if e == NULL or e.move == 0:
                 break
@@ -1085,6 +1146,8 @@ cdef class Searcher:
             memcpy(s.states[ply + 1], s.states[ply], s.state_size)
             g.apply(s.ctx, s.states[ply + 1], s.moves[ply][e.move - 1])
             ply += 1
+            if g.in_turn == NULL or not g.in_turn(s.ctx, s.states[ply]):
+                turns += 1
         return pv
 
 

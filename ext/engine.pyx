@@ -59,6 +59,12 @@ cdef class GameState:
     def is_terminal(self):
         return self.g.to_move(self.g.ctx, self.st()) == CS_TERMINAL
 
+    @property
+    def compound_turns(self):
+        """Whether the game's turns can take several decisions (game.h
+        `in_turn`): a move string is then a whole turn."""
+        return self.g.in_turn != NULL
+
     def in_turn(self):
         """Whether the player to move is inside a turn he began (game.h)."""
         return self.g.in_turn != NULL and self.g.in_turn(self.g.ctx, self.st()) != 0

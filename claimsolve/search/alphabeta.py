@@ -8,6 +8,7 @@ paranoid: the player to move against everyone else.
 """
 from .. import _alphabeta
 from ..errors import ClaimsolveError
+from .line import move_names
 from .player import Player, register_player
 from .result import SearchResult, Suggestion
 
@@ -43,7 +44,7 @@ def _progress_relay(position, progress):
 
     def relay(info):
         if info.get("best") is not None:
-            info["best"] = position.move_name(info["best"])
+            info["best"] = position.turn_name(info["best"])
         progress(info)
 
     return relay
@@ -81,8 +82,8 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
     searcher = _searcher(position, table)
     answer = _run(lambda: searcher.solve(time, _progress_relay(position, progress)))
     suggestions = []
-    for code, lower, upper in answer["moves"]:
-        name = position.move_name(code)
+    for path, lower, upper in answer["moves"]:
+        name = position.turn_name(path)
         if lower == upper:
             suggestions.append(Suggestion(move=name, score=lower, proven=_result_word(lower), exact=True))
         else:
@@ -96,7 +97,7 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
             score = shown_lower if shown_lower is not None else shown_upper
             suggestions.append(Suggestion(move=name, score=score, proven=proven,
                                           extra={"lower": shown_lower, "upper": shown_upper}))
-    pv = _names_along(position, answer["pv"])
+    pv = move_names(position, answer["pv"])
     # best first: by value (exact) or proven lower bound, then upper bound;
     # among equals the principal variation's move first
     suggestions.sort(key=lambda s: (-_key(s.extra.get("lower", s.score)), -_key(s.extra.get("upper", s.score)),
@@ -112,16 +113,6 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
 
 def _key(bound):
     return float("-inf") if bound is None else bound
-
-
-def _names_along(position, codes):
-    """Engine codes of a line from `position` as move strings."""
-    names = []
-    for code in codes:
-        name = position.move_name(code)
-        names.append(name)
-        position = position.play(name)
-    return names
 
 
 def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=None, top=1):
@@ -146,9 +137,9 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
     searcher = _searcher(position, table)
     answer = _run(lambda: searcher.search(depth, time, _progress_relay(position, progress), top))
     suggestions = []
-    for code, score, move_depth, bound in answer["moves"]:
+    for path, score, move_depth, bound in answer["moves"]:
         exact = answer["exact"] and bound == "exact"
-        suggestion = Suggestion(move=position.move_name(code), score=score, depth=move_depth,
+        suggestion = Suggestion(move=position.turn_name(path), score=score, depth=move_depth,
                                 exact=exact, proven=_result_word(score) if exact else None)
         if bound != "exact":
             suggestion.extra["bound"] = bound
@@ -156,7 +147,7 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
     info = {"depth": answer["depth"]}
     if answer["exact"]:
         info["solved"] = True
-    return SearchResult(engine="alphabeta", suggestions=suggestions, pv=_names_along(position, answer["pv"]),
+    return SearchResult(engine="alphabeta", suggestions=suggestions, pv=move_names(position, answer["pv"]),
                         nodes=answer["nodes"], seconds=answer["seconds"],
                         complete=True, info=info)
 

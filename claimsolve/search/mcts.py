@@ -10,6 +10,7 @@ import time as _time
 
 from .._mcts import DEFAULT_EVAL_SCALE, DEFAULT_EXPLORATION, Tree, derive_seed
 from ..errors import ClaimsolveError
+from .line import move_names
 from .player import Player, register_player
 from .result import SearchResult, Suggestion
 
@@ -49,6 +50,7 @@ class MCTSTree:
                  eval_scale=None, uniform_playouts=False):
         self.position = position
         state = position.engine_state()
+        self._compound_turns = state.compound_turns
         self._tree = Tree(
             state.game, state.state_bytes(), memory_mb=memory_mb,
             exploration=DEFAULT_EXPLORATION if exploration is None else exploration,
@@ -79,7 +81,14 @@ class MCTSTree:
         after = position.play(move)
         self.position = after
         target = after.engine_state().state_bytes()
-        if self._tree.advance_to(target, 2):
+        if self._compound_turns:
+            # a whole turn: follow its decisions down the tree
+            kept = True
+            for code in position.move_codes(move):
+                kept = self._tree.advance(code) and kept
+            if kept and self._tree.state_bytes() == target:
+                return True
+        elif self._tree.advance_to(target, 2):
             return True
         self._tree.reset(target, after.player_to_move - 1)
         return False
@@ -122,13 +131,42 @@ class MCTSTree:
         rows = _ranked([self.raw_root()], self.root_bounds())
         if rows:
             move, visits, mean, _lower, _upper = rows[0]
-            info.update(best=self.position.move_name(move), visits=visits, mean=round(mean, 3))
+            if self._compound_turns:      # the first decision of the best line's turn
+                line = self.principal_variation()
+                best = line[0] if line else self.position.move_name(move)
+            else:
+                best = self.position.move_name(move)
+            info.update(best=best, visits=visits, mean=round(mean, 3))
         return info
 
     def raw_root(self):
-        """The root's children as (move, visits, reward sum, lower, upper)
-        tuples (bounds None without the solver)."""
+        """The root's children as (move code, visits, reward sum, lower,
+        upper) tuples (bounds None without the solver)."""
         return [row[:5] for row in self._tree.children()]
+
+    def turn_rows(self):
+        """The moves searched from the root, as (move string, visits, reward
+        sum, lower, upper) tuples.  A move is a whole turn: where a turn takes
+        several decisions, the decisions the tree holds are followed to the
+        turns' ends (a turn reached by two orders of its decisions gives two
+        rows with one name; _ranked adds them up), and a turn the tree does
+        not reach to its end is left out."""
+        if not self._compound_turns:
+            return [(self.position.move_name(row[0]),) + tuple(row[1:]) for row in self.raw_root()]
+        rows = []
+        self._walk_turns((), self.position.engine_state(), rows)
+        return rows
+
+    def _walk_turns(self, path, state, rows):
+        for move, visits, reward, lower, upper, _probability in self._tree.children(path):
+            if visits == 0 and result_of(lower, upper) is None:
+                continue
+            child = state.copy()
+            child.apply(move)
+            if child.in_turn() and child.to_move() >= 0:
+                self._walk_turns(path + (move,), child, rows)
+            else:
+                rows.append((self.position.turn_name(path + (move,)), visits, reward, lower, upper))
 
     def statistics(self, path=()):
         """The children of the node reached from the root by the engine move
@@ -149,14 +187,9 @@ class MCTSTree:
         return bounds is not None and bounds[0] is not None and bounds[0] == bounds[1]
 
     def principal_variation(self):
-        """Move strings of the line of best moves (it stops before a chance node)."""
-        names = []
-        position = self.position
-        for code in self._tree.principal_variation():
-            name = position.move_name(code)
-            names.append(name)
-            position = position.play(name)
-        return names
+        """Move strings of the line of best moves (it stops before a chance
+        node, and leaves out a turn it does not reach to its end)."""
+        return move_names(self.position, self._tree.principal_variation())
 
 
 def result_of(lower, upper):
@@ -183,10 +216,10 @@ def _intersect(a, b, pick):
 
 
 def _ranked(roots, root_bounds):
-    """Merges root children of one or more searches (visits and rewards add
-    up, margin bounds intersect) and ranks them as the C search does (see
-    Tree._ranks_before).  Returns [(move, visits, mean, lower, upper)] of the
-    children visited or proven."""
+    """Merges root moves of one or more searches (rows of raw_root or
+    turn_rows: visits and rewards add up, margin bounds intersect) and ranks
+    them as the C search does (see Tree._ranks_before).  Returns [(move,
+    visits, mean, lower, upper)] of the moves visited or proven."""
     merged = {}
     for root in roots:
         for move, visits, reward, lower, upper in root:
@@ -221,7 +254,8 @@ def _ranked(roots, root_bounds):
     return rows
 
 
-def _suggestion(position, row):
+def _suggestion(row):
+    """The Suggestion of a ranked row whose move is a move string."""
     move, visits, mean, lower, upper = row
     result = result_of(lower, upper)
     extra = {}
@@ -232,7 +266,7 @@ def _suggestion(position, row):
             extra["margin_at_least"] = lower
         if upper is not None:
             extra["margin_at_most"] = upper
-    return Suggestion(move=position.move_name(move), score=mean, visits=visits, proven=result,
+    return Suggestion(move=move, score=mean, visits=visits, proven=result,
                       exact=result is not None, extra=extra)
 
 
@@ -252,7 +286,7 @@ def search(position, time=None, iterations=None, seed=0, threads=1, memory_mb=25
     tree = MCTSTree(position, seed=seed, **options)
     if threads == 1:
         done, seconds = tree.search(time=time, iterations=iterations, progress=progress)
-        return _result(tree, [tree.raw_root()], done, seconds, tree.tree_nodes, 1)
+        return _result(tree, [tree.turn_rows()], done, seconds, tree.tree_nodes, 1)
     return _parallel_search(position, tree, time, iterations, seed, threads, options, progress)
 
 
@@ -265,7 +299,7 @@ def _result(tree, roots, done, seconds, tree_nodes, threads, other_bounds=()):
             lower, upper = _intersect(lower, other[0], max), _intersect(upper, other[1], min)
     root_bounds = None if tree.root_bounds() is None else (lower, upper)
     rows = _ranked(roots, root_bounds)
-    suggestions = [_suggestion(tree.position, row) for row in rows]
+    suggestions = [_suggestion(row) for row in rows]
     pv = tree.principal_variation()
     if suggestions and (not pv or pv[0] != suggestions[0].move):
         pv = [suggestions[0].move]
@@ -287,7 +321,7 @@ def _worker(connection, position, seed, time, iterations, options):
     try:
         tree = MCTSTree(position, seed=seed, **options)
         done, _seconds = tree.search(time=time, iterations=iterations)
-        connection.send(("ok", tree.raw_root(), done, tree.tree_nodes, tree.root_bounds()))
+        connection.send(("ok", tree.turn_rows(), done, tree.tree_nodes, tree.root_bounds()))
     except Exception as exc:  # reported by the parent
         connection.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:
@@ -314,7 +348,7 @@ def _parallel_search(position, tree, time, iterations, seed, threads, options, p
         send.close()
         workers.append((process, receive))
     done, _seconds = tree.search(time=time, iterations=budgets[0], progress=progress)
-    roots = [tree.raw_root()]
+    roots = [tree.turn_rows()]
     tree_nodes = tree.tree_nodes
     other_bounds = []
     try:
@@ -381,7 +415,7 @@ class MCTSPlayer(Player):
         self.choices += 1
         if self.threads == 1:
             done, seconds = self.tree.search(time=self.time, iterations=self.iterations)
-            result = _result(self.tree, [self.tree.raw_root()], done, seconds, self.tree.tree_nodes, 1)
+            result = _result(self.tree, [self.tree.turn_rows()], done, seconds, self.tree.tree_nodes, 1)
         else:
             seed = derive_seed(derive_seed(self.seed, self.games), self.choices)
             result = _parallel_search(position, self.tree, self.time, self.iterations, seed,

@@ -269,7 +269,8 @@ class ToyGame:
                         ("to_move", proto["to_move"]), ("legal_moves", proto["legal_moves"]),
                         ("apply", proto["apply"]), ("chance_outcomes", c.c_void_p), ("returns", c.c_void_p),
                         ("evaluate", proto["evaluate"]), ("hash", proto["hash"]), ("side", c.c_void_p),
-                        ("playout_policy", c.c_void_p), ("move_priority", c.c_void_p)]
+                        ("playout_policy", c.c_void_p), ("move_priority", c.c_void_p),
+                        ("in_turn", c.c_void_p)]
 
         def state(st):
             return self.STATE.from_address(st)
@@ -284,7 +285,8 @@ class ToyGame:
         ]
         self.struct = CsGame(b"toy", None, players, ctypes.sizeof(self.STATE), 2, 0, *self._callbacks[:3],
                              None, None, self._callbacks[3], self._callbacks[4],
-                             ctypes.cast(self._callbacks[5], ctypes.c_void_p) if teams else None, None, None)
+                             ctypes.cast(self._callbacks[5], ctypes.c_void_p) if teams else None, None, None,
+                             None)
         new_capsule = ctypes.pythonapi.PyCapsule_New
         new_capsule.restype = ctypes.py_object
         new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
