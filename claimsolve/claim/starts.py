@@ -1,0 +1,29 @@
+"""Starting positions of the play phase: an island settled, brawled and
+towered by uniformly random decisions, seeded.  Engine matches and
+benchmarks start here ("from random settles"), so that they measure how an
+engine fights for the territories rather than how it settles."""
+import random
+
+from .engine import decode, encode
+from .._engine import GameState
+
+
+def random_play_start(seed, players=None, island=None, variant=None):
+    """The position where the play phase begins after random settle, brawl
+    and towers-phase turns (random.Random(seed) draws every decision; the
+    island is chosen as `ClaimPosition.new` does, with the same seed).  A
+    game that random towers already won is played on from the next seed's
+    decisions, so the position is never over."""
+    from .position import ClaimPosition
+
+    start = ClaimPosition.new(players=players, island=island, variant=variant, seed=seed)
+    data = start.to_json()
+    game, state = encode(data)
+    for attempt in range(1000):
+        rng = random.Random(seed * 1000 + attempt)
+        engine = GameState(game, state)
+        while not engine.is_terminal() and (engine.in_turn() or game.decode(engine.state_bytes())["phase"] != "play"):
+            engine.apply(rng.choice(engine.legal_moves()))
+        if not engine.is_terminal():
+            return ClaimPosition.from_json(decode(data, game, engine.state_bytes()))
+    raise RuntimeError("random towers phases kept ending the game")  # pragma: no cover
