@@ -5,6 +5,7 @@ GAME = GameDescriptor(
     id="claim",
     title="Claim (1983)",
     position=Lazy("claimsolve.claim.position:ClaimPosition"),
+    openspiel=Lazy("claimsolve.claim.openspiel:game_from_position"),
     options={"players": "2, 3 or 4, default 2 (battle-for-two: 2)",
              "island": "standard (the island for the seats, default), standard-2, standard-3, standard-4 or random",
              "variant": "standard (default) or battle-for-two",

@@ -16,6 +16,12 @@ information state string (perfect recall) is the action history, as for
 OpenSpiel's public games; `str(state)` draws the board; bad parameters and
 illegal actions raise our PositionError / MoveError / ClaimsolveError.
 
+Claim's turns are several actions each (claimsolve.claim.openspiel): its
+states also have `compound_turns` (True), `in_turn()`, `turn_so_far()`,
+`last_turn` (the move string of the last whole turn) and
+`turn_actions(move)` (the action ids of a whole turn); `position_of` gives
+the position at the start of the turn in progress.
+
 The player kind "openspiel-mcts" (OpenSpielMCTSPlayer) plays every game that
 has an OpenSpiel version with OpenSpiel's MCTSBot.
 """
@@ -114,41 +120,60 @@ class TimedMCTSBot(spiel_mcts.MCTSBot):
 class OpenSpielMCTSPlayer(Player):
     """A claimsolve Player that moves with OpenSpiel's MCTSBot (random
     rollouts) on the OpenSpiel version of the position: `time` seconds per
-    move, or a fixed number of `simulations`."""
+    search, or a fixed number of `simulations` per search.
+
+    Where a turn takes several OpenSpiel actions (Claim: its states have
+    `compound_turns`), one search runs from the start of the turn and the
+    turn follows the tree's best child (MCTSBot's own choice) decision by
+    decision; where the tree ends before the turn does, a new search with
+    the same budget runs from there.  The move returned is the whole turn."""
 
     name = "openspiel-mcts"
 
     def __init__(self, time=None, simulations=None, uct_c=2.0, n_rollouts=1, seed=0):
         if (time is None) == (simulations is None):
-            raise ClaimsolveError("openspiel-mcts: give exactly one of time= and simulations=")
+            raise ClaimsolveError("openspiel-mcts: give exactly one of time= and simulations= (or iterations=)")
         self.time = time
         self.simulations = simulations
         self.uct_c = uct_c
         self.n_rollouts = n_rollouts
         self._random_state = np.random.RandomState(seed)
 
+    def _bot(self, game):
+        if self.time is not None:
+            return TimedMCTSBot(game, self.time, uct_c=self.uct_c, n_rollouts=self.n_rollouts,
+                                random_state=self._random_state)
+        evaluator = spiel_mcts.RandomRolloutEvaluator(n_rollouts=self.n_rollouts,
+                                                     random_state=self._random_state)
+        return spiel_mcts.MCTSBot(game, self.uct_c, self.simulations, evaluator,
+                                  random_state=self._random_state)
+
     def choose(self, position):
         state = state_from_position(position)
-        game = state.get_game()
-        if self.time is not None:
-            bot = TimedMCTSBot(game, self.time, uct_c=self.uct_c, n_rollouts=self.n_rollouts,
-                               random_state=self._random_state)
-        else:
-            evaluator = spiel_mcts.RandomRolloutEvaluator(n_rollouts=self.n_rollouts,
-                                                         random_state=self._random_state)
-            bot = spiel_mcts.MCTSBot(game, self.uct_c, self.simulations, evaluator,
-                                     random_state=self._random_state)
-        return move_of(state, bot.step(state))
+        bot = self._bot(state.get_game())
+        if not getattr(state, "compound_turns", False):
+            return move_of(state, bot.step(state))
+        node = bot.mcts_search(state)
+        while True:
+            node = node.best_child()
+            state.apply_action(node.action)
+            if not state.in_turn():
+                return state.last_turn
+            if not node.children:
+                node = bot.mcts_search(state)
 
 
 def _openspiel_mcts_player(options, seed):
-    known = {"time", "simulations", "c", "rollouts"}
+    known = {"time", "simulations", "iterations", "c", "rollouts"}
     unknown = set(options) - known
     if unknown:
         raise ValueError(f"unknown option {sorted(unknown)[0]!r} (known: {', '.join(sorted(known))})")
+    if "simulations" in options and "iterations" in options:
+        raise ValueError("iterations= is another name for simulations=: give one of them")
+    simulations = options.get("simulations", options.get("iterations"))
     return OpenSpielMCTSPlayer(
         time=float(options["time"]) if "time" in options else None,
-        simulations=int(options["simulations"]) if "simulations" in options else None,
+        simulations=int(simulations) if simulations is not None else None,
         uct_c=float(options.get("c", 2.0)),
         n_rollouts=int(options.get("rollouts", 1)),
         seed=seed)
