@@ -1,11 +1,16 @@
-"""claimsolve against its peer, OpenSpiel with Color Claim as a Python game
-(claimsolve.interop.openspiel), measured side by side in one run.
+"""claimsolve against its peer, OpenSpiel with our games as Python games
+(claimsolve.interop.openspiel: Color Claim, and Claim for claim-mcts-speed),
+measured side by side in one run.
 
 Sections (all by default, or pick some with --sections):
   solver             OpenSpiel's alpha_beta_search vs our exact solver on
                      2x4, 4x2, 3x3 setups: same values (asserted), speed-up
   mcts-speed         MCTS simulations per second on the 6x5 start: ours vs
                      OpenSpiel's MCTSBot with one random rollout per leaf
+  claim-mcts-speed   the same on a 2-seat Claim middle game (the play phase
+                     of random_play_start(seed=1, players=2) after 10 random
+                     turns): our MCTS on the Cython engine vs MCTSBot on
+                     Claim as an OpenSpiel Python game (the reference rules)
   head-to-head       6x5 games, seats swapped: our MCTS vs OpenSpiel's MCTSBot
   quality            4x3 / 3x4 positions with 8-10 stacks left: how often
                      each engine picks a move the exact solver proves optimal
@@ -13,6 +18,7 @@ Sections (all by default, or pick some with --sections):
 
     python benchmarks/bench_vs_openspiel.py --quick
     python benchmarks/bench_vs_openspiel.py --sections solver,mcts-speed
+    python benchmarks/bench_vs_openspiel.py --sections claim-mcts-speed
     python benchmarks/bench_vs_openspiel.py --sections head-to-head --games 50
 """
 import argparse
@@ -27,11 +33,12 @@ import time
 from open_spiel.python.algorithms import minimax
 
 import claimsolve
+from claimsolve.claim.starts import random_play_start
 from claimsolve.interop import openspiel as cs_spiel
 from claimsolve.match import run_match
 from claimsolve.search import alphabeta, mcts
 
-SECTIONS = ("solver", "mcts-speed", "head-to-head", "quality", "mcts-vs-alphabeta")
+SECTIONS = ("solver", "mcts-speed", "claim-mcts-speed", "head-to-head", "quality", "mcts-vs-alphabeta")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START_6X5 = os.path.join(ROOT, "seeds", "colorclaim", "start-6x5.json")
 
@@ -89,24 +96,59 @@ def section_solver(setups):
     print()
 
 
-def section_mcts_speed(seconds, runs):
-    print(f"## mcts-speed: simulations per second on the 6x5 start ({seconds:g} s per run, {runs} runs each)")
-    position = claimsolve.load(START_6X5)
-    state = cs_spiel.state_from_position(position)
+def mcts_speed(position, seconds, runs):
+    """(ours, OpenSpiel's) median MCTS simulations per second from
+    `position`: claimsolve's MCTS (simulations = result.nodes) and
+    OpenSpiel's MCTSBot with one random rollout per leaf on the position's
+    OpenSpiel game (a new game each run, so no run finds another's caches),
+    each `seconds` per run."""
     ours, theirs = [], []
     for run in range(runs):
         result = mcts.search(position, time=seconds, seed=run + 1)
         ours.append(result.nodes / result.seconds)
+        state = cs_spiel.state_from_position(position)
         bot = cs_spiel.TimedMCTSBot(state.get_game(), seconds)
         started = time.perf_counter()
         root = bot.mcts_search(state)
         theirs.append(root.explore_count / (time.perf_counter() - started))
-    our_rate, their_rate = statistics.median(ours), statistics.median(theirs)
-    print(f"{'engine':<36} {'simulations/s (median)':>24}")
-    print(f"{'claimsolve mcts':<36} {our_rate:>24,.0f}")
-    print(f"{'OpenSpiel MCTSBot, 1 random rollout':<36} {their_rate:>24,.1f}")
+    return statistics.median(ours), statistics.median(theirs)
+
+
+def print_mcts_speed(our_rate, their_rate, peer):
+    print(f"{'engine':<44} {'simulations/s (median)':>24}")
+    print(f"{'claimsolve mcts':<44} {our_rate:>24,.0f}")
+    print(f"{peer:<44} {their_rate:>24,.1f}")
     print(f"ratio {our_rate / their_rate:,.0f}x (target: at least 100x)")
     print()
+
+
+def section_mcts_speed(seconds, runs):
+    print(f"## mcts-speed: simulations per second on the 6x5 start ({seconds:g} s per run, {runs} runs each)")
+    our_rate, their_rate = mcts_speed(claimsolve.load(START_6X5), seconds, runs)
+    print_mcts_speed(our_rate, their_rate, "OpenSpiel MCTSBot, 1 random rollout")
+
+
+def claim_middle_game(seed=1, turns=10):
+    """A 2-seat Claim middle game: the play phase of random_play_start(seed,
+    players=2), then `turns` random turns (random.Random(seed) picking among
+    the reference's legal moves)."""
+    position = random_play_start(seed, players=2)
+    rng = random.Random(seed)
+    for _ in range(turns):
+        if position.is_over():
+            break
+        position = position.play(rng.choice(position.legal_moves()))
+    return position
+
+
+def section_claim_mcts_speed(seconds, runs, seed):
+    position = claim_middle_game(seed)
+    print(f"## claim-mcts-speed: simulations per second, Claim with 2 seats, the play phase of"
+          f" random_play_start(seed={seed}) after 10 random turns ({seconds:g} s per run, {runs} runs each)")
+    print(f"position: player {position.player_to_move} to move, {len(position.legal_moves())} legal turns,"
+          f" towers on the island {[position.towers_on_island(c) for c in position.colours]}")
+    our_rate, their_rate = mcts_speed(position, seconds, runs)
+    print_mcts_speed(our_rate, their_rate, "OpenSpiel MCTSBot on Claim (Python), 1 rollout")
 
 
 def print_match(result, label_a, label_b):
@@ -235,6 +277,8 @@ def main(argv=None):
         section_solver(setups)
     if "mcts-speed" in sections:
         section_mcts_speed(args.speed_time, speed_runs)
+    if "claim-mcts-speed" in sections:
+        section_claim_mcts_speed(args.speed_time, speed_runs, args.seed)
     if "head-to-head" in sections:
         section_head_to_head(args.games, args.move_time, args.seed)
     if "quality" in sections:
