@@ -1,11 +1,14 @@
 """Our games as OpenSpiel Python games (claimsolve.interop.openspiel): they
 follow the reference rules move for move, and OpenSpiel's algorithms run on
 them."""
+import collections
+import functools
 import os
 import random
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -13,6 +16,10 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import minimax  # noqa: E402
 
 import claimsolve  # noqa: E402
+from claimsolve.claim import engine as claim_bridge  # noqa: E402
+from claimsolve.claim import openspiel as claim_spiel  # noqa: E402
+from claimsolve.claim.position import ClaimPosition  # noqa: E402
+from claimsolve.claim.starts import random_play_start  # noqa: E402
 from claimsolve.claimit import openspiel as claimit_spiel  # noqa: E402
 from claimsolve.colorclaim import openspiel as colorclaim_spiel  # noqa: E402
 from claimsolve.errors import ClaimsolveError, MoveError, PositionError  # noqa: E402
@@ -321,6 +328,456 @@ def test_claimit_random_simulation_checks_pass():
                             num_sims=1, serialize=True, verbose=False)
 
 
+# --- Claim ----------------------------------------------------------------------------
+
+CLAIM_SEATS = [(2, "standard"), (3, "standard"), (4, "standard"), (2, "battle-for-two")]
+CLAIM_SEAT_IDS = ["2-seats", "3-seats", "4-seats", "battle-for-two"]
+WHOLE_LIMIT = 2500      # turns: up to this many, every path of decisions is walked; above, a sample
+PATH_SAMPLE = 25        # decision paths walked where a position has more turns
+ENGINE_SAMPLE = 60      # paths per position also played through the Cython engine
+
+
+def claim_engine_code(codec, action):
+    """An action id as the Cython engine's decision code (ext/claim.pyx:
+    kind * 65536 + a * 256 + b, points row * 16 + column, colours 0-based)."""
+    width = codec.island.width
+
+    def point(cell):
+        return (cell // width) * 16 + cell % width
+
+    if action == claim_spiel.PASS:
+        return 6 * 65536
+    if action == claim_spiel.STOP:
+        return 5 * 65536
+    if action < codec.remove:
+        colour, cell = divmod(action - codec.settle, codec.n)
+        return 1 * 65536 + point(cell) * 256 + colour
+    if action < codec.tower:
+        return 2 * 65536 + point(action - codec.remove) * 256
+    if action < codec.move:
+        return 3 * 65536 + point(action - codec.tower) * 256
+    start, end = divmod(action - codec.move, codec.n)
+    return 4 * 65536 + point(start) * 256 + point(end)
+
+
+def claim_kind(codec, action, previous):
+    """The kind of a decision, for the coverage of the tests."""
+    if action == claim_spiel.PASS:
+        return "pass"
+    if action == claim_spiel.STOP:
+        return "stop"
+    if action < codec.remove:
+        return "settle"
+    if action < codec.tower:
+        return "remove"
+    if action < codec.move:
+        return "tower"
+    return "continuation" if previous is not None and previous >= codec.move else "movement"
+
+
+def turn_ended(start, state):
+    """The turn is over when the player or the phase changes (or the game
+    ends): the definition of a whole turn the tests hold the game to."""
+    return (state.is_terminal() or state.current_player() != start.current_player()
+            or state.position.phase != start.position.phase)
+
+
+def decision_paths(state):
+    """Every path of decisions through the turn starting at `state`:
+    [(action ids, state after the turn)].  Inside a turn the player and the
+    phase stay, `in_turn` holds and the observation shows the decisions."""
+    out = []
+    stack = [(state, [])]
+    while stack:
+        node, path = stack.pop()
+        for action in node.legal_actions():
+            child = node.clone()
+            child.apply_action(action)
+            if turn_ended(state, child):
+                assert not child.in_turn()
+                out.append((path + [action], child))
+            else:
+                assert child.in_turn() and child.position == state.position
+                assert child.turn_so_far() == path + [action]
+                assert child.observation_string(0).endswith(
+                    " | " + " ".join(child.action_to_string(a) for a in path + [action]))
+                stack.append((child, path + [action]))
+    return out
+
+
+def random_path(state, rng):
+    path, node = [], state.clone()
+    while True:
+        action = rng.choice(node.legal_actions())
+        node.apply_action(action)
+        path.append(action)
+        if turn_ended(state, node):
+            return path, node
+
+
+def check_in_engine(position, codec, path, after):
+    """The decisions, as engine codes, are legal in the Cython engine one
+    after another, its turn going on until the last, and end in the
+    engine's state of the reference's result: the engine cuts turns alike."""
+    engine = claim_bridge.engine_state(position)
+    mover = engine.to_move()
+    for index, action in enumerate(path):
+        if index:
+            assert engine.in_turn() and engine.to_move() == mover, path
+        code = claim_engine_code(codec, action)
+        assert code in engine.legal_moves(), [codec.name(a) for a in path]
+        engine.apply(code)
+    assert not engine.in_turn()
+    assert engine.state_bytes() == claim_bridge.engine_state(after.position).state_bytes()
+
+
+def check_claim_turns(position, rng, kinds):
+    """The OpenSpiel game's whole turns from `position` are its legal moves
+    (see the test below); the kinds of decision met go to `kinds`."""
+    state = cs_spiel.state_from_position(position)
+    codec = state.get_game().codec
+    moves = position.legal_moves()
+    assert state.current_player() == position.player_to_move - 1 and not state.in_turn()
+    assert state.legal_actions() == sorted(set(state.legal_actions()))
+    if len(moves) <= WHOLE_LIMIT:
+        paths = decision_paths(state)
+        reached = {after.position: (path, after.last_turn) for path, after in paths}
+        assert len(paths) == len(reached) == len(moves)
+        for move in moves:
+            path, name = reached[position.play(move)]
+            assert name == move
+            assert state.turn_actions(move) == path
+    else:
+        paths = [random_path(state, rng) for _ in range(PATH_SAMPLE)]
+        listed = set(moves)
+        for path, after in paths:
+            assert after.last_turn in listed
+            assert after.position == position.play(after.last_turn)
+            assert state.turn_actions(after.last_turn) == path
+    for path, after in rng.sample(paths, min(ENGINE_SAMPLE, len(paths))):
+        check_in_engine(position, codec, path, after)
+    for path, _ in paths:
+        for previous, action in zip([None] + path, path):
+            kinds[(position.phase, claim_kind(codec, action, previous))] += 1
+    return moves
+
+
+def claim_checkpoints(players, variant, seed):
+    """Positions of a seeded random game of every phase: the first two and
+    the last settle turns, every brawl and towers turn, and play turns (the
+    first three, then every eighth)."""
+    rng = random.Random(seed)
+    position = claimsolve.new("claim", players=players, variant=variant)
+    seen = []
+    played = {"settle": 0, "play": 0}
+    while not position.is_over():
+        moves = position.legal_moves()
+        phase = position.phase
+        after = position.play(rng.choice(moves))
+        count = played.get(phase, 0)
+        if (phase in ("brawl", "towers") or (phase == "settle" and (count < 2 or after.phase != "settle"))
+                or (phase == "play" and (count < 3 or count % 8 == 0))):
+            seen.append(position)
+        played[phase] = count + 1
+        position = after
+    return seen
+
+
+@functools.lru_cache(maxsize=None)
+def claim_turn_coverage(players, variant):
+    """Checks the whole turns at the checkpoints of a seeded game; the kinds
+    of decision met, by phase."""
+    kinds = collections.Counter()
+    rng = random.Random(players * 10 + len(variant))
+    for position in claim_checkpoints(players, variant, seed=1):
+        check_claim_turns(position, rng, kinds)
+    return kinds
+
+
+@pytest.mark.parametrize("players,variant", CLAIM_SEATS, ids=CLAIM_SEAT_IDS)
+def test_claim_whole_turns_are_the_reference_moves(players, variant):
+    # At positions of every phase: the decisions between two changes of
+    # player or phase, walked every way (a sample where a turn has
+    # thousands), are ClaimPosition.legal_moves() one for one: each path
+    # ends in the position its turn leads to and names it (last_turn), two
+    # paths never reach one position, and the same decisions are legal in
+    # the Cython engine and end where it ends.
+    kinds = claim_turn_coverage(players, variant)
+    phases = {phase for phase, _ in kinds}
+    assert phases == {"settle", "brawl", "towers", "play"}
+    assert kinds[("settle", "settle")] and kinds[("play", "movement")]
+    assert kinds[("brawl", "remove")] or kinds[("brawl", "pass")]
+
+
+def test_claim_turns_cover_every_kind_of_decision():
+    kinds = collections.Counter()
+    for players, variant in CLAIM_SEATS:
+        kinds.update(claim_turn_coverage(players, variant))
+    met = {kind for _, kind in kinds}
+    assert met == {"settle", "remove", "tower", "movement", "continuation", "stop", "pass"}, kinds
+    assert kinds[("play", "tower")] and kinds[("play", "stop")] and kinds[("play", "continuation")]
+
+
+def claim_hand(territories, board, **fields):
+    return ClaimPosition.from_json({"game": "claim", "players": 2, "territories": territories,
+                                    "board": board, **fields})
+
+
+def test_claim_tower_points_and_passes():
+    # hand-written positions for what random games rarely meet: the towers
+    # phase with tower points to choose (two territories: letter order),
+    # and a play-phase turn with no movement
+    kinds = collections.Counter()
+    towers = claim_hand(["a a b b c c", "a a b b c c"], ["1 . 1 . 2 .", ". . . . . ."], phase="towers")
+    moves = check_claim_turns(towers, random.Random(1), kinds)
+    assert len(moves) == 9 and kinds[("towers", "tower")] == 18
+    state = cs_spiel.state_from_position(towers)
+    # board rows are written top first: Vikings on a2, c2 (player 1) and e2
+    assert [state.action_to_string(a) for a in state.turn_actions("T@b2 T@d1")] == ["T@b2", "T@d1"]
+    assert {state.action_to_string(a) for a in state.legal_actions()} == {"T@a1", "T@b1", "T@b2"}
+    boxed = claim_hand(["a a b b"], ["1 2 2 ."])
+    assert check_claim_turns(boxed, random.Random(2), kinds) == ["pass"]
+    assert kinds[("play", "pass")] == 1
+
+
+def test_claim_decision_order_follows_the_engine():
+    # settle: the lower cell first, the second above it (whatever order the
+    # move string writes, column first); the engine never offers the highest
+    # free point first
+    position = claimsolve.new("claim", players=2)
+    state = cs_spiel.state_from_position(position)
+    codec = state.get_game().codec
+    island = codec.island
+    high, low = next((p, q) for p in island.points for q in island.points
+                     if island.column_row(p)[0] < island.column_row(q)[0]
+                     and island.column_row(p)[1] > island.column_row(q)[1])
+    move = f"{island.point_name(high)}+{island.point_name(low)}"
+    assert move in position.legal_moves()                   # canonical: column first
+    assert state.turn_actions(move) == [codec.settle + low, codec.settle + high]
+    assert codec.settle + max(island.points) not in state.legal_actions()
+    state.apply_action(codec.settle + low)
+    assert state.legal_actions() == [codec.settle + cell for cell in island.points if cell > low]
+    # battle-for-two: a settled Viking names its colour, either of the player's
+    battle = cs_spiel.state_from_position(claimsolve.new("claim", variant="battle-for-two"))
+    first = battle.position.island.point_name(battle.position.island.points[0])
+    names = {battle.action_to_string(a) for a in battle.legal_actions()}
+    assert {first + "=1", first + "=3"} <= names and not any(name.endswith(("=2", "=4")) for name in names)
+    # brawl: the removals in ascending cell order
+    brawl = claimsolve.new("claim", players=2)
+    rng = random.Random(4)
+    while brawl.phase != "brawl":
+        brawl = brawl.play(rng.choice(brawl.legal_moves()))
+    bstate = cs_spiel.state_from_position(brawl)
+    move = brawl.legal_moves()[-1]
+    cells = [brawl.island.parse_point(token[1:]) for token in move.split()]
+    assert bstate.turn_actions(move) == [codec.remove + cell for cell in sorted(cells)]
+
+
+def test_claim_action_ids():
+    from claimsolve.claim.islands import ISLANDS
+
+    island = ISLANDS["standard-2"]
+    codec = claim_spiel.ClaimActions(island, battle=False)
+    n = island.width * island.height
+    assert codec.n == n == 105 and codec.count == n * n + 6 * n + 2
+    assert codec.name(claim_spiel.PASS) == "pass" and codec.name(claim_spiel.STOP) == "stop"
+    c3, e5 = 2 * island.width + 2, 4 * island.width + 4
+    assert codec.action("c3", 1) == 2 + c3 and codec.action("c3", 2) == 2 + n + c3
+    assert codec.action("xc3", 1) == 2 + 4 * n + c3
+    assert codec.action("T@c3", 1) == 2 + 5 * n + c3
+    assert codec.action("c3-e5", 1) == 2 + 6 * n + c3 * n + e5
+    # every decision on the island's points: name and id round-trip, no two alike
+    battle = claim_spiel.ClaimActions(island, battle=True)
+    points = island.points
+    ids = [claim_spiel.PASS, claim_spiel.STOP]
+    ids += [2 + (colour - 1) * n + cell for colour in range(1, 5) for cell in points]
+    ids += [2 + 4 * n + cell for cell in points] + [2 + 5 * n + cell for cell in points]
+    ids += [2 + 6 * n + start * n + end for start in points for end in points]
+    for action in ids:
+        assert battle.action(battle.name(action), 1) == action
+        assert codec.name(action) == battle.name(action).split("=")[0]
+    assert len(set(ids)) == len(ids) == len({battle.name(a) for a in ids})
+    assert battle.name(2 + 2 * n + c3) == "c3=3" and codec.name(2 + 2 * n + c3) == "c3"
+    with pytest.raises(MoveError, match="not a Claim action id"):
+        codec.name(codec.count)
+
+
+def claim_with(position, **history):
+    data = position.to_json()
+    data["history"].update(history)
+    return ClaimPosition.from_json(data)
+
+
+@pytest.mark.parametrize("players,variant", CLAIM_SEATS, ids=CLAIM_SEAT_IDS)
+def test_claim_returns_are_the_reference_points(players, variant):
+    rng = random.Random(players)
+    start = random_play_start(3, players=players, variant=variant)
+    # a random game to its end, decision by decision
+    state = cs_spiel.state_from_position(start)
+    while not state.is_terminal():
+        assert state.returns() == [0.0] * players
+        state.apply_action(rng.choice(state.legal_actions()))
+    final = state.position
+    assert final.is_over() and state.current_player() == pyspiel.PlayerId.TERMINAL
+    assert state.returns() == list(final.points())
+    assert sorted(set(state.returns())) in ([0.0, 1.0], [1.0 / len(final.teams())])
+    # a draw: one quiet ply short of draw_after, then a turn that captures nothing
+    near = claim_with(start, quiet_plies=start.rules.draw_after - 1)
+    quiet = [move for move, after in near.legal_turns() if after.is_draw()]
+    assert quiet
+    state = cs_spiel.state_from_position(near)
+    for action in state.turn_actions(quiet[0]):
+        state.apply_action(action)
+    assert state.is_terminal() and state.position.is_draw()
+    teams = len(start.teams())
+    assert state.returns() == list(state.position.points()) == [1.0 / teams] * players
+
+
+def test_claim_random_simulation_checks_pass():
+    # pyspiel's own checks (clone, serialize, legal actions sorted and
+    # masked, returns within the utilities, the length within
+    # max_game_length) from the settle and from play-phase starts
+    pyspiel.random_sim_test(pyspiel.load_game(claim_spiel.SHORT_NAME, {"players": 2}),
+                            num_sims=1, serialize=True, verbose=False)
+    for players, variant in CLAIM_SEATS:
+        game = pyspiel.load_game(claim_spiel.SHORT_NAME, {"players": players, "variant": variant,
+                                                          "start": "play", "seed": 2})
+        pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_claim_game_parameters_and_positions():
+    game = pyspiel.load_game(claim_spiel.SHORT_NAME, {"players": 3, "start": "play", "seed": 4})
+    assert game.new_initial_state().position == random_play_start(4, players=3)
+    assert game.num_players() == 3 and game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert game.max_utility() == 1.0 and game.min_utility() == 0.0
+    assert game.max_game_length() == claim_spiel.MAX_GAME_LENGTH
+    island = pyspiel.load_game(claim_spiel.SHORT_NAME, {"island": "random", "seed": 9})
+    assert island.new_initial_state().position == ClaimPosition.new(island="random", seed=9)
+    named = pyspiel.load_game(claim_spiel.SHORT_NAME, {"players": 3, "island": "standard-4"})
+    assert named.new_initial_state().position == ClaimPosition.new(players=3, island="standard-4")
+    battle = pyspiel.load_game(claim_spiel.SHORT_NAME, {"variant": "battle-for-two"})
+    assert battle.new_initial_state().position.variant == "battle-for-two"
+    # a hand-written position: the game string loads back
+    position = random_play_start(5, players=2)
+    game = cs_spiel.game_from_position(position)
+    assert pyspiel.load_game(str(game)).new_initial_state().position == position
+    # mid-turn (a settle turn is two decisions): observe, draw, clone, serialize
+    settle = claimsolve.new("claim", players=2)
+    sgame = cs_spiel.game_from_position(settle)
+    state = sgame.new_initial_state()
+    assert cs_spiel.position_of(state) == settle
+    assert claimsolve.loads(state.observation_string(0)) == settle
+    first = state.legal_actions()[3]
+    state.apply_action(first)
+    assert state.in_turn() and state.position == settle and state.current_player() == 0
+    text = state.observation_string(0)
+    assert text.endswith(" | " + state.action_to_string(first))
+    assert claimsolve.loads(text.split(" | ")[0]) == settle
+    assert str(state) == settle.render() + "\nTurn so far: " + state.action_to_string(first)
+    copy = state.clone()
+    assert copy.turn_so_far() == state.turn_so_far() == [first] and copy.position == state.position
+    copy.apply_action(copy.legal_actions()[0])
+    assert not copy.in_turn() and copy.current_player() == 1 and state.turn_so_far() == [first]
+    _, back = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(sgame, state))
+    assert back.position == state.position and back.turn_so_far() == state.turn_so_far()
+    assert back.history() == state.history()
+    assert state.information_state_string(0) == state.history_str()
+    # a decision written as text, and a whole turn in another accepted form
+    start = cs_spiel.state_from_position(position)
+    move = position.legal_moves()[0]
+    actions = start.turn_actions(move)
+    assert cs_spiel.action_of(start, cs_spiel.move_of(start, actions[0])) == actions[0]
+    assert start.turn_actions(move.upper().replace("T@", "t@")) == actions
+    for action in actions:
+        start.apply_action(action)
+    assert start.last_turn == move and start.position == position.play(move)
+
+
+@pytest.mark.parametrize("params,words", [
+    ({"players": 5}, "parameter 'players'"),
+    ({"variant": "viking"}, "parameter 'variant'"),
+    ({"variant": "battle-for-two", "players": 3}, "parameter 'variant'"),
+    ({"island": "atlantis"}, "parameter 'island'"),
+    ({"players": 4, "island": "standard-2"}, "parameter 'island'"),
+    ({"start": "middle"}, "parameter 'start'"),
+    ({"seed": -1}, "parameter 'seed'"),
+    ({"position": '{"game": "colorclaim", "board": ["R1 G1"]}'}, "expected a claim position"),
+])
+def test_claim_bad_parameters_name_the_parameter(params, words):
+    with pytest.raises(ClaimsolveError, match=words) as caught:
+        pyspiel.load_game(claim_spiel.SHORT_NAME, params)
+    assert "\n" not in str(caught.value)
+
+
+def test_claim_illegal_decisions_are_refused():
+    position = random_play_start(1, players=2)
+    state = cs_spiel.state_from_position(position)
+    with pytest.raises(MoveError, match="not a legal decision"):
+        state.apply_action(claim_spiel.STOP)
+    with pytest.raises(MoveError):
+        cs_spiel.action_of(state, "z99")
+    with pytest.raises(ClaimsolveError, match="parameter 'returns'"):
+        cs_spiel.game_from_position(position, returns="margin")
+    with pytest.raises(MoveError):
+        state.turn_actions("pass")
+
+
+def claim_multi_decision_position():
+    """A seeded play-phase position whose every turn takes two decisions or
+    more (a tower point before the movement)."""
+    for seed in range(1, 40):
+        rng = random.Random(seed)
+        position = random_play_start(seed, players=2)
+        for _ in range(60):
+            if position.is_over():
+                break
+            moves = position.legal_moves()
+            if all(move.startswith("T@") for move in moves):
+                return position
+            position = position.play(rng.choice(moves))
+    raise AssertionError("no position with a tower point to choose first")
+
+
+def test_claim_mcts_bot_plays_a_legal_decision():
+    from open_spiel.python.algorithms import mcts as spiel_mcts
+
+    position = random_play_start(2, players=2)
+    state = cs_spiel.state_from_position(position)
+    game = state.get_game()
+    bot = spiel_mcts.MCTSBot(game, 2.0, 6, spiel_mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)),
+                             random_state=np.random.RandomState(1))
+    action = bot.step(state)
+    assert action in state.legal_actions()
+    timed = cs_spiel.TimedMCTSBot(game, 0.05, random_state=np.random.RandomState(2))
+    assert timed.step(state) in state.legal_actions() and timed.last_simulations >= 2
+
+
+def test_openspiel_mcts_player_plays_whole_claim_turns():
+    # every turn here is a tower point, then a movement: the player follows
+    # its tree through the turn (searching again where the tree ends) and
+    # answers a whole turn of the reference
+    position = claim_multi_decision_position()
+    player = cs_spiel.OpenSpielMCTSPlayer(simulations=3, seed=1)
+    move = player.choose(position)
+    assert move in position.legal_moves() and move.startswith("T@")
+    assert make_player("openspiel-mcts:iterations=3", seed=2, game="claim").choose(position) \
+        in position.legal_moves()
+    with pytest.raises(ClaimsolveError, match="another name"):
+        make_player("openspiel-mcts:iterations=3,simulations=3", seed=1, game="claim")
+
+
+def test_claim_match_with_openspiel_mcts_from_the_command_line():
+    from click.testing import CliRunner
+
+    from claimsolve.cli.main import main
+
+    result = CliRunner().invoke(main, ["match", "claim", "--players", "2", "--a", "random",
+                                       "--b", "openspiel-mcts:iterations=10", "--games", "2"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "B = openspiel-mcts:iterations=10" in result.output and "(2 seats, 2 games)" in result.output
+
+
 # --- the benchmark script ----------------------------------------------------------
 
 def test_benchmark_quick_run():
@@ -330,5 +787,8 @@ def test_benchmark_quick_run():
     out = done.stdout
     assert out.startswith("$ ")
     assert "values agree" in out
-    for section in ("## solver", "## mcts-speed", "## head-to-head", "## quality", "## mcts-vs-alphabeta"):
+    for section in ("## solver", "## mcts-speed", "## claim-mcts-speed", "## head-to-head", "## quality",
+                    "## mcts-vs-alphabeta"):
         assert section in out
+    claim = out[out.index("## claim-mcts-speed"):out.index("## head-to-head")]
+    assert "OpenSpiel MCTSBot on Claim" in claim and "ratio" in claim
