@@ -196,6 +196,8 @@ cdef enum:
     MK_STOP = 5
     MK_PASS = 6
 MOVE_KINDS = {1: "settle", 2: "remove", 3: "tower", 4: "move", 5: "stop", 6: "pass"}
+# MCTS playout policies: "capture" (capturing movements first), "uniform"
+PLAYOUTS = ("capture", "uniform")
 
 # evaluation (units: a tower is worth TOWER_VALUE; a win WIN_VALUE)
 cdef enum:
@@ -957,6 +959,36 @@ cdef inline uint64_t fields_hash(const CLContext *x, const CLState *s) noexcept 
             ^ cl_mix(d ^ x.z_fields[3]))
 
 
+cdef int cl_playout_capture(const void *ctx, const void *st, const cs_move *moves, int n,
+                            uint64_t *rng) noexcept nogil:
+    """Playout policy "capture": a movement whose landing captures, when
+    there is one (continuing the captures rather than stopping), else any
+    decision, uniformly.  (Landings are judged with the moving Viking still
+    on its point: close enough for a playout.)"""
+    cdef const CLContext *x = <const CLContext *> ctx
+    cdef const CLState *s = <const CLState *> st
+    cdef CLState prepared
+    cdef cl_bb landings
+    cdef int i, count = 0, pick, c
+    if s.stage == ST_TURN:
+        memcpy(&prepared, s, sizeof(CLState))
+        prepare(x, &prepared)
+        s = &prepared
+    if s.stage == ST_MOVE or s.stage == ST_CONT:
+        landings = capture_landings(x, s, team_of_player(x, s.to_move), -1)
+        for i in range(n):
+            if moves[i] >> 16 == MK_MOVE and bb_test(&landings, <int> (moves[i] & 0xFF)):
+                count += 1
+        if count > 0:
+            pick = cs_rand_below(rng, count)
+            for i in range(n):
+                if moves[i] >> 16 == MK_MOVE and bb_test(&landings, <int> (moves[i] & 0xFF)):
+                    if pick == 0:
+                        return i
+                    pick -= 1
+    return cs_rand_below(rng, n)
+
+
 cdef int cl_side(const void *ctx, int player) noexcept nogil:
     return team_of_player(<const CLContext *> ctx, player)
 
@@ -1007,7 +1039,8 @@ cdef class ClaimGame:
     cdef readonly bint battle
 
     def __init__(self, territories, int width, int height, int players, bint battle=False,
-                 bint same_viking=True, int draw_after=200, bint third_party_anvil=True):
+                 bint same_viking=True, int draw_after=200, bint third_party_anvil=True,
+                 playout="capture"):
         cdef int i, p, d, n, t, nterr = 0, ncolours, per_player
         if not (1 <= width <= GRID and 1 <= height <= GRID):
             raise ValueError("grid %dx%d: at most 16 x 16" % (width, height))
@@ -1017,6 +1050,8 @@ cdef class ClaimGame:
             raise ValueError("players %d%s" % (players, " (battle-for-two is for 2)" if battle else ""))
         if not 1 <= draw_after <= COUNT_MAX:
             raise ValueError("draw_after %d" % draw_after)
+        if playout not in PLAYOUTS:
+            raise ValueError("playout %r: one of %s" % (playout, ", ".join(PLAYOUTS)))
         cdef CLGameBlock *block = <CLGameBlock *> calloc(1, sizeof(CLGameBlock))
         if block == NULL:
             raise MemoryError()
@@ -1108,6 +1143,9 @@ cdef class ClaimGame:
         g.hash = cl_hash
         g.side = cl_side
         g.in_turn = cl_in_turn
+        g.playout_policy = NULL
+        if playout == "capture":
+            g.playout_policy = cl_playout_capture
 
     @property
     def state_size(self):
