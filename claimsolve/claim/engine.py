@@ -7,6 +7,7 @@ The engine plays a turn as single decisions (a settle point, a removal, a
 tower point, a movement, STOP, PASS); a move string is a whole turn, so a
 turn's name is made from its decisions here, in canonical form.
 """
+import collections
 import functools
 
 from .._claim import ClaimGame, move_kind, move_points
@@ -80,9 +81,27 @@ def encode(data):
     return game, state
 
 
+_RECENT = collections.OrderedDict()     # id(position) -> (position, game, state): naming many
+_RECENT_SIZE = 16                        # turns of one position encodes it once
+
+
+def _encoded(position):
+    """(game, state bytes) of `position`, remembered for the last few."""
+    key = id(position)
+    hit = _RECENT.get(key)
+    if hit is not None and hit[0] is position:
+        _RECENT.move_to_end(key)
+        return hit[1], hit[2]
+    game, state = encode(position.to_json())
+    _RECENT[key] = (position, game, state)
+    if len(_RECENT) > _RECENT_SIZE:
+        _RECENT.popitem(last=False)
+    return game, state
+
+
 def engine_state(position):
     """claimsolve._engine.GameState of `position`."""
-    game, state = encode(position.to_json())
+    game, state = _encoded(position)
     return GameState(game, state)
 
 
@@ -114,10 +133,6 @@ def decode(data, game, state):
 
 
 # --- decisions and turns in the notation ---------------------------------
-
-def _battle(position):
-    return position.to_json()["variant"] == "battle-for-two"
-
 
 def decision_token(code, battle=False):
     """The notation of one engine decision: `c3` (`c3=1` in battle-for-two)
@@ -189,9 +204,8 @@ def turn_name(position, codes):
     if state.in_turn():
         raise MoveError(" ".join(filter(None, (decision_token(c) for c in codes))),
                         "not a whole turn (the turn goes on)")
-    battle = _battle(position)
-    phase = position.to_json()["phase"]
-    if phase in ("settle", "brawl"):
+    battle = position.variant == "battle-for-two"
+    if position.phase in ("settle", "brawl"):
         return _written(codes, battle)      # one way to reach each position: ascending points
     return _play_turn_names(state.game, start, battle)[state.state_bytes()]
 
@@ -202,11 +216,10 @@ def turn_names(position):
     state = engine_state(position)
     if state.is_terminal():
         return {}
-    phase = position.to_json()["phase"]
-    if phase in ("settle", "brawl"):
-        battle = _battle(position)
+    battle = position.variant == "battle-for-two"
+    if position.phase in ("settle", "brawl"):
         return {end: _written(codes, battle) for codes, end in state.turns(dedupe=True)}
-    return dict(_play_turn_names(state.game, state.state_bytes(), _battle(position)))
+    return dict(_play_turn_names(state.game, state.state_bytes(), battle))
 
 
 def move_codes(position, move):
@@ -229,5 +242,5 @@ def move_code(position, move):
 def move_name(position, code):
     """The notation of one engine decision (a whole turn only when the turn
     is that one decision; see turn_name)."""
-    token = decision_token(code, _battle(position))
+    token = decision_token(code, position.variant == "battle-for-two")
     return "stop" if token is None else token
