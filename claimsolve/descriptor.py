@@ -61,6 +61,9 @@ class GameDescriptor:
                  player kinds only this game plays, or None
     openspiel    Lazy of game_from_position(position, returns) -> pyspiel.Game
                  (needs open_spiel), or None
+    match_start  Lazy of start(players, size, island, variant, seed) ->
+                 Position, the start of a match game when it is not `new`'s
+                 (Claim: the play phase after random settles), or None
     """
 
     id: str
@@ -72,6 +75,7 @@ class GameDescriptor:
     odds: Lazy = None
     player_kinds: Lazy = None
     openspiel: Lazy = None
+    match_start: Lazy = None
 
     def __post_init__(self):
         unknown = set(self.options) - set(NEW_OPTIONS)

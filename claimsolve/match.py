@@ -134,9 +134,13 @@ def _elo(score):
 
 def starting_positions(game, count, seed, players=None, size=None, island=None, variant=None):
     """`count` starting positions of `game` (an id), the i-th from seed + i
-    when the game takes a seed."""
+    when the game takes a seed; the game's own match start when it has one
+    (its descriptor's match_start)."""
     descriptor = get_game(game)
     options = dict(players=players, size=size, island=island, variant=variant)
+    if descriptor.match_start is not None:
+        descriptor.new(**options, seed=seed)       # refuses the options the game does not take
+        return [descriptor.match_start(**options, seed=seed + i) for i in range(count)]
     if not descriptor.takes("seed"):
         return [descriptor.new(**options) for _ in range(count)]
     return [descriptor.new(**options, seed=seed + i) for i in range(count)]

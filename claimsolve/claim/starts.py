@@ -27,3 +27,8 @@ def random_play_start(seed, players=None, island=None, variant=None):
         if not engine.is_terminal():
             return ClaimPosition.from_json(decode(data, game, engine.state_bytes()))
     raise RuntimeError("random towers phases kept ending the game")  # pragma: no cover
+
+
+def match_start(players=None, size=None, island=None, variant=None, seed=0):
+    """A match game's start (claimsolve.descriptor.GameDescriptor.match_start)."""
+    return random_play_start(seed, players=players, island=island, variant=variant)
