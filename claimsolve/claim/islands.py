@@ -235,7 +235,7 @@ PIECE_MAP = (
     "..IIII.HHHHHH...",
     ".IIIIIHHHGGG....",
     "..IIIFFHGGGGG...",
-    "....FFFFFGGG....",
+    "...FFFFFFGGG....",
     "....FFFFF.GG....",
     ".....F..........",
 )
