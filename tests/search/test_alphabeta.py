@@ -14,6 +14,7 @@ from claimsolve.errors import ClaimsolveError
 from claimsolve.search import alphabeta
 from claimsolve.player_kinds import make_player
 from colorclaim_helpers import move_values, reduced
+from .toy_game import ToyGame
 
 
 @st.composite
@@ -237,109 +238,7 @@ def test_match_players():
         make_player("alphabeta:depth=zero")
 
 
-# --- sides: a toy game with 3 or 4 players, written with ctypes --------------
-
-import ctypes  # noqa: E402
-
-
-class ToyGame:
-    """"Take an end": a row of numbers; the player to move takes the left or
-    right end and adds it to his score; taking 5 or more earns another move.
-    With 4 players, teams (0, 2) and (1, 3) through the side() hook; with 3,
-    no hook (a paranoid search).  evaluate(p) = p's side's total minus the
-    best other total.  A cs_game built with ctypes around Python callbacks."""
-
-    STATE = ctypes.c_int32 * 8          # lo, hi, to_move, score[0..4]
-
-    def __init__(self, values, players, teams):
-        self.values, self.players, self.teams = list(values), players, teams
-        c = ctypes
-        proto = dict(
-            to_move=c.CFUNCTYPE(c.c_int, c.c_void_p, c.c_void_p),
-            legal_moves=c.CFUNCTYPE(c.c_int, c.c_void_p, c.c_void_p, c.POINTER(c.c_int64)),
-            apply=c.CFUNCTYPE(None, c.c_void_p, c.c_void_p, c.c_int64),
-            evaluate=c.CFUNCTYPE(c.c_int, c.c_void_p, c.c_void_p, c.c_int),
-            hash=c.CFUNCTYPE(c.c_uint64, c.c_void_p, c.c_void_p),
-            side=c.CFUNCTYPE(c.c_int, c.c_void_p, c.c_int),
-        )
-
-        class CsGame(c.Structure):
-            _fields_ = [("name", c.c_char_p), ("ctx", c.c_void_p), ("num_players", c.c_int),
-                        ("state_size", c.c_int), ("max_moves", c.c_int), ("max_outcomes", c.c_int),
-                        ("to_move", proto["to_move"]), ("legal_moves", proto["legal_moves"]),
-                        ("apply", proto["apply"]), ("chance_outcomes", c.c_void_p), ("returns", c.c_void_p),
-                        ("evaluate", proto["evaluate"]), ("hash", proto["hash"]), ("side", c.c_void_p),
-                        ("playout_policy", c.c_void_p), ("move_priority", c.c_void_p),
-                        ("in_turn", c.c_void_p)]
-
-        def state(st):
-            return self.STATE.from_address(st)
-
-        self._callbacks = [
-            proto["to_move"](lambda ctx, st: self.to_move(list(state(st)))),
-            proto["legal_moves"](self._legal_moves),
-            proto["apply"](self._apply),
-            proto["evaluate"](lambda ctx, st, p: self.evaluate(list(state(st)), p)),
-            proto["hash"](lambda ctx, st: hash(tuple(state(st))) & (2 ** 64 - 1)),
-            proto["side"](lambda ctx, p: p % 2),
-        ]
-        self.struct = CsGame(b"toy", None, players, ctypes.sizeof(self.STATE), 2, 0, *self._callbacks[:3],
-                             None, None, self._callbacks[3], self._callbacks[4],
-                             ctypes.cast(self._callbacks[5], ctypes.c_void_p) if teams else None, None, None,
-                             None)
-        new_capsule = ctypes.pythonapi.PyCapsule_New
-        new_capsule.restype = ctypes.py_object
-        new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-        self.capsule = new_capsule(ctypes.addressof(self.struct), b"claimsolve.cs_game", None)
-
-    def start(self):
-        return [0, len(self.values), 0] + [0] * 5
-
-    # the rules, on plain lists, used by the callbacks and the brute force
-    def to_move(self, s):
-        return -2 if s[0] >= s[1] else s[2]
-
-    def play(self, s, move):
-        s = list(s)
-        taken = self.values[s[0]] if move == 0 else self.values[s[1] - 1]
-        if move == 0:
-            s[0] += 1
-        else:
-            s[1] -= 1
-        s[3 + s[2]] += taken
-        if taken < 5:
-            s[2] = (s[2] + 1) % self.players
-        return s
-
-    def side_of(self, p):
-        return p % 2 if self.teams else p
-
-    def evaluate(self, s, p):
-        totals = {}
-        for q in range(self.players):
-            totals[self.side_of(q)] = totals.get(self.side_of(q), 0) + s[3 + q]
-        mine = totals.pop(self.side_of(p))
-        return mine - max(totals.values())
-
-    def _legal_moves(self, ctx, st, out):
-        if self.to_move(list(self.STATE.from_address(st))) < 0:
-            return 0
-        out[0], out[1] = 0, 1
-        return 2
-
-    def _apply(self, ctx, st, move):
-        s = self.STATE.from_address(st)
-        s[:] = self.play(list(s), move)
-
-    def brute_force(self, s, root):
-        """Minimax for the root player's side: the root's side maximises
-        evaluate(root), everyone else minimises it (paranoid without teams)."""
-        who = self.to_move(s)
-        if who < 0:
-            return self.evaluate(s, root)
-        values = [self.brute_force(self.play(s, m), root) for m in (0, 1)]
-        return max(values) if self.side_of(who) == self.side_of(root) else min(values)
-
+# --- sides: a toy game with 3 or 4 players (tests/search/toy_game.py) --------
 
 @pytest.mark.parametrize("players,teams", [(3, False), (4, True)])
 def test_paranoid_and_team_searches_equal_brute_force(players, teams):
