@@ -6,11 +6,14 @@ import random
 
 import pytest
 
+from claimsolve import _alphabeta
+from claimsolve._mcts import Tree
 from claimsolve.colorclaim.position import ColorClaimPosition
 from claimsolve.errors import ClaimsolveError
 from claimsolve.search import mcts
 from claimsolve.player_kinds import make_player
 from colorclaim_helpers import move_values, reduced
+from .toy_game import CsGame, ToyGame, cs_game_fields
 
 
 def result_name(value):
@@ -432,3 +435,131 @@ def test_player_reuses_its_tree_through_a_roll_and_its_outcome():
     assert player.tree.visits == expected
     assert player.choose(after) in after.legal_moves()
     assert player.tree.visits == expected + 4000
+
+
+# --- toy games with 3 and 4 players (tests/search/toy_game.py) ---------------
+
+def toy_root(values, prefix, players, teams=False):
+    """The toy game of `values` and its state after the moves `prefix`."""
+    game = ToyGame(values, players, teams)
+    state = game.start()
+    for move in prefix:
+        state = game.play(state, move)
+    return game, state
+
+
+# Three players, no teams: (row, moves played before, a wrong way to choose)
+# where max^n shows one move best however ties are broken, and that wrong
+# way takes the other: "greedy" the larger end, "paranoid" the best move
+# against everyone else, "cooperative" the best if everyone helped.  Found
+# once by seeded searches over random rows and openings (cases against
+# paranoid play are rare: one in 30000); the test checks both facts again
+# by brute force.
+MAX_N_CASES = [
+    ([1, 6, 1, 8, 7, 2, 7, 2, 4], [1], "greedy"),
+    ([3, 9, 1, 5, 3, 6, 7, 7, 3, 5], [1, 0, 0], "greedy"),
+    ([2, 4, 9, 6, 4, 8, 8, 1, 2, 7, 5], [1, 1, 0], "greedy"),
+    ([6, 3, 9, 8, 9, 7, 9, 4, 4, 9, 2], [0], "greedy"),
+    ([3, 3, 3, 5, 9, 4, 8, 5, 4, 4], [1, 0], "greedy"),
+    ([3, 1, 1, 8, 1, 7, 5, 4], [], "greedy"),
+    ([9, 4, 8, 6, 5, 6, 1, 1, 5, 1], [0], "greedy"),
+    ([4, 2, 1, 1, 7, 2, 4, 5], [0, 0, 1, 1], "greedy"),
+    ([4, 8, 6, 9, 4, 7, 2, 9], [1], "paranoid"),
+    ([1, 2, 2, 3, 1, 2], [1, 0], "cooperative"),
+    ([1, 1, 2, 2, 8, 2, 9], [1, 0], "cooperative"),
+    ([3, 3, 6, 1, 1, 3, 6, 2], [1, 1, 1], "cooperative"),
+    ([9, 2, 9, 2, 1, 8, 3, 5], [1, 0, 1, 1], "cooperative"),
+]
+
+
+def wrong_choice(game, state, way):
+    """The move `way` (see MAX_N_CASES) takes, None when it cannot tell."""
+    if way == "greedy":
+        low, high = game.values[state[0]], game.values[state[1] - 1]
+        return None if low == high else (0 if low > high else 1)
+    who = game.to_move(state)
+    values = [game.reward_minimax(game.play(state, move), who, way) for move in (0, 1)]
+    return None if values[0] == values[1] else values.index(max(values))
+
+
+@pytest.mark.parametrize("values, prefix, way", MAX_N_CASES)
+def test_three_players_mcts_picks_the_max_n_move(values, prefix, way):
+    game, state = toy_root(values, prefix, 3)
+    best = game.max_n_best_move(state)
+    assert best is not None and wrong_choice(game, state, way) == 1 - best
+    tree = Tree(game, game.state_bytes(state), memory_mb=16, seed=len(prefix))
+    assert not tree.solver and tree.root_bounds() is None      # three sides: rewards only, no proofs
+    tree.run(5000)
+    assert tree.principal_variation(1) == [best]
+    visits = {move: visits for move, visits, *_ in tree.children()}
+    assert visits[best] > visits[1 - best]
+
+
+def test_three_players_mcts_follows_max_n_down_its_line():
+    """Random rows and openings: at every node of MCTS's principal
+    variation (three plies) where max^n shows one move best however ties
+    are broken, the line takes it."""
+    rng = random.Random(2)
+    checked = 0
+    for trial in range(40):
+        values = [rng.randint(1, 9) for _ in range(rng.randint(7, 10))]
+        game, state = toy_root(values, [rng.randint(0, 1) for _ in range(rng.randint(0, 3))], 3)
+        if game.max_n_best_move(state) is None:
+            continue
+        tree = Tree(game, game.state_bytes(state), memory_mb=16, seed=trial)
+        tree.run(4000)
+        for move in tree.principal_variation(3):
+            best = game.max_n_best_move(state)
+            if best is not None:
+                assert move == best, (values, state)
+                checked += 1
+            state = game.play(state, move)
+    assert checked >= 30
+
+
+# Two teams of two: seeds of rows and openings whose two moves differ in
+# value, by the result the brute force gives the side to move
+TEAM_CASES = [(0, "win"), (1, "win"), (2, "win"), (6, "draw"), (23, "loss"), (25, "loss")]
+
+
+@pytest.mark.parametrize("seed, result", TEAM_CASES)
+def test_team_mcts_solver_proves_the_brute_force_margin(seed, result):
+    rng = random.Random(seed)
+    values = [rng.randint(1, 9) for _ in range(rng.randint(10, 13))]
+    game, state = toy_root(values, [rng.randint(0, 1) for _ in range(rng.randint(0, 3))], 4, teams=True)
+    who = game.to_move(state)
+    truth = [game.brute_force(game.play(state, move), who) for move in (0, 1)]
+    value = game.brute_force(state, who)
+    assert truth[0] != truth[1] and value == max(truth)
+    assert result == ("win" if value > 0 else "loss" if value < 0 else "draw")
+    tree = Tree(game, game.state_bytes(state), memory_mb=16, seed=seed)
+    assert tree.solver                              # two teams: two-sided, deterministic
+    done = tree.run(500000)
+    assert done < 500000                            # stopped: the root is proven
+    assert tree.root_bounds() == (value, value)
+    assert tree.principal_variation(1) == [truth.index(value)]
+    for move, _visits, _reward, lower, upper, _probability in tree.children():
+        assert (lower is None or lower <= truth[move]) and (upper is None or truth[move] <= upper)
+
+
+def test_toy_game_lists_every_field_of_cs_game():
+    assert [name for name, _ in CsGame._fields_] == cs_game_fields()
+    assert cs_game_fields()[0] == "name" and cs_game_fields()[-1] == "in_turn"
+
+
+@pytest.mark.parametrize("players, teams, side, two_sided", [
+    (3, False, None, False),                # three players: paranoid alpha-beta, MCTS without proofs
+    (4, True, None, True),                  # two teams through side(): negamax over sides, MCTS-Solver
+    (2, False, None, True),                 # two players, no hook
+    (4, False, None, False),                # four players, no teams
+    (3, False, lambda p: p % 2, True),      # two sides of unequal size
+    (4, False, lambda p: 0, False),         # one side only
+    (3, False, lambda p: p, False),         # three sides through the hook
+])
+def test_alphabeta_sides_and_mcts_solver_agree(players, teams, side, two_sided):
+    """Alpha-beta's side mode and MCTS's solver flag follow the one
+    definition, cs_two_sided in ext/game.h."""
+    game = ToyGame([3, 6, 2, 7, 5], players, teams, side)
+    tree = Tree(game, game.state_bytes(game.start()), memory_mb=1)
+    assert _alphabeta.side_mode(game.capsule) == ("sides" if two_sided else "paranoid")
+    assert tree.solver == two_sided
