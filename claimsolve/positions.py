@@ -66,7 +66,7 @@ def dumps(position):
 
 
 _ROW_LISTS = ("board", "territories")
-_INLINE_WIDTH = 60
+_INLINE_WIDTH = 80         # the spec writes Claim's rules object on one line (78 characters)
 
 
 def _format(value, level, key=None):
