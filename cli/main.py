@@ -7,6 +7,9 @@ import json
 import os
 import random
 import sys
+import time
+
+_STARTED = time.monotonic()    # the command's clock: --time budgets count from here
 
 import click
 
@@ -75,6 +78,10 @@ class CapabilityCommand(click.Command):
         formatter.write_paragraph()
         with formatter.indentation():
             formatter.write_text(f"Games: {', '.join(having) or 'none'}.")
+
+
+# the least share of --time a search gets, however long starting took
+MIN_SEARCH_SHARE = 0.5
 
 
 def json_option(f):
@@ -239,6 +246,11 @@ def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, as_js
     """The best moves in POS, from the right engine for the game and size."""
     position = read_position(pos)
     progress = progress_for("analyzing")
+    if seconds is None and iterations is None:
+        seconds = analysis_mod.DEFAULT_TIME
+    if seconds is not None:
+        # the whole command's budget: what starting and reading took is spent
+        seconds = max(seconds * MIN_SEARCH_SHARE, seconds - (time.monotonic() - _STARTED))
     try:
         result = claimsolve.analyze(position, time=seconds, iterations=iterations, engine=engine,
                                     top=top, seed=seed, threads=threads, hash_mb=hash_mb,
