@@ -7,7 +7,7 @@ the targets of the foundation issue, all measured in one run:
   nodes per second             over all of the above
   peak RSS vs hash size        a time-limited 4x4 solve per --hash, in a fresh process
 
-Every solve gives every legal move's exact value (the spec's `moves` list),
+Every solve gives every legal move's exact value (`solve --json`'s `moves` list),
 not only the position's value.  Setups are `ColorClaimPosition.new(size=,
 seed=)`; a late position is that setup played with `random.Random(seed)`
 choosing among the legal moves until at most 12 stacks are left.

@@ -20,7 +20,7 @@ class Position(ABC):
 
     @abstractmethod
     def to_json(self):
-        """A dict with the spec's keys in the spec's order."""
+        """A dict with the keys of docs/positions.md in their order."""
 
     @classmethod
     @abstractmethod

@@ -1,5 +1,5 @@
 """Reading and writing position files: one JSON object whose "game" key says
-which game it is (see ../shared/spec/positions.md).
+which game it is (docs/positions.md).
 
 The loader only dispatches: the catalog (claimsolve.catalog) names each
 game's Position class, so a new game plugs in without touching this module.
@@ -59,14 +59,14 @@ def load(path):
 
 
 def dumps(position):
-    """The position's JSON text as the spec shows it: keys in the spec's order,
+    """The position's JSON text as docs/positions.md shows it: keys in its order,
     indented by 2, a board's rows one per line, short lists and objects (claims,
     dice, variant) on one line."""
     return _format(position.to_json(), 0) + "\n"
 
 
 _ROW_LISTS = ("board", "territories")
-_INLINE_WIDTH = 80         # the spec writes Claim's rules object on one line (78 characters)
+_INLINE_WIDTH = 80         # Claim's rules object fits on one line (78 characters)
 
 
 def _format(value, level, key=None):

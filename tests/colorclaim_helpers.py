@@ -1,11 +1,11 @@
-"""Color Claim helpers shared by the tests: the spec's example position,
+"""Color Claim helpers shared by the tests: the example position of docs/positions.md,
 exact values by brute-force negamax over the reference rules, and small
 positions reached by random play."""
 import random
 
 from claimsolve.colorclaim import ColorClaimPosition, rules
 
-# the colorclaim example of spec/positions.md, as written there
+# the colorclaim example of docs/positions.md, as written there
 SPEC_EXAMPLE = """{
   "game": "colorclaim",
   "board": [

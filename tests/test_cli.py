@@ -1,4 +1,4 @@
-"""The command line as a user meets it (../shared/spec/cli.md)."""
+"""The command line as a user meets it (README.md, `claimsolve --help`)."""
 import json
 import subprocess
 import sys

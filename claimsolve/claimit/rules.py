@@ -1,5 +1,5 @@
 """Claim It! reference rules in plain Python, clause by clause from
-../shared/spec/rules-claimit.md (the section named in each docstring).
+seeds/claimit/RULES.md (the section named in each docstring).
 
 This is the executable spec the Cython engine (ext/claimit.pyx) is tested
 against.  A board is a tuple of 36 piles, space r,c at index (r-1)*6 + (c-1);

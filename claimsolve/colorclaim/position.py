@@ -1,4 +1,4 @@
-"""Color Claim positions: the JSON file (shared/spec/positions.md), the move
+"""Color Claim positions: the JSON file (docs/positions.md), the move
 notation, and the bridge to the Cython engine (claimsolve._colorclaim)."""
 import random
 import re

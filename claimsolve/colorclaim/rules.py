@@ -1,6 +1,6 @@
 """The rules of Color Claim in plain Python: the reference the engine is
-tested against.  Clause by clause from shared/spec/rules-colorclaim.md;
-"D" marks the spec's decisions for the gaps of the source rules.
+tested against.  Clause by clause from seeds/colorclaim/RULES.md;
+"D" marks our decisions for the gaps of the source rules.
 
 A State holds the whole board: `grid[row][column]` (row 0 is row 1, the
 bottom) is a stack, a tuple of Pyramids from bottom to top, or None for an
