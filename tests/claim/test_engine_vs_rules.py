@@ -664,6 +664,44 @@ def test_canonical_names_where_turns_meet():
     assert found == {"movements": 6, "points": 6}
 
 
+# Clauses of seeds/claim/RULES.md that random games seldom reach, on positions
+# made for them: (position, a move, pieces and streak after it by the rules).
+RARE_CASES = {
+    # towers of two territories captured by one landing (a1 by the shore, c1
+    # against d1) with one tower in hand: it goes to territory a, first in
+    # letter order, though the east side is judged first
+    "towers-in-letter-order": (
+        {"game": "claim", "players": 2, "territories": ["c c d d d", "c c d d d", "a b b b b"],
+         "board": ["T1 . . . T1", "2 1 . . .", "T2 . T2 1 2"]},
+        "b2-b1", {"a1": "T1", "c1": "."}, None),
+    # battle-for-two: the capturer is the player, each tower of his lowest
+    # colour with one in hand (colour 1 has one, then colour 3)
+    "battle-for-two-capturer": (
+        {"game": "claim", "players": 2, "variant": "battle-for-two",
+         "territories": ["c c d d e e e", "c c d d e e e", "a b b b b f f"],
+         "board": ["T1 . T1 . . . .", "2 3 . . . . .", "T2 . T4 1 2 . ."]},
+        "b2-b1", {"a1": "T1", "c1": "T3"}, None),
+    # continuations that bring the Viking back to its start: still the same
+    # Viking, its streak goes on
+    "back-to-its-start": (
+        {"game": "claim", "players": 2, "territories": ["a a a a a"] * 3,
+         "board": [". 2 . . .", ". 1 . 2 T1", ". . . . ."],
+         "history": {"streak": {"1": ["b2", 1], "2": None}, "quiet_plies": 0}},
+        "b2-c2 c2-b2", {"b2": "1", "b3": ".", "d2": "."}, ("b2", 2)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RARE_CASES))
+def test_rare_clauses(case):
+    data, move, pieces, streak = RARE_CASES[case]
+    position = ClaimPosition.from_json(data)
+    assert move in check_position(position, random.Random(0), decisions=1000)
+    after = position.play(move)
+    assert {point: after.piece(point) for point in pieces} == pieces
+    assert streak is None or after.streak(1) == streak
+    assert check_perft(position) >= 2
+
+
 PHASE_CASES = [(phase, players, variant) for phase in ("settle", "brawl", "towers", "play")
                for players, variant in SEATS]
 
