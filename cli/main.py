@@ -160,7 +160,8 @@ def moves(pos, as_json):
 @click.option("--seed", type=int, default=None, help="Seed for dice drawn by a bare 'roll'.")
 @json_option
 def apply(pos, move, seed, as_json):
-    """Plays MOVE... from POS and prints the resulting position JSON."""
+    """Plays MOVE... from POS and prints the resulting position JSON.  Each
+    MOVE is one whole move (a Claim turn with spaces in quotes)."""
     position = read_position(pos)
     rng = random.Random(seed) if seed is not None else random.Random()
     for index, text in enumerate(move):
@@ -169,7 +170,10 @@ def apply(pos, move, seed, as_json):
         except MoveError as exc:
             exc.source = pos
             if len(move) > 1:
-                exc.message += f" (move {index + 1} of {len(move)})"
+                exc.message += f" (move {index + 1} of {len(move)}"
+                if " " not in text.strip() and position.engine_state().compound_turns:
+                    exc.message += "; each argument is one whole turn: quote a turn written in parts"
+                exc.message += ")"
             raise
     click.echo(dumps(position), nl=False)
 
