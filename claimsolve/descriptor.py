@@ -61,6 +61,7 @@ class GameDescriptor:
                  player kinds only this game plays, or None
     openspiel    Lazy of game_from_position(position, returns) -> pyspiel.Game
                  (needs open_spiel), or None
+    scores       what alpha-beta's static scores measure, for people
     match_start  Lazy of start(players, size, island, variant, seed) ->
                  Position, the start of a match game when it is not `new`'s
                  (Claim: the play phase after random settles), or None
@@ -76,6 +77,7 @@ class GameDescriptor:
     player_kinds: Lazy = None
     openspiel: Lazy = None
     match_start: Lazy = None
+    scores: str = "estimated margins"
 
     def __post_init__(self):
         unknown = set(self.options) - set(NEW_OPTIONS)

@@ -2,6 +2,8 @@
 (Boards are drawn by each game's own render module.)"""
 import math
 
+from .catalog import game_of
+
 
 def summary(position):
     """`show --json`: the position, whether it is over, and its standing."""
@@ -88,7 +90,7 @@ def analysis_text(analysis, color=False):
         if "winners" in extra:
             lines.append("Winner(s): " + ", ".join(str(w) for w in extra["winners"]))
         return "\n".join(lines)
-    lines.append(f"Player {position.player_to_move} to move.  Engine: {_engine_label(result)}")
+    lines.append(f"Player {position.player_to_move} to move.  Engine: {_engine_label(result, game_of(position))}")
     lines.append("")
     header = ["#", "move", "score"]
     has_visits = any(s.visits is not None for s in result.suggestions)
@@ -122,10 +124,10 @@ def analysis_text(analysis, color=False):
     return "\n".join(lines)
 
 
-def _engine_label(result):
+def _engine_label(result, game):
     labels = {
         "solver": "exact solver (values are final-score margins with best play)",
-        "alphabeta": "alpha-beta with static evaluation (scores are estimated margins)",
+        "alphabeta": f"alpha-beta with static evaluation (scores are {game.scores})",
         "mcts": "MCTS (scores are mean rewards: 1 win, 0.5 draw, 0 loss)",
     }
     label = labels.get(result.engine, result.engine)
