@@ -636,7 +636,10 @@ cdef class Searcher:
         self.s.moves = <cs_move **> calloc(MAX_PLY + 2, sizeof(cs_move *))
         self.s.keys = <int **> calloc(MAX_PLY + 2, sizeof(int *))
         self.s.order = <int **> calloc(MAX_PLY + 2, sizeof(int *))
-        self.s.tt_min_moves = 4
+        # nodes with fewer moves skip the table; inside a compound turn many
+        # decisions have few choices, and the principal variation needs their
+        # entries (Claim: the same depth, whole-turn lines instead of one turn)
+        self.s.tt_min_moves = 1 if g.in_turn != NULL else 4
         self.mobility_weight = 12
         self.s.mobility_min_moves = 6
         self.s.killers = <cs_move *> calloc(2 * (MAX_PLY + 2), sizeof(cs_move))
