@@ -43,6 +43,12 @@ def _solved_move(s):
     return out
 
 
+def line_text(moves):
+    """A line of moves for people: separated by spaces, or by " | " when a
+    move has spaces in it (a Claim turn of several parts)."""
+    return (" | " if any(" " in move for move in moves) else " ").join(moves)
+
+
 def solve_text(position, result):
     data = solve_json(result)
     lines = []
@@ -67,7 +73,7 @@ def solve_text(position, result):
                 lines.append(f"{m['move']:<8}  [{_bound(m['lower'])}, {_bound(m['upper'])}]")
     if data["pv"]:
         lines.append("")
-        lines.append("PV: " + " ".join(data["pv"]))
+        lines.append("PV: " + line_text(data["pv"]))
     lines.append(f"{result.nodes:,} nodes in {result.seconds:.3f} s ({result.nodes_per_second:,.0f} nodes/s)")
     return "\n".join(lines)
 
@@ -112,7 +118,7 @@ def analysis_text(analysis, color=False):
     lines.extend(_table(header, rows))
     if result.pv:
         lines.append("")
-        lines.append("PV: " + " ".join(result.pv))
+        lines.append("PV: " + line_text(result.pv))
     lines.append(f"{result.nodes:,} nodes in {result.seconds:.2f} s ({result.nodes_per_second:,.0f}/s)"
                  + ("" if result.complete else "; budget reached"))
     tried = result.info.get("solver_tried")
