@@ -1,0 +1,149 @@
+"""Claim through the searches, analyze, the greedy player and matches: the
+answers are whole turns in canonical notation, legal, and right where the
+result is forced."""
+import json
+from pathlib import Path
+
+import pytest
+
+import claimsolve
+from claimsolve import _alphabeta
+from claimsolve.claim.players import GreedyPlayer
+from claimsolve.claim.starts import random_play_start
+from claimsolve.match import run_match
+from claimsolve.search import alphabeta, mcts
+
+SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "claim"
+
+# docs/positions.md's example: player 1 conquers a and wins by force
+SPEC_EXAMPLE = {
+    "game": "claim", "players": 2, "variant": "standard",
+    "territories": ["- a a b b", "a a a b b", "c c c b -"],
+    "board": [". 1 . T2 .", "2 1 . . 2", ". . 1 . ."],
+    "phase": "play", "first_player": 1, "to_move": 1,
+    "rules": {"standstill": "same-viking", "draw_after": 200, "third_party_anvil": True},
+    "history": {"streak": {"1": ["c1", 2], "2": None}, "quiet_plies": 0},
+}
+
+
+def seed(name):
+    return claimsolve.load(SEEDS / name)
+
+
+def play_line(position, line):
+    for move in line:
+        assert move in position.legal_moves(), (move, claimsolve.dumps(position))
+        position = position.play(move)
+    return position
+
+
+def test_alphabeta_proves_the_forced_win_of_the_example_and_plays_it_out():
+    position = claimsolve.from_dict(SPEC_EXAMPLE)
+    result = alphabeta.search(position, depth=30, top=2)
+    best = result.best
+    assert best.score == 10000 and best.move.startswith("T@")   # the step-1 tower comes first
+    end = play_line(position, result.pv)
+    assert end.is_over() and end.winners() == [1]
+    # the suggestion that loses nothing at once is not the winning one
+    assert all(s.move in position.legal_moves() for s in result.suggestions)
+
+
+def test_alphabeta_root_moves_are_every_distinct_turn():
+    position = seed("play-2p.json")
+    result = alphabeta.search(position, depth=1)
+    assert sorted(s.move for s in result.suggestions) == sorted(position.legal_moves())
+
+
+@pytest.mark.parametrize("name, mode, solver", [("play-2p.json", "sides", True),
+                                                ("play-4p.json", "sides", True),
+                                                ("play-battle-for-two.json", "sides", True),
+                                                ("play-3p.json", "paranoid", False)])
+def test_sides_of_each_seat_count(name, mode, solver):
+    position = seed(name)
+    state = position.engine_state()
+    assert _alphabeta.side_mode(state.game.capsule) == mode
+    assert mcts.MCTSTree(position).solver is solver
+
+
+@pytest.mark.parametrize("name", ["settle-2p.json", "brawl-2p.json", "towers-2p.json", "play-3p.json",
+                                  "play-4p.json", "settle-battle-for-two.json"])
+def test_mcts_suggests_legal_whole_turns_and_a_legal_line(name):
+    position = seed(name)
+    result = mcts.search(position, iterations=3000, seed=1)
+    legal = set(position.legal_moves())
+    assert result.suggestions and all(s.move in legal for s in result.suggestions)
+    assert len({s.move for s in result.suggestions}) == len(result.suggestions)
+    assert result.pv[0] == result.best.move
+    play_line(position, result.pv)
+
+
+def test_mcts_is_reproducible_with_a_seed():
+    position = seed("settle-2p.json")
+    first = mcts.search(position, iterations=2000, seed=7)
+    again = mcts.search(position, iterations=2000, seed=7)
+    assert [(s.move, s.visits) for s in first.suggestions] == [(s.move, s.visits) for s in again.suggestions]
+
+
+def test_mcts_tree_follows_a_whole_turn_down_the_tree():
+    position = seed("play-2p.json")
+    tree = mcts.MCTSTree(position, seed=1)
+    tree.search(iterations=5000)
+    rows = mcts._ranked([tree.turn_rows()], tree.root_bounds())
+    move, visits = rows[0][0], rows[0][1]
+    assert tree.advance(position, move)
+    assert tree.visits == visits and tree.position == position.play(move)
+    tree.search(iterations=500)
+    assert tree.visits == visits + 500
+
+
+def test_analyze_picks_mcts_to_settle_and_alphabeta_to_play():
+    settle = claimsolve.analyze(seed("settle-2p.json"), iterations=1500, top=5)
+    assert settle.engine == "mcts" and len(settle.result.suggestions) == 5
+    play = claimsolve.analyze(seed("play-2p.json"), time=0.3, top=3)
+    assert play.engine == "alphabeta" and len(play.result.suggestions) == 3
+    assert all(s.exact is False and s.depth >= 1 for s in play.result.suggestions)
+    with pytest.raises(claimsolve.ClaimsolveError, match="exact solver is for Color Claim"):
+        claimsolve.analyze(seed("play-2p.json"), engine="solver")
+
+
+def test_analyze_of_a_finished_game_says_so():
+    for name, winners in (("won-2p.json", [1]), ("drawn-2p.json", [1, 2])):
+        analysis = claimsolve.analyze(seed(name))
+        assert analysis.result.suggestions == [] and analysis.to_json()["winners"] == winners
+
+
+def test_greedy_takes_the_winning_tower_of_the_example():
+    position = claimsolve.from_dict(SPEC_EXAMPLE)
+    move = GreedyPlayer(seed=3).choose(position)
+    assert move in position.legal_moves() and move.startswith("T@")
+
+
+def test_greedy_captures_when_it_can():
+    position = random_play_start(5, players=2)
+    player = GreedyPlayer(seed=1)
+    for _ in range(30):
+        if position.is_over():
+            break
+        before = position.engine_state()
+        material = before.game.material(before.state_bytes())
+        captures = []
+        for codes, end in before.turns():
+            after = before.game.material(end)
+            captures.append(sum(a[0] - b[0] for a, b in zip(material, after)))
+        move = player.choose(position)
+        after_move = position.play(move)
+        state = after_move.engine_state()
+        taken = sum(a[0] - b[0] for a, b in zip(material, state.game.material(state.state_bytes())))
+        towers_before = sum(t for _v, t in material)
+        if sum(t for _v, t in state.game.material(state.state_bytes())) <= towers_before:
+            assert taken == max(captures)       # no tower to gain: the most captures
+        position = after_move
+
+
+def test_team_match_gives_each_team_to_each_engine():
+    result = run_match("claim", "greedy", "random", 2, players=4, seed=3)
+    assert [record.a_seats for record in result.records] == [[1, 3], [2, 4]]
+    assert result.teams == 2
+    for record in result.records:
+        assert record.points[0] == record.points[2] and record.points[1] == record.points[3]
+        assert json.loads(json.dumps(record.start))["phase"] == "play"
