@@ -712,12 +712,24 @@ cdef int cl_in_turn(const void *ctx, const void *st) noexcept nogil:
     return (<const CLState *> st).stage != ST_TURN
 
 
+cdef inline int write_movements(cs_move *out, int n, int v, cl_bb ends) noexcept nogil:
+    """Writes the movements of the Viking on v to each point of `ends` from
+    out[n] on; returns the new count."""
+    cdef int q
+    while True:
+        q = bb_pop(&ends)
+        if q < 0:
+            return n
+        out[n] = MK_MOVE * 65536 + v * 256 + q
+        n += 1
+
+
 cdef int cl_legal_moves(const void *ctx, const void *st, cs_move *out) noexcept nogil:
     cdef const CLContext *x = <const CLContext *> ctx
     cdef CLState prepared
     cdef const CLState *s = <const CLState *> st
     cdef int n = 0, player, p, q, k, c, team
-    cdef cl_bb free, bb, ends, landings
+    cdef cl_bb free, bb
     if s.result != RESULT_NONE:
         return 0
     if s.stage == ST_TURN:
@@ -778,26 +790,15 @@ cdef int cl_legal_moves(const void *ctx, const void *st, cs_move *out) noexcept 
             p = bb_pop(&bb)
             if p < 0:
                 break
-            ends = movement_ends(x, s, p)
-            while True:
-                q = bb_pop(&ends)
-                if q < 0:
-                    break
-                out[n] = MK_MOVE * 65536 + p * 256 + q
-                n += 1
+            n = write_movements(out, n, p, movement_ends(x, s, p))
         if n == 0:
             out[0] = MK_PASS * 65536
             n = 1
     elif s.stage == ST_CONT:
         p = s.sel
         piece_at(s, p, &c)
-        ends = bb_and(movement_ends(x, s, p), capture_landings(x, s, x.team_of[c], p))
-        while True:
-            q = bb_pop(&ends)
-            if q < 0:
-                break
-            out[n] = MK_MOVE * 65536 + p * 256 + q
-            n += 1
+        n = write_movements(out, n, p, bb_and(movement_ends(x, s, p),
+                                              capture_landings(x, s, x.team_of[c], p)))
         out[n] = MK_STOP * 65536
         n += 1
     else:
