@@ -131,7 +131,7 @@ class MCTSTree:
         rows = _ranked([self.raw_root()], self.root_bounds())
         if rows:
             move, visits, mean, _lower, _upper = rows[0]
-            if self._compound_turns:      # the first decision of the best line's turn
+            if self._compound_turns:      # the first whole turn of the best line
                 line = self.principal_variation()
                 best = line[0] if line else self.position.move_name(move)
             else:
