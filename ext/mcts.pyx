@@ -37,6 +37,9 @@ from game cimport *
 
 cdef enum:
     MARGIN_INF = 32767          # margins are int16: |margin| < MARGIN_INF
+    MAX_PLAYOUT = 4096          # moves in a playout at most; then the leaf is evaluated
+                                # (Claim's rules allow endless games: towers captured
+                                # back and forth reset the draw count)
     NOT_CLEAN = -40000          # a terminal whose rewards are no two-sided result
 
 cdef float UNVISITED_MEAN = 1e9         # above any UCB1 value of a visited child
@@ -127,7 +130,8 @@ cdef class Tree:
     `game` has a `.capsule` (a cs_game); `state` is the root's state bytes.
     `playout_depth` >= 0 stops playouts after that many moves (chance outcomes
     included) and scores the leaf by the logistic 1 / (1 + exp(-evaluate(p) /
-    eval_scale)) for each player p.  `chance_mover` is the player whose
+    eval_scale)) for each player p; every playout stops so after MAX_PLAYOUT
+    moves.  `chance_mover` is the player whose
     statistics a chance root's outcomes hold.  Playouts use the game's
     `playout_policy` when it has one, unless `uniform_playouts`.
     """
@@ -545,7 +549,7 @@ cdef class Tree:
             if who == CS_TERMINAL:
                 g.returns(g.ctx, st, r)
                 return
-            if self.playout_depth >= 0 and steps >= self.playout_depth:
+            if steps >= MAX_PLAYOUT or (self.playout_depth >= 0 and steps >= self.playout_depth):
                 for i in range(g.num_players):
                     r[i] = 1.0 / (1.0 + exp(-g.evaluate(g.ctx, st, i) / self.eval_scale))
                 return
