@@ -12,7 +12,7 @@ from .catalog import all_games, get_game, ids_where
 from .errors import ClaimsolveError
 from .search.player import GENERIC_KINDS
 
-# the modules that register generic kinds; open_spiel is in the optional `bench` extra
+# the modules that register generic kinds; open_spiel comes with the optional `test` and `bench` extras
 GENERIC_KIND_MODULES = ("claimsolve.search.mcts", "claimsolve.search.alphabeta",
                         "claimsolve.search.random_player")
 OPENSPIEL_KIND_MODULE = "claimsolve.interop.openspiel"
