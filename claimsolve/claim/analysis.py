@@ -4,11 +4,16 @@
   of points and a three-seat brawl turn one of 58,905 sets of removals, too
   many for alpha-beta's whole-turn root; MCTS takes them a decision at a
   time.
-- Towers and play phases: alpha-beta over whole turns with the static
-  evaluation (negamax over the two sides with 2 seats, battle-for-two and
-  4 seats in teams; paranoid with 3 seats).  In the play phase it beat our
-  MCTS 9-1 over 10 two-seat games at 0.2 s a move (benchmarks/bench_claim.py
-  measures it again).
+- Towers and play phases with two sides (2 seats, battle-for-two, 4 seats
+  in two teams): alpha-beta over whole turns with the static evaluation,
+  negamax over the sides.  In the two-seat play phase it beat our MCTS 9-1
+  over 10 games at 0.2 s a move (benchmarks/bench_claim.py measures it
+  again).
+- Towers and play phases with 3 seats: MCTS (max^n).  Alpha-beta can only
+  be paranoid there (the root player against both others), and it lost:
+  one paranoid alpha-beta against two MCTS players scored 0 of 6 games, one
+  MCTS against two paranoid alpha-betas 3 of 6 (an equal player wins 2), at
+  0.2 s a move.
 `engine` picks one of the two; the exact solver is for Color Claim.
 
 The budget is the whole command's: the search gets `time` less what naming
@@ -34,7 +39,8 @@ def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, pro
         if iterations is not None and time is None:
             engine = "mcts"          # an iteration budget only means something to MCTS
         else:
-            engine = "alphabeta" if position.phase in ALPHABETA_PHASES else "mcts"
+            two_sided = len(position.teams()) == 2
+            engine = "alphabeta" if two_sided and position.phase in ALPHABETA_PHASES else "mcts"
     if engine == "mcts":
         result = mcts.search(position, time=budget, iterations=iterations, seed=seed, threads=threads,
                              progress=progress)

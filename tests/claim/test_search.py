@@ -101,6 +101,8 @@ def test_analyze_picks_mcts_to_settle_and_alphabeta_to_play():
     assert settle.engine == "mcts" and len(settle.result.suggestions) == 5
     play = claimsolve.analyze(seed("play-2p.json"), time=0.3, top=3)
     assert play.engine == "alphabeta" and len(play.result.suggestions) == 3
+    assert claimsolve.analyze(seed("play-4p.json"), time=0.2).engine == "alphabeta"     # two teams
+    assert claimsolve.analyze(seed("play-3p.json"), time=0.2).engine == "mcts"          # three sides
     assert all(s.exact is False and s.depth >= 1 for s in play.result.suggestions)
     with pytest.raises(claimsolve.ClaimsolveError, match="exact solver is for Color Claim"):
         claimsolve.analyze(seed("play-2p.json"), engine="solver")
