@@ -1,0 +1,78 @@
+"""Claim through the command line, as the README's tour uses it."""
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import claimsolve
+from claimsolve.cli.main import main
+
+SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "claim"
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)
+
+
+def ok(*args, input=None):
+    result = run(*args, input=input)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_the_tour(tmp_path):
+    p = tmp_path / "p.json"
+    p.write_text(ok("new", "claim", "--players", "3"))
+    data = json.loads(p.read_text())
+    assert (data["game"], data["players"], data["phase"]) == ("claim", 3, "settle")
+    svg = tmp_path / "island.svg"
+    assert "Player 1 to move" in ok("show", p, "--svg", svg)
+    assert ET.fromstring(svg.read_text()).tag.endswith("svg")
+    assert len(ok("moves", p).split("\n")) - 1 == 4095
+    q = tmp_path / "q.json"
+    q.write_text(ok("apply", p, "c3+d5"))
+    assert json.loads(q.read_text())["to_move"] == 2
+    assert json.loads(ok("moves", q, "--json"))[0] == "a5+b4"
+    random_island = json.loads(ok("new", "claim", "--players", "4", "--island", "random", "--seed", "9"))
+    assert random_island["territories"] == json.loads(
+        ok("new", "claim", "--players", "4", "--island", "random", "--seed", "9"))["territories"]
+    battle = json.loads(ok("new", "claim", "--players", "2", "--variant", "battle-for-two"))
+    assert battle["variant"] == "battle-for-two" and len(battle["territories"]) == 13
+
+
+def test_perft_counts_whole_turns_as_the_reference_does():
+    play = SEEDS / "play-2p.json"
+    assert json.loads(ok("perft", play, "--depth", "2", "--json")) == {"depth": 2, "nodes": [27, 1302]}
+    assert claimsolve.load(play).perft(2) == [27, 1302]
+
+
+def test_analyze_json_gives_whole_turns():
+    out = json.loads(ok("analyze", SEEDS / "towers-2p.json", "--time", "0.3", "--top", "3", "--json"))
+    position = claimsolve.load(SEEDS / "towers-2p.json")
+    assert out["game"] == "claim" and out["engine"] == "alphabeta"
+    assert [s["move"] for s in out["suggestions"]] and all(
+        s["move"] in position.legal_moves() for s in out["suggestions"])
+    assert len(out["suggestions"]) == 3
+
+
+def test_a_turn_in_parts_is_one_argument():
+    brawl = SEEDS / "brawl-2p.json"
+    move = ok("moves", brawl).split("\n")[0]
+    assert ok("apply", brawl, move)
+    result = run("apply", brawl, *move.split())
+    assert result.exit_code == 2
+    assert "quote a turn" in result.stderr and "Traceback" not in result.output
+
+
+def test_match_plays_claim_from_the_play_phase():
+    out = json.loads(ok("match", "claim", "--players", "4", "--a", "greedy", "--b", "random", "--games", "2",
+                        "--json"))
+    assert out["games"] == 2 and out["players"] == 4 and out["wins"] + out["draws"] + out["losses"] == 2
+
+
+def test_bad_claim_input_names_the_field():
+    result = run("moves", "-", input='{"game": "claim", "players": 5, "territories": ["a"], "board": ["."]}')
+    assert result.exit_code == 2 and "players" in result.stderr
+    result = run("analyze", SEEDS / "play-2p.json", "--engine", "solver")
+    assert result.exit_code == 2 and "Color Claim" in result.stderr
