@@ -5,7 +5,6 @@ for people or, with --json, one JSON document.  Bad input: one line on
 stderr naming the file and the field or move, exit code 2."""
 import json
 import os
-import random
 import sys
 import time
 
@@ -15,8 +14,9 @@ import click
 
 import claimsolve
 from claimsolve import analysis as analysis_mod
-from claimsolve.catalog import all_games, get_game, ids_where
-from claimsolve.errors import ClaimsolveError, MoveError
+from claimsolve import commands
+from claimsolve.catalog import all_games, ids_where
+from claimsolve.errors import ClaimsolveError
 from claimsolve.files import write_atomically
 from claimsolve.positions import dumps, load
 from claimsolve.progress import progress_for
@@ -118,10 +118,7 @@ def main():
 def new(game, players, size, island, variant, seed, as_json):
     """A starting position of GAME, as position JSON; a game refuses the
     options it does not take."""
-    descriptor = get_game(game)
-    if seed is None and descriptor.takes("seed"):
-        seed = random.SystemRandom().randrange(1 << 31)
-    position = descriptor.new(players=players, size=size, island=island, variant=variant, seed=seed)
+    position = commands.new_position(game, players=players, size=size, island=island, variant=variant, seed=seed)
     click.echo(dumps(position), nl=False)
 
 
@@ -162,19 +159,7 @@ def moves(pos, as_json):
 def apply(pos, move, seed, as_json):
     """Plays MOVE... from POS and prints the resulting position JSON.  Each
     MOVE is one whole move (a Claim turn with spaces in quotes)."""
-    position = read_position(pos)
-    rng = random.Random(seed) if seed is not None else random.Random()
-    for index, text in enumerate(move):
-        try:
-            position = position.play(text, rng=rng)
-        except MoveError as exc:
-            exc.source = pos
-            if len(move) > 1:
-                exc.message += f" (move {index + 1} of {len(move)}"
-                if " " not in text.strip() and position.engine_state().compound_turns:
-                    exc.message += "; each argument is one whole turn: quote a turn written in parts"
-                exc.message += ")"
-            raise
+    position = commands.apply_moves(read_position(pos), move, seed=seed, source=pos)
     click.echo(dumps(position), nl=False)
 
 

@@ -1,0 +1,37 @@
+"""What the commands do beyond one library call, shared by their front ends:
+the command line (claimsolve.cli.main) and the web API (claimsolve.web).
+Each answers what the command prints; the JSON documents of the other
+commands come straight from the library (`Analysis.to_json`,
+`OddsResult.to_json`, `render.solve_json`, `render.summary`)."""
+import random
+
+from .catalog import get_game
+from .errors import MoveError
+
+
+def new_position(game, players=None, size=None, island=None, variant=None, seed=None):
+    """`claimsolve new`: the starting position; a game with a random setup
+    and no seed given gets a random seed."""
+    descriptor = get_game(game)
+    if seed is None and descriptor.takes("seed"):
+        seed = random.SystemRandom().randrange(1 << 31)
+    return descriptor.new(players=players, size=size, island=island, variant=variant, seed=seed)
+
+
+def apply_moves(position, moves, seed=None, source=None):
+    """`claimsolve apply`: the position after the whole moves `moves` (dice of
+    a bare `roll` drawn from `seed`, else at random).  An illegal move is a
+    MoveError naming `source` and, among several, which move it is."""
+    rng = random.Random(seed) if seed is not None else random.Random()
+    for index, text in enumerate(moves):
+        try:
+            position = position.play(text, rng=rng)
+        except MoveError as exc:
+            exc.source = source
+            if len(moves) > 1:
+                exc.message += f" (move {index + 1} of {len(moves)}"
+                if isinstance(text, str) and " " not in text.strip() and position.engine_state().compound_turns:
+                    exc.message += "; each argument is one whole turn: quote a turn written in parts"
+                exc.message += ")"
+            raise
+    return position
