@@ -65,6 +65,14 @@ class GameDescriptor:
     match_start  Lazy of start(players, size, island, variant, seed) ->
                  Position, the start of a match game when it is not `new`'s
                  (Claim: the play phase after random settles), or None
+    render       import path of its drawing module (claimsolve.render.claim):
+                 render_text(position, color), render_svg(position),
+                 board(position, moves) -> (Canvas, geometry) and
+                 move_marks(position, geometry, move, colour, width, opacity)
+                 -> (SVG elements, label anchor); Position.render and
+                 Position.svg draw with it, claimsolve.render.analysis_svg
+                 draws suggestions with it.  None: the Position class draws
+                 itself (render, svg) and suggestions are listed beside it.
     """
 
     id: str
@@ -78,6 +86,7 @@ class GameDescriptor:
     openspiel: Lazy = None
     match_start: Lazy = None
     scores: str = "estimated margins"
+    render: str = None
 
     def __post_init__(self):
         unknown = set(self.options) - set(NEW_OPTIONS)
@@ -93,6 +102,10 @@ class GameDescriptor:
     def has_chance(self):
         """True for games with dice (no alpha-beta, no perft)."""
         return self.position_class.has_chance
+
+    def drawing(self):
+        """The game's drawing module (see `render`), or None."""
+        return importlib.import_module(self.render) if self.render else None
 
     def takes(self, option):
         """True when `new` takes the option (a key of NEW_OPTIONS)."""

@@ -110,10 +110,20 @@ class Position(ABC):
         """The canonical string of an engine move code in this position."""
 
     # --- drawing --------------------------------------------------------
-    @abstractmethod
+    # by the game's drawing module (its descriptor's `render`); a game without
+    # one overrides both
     def render(self, color=False):
         """The board as text for people; ANSI colours when `color`."""
+        return self._drawing().render_text(self, color)
 
-    @abstractmethod
     def svg(self):
         """The board as an SVG document (str)."""
+        return self._drawing().render_svg(self)
+
+    def _drawing(self):
+        from .catalog import get_game
+        drawing = get_game(self.game).drawing()
+        if drawing is None:
+            raise TypeError(f"{type(self).__name__}: game '{self.game}' has no drawing module "
+                            "(descriptor 'render'): override render() and svg()")
+        return drawing

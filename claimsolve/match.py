@@ -77,16 +77,17 @@ class MatchResult:
         return 1.0 / self.teams
 
     def confidence_interval(self):
-        """95% interval of A's mean points: the Wilson score interval, which
-        stays honest at 0% and 100% (a game's points lie in [0, 1])."""
-        n = self.games
-        if n == 0:
-            return (0.0, 1.0)
-        p = self.score
-        denom = 1 + Z95 ** 2 / n
-        centre = (p + Z95 ** 2 / (2 * n)) / denom
-        half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / denom
-        return (max(0.0, centre - half), min(1.0, centre + half))
+        """95% interval of A's mean points (wilson_interval)."""
+        return wilson_interval(self.score, self.games)
+
+    def running(self):
+        """A's score after each game: [(games so far, mean points, low,
+        high)], the 95% interval as confidence_interval gives it."""
+        out, total = [], 0.0
+        for k, record in enumerate(self.records, 1):
+            total += record.a_points
+            out.append((k, total / k, *wilson_interval(total / k, k)))
+        return out
 
     def elo(self):
         """Elo difference A - B implied by the score (two teams only); None
@@ -117,6 +118,18 @@ class MatchResult:
         if with_games:
             out["records"] = [r.to_json() for r in self.records]
         return out
+
+
+def wilson_interval(p, n):
+    """95% interval of a mean `p` of `n` games' points: the Wilson score
+    interval, which stays honest at 0% and 100% (a game's points lie in
+    [0, 1]); (0, 1) before any game."""
+    if n == 0:
+        return (0.0, 1.0)
+    denom = 1 + Z95 ** 2 / n
+    centre = (p + Z95 ** 2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(max(0.0, p * (1 - p)) / n + Z95 ** 2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _round(x):

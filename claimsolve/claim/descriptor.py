@@ -4,6 +4,7 @@ from ..descriptor import GameDescriptor, Lazy
 GAME = GameDescriptor(
     id="claim",
     title="Claim (1983)",
+    render="claimsolve.render.claim",
     position=Lazy("claimsolve.claim.position:ClaimPosition"),
     openspiel=Lazy("claimsolve.claim.openspiel:game_from_position"),
     analyze=Lazy("claimsolve.claim.analysis:analyze"),

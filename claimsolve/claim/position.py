@@ -1,6 +1,6 @@
 """The Claim (1983) position: validated from the position JSON
 (docs/positions.md, claim), played by the reference rules (rules.py, after
-seeds/claim/RULES.md), drawn by render.py.  The bridge to the Cython engine
+seeds/claim/RULES.md), drawn by claimsolve/render/claim.py.  The bridge to the Cython engine
 (engine_state, move_codes, turn_name: a move string is a whole turn, several
 engine decisions) lives in claimsolve/claim/engine.py.
 
@@ -491,13 +491,3 @@ class ClaimPosition(Position):
     def turn_name(self, codes):
         from .engine import turn_name
         return turn_name(self, codes)
-
-    # --- drawing -------------------------------------------------------------------------
-    def render(self, color=False):
-        from .render import render_text
-        return render_text(self, color)
-
-    def svg(self):
-        from .render import render_svg
-        return render_svg(self)
-

@@ -4,6 +4,7 @@ from ..descriptor import GameDescriptor, Lazy
 GAME = GameDescriptor(
     id="claimit",
     title="Claim It! (2006)",
+    render="claimsolve.render.claimit",
     position=Lazy("claimsolve.claimit.position:ClaimItPosition"),
     options={"players": "2 to 5, default 2"},
     analyze=Lazy("claimsolve.claimit.analysis:analyze"),

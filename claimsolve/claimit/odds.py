@@ -155,7 +155,8 @@ class OddsResult:
         return self.bust_rolls / 216.0
 
     def render(self, color=False):
-        """The table for people (render_odds)."""
+        """The table for people (claimsolve.render.claimit.render_odds)."""
+        from ..render.claimit import render_odds
         return render_odds(self, color=color)
 
     def to_json(self):
@@ -244,52 +245,3 @@ def _recommend(position, rows):
         return best["decision"], None, None, None       # a forced decision
     margin, confidence = _paired(best["_rewards"], others[0]["_rewards"])
     return best["decision"], best["win"] - others[0]["win"], confidence, others[0]["label"]
-
-
-def render_odds(result, color=False):
-    """The table for people: aligned columns, the recommendation, the exact
-    turn optimum."""
-    bold = (lambda s: f"\033[1m{s}\033[0m") if color else (lambda s: s)
-    lines = []
-    if result.mode == "placement":
-        lines.append(f"Player {result.to_move} to move: which placement?")
-    else:
-        lines.append(f"Player {result.to_move} to move: roll again or stop?  The next roll busts with "
-                     f"{result.bust_rolls}/216 = {100 * result.bust_probability:.1f}% (exact).")
-    lines.append("")
-    width = max(len(r["label"]) for r in result.rows)
-    header = f"{'plan':<{width}}  {'survive':>7}  {'+secured':>8}  {'+held':>6}  {'+group':>6}  {'win (95% CI)':>20}"
-    lines.append(header)
-    lines.append("-" * len(header))
-    best_row = max(result.rows, key=lambda r: r["win"])
-    for row in result.rows:
-        line = (f"{row['label']:<{width}}  {100 * row['survive']:6.1f}%  {row['secured_gain']:8.2f}  "
-                f"{row['held_gain']:6.2f}  {row['group_gain']:6.2f}  "
-                f"{100 * row['win']:5.1f}% ({100 * row['win_ci95'][0]:4.1f}-{100 * row['win_ci95'][1]:4.1f}%)")
-        lines.append(bold(line) if row is best_row else line)
-    lines.append("")
-    if result.margin is None:
-        lines.append(f"Recommendation: {bold(result.recommendation)} (the only choice).")
-    else:
-        lines.append(f"Recommendation: {bold(result.recommendation)}: win chance {100 * result.margin:+.1f} points "
-                     f"over '{result.alternative}', {100 * result.confidence:.0f}% sure.")
-    for objective in ("secured", "held"):
-        entry = result.turn_optimum[objective]
-        decisions = ", ".join(f"{m} {v:.3f}" for m, v in entry["decisions"].items())
-        if entry.get("exact"):
-            lines.append(f"Turn optimum, {objective} spaces gained: {entry['value']:.3f} "
-                         f"(exact, {entry['states']:,} turn states): {decisions}")
-        else:
-            lines.append(f"Turn optimum, {objective} spaces gained: not exact (the rest of the turn is too "
-                         "large for the time given)")
-            lines.append("  Monte Carlo, best plan of this table: " + ", ".join(
-                f"{m} {v:.3f}" for m, v in entry["monte_carlo"]["decisions"].items()))
-            bound = entry.get("lower_bound")
-            if bound:
-                lines.append(f"  at least (exact, best play with at most {bound['rolls']} more roll(s)): "
-                             + ", ".join(f"{m} {v:.3f}" for m, v in bound["decisions"].items()))
-    lines.append("")
-    lines.append(f"Placements inside plans: {PLACEMENT_POLICY}.")
-    lines.append(f"Win chances: the rest of the game played out {result.samples:,} times per row "
-                 f"(seed {result.seed}); {REST_OF_GAME}.  {result.seconds:.2f} s.")
-    return "\n".join(lines)

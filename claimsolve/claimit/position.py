@@ -488,12 +488,3 @@ class ClaimItPosition(Position):
         space, n = divmod(code - MOVE_PLACE, 8)
         r, c = rules.space_of(space)
         return placement_name(("w" if n else "B", r, c, n))
-
-    # --- drawing ------------------------------------------------------------
-    def render(self, color=False):
-        from .render import render_text
-        return render_text(self, color)
-
-    def svg(self):
-        from .render import render_svg
-        return render_svg(self)

@@ -4,6 +4,7 @@ from ..descriptor import GameDescriptor, Lazy
 GAME = GameDescriptor(
     id="colorclaim",
     title="Color Claim (2012)",
+    render="claimsolve.render.colorclaim",
     position=Lazy("claimsolve.colorclaim.position:ColorClaimPosition"),
     options={"size": "W and H at least 2, W*H at most 30, default 6x5",
              "seed": "the random draw of the pyramids"},

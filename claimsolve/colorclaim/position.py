@@ -326,14 +326,6 @@ class ColorClaimPosition(Position):
         self.parse_move(name)
         return name
 
-    # --- drawing ---------------------------------------------------------
-    def render(self, color=False):
-        from .render import render_text
-        return render_text(self, color)
-
-    def svg(self):
-        from .render import render_svg
-        return render_svg(self)
 
 
 def _parse_size(size):

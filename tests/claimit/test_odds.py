@@ -7,7 +7,8 @@ import pytest
 
 import claimsolve
 from claimsolve.claimit import optimum, rules
-from claimsolve.claimit.odds import odds, plan_rows, render_odds
+from claimsolve.claimit.odds import odds, plan_rows
+from claimsolve.render.claimit import render_odds
 from claimsolve.errors import ClaimsolveError
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "claimit"

@@ -1,11 +1,18 @@
-"""Drawing Claim positions: text for a terminal, and SVG.
+"""Drawing Claim positions: text for a terminal, SVG, and suggested turns
+drawn on the island (claimsolve.render.analysis_svg).
 
 In text every point is 3 characters wide: a free point shows its territory
 letter, a Viking its colour digit, a tower `T` and its colour; sea is blank.
+On the island a suggested turn is drawn as it is played: settled Vikings as
+dashed discs tied together, brawl removals as crosses, tower placements as
+dashed castles, movements as arrows along their route (a jump chain hop by
+hop), and the pieces a movement captures crossed out small.
 """
-from xml.sax.saxutils import escape
+from collections import deque
 
-from . import rules
+from ..claim import rules
+from . import svg as S
+from .svg import escape
 
 COLOUR_NAMES = {1: "red", 2: "blue", 3: "yellow", 4: "green"}
 ANSI = {1: "91", 2: "94", 3: "93", 4: "92"}
@@ -156,12 +163,40 @@ def _tower_path(x, y, size):
             f"L{right:.1f},{bottom:.1f} Z")
 
 
+class Geometry:
+    """Where the island lies in its picture: the centre of a point, the size
+    of a square, and the box of the island (for labels to stay near)."""
+
+    def __init__(self, island, left, top, cell):
+        self.island, self.left, self.top, self.cell = island, left, top, cell
+
+    def corner(self, column, row):
+        """The top-left corner of a square, in pixels."""
+        return self.left + column * self.cell, self.top + (self.island.height - 1 - row) * self.cell
+
+    def centre(self, cell):
+        x, y = self.corner(*self.island.column_row(cell))
+        return x + self.cell / 2, y + self.cell / 2
+
+    @property
+    def bounds(self):
+        return (self.left - 8, self.top - 8, self.left + self.island.width * self.cell + 8,
+                self.top + self.island.height * self.cell + 8)
+
+
 def render_svg(position):
     """The island as an SVG document: territories as filled regions, thin
     borders between territories and a thick shore line, each territory's
     letter, coordinates around, Vikings as discs and towers as castles in
     their colour with the colour number, a title line and a line per colour
     below."""
+    return board(position)[0].document()
+
+
+def board(position, moves=()):
+    """The island drawn on a Canvas (claimsolve.render.svg), and its
+    Geometry for drawing on it.  (`moves`, the turns to be drawn on it,
+    need no room of their own.)"""
     island, state = position.island, position.state
     cell, margin, title_h = 44, 30, 34
     width_px, height_px = island.width * cell, island.height * cell
@@ -169,22 +204,20 @@ def render_svg(position):
     total_w = max(width_px + 2 * margin, 640)
     total_h = title_h + height_px + 2 * margin + legend_h
     left, top = (total_w - width_px) / 2, title_h + margin
+    geometry = Geometry(island, left, top, cell)
+    corner = geometry.corner
 
-    def corner(column, row):            # the top-left corner of a square, in pixels
-        return left + column * cell, top + (island.height - 1 - row) * cell
-
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w:.0f}" height="{total_h:.0f}" '
-           f'viewBox="0 0 {total_w:.0f} {total_h:.0f}" font-family="Helvetica, Arial, sans-serif">',
-           f'<rect x="0" y="0" width="{total_w:.0f}" height="{total_h:.0f}" fill="#fbfaf6"/>',
-           f'<rect x="{left - 8:.1f}" y="{top - 8:.1f}" width="{width_px + 16}" height="{height_px + 16}" '
-           f'rx="10" fill="{SVG_SEA}"/>']
     if position.is_over():
         title = f"Claim: game over, {_result(position)}"
     else:
         title = f"Claim: {position.phase} phase, player {position.player_to_move} to move"
+    canvas = S.Canvas(total_w, total_h, title)
+    out = canvas.elements
+    out.extend([f'<rect x="0" y="0" width="{total_w:.0f}" height="{total_h:.0f}" fill="#fbfaf6"/>',
+                f'<rect x="{left - 8:.1f}" y="{top - 8:.1f}" width="{width_px + 16}" height="{height_px + 16}" '
+                f'rx="10" fill="{SVG_SEA}"/>'])
     out.append(f'<text x="{total_w / 2:.1f}" y="24" font-size="16" font-weight="bold" text-anchor="middle">'
                f'{escape(title)}</text>')
-
     # the land, one square per point
     fills = _land_colours(island)
     for c in island.points:
@@ -263,5 +296,94 @@ def render_svg(position):
                 f"{position.towers_on_island(colour)} on the island, {position.towers_in_hand(colour)} in hand")
         out.append(f'<text x="{margin + 22}" y="{y:.1f}" font-size="12.5">{escape(text)}</text>')
         y += 22
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return canvas, geometry
+
+
+# --- suggested turns on the island ---------------------------------------------------------------
+
+def move_marks(position, geometry, move, colour, width, opacity):
+    """The turn `move` (a move string of `position`, as `moves` lists it)
+    drawn on the island in `colour`: (SVG elements, the places its label
+    may go next to, the likeliest first: (x, y), or (x, y, dx, dy) with the
+    direction it had rather go)."""
+    island, state = position.island, position.state
+    cell = geometry.cell
+    text = " ".join(move.lower().split())
+    for mark in "-+=@":
+        text = text.replace(f" {mark}", mark).replace(f"{mark} ", mark)
+    board = list(state.board)
+    mover = position.colours_of(position.player_to_move)
+    out, anchors = [], []
+    for token in text.split():
+        if "+" in token:                                     # settle: two Vikings
+            centres = []
+            for part in token.split("+"):
+                name, _, colour_text = part.partition("=")
+                point = island.parse_point(name)
+                piece_colour = int(colour_text) if colour_text else mover[0]
+                x, y = geometry.centre(point)
+                centres.append((x, y))
+                out.append(f'<circle class="mark" cx="{S.num(x)}" cy="{S.num(y)}" r="{S.num(cell * 0.33)}" '
+                           f'fill="{SVG_PIECE[piece_colour]}" fill-opacity="{S.num(0.5 * opacity)}" '
+                           f'stroke="{colour}" stroke-width="{S.num(width * 0.7)}" stroke-dasharray="5 3" '
+                           f'stroke-opacity="{opacity}"/>')
+            out.insert(0, S.link(centres[0], centres[1], colour, max(1.5, width * 0.4), opacity))
+            anchors.append(((centres[0][0] + centres[1][0]) / 2, (centres[0][1] + centres[1][1]) / 2))
+        elif token.startswith("x"):                          # brawl: a removal
+            x, y = geometry.centre(island.parse_point(token[1:]))
+            out.append(S.cross(x, y, cell * 0.27, colour, width * 0.8, opacity))
+            anchors.append((x, y))
+        elif token.startswith("t@"):                         # a tower placed by choice
+            x, y = geometry.centre(island.parse_point(token[2:]))
+            out.append(f'<path class="mark" d="{_tower_path(x, y, cell * 1.15)}" fill="#ffffff" '
+                       f'fill-opacity="{S.num(0.35 * opacity)}" stroke="{colour}" stroke-width="{S.num(width * 0.6)}" '
+                       f'stroke-dasharray="4 2" stroke-linejoin="round" stroke-opacity="{opacity}"/>')
+            anchors.append((x, y))
+        elif "-" in token:                                   # a movement, and what it captures
+            route = [island.parse_point(name) for name in token.split("-")]
+            if len(route) == 2:
+                route = movement_route(island, board, route[0], route[1])
+            points = [geometry.centre(point) for point in route]
+            out.append(S.arrow(S.shorten(points, cell * 0.1, cell * 0.1), colour, width, opacity))
+            start, end = route[0], route[-1]
+            piece = board[start]
+            board[start], board[end] = None, piece
+            if piece is not None:
+                for captured in rules.captured_by_landing(state, board, end, piece.colour):
+                    out.append(S.cross(*geometry.centre(captured), cell * 0.2, colour, width * 0.6, opacity))
+                    board[captured] = None
+            (x1, y1), (x2, y2) = points[-2], points[-1]
+            dx, dy = x2 - x1, y2 - y1            # labels go on past the arrow's head
+            anchors[:0] = [(x2, y2, dx, dy), ((x1 + x2) / 2, (y1 + y2) / 2, -dy, dx)]
+    if not anchors:                                          # pass: the label alone, by the island's corner
+        x0, y0, _x1, _y1 = geometry.bounds
+        anchors.append((x0 + cell, y0 + cell / 2))
+    return out, anchors
+
+
+def movement_route(island, board, start, end):
+    """The points a movement from `start` to `end` goes through: a step, or
+    the shortest chain of jumps (over a piece to the free point behind it;
+    the start counts as free while the Viking jumps), start and end
+    included.  A movement the board does not allow is drawn straight."""
+    if end in island.neighbours(start):
+        return [start, end]
+    came_from, todo = {start: None}, deque([start])
+    while todo:
+        here = todo.popleft()
+        if here == end:
+            route = []
+            while here is not None:
+                route.append(here)
+                here = came_from[here]
+            return route[::-1]
+        for direction in range(4):
+            over = island.next(here, direction)
+            if over is None or over == start or board[over] is None:
+                continue
+            landing = island.next(over, direction)
+            if landing is None or landing in came_from or (board[landing] is not None and landing != start):
+                continue
+            came_from[landing] = here
+            todo.append(landing)
+    return [start, end]

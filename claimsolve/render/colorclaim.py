@@ -1,12 +1,17 @@
-"""Drawing Color Claim positions: text for a terminal, and SVG.
+"""Drawing Color Claim positions: text for a terminal, SVG, and suggested
+moves drawn on the board (claimsolve.render.analysis_svg): an arrow from the
+stack that moves to the stack it goes onto, and a claim as a ring around
+the stack claimed.
 
 A cell shows the top pyramid and, for a stack, its height: `G2` is a single
 medium green, `G2:4` a stack of 4 with a medium green on top.  Stacks a
 player owns are marked after the token: `'` for player 1, `"` for player 2.
 """
-from xml.sax.saxutils import escape
+import re
 
-from .rules import owner, stack_value
+from ..colorclaim.rules import owner, stack_value
+from . import svg as S
+from .svg import escape
 
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "K": "black"}
 ANSI = {"R": "31", "Y": "33", "G": "32", "B": "34", "K": "90"}
@@ -71,15 +76,35 @@ def render_svg(position):
     """The board as an SVG document: a pyramid per stack (its size shown by
     its size, its height written on it), owned stacks framed in the owner's
     colour, coordinates around, claims and scores below."""
+    return board(position)[0].document()
+
+
+class Geometry:
+    """Where the board lies in its picture."""
+
+    def __init__(self, position, margin, cell):
+        self.width, self.height, self.margin, self.cell = position.width, position.height, margin, cell
+
+    def centre(self, column, row):
+        return (self.margin + column * self.cell + self.cell / 2,
+                self.margin + (self.height - 1 - row) * self.cell + self.cell / 2)
+
+    @property
+    def bounds(self):
+        return (4, 4, self.margin * 2 + self.width * self.cell - 4, self.margin + self.height * self.cell + 8)
+
+
+def board(position, moves=()):
+    """The board drawn on a Canvas (claimsolve.render.svg) and its Geometry."""
     cell, margin = 64, 28
     board_w, board_h = position.width * cell, position.height * cell
     total_w = board_w + 2 * margin
     total_h = board_h + 2 * margin + 56
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w}" height="{total_h}" '
-        f'viewBox="0 0 {total_w} {total_h}" font-family="sans-serif">',
-        f'<rect x="0" y="0" width="{total_w}" height="{total_h}" fill="#fbf8f0"/>',
-    ]
+    title = (f"Color Claim {position.width}x{position.height}: "
+             + ("game over" if position.is_over() else f"player {position.player_to_move} to move"))
+    canvas = S.Canvas(total_w, total_h, title)
+    out = canvas.elements
+    out.append(f'<rect x="0" y="0" width="{total_w}" height="{total_h}" fill="#fbf8f0"/>')
     claims = position.claims
     for row in range(position.height):
         y = margin + (position.height - 1 - row) * cell
@@ -121,5 +146,23 @@ def render_svg(position):
         y = margin + board_h + 18 + 20 * player
         out.append(f'<rect x="{margin}" y="{y - 11}" width="12" height="12" fill="{SVG_OWNER[player]}"/>')
         out.append(f'<text x="{margin + 18}" y="{y}" font-size="14">{escape(text)}</text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return canvas, Geometry(position, margin, cell)
+
+
+_MOVE = re.compile(r"\s*([a-z])([0-9]+)\s*([-x])\s*([a-z])([0-9]+)\s*")
+
+
+def move_marks(position, geometry, move, colour, width, opacity):
+    """The move `move` (b1-b2, b1xb2) drawn on the board in `colour`: (SVG
+    elements, the places (x, y) its label may go next to)."""
+    found = _MOVE.fullmatch(move.lower())
+    if found is None:
+        raise ValueError(f"not a Color Claim move: {move!r}")
+    source = geometry.centre(ord(found.group(1)) - ord("a"), int(found.group(2)) - 1)
+    target = geometry.centre(ord(found.group(4)) - ord("a"), int(found.group(5)) - 1)
+    out = [S.arrow(S.shorten([source, target], geometry.cell * 0.12, geometry.cell * 0.22), colour, width,
+                   opacity)]
+    if found.group(3) == "x":                   # the claim: a ring around the stack claimed
+        out.append(S.ring(*target, geometry.cell * 0.42, colour, width * 0.7, opacity, dashed=True))
+    dx, dy = target[0] - source[0], target[1] - source[1]     # the label beside the arrow
+    return out, [((source[0] + target[0]) / 2, (source[1] + target[1]) / 2, -dy, dx)]

@@ -1,8 +1,8 @@
 """Text and JSON for people and tools: solve, analyze and match results.
-(Boards are drawn by each game's own render module.)"""
+(Boards are drawn by each game's own module in this package.)"""
 import math
 
-from .catalog import game_of
+from ..catalog import game_of
 
 
 def summary(position):
@@ -96,7 +96,7 @@ def analysis_text(analysis, color=False):
         if "winners" in extra:
             lines.append("Winner(s): " + ", ".join(str(w) for w in extra["winners"]))
         return "\n".join(lines)
-    lines.append(f"Player {position.player_to_move} to move.  Engine: {_engine_label(result, game_of(position))}")
+    lines.append(f"Player {position.player_to_move} to move.  Engine: {engine_label(result, game_of(position))}")
     lines.append("")
     header = ["#", "move", "score"]
     has_visits = any(s.visits is not None for s in result.suggestions)
@@ -108,7 +108,7 @@ def analysis_text(analysis, color=False):
     header.append("")
     rows = []
     for rank, s in enumerate(result.suggestions, 1):
-        row = [str(rank), s.move, _score(result.engine, s)]
+        row = [str(rank), s.move, score_text(result.engine, s)]
         if has_visits:
             row.append(f"{s.visits:,}" if s.visits is not None else "")
         if has_depth:
@@ -130,7 +130,8 @@ def analysis_text(analysis, color=False):
     return "\n".join(lines)
 
 
-def _engine_label(result, game):
+def engine_label(result, game):
+    """What engine answered and what its scores measure, for people."""
     labels = {
         "solver": "exact solver (values are final-score margins with best play)",
         "alphabeta": f"alpha-beta with static evaluation (scores are {game.scores})",
@@ -142,7 +143,8 @@ def _engine_label(result, game):
     return label
 
 
-def _score(engine, s):
+def score_text(engine, s):
+    """A suggestion's score as `analyze` shows it."""
     if s.score is None:          # a solver cut short before any bound on this move
         return "?"
     if engine == "mcts":

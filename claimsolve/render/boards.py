@@ -1,0 +1,127 @@
+"""Boards with answers drawn on them: `analyze --svg`.
+
+The board is the game's own picture (its drawing module, named by the game's
+descriptor `render`); each suggested move is drawn on it by that module's
+`move_marks`, ranked: the best in magenta and heavier, the others in slate,
+fainter by rank, each with a label "rank: score" placed clear of the other
+labels; a panel beside the board lists the moves with their scores and says
+what the scores measure.
+"""
+import re
+
+from ..catalog import game_of
+from . import svg as S
+from .text import engine_label, score_text
+
+PAGE = "#fbfaf6"
+
+
+def board_svg(position):
+    """The position's board as an SVG document (what `show --svg` writes)."""
+    return position.svg()
+
+
+def analysis_svg(position, result, top=None):
+    """The board of `position` with the suggestions of `result` drawn on it,
+    as an SVG document (str).
+
+    `result` is what claimsolve.analyze returns (an Analysis) or its
+    SearchResult; `top` draws only the first `top` suggestions (all by
+    default).  Every suggestion is a <g class="suggestion"> with data-rank,
+    data-move and data-score and a <title> in words; the best one's class is
+    "suggestion best"; its label is a <g class="score-label">.  A game over
+    draws the board and says so."""
+    search = getattr(result, "result", result)
+    suggestions = list(search.suggestions)
+    if top is not None:
+        suggestions = suggestions[:top]
+    game = game_of(position)
+    drawing = game.drawing()
+    scores = [score_text(search.engine, s) for s in suggestions]
+    moves = [s.move for s in suggestions]
+    if drawing is not None:
+        canvas, geometry = drawing.board(position, moves)
+    else:
+        canvas, geometry = _foreign_board(position), None
+    board_width = canvas.width
+
+    groups, labels = [], []
+    drawn = []
+    for rank, move in enumerate(moves, 1):
+        if geometry is None:
+            drawn.append(([], []))
+            continue
+        colour, width, opacity = S.style(rank)
+        drawn.append(drawing.move_marks(position, geometry, move, colour, width, opacity))
+    # a label goes by the part of its move that is its own: of the places its
+    # move offers, the one the fewest other moves offer too
+    shared = {}
+    for _elements, anchors in drawn:
+        for anchor in set(_key(a) for a in anchors):
+            shared[anchor] = shared.get(anchor, 0) + 1
+    placer = S.Labels(geometry.bounds) if geometry is not None else None
+    for rank, (move, score, (elements, anchors)) in enumerate(zip(moves, scores, drawn), 1):
+        colour, _width, _opacity = S.style(rank)
+        best = rank == 1
+        words = f"{rank}. {move}: score {score}" + (" (the best)" if best else "")
+        attributes = (f'class="suggestion{" best" if best else ""}" data-rank="{rank}" '
+                      f'data-move="{S.escape(move)}" data-score="{S.escape(score)}"')
+        groups.append(f"<g {attributes}><title>{S.escape(words)}</title>\n" + "\n".join(elements) + "\n</g>")
+        if placer is not None:
+            anchor = min(anchors, key=lambda a: shared[_key(a)])
+            prefer = anchor[2:4] if len(anchor) == 4 else (0, -1)
+            label = placer.place(anchor[0], anchor[1], f"{rank}: {score}", colour, best, prefer=prefer)
+            labels.append(f'<g class="score-label" data-rank="{rank}"><title>{S.escape(words)}</title>\n'
+                          f"{label}\n</g>")
+    # the worst first, so that the best is drawn on top; labels over every mark
+    canvas.extend(reversed(groups))
+    canvas.extend(reversed(labels))
+
+    # the panel: the moves in words, and what the scores are
+    x = board_width + 12
+    if position.is_over():
+        heading, note = "The game is over.", []
+    else:
+        heading = f"Player {position.player_to_move} to move: {len(moves)} suggestion{'s' * (len(moves) != 1)}"
+        note = _wrap(f"Engine: {engine_label(search, game)}.", 46)
+        note += _wrap(f"{search.nodes:,} nodes in {search.seconds:.2f} s"
+                      + ("" if search.complete else "; budget reached") + ".", 46)
+    elements, bottom = S.panel(x, 34, heading, list(zip(range(1, len(moves) + 1), moves, scores)), note)
+    canvas.width = board_width + S.PANEL_WIDTH + 24
+    canvas.height = max(canvas.height, bottom + 20)
+    canvas.elements.insert(0, f'<rect x="0" y="0" width="{S.num(canvas.width)}" height="{S.num(canvas.height)}" '
+                              f'fill="{PAGE}"/>')
+    canvas.extend(elements)
+    if suggestions:
+        canvas.title = (f"{game.title}: player {position.player_to_move} to move; best {moves[0]} "
+                        f"(score {scores[0]}) of {len(moves)} suggestion{'s' * (len(moves) != 1)}")
+        canvas.desc = "; ".join(f"{rank}. {move} {score}" for rank, move, score
+                                in zip(range(1, len(moves) + 1), moves, scores))
+    else:
+        canvas.title = f"{game.title}: " + ("the game is over" if position.is_over() else "no suggestions")
+    return canvas.document()
+
+
+def _key(anchor):
+    return (round(anchor[0]), round(anchor[1]))
+
+
+def _foreign_board(position):
+    """A game without a drawing module: its own svg() nested as it is."""
+    document = position.svg()
+    size = re.search(r'<svg\b[^>]*?\bwidth="([0-9.]+)"[^>]*?\bheight="([0-9.]+)"', document)
+    width, height = (float(size.group(1)), float(size.group(2))) if size else (480.0, 480.0)
+    canvas = S.Canvas(width, height, position.game)
+    canvas.add(re.sub(r"^<\?xml[^>]*>\s*", "", document.strip()))
+    return canvas
+
+
+def _wrap(text, width):
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return lines + ([line] if line else [])

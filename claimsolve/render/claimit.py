@@ -1,0 +1,229 @@
+"""Drawing Claim It!: a position as text for a terminal and as SVG, the
+odds table as text, and suggested moves drawn on the board
+(claimsolve.render.analysis_svg): a placement as a frame around its space
+with the marker it places, a roll or a stop as a frame around its button
+under the board."""
+from ..claimit import rules
+from ..claimit.odds import PLACEMENT_POLICY, REST_OF_GAME
+from ..claimit.rules import SIZE
+from . import svg as S
+from .svg import escape
+
+# ANSI foreground colours of players 1..5
+ANSI = {1: "31", 2: "34", 3: "32", 4: "33", 5: "35"}
+# SVG fills of players 1..5
+FILLS = {1: "#d62728", 2: "#1f77b4", 3: "#2ca02c", 4: "#e6b800", 5: "#9467bd"}
+RESET = "\033[0m"
+
+
+def _cell_text(pile):
+    return "/".join(pile) if pile else "."
+
+
+def _paint(pile, text, color):
+    if not color or not pile:
+        return text
+    holder = rules.holder(pile)
+    if holder is not None:
+        bold = "1;" if rules.is_secured(pile) else ""
+        return f"\033[{bold}{ANSI[holder]}m{text}{RESET}"
+    if rules.top(pile) == rules.BLACK:
+        return f"\033[1;90m{text}{RESET}"
+    return f"\033[1;97m{text}{RESET}"
+
+
+def render_text(position, color=False):
+    """The board (row 1 at the top, as in the JSON), who is to move, the dice,
+    and each player's standing."""
+    board = position.board
+    width = max(5, max(len(_cell_text(p)) for p in board))
+    lines = [f"Claim It!  {position.players} players, target {position.target} secured spaces"
+             + ("  (variant: release_white)" if position.release_white else "")]
+    lines.append("     " + "".join(f"{c:>{width + 1}}" for c in range(1, SIZE + 1)))
+    for r in range(1, SIZE + 1):
+        cells = []
+        for c in range(1, SIZE + 1):
+            pile = board[rules.space_index(r, c)]
+            text = _cell_text(pile)
+            cells.append(" " * (width + 1 - len(text)) + _paint(pile, text, color))
+        lines.append(f"  {r:>2} " + "".join(cells))
+    lines.append("")
+    if position.is_over():
+        won = position.winners()
+        lines.append("Game over.  " + ("Winner: player %d" % won[0] if len(won) == 1 else
+                                      "Shared win: players " + ", ".join(map(str, won))))
+    else:
+        state = (f"dice {' '.join(map(str, position.dice))}: place a marker" if position.dice else
+                 "roll or stop" if position.turn_in_progress() else "must roll")
+        lines.append(f"Player {position.to_move} to move: {state}.")
+        if position.final_round:
+            by, left = position.final_round
+            lines.append(f"Final round (player {by} reached the target): {left} turn(s) left, this one included.")
+    for p in range(1, position.players + 1):
+        lines.append(f"  player {p}: {rules.secured_count(board, p)} secured, {rules.held_count(board, p)} held, "
+                     f"largest group {rules.largest_group(board, p)}")
+    return "\n".join(lines)
+
+
+def render_odds(result, color=False):
+    """The table for people: aligned columns, the recommendation, the exact
+    turn optimum."""
+    bold = (lambda s: f"\033[1m{s}\033[0m") if color else (lambda s: s)
+    lines = []
+    if result.mode == "placement":
+        lines.append(f"Player {result.to_move} to move: which placement?")
+    else:
+        lines.append(f"Player {result.to_move} to move: roll again or stop?  The next roll busts with "
+                     f"{result.bust_rolls}/216 = {100 * result.bust_probability:.1f}% (exact).")
+    lines.append("")
+    width = max(len(r["label"]) for r in result.rows)
+    header = f"{'plan':<{width}}  {'survive':>7}  {'+secured':>8}  {'+held':>6}  {'+group':>6}  {'win (95% CI)':>20}"
+    lines.append(header)
+    lines.append("-" * len(header))
+    best_row = max(result.rows, key=lambda r: r["win"])
+    for row in result.rows:
+        line = (f"{row['label']:<{width}}  {100 * row['survive']:6.1f}%  {row['secured_gain']:8.2f}  "
+                f"{row['held_gain']:6.2f}  {row['group_gain']:6.2f}  "
+                f"{100 * row['win']:5.1f}% ({100 * row['win_ci95'][0]:4.1f}-{100 * row['win_ci95'][1]:4.1f}%)")
+        lines.append(bold(line) if row is best_row else line)
+    lines.append("")
+    if result.margin is None:
+        lines.append(f"Recommendation: {bold(result.recommendation)} (the only choice).")
+    else:
+        lines.append(f"Recommendation: {bold(result.recommendation)}: win chance {100 * result.margin:+.1f} points "
+                     f"over '{result.alternative}', {100 * result.confidence:.0f}% sure.")
+    for objective in ("secured", "held"):
+        entry = result.turn_optimum[objective]
+        decisions = ", ".join(f"{m} {v:.3f}" for m, v in entry["decisions"].items())
+        if entry.get("exact"):
+            lines.append(f"Turn optimum, {objective} spaces gained: {entry['value']:.3f} "
+                         f"(exact, {entry['states']:,} turn states): {decisions}")
+        else:
+            lines.append(f"Turn optimum, {objective} spaces gained: not exact (the rest of the turn is too "
+                         "large for the time given)")
+            lines.append("  Monte Carlo, best plan of this table: " + ", ".join(
+                f"{m} {v:.3f}" for m, v in entry["monte_carlo"]["decisions"].items()))
+            bound = entry.get("lower_bound")
+            if bound:
+                lines.append(f"  at least (exact, best play with at most {bound['rolls']} more roll(s)): "
+                             + ", ".join(f"{m} {v:.3f}" for m, v in bound["decisions"].items()))
+    lines.append("")
+    lines.append(f"Placements inside plans: {PLACEMENT_POLICY}.")
+    lines.append(f"Win chances: the rest of the game played out {result.samples:,} times per row "
+                 f"(seed {result.seed}); {REST_OF_GAME}.  {result.seconds:.2f} s.")
+    return "\n".join(lines)
+
+
+def render_svg(position):
+    """Each space a square; its pile drawn bottom to top: colour markers as
+    discs, black markers as dark squares, white markers as numbered discs."""
+    return board(position)[0].document()
+
+
+DECISIONS = ("roll", "stop")
+BUTTON_W, BUTTON_H = 96, 34
+
+
+class Geometry:
+    """Where the board lies in its picture, and the roll and stop buttons
+    (drawn when a suggestion is one of them)."""
+
+    def __init__(self, margin, cell, buttons_y=None):
+        self.margin, self.cell, self.buttons_y = margin, cell, buttons_y
+
+    def centre(self, r, c):
+        return self.margin + (c - 0.5) * self.cell, self.margin + (r - 0.5) * self.cell
+
+    def button(self, decision):
+        """The centre of the button of `decision` ("roll" or "stop")."""
+        index = DECISIONS.index(decision)
+        return self.margin + BUTTON_W / 2 + index * (BUTTON_W + 24), self.buttons_y + BUTTON_H / 2
+
+    @property
+    def bounds(self):
+        bottom = self.margin * 2 + self.cell * SIZE + (BUTTON_H + 64 if self.buttons_y is not None else 0)
+        return (4, 4, self.margin * 2 + self.cell * SIZE - 4, bottom)
+
+
+def _decision(move):
+    low = move.strip().lower()
+    return "roll" if low.startswith("roll") else low if low in DECISIONS else None
+
+
+def board(position, moves=()):
+    """The board drawn on a Canvas (claimsolve.render.svg) and its Geometry;
+    with a roll or stop among `moves`, the two buttons under the board."""
+    cell, margin = 60, 30
+    size = margin * 2 + cell * SIZE
+    buttons = any(_decision(move) for move in moves)
+    height = size + 30 + (BUTTON_H + 52 if buttons else 0)
+    state = (f"Player {position.to_move} to move" if not position.is_over() else "Game over")
+    if position.dice:
+        state += ", dice " + " ".join(map(str, position.dice))
+    canvas = S.Canvas(size, height, f"Claim It! {position.players} players: {state}")
+    out = canvas.elements
+    out.append(f'<rect width="{size}" height="{height}" fill="#f4ecd8"/>')
+    for i in range(1, SIZE + 1):
+        x = margin + (i - 0.5) * cell
+        out.append(f'<text x="{x}" y="{margin - 10}" text-anchor="middle" font-size="14">{i}</text>')
+        out.append(f'<text x="{margin - 14}" y="{margin + (i - 0.5) * cell + 5}" text-anchor="middle" '
+                   f'font-size="14">{i}</text>')
+    for r in range(1, SIZE + 1):
+        for c in range(1, SIZE + 1):
+            x, y = margin + (c - 1) * cell, margin + (r - 1) * cell
+            out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="#e8dcc0" '
+                       f'stroke="#8a7a5a"/>')
+            pile = position.board[rules.space_index(r, c)]
+            for level, token in enumerate(pile):
+                cx = x + cell / 2 + 6 * level - 3 * (len(pile) - 1)
+                cy = y + cell / 2 - 6 * level + 3 * (len(pile) - 1) - 4
+                out.append(_token_svg(token, cx, cy))
+            if len(pile) > 1:
+                # the whole pile in words: what lies under the top is hidden
+                out.append(f'<text x="{x + cell / 2}" y="{y + cell - 3}" text-anchor="middle" '
+                           f'font-size="10" fill="#333">{escape("/".join(pile))}</text>')
+    out.append(f'<text x="{margin}" y="{size + 10}" font-size="16">{escape(state)}</text>')
+    geometry = Geometry(margin, cell, size + 28 if buttons else None)
+    if buttons:
+        for decision in DECISIONS:
+            x, y = geometry.button(decision)
+            out.append(f'<rect x="{S.num(x - BUTTON_W / 2)}" y="{S.num(y - BUTTON_H / 2)}" width="{BUTTON_W}" '
+                       f'height="{BUTTON_H}" rx="8" fill="#fffaf0" stroke="#8a7a5a"/>')
+            out.append(S.text(x, y + 5, decision, size=15, anchor="middle", weight="bold"))
+    return canvas, geometry
+
+
+def move_marks(position, geometry, move, colour, width, opacity):
+    """The move `move` drawn in `colour`: a placement as a frame around its
+    space with a small picture of the marker placed, a roll (its outcome
+    too) or a stop as a frame around its button: (SVG elements, the places
+    (x, y) its label may go next to)."""
+    from ..claimit.position import parse_move
+
+    decision = _decision(move)
+    if decision is not None:
+        x, y = geometry.button(decision)
+        return ([f'<rect class="mark" x="{S.num(x - BUTTON_W / 2 - 4)}" y="{S.num(y - BUTTON_H / 2 - 4)}" '
+                 f'width="{BUTTON_W + 8}" height="{BUTTON_H + 8}" rx="10" fill="none" stroke="{colour}" '
+                 f'stroke-width="{S.num(width)}" stroke-opacity="{opacity}"/>'], [(x, y + BUTTON_H / 2, 0, 1)])
+    _kind, (kind, r, c, n) = parse_move(move)
+    x, y = geometry.centre(r, c)
+    half = geometry.cell / 2 - 3
+    token = rules.BLACK if kind == "B" else rules.white(n)
+    ghost = _token_svg(token, x, y, scale=0.8)
+    return ([S.square(x, y, half, colour, width, opacity),
+             f'<g opacity="{S.num(0.85 * opacity)}">{ghost}</g>'], [(x, y - half)])
+
+
+def _token_svg(token, cx, cy, scale=1.0):
+    if scale != 1.0:
+        return (f'<g transform="translate({S.num(cx)},{S.num(cy)}) scale({scale})">'
+                f'{_token_svg(token, 0, 0)}</g>')
+    if token == rules.BLACK:
+        return (f'<rect x="{cx - 16}" y="{cy - 16}" width="32" height="32" rx="4" fill="#222" '
+                f'stroke="#000"/>')
+    if rules.is_white(token):
+        return (f'<circle cx="{cx}" cy="{cy}" r="14" fill="#fff" stroke="#333"/>'
+                f'<text x="{cx}" y="{cy + 5}" text-anchor="middle" font-size="14">{token[1:]}</text>')
+    return (f'<circle cx="{cx}" cy="{cy}" r="16" fill="{FILLS[int(token)]}" stroke="#333"/>'
+            f'<text x="{cx}" y="{cy + 5}" text-anchor="middle" font-size="13" fill="#fff">{token}</text>')
