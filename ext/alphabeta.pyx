@@ -121,6 +121,7 @@ cdef enum:
     ERR_PYTHON = 4
 
 cdef double TICK = 0.25      # seconds between returns to Python
+cdef int PROGRESS_MOVES = 16   # root moves (best first) in a progress report's "moves"
 
 
 # ---------------------------------------------------------------------------
@@ -1086,7 +1087,9 @@ cdef class Searcher:
             rest = sorted(order[1:], key=lambda i: (-scores[i], bounds[i] != "exact"))
             order = [order[0]] + rest
             completed = d
-            self.status.update(depth=d, score=scores[order[0]], best=self.root_paths[order[0]])
+            self.status.update(depth=d, score=scores[order[0]], best=self.root_paths[order[0]],
+                               moves=[(self.root_paths[i], scores[i], bounds[i]) for i in order[:PROGRESS_MOVES]],
+                               pv=self.table_line(order[0], d))
             if self.s.horizon == horizon0:
                 solved = True              # no line met the horizon: exact values
                 break

@@ -38,16 +38,32 @@ def _searcher(position, table):
 
 
 def _progress_relay(position, progress):
-    """Wraps `progress` so it sees move names instead of engine codes."""
+    """Wraps `progress` so it sees move names instead of engine codes.  A
+    progress callable with an int attribute `suggestions` (the web board's
+    live list) also gets the top that many moves of the last completed depth
+    as analyze's JSON has them, and the line."""
     if progress is None:
         return None
+    top = getattr(progress, "suggestions", None)
 
     def relay(info):
         if info.get("best") is not None:
             info["best"] = position.turn_name(info["best"])
+        moves, line = info.pop("moves", None), info.pop("pv", None)
+        if top and moves:
+            info["suggestions"] = [_live_suggestion(position, path, score, info.get("depth"), bound)
+                                   for path, score, bound in moves[:top]]
+            info["pv"] = move_names(position, line or [])
         progress(info)
 
     return relay
+
+
+def _live_suggestion(position, path, score, depth, bound):
+    out = {"move": position.turn_name(path), "score": score, "depth": depth}
+    if bound != "exact":
+        out["bound"] = bound
+    return out
 
 
 def _run(call):

@@ -1,0 +1,67 @@
+"""The local analysis board and its JSON API (`claimsolve serve`).
+
+    from claimsolve.web import create_app, serve
+    serve(port=8150)                       # http://127.0.0.1:8150/
+
+The page (static/) ships inside the package and loads nothing from
+elsewhere; the API mirrors the commands (claimsolve.web.app, .api).
+"""
+import ipaddress
+import socket
+import sys
+
+from ..errors import ClaimsolveError
+
+DEFAULT_PORT = 8150
+
+
+def create_app(*args, **kwargs):
+    from .app import create_app as _create_app
+    return _create_app(*args, **kwargs)
+
+
+def is_loopback(host):
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def listen(host, port):
+    """A listening socket on host:port (port 0: a free one); a port in use or
+    a host that is not this machine's is a ClaimsolveError."""
+    try:
+        infos = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise ClaimsolveError(f"option '--host': cannot listen on '{host}': {exc.strerror}") from None
+    family, kind, proto, _name, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise ClaimsolveError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(host="127.0.0.1", port=DEFAULT_PORT, max_time=30.0, workers=2, announce=print):
+    """Serves the board and the API until interrupted (Ctrl-C).  `announce`
+    gets the line saying where (with the real port when `port` is 0)."""
+    import uvicorn
+
+    sock = listen(host, port)
+    bound = sock.getsockname()[1]
+    shown = f"[{host.strip('[]')}]" if ":" in host else host
+    hosts = None if is_loopback(host) else ["*"]
+    app = create_app(max_time=max_time, workers=workers, hosts=hosts)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
+    server = uvicorn.Server(config)
+    announce(f"claimsolve serve: the analysis board is at http://{shown}:{bound}/ "
+             f"({workers} worker{'s' if workers != 1 else ''}, at most {max_time:g} s a request; Ctrl-C stops)")
+    sys.stdout.flush()
+    server.run(sockets=[sock])

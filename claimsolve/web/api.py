@@ -1,0 +1,263 @@
+"""The JSON API's requests: reading a body, checking its options, and the
+quick commands answered on the spot (new, show, moves, apply, the board
+picture).  The long ones (analyze, odds, solve, the pictures of their
+answers) are checked here and run by claimsolve.web.tasks in a worker.
+
+A body is a JSON object: `{"position": <position JSON>, ...}` with the
+command's options under their long names.  Each answer is what the command
+prints with --json (new and apply: the position JSON, byte for byte); bad
+input is an ApiError with the one line the command prints.
+"""
+from .. import commands, limits
+from ..catalog import all_games
+from ..descriptor import NEW_OPTIONS
+from ..errors import ClaimsolveError
+from ..positions import dumps, from_dict, parse_json
+from .. import render
+
+MAX_BODY = 1024 * 1024              # bytes of a request body (413 beyond)
+MAX_HASH_MB = 1024                  # a search's table on the server, per worker
+MAX_MOVES = 10_000                  # moves of one apply request
+
+
+class ApiError(Exception):
+    """A request the API refuses: `status` and the one-line `message`."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def bad(message):
+    return ApiError(400, message)
+
+
+def read_body(data):
+    """The request's JSON object from its bytes (at most MAX_BODY)."""
+    if len(data) > MAX_BODY:
+        raise ApiError(413, f"the request body is larger than {MAX_BODY // 1024} KB")
+    if not data.strip():
+        raise bad('the request body is empty: send a JSON object, like {"position": {...}}')
+    body = parse_json(data)
+    if not isinstance(body, dict):
+        raise bad(f"the request body must be a JSON object, not {_json_type(body)}")
+    return body
+
+
+def _json_type(value):
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if value is None:
+        return "null"
+    return "a number" if isinstance(value, (int, float)) else type(value).__name__
+
+
+def check_keys(body, known):
+    """Refuses a key of `body` that is not "position" or in `known`."""
+    for key in body:
+        if key != "position" and key not in known:
+            names = ", ".join(['"position"'] + [f'"{name}"' for name in known]) if known else '"position"'
+            shown = key if len(key) <= 40 else key[:20] + f"...({len(key)} characters)"
+            raise bad(f"unknown option '{shown}' (this request takes {names})")
+
+
+def position_of(body):
+    """The position of the body's "position" (a JSON object, or its text)."""
+    if "position" not in body:
+        raise bad("missing 'position': the position JSON (docs/positions.md)")
+    data = body["position"]
+    if isinstance(data, str):
+        data = parse_json(data)
+    return from_dict(data)
+
+
+def _text(body, name):
+    value = body.get(name)
+    if value is not None and not isinstance(value, str):
+        raise bad(f"option '{name}': must be text, not {_json_type(value)}")
+    return value
+
+
+# --- the quick commands ------------------------------------------------------------------
+
+def new(body):
+    """`claimsolve new GAME --json`: the starting position's JSON text."""
+    check_keys(body, ["game"] + list(NEW_OPTIONS))
+    if "position" in body:
+        raise bad("unknown option 'position' (new takes \"game\" and the game's options)")
+    if "game" not in body:
+        raise bad("missing 'game' (one of: " + ", ".join(game.id for game in all_games()) + ")")
+    options = {}
+    for name in NEW_OPTIONS:
+        value = body.get(name)
+        if value is None:
+            continue
+        if name == "players":
+            value = limits.players(value, name)
+        elif name == "seed":
+            value = limits.seed(value, name)
+        else:
+            value = _text(body, name)
+        options[name] = value
+    game = body["game"]
+    if not isinstance(game, str):
+        raise bad(f"option 'game': must be text, not {_json_type(game)}")
+    return dumps(commands.new_position(game, **options))
+
+
+def show(body):
+    """`claimsolve show --json`."""
+    check_keys(body, [])
+    return render.summary(position_of(body))
+
+
+def moves(body):
+    """`claimsolve moves --json`."""
+    check_keys(body, [])
+    return position_of(body).legal_moves()
+
+
+def apply(body):
+    """`claimsolve apply POS MOVE... --json`: the position JSON text."""
+    check_keys(body, ["moves", "seed"])
+    position = position_of(body)
+    played = body.get("moves")
+    if not isinstance(played, list) or not played:
+        raise bad("option 'moves': must be a list of one or more moves, like [\"c3+d5\"]")
+    if len(played) > MAX_MOVES:
+        raise bad(f"option 'moves': at most {MAX_MOVES:,} moves in one request")
+    for index, move in enumerate(played):
+        if not isinstance(move, str):
+            raise bad(f"option 'moves': move {index + 1} must be text, not {_json_type(move)}")
+    seed = body.get("seed")
+    if seed is not None:
+        seed = limits.seed(seed, "seed")
+    return dumps(commands.apply_moves(position, played, seed=seed))
+
+
+def board_svg(body):
+    """The picture `show --svg` writes."""
+    check_keys(body, ["of"])
+    return position_of(body).svg()
+
+
+QUICK = {"new": new, "show": show, "moves": moves, "apply": apply}
+
+
+# --- the long commands: checked here, run in a worker -----------------------------------
+
+def _capped_time(body, name, max_time, default):
+    """The request's time budget, at most the server's --max-time; `default`
+    when none is given (None: no budget of its own, capped by max_time)."""
+    value = body.get(name)
+    if value is None:
+        return min(default, max_time) if default is not None else max_time
+    seconds = limits.seconds(value, name)
+    if seconds > max_time:
+        raise bad(f"option '{name}': at most {max_time:g} seconds on this server (serve --max-time)")
+    return seconds
+
+
+def _hash(body, default):
+    value = body.get("hash")
+    if value is None:
+        return default
+    mb = limits.memory_mb(value, "hash")
+    if mb > MAX_HASH_MB:
+        raise bad(f"option 'hash': at most {MAX_HASH_MB} MB on this server")
+    return mb
+
+
+def analyze_args(body, max_time):
+    """The checked arguments of `analyze` (tasks.analyze)."""
+    from ..analysis import DEFAULT_TIME, ENGINES
+    check_keys(body, ["time", "iterations", "engine", "top", "seed", "hash"])
+    position = position_of(body)
+    args = {"position": position.to_json()}
+    if body.get("iterations") is not None:
+        args["iterations"] = limits.iterations(body["iterations"], "iterations")
+        # an iteration budget alone is capped by the server's time
+        args["time"] = _capped_time(body, "time", max_time, None)
+    else:
+        args["time"] = _capped_time(body, "time", max_time, DEFAULT_TIME)
+    engine = body.get("engine", "auto")
+    args["engine"] = limits.choice(engine, "engine", ENGINES)
+    args["top"] = limits.top(body.get("top", 5), "top")
+    args["seed"] = limits.seed(body.get("seed", 0), "seed")
+    args["hash"] = _hash(body, 64)
+    return args
+
+
+def odds_args(body, max_time):
+    """The checked arguments of `odds` (tasks.odds)."""
+    check_keys(body, ["samples", "seed", "time"])
+    position = position_of(body)
+    args = {"position": position.to_json(), "seed": limits.seed(body.get("seed", 0), "seed")}
+    if body.get("time") is not None:       # else the table's own budget (a second or two)
+        args["time"] = _capped_time(body, "time", max_time, None)
+    if body.get("samples") is not None:
+        args["samples"] = limits.samples(body["samples"], "samples")
+    _capability(position, "odds")
+    return args
+
+
+def solve_args(body, max_time):
+    """The checked arguments of `solve` (tasks.solve)."""
+    check_keys(body, ["time", "hash"])
+    position = position_of(body)
+    args = {"position": position.to_json(), "time": _capped_time(body, "time", max_time, None),
+            "hash": _hash(body, 256)}
+    _capability(position, "solve")
+    return args
+
+
+def _capability(position, name):
+    """Refuses here, before a worker is taken, what the library refuses."""
+    import claimsolve
+    claimsolve._capability(position, name, {"odds": "the stop/roll table", "solve": "exact solving"}[name],
+                           " (use analyze)" if name == "solve" else "")
+
+
+LONG = {"analyze": analyze_args, "odds": odds_args, "solve": solve_args}
+
+# /api/svg: {"of": "show" | "analyze" | "odds", ...that command's options}
+SVG_OF = ("show", "analyze", "odds")
+
+
+def svg_request(body, max_time):
+    """(task, args) of an /api/svg request; task None for the board alone."""
+    of = body.get("of", "show")
+    if not isinstance(of, str) or of not in SVG_OF:
+        raise bad(f"option 'of': must be one of {', '.join(SVG_OF)} (the command whose picture), not "
+                  f"{of if isinstance(of, str) else _json_type(of)!s:.40}")
+    rest = {key: value for key, value in body.items() if key != "of"}
+    if of == "show":
+        return None, None
+    if of == "analyze":
+        return "analysis_svg", analyze_args(rest, max_time)
+    return "odds_svg", odds_args(rest, max_time)
+
+
+def games():
+    """The games and what `new` takes of each (for the page's new-game form)."""
+    out = []
+    for game in all_games():
+        out.append({"id": game.id, "title": game.title, "options": dict(game.options),
+                    "solve": game.solve is not None, "odds": game.odds is not None,
+                    "has_chance": game.has_chance})
+    return out
+
+
+def error_of(exc):
+    """The ApiError of a ClaimsolveError: the command's line, status 400."""
+    from .tasks import error_text
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, ClaimsolveError):
+        return ApiError(400, error_text(exc))
+    raise exc

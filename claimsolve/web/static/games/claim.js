@@ -1,0 +1,287 @@
+// Claim (1983) on the analysis board: the island, its pieces, and how a
+// whole turn is clicked together (docs/positions.md, "Moves").
+//   settle   c3+d5 (c3=1+d5=3 in battle-for-two): click the two points, any order
+//   brawl    xa1 xb2 xc3 xd4: click the Vikings to remove, any order
+//   towers   T@d4 ...: click where each tower goes
+//   play     T@b2 c3-e5 e5-e7 T@f6: click in the order it happens (a Viking,
+//            where it goes, where it goes on, where towers go)
+
+export const evalScale = 300;       // alpha-beta scores: a tower is worth 300
+
+const PIECE = { 1: "#d62728", 2: "#1f5fbf", 3: "#f0b400", 4: "#2a9d3a" };
+const PIECE_TEXT = { 1: "#ffffff", 2: "#ffffff", 3: "#1a1a1a", 4: "#ffffff" };
+const SEA = "#cfe3ef";
+const LAND = ["#eadfb4", "#cfe0b0", "#e8cba8", "#c8d9cf", "#ddd0e6", "#f0e7c8"];
+const SHORE = "#3b4a57";
+const BORDER = "#7d6f55";
+const CELL = 44;
+const MARGIN = 30;
+const TITLE = 8;
+
+function grid(position) {
+  const land = position.territories.map((row) => row.trim().split(/\s+/));
+  const board = position.board.map((row) => row.trim().split(/\s+/));
+  return { land, board, height: land.length, width: land[0].length };
+}
+
+const pointName = (g, column, r) => `${String.fromCharCode(97 + column)}${g.height - r}`;
+
+function colours(position) {
+  const n = position.variant === "battle-for-two" ? 4 : position.players;
+  return Array.from({ length: n }, (_, i) => i + 1);
+}
+
+export function layout(position) {
+  const g = grid(position);
+  const legend = 22 * colours(position).length + 10;
+  const width = Math.max(g.width * CELL + 2 * MARGIN, 420);
+  const left = (width - g.width * CELL) / 2;
+  const top = TITLE + MARGIN;
+  const points = new Map();
+  for (let r = 0; r < g.height; r++) {
+    for (let c = 0; c < g.width; c++) {
+      if (g.land[r][c] !== "-") {
+        points.set(pointName(g, c, r), { x: left + c * CELL + CELL / 2, y: top + r * CELL + CELL / 2, r, c });
+      }
+    }
+  }
+  return { width, height: top + g.height * CELL + MARGIN + legend, points, cell: CELL, left, top, grid: g };
+}
+
+function landColours(g) {
+  const touching = {};
+  const letters = [];
+  for (let r = 0; r < g.height; r++) {
+    for (let c = 0; c < g.width; c++) {
+      const t = g.land[r][c];
+      if (t === "-") continue;
+      if (!touching[t]) { touching[t] = new Set(); letters.push(t); }
+      for (const [dr, dc] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+        const n = (g.land[r + dr] || [])[c + dc];
+        if (n && n !== "-" && n !== t) touching[t].add(n);
+      }
+    }
+  }
+  letters.sort();
+  const fills = {};
+  const uses = Object.fromEntries(LAND.map((c) => [c, 0]));
+  for (const t of letters) {
+    const used = new Set([...touching[t]].filter((n) => fills[n]).map((n) => fills[n]));
+    const free = LAND.filter((c) => !used.has(c));
+    const choice = (free.length ? free : LAND).reduce((a, b) => (uses[b] < uses[a] ? b : a));
+    fills[t] = choice;
+    uses[choice] += 1;
+  }
+  return fills;
+}
+
+function towerPath(x, y, size) {
+  const w = size * 0.62, h = size * 0.66;
+  const l = x - w / 2, r = x + w / 2, t = y - h / 2, b = y + h / 2, m = w / 5, n = h * 0.2;
+  return `M${l},${b} L${l},${t} L${l + m},${t} L${l + m},${t + n} L${l + 2 * m},${t + n} L${l + 2 * m},${t} ` +
+    `L${l + 3 * m},${t} L${l + 3 * m},${t + n} L${l + 4 * m},${t + n} L${l + 4 * m},${t} L${r},${t} L${r},${b} Z`;
+}
+
+function counts(position) {
+  const g = grid(position);
+  const out = {};
+  for (const colour of colours(position)) out[colour] = { vikings: 0, towers: 0 };
+  for (const row of g.board) {
+    for (const token of row) {
+      if (token === ".") continue;
+      const tower = token.startsWith("T");
+      const colour = Number(tower ? token.slice(1) : token);
+      if (out[colour]) out[colour][tower ? "towers" : "vikings"] += 1;
+    }
+  }
+  return out;
+}
+
+export function draw(position, L) {
+  const g = L.grid;
+  const out = [`<rect x="0" y="0" width="${L.width}" height="${L.height}" fill="#fbfaf6"/>`,
+    `<rect x="${L.left - 8}" y="${L.top - 8}" width="${g.width * CELL + 16}" height="${g.height * CELL + 16}" ` +
+    `rx="10" fill="${SEA}"/>`];
+  const fills = landColours(g);
+  for (const p of L.points.values()) {
+    out.push(`<rect x="${p.x - CELL / 2}" y="${p.y - CELL / 2}" width="${CELL}" height="${CELL}" ` +
+      `fill="${fills[g.land[p.r][p.c]]}"/>`);
+  }
+  // each territory's letter, faint, near its middle
+  const byLetter = {};
+  for (const p of L.points.values()) (byLetter[g.land[p.r][p.c]] ||= []).push(p);
+  const labelled = new Set();
+  for (const [letter, pts] of Object.entries(byLetter)) {
+    const free = pts.filter((p) => g.board[p.r][p.c] === ".");
+    const pool = free.length ? free : pts;
+    const cx = pool.reduce((s, p) => s + p.x, 0) / pool.length;
+    const cy = pool.reduce((s, p) => s + p.y, 0) / pool.length;
+    const at = pool.reduce((a, b) => (Math.hypot(b.x - cx, b.y - cy) < Math.hypot(a.x - cx, a.y - cy) ? b : a));
+    labelled.add(at);
+    out.push(`<text x="${at.x}" y="${at.y + 11}" font-size="32" fill="#000" fill-opacity="0.16" ` +
+      `font-weight="bold" text-anchor="middle">${letter}</text>`);
+  }
+  for (const p of L.points.values()) {
+    if (g.board[p.r][p.c] === "." && !labelled.has(p)) {
+      out.push(`<circle cx="${p.x}" cy="${p.y}" r="2.5" fill="#6b604a"/>`);
+    }
+  }
+  // borders between territories (dashed) and the shore (thick)
+  const thin = [], thick = [];
+  for (const p of L.points.values()) {
+    const x = p.x - CELL / 2, y = p.y - CELL / 2;
+    const here = g.land[p.r][p.c];
+    const sides = [[-1, 0, x, y, x + CELL, y], [0, 1, x + CELL, y, x + CELL, y + CELL],
+      [1, 0, x, y + CELL, x + CELL, y + CELL], [0, -1, x, y, x, y + CELL]];
+    for (const [dr, dc, x1, y1, x2, y2] of sides) {
+      const n = (g.land[p.r + dr] || [])[p.c + dc];
+      const d = `M${x1},${y1} L${x2},${y2}`;
+      if (n === undefined || n === "-") thick.push(d);
+      else if (n !== here && (dr === -1 || dc === 1)) thin.push(d);
+    }
+  }
+  if (thin.length) out.push(`<path d="${thin.join(" ")}" stroke="${BORDER}" stroke-width="1.5" stroke-dasharray="4 3" fill="none"/>`);
+  out.push(`<path d="${thick.join(" ")}" stroke="${SHORE}" stroke-width="3.5" stroke-linecap="round" fill="none"/>`);
+  // the pieces
+  for (const [name, p] of L.points) {
+    const token = g.board[p.r][p.c];
+    if (token === ".") continue;
+    const tower = token.startsWith("T");
+    const colour = Number(tower ? token.slice(1) : token);
+    if (tower) {
+      out.push(`<path d="${towerPath(p.x, p.y, CELL)}" fill="${PIECE[colour]}" stroke="#222" stroke-width="1.5" ` +
+        `stroke-linejoin="round" class="piece tower"><title>${name}: tower of colour ${colour}</title></path>`);
+      out.push(`<text x="${p.x}" y="${p.y + 10}" font-size="13" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
+        `text-anchor="middle">${colour}</text>`);
+    } else {
+      out.push(`<circle cx="${p.x}" cy="${p.y}" r="${CELL * 0.36}" fill="${PIECE[colour]}" stroke="#222" ` +
+        `stroke-width="1.2" class="piece viking"><title>${name}: Viking of colour ${colour}</title></circle>`);
+      out.push(`<text x="${p.x}" y="${p.y + 5.5}" font-size="16" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
+        `text-anchor="middle">${colour}</text>`);
+    }
+  }
+  // coordinates
+  for (let c = 0; c < g.width; c++) {
+    out.push(`<text x="${L.left + c * CELL + CELL / 2}" y="${L.top + g.height * CELL + 22}" font-size="13" ` +
+      `fill="#444" text-anchor="middle">${String.fromCharCode(97 + c)}</text>`);
+  }
+  for (let r = 0; r < g.height; r++) {
+    out.push(`<text x="${L.left - 14}" y="${L.top + r * CELL + CELL / 2 + 5}" font-size="13" fill="#444" ` +
+      `text-anchor="end">${g.height - r}</text>`);
+  }
+  // a line per colour
+  const settle = position.phase === "settle";
+  const counted = counts(position);
+  let y = L.top + g.height * CELL + MARGIN + 16;
+  for (const colour of colours(position)) {
+    const c = counted[colour];
+    const off = 18 - c.vikings;
+    const text = `colour ${colour}: ${c.vikings} Vikings on the island, ${off} ${settle ? "in hand" : "lost"}; ` +
+      `towers ${c.towers} on the island, ${3 - c.towers} in hand`;
+    out.push(`<circle cx="${MARGIN}" cy="${y - 5}" r="7" fill="${PIECE[colour]}" stroke="#222"/>`);
+    out.push(`<text x="${MARGIN + 14}" y="${y}" font-size="12.5">${text}</text>`);
+    y += 22;
+  }
+  return out.join("\n");
+}
+
+export function status(position) {
+  const phase = {
+    settle: "settle: click two free points for your Vikings",
+    brawl: "brawl: click the opposing Vikings to remove",
+    towers: "towers: click where each tower goes",
+    play: "play: click a Viking of yours, then where it goes (then where it goes on, where towers go)",
+  }[position.phase] || position.phase;
+  const teams = position.variant === "battle-for-two" ? "Battle for two: player 1 plays colours 1 and 3, player 2 colours 2 and 4. " :
+    position.players === 4 ? "Seats 1 and 3 against 2 and 4. " : "";
+  const quiet = position.phase === "play" && position.history ?
+    ` Quiet plies: ${position.history.quiet_plies || 0} (a draw at ${(position.rules || {}).draw_after || 200}).` : "";
+  return `${teams}Phase ${phase}.${quiet}`;
+}
+
+function pointOf(text) {
+  return text.replace(/=\d$/, "").toLowerCase();
+}
+
+export function tokens(move, position) {
+  if (move === "pass") return { tokens: ["pass"], ordered: true };
+  if (move.includes("+")) return { tokens: move.split("+").map(pointOf), ordered: false };
+  const parts = move.split(" ");
+  if (parts.every((p) => p.startsWith("x"))) return { tokens: parts.map((p) => p.slice(1)), ordered: false };
+  if (position.phase === "towers") return { tokens: parts.map((p) => p.replace("T@", "")), ordered: false };
+  const out = [];
+  for (const part of parts) {
+    if (part.startsWith("T@")) out.push(part.slice(2));
+    else if (part === "pass") out.push("pass");
+    else {
+      const [from, to] = part.split("-");
+      if (out[out.length - 1] !== from) out.push(from);
+      out.push(to);
+    }
+  }
+  return { tokens: out, ordered: true };
+}
+
+export function describe(move) {
+  const colours = [...move.matchAll(/=(\d)/g)].map((m) => m[1]);
+  if (colours.length) return `colours ${colours.join(" and ")}`;
+  return "";
+}
+
+export function shapes(move, position, L) {
+  const at = (name) => L.points.get(pointOf(name));
+  const out = [];
+  if (move === "pass") return out;
+  if (move.includes("+")) {
+    for (const p of move.split("+")) if (at(p)) out.push({ kind: "ring", at: at(p) });
+    return out;
+  }
+  for (const part of move.split(" ")) {
+    if (part.startsWith("x") && at(part.slice(1))) out.push({ kind: "cross", at: at(part.slice(1)) });
+    else if (part.startsWith("T@") && at(part.slice(2))) out.push({ kind: "square", at: at(part.slice(2)) });
+    else if (part.includes("-")) {
+      const [a, b] = part.split("-");
+      if (at(a) && at(b)) out.push({ kind: "arrow", from: at(a), to: at(b) });
+    }
+  }
+  return out;
+}
+
+function neighbour(L, name) {
+  const p = L.points.get(name);
+  if (!p) return null;
+  for (const q of L.points.entries()) {
+    if (Math.abs(q[1].r - p.r) + Math.abs(q[1].c - p.c) === 1) return q[0];
+  }
+  return null;
+}
+
+// A move string for clicks that start no legal move, for the server to say why.
+export function attempt(clicks, position, legal, L) {
+  const points = clicks.filter((c) => c !== "pass");
+  if (!points.length) return null;
+  const sample = legal.find((m) => m !== "pass") || "";
+  if (position.phase === "settle") {
+    const colour = (sample.match(/=(\d)/) || [])[0] || "";
+    if (points.length === 1) {
+      const other = sample.split("+").map(pointOf).find((p) => p !== points[0]);
+      return other ? `${points[0]}${colour}+${other}${colour}` : null;
+    }
+    return points.slice(-2).map((p) => p + colour).join("+");
+  }
+  if (position.phase === "brawl") {
+    const want = sample ? sample.split(" ").length : points.length;
+    const chosen = [...points];
+    for (const p of sample.split(" ").map((x) => x.slice(1))) {
+      if (chosen.length >= want) break;
+      if (p && !chosen.includes(p)) chosen.push(p);
+    }
+    return chosen.map((p) => `x${p}`).join(" ");
+  }
+  if (position.phase === "towers") return points.map((p) => `T@${p}`).join(" ");
+  if (points.length === 1) {
+    const next = neighbour(L, points[0]);
+    return next ? `${points[0]}-${next}` : null;
+  }
+  return `${points[points.length - 2]}-${points[points.length - 1]}`;
+}

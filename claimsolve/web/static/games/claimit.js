@@ -1,0 +1,166 @@
+// Claim It! on the analysis board: the 6 x 6 board (space r,c: row die,
+// column die; row 1 at the top as in the position file), the piles, the
+// dice; roll (dice drawn by the server, from a seed when one is given, or
+// typed in) and stop, and a click on a space to place a marker there.
+
+export const evalScale = 1;
+
+const FILL = { 1: "#d62728", 2: "#1f77b4", 3: "#2ca02c", 4: "#e6b800", 5: "#9467bd" };
+const CELL = 60;
+const MARGIN = 30;
+const SIZE = 6;
+
+export function layout() {
+  const points = new Map();
+  for (let r = 1; r <= SIZE; r++) {
+    for (let c = 1; c <= SIZE; c++) {
+      points.set(`${r},${c}`, { x: MARGIN + (c - 0.5) * CELL, y: MARGIN + (r - 0.5) * CELL, r, c });
+    }
+  }
+  const side = MARGIN * 2 + CELL * SIZE;
+  return { width: side + 150, height: side + 40, points, cell: CELL };
+}
+
+function pileOf(position, r, c) {
+  const token = position.board[r - 1].trim().split(/\s+/)[c - 1];
+  return token === "." ? [] : token.split("/");
+}
+
+function tokenSvg(token, cx, cy) {
+  if (token === "B") return `<rect x="${cx - 16}" y="${cy - 16}" width="32" height="32" rx="4" fill="#222" stroke="#000"/>`;
+  if (token.startsWith("w")) {
+    return `<circle cx="${cx}" cy="${cy}" r="14" fill="#fff" stroke="#333"/>` +
+      `<text x="${cx}" y="${cy + 5}" text-anchor="middle" font-size="14">${token.slice(1)}</text>`;
+  }
+  return `<circle cx="${cx}" cy="${cy}" r="16" fill="${FILL[token] || "#888"}" stroke="#333"/>` +
+    `<text x="${cx}" y="${cy + 5}" text-anchor="middle" font-size="13" fill="#fff">${token}</text>`;
+}
+
+function die(x, y, value) {
+  const pips = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]], 4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
+    5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], 6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] }[value] || [];
+  return `<rect x="${x}" y="${y}" width="34" height="34" rx="6" fill="#fff" stroke="#333" stroke-width="1.5" class="die"/>` +
+    pips.map(([dx, dy]) => `<circle cx="${x + 17 + dx * 9}" cy="${y + 17 + dy * 9}" r="3.3" fill="#222"/>`).join("");
+}
+
+export function draw(position, L, show) {
+  const side = MARGIN * 2 + CELL * SIZE;
+  const out = [`<rect width="${L.width}" height="${L.height}" fill="#f4ecd8"/>`];
+  for (let i = 1; i <= SIZE; i++) {
+    out.push(`<text x="${MARGIN + (i - 0.5) * CELL}" y="${MARGIN - 10}" text-anchor="middle" font-size="14">${i}</text>`);
+    out.push(`<text x="${MARGIN - 14}" y="${MARGIN + (i - 0.5) * CELL + 5}" text-anchor="middle" font-size="14">${i}</text>`);
+  }
+  for (const [name, p] of L.points) {
+    const x = p.x - CELL / 2, y = p.y - CELL / 2;
+    out.push(`<rect x="${x}" y="${y}" width="${CELL}" height="${CELL}" fill="#e8dcc0" stroke="#8a7a5a"/>`);
+    const pile = pileOf(position, p.r, p.c);
+    pile.forEach((token, level) => {
+      const cx = p.x + 6 * level - 3 * (pile.length - 1);
+      const cy = p.y - 6 * level + 3 * (pile.length - 1) - 4;
+      out.push(tokenSvg(token, cx, cy));
+    });
+    if (pile.length > 1) {
+      out.push(`<text x="${p.x}" y="${y + CELL - 3}" text-anchor="middle" font-size="10" fill="#333">${pile.join("/")}</text>`);
+    }
+    if (pile.length) out.push(`<title>${name}: ${pile.join("/")}</title>`);
+  }
+  // the dice, and each player's standing
+  const x0 = side + 4;
+  out.push(`<text x="${x0}" y="${MARGIN + 8}" font-size="13" font-weight="bold">dice</text>`);
+  if (position.dice) position.dice.forEach((v, i) => out.push(die(x0 + i * 40, MARGIN + 16, v)));
+  else out.push(`<text x="${x0}" y="${MARGIN + 38}" font-size="12" fill="#555">not rolled</text>`);
+  let y = MARGIN + 90;
+  for (let player = 1; player <= position.players; player++) {
+    let secured = 0, held = 0;
+    for (let r = 1; r <= SIZE; r++) {
+      for (let c = 1; c <= SIZE; c++) {
+        const pile = pileOf(position, r, c);
+        const top = pile[pile.length - 1];
+        if (top === String(player)) {
+          held += 1;
+          if (pile.length > 1 && pile[pile.length - 2] === "B") secured += 1;
+        }
+      }
+    }
+    const mark = position.to_move === player ? " <" : "";
+    out.push(`<circle cx="${x0 + 8}" cy="${y - 4}" r="7" fill="${FILL[player]}" stroke="#333"/>`);
+    out.push(`<text x="${x0 + 20}" y="${y}" font-size="12">${secured} secured, ${held} held${mark}</text>`);
+    y += 22;
+  }
+  if (position.final_round) {
+    out.push(`<text x="${x0}" y="${y + 10}" font-size="12" fill="#b3261e">final round: ${position.final_round.turns_left} turn(s) left</text>`);
+  }
+  return out.join("\n");
+}
+
+export function status(position) {
+  const target = position.target ? ` Target: ${position.target} secured spaces.` : "";
+  if (position.dice) return `Dice ${position.dice.join(" ")}: click a space to place a marker.${target}`;
+  return `Roll (the server's dice, or type your own) or stop.${target}`;
+}
+
+export function tokens(move) {
+  const at = move.indexOf("@");
+  return { tokens: [at >= 0 ? move.slice(at + 1) : move], ordered: true };
+}
+
+export function describe(move) {
+  if (move.startsWith("B@")) return "black marker";
+  if (move.startsWith("w")) return `white marker ${move.slice(1, move.indexOf("@"))}`;
+  return "";
+}
+
+export function shapes(move, position, L) {
+  const at = move.indexOf("@");
+  if (at < 0) return [];
+  const p = L.points.get(move.slice(at + 1));
+  return p ? [{ kind: move.startsWith("B") ? "square" : "ring", at: p }] : [];
+}
+
+export function attempt(clicks, position, legal) {
+  const space = clicks[clicks.length - 1];
+  if (!/^\d,\d$/.test(space)) return null;
+  const placement = legal.find((m) => m.includes("@"));
+  const marker = placement ? placement.slice(0, placement.indexOf("@")) : "w1";
+  return `${marker}@${space}`;
+}
+
+let rollSeed = null;
+
+// "roll": the server's dice (from the seed field when it holds one, which
+// then counts up), and a field to type the dice rolled at the table.
+export function wordButton(word, entry, api, playMove) {
+  if (word !== "roll") return null;
+  const group = document.createElement("span");
+  group.className = "group";
+  const roll = document.createElement("button");
+  roll.type = "button";
+  roll.textContent = "roll";
+  roll.title = "Roll: the server draws the dice";
+  const seed = document.createElement("input");
+  seed.type = "text";
+  seed.placeholder = "seed";
+  seed.title = "Seed of the server's dice (empty: random)";
+  seed.id = "dice-seed";
+  if (rollSeed !== null) seed.value = String(rollSeed);
+  const dice = document.createElement("input");
+  dice.type = "text";
+  dice.placeholder = "4,1,4";
+  dice.title = "Dice rolled at the table";
+  dice.id = "dice-entry";
+  const typed = document.createElement("button");
+  typed.type = "button";
+  typed.textContent = "roll these";
+  const named = (next) => (next.dice ? `roll:${next.dice.join(",")}` : "roll (bust)");
+  roll.addEventListener("click", () => {
+    const value = seed.value.trim();
+    rollSeed = value === "" ? null : Number(value) + 1;
+    playMove("roll", { seed: value === "" ? undefined : Number(value), describe: named });
+  });
+  typed.addEventListener("click", () => {
+    const text = dice.value.trim().replace(/\s+/g, ",");
+    playMove(`roll:${text}`, { describe: named });
+  });
+  group.append(roll, seed, dice, typed);
+  return group;
+}

@@ -1,0 +1,120 @@
+// Color Claim on the analysis board: stacks of pyramids; a move is a stack
+// and the neighbouring stack it goes onto (b1-b2), claiming the colour of
+// the stack it lands on or not (b1xb2).
+
+export const evalScale = 4;          // scores are final-score margins (points)
+
+const FILL = { R: "#d62728", Y: "#f2c500", G: "#2ca02c", B: "#1f63c6", K: "#222222" };
+const NAMES = { R: "red", Y: "yellow", G: "green", B: "blue", K: "black" };
+const OWNER = { 1: "#e07b00", 2: "#7a3db8" };
+const CELL = 64;
+const MARGIN = 28;
+
+function grid(position) {
+  const rows = position.board.map((row) => row.trim().split(/\s+/));
+  return { rows, height: rows.length, width: rows[0].length };
+}
+
+function stackOf(token) {
+  if (token === ".") return null;
+  return token.split("/").map((p) => ({ colour: p[0], size: Number(p[1]) }));
+}
+
+function owner(stack, claims) {
+  if (!stack) return null;
+  const top = stack[stack.length - 1].colour;
+  const at = (claims || []).indexOf(top);
+  return at >= 0 ? at + 1 : null;
+}
+
+export function layout(position) {
+  const g = grid(position);
+  const points = new Map();
+  for (let r = 0; r < g.height; r++) {
+    for (let c = 0; c < g.width; c++) {
+      points.set(`${String.fromCharCode(97 + c)}${g.height - r}`,
+        { x: MARGIN + c * CELL + CELL / 2, y: MARGIN + r * CELL + CELL / 2, r, c });
+    }
+  }
+  return { width: g.width * CELL + 2 * MARGIN, height: g.height * CELL + 2 * MARGIN + 56, points, cell: CELL, grid: g };
+}
+
+export function draw(position, L, show) {
+  const g = L.grid;
+  const claims = position.claims || [null, null];
+  const out = [`<rect x="0" y="0" width="${L.width}" height="${L.height}" fill="#fbf8f0"/>`];
+  for (const [name, p] of L.points) {
+    const x = p.x - CELL / 2, y = p.y - CELL / 2;
+    out.push(`<rect x="${x}" y="${y}" width="${CELL}" height="${CELL}" fill="#efe6d2" stroke="#8a7a5a"/>`);
+    const stack = stackOf(g.rows[p.r][p.c]);
+    if (!stack) continue;
+    const top = stack[stack.length - 1];
+    const who = owner(stack, claims);
+    if (who) {
+      out.push(`<rect x="${x + 3}" y="${y + 3}" width="${CELL - 6}" height="${CELL - 6}" fill="none" ` +
+        `stroke="${OWNER[who]}" stroke-width="4"/>`);
+    }
+    const half = 10 + 6 * top.size;
+    const base = y + CELL - 10, apex = base - (18 + 10 * top.size);
+    out.push(`<polygon points="${p.x - half},${base} ${p.x + half},${base} ${p.x},${apex}" fill="${FILL[top.colour]}" ` +
+      `stroke="#000" stroke-width="1" class="piece"><title>${name}: ${g.rows[p.r][p.c]}</title></polygon>`);
+    if (stack.length > 1) {
+      out.push(`<text x="${x + CELL - 8}" y="${y + 16}" font-size="13" font-weight="bold" text-anchor="end">x${stack.length}</text>`);
+    }
+  }
+  for (let r = 0; r < g.height; r++) {
+    out.push(`<text x="${MARGIN / 2}" y="${MARGIN + r * CELL + CELL / 2 + 5}" font-size="14" text-anchor="middle">${g.height - r}</text>`);
+  }
+  for (let c = 0; c < g.width; c++) {
+    out.push(`<text x="${MARGIN + c * CELL + CELL / 2}" y="${MARGIN + g.height * CELL + 18}" font-size="14" ` +
+      `text-anchor="middle">${String.fromCharCode(97 + c)}</text>`);
+  }
+  const scores = (show && show.scores) || [];
+  for (const player of [1, 2]) {
+    const claim = claims[player - 1];
+    let text = `Player ${player}: claims ${claim ? NAMES[claim] : "nothing"}`;
+    if (scores.length) text += `, score ${scores[player - 1]}`;
+    if (position.shield === player) text += " (shielded)";
+    const y = MARGIN + g.height * CELL + 18 + 20 * player;
+    out.push(`<rect x="${MARGIN}" y="${y - 11}" width="12" height="12" fill="${OWNER[player]}"/>`);
+    out.push(`<text x="${MARGIN + 18}" y="${y}" font-size="14">${text}</text>`);
+  }
+  return out.join("\n");
+}
+
+export function status() {
+  return "Click a stack, then the neighbouring stack it goes onto.";
+}
+
+export function tokens(move) {
+  const [a, b] = move.toLowerCase().split(/[-x]/);
+  return { tokens: [a, b], ordered: true };
+}
+
+export function describe(move, position) {
+  if (!move.includes("x")) return "stack, no claim";
+  const target = move.split("x")[1];
+  const L = layout(position);
+  const p = L.points.get(target);
+  const stack = p ? stackOf(L.grid.rows[p.r][p.c]) : null;
+  return stack ? `stack and claim ${NAMES[stack[stack.length - 1].colour]}` : "stack and claim";
+}
+
+export function shapes(move, position, L) {
+  const [a, b] = move.toLowerCase().split(/[-x]/);
+  const from = L.points.get(a), to = L.points.get(b);
+  if (!from || !to) return [];
+  const out = [{ kind: "arrow", from, to }];
+  if (move.includes("x")) out.push({ kind: "ring", at: to });
+  return out;
+}
+
+export function attempt(clicks, position, legal, L) {
+  if (clicks.length >= 2) return `${clicks[clicks.length - 2]}-${clicks[clicks.length - 1]}`;
+  const p = L.points.get(clicks[0]);
+  if (!p) return null;
+  for (const [name, q] of L.points) {
+    if (Math.abs(q.r - p.r) + Math.abs(q.c - p.c) === 1) return `${clicks[0]}-${name}`;
+  }
+  return null;
+}
