@@ -1,0 +1,328 @@
+"""The JSON API of `claimsolve serve` (claimsolve.web) through Starlette's
+TestClient, with its real worker processes: every endpoint for every game,
+answers equal to what the commands print with --json, and bad input refused
+with the command's own line (400), 413, 429 and 404."""
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+
+import claimsolve
+from claimsolve.catalog import all_games
+from claimsolve.cli.main import main
+from claimsolve.web import create_app
+from claimsolve.web.api import MAX_BODY
+
+SEEDS = Path(__file__).resolve().parent.parent.parent / "seeds"
+# a position of each game, and one of each Claim phase
+POSITIONS = ["claim/settle-2p.json", "claim/brawl-2p.json", "claim/towers-2p.json", "claim/play-2p.json",
+             "claim/settle-battle-for-two.json", "claim/won-2p.json", "colorclaim/start-3x3-seed1.json",
+             "colorclaim/late-6x5.json", "claimit/mid-game-3p.json", "claimit/mid-game-dice-3p.json",
+             "claimit/game-over-3p.json"]
+TIMING = ("seconds", "nodes_per_second")
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(max_time=20, workers=1, queue=1)) as client:
+        yield client
+
+
+def cli(*args, input=None):
+    result = CliRunner().invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)
+    return result
+
+
+def position(name):
+    return json.loads((SEEDS / name).read_text())
+
+
+def post(client, path, body):
+    return client.post(f"/api/{path}", content=json.dumps(body))
+
+
+def untimed(data):
+    """`data` without the wall-clock figures, which differ run to run."""
+    if isinstance(data, dict):
+        return {k: untimed(v) for k, v in data.items() if k not in TIMING}
+    if isinstance(data, list):
+        return [untimed(v) for v in data]
+    return data
+
+
+def cli_error(result, path):
+    """The command's error line without `claimsolve: FILE: ` (the API has no file)."""
+    assert result.exit_code == 2, result.output
+    line = result.stderr.strip()
+    assert "\n" not in line
+    return line.removeprefix("claimsolve: ").removeprefix(f"{path}: ")
+
+
+# --- the quick commands ------------------------------------------------------------------
+
+def test_games_lists_the_catalog(client):
+    answer = client.get("/api/games").json()
+    assert [g["id"] for g in answer["games"]] == [g.id for g in all_games()]
+    assert answer["max_time"] == 20 and answer["workers"] == 1
+    for game in answer["games"]:
+        assert set(game["options"]) == set(claimsolve.get_game(game["id"]).options)
+
+
+@pytest.mark.parametrize("game", [g.id for g in all_games()])
+def test_new_is_what_new_prints(client, game):
+    options = {"seed": 5} if claimsolve.get_game(game).takes("seed") else {}
+    args = [f"--{k}={v}" for k, v in options.items()]
+    response = post(client, "new", {"game": game, **options})
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    assert response.text == cli("new", game, *args).stdout
+
+
+def test_new_with_each_option(client):
+    for game in all_games():
+        for option in game.options:
+            value = {"players": 2, "seed": 3}.get(option)
+            if value is None:
+                continue
+            body = {"game": game.id, option: value}
+            cli_args = [f"--{option}={value}"] + (["--seed=1"] if game.takes("seed") and option != "seed" else [])
+            if game.takes("seed") and option != "seed":
+                body["seed"] = 1
+            response = post(client, "new", body)
+            expected = cli("new", game.id, *cli_args)
+            if expected.exit_code == 0:
+                assert response.text == expected.stdout
+            else:
+                assert response.status_code == 400
+                assert response.json()["error"] == cli_error(expected, None)
+
+
+@pytest.mark.parametrize("name", POSITIONS)
+def test_show_and_moves_are_what_the_commands_print(client, name):
+    path = SEEDS / name
+    body = {"position": position(name)}
+    assert post(client, "show", body).text == cli("show", path, "--json").stdout
+    assert post(client, "moves", body).text == cli("moves", path, "--json").stdout
+
+
+def test_a_position_may_come_as_its_text(client):
+    text = (SEEDS / "claim/play-2p.json").read_text()
+    assert post(client, "moves", {"position": text}).json() == claimsolve.loads(text).legal_moves()
+
+
+@pytest.mark.parametrize("name", [n for n in POSITIONS if "over" not in n and "won" not in n])
+def test_apply_is_what_apply_prints(client, name):
+    path = SEEDS / name
+    pos = claimsolve.load(path)
+    moves = [pos.legal_moves()[-1]]
+    after = pos.play(moves[0], rng=__import__("random").Random(1))
+    if after.legal_moves() and not after.has_chance:
+        moves.append(after.legal_moves()[0])
+    response = post(client, "apply", {"position": position(name), "moves": moves, "seed": 4})
+    assert response.status_code == 200, response.text
+    assert response.text == cli("apply", path, *moves, "--seed", 4).stdout
+
+
+def test_claim_it_roll_with_seed_and_typed_dice(client):
+    name = "claimit/mid-game-3p.json"
+    body = {"position": position(name), "moves": ["roll"], "seed": 11}
+    assert post(client, "apply", body).text == cli("apply", SEEDS / name, "roll", "--seed", 11).stdout
+    typed = post(client, "apply", {"position": position(name), "moves": ["roll:4,1,4"]})
+    assert typed.status_code == 200
+    assert typed.text == cli("apply", SEEDS / name, "roll:4,1,4").stdout
+
+
+@pytest.mark.parametrize("name, moves", [
+    ("claim/settle-2p.json", ["a5"]),
+    ("claim/play-2p.json", ["d3-d4"]),
+    ("claim/play-2p.json", ["c3-c4", "c3-c5"]),
+    ("claim/brawl-2p.json", ["xc4 xc5"]),
+    ("colorclaim/start-3x3-seed1.json", ["a1-c3"]),
+    ("claimit/mid-game-dice-3p.json", ["w1@1,1"]),
+])
+def test_an_illegal_move_is_refused_with_the_commands_line(client, name, moves):
+    response = post(client, "apply", {"position": position(name), "moves": moves})
+    assert response.status_code == 400
+    path = SEEDS / name
+    assert response.json() == {"error": cli_error(cli("apply", path, *moves), path)}
+
+
+def test_an_invalid_position_is_refused_with_the_commands_line(client, tmp_path):
+    bad = position("claim/play-2p.json")
+    bad["board"][0] = bad["board"][0].replace(".", "9", 1)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    for command in ("moves", "show"):
+        response = post(client, command, {"position": bad})
+        assert response.status_code == 400
+        assert response.json()["error"] == cli_error(cli(command, path), path)
+
+
+@pytest.mark.parametrize("body, words", [
+    ({}, "missing 'position'"),
+    ({"position": 3}, "position must be a JSON object"),
+    ({"position": {"game": "chess"}}, "unknown game"),
+    ({"position": "/etc/passwd"}, "invalid JSON"),
+    ({"position": "seeds/claim/play-2p.json"}, "invalid JSON"),
+    ({"position": {"game": "claimit"}, "file": "x.json"}, "unknown option 'file'"),
+])
+def test_bad_bodies(client, body, words):
+    response = post(client, "moves", body)
+    assert response.status_code == 400
+    assert words in response.json()["error"]
+    assert "\n" not in response.json()["error"]
+
+
+def test_bodies_that_are_not_json_objects(client):
+    for content in (b"", b"[1, 2]", b"{nope", b"\xff\xfe", b'{"position": {}, "position": {}}'):
+        response = client.post("/api/moves", content=content)
+        assert response.status_code == 400, content
+        assert set(response.json()) == {"error"}
+
+
+def test_bad_options(client):
+    pos = position("claim/play-2p.json")
+    cases = [("apply", {"moves": "c3-c4"}), ("apply", {"moves": [3]}), ("apply", {"moves": ["c3-c4"], "seed": -1}),
+             ("analyze", {"time": -1}), ("analyze", {"time": "soon"}), ("analyze", {"engine": "magic"}),
+             ("analyze", {"top": 0}), ("analyze", {"hash": 100000}), ("analyze", {"threads": 4}),
+             ("solve", {}), ("odds", {}), ("new", {"game": "claim", "players": "many"}),
+             ("new", {"game": "claimit", "size": "4x4"}), ("new", {}), ("new", {"game": 7})]
+    for command, options in cases:
+        body = dict(options) if command == "new" else {"position": pos, **options}
+        response = post(client, command, body)
+        assert response.status_code == 400, (command, options, response.text)
+        error = response.json()["error"]
+        assert error and "\n" not in error and "Traceback" not in error
+
+
+def test_engine_time_is_capped_by_the_server(client):
+    response = post(client, "analyze", {"position": position("claim/play-2p.json"), "time": 21})
+    assert response.status_code == 400
+    assert "at most 20 seconds on this server" in response.json()["error"]
+
+
+def test_a_body_over_a_megabyte_is_413(client):
+    big = json.dumps({"position": position("claim/play-2p.json"), "pad": "x" * MAX_BODY})
+    response = client.post("/api/moves", content=big)
+    assert response.status_code == 413
+    assert "larger than" in response.json()["error"]
+
+    def chunks():                   # no Content-Length: counted as it comes
+        for _ in range(20):
+            yield b" " * 100_000
+    response = client.post("/api/moves", content=chunks())
+    assert response.status_code == 413
+
+
+def test_unknown_paths_and_methods(client):
+    assert post(client, "perft2", {}).status_code == 404
+    assert client.get("/api/moves").status_code == 405
+    assert client.get("/static/../pyproject.toml").status_code == 404
+    assert client.get("/static/%2e%2e/api.py").status_code == 404
+    assert client.get("/etc/passwd").status_code == 404
+
+
+def test_the_page_and_its_files(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "<svg id=\"board\"" in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    for path in ("/static/app.js", "/static/style.css", "/static/favicon.svg", "/favicon.ico"):
+        assert client.get(path).status_code == 200, path
+    for game in all_games():
+        assert client.get(f"/static/games/{game.id}.js").status_code == 200
+
+
+def test_a_foreign_host_is_refused(client):
+    # a web page that rebinds its name to 127.0.0.1 must not reach the API
+    response = client.get("/api/games", headers={"host": "evil.example"})
+    assert response.status_code == 400
+
+
+# --- the long commands, in the worker ---------------------------------------------------
+
+def test_analyze_is_what_analyze_prints(client):
+    cases = [("colorclaim/start-3x3-seed1.json", ["--time", "10"], {"time": 10}),
+             ("claim/settle-2p.json", ["--iterations", "300", "--seed", "3"], {"iterations": 300, "seed": 3}),
+             ("claim/play-2p.json", ["--iterations", "200", "--engine", "mcts"], {"iterations": 200, "engine": "mcts"}),
+             ("claim/won-2p.json", [], {})]
+    for name, args, options in cases:
+        expected = json.loads(cli("analyze", SEEDS / name, "--json", *args).stdout)
+        response = post(client, "analyze", {"position": position(name), **options})
+        assert response.status_code == 200, response.text
+        assert untimed(response.json()) == untimed(expected), name
+
+
+def test_solve_and_odds_are_what_they_print(client):
+    name = "colorclaim/start-3x3-seed1.json"
+    expected = json.loads(cli("solve", SEEDS / name, "--json").stdout)
+    assert untimed(post(client, "solve", {"position": position(name)}).json()) == untimed(expected)
+    name = "claimit/mid-game-3p.json"
+    answer = post(client, "odds", {"position": position(name), "samples": 300, "seed": 2, "time": 0.2}).json()
+    expected = json.loads(cli("odds", SEEDS / name, "--json", "--samples", 300, "--seed", 2, "--time", 0.2).stdout)
+    assert [r["win"] for r in answer["rows"]] == [r["win"] for r in expected["rows"]]
+    assert answer["bust_probability"] == expected["bust_probability"]
+
+
+def test_analysis_streams_live_suggestions(client):
+    body = {"position": position("claim/play-2p.json"), "time": 1.2, "top": 3}
+    events = []
+    with client.stream("POST", "/api/analyze", content=json.dumps(body),
+                       headers={"accept": "text/event-stream"}) as response:
+        assert response.headers["content-type"].startswith("text/event-stream")
+        name = None
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                name = line[7:]
+            elif line.startswith("data: "):
+                events.append((name, json.loads(line[6:])))
+    kinds = [kind for kind, _ in events]
+    assert kinds[-1] == "result" and "progress" in kinds
+    live = [data for kind, data in events if kind == "progress" and data.get("suggestions")]
+    assert live and len(live[0]["suggestions"]) <= 3
+    legal = claimsolve.load(SEEDS / "claim/play-2p.json").legal_moves()
+    assert all(s["move"] in legal for data in live for s in data["suggestions"])
+    assert events[-1][1]["suggestions"][0]["move"] in legal
+
+
+def test_stream_errors_come_before_the_stream(client):
+    response = client.post("/api/analyze", content=json.dumps({"position": {"game": "claim"}}),
+                           headers={"accept": "text/event-stream"})
+    assert response.status_code == 400
+
+
+def test_svg_pictures(client):
+    pos = position("claim/play-2p.json")
+    board = client.post("/api/svg", content=json.dumps({"position": pos}))
+    assert board.headers["content-type"].startswith("image/svg+xml")
+    assert board.text == claimsolve.from_dict(pos).svg()
+    ET.fromstring(board.text)
+    picture = client.post("/api/svg", content=json.dumps({"position": pos, "of": "analyze", "time": 0.5, "top": 3}))
+    assert picture.status_code == 200, picture.text
+    root = ET.fromstring(picture.text)
+    assert 'class="suggestion best"' in picture.text and root.tag.endswith("svg")
+    chart = client.post("/api/svg", content=json.dumps({"position": position("claimit/mid-game-3p.json"), "of": "odds",
+                                                        "samples": 200}))
+    assert chart.status_code == 200, chart.text
+    ET.fromstring(chart.text)
+    refused = client.post("/api/svg", content=json.dumps({"position": pos, "of": "perft"}))
+    assert refused.status_code == 400
+
+
+def test_busy_workers_answer_429_and_a_hung_up_stream_frees_its_worker(client):
+    body = json.dumps({"position": position("claim/settle-2p.json"), "time": 15})
+    headers = {"accept": "text/event-stream"}
+    with client.stream("POST", "/api/analyze", content=body, headers=headers) as first:
+        next(first.iter_lines())                       # running
+        with client.stream("POST", "/api/analyze", content=body, headers=headers) as second:
+            assert second.status_code == 200           # waiting in the queue
+            third = client.post("/api/analyze", content=body)
+            assert third.status_code == 429
+            assert "busy" in third.json()["error"]
+            # the quick commands do not wait for the workers
+            assert post(client, "moves", {"position": position("claim/play-2p.json")}).status_code == 200
+    # both streams closed: their searches are cancelled and the worker is free again
+    quick = post(client, "analyze", {"position": position("colorclaim/start-3x3-seed1.json"), "time": 2})
+    assert quick.status_code == 200, quick.text
