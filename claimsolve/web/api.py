@@ -8,6 +8,8 @@ command's options under their long names.  Each answer is what the command
 prints with --json (new and apply: the position JSON, byte for byte); bad
 input is an ApiError with the one line the command prints.
 """
+import json
+
 from .. import commands, limits
 from ..catalog import all_games
 from ..descriptor import NEW_OPTIONS
@@ -140,13 +142,25 @@ def apply(body):
     return dumps(commands.apply_moves(position, played, seed=seed))
 
 
+def check(body):
+    """The page's apply: {"legal": true, "position": ...} or {"legal":
+    false, "error": the line apply prints}, answered 200 either way (an
+    illegal click is no failed request).  Other bad input is still a 400."""
+    from ..errors import MoveError
+    from .tasks import error_text
+    try:
+        return {"legal": True, "position": json.loads(apply(body))}
+    except MoveError as exc:
+        return {"legal": False, "error": error_text(exc)}
+
+
 def board_svg(body):
     """The picture `show --svg` writes."""
     check_keys(body, ["of"])
     return position_of(body).svg()
 
 
-QUICK = {"new": new, "show": show, "moves": moves, "apply": apply}
+QUICK = {"new": new, "show": show, "moves": moves, "apply": apply, "check": check}
 
 
 # --- the long commands: checked here, run in a worker -----------------------------------

@@ -302,18 +302,14 @@ async function explainIllegal(clicks) {
   const attempt = state.module.attempt ? state.module.attempt(clicks, entry.position, entry.legal, state.layout) : null;
   if (attempt) {
     try {
-      await api("apply", { position: entry.position, moves: [attempt] });
+      const answer = await api("check", { position: entry.position, moves: [attempt] });
       // legal after all (a move the clicks cannot tell apart): play it
-      await playMove(attempt);
-      return;
+      if (answer.legal) await playMove(attempt);
+      else setMessage(`Illegal: ${answer.error}`, "error");
     } catch (e) {
-      if (!(e instanceof ApiError) || e.status !== 400) {
-        setMessage(e.message, "error");
-        return;
-      }
-      setMessage(`Illegal: ${e.message}`, "error");
-      return;
+      setMessage(e.message, "error");
     }
+    return;
   }
   setMessage(`Illegal: no legal move goes ${clicks.join(", ")}.`, "error");
 }
@@ -324,9 +320,14 @@ async function playMove(move, options = {}) {
   if (options.seed !== undefined && options.seed !== null) body.seed = options.seed;
   let next;
   try {
-    next = await api("apply", body);
+    const answer = await api("check", body);
+    if (!answer.legal) {
+      setMessage(`Illegal: ${answer.error}`, "error");
+      return false;
+    }
+    next = answer.position;
   } catch (e) {
-    setMessage(`Illegal: ${e.message}`, "error");
+    setMessage(e.message, "error");
     return false;
   }
   let played = move;
@@ -575,7 +576,7 @@ function drawArrows(line) {
     }
   });
   layer.innerHTML = `<defs>${colours.map((c, i) => `<marker id="head${i}" viewBox="0 0 10 10" refX="6" refY="5" ` +
-    `markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${c}"/></marker>`).join("")}</defs>` +
+    `markerWidth="2.6" markerHeight="2.6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${c}"/></marker>`).join("")}</defs>` +
     parts.join("");
 }
 
@@ -590,7 +591,7 @@ function shapeMarkup(shape, colour, opacity, number) {
   if (shape.kind === "arrow") {
     const [a, b] = [shape.from, shape.to];
     const dx = b.x - a.x, dy = b.y - a.y, d = Math.hypot(dx, dy) || 1;
-    const end = { x: b.x - (dx / d) * cell * 0.22, y: b.y - (dy / d) * cell * 0.22 };
+    const end = { x: b.x - (dx / d) * cell * 0.3, y: b.y - (dy / d) * cell * 0.3 };
     return `<line x1="${a.x}" y1="${a.y}" x2="${end.x}" y2="${end.y}" stroke="${colour}" stroke-width="${width}" ` +
       `stroke-linecap="round" opacity="${opacity}" marker-end="url(#head${head})"/>` + label(a.x, a.y);
   }
@@ -637,7 +638,7 @@ function renderOdds(odds) {
   const w = 420, rowH = 26, left = 150, top = 20, barW = 250;
   const h = top + rowH * odds.rows.length + 26;
   const parts = [`<rect width="${w}" height="${h}" fill="#fff"/>`,
-    `<text x="${left}" y="13" font-size="11" fill="#5b6770">win chance (bar, 95% interval) and bust chance (red)</text>`];
+    `<text x="${left}" y="13" font-size="11" fill="#5b6770">win chance with its 95% interval; red: bust chance</text>`];
   const best = Math.max(...odds.rows.map((r) => r.win));
   odds.rows.forEach((r, i) => {
     const y = top + i * rowH;

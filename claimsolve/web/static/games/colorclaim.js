@@ -29,14 +29,16 @@ function owner(stack, claims) {
 
 export function layout(position) {
   const g = grid(position);
+  const width = Math.max(g.width * CELL + 2 * MARGIN, 420);     // room for the players' lines
+  const left = (width - g.width * CELL) / 2;
   const points = new Map();
   for (let r = 0; r < g.height; r++) {
     for (let c = 0; c < g.width; c++) {
       points.set(`${String.fromCharCode(97 + c)}${g.height - r}`,
-        { x: MARGIN + c * CELL + CELL / 2, y: MARGIN + r * CELL + CELL / 2, r, c });
+        { x: left + c * CELL + CELL / 2, y: MARGIN + r * CELL + CELL / 2, r, c });
     }
   }
-  return { width: g.width * CELL + 2 * MARGIN, height: g.height * CELL + 2 * MARGIN + 56, points, cell: CELL, grid: g };
+  return { width, height: g.height * CELL + 2 * MARGIN + 56, points, cell: CELL, grid: g, left };
 }
 
 export function draw(position, L, show) {
@@ -63,10 +65,10 @@ export function draw(position, L, show) {
     }
   }
   for (let r = 0; r < g.height; r++) {
-    out.push(`<text x="${MARGIN / 2}" y="${MARGIN + r * CELL + CELL / 2 + 5}" font-size="14" text-anchor="middle">${g.height - r}</text>`);
+    out.push(`<text x="${L.left - 14}" y="${MARGIN + r * CELL + CELL / 2 + 5}" font-size="14" text-anchor="middle">${g.height - r}</text>`);
   }
   for (let c = 0; c < g.width; c++) {
-    out.push(`<text x="${MARGIN + c * CELL + CELL / 2}" y="${MARGIN + g.height * CELL + 18}" font-size="14" ` +
+    out.push(`<text x="${L.left + c * CELL + CELL / 2}" y="${MARGIN + g.height * CELL + 18}" font-size="14" ` +
       `text-anchor="middle">${String.fromCharCode(97 + c)}</text>`);
   }
   const scores = (show && show.scores) || [];

@@ -1,0 +1,264 @@
+"""The analysis board in a real browser: `claimsolve serve` started as a
+process on a free loopback port, Debian's headless Chromium driven through
+Selenium.  A game of each kind is started, a legal move clicked (the board
+changes), an illegal one clicked (the reason shows), suggestions appear,
+moves are undone; screenshots go to $CLAIMSOLVE_SCREENSHOTS (or a temporary
+folder, printed) and the browser's console must stay free of errors.
+
+Skipped, saying why, where Chromium, its driver or Selenium is missing.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+SEEDS = Path(__file__).resolve().parent.parent.parent / "seeds"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+try:
+    import selenium  # noqa: F401
+    from selenium import webdriver
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+    MISSING = None
+except ImportError:
+    MISSING = "selenium is not installed (pip install -e '.[test]')"
+if MISSING is None and not (CHROMIUM and CHROMEDRIVER):
+    MISSING = "Chromium and its driver are not installed (apt-get install chromium chromium-driver)"
+
+pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"browser tests: {MISSING}")
+
+WAIT = 30            # seconds a step may take on a busy machine before the test fails
+
+
+@pytest.fixture(scope="module")
+def server():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "claimsolve.cli.main", "serve", "--port", "0", "--workers", "2", "--max-time", "5"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    match = re.search(r"http://[^/]+/", line)
+    if not match:
+        process.kill()
+        pytest.fail(f"serve did not say where it listens: {line!r} {process.stderr.read()}")
+    yield match.group(0)
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    folder = Path(os.environ.get("CLAIMSOLVE_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"\nscreenshots: {folder}")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    options = Options()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
+                     "--disable-gpu"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    downloads = tmp_path_factory.mktemp("downloads")
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.downloads = downloads
+    yield driver
+    driver.quit()
+
+
+def wait(driver, condition, what):
+    try:
+        return WebDriverWait(driver, WAIT, poll_frequency=0.1).until(lambda d: condition(d))
+    except TimeoutException:
+        pytest.fail(f"waited {WAIT} s for {what}; message: {message(driver)!r}")
+
+
+# the page redraws while the engine reports: read it in one script, not element by element
+
+def message(driver):
+    return driver.execute_script("return document.getElementById('message').textContent")
+
+
+def current_move(driver):
+    return driver.execute_script("const li = document.querySelector('#move-list li.current');"
+                                 "return li ? li.textContent : null")
+
+
+def click_point(driver, name):
+    point = driver.find_element(By.CSS_SELECTOR, f'#board [data-point="{name}"]')
+    ActionChains(driver).move_to_element(point).click().perform()
+
+
+def board_ready(driver):
+    return driver.execute_script(
+        "const s = window.claimsolveBoard && window.claimsolveBoard.state;"
+        "return Boolean(s && s.line.length && s.line[s.index].tokens && document.querySelector('#board [data-point]'))")
+
+
+def legal(driver):
+    return driver.execute_script("const s = window.claimsolveBoard.state; return s.line[s.index].legal;")
+
+
+def suggestions(driver):
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#suggestions tbody tr'), r => r.dataset.move)")
+
+
+def piece_titles(driver):
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#board .piece title'), t => t.textContent)")
+
+
+def console_errors(driver):
+    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def new_game(driver, game, **options):
+    driver.find_element(By.ID, "new-button").click()
+    Select(driver.find_element(By.ID, "new-game")).select_by_value(game)
+    for name, value in options.items():
+        field = driver.find_element(By.ID, f"new-{name}")
+        field.clear()
+        field.send_keys(str(value))
+    before = driver.execute_script("return window.claimsolveBoard.state.line[0]")
+    driver.find_element(By.ID, "new-start").click()
+    wait(driver, lambda d: d.execute_script("return window.claimsolveBoard.state.line[0]") != before
+         and board_ready(d) and d.execute_script(
+             "return window.claimsolveBoard.state.line[0].position.game") == game, f"a new {game} game")
+
+
+def load_position(driver, path):
+    driver.execute_script("document.getElementById('load-file').hidden = false")
+    field = driver.find_element(By.ID, "load-file")
+    field.send_keys(str(path))
+    driver.execute_script("document.getElementById('load-file').hidden = true")
+    expected = json.loads(Path(path).read_text())
+    wait(driver, lambda d: board_ready(d) and d.execute_script(
+        "return JSON.stringify(window.claimsolveBoard.state.line[0].position)") == json.dumps(expected, separators=(",", ":")),
+        f"the loaded {path.name}")
+
+
+@pytest.fixture(scope="module")
+def page(server, browser):
+    browser.get(server)
+    wait(browser, board_ready, "the first board")
+    Select(browser.find_element(By.ID, "engine-time")).select_by_value("1")
+    return browser
+
+
+def test_claim_settle_click_illegal_suggestions_undo(page, shots):
+    driver = page
+    assert "Claim" in driver.find_element(By.ID, "status").text
+    wait(driver, lambda d: suggestions(d), "suggestions on the settle")
+    driver.save_screenshot(str(shots / "claim-settle.png"))
+    click_point(driver, "c3")
+    click_point(driver, "d5")
+    wait(driver, lambda d: current_move(d) == "c3+d5", "the settle turn played")
+    assert any(t.startswith("c3: Viking of colour 1") for t in piece_titles(driver))
+    assert any(t.startswith("d5: Viking of colour 1") for t in piece_titles(driver))
+    # an occupied point: the server's reason
+    click_point(driver, "c3")
+    wait(driver, lambda d: "not free" in message(d), "the reason c3 is refused")
+    assert message(driver).startswith("Illegal: move 'c3")
+    wait(driver, lambda d: suggestions(d) and set(suggestions(d)) <= set(legal(d)), "suggestions for player 2")
+    driver.save_screenshot(str(shots / "claim-settle-after.png"))
+    driver.find_element(By.ID, "undo-button").click()
+    wait(driver, lambda d: current_move(d) == "start" and not piece_titles(d), "the empty island again")
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    wait(driver, lambda d: current_move(d) == "c3+d5", "the arrow key stepping forward")
+    assert not console_errors(driver)
+
+
+def test_claim_play_phase_movement_arrows_and_save(page, shots):
+    driver = page
+    load_position(driver, SEEDS / "claim/play-2p.json")
+    wait(driver, lambda d: suggestions(d), "suggestions in the play phase")
+    row = driver.find_element(By.CSS_SELECTOR, "#suggestions tbody tr")
+    ActionChains(driver).move_to_element(row).perform()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#arrows line"), "the best line drawn as arrows")
+    driver.save_screenshot(str(shots / "claim-play-best-line.png"))
+    ActionChains(driver).move_by_offset(0, 400).perform()
+    click_point(driver, "d3")                    # an opponent's Viking
+    wait(driver, lambda d: "colour 2" in message(d), "the reason d3 is refused")
+    click_point(driver, "c3")
+    click_point(driver, "c4")
+    wait(driver, lambda d: current_move(d) == "c3-c4", "the step played")
+    assert any(t.startswith("c4: Viking of colour 1") for t in piece_titles(driver))
+    driver.find_element(By.ID, "save-button").click()
+    saved = wait(driver, lambda d: list(d.downloads.glob("claim-*.json")), "the saved position")
+    position = json.loads(saved[0].read_text())
+    assert position["game"] == "claim" and position["to_move"] == 2
+    assert not console_errors(driver)
+
+
+def test_color_claim_new_game_choice_and_illegal(page, shots):
+    driver = page
+    new_game(driver, "colorclaim", size="3x3", seed=1)
+    click_point(driver, "a1")
+    click_point(driver, "c3")
+    wait(driver, lambda d: "not adjacent" in message(d), "the reason a1-c3 is refused")
+    click_point(driver, "a1")
+    click_point(driver, "a2")
+    choices = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions button.move"), "the choice of move")
+    assert {c.get_attribute("data-move") for c in choices} == {"a1-a2", "a1xa2"}
+    driver.save_screenshot(str(shots / "colorclaim-choice.png"))
+    next(c for c in choices if c.get_attribute("data-move") == "a1xa2").click()
+    wait(driver, lambda d: current_move(d) == "a1xa2", "the claim played")
+    wait(driver, lambda d: suggestions(d), "suggestions for player 2")
+    assert "claims" in driver.find_element(By.ID, "board").get_attribute("innerHTML")
+    driver.save_screenshot(str(shots / "colorclaim-after.png"))
+    assert not console_errors(driver)
+
+
+def test_claim_it_roll_place_odds(page, shots):
+    driver = page
+    new_game(driver, "claimit", players=2)
+    seed = driver.find_element(By.ID, "dice-seed")
+    seed.send_keys("7")
+    driver.find_element(By.CSS_SELECTOR, '#actions [data-word="roll"] button').click()
+    wait(driver, lambda d: current_move(d).startswith("roll"), "the roll")
+    if driver.execute_script("const s = window.claimsolveBoard.state; return s.line[s.index].position.dice") is None:
+        pytest.skip("the seeded roll busted")           # (seed 7 does not: kept for other seeds)
+    assert driver.find_elements(By.CSS_SELECTOR, "#board .die")
+    placements = legal(driver)
+    spaces = {m.split("@")[1] for m in placements}
+    illegal = next(f"{r},{c}" for r in range(1, 7) for c in range(1, 7) if f"{r},{c}" not in spaces)
+    click_point(driver, illegal)
+    wait(driver, lambda d: "not a candidate of the roll" in message(d), "the reason a space is refused")
+    target = sorted(spaces)[0]
+    choices = [m for m in placements if m.endswith("@" + target)]
+    click_point(driver, target)
+    if len(choices) > 1:
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions button.move"), "the choice of marker")[0].click()
+    wait(driver, lambda d: "@" in current_move(d), "the marker placed")
+    # roll or stop now: the odds table and its chart come with the analysis
+    wait(driver, lambda d: d.find_element(By.ID, "odds-panel").is_displayed()
+         and d.find_elements(By.CSS_SELECTOR, "#odds-table tbody tr"), "the odds table")
+    assert driver.find_elements(By.CSS_SELECTOR, "#odds-chart rect")
+    assert {"roll", "stop"} <= {b.get_attribute("data-word") for b in
+                                driver.find_elements(By.CSS_SELECTOR, "#actions [data-word]")}
+    driver.save_screenshot(str(shots / "claimit-odds.png"))
+    driver.find_element(By.CSS_SELECTOR, '#actions [data-word="stop"]').click()
+    wait(driver, lambda d: current_move(d) == "stop", "the stop")
+    driver.find_element(By.ID, "undo-button").click()
+    wait(driver, lambda d: "@" in current_move(d), "the placement shown again")
+    assert not console_errors(driver)
