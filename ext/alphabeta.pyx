@@ -122,6 +122,7 @@ cdef enum:
 
 cdef double TICK = 0.25      # seconds between returns to Python
 cdef int PROGRESS_MOVES = 16   # root moves (best first) in a progress report's "moves"
+cdef double FIRST_TICK = 0.1   # seconds to the first return (a live display shows a move at once)
 
 
 # ---------------------------------------------------------------------------
@@ -603,6 +604,7 @@ cdef class Searcher:
     cdef readonly Table table
     cdef object progress
     cdef object error_obj
+    cdef bint interrupted    # Ctrl-C stopped the last search (its answer so far is returned)
     cdef dict status         # what progress reports, filled by the root loops
     cdef char *root_states       # the state after each root move (a whole turn)
     cdef list root_paths         # the decisions (move codes) of each root move
@@ -761,15 +763,20 @@ cdef class Searcher:
         self.n_root = n
 
     cdef void on_tick(self):
-        """Called from the C loop with the GIL, at most every TICK seconds."""
+        """Called from the C loop with the GIL, at most every TICK seconds.
+        Ctrl-C (KeyboardInterrupt from a signal handler or the progress
+        callable) stops the search as its deadline would: the answer so far
+        is returned, marked "interrupted"; another exception is raised."""
         try:
-            if PyErr_CheckSignals() < 0:
-                raise KeyboardInterrupt
+            PyErr_CheckSignals()
             if self.progress is not None:
                 info = dict(self.status)
                 info["nodes"] = self.s.nodes
                 info["seconds"] = ab_now() - self.s.start
                 self.progress(info)
+        except KeyboardInterrupt:
+            self.interrupted = True
+            self.s.stop = 1
         except BaseException as exc:
             self.error_obj = exc
             self.s.error = ERR_PYTHON
@@ -783,9 +790,10 @@ cdef class Searcher:
         self.s.error = ERR_NONE
         self.s.start = ab_now()
         self.s.deadline = self.s.start + time_limit if time_limit is not None else 0.0
-        self.s.next_tick = self.s.start + TICK
+        self.s.next_tick = self.s.start + FIRST_TICK
         self.progress = progress
         self.error_obj = None
+        self.interrupted = False
         self.table.tt.generation = (self.table.tt.generation + 1) & 7
         memset(self.s.killers, 0, (MAX_PLY + 2) * sizeof(cs_move) * 2)
         memset(self.s.history, 0, self.s.g.num_players * HISTORY_SIZE * sizeof(int32_t))
@@ -830,8 +838,9 @@ cdef class Searcher:
 
     def solve(self, time_limit=None, progress=None):
         """Exact values of every root move.  Returns {"complete", "moves":
-        [(code, lower, upper)], "lower", "upper", "pv", "nodes", "seconds"};
-        with "complete" every lower equals its upper."""
+        [(code, lower, upper)], "lower", "upper", "pv", "nodes", "seconds",
+        "interrupted"}; with "complete" every lower equals its upper.
+        Ctrl-C stops it as the time limit does ("interrupted" True)."""
         cdef int n = self.n_root
         cdef int i, j, r, beta, best, steps
         cdef int root_lo, root_hi
@@ -928,6 +937,7 @@ cdef class Searcher:
                 "seconds": ab_now() - self.s.start,
                 "value_nodes": value_nodes,
                 "value_seconds": value_seconds,
+                "interrupted": bool(self.interrupted),
             }
         finally:
             free(lo)
@@ -1001,8 +1011,10 @@ cdef class Searcher:
         """Iterative deepening to `max_depth` (None: until `time_limit`).
         The `top` best moves get exact scores at each depth, the others
         upper bounds.  Returns {"depth", "moves": [(code, score, depth,
-        bound)], "pv", "exact", "nodes", "seconds"}, bound "exact" |
-        "upper" | "lower", the moves best first."""
+        bound)], "pv", "exact", "nodes", "seconds", "interrupted"}, bound
+        "exact" | "upper" | "lower", the moves best first.  Ctrl-C stops it
+        as the time limit does ("interrupted" True; "depth" 0 when it came
+        before depth 1 completed)."""
         cdef int n = self.n_root
         cdef int i, j, d, v, floor, delta, a, b, best_v, prev
         cdef uint64_t horizon0
@@ -1102,6 +1114,7 @@ cdef class Searcher:
             "exact": solved,
             "nodes": self.s.nodes,
             "seconds": ab_now() - self.s.start,
+            "interrupted": bool(self.interrupted),
         }
 
     cdef list priorities(self):

@@ -16,6 +16,7 @@ placement 16 + space * 8 + n (n = 0 black, 1..6 white n), roll outcome
 1000 + 100 d1 + 10 d2 + d3 (chance outcomes list the dice sorted).
 Players are 0-based here.
 """
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, uint8_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, malloc, free
@@ -553,6 +554,34 @@ cdef turn_outcome play_plan(const ci_ctx *c, ci_state *s, int plan, long arg, ui
     out.group_gain = 0
     return out
 
+# ------------------------------------------------------------------ Ctrl-C in the C loops
+# plan_samples and the turn optimum run in C without the GIL; every TICK
+# seconds they take it to run Python's signal handlers, and stop when one
+# raises (Ctrl-C), which the Python-facing method then raises.
+
+cdef double TICK = 0.1
+cdef object _pending = None     # what a signal handler raised inside a C loop
+
+
+cdef bint signalled() noexcept with gil:
+    """True when a signal handler raised (the exception kept for
+    raise_pending())."""
+    global _pending
+    try:
+        PyErr_CheckSignals()
+    except BaseException as exc:
+        _pending = exc
+        return True
+    return False
+
+
+cdef void raise_pending() except *:
+    global _pending
+    if _pending is not None:
+        exc, _pending = _pending, None
+        raise exc
+
+
 cdef inline uint64_t sample_seed(uint64_t seed, long i) noexcept nogil:
     cdef uint64_t z = seed * 0x9E3779B97F4A7C15ULL + <uint64_t> i * 0xD1B54A32D192ED03ULL + 1
     return fmix(z)
@@ -580,7 +609,9 @@ ctypedef struct opt_solver:
     uint64_t capacity        # most entries stored before giving up
     long states              # turn states evaluated by the last call
     double deadline
+    double next_tick         # the next check for Ctrl-C
     int aborted
+    int interrupted          # a signal handler raised (aborted too)
     int cut                  # a depth limit stopped some line of play
     long pruned              # states of the last call where the bound proved "stop"
     int prune                # prove "stop" by roll_upper_bound without expanding
@@ -733,6 +764,19 @@ cdef inline bint stop_proven(const opt_solver *o, const ci_state *s, double stop
     rounding)?"""
     return roll_upper_bound(o, s) < stopv - 1e-9
 
+cdef bint opt_out_of_time(opt_solver *o) noexcept nogil:
+    """The deadline passed, or Ctrl-C (o.interrupted)."""
+    cdef double now = now_seconds()
+    if now > o.deadline:
+        return True
+    if now >= o.next_tick:
+        o.next_tick = now + TICK
+        if signalled():
+            o.interrupted = 1
+            return True
+    return False
+
+
 cdef double opt_decide(opt_solver *o, const ci_state *s, int depth) noexcept nogil:
     """The best expected gain from a decision with something placed, with
     at most `depth` more rolls (UNLIMITED: the exact optimum): max(stop,
@@ -759,7 +803,7 @@ cdef double opt_decide(opt_solver *o, const ci_state *s, int depth) noexcept nog
     if o.aborted:
         return 0.0
     o.states += 1
-    if (o.states & 1023) == 0 and now_seconds() > o.deadline:
+    if (o.states & 1023) == 0 and opt_out_of_time(o):
         o.aborted = 1
         return 0.0
     outer_cut = o.cut
@@ -873,6 +917,65 @@ cdef void init_context(ci_ctx *c, int players, int target, bint release_white):
 
 
 TARGETS = {2: 13, 3: 9, 4: 7, 5: 6}
+
+cdef long run_plan_samples(const ci_ctx *c, const ci_state *start, int nplans, const int *kinds,
+                           const long *args, long first, long count, uint64_t seed, bint rest_of_game,
+                           void *opt, bint timed, double deadline, double *data, double *sums,
+                           double *cross, double *reward) noexcept nogil:
+    """The loop of plan_samples and plan_tally: samples first..first+count-1
+    of every plan.  With `data` each sample's five values are stored (field
+    f of plan j at data[(j * 5 + f) * count + i]); else they are added to
+    `sums` (nplans * 5) and the products of the plans' rewards to `cross`
+    (nplans * nplans), `reward` a scratch row of nplans.  Stops at the
+    deadline (when `timed`) or at Ctrl-C (a signal handler raised: pending
+    for raise_pending), checked every 8 samples, the clock every TICK for
+    Ctrl-C.  Returns the samples done."""
+    cdef ci_state s
+    cdef long i, done = 0
+    cdef int j, k, me = start.to_move
+    cdef uint64_t rng
+    cdef turn_outcome t
+    cdef double ret[5]
+    cdef double now = now_seconds()
+    cdef double next_tick = now + TICK
+    cdef double value[5]
+    for i in range(count):
+        if (i & 7) == 0:
+            now = now_seconds()
+            if timed and now >= deadline:
+                break
+            if now >= next_tick:
+                next_tick = now + TICK
+                if signalled():
+                    break
+        for j in range(nplans):
+            memcpy(&s, start, sizeof(ci_state))
+            rng = sample_seed(seed, first + i)
+            t = play_plan(c, &s, kinds[j], args[j], &rng, opt)
+            if rest_of_game:
+                play_out(c, &s, &rng, 0)
+                final_returns(c, &s, False, ret)
+            else:
+                ret[me] = 0.0
+            value[0] = t.survived
+            value[1] = t.secured_gain
+            value[2] = t.held_gain
+            value[3] = t.group_gain
+            value[4] = ret[me]
+            if data != NULL:
+                for k in range(5):
+                    data[(j * 5 + k) * count + i] = value[k]
+            else:
+                for k in range(5):
+                    sums[j * 5 + k] += value[k]
+                reward[j] = value[4]
+        if data == NULL:
+            for j in range(nplans):
+                for k in range(nplans):
+                    cross[j * nplans + k] += reward[j] * reward[k]
+        done += 1
+    return done
+
 
 cdef class TurnSolver
 
@@ -1054,77 +1157,113 @@ cdef class ClaimItGame:
 
     def simulate(self, bytes state, long games, uint64_t seed, int uniform_seats=0):
         """Plays `games` games from `state` to the end, all in C.  Returns
-        (mean reward of each player, rolls drawn)."""
+        (mean reward of each player, rolls drawn).  Ctrl-C (a signal
+        handler that raises) stops it and is raised."""
         cdef ci_state start = self.read(state)
         cdef ci_state s
         cdef uint64_t rng = seed
         cdef long g, rolls = 0
         cdef double out[5]
         cdef double total[5]
+        cdef double next_tick = now_seconds() + TICK
         cdef int p
         for p in range(5):
             total[p] = 0.0
         with nogil:
             for g in range(games):
+                if (g & 7) == 0 and now_seconds() >= next_tick:
+                    next_tick = now_seconds() + TICK
+                    if signalled():
+                        break
                 memcpy(&s, &start, sizeof(ci_state))
                 rolls += play_out(&self.block.ctx, &s, &rng, uniform_seats)
                 final_returns(&self.block.ctx, &s, False, out)
                 for p in range(self.block.ctx.players):
                     total[p] += out[p]
+        raise_pending()
         return [total[p] / games for p in range(self.players)], rolls
 
     def plan_samples(self, bytes state, plans, long first, long last, uint64_t seed,
-                     bint rest_of_game=True, TurnSolver solver=None):
+                     bint rest_of_game=True, TurnSolver solver=None, double max_seconds=-1.0):
         """Monte Carlo of plans for the rest of this turn: for samples first..
         last-1 (sample i's dice drawn from a seed of (seed, i), the same for
         every plan), each plan [(kind, arg)] is played, then (rest_of_game)
         the rest of the game by the playout policy.  Returns a list per plan
         of five lists: survived, secured gain, held gain, group gain, the
-        mover's reward (0 without rest_of_game)."""
+        mover's reward (0 without rest_of_game).  With `max_seconds` >= 0
+        the samples stop when that time is spent (the lists are then
+        shorter, the same length for every plan: samples first.. of them).
+        Ctrl-C (a signal handler that raises) stops it and is raised."""
+        return self._samples(state, plans, first, last, seed, rest_of_game, solver, max_seconds, False)
+
+    def plan_tally(self, bytes state, plans, long first, long last, uint64_t seed,
+                   bint rest_of_game=True, TurnSolver solver=None, double max_seconds=-1.0):
+        """plan_samples' samples added up in C, so that memory stays flat
+        however many there are: {"samples": n done, "sums": per plan the sums
+        of the five values, "cross": per plan j a list over plans k of the
+        sum of reward_j * reward_k} (variances and paired differences of the
+        rewards follow).  The same samples, deadline and Ctrl-C as
+        plan_samples."""
+        return self._samples(state, plans, first, last, seed, rest_of_game, solver, max_seconds, True)
+
+    cdef object _samples(self, bytes state, plans, long first, long last, uint64_t seed,
+                         bint rest_of_game, TurnSolver solver, double max_seconds, bint tally):
         cdef ci_state start = self.read(state)
-        cdef ci_state s
         cdef const ci_ctx *c = &self.block.ctx
         cdef int nplans = len(plans)
         cdef long count = last - first
-        cdef long i
-        cdef int j, me = start.to_move
-        cdef uint64_t rng
-        cdef turn_outcome t
-        cdef double ret[5]
-        cdef int *kinds = <int *> malloc(sizeof(int) * max(1, nplans))
-        cdef long *args = <long *> malloc(sizeof(long) * max(1, nplans))
-        cdef double *data = <double *> malloc(sizeof(double) * 5 * max(1, nplans) * max(1, count))
+        cdef long done = 0
+        cdef int j, f
+        cdef bint timed = max_seconds >= 0        # NaN: not timed (the count still bounds it)
+        cdef double deadline = now_seconds() + max_seconds
+        cdef int *kinds = NULL
+        cdef long *args = NULL
+        cdef double *data = NULL
+        cdef double *sums = NULL
+        cdef double *cross = NULL
+        cdef double *reward = NULL
         cdef void *opt = NULL
+        if count < 0:
+            count = 0
         if solver is not None:
             opt = <void *> &solver.o
         try:
+            kinds = <int *> malloc(sizeof(int) * max(1, nplans))
+            args = <long *> malloc(sizeof(long) * max(1, nplans))
+            if tally:
+                sums = <double *> calloc(5 * max(1, nplans), sizeof(double))
+                cross = <double *> calloc(max(1, nplans) * max(1, nplans), sizeof(double))
+                reward = <double *> calloc(max(1, nplans), sizeof(double))
+                if sums == NULL or cross == NULL or reward == NULL:
+                    raise MemoryError("plan_tally: %d plans" % nplans)
+            else:
+                data = <double *> malloc(sizeof(double) * 5 * max(1, nplans) * max(1, count))
+                if data == NULL:
+                    raise MemoryError("plan_samples: %d samples of %d plans" % (count, nplans))
+            if kinds == NULL or args == NULL:
+                raise MemoryError()
             for j, (kind, arg) in enumerate(plans):
                 kinds[j] = kind
                 args[j] = arg
                 if kind == PLAN_OPTIMUM and opt == NULL:
                     raise ValueError("the optimum plan needs a solved TurnSolver")
             with nogil:
-                for i in range(count):
-                    for j in range(nplans):
-                        memcpy(&s, &start, sizeof(ci_state))
-                        rng = sample_seed(seed, first + i)
-                        t = play_plan(c, &s, kinds[j], args[j], &rng, opt)
-                        if rest_of_game:
-                            play_out(c, &s, &rng, 0)
-                            final_returns(c, &s, False, ret)
-                        else:
-                            ret[me] = 0.0
-                        data[(j * 5 + 0) * count + i] = t.survived
-                        data[(j * 5 + 1) * count + i] = t.secured_gain
-                        data[(j * 5 + 2) * count + i] = t.held_gain
-                        data[(j * 5 + 3) * count + i] = t.group_gain
-                        data[(j * 5 + 4) * count + i] = ret[me]
-            return [[[data[(j * 5 + f) * count + i] for i in range(count)] for f in range(5)]
+                done = run_plan_samples(c, &start, nplans, kinds, args, first, count, seed, rest_of_game,
+                                        opt, timed, deadline, data, sums, cross, reward)
+            raise_pending()
+            if tally:
+                return {"samples": done,
+                        "sums": [[sums[j * 5 + f] for f in range(5)] for j in range(nplans)],
+                        "cross": [[cross[j * nplans + f] for f in range(nplans)] for j in range(nplans)]}
+            return [[[data[(j * 5 + f) * count + i] for i in range(done)] for f in range(5)]
                     for j in range(nplans)]
         finally:
             free(kinds)
             free(args)
             free(data)
+            free(sums)
+            free(cross)
+            free(reward)
 
 
 cdef class TurnSolver:
@@ -1196,7 +1335,8 @@ cdef class TurnSolver:
         placement.  With a `depth` (1..254) the values are those of the best
         play with at most that many more rolls, and `cut` says whether the
         limit ever stopped a line of play (if not, they are exact).
-        Incomplete (time or memory ran out): decisions is None."""
+        Incomplete (time or memory ran out): decisions is None.  Ctrl-C
+        (a signal handler that raises) stops it and is raised."""
         cdef ci_state s = self.game.read(state)
         cdef ci_state child, start
         cdef const ci_ctx *c = &self.game.block.ctx
@@ -1215,11 +1355,15 @@ cdef class TurnSolver:
             self.base_key = key
         if depth < 1 or depth > UNLIMITED:
             raise ValueError("depth: 1..255")
+        if not 0 <= seconds < 1e12:        # NaN too: no deadline would ever pass
+            raise ValueError("seconds: a number from 0 to 1e12, not %r" % seconds)
         self.o.states = 0
         self.o.pruned = 0
         self.o.aborted = 0
+        self.o.interrupted = 0
         self.o.cut = 0
         self.o.deadline = now_seconds() + seconds
+        self.o.next_tick = now_seconds() + TICK
         decisions = []
         if s.phase == PHASE_PLACE:
             n = ci_legal_moves(c, &s, moves)
@@ -1228,12 +1372,14 @@ cdef class TurnSolver:
                 ci_apply(c, &child, moves[i])
                 with nogil:
                     rollv = opt_decide(&self.o, &child, depth)
+                raise_pending()
                 if self.o.aborted:
                     return False, self.o.states, None, bool(self.o.cut)
                 decisions.append((moves[i], rollv))
             return True, self.o.states, decisions, bool(self.o.cut)
         with nogil:
             rollv = opt_roll(&self.o, &s, depth)
+        raise_pending()
         if self.o.aborted:
             return False, self.o.states, None, bool(self.o.cut)
         decisions.append((MOVE_ROLL, rollv))

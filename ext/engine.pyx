@@ -10,14 +10,62 @@ state.state_bytes())`.
 Decisions and turns: `legal_moves`/`apply` work one decision at a time;
 `turns()` lists whole turns (ext/turns.h), which is what a game's notation
 writes as one move when the game marks its turns with `in_turn`, and what
-`perft` counts.
+`perft` counts.  `perft` runs Python's signal handlers every TICK seconds
+(Ctrl-C stops it).
 """
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from libc.stdint cimport int64_t, uint64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from game cimport *
 from turns cimport *
+
+cdef double TICK = 0.1          # seconds between checks for Ctrl-C in perft
+
+
+ctypedef struct perft_run:
+    uint64_t *counts         # per depth
+    uint64_t nodes           # nodes visited, to pace the clock reads
+    double next_tick
+    int stop                 # a signal handler raised: unwind
+
+
+cdef object _pending = None     # what a signal handler raised inside the C loop
+
+
+cdef bint signalled() noexcept with gil:
+    """Runs Python's signal handlers from a C loop (which holds no GIL):
+    True when one raised (Ctrl-C), the exception kept for raise_pending()."""
+    global _pending
+    try:
+        PyErr_CheckSignals()
+    except BaseException as exc:
+        _pending = exc
+        return True
+    return False
+
+
+cdef void raise_pending() except *:
+    global _pending
+    if _pending is not None:
+        exc, _pending = _pending, None
+        raise exc
+
+
+cdef inline double now_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef void perft_tick(perft_run *r) noexcept nogil:
+    cdef double now = now_seconds()
+    if now >= r.next_tick:
+        r.next_tick = now + TICK
+        if signalled():
+            r.stop = 1
 
 
 cdef const cs_game *game_from_capsule(object capsule) except NULL:
@@ -175,12 +223,20 @@ cdef class GameState:
         cdef cs_move *moves = NULL
         cdef int i, error = 0
         cdef void *st = self.st()
+        cdef perft_run r
+        if c == NULL:
+            raise MemoryError()
+        r.counts = c
+        r.nodes = 0
+        r.next_tick = now_seconds() + TICK
+        r.stop = 0
         try:
             for i in range(depth):
                 c[i] = 0
             if self.g.in_turn != NULL:
                 with nogil:
-                    error = _perft_turns(self.g, st, 0, depth, c)
+                    error = _perft_turns(self.g, st, 0, depth, &r)
+                raise_pending()
                 if error:
                     raise MemoryError(cs_turns_error_text(error).decode())
             else:
@@ -190,7 +246,8 @@ cdef class GameState:
                     raise MemoryError()
                 memcpy(stack, st, self.g.state_size)
                 with nogil:
-                    _perft(self.g, stack, moves, 0, depth, c)
+                    _perft(self.g, stack, moves, 0, depth, &r)
+                raise_pending()
             for i in range(depth):
                 counts[i] = c[i]
         finally:
@@ -201,7 +258,7 @@ cdef class GameState:
 
 
 cdef void _perft(const cs_game *g, char *stack, cs_move *moves, int ply, int depth,
-                 uint64_t *counts) noexcept nogil:
+                 perft_run *r) noexcept nogil:
     cdef char *st = stack + <size_t> ply * g.state_size
     cdef char *child = st + g.state_size
     cdef cs_move *mv = moves + <size_t> ply * g.max_moves
@@ -209,33 +266,43 @@ cdef void _perft(const cs_game *g, char *stack, cs_move *moves, int ply, int dep
     cdef int n, i
     if who < 0:
         return
+    r.nodes += 1
+    if (r.nodes & 1023) == 0:
+        perft_tick(r)
+    if r.stop:
+        return
     n = g.legal_moves(g.ctx, st, mv)
-    counts[ply] += n
+    r.counts[ply] += n
     if ply + 1 >= depth:
         return
     for i in range(n):
         memcpy(child, st, g.state_size)
         g.apply(g.ctx, child, mv[i])
-        _perft(g, stack, moves, ply + 1, depth, counts)
+        _perft(g, stack, moves, ply + 1, depth, r)
+        if r.stop:
+            return
 
 
-cdef int _perft_turns(const cs_game *g, const void *st, int ply, int depth, uint64_t *counts) noexcept nogil:
+cdef int _perft_turns(const cs_game *g, const void *st, int ply, int depth, perft_run *r) noexcept nogil:
     """perft over whole turns, each different end position once; returns
     a cs_turns error code (0: none)."""
     cdef cs_turns t
     cdef int n, i, error = 0
     if g.to_move(g.ctx, st) < 0:
         return 0
+    perft_tick(r)          # listing a node's turns costs more than the clock
+    if r.stop:
+        return 0
     cs_turns_init(&t, g.state_size, 1)
     n = cs_turns_list(g, st, &t)
     if n < 0:
         error = t.error
     else:
-        counts[ply] += n
+        r.counts[ply] += n
         if ply + 1 < depth:
             for i in range(n):
-                error = _perft_turns(g, cs_turns_state(&t, i), ply + 1, depth, counts)
-                if error:
+                error = _perft_turns(g, cs_turns_state(&t, i), ply + 1, depth, r)
+                if error or r.stop:
                     break
     cs_turns_free(&t)
     return error

@@ -2,7 +2,8 @@
 """Monte Carlo tree search (UCT) over the C-level engine interface (game.h).
 
 One `Tree` drives any engine through its cs_game: the search loop runs in C
-with the GIL released and never touches Python per node.
+with the GIL released and never touches Python per node; every TICK (0.1 s)
+it takes the GIL to run Python's signal handlers, so that Ctrl-C stops it.
 
 - Statistics are max^n: a node's mean reward belongs to the player who moved
   into it (for a chance outcome: the player who moved into the chance node),
@@ -27,6 +28,7 @@ with the GIL released and never touches Python per node.
   multiply-add per child; an unvisited child's mean is UNVISITED_MEAN, so it
   wins the comparison (children are tried in their shuffled order).
 """
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
@@ -43,6 +45,7 @@ cdef enum:
     NOT_CLEAN = -40000          # a terminal whose rewards are no two-sided result
 
 cdef float UNVISITED_MEAN = 1e9         # above any UCB1 value of a visited child
+cdef double TICK = 0.1                  # seconds between checks for Ctrl-C in `run`
 
 
 DEFAULT_EXPLORATION = 0.4      # UCB1 constant: beat 1.0 by 65% of points on 6x5 (docs/mcts.md)
@@ -60,6 +63,29 @@ ctypedef struct Node:
     uint32_t first_child    # index of the first child; 0 = not expanded
     uint32_t num_children
     NodeTag tag
+
+
+cdef object _pending = None     # what a signal handler raised inside the C loop
+
+
+cdef bint signalled() noexcept with gil:
+    """Runs Python's signal handlers from the C loop (which holds no GIL):
+    True when one raised (Ctrl-C: KeyboardInterrupt), the exception kept
+    for raise_pending()."""
+    global _pending
+    try:
+        PyErr_CheckSignals()
+    except BaseException as exc:
+        _pending = exc
+        return True
+    return False
+
+
+cdef void raise_pending() except *:
+    global _pending
+    if _pending is not None:
+        exc, _pending = _pending, None
+        raise exc
 
 
 cdef const cs_game *game_from_capsule(object capsule) except NULL:
@@ -323,17 +349,29 @@ cdef class Tree:
     def run(self, uint64_t max_iterations, double max_seconds=-1.0):
         """Runs up to `max_iterations` simulations, for at most `max_seconds`
         of wall clock when that is >= 0, and stops early once the root is
-        proven.  Returns the number of simulations run."""
+        proven.  Returns the number of simulations run.  Every TICK seconds
+        the loop runs Python's signal handlers; when one raises (Ctrl-C) the
+        loop stops after the simulation in hand, the simulations run are
+        counted (`iterations`) and the exception is raised: the tree stays
+        whole and can be read."""
         cdef uint64_t done = 0
-        cdef double deadline = now_seconds() + max_seconds
+        cdef double now = now_seconds()
+        cdef double deadline = now + max_seconds
+        cdef double next_tick = now + TICK
         cdef bint timed = max_seconds >= 0
         cdef int grow
         with nogil:
             while done < max_iterations:
                 if self.solver and is_proven(self.nodes[0].tag.bounds):
                     break       # the root's margin is exact
-                if timed and (done & 7) == 0 and now_seconds() >= deadline:
-                    break
+                if (done & 7) == 0:
+                    now = now_seconds()
+                    if timed and now >= deadline:
+                        break
+                    if now >= next_tick:
+                        next_tick = now + TICK
+                        if signalled():
+                            break
                 grow = self._iterate()
                 if grow:
                     with gil:
@@ -341,6 +379,7 @@ cdef class Tree:
                     continue
                 done += 1
         self.iterations += done
+        raise_pending()
         return done
 
     def advance_to(self, state, int max_depth=2):
