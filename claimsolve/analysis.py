@@ -6,7 +6,7 @@ this module holds what every game shares: the options, the finished game,
 and the Analysis it answers with.
 """
 from .catalog import game_of
-from .errors import ClaimsolveError
+from .errors import ClaimsolveError, Interrupted
 from .search.result import SearchResult
 
 DEFAULT_TIME = 2.0
@@ -43,7 +43,10 @@ class Analysis:
 def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=0,
             threads=1, hash_mb=64, progress=None):
     """Analyses `position`; returns an Analysis whose suggestions are cut to
-    `top` (all when None)."""
+    `top` (all when None).  `time` is the whole call's wall-clock budget (the
+    game's analysis shares it out).  Ctrl-C raises Interrupted (a
+    KeyboardInterrupt) whose `partial` is the Analysis so far (its result's
+    info["interrupted"] set), or None when the search had no answer yet."""
     if engine not in ENGINES:
         raise ClaimsolveError(f"option '--engine': unknown engine '{engine}' (one of: {', '.join(ENGINES)})")
     if time is None and iterations is None:
@@ -55,8 +58,16 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
     game = game_of(position)
     if game.analyze is None:
         raise ClaimsolveError(f"analyze: no engine for game '{position.game}'")
-    analysis = game.analyze(position, time=time, iterations=iterations, engine=engine, seed=seed,
-                            threads=threads, hash_mb=hash_mb, top=top, progress=progress)
+    try:
+        analysis = game.analyze(position, time=time, iterations=iterations, engine=engine, seed=seed,
+                                threads=threads, hash_mb=hash_mb, top=top, progress=progress)
+    except Interrupted as exc:
+        partial = exc.partial
+        if isinstance(partial, SearchResult):
+            partial = Analysis(position, partial)
+        if partial is not None and top is not None:
+            partial.result.suggestions = partial.result.suggestions[:top]
+        raise Interrupted(partial) from None
     if top is not None:
         analysis.result.suggestions = analysis.result.suggestions[:top]
     return analysis

@@ -34,3 +34,14 @@ class MoveError(ClaimsolveError):
         self.move = move
         self.problem = problem
         super().__init__(f"move '{move}': {problem}", source)
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) stopped a search or a match.  It is a KeyboardInterrupt,
+    so code that does not look for it stops as on any Ctrl-C; `partial` is the
+    answer so far (a SearchResult, an Analysis, a MatchResult), marked
+    interrupted, or None when there is none yet."""
+
+    def __init__(self, partial=None):
+        super().__init__("interrupted")
+        self.partial = partial

@@ -7,7 +7,7 @@ final margin).  With more than two players and no teams the search is
 paranoid: the player to move against everyone else.
 """
 from .. import _alphabeta
-from ..errors import ClaimsolveError
+from ..errors import ClaimsolveError, Interrupted
 from .line import move_names
 from .player import Player, register_player
 from .result import SearchResult, Suggestion
@@ -88,7 +88,9 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
     player to move (`exact=True`, `proven` win/draw/loss).  When `time` runs
     out first, `complete` is False and each suggestion carries its proven
     bounds in `extra` ({"lower": lo, "upper": hi}, None where unbounded);
-    info then holds the position's proven bounds.  `table` (an
+    info then holds the position's proven bounds.  Ctrl-C stops it: an
+    Interrupted (a KeyboardInterrupt) is raised with the answer so far
+    (info["interrupted"]).  `table` (an
     _alphabeta.Table) may be passed to keep the table between searches."""
     _check_options(time, hash_mb)
     if position.is_over():
@@ -123,8 +125,20 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
         info = {"value": value, "result": _result_word(value)}
     else:
         info = {"lower": _alphabeta._shown(answer["lower"]), "upper": _alphabeta._shown(answer["upper"])}
-    return SearchResult(engine="solver", suggestions=suggestions, pv=pv, nodes=answer["nodes"],
-                        seconds=answer["seconds"], complete=answer["complete"], info=info)
+    result = SearchResult(engine="solver", suggestions=suggestions, pv=pv, nodes=answer["nodes"],
+                          seconds=answer["seconds"], complete=answer["complete"], info=info)
+    if answer["interrupted"]:
+        if not any(s.exact or s.extra.get("lower") is not None or s.extra.get("upper") is not None
+                   for s in suggestions):
+            raise Interrupted(None)      # Ctrl-C before anything was proven
+        raise _interrupted(result)
+    return result
+
+
+def _interrupted(result):
+    """Ctrl-C stopped the search: the Interrupted carrying its answer so far."""
+    result.info["interrupted"] = True
+    return Interrupted(result)
 
 
 def _key(bound):
@@ -140,7 +154,9 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
     depth (`depth`).  The `top` best moves' scores are exact at that depth
     (a larger `top` costs search time); the others are upper bounds, marked
     extra {"bound": "upper"}.  When every line reached the game's end the
-    exact scores are proven (`exact`, `proven`) and info["solved"] is set."""
+    exact scores are proven (`exact`, `proven`) and info["solved"] is set.
+    Ctrl-C stops it: an Interrupted (a KeyboardInterrupt) is raised with the
+    answer of the last completed depth (info["interrupted"]), if any."""
     _check_options(time, hash_mb, depth)
     if not isinstance(top, int) or isinstance(top, bool) or top < 1:
         raise ClaimsolveError(f"option 'top': must be a whole number, at least 1, not {top}")
@@ -163,9 +179,14 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
     info = {"depth": answer["depth"]}
     if answer["exact"]:
         info["solved"] = True
-    return SearchResult(engine="alphabeta", suggestions=suggestions, pv=move_names(position, answer["pv"]),
-                        nodes=answer["nodes"], seconds=answer["seconds"],
-                        complete=True, info=info)
+    if answer["interrupted"] and answer["depth"] == 0:
+        raise Interrupted(None)          # Ctrl-C before depth 1 completed: no answer yet
+    result = SearchResult(engine="alphabeta", suggestions=suggestions, pv=move_names(position, answer["pv"]),
+                          nodes=answer["nodes"], seconds=answer["seconds"],
+                          complete=not answer["interrupted"], info=info)
+    if answer["interrupted"]:
+        raise _interrupted(result)
+    return result
 
 
 class _TablePlayer(Player):

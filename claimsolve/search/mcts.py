@@ -6,10 +6,12 @@ and what every option does: docs/mcts.md.
 """
 import math
 import multiprocessing
+import os
+import signal
 import time as _time
 
 from .._mcts import DEFAULT_EVAL_SCALE, DEFAULT_EXPLORATION, Tree, derive_seed
-from ..errors import ClaimsolveError
+from ..errors import ClaimsolveError, Interrupted
 from .line import move_names
 from .player import Player, register_player
 from .result import SearchResult, Suggestion
@@ -105,7 +107,9 @@ class MCTSTree:
 
     def search(self, time=None, iterations=None, progress=None):
         """Runs simulations within the budget (`time` seconds and/or
-        `iterations`); returns (simulations run, seconds)."""
+        `iterations`); returns (simulations run, seconds).  Ctrl-C raises
+        KeyboardInterrupt within about 0.1 s, the tree whole (it holds the
+        simulations run: an answer so far can be read from it)."""
         started = _time.monotonic()
         limit = ITERATION_LIMIT if iterations is None else iterations
         done = 0
@@ -286,7 +290,9 @@ def search(position, time=None, iterations=None, seed=0, threads=1, memory_mb=25
            playout_depth=None, progress=None, eval_scale=None, uniform_playouts=False):
     """MCTS from `position` within `time` seconds and/or `iterations`
     simulations (neither: 1 second).  Returns a SearchResult (engine "mcts")
-    whose suggestions are the root moves, best first; see docs/mcts.md."""
+    whose suggestions are the root moves, best first; see docs/mcts.md.
+    Ctrl-C stops it within about 0.1 s: an Interrupted (a KeyboardInterrupt)
+    is raised with the answer so far (info["interrupted"])."""
     _check_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale)
     if time is None and iterations is None:
         time = DEFAULT_TIME
@@ -297,7 +303,15 @@ def search(position, time=None, iterations=None, seed=0, threads=1, memory_mb=25
                    eval_scale=eval_scale, uniform_playouts=uniform_playouts)
     tree = MCTSTree(position, seed=seed, **options)
     if threads == 1:
-        done, seconds = tree.search(time=time, iterations=iterations, progress=progress)
+        started = _time.monotonic()
+        before = tree._tree.iterations
+        try:
+            done, seconds = tree.search(time=time, iterations=iterations, progress=progress)
+        except KeyboardInterrupt:
+            # Ctrl-C: the tree is whole (the C loop stops between simulations)
+            result = _result(tree, [tree.turn_rows()], tree._tree.iterations - before,
+                             _time.monotonic() - started, tree.tree_nodes, 1)
+            raise _interrupted(result) from None
         return _result(tree, [tree.turn_rows()], done, seconds, tree.tree_nodes, 1)
     return _parallel_search(position, tree, time, iterations, seed, threads, options, progress)
 
@@ -329,46 +343,117 @@ def _result(tree, roots, done, seconds, tree_nodes, threads, other_bounds=()):
 
 
 def _worker(connection, position, seed, time, iterations, options):
-    """One root-parallel search in a child process: sends back its root."""
+    """One root-parallel search in a child process: sends back its root.
+    Ctrl-C (SIGINT: the terminal's, to the whole process group, or the
+    parent's, passed on) stops the search; the worker then sends what it
+    searched and ends quietly (no traceback): the first SIGINT raises once,
+    later ones are ignored.  SIGINT is blocked until the handler is in place
+    (_start_workers)."""
+    signal.signal(signal.SIGINT, _stop_once)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
         tree = MCTSTree(position, seed=seed, **options)
-        done, _seconds = tree.search(time=time, iterations=iterations)
-        connection.send(("ok", tree.turn_rows(), done, tree.tree_nodes, tree.root_bounds()))
+        try:
+            done, _seconds = tree.search(time=time, iterations=iterations)
+        except KeyboardInterrupt:
+            done = tree._tree.iterations          # the tree is whole: its answer so far
+        message = ("ok", tree.turn_rows(), done, tree.tree_nodes, tree.root_bounds())
+    except KeyboardInterrupt:
+        message = ("interrupted",)
     except Exception as exc:  # reported by the parent
-        connection.send(("error", f"{type(exc).__name__}: {exc}"))
-    finally:
+        message = ("error", f"{type(exc).__name__}: {exc}")
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the answer is on its way
+    try:
+        connection.send(message)
         connection.close()
+    except (OSError, KeyboardInterrupt):          # the parent is gone or stopped listening
+        pass
+
+
+def _stop_once(signum, frame):
+    """A worker's SIGINT handler: stop the search once, then ignore SIGINT."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+# seconds the parent waits, after Ctrl-C, for the workers' answers so far
+WORKER_GRACE = 2.0
+
+
+def _start_workers(context, position, seed, time, budgets, options, workers):
+    """Starts a worker per budget after the first (appended to `workers` as
+    (process, connection)), with SIGINT blocked across the fork: a worker
+    unblocks it once its own handler is in place, so that an early Ctrl-C
+    cannot end it with a traceback."""
+    threads = len(budgets)
+    masking = hasattr(signal, "pthread_sigmask")
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masking else None
+    try:
+        for k in range(1, threads):
+            if budgets[k] == 0:
+                continue
+            receive, send = context.Pipe(duplex=False)
+            process = context.Process(target=_worker, daemon=True,
+                                      args=(send, position, derive_seed(seed, k), time, budgets[k], options))
+            process.start()
+            send.close()
+            workers.append((process, receive))
+    finally:
+        if masking:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _parallel_search(position, tree, time, iterations, seed, threads, options, progress):
     """`threads` root-parallel searches: this process runs the first, child
-    processes the others (seeds derived from `seed`); roots are merged."""
+    processes the others (seeds derived from `seed`); roots are merged.
+    Ctrl-C: every worker is told (SIGINT) and its answer so far awaited a
+    moment (WORKER_GRACE); the merged answer is raised as Interrupted."""
     budgets = [None] * threads
     if iterations is not None:
         budgets = [iterations // threads + (1 if k < iterations % threads else 0) for k in range(threads)]
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     started = _time.monotonic()
+    before = tree._tree.iterations
     workers = []
-    for k in range(1, threads):
-        if budgets[k] == 0:
-            continue
-        receive, send = context.Pipe(duplex=False)
-        process = context.Process(target=_worker, daemon=True,
-                                  args=(send, position, derive_seed(seed, k), time, budgets[k], options))
-        process.start()
-        send.close()
-        workers.append((process, receive))
-    done, _seconds = tree.search(time=time, iterations=budgets[0], progress=progress)
+    interrupted = False
+    try:
+        _start_workers(context, position, seed, time, budgets, options, workers)
+        tree.search(time=time, iterations=budgets[0], progress=progress)
+    except KeyboardInterrupt:
+        interrupted = True
+    done = tree._tree.iterations - before
     roots = [tree.turn_rows()]
     tree_nodes = tree.tree_nodes
     other_bounds = []
     try:
-        for process, receive in workers:
+        pending = list(workers)
+        grace_end = None
+        while pending:
+            if interrupted and grace_end is None:
+                grace_end = _time.monotonic() + WORKER_GRACE
+                for process, _receive in pending:
+                    _tell(process)
+            process, receive = pending[0]
             try:
+                wait = None if grace_end is None else max(0.0, grace_end - _time.monotonic())
+                if not receive.poll(wait):
+                    pending.pop(0)            # no answer in time: left out
+                    continue
                 message = receive.recv()
-            except EOFError:
+            except KeyboardInterrupt:
+                interrupted = True
+                continue
+            except (EOFError, OSError):
+                if interrupted:
+                    pending.pop(0)
+                    continue
                 raise ClaimsolveError("mcts: a parallel search process ended without an answer") from None
+            pending.pop(0)
+            if message[0] == "interrupted":
+                interrupted = True
+                continue
             if message[0] != "ok":
                 raise ClaimsolveError(f"mcts: a parallel search failed: {message[1]}")
             _tag, root, worker_done, worker_nodes, worker_bounds = message
@@ -379,11 +464,34 @@ def _parallel_search(position, tree, time, iterations, seed, threads, options, p
     finally:
         for process, receive in workers:
             receive.close()
-            process.join(timeout=5)
+            process.join(timeout=0.5 if interrupted else 5)
             if process.is_alive():
                 process.terminate()
+                process.join(timeout=1)
     seconds = _time.monotonic() - started
-    return _result(tree, roots, done, seconds, tree_nodes, threads, other_bounds)
+    result = _result(tree, roots, done, seconds, tree_nodes, threads, other_bounds)
+    if interrupted:
+        raise _interrupted(result)
+    return result
+
+
+def _tell(process):
+    """Passes Ctrl-C on to a worker (it may have got it already, or ended)."""
+    try:
+        os.kill(process.pid, signal.SIGINT)
+    except (OSError, TypeError):
+        pass
+
+
+def _interrupted(result):
+    """Ctrl-C stopped the search: the Interrupted carrying its answer so far
+    (marked info["interrupted"], complete False), or none when no move was
+    searched yet."""
+    if not result.suggestions:
+        return Interrupted(None)
+    result.info["interrupted"] = True
+    result.complete = False
+    return Interrupted(result)
 
 
 class MCTSPlayer(Player):
