@@ -1,16 +1,34 @@
 """How `claimsolve analyze` answers a Claim It! position: MCTS with chance
-nodes, together with the stop/roll odds table."""
+nodes, together with the stop/roll odds table.
+
+The budget is the whole command's: the search gets SEARCH_SHARE of `time`,
+the odds table what is left (its own budget: claimsolve.claimit.odds)."""
+import time as _time
+
 from ..analysis import Analysis
-from ..errors import ClaimsolveError
+from ..errors import ClaimsolveError, Interrupted
 from ..search import mcts
 from . import odds
 
+SEARCH_SHARE = 0.6
+# the least share of `time` the odds table gets, however long the search took
+MIN_ODDS_SHARE = 0.05
+
 
 def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, progress):
-    """The Analysis of `position` (see claimsolve.analysis.analyze)."""
+    """The Analysis of `position` (see claimsolve.analysis.analyze).  Ctrl-C
+    while the odds table is made: Interrupted with the search's answer."""
     if engine in ("alphabeta", "solver"):
         raise ClaimsolveError(
             f"option '--engine': {engine} needs a game without dice; Claim It! is analysed by mcts")
-    result = mcts.search(position, time=time, iterations=iterations, seed=seed, threads=threads,
-                         progress=progress)
-    return Analysis(position, result, odds=odds.odds(position, seed=seed))
+    started = _time.monotonic()
+    result = mcts.search(position, time=None if time is None else time * SEARCH_SHARE,
+                         iterations=iterations, seed=seed, threads=threads, progress=progress)
+    left = None if time is None else max(time * MIN_ODDS_SHARE, time - (_time.monotonic() - started))
+    try:
+        table = odds.odds(position, seed=seed, time=left)
+    except KeyboardInterrupt:
+        result.info["interrupted"] = True
+        result.complete = False
+        raise Interrupted(result) from None
+    return Analysis(position, result, odds=table)

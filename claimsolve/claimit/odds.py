@@ -15,7 +15,9 @@ play-outs of the rest of the game, every player following the engine's
 playout policy, with a 95% confidence interval.  Every row uses the same
 dice for sample i (common random numbers), so rows are compared pairwise.
 All of it runs in C (claimsolve._claimit): one call per table (twenty
-chunks when a progress display is given; the samples are the same).
+chunks when a progress display is given; the samples are the same), which
+adds the samples up as it goes (memory stays flat however many).  A time
+budget covers the whole table: the play-outs stop when it is spent.
 
 The bust probability is exact (the 216 ordered rolls enumerated), and so is
 the turn optimum when it finishes (claimsolve.claimit.optimum).
@@ -28,7 +30,10 @@ from ..errors import ClaimsolveError
 from . import optimum as optimum_mod
 
 DEFAULT_SAMPLES = 6000       # per row: a mid-game table in about 1.2 s (benchmarks/bench_claimit.py)
-DEFAULT_TIME = 0.5           # seconds for the exact turn optimum (both objectives)
+DEFAULT_TIME = 0.5           # seconds for the exact turn optimum (both objectives), without a budget
+OPTIMUM_SHARE = 0.3          # of a budget (`time`): the exact turn optimum; the rest: the play-outs
+RESERVE_SHARE = 0.02         # of a budget: kept for the table's arithmetic and printing
+MIN_SAMPLES = 100            # play-outs per row however small the budget (fewer when fewer are asked)
 MAX_MORE_ROLLS = 4
 Z95 = 1.959963984540054
 PLACEMENT_POLICY = ("greedy: a black marker on your own colour first, then a black on a white marker, "
@@ -65,30 +70,52 @@ def plans_for(position, with_optimum=False):
     return plans
 
 
-def _mean_ci(values):
-    n = len(values)
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
-    half = Z95 * math.sqrt(var / n)
-    return mean, (max(0.0, mean - half), min(1.0, mean + half))
+class _Tally:
+    """The samples of every plan added up (plan_tally sums them in C: memory
+    stays flat however many samples are asked for)."""
+
+    def __init__(self, plans):
+        self.n = 0
+        self.sums = [[0.0] * 5 for _ in range(plans)]
+        self.cross = [[0.0] * plans for _ in range(plans)]   # sums of reward_j * reward_k
+
+    def add(self, part):
+        self.n += part["samples"]
+        for mine, theirs in zip(self.sums + self.cross, part["sums"] + part["cross"]):
+            for i, value in enumerate(theirs):
+                mine[i] += value
+
+    def mean(self, j, field):
+        return self.sums[j][field] / self.n
+
+    def mean_ci(self, j):
+        """The mean reward of plan j and its 95% interval."""
+        n = self.n
+        mean = self.sums[j][4] / n
+        var = max(0.0, (self.cross[j][j] - n * mean * mean) / (n - 1)) if n > 1 else 0.0
+        half = Z95 * math.sqrt(var / n)
+        return mean, (max(0.0, mean - half), min(1.0, mean + half))
+
+    def paired(self, j, k):
+        """Mean of reward_j - reward_k and the probability (normal
+        approximation) that the true mean difference is positive."""
+        n = self.n
+        mean = (self.sums[j][4] - self.sums[k][4]) / n
+        square = self.cross[j][j] - 2 * self.cross[j][k] + self.cross[k][k]
+        var = (square - n * mean * mean) / (n - 1) if n > 1 else 0.0
+        if var <= 1e-12 * max(1.0, square) / n:       # every difference the same
+            return mean, 1.0 if mean > 0 else 0.5
+        se = math.sqrt(var / n)
+        return mean, 0.5 * (1.0 + math.erf(mean / se / math.sqrt(2.0)))
 
 
-def _paired(a, b):
-    """Mean of a - b and the probability (normal approximation) that the true
-    mean difference is positive."""
-    n = len(a)
-    diffs = [x - y for x, y in zip(a, b)]
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-    se = math.sqrt(var / n)
-    if se == 0.0:
-        return mean, 1.0 if mean > 0 else 0.5
-    return mean, 0.5 * (1.0 + math.erf(mean / se / math.sqrt(2.0)))
-
-
-def plan_rows(position, samples=DEFAULT_SAMPLES, seed=0, rest_of_game=True, progress=None, solver=None):
-    """Runs every plan `samples` times in C; the rows of the table (dicts),
-    each with its per-sample rewards under "_rewards"."""
+def plan_rows(position, samples=DEFAULT_SAMPLES, seed=0, rest_of_game=True, progress=None, solver=None,
+              deadline=None):
+    """Runs every plan `samples` times in C; the rows of the table (dicts).
+    With `deadline` (a time.monotonic() reading) the samples stop when it
+    passes, after MIN_SAMPLES of them at least: "_samples" of a row says how
+    many were played.  The samples are the same however the work is cut
+    (twenty chunks when a progress display is given)."""
     if position.is_over():
         raise ClaimsolveError("odds: the game is over")
     if samples < 2:
@@ -97,38 +124,44 @@ def plan_rows(position, samples=DEFAULT_SAMPLES, seed=0, rest_of_game=True, prog
     game = position.engine_game()
     state = position.engine_state().state_bytes()
     specs = [spec for _, _, _, spec in plans]
-    chunks = [(0, samples)]
-    if progress is not None:
-        step = max(1, samples // 20)
-        chunks = [(a, min(samples, a + step)) for a in range(0, samples, step)]
-    data = [[[] for _ in range(5)] for _ in plans]
+    step = samples if progress is None else max(1, samples // 20)
+    floor = min(samples, MIN_SAMPLES)
+    tally = _Tally(len(plans))
     started = _time.monotonic()
-    for first, last in chunks:
-        part = game.plan_samples(state, specs, first, last, seed, rest_of_game, solver)
-        for j, columns in enumerate(part):
-            for f in range(5):
-                data[j][f].extend(columns[f])
+    first = 0
+    while first < samples:
+        last = min(samples, first + step)
+        max_seconds = -1.0
+        if deadline is not None:
+            if first < floor:
+                last = min(last, floor)       # these whatever the budget
+            else:
+                max_seconds = max(0.0, deadline - _time.monotonic())
+        part = game.plan_tally(state, specs, first, last, seed, rest_of_game, solver, max_seconds)
+        tally.add(part)
+        first += part["samples"]
         if progress is not None:
-            progress({"samples": f"{last}/{samples}", "rows": len(plans),
+            progress({"samples": f"{first}/{samples}", "rows": len(plans),
                       "seconds": round(_time.monotonic() - started, 1)})
+        if first < last:
+            break                             # the budget ran out
     rows = []
-    for (plan_id, label, decision, _), columns in zip(plans, data):
-        survived, secured, held, group, reward = columns
-        n = len(survived)
+    for j, (plan_id, label, decision, _) in enumerate(plans):
         row = {
             "plan": plan_id,
             "label": label,
             "decision": decision,
-            "survive": sum(survived) / n,
-            "secured_gain": sum(secured) / n,
-            "held_gain": sum(held) / n,
-            "group_gain": sum(group) / n,
+            "survive": tally.mean(j, 0),
+            "secured_gain": tally.mean(j, 1),
+            "held_gain": tally.mean(j, 2),
+            "group_gain": tally.mean(j, 3),
+            "_samples": tally.n,
         }
         if rest_of_game:
-            win, ci = _mean_ci(reward)
+            win, ci = tally.mean_ci(j)
             row["win"] = win
             row["win_ci95"] = [ci[0], ci[1]]
-            row["_rewards"] = reward
+            row["_tally"] = (tally, j)
         rows.append(row)
     return rows
 
@@ -200,18 +233,30 @@ def _round_optimum(opt):
     return out
 
 
-def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=DEFAULT_TIME, progress=None):
-    """The odds table of a Claim It! position (cli.md `odds`)."""
+def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, optimum_time=None):
+    """The odds table of a Claim It! position (cli.md `odds`).
+
+    `time` is the whole call's wall-clock budget in seconds: the exact turn
+    optimum gets OPTIMUM_SHARE of it, and the play-outs stop when the rest is
+    spent (after MIN_SAMPLES per row at least; the result's `samples` says
+    how many were played, at most `samples`).  Without `time` the optimum
+    gets DEFAULT_TIME and every sample is played, so that a seed gives the
+    same table on any machine.  `optimum_time` sets the optimum's seconds
+    apart.  Ctrl-C raises KeyboardInterrupt within about 0.1 s."""
     if position.is_over():
         raise ClaimsolveError("odds: the game is over, there is nothing to decide")
-    if time is None:
-        time = DEFAULT_TIME
     started = _time.monotonic()
-    solved = {objective: optimum_mod.solve(position, objective, time / 2)
+    if samples is None:
+        samples = DEFAULT_SAMPLES
+    if optimum_time is None:
+        optimum_time = DEFAULT_TIME if time is None else time * OPTIMUM_SHARE
+    deadline = None if time is None else started + time * (1 - RESERVE_SHARE)
+    solved = {objective: optimum_mod.solve(position, objective, optimum_time / 2)
               for objective in optimum_mod.OBJECTIVES}
     replayable = solved["secured"]["exact"] and "rolls_limit" not in solved["secured"]
     solver = optimum_mod.solver_for(position, "secured") if replayable else None
-    rows = plan_rows(position, samples, seed, rest_of_game=True, progress=progress, solver=solver)
+    rows = plan_rows(position, samples, seed, rest_of_game=True, progress=progress, solver=solver,
+                     deadline=deadline)
     if position.dice is not None:
         # the placements ranked by win chance (the optimum row, if any, last)
         placements = sorted((r for r in rows if r["plan"] != "optimum"), key=lambda r: -r["win"])
@@ -224,14 +269,15 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=DEFAULT_TIME, progress=
         if solved[objective]["exact"]:
             turn_optimum[objective] = solved[objective]
         else:
-            turn_optimum[objective] = optimum_mod.fallback(position, objective, rows, solved[objective], time / 2)
+            turn_optimum[objective] = optimum_mod.fallback(position, objective, rows, solved[objective],
+                                                           optimum_time / 2)
     recommendation, margin, confidence, alternative = _recommend(position, rows)
     return OddsResult(
         to_move=position.to_move,
         mode="placement" if position.dice is not None else "roll or stop",
         bust_rolls=position.engine_game().bust_rolls(position.engine_state().state_bytes()),
         rows=rows, recommendation=recommendation, margin=margin, confidence=confidence,
-        alternative=alternative, turn_optimum=turn_optimum, samples=samples, seed=seed,
+        alternative=alternative, turn_optimum=turn_optimum, samples=rows[0]["_samples"], seed=seed,
         seconds=_time.monotonic() - started)
 
 
@@ -243,5 +289,6 @@ def _recommend(position, rows):
     others = [r for r in ranked if r["decision"] != best["decision"]]
     if not others:
         return best["decision"], None, None, None       # a forced decision
-    margin, confidence = _paired(best["_rewards"], others[0]["_rewards"])
+    tally, j = best["_tally"]
+    margin, confidence = tally.paired(j, others[0]["_tally"][1])
     return best["decision"], best["win"] - others[0]["win"], confidence, others[0]["label"]

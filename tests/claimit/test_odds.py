@@ -29,7 +29,7 @@ def small(rows, dice=None):
 
 def test_json_has_the_cli_fields():
     position = seed("mid-game-3p.json")
-    table = odds(position, samples=200, seed=3, time=0.05).to_json()
+    table = odds(position, samples=200, seed=3, optimum_time=0.05).to_json()
     assert table["bust_probability"] == position.bust_rolls() / 216
     assert table["recommendation"] in ("roll", "stop")
     labels = [row["label"] for row in table["rows"]]
@@ -100,7 +100,7 @@ def test_optimum_row_converges_to_the_exact_turn_optimum():
 
 def test_table_includes_the_optimum_row_when_exact():
     position = small(FULL + ["B/1 B/2 B/1 1 . 1", "w1 2/w2 . 2 1 w4"])
-    table = odds(position, samples=300, seed=0, time=2)
+    table = odds(position, samples=300, seed=0, optimum_time=2)
     assert table.turn_optimum["secured"]["exact"] is True
     assert table.turn_optimum["held"]["exact"] is True
     assert table.rows[-1]["plan"] == "optimum"
@@ -109,7 +109,7 @@ def test_table_includes_the_optimum_row_when_exact():
 
 def test_with_dice_the_rows_are_the_placements():
     position = seed("mid-game-dice-3p.json")
-    result = odds(position, samples=300, seed=0, time=0.05)
+    result = odds(position, samples=300, seed=0, optimum_time=0.05)
     table = result.to_json()
     assert table["mode"] == "placement"
     assert sorted(row["decision"] for row in table["rows"]) == sorted(position.legal_moves())
@@ -131,7 +131,7 @@ def test_policy_row_names_the_policys_own_first_decision():
 
 def test_start_of_turn_must_roll():
     position = seed("start-3p.json")
-    result = odds(position, samples=100, seed=0, time=0.05)
+    result = odds(position, samples=100, seed=0, optimum_time=0.05)
     assert result.recommendation == "roll"
     assert result.margin is None
     assert all(row["decision"] == "roll" for row in result.rows)
@@ -141,21 +141,21 @@ def test_start_of_turn_must_roll():
 def test_same_seed_same_table_and_progress_changes_nothing():
     position = seed("mid-game-3p.json")
     seen = []
-    a = odds(position, samples=120, seed=9, time=0.02).to_json()
-    b = odds(position, samples=120, seed=9, time=0.02, progress=seen.append).to_json()
+    a = odds(position, samples=120, seed=9, optimum_time=0.02).to_json()
+    b = odds(position, samples=120, seed=9, optimum_time=0.02, progress=seen.append).to_json()
     for table in (a, b):
         table.pop("seconds")
         for objective in table["turn_optimum"].values():
             objective.pop("seconds", None)
     assert a["rows"] == b["rows"]
     assert seen and seen[-1]["samples"] == "120/120"
-    c = odds(position, samples=120, seed=10, time=0.02).to_json()
+    c = odds(position, samples=120, seed=10, optimum_time=0.02).to_json()
     assert c["rows"] != a["rows"]
 
 
 def test_render_is_an_aligned_table():
     position = seed("mid-game-3p.json")
-    text = render_odds(odds(position, samples=100, seed=0, time=0.02))
+    text = render_odds(odds(position, samples=100, seed=0, optimum_time=0.02))
     assert "stop now" in text and "Recommendation:" in text
     assert "busts with" in text and "/216" in text
     lines = [line for line in text.splitlines() if line.startswith(("stop now", "roll "))]
