@@ -1,6 +1,8 @@
-"""Writing the user's files safely: complete or not at all."""
+"""Writing the user's files safely: complete or not at all (write_atomically),
+or a line at a time, each line whole (LineLog)."""
 import os
 import tempfile
+import time
 
 from .errors import ClaimsolveError
 
@@ -39,3 +41,60 @@ def check_writable(path):
         raise ClaimsolveError("cannot write: no such folder", path)
     if not os.access(directory, os.W_OK | os.X_OK):
         raise ClaimsolveError("cannot write: permission denied", path)
+
+
+class LineLog:
+    """A file of lines written as they come (`match --save`: a game per line
+    as it ends).  The file is made new before any line is written: one that
+    exists and is not empty is refused, never overwritten.  Each line is
+    appended whole, in one write, and is then the system's: a Ctrl-C or a
+    kill of the command leaves every line written; the file is synced to
+    disk at most every SYNC_INTERVAL seconds and when closed."""
+
+    SYNC_INTERVAL = 1.0
+
+    def __init__(self, path, option=None):
+        self.path = os.fspath(path)
+        self._where = f"option '{option}': " if option else ""
+        self._fd = None
+        try:
+            try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o666)
+            except FileExistsError:
+                if not (os.path.isfile(self.path) and os.path.getsize(self.path) == 0):
+                    raise ClaimsolveError(f"{self._where}the file exists; it is not overwritten "
+                                          "(remove it, or give another name)", self.path) from None
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        except OSError as exc:
+            raise ClaimsolveError(f"{self._where}cannot write: {exc.strerror}", self.path) from None
+        self._fd = fd
+        self._synced = time.monotonic()
+
+    def write(self, line):
+        """Appends `line` (a str ending in a newline)."""
+        data = line.encode("utf-8")
+        try:
+            while data:
+                data = data[os.write(self._fd, data):]
+            if time.monotonic() - self._synced >= self.SYNC_INTERVAL:
+                os.fsync(self._fd)
+                self._synced = time.monotonic()
+        except OSError as exc:
+            raise ClaimsolveError(f"{self._where}cannot write: {exc.strerror}", self.path) from None
+
+    def close(self):
+        if self._fd is None:
+            return
+        fd, self._fd = self._fd, None
+        try:
+            os.fsync(fd)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -9,13 +9,16 @@ them: with two teams, twice with the teams swapped.  A game's points for A are t
 seats (Position.points(): 1 for a win, shared equally among tied winning
 teams, 0 for a loss; allies score alike).
 """
+import contextlib
+import itertools
 import json
 import math
 import random
+import signal
 from dataclasses import dataclass, field
 
 from .catalog import get_game
-from .errors import ClaimsolveError
+from .errors import ClaimsolveError, Interrupted
 from .files import write_atomically
 from .player_kinds import make_player
 
@@ -49,27 +52,51 @@ class GameRecord:
 
 @dataclass
 class MatchResult:
+    """The games of a match: every record (`records`), or with keep_records
+    False only the running score (`add` counts each game), so that memory
+    stays flat however many games are played."""
     game: str
     a: str
     b: str
     players: int         # seats
     teams: int           # sides: A plays one, B the others
     records: list = field(default_factory=list)
+    keep_records: bool = True
+    interrupted: bool = False   # Ctrl-C stopped the match: the games finished before it
+    counts: list = field(default_factory=lambda: [0, 0.0, 0, 0])   # games, A's points, wins, losses
+
+    def add(self, record):
+        """Counts a finished game (and keeps its record, with keep_records)."""
+        points = record.a_points
+        self.counts[0] += 1
+        self.counts[1] += points
+        self.counts[2] += points == 1
+        self.counts[3] += points == 0
+        if self.keep_records:
+            self.records.append(record)
+
+    def _summary(self):
+        """(games, A's points, wins, losses)."""
+        if not self.keep_records:
+            return tuple(self.counts)
+        return (len(self.records), sum(r.a_points for r in self.records),
+                sum(1 for r in self.records if r.a_points == 1),
+                sum(1 for r in self.records if r.a_points == 0))
 
     @property
     def games(self):
-        return len(self.records)
+        return self._summary()[0]
 
     def tally(self):
         """(wins, draws, losses) of A: a draw is a shared win."""
-        wins = sum(1 for r in self.records if r.a_points == 1)
-        losses = sum(1 for r in self.records if r.a_points == 0)
-        return wins, self.games - wins - losses, losses
+        games, _points, wins, losses = self._summary()
+        return wins, games - wins - losses, losses
 
     @property
     def score(self):
         """A's mean points per game."""
-        return sum(r.a_points for r in self.records) / self.games if self.records else 0.0
+        games, points, _wins, _losses = self._summary()
+        return points / games if games else 0.0
 
     @property
     def expected_share(self):
@@ -149,14 +176,21 @@ def starting_positions(game, count, seed, players=None, size=None, island=None, 
     """`count` starting positions of `game` (an id), the i-th from seed + i
     when the game takes a seed; the game's own match start when it has one
     (its descriptor's match_start)."""
+    return list(itertools.islice(iter_starts(game, seed, players=players, size=size, island=island,
+                                             variant=variant), count))
+
+
+def iter_starts(game, seed, players=None, size=None, island=None, variant=None):
+    """The starting positions of starting_positions, made one at a time as
+    they are wanted (a match of many games starts at once)."""
     descriptor = get_game(game)
     options = dict(players=players, size=size, island=island, variant=variant)
     if descriptor.match_start is not None:
         descriptor.new(**options, seed=seed)       # refuses the options the game does not take
-        return [descriptor.match_start(**options, seed=seed + i) for i in range(count)]
+        return (descriptor.match_start(**options, seed=seed + i) for i in itertools.count())
     if not descriptor.takes("seed"):
-        return [descriptor.new(**options) for _ in range(count)]
-    return [descriptor.new(**options, seed=seed + i) for i in range(count)]
+        return (descriptor.new(**options) for _ in itertools.count())
+    return (descriptor.new(**options, seed=seed + i) for i in itertools.count())
 
 
 def play_game(start, players, rng, max_plies=10000):
@@ -180,36 +214,64 @@ def play_game(start, players, rng, max_plies=10000):
 
 
 def run_match(game, spec_a, spec_b, games, players=None, size=None, island=None, variant=None,
-              seed=0, progress=None):
+              seed=0, progress=None, on_game=None, keep_records=True):
     """Plays `games` games of `game` (an id) between SPECs `spec_a` and
-    `spec_b`; `players`, `size`, `island`, `variant` build the starts."""
+    `spec_b`; `players`, `size`, `island`, `variant` build the starts (each
+    when its first game begins).  Each finished game's GameRecord goes to
+    `on_game` at once (`match --save` writes it then); with keep_records
+    False the result keeps the score only.  Ctrl-C ends the match: an
+    Interrupted (a KeyboardInterrupt) is raised whose `partial` is the
+    MatchResult of the games finished (`interrupted` set; the game being
+    played is dropped, and a game is counted and given to `on_game`
+    together or not at all)."""
     descriptor = get_game(game)
     if games < 1:
         raise ClaimsolveError("option '--games': must be at least 1")
     for spec in (spec_a, spec_b):
         make_player(spec, game=game)            # a bad SPEC fails before any game
-    options = dict(players=players, size=size, island=island, variant=variant)
-    sample = starting_positions(game, 1, seed, **options)[0]
-    sides = len(descriptor.teams(sample))
-    starts = starting_positions(game, (games + sides - 1) // sides, seed, **options)
-    result = MatchResult(game=game, a=spec_a, b=spec_b, players=sample.num_players, teams=sides)
+    starts = iter_starts(game, seed, players=players, size=size, island=island, variant=variant)
+    start = next(starts)
+    sides = len(descriptor.teams(start))
+    result = MatchResult(game=game, a=spec_a, b=spec_b, players=start.num_players, teams=sides,
+                         keep_records=keep_records)
     rng = random.Random(seed)
-    for index in range(games):
-        start = starts[index // sides]
-        teams = descriptor.teams(start)
-        a_seats = teams[index % len(teams)]
-        lineup = [make_player(spec_a if seat in a_seats else spec_b, seed=_player_seed(seed, index, seat),
-                              game=game)
-                  for seat in range(1, start.num_players + 1)]
-        moves, final = play_game(start, lineup, rng)
-        record = GameRecord(start=start.to_json(), a_seats=a_seats, moves=moves,
-                            points=list(final.points()), final=final.to_json())
-        result.records.append(record)
-        if progress is not None:
-            wins, draws, losses = result.tally()
-            progress({"game": f"{index + 1}/{games}", "A +": wins, "=": draws, "-": losses,
-                      "score": round(result.score, 3)})
+    try:
+        for index in range(games):
+            if index > 0 and index % sides == 0:
+                start = next(starts)
+            teams = descriptor.teams(start)
+            a_seats = teams[index % len(teams)]
+            lineup = [make_player(spec_a if seat in a_seats else spec_b, seed=_player_seed(seed, index, seat),
+                                  game=game)
+                      for seat in range(1, start.num_players + 1)]
+            moves, final = play_game(start, lineup, rng)
+            record = GameRecord(start=start.to_json(), a_seats=a_seats, moves=moves,
+                                points=list(final.points()), final=final.to_json() if keep_records else None)
+            with _sigint_deferred():
+                if on_game is not None:
+                    on_game(record)
+                result.add(record)
+            if progress is not None:
+                wins, draws, losses = result.tally()
+                progress({"game": f"{index + 1}/{games}", "A +": wins, "=": draws, "-": losses,
+                          "score": round(result.score, 3)})
+    except KeyboardInterrupt:
+        result.interrupted = True
+        raise Interrupted(result) from None
     return result
+
+
+@contextlib.contextmanager
+def _sigint_deferred():
+    """Ctrl-C waits until the block is done (a game written and counted
+    together); the main thread only, where Python runs signal handlers."""
+    masking = hasattr(signal, "pthread_sigmask")
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masking else None
+    try:
+        yield
+    finally:
+        if masking:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _player_seed(seed, index, seat):
@@ -217,6 +279,12 @@ def _player_seed(seed, index, seat):
     return (seed * 1000003 + index) * 64 + seat
 
 
+def game_line(record):
+    """A game as one JSON line (start, seats, moves, points) for replay."""
+    return json.dumps(record.to_json()) + "\n"
+
+
 def save_games(result, path):
-    """Writes every game (start, seats, moves, points) as JSON lines for replay."""
-    write_atomically(path, "".join(json.dumps(record.to_json()) + "\n" for record in result.records))
+    """Writes every game of a finished match as JSON lines, whole or not at
+    all (`match --save` writes each game as it ends: files.LineLog)."""
+    write_atomically(path, "".join(game_line(record) for record in result.records))
