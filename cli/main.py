@@ -5,10 +5,42 @@ for people or, with --json, one JSON document.  Bad input: one line on
 stderr naming the file and the field or move, exit code 2."""
 import json
 import os
+import signal
 import sys
 import time
 
-_STARTED = time.monotonic()    # the command's clock: --time budgets count from here
+
+def _process_start():
+    """The monotonic clock's reading when this process started (Linux: its
+    start time in /proc, to the clock tick), else now: --time budgets count
+    from the start of the interpreter, not of this module."""
+    now = time.monotonic()
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - int(fields[19]) / os.sysconf("SC_CLK_TCK")
+        if 0.0 <= age < 60.0:
+            return now - age
+    except (OSError, ValueError, IndexError, AttributeError):
+        pass
+    return now
+
+
+_STARTED = _process_start()    # the command's clock: --time budgets count from here
+
+
+def _interrupted_while_starting(signum, frame):
+    """Ctrl-C before the command runs (while the modules load): one line, 130."""
+    os.write(2, b"claimsolve: interrupted\n")
+    os._exit(130)
+
+
+try:      # until the modules are loaded (the main thread only; an ignored SIGINT stays ignored)
+    _SIGINT_BEFORE = signal.getsignal(signal.SIGINT)
+    if _SIGINT_BEFORE is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupted_while_starting)
+except ValueError:
+    _SIGINT_BEFORE = None
 
 import click
 
@@ -16,15 +48,22 @@ import claimsolve
 from claimsolve import analysis as analysis_mod
 from claimsolve import commands
 from claimsolve.catalog import all_games, ids_where
-from claimsolve.errors import ClaimsolveError
+from claimsolve.errors import ClaimsolveError, Interrupted
 from claimsolve.files import write_atomically
 from claimsolve.positions import dumps, load
 from claimsolve.progress import progress_for
 
 from claimsolve import render
 
+if _SIGINT_BEFORE is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _SIGINT_BEFORE)     # Ctrl-C is KeyboardInterrupt again
+
 
 _current_source = [None]   # the position file the command read, for error lines
+
+# Ctrl-C (SIGINT): the command stops within a second, prints the answer so
+# far where it has one (marked interrupted), one line on stderr, exit code 130
+INTERRUPTED_EXIT = 130
 
 
 class CommandGroup(click.Group):
@@ -43,6 +82,10 @@ class CommandGroup(click.Group):
         except BrokenPipeError:
             sys.stderr.close()
             ctx.exit(0)
+        except KeyboardInterrupt:
+            # Ctrl-C: the answer so far, if any, is printed already
+            click.echo("claimsolve: interrupted", err=True)
+            ctx.exit(INTERRUPTED_EXIT)
 
     def format_commands(self, ctx, formatter):
         super().format_commands(ctx, formatter)
@@ -82,6 +125,26 @@ class CapabilityCommand(click.Command):
 
 # the least share of --time a search gets, however long starting took
 MIN_SEARCH_SHARE = 0.5
+
+
+def budget_left(seconds):
+    """--time is the whole command's wall-clock budget: what starting and
+    reading the position took is spent (the work still gets at least
+    MIN_SEARCH_SHARE of it).  None: no budget."""
+    if seconds is None:
+        return None
+    return max(seconds * MIN_SEARCH_SHARE, seconds - (time.monotonic() - _STARTED))
+
+
+def show_interrupted(as_json, data, text):
+    """Ctrl-C stopped the work: prints its answer so far, marked (--json:
+    "interrupted": true), then ends as any Ctrl-C does (one line, 130)."""
+    if as_json:
+        emit_json(dict(data, interrupted=True))
+    else:
+        click.echo(text)
+        click.echo("Interrupted (Ctrl-C): the answer so far.")
+    raise KeyboardInterrupt
 
 
 def json_option(f):
@@ -188,11 +251,18 @@ def solve(pos, seconds, hash_mb, as_json):
     """The exact game value and every move's value."""
     position = read_position(pos)
     progress = progress_for("solving")
+    interrupted = False
     try:
-        result = claimsolve.solve(position, time=seconds, hash_mb=hash_mb, progress=progress)
+        result = claimsolve.solve(position, time=budget_left(seconds), hash_mb=hash_mb, progress=progress)
+    except Interrupted as exc:
+        if exc.partial is None:
+            raise
+        result, interrupted = exc.partial, True
     finally:
         if progress:
             progress.close()
+    if interrupted:
+        show_interrupted(as_json, render.solve_json(result), render.solve_text(position, result))
     if as_json:
         emit_json(render.solve_json(result))
     else:
@@ -203,14 +273,17 @@ def solve(pos, seconds, hash_mb, as_json):
 @click.argument("pos")
 @click.option("--samples", type=click.IntRange(1, 10_000_000), default=None, help="Monte Carlo play-outs per row.")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None, help="Budget for the exact turn optimum.")
+@click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None,
+              help="Wall-clock budget of the whole command: the turn optimum gets a share, the play-outs "
+                   "stop when the rest is spent (default: 0.5 s for the optimum, every sample played).")
 @json_option
 def odds(pos, samples, seed, seconds, as_json):
     """Roll again or stop? The odds table."""
     position = read_position(pos)
     progress = progress_for("odds")
     try:
-        table = claimsolve.odds(position, samples=samples, seed=seed, time=seconds, progress=progress)
+        table = claimsolve.odds(position, samples=samples, seed=seed, time=budget_left(seconds),
+                                progress=progress)
     finally:
         if progress:
             progress.close()
@@ -237,16 +310,20 @@ def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, as_js
     progress = progress_for("analyzing")
     if seconds is None and iterations is None:
         seconds = analysis_mod.DEFAULT_TIME
-    if seconds is not None:
-        # the whole command's budget: what starting and reading took is spent
-        seconds = max(seconds * MIN_SEARCH_SHARE, seconds - (time.monotonic() - _STARTED))
+    interrupted = False
     try:
-        result = claimsolve.analyze(position, time=seconds, iterations=iterations, engine=engine,
+        result = claimsolve.analyze(position, time=budget_left(seconds), iterations=iterations, engine=engine,
                                     top=top, seed=seed, threads=threads, hash_mb=hash_mb,
                                     progress=progress)
+    except Interrupted as exc:
+        if exc.partial is None:
+            raise
+        result, interrupted = exc.partial, True
     finally:
         if progress:
             progress.close()
+    if interrupted:
+        show_interrupted(as_json, result.to_json(), render.analysis_text(result, color=use_color()))
     if as_json:
         emit_json(result.to_json())
     else:
@@ -264,23 +341,33 @@ def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, as_js
 @click.option("--variant", cls=GameOption, metavar="V", default=None, help="Rules variant")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seeds the starts (start i from SEED + i, for games with a random setup), the players and the dice.")
-@click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Write every game's moves (JSON lines).")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False),
+              help="Write every game's moves (JSON lines) to a new file, each game as it ends.")
 @json_option
 def match(game, spec_a, spec_b, games, players, size, island, variant, seed, save_path, as_json):
     """Plays A against B for N games; score with a 95% interval and Elo.
     A's engine plays one team, B's the others; each start is played once per
     team, A's team rotating (with two teams: swapped)."""
-    from claimsolve.match import run_match, save_games
+    from claimsolve.files import LineLog
+    from claimsolve.match import game_line, run_match
 
     progress = progress_for("match")
+    # --save: made new before the first game, each game written as it ends
+    log = LineLog(save_path, "--save") if save_path else None
+    interrupted = False
     try:
         result = run_match(game, spec_a, spec_b, games, players=players, size=size, island=island,
-                           variant=variant, seed=seed, progress=progress)
+                           variant=variant, seed=seed, progress=progress, keep_records=False,
+                           on_game=None if log is None else lambda record: log.write(game_line(record)))
+    except Interrupted as exc:
+        result, interrupted = exc.partial, True
     finally:
         if progress:
             progress.close()
-    if save_path:
-        save_games(result, save_path)
+        if log is not None:
+            log.close()
+    if interrupted:
+        show_interrupted(as_json, result.to_json(), render.match_text(result))
     if as_json:
         emit_json(result.to_json())
     else:
