@@ -393,5 +393,11 @@ def serve(port, host, max_time, workers):
     web.serve(host=host, port=port, max_time=max_time, workers=workers, announce=click.echo)
 
 
+# `claimsolve study ...`: its commands are in cli/study.py (they use this module's option types)
+from claimsolve.cli.study import study  # noqa: E402
+
+main.add_command(study)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

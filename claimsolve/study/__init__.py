@@ -1,0 +1,215 @@
+"""Studies: thousands of independent solves or games as one resumable command.
+
+    from claimsolve import study
+    study.run("solve", {"game": "colorclaim", "size": "3x3", "seeds": "1-1000"}, "cc33.sqlite")
+    study.run("match", {"game": "claim", "players": 3, "a": "mcts:time=0.5", "b": "mcts:time=0.5",
+                        "games": 600}, "claim3.sqlite", workers=2)
+    study.run(..., scheduler="tcp://host:8786")        # on a Dask cluster (the `dask` extra)
+    study.report("cc33.sqlite")                         # -> {"summary": ..., "text": ...}
+
+A study is a list of tasks with stable ids (claimsolve.study.kinds); each
+finished task is a row of the study's SQLite file (claimsolve.study.store),
+written by this process only, a batch at a time.  Run the same study again
+and it goes on where it stopped: done tasks are skipped, none is run twice
+by the coordinator, none is lost.  The parameters are stored with the study;
+other parameters on the same file are refused.
+"""
+import collections
+import contextlib
+import os
+import signal
+import time
+
+from ..errors import ClaimsolveError, Interrupted
+from .kinds import KINDS, get_kind
+from .store import Store
+
+__all__ = ["KINDS", "run", "report", "default_workers"]
+
+TARGET_BATCH_SECONDS = 1.0     # a batch takes about this long, once task times are known
+BATCHES_PER_WORKER = 4         # ... and the tasks left make at least this many batches per worker
+NOTE_INTERVAL = 1.0            # seconds between the progress line's notes (a query of the file)
+
+
+def default_workers():
+    """The local workers by default: the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+class Outcome(dict):
+    """What a run did: status (done, decided, interrupted), tasks done and
+    total, tasks completed by this run, its seconds, the runner."""
+
+
+def run(kind, options, db, workers=None, scheduler=None, batch=None, progress=None, on_batch=None,
+        client=None):
+    """Runs (or continues) the study of `kind` ("solve", "match",
+    "policies") with `options` (the kind's options(), as the command line
+    gives them) in the SQLite file `db`.  Local processes (`workers`,
+    default every core) or the Dask cluster at `scheduler` (or an open
+    distributed `client`).  `batch` fixes the tasks per batch (default: about
+    a second of work).  `progress(info)` gets {done, total, rate, eta, note}
+    as batches finish; `on_batch(rows)` the rows each batch recorded.
+    Ctrl-C: an Interrupted whose `partial` is the Outcome so far."""
+    study = get_kind(kind)
+    params = study.options(**options)
+    ids = list(study.task_ids(params))
+    if batch is not None and (not isinstance(batch, int) or batch < 1):
+        raise ClaimsolveError("option '--batch': must be a whole number of tasks, at least 1")
+    store = Store.create_or_open(db, kind, params, study.columns, study.describe)
+    try:
+        return _run(study, params, ids, store, workers, scheduler, batch, progress, on_batch, client)
+    finally:
+        store.close()
+
+
+def _run(study, params, ids, store, workers, scheduler, batch, progress, on_batch, client):
+    done = store.done_ids()
+    todo = collections.deque(task for task in ids if task not in done)
+    outcome = Outcome(status="done", done=len(done), total=len(ids), completed=0, seconds=0.0, runner=None)
+    decision = store.meta("decision")
+    if decision is not None:
+        outcome.update(status="decided", decision=decision)
+        return outcome
+    if not todo:
+        return outcome
+    if scheduler is not None or client is not None:
+        from .runners import DaskRunner
+        runner = DaskRunner(scheduler, client=client)
+    else:
+        from .runners import LocalRunner
+        runner = LocalRunner(workers or default_workers())
+    outcome["runner"] = runner.description
+    run_id = store.begin_run(runner.description, len(todo))
+    started = time.monotonic()
+    sizer = _BatchSizer(batch, runner.workers)
+    batches, next_batch = {}, 0
+    last_note, note = 0.0, ""
+    status = "failed"
+    try:
+        while todo or batches:
+            while todo and len(batches) < runner.capacity:
+                size = sizer.size(len(todo))
+                chunk = [todo.popleft() for _ in range(min(size, len(todo)))]
+                batches[next_batch] = chunk
+                runner.submit(next_batch, study.name, params, chunk)
+                next_batch += 1
+            for batch_id, results in runner.wait():
+                chunk = batches.pop(batch_id)
+                if results is None:            # its worker died: the tasks go again, first
+                    todo.extendleft(reversed(chunk))
+                    continue
+                with _sigint_deferred():
+                    written = store.record(run_id, results)
+                outcome["done"] += len(written)
+                outcome["completed"] += len(written)
+                sizer.learn(row["seconds"] for _, row in results)
+                if on_batch is not None:
+                    on_batch([dict(row, id=task_id) for task_id, row in results])
+                decision = study.decide(params, store)
+                if decision is not None:
+                    store.set_meta("decision", dict(decision, games=store.count()))
+                    outcome.update(decision=decision)
+                    todo.clear()
+                    batches.clear()
+                    status = "decided"
+                    break
+                if progress is not None:
+                    now = time.monotonic()
+                    if now - last_note >= NOTE_INTERVAL:
+                        note, last_note = study.note(params, store), now
+                    progress(_progress_info(outcome, now - started, note))
+            if status == "decided":
+                break
+        if status != "decided":
+            status = "done"
+    except KeyboardInterrupt:
+        status = "interrupted"
+        outcome.update(status=status, seconds=time.monotonic() - started)
+        raise Interrupted(outcome) from None
+    finally:
+        runner.close()
+        store.end_run(run_id, status)
+    outcome.update(status=status, seconds=time.monotonic() - started)
+    return outcome
+
+
+def _progress_info(outcome, elapsed, note):
+    rate = outcome["completed"] / elapsed if elapsed > 0 else 0.0
+    left = outcome["total"] - outcome["done"]
+    return {"done": outcome["done"], "total": outcome["total"], "rate": rate,
+            "eta": left / rate if rate > 0 else None, "note": note}
+
+
+def progress_text(info, width=24):
+    """`[######------] 412/1000 41% 23.4/s ETA 0:25 note`: the progress bar
+    of a study on a terminal."""
+    done, total = info["done"], info["total"]
+    filled = int(width * done / total) if total else width
+    eta = info["eta"]
+    eta_text = "--:--" if eta is None else _clock(eta)
+    rate = info["rate"]
+    rate_text = f"{rate:.1f}/s" if rate >= 1 else f"{rate * 60:.1f}/min"
+    return (f"[{'#' * filled}{'-' * (width - filled)}] {done}/{total} {100 * done / total if total else 100:.0f}% "
+            f"{rate_text} ETA {eta_text} {info['note']}").rstrip()
+
+
+def _clock(seconds):
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+class _BatchSizer:
+    """Tasks per batch: `fixed`, or about TARGET_BATCH_SECONDS of work by the
+    task times seen so far (one task at a time until some are seen), and
+    never so many that the tasks left make fewer than BATCHES_PER_WORKER
+    batches per worker (the last batches would keep workers idle)."""
+
+    def __init__(self, fixed, workers):
+        self.fixed = fixed
+        self.workers = workers
+        self.count = 0
+        self.total = 0.0
+
+    def learn(self, seconds):
+        for s in seconds:
+            self.count += 1
+            self.total += s
+
+    def size(self, left):
+        if self.fixed is not None:
+            return self.fixed
+        if not self.count:
+            return 1
+        mean = max(self.total / self.count, 1e-6)
+        by_time = int(TARGET_BATCH_SECONDS / mean)
+        by_spread = left // (BATCHES_PER_WORKER * self.workers)
+        return max(1, min(by_time, by_spread, 1000))
+
+
+@contextlib.contextmanager
+def _sigint_deferred():
+    """Ctrl-C waits until a batch is written (main thread only)."""
+    masking = hasattr(signal, "pthread_sigmask")
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masking else None
+    try:
+        yield
+    finally:
+        if masking:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+def report(db):
+    """The report of the study in `db`, finished or not: {"summary": ...,
+    "text": ...}; the summary says how far the study got."""
+    from .report import build
+    store = Store.read(db)
+    try:
+        return build(store)
+    finally:
+        store.close()

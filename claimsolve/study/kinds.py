@@ -1,0 +1,556 @@
+"""The kinds of study: `solve` (exact values of many setups), `match` (A
+against B over many games, with an optional SPRT) and `policies` (a round
+robin of player specs at one table size, every seating rotated).
+
+Each game is reached through the catalog (its descriptor): `solve` takes
+the games with an exact solver, `match` and `policies` every game.
+"""
+import itertools
+import math
+import random
+import re
+from collections import Counter
+
+from .. import limits
+from ..catalog import get_game, ids_where
+from ..errors import ClaimsolveError
+from ..match import _player_seed, play_game, starting_positions
+from ..player_kinds import make_player
+from . import stats
+from .tasks import StudyKind
+
+MAX_TASKS = 10_000_000          # tasks in one study
+MAX_POLICIES = 64               # specs in one round robin
+MAX_ROUND = 100_000             # games in one round of a round robin
+
+
+# -- setups: "1-1000", "1-100,200,300-310" ---------------------------------------------------
+
+def parse_seeds(text, name="--seeds"):
+    """The seeds of a SEEDS text (ranges A-B and single seeds, separated by
+    commas), sorted and without repeats."""
+    if not isinstance(text, str) or not text.strip():
+        raise ClaimsolveError(f"option '{name}': needs seeds like 1-1000 or 1-10,20,30-40")
+    seeds = set()
+    for part in text.split(","):
+        part = part.strip()
+        low, dash, high = part.partition("-")
+        low = limits.seed(low, name)
+        high = limits.seed(high, name) if dash else low
+        if high < low:
+            raise ClaimsolveError(f"option '{name}': the range {part} runs backwards")
+        if len(seeds) + high - low + 1 > MAX_TASKS:
+            raise ClaimsolveError(f"option '{name}': more than {MAX_TASKS:,} seeds")
+        seeds.update(range(low, high + 1))
+    return sorted(seeds)
+
+
+def seeds_text(seeds):
+    """The shortest SEEDS text of sorted seeds: 1-1000,2000."""
+    parts = []
+    for _, group in itertools.groupby(enumerate(seeds), lambda pair: pair[1] - pair[0]):
+        run = [seed for _, seed in group]
+        parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
+    return ",".join(parts)
+
+
+def _start_options(params):
+    return {key: params.get(key) for key in ("players", "size", "island", "variant")}
+
+
+def _first_start(game, seed, options):
+    """The first start of a study's games (refuses options the game does not
+    take, as `new` and `match` do)."""
+    return starting_positions(game, 1, seed, **options)[0]
+
+
+def _start(params, k, cache):
+    """The k-th start of the study's games (from seed + k when the game
+    takes a seed), kept in the worker's cache while it is used."""
+    key = ("start", k)
+    if key not in cache:
+        cache.pop(cache.get("last_start"), None)
+        cache[key] = starting_positions(params["game"], 1, params["seed"] + k, **_start_options(params))[0]
+        cache["last_start"] = key
+    return cache[key]
+
+
+def _seeded(game):
+    descriptor = get_game(game)
+    return descriptor.match_start is not None or descriptor.takes("seed")
+
+
+def _options_text(params):
+    words = [f"--{key} {params[key]}" for key in ("players", "size", "island", "variant") if params.get(key)]
+    return " ".join(words)
+
+
+def _by_seat(rows, seats):
+    """Mean points of each seat (1-based) and of the seat that moved first."""
+    totals = [0.0] * seats
+    first_total = 0.0
+    for row in rows:
+        points = row["points"]
+        for seat in range(seats):
+            totals[seat] += points[seat]
+        first_total += points[row["first"] - 1]
+    n = len(rows)
+    return ({str(seat + 1): stats.mean_points(totals[seat], n) for seat in range(seats)},
+            stats.mean_points(first_total, n))
+
+
+# -- solve -----------------------------------------------------------------------------------
+
+class SolveStudy(StudyKind):
+    """Exact values of many random setups: the value for the player to move
+    first, the result, the best move, nodes and seconds, per setup."""
+
+    name = "solve"
+    columns = (("seed", "INTEGER"), ("to_move", "INTEGER"), ("value", "INTEGER"), ("result", "TEXT"),
+               ("best", "TEXT"), ("lower", "INTEGER"), ("upper", "INTEGER"), ("nodes", "INTEGER"),
+               ("complete", "INTEGER"))
+
+    def options(self, game, seeds, size=None, time=None, hash_mb=64):
+        descriptor = get_game(game)
+        if descriptor.solve is None:
+            having = ", ".join(ids_where(lambda each: each.solve is not None)) or "no game"
+            raise ClaimsolveError(f"study solve: exact solving is for {having}, not {game}")
+        if not descriptor.takes("seed"):
+            raise ClaimsolveError(f"study solve: {game} has no random setups to number")
+        seed_list = parse_seeds(seeds) if isinstance(seeds, str) else parse_seeds(",".join(map(str, seeds)))
+        if time is not None:
+            time = limits.seconds(time, "--time")
+        hash_mb = limits.memory_mb(hash_mb, "--hash")
+        position = descriptor.new(size=size, seed=seed_list[0])     # refuses a bad size
+        return {"game": game, "size": size or _size_of(position), "seeds": seeds_text(seed_list),
+                "time": time, "hash_mb": hash_mb}
+
+    def task_ids(self, params):
+        return parse_seeds(params["seeds"])
+
+    def run_task(self, params, seed, cache):
+        from .. import solve
+        descriptor = get_game(params["game"])
+        position = descriptor.new(size=params["size"], seed=seed)
+        result = solve(position, time=params["time"], hash_mb=params["hash_mb"])
+        info = result.info
+        return {"seed": seed, "to_move": position.player_to_move, "value": info.get("value"),
+                "result": info.get("result"), "best": result.best.move if result.best else None,
+                "lower": info.get("lower", info.get("value")), "upper": info.get("upper", info.get("value")),
+                "nodes": result.nodes, "complete": bool(result.complete)}
+
+    def describe(self, key, value):
+        if key == "hash_mb":
+            return f"--hash {value}"
+        return f"--{key} {value}" if value is not None else f"no --{key}"
+
+    def note(self, params, store):
+        row = store.conn.execute("SELECT SUM(result='win'), SUM(result='draw'), SUM(result='loss'), COUNT(*) "
+                                 "FROM tasks").fetchone()
+        wins, draws, losses, n = (x or 0 for x in row)
+        if not n:
+            return ""
+        return f"first: +{100 * wins / n:.0f}% ={100 * draws / n:.0f}% -{100 * losses / n:.0f}%"
+
+    def summary(self, params, rows, total):
+        solved = [row for row in rows if row["complete"]]
+        n = len(solved)
+        counts = Counter(row["result"] for row in solved)
+        values = Counter(row["value"] for row in solved)
+        seconds = sorted(row["seconds"] for row in rows)
+        best = Counter(row["best"] for row in solved if row["best"])
+        return {
+            "kind": "solve", "game": params["game"], "size": params["size"], "seeds": params["seeds"],
+            "solved": n, "unsolved": len(rows) - n,
+            "first_player": {word: stats.proportion(counts.get(word, 0), n) for word in ("win", "draw", "loss")},
+            "mean_value": round(sum(row["value"] for row in solved) / n, 4) if n else None,
+            "values": {str(value): count for value, count in sorted(values.items())},
+            "seconds": _spread(seconds),
+            "nodes_mean": round(sum(row["nodes"] for row in rows) / len(rows)) if rows else None,
+            "best_moves": [[move, count] for move, count in best.most_common(5)],
+        }
+
+    def text(self, summary):
+        n = summary["solved"]
+        lines = [f"Exact values of {summary['game']} {summary['size']}, setups {summary['seeds']}: {n} solved"
+                 + (f", {summary['unsolved']} not within the time" if summary["unsolved"] else "")]
+        if n:
+            lines.append("The player to move first (value: his margin with best play by both):")
+            for word, label in (("win", "wins"), ("draw", "draws"), ("loss", "loses")):
+                p = summary["first_player"][word]
+                lines.append(f"  {label:6} {p['count']:6}  {100 * p['share']:5.1f}%   "
+                             f"95% {100 * p['ci95'][0]:5.1f}% to {100 * p['ci95'][1]:5.1f}%")
+            lines.append(f"  mean margin {summary['mean_value']:+.3f}")
+            lines.append("Margins:")
+            width = max(summary["values"].values())
+            for value, count in summary["values"].items():
+                bar = "#" * max(1, round(40 * count / width))
+                lines.append(f"  {int(value):+4d} {count:6}  {bar}")
+            if summary["best_moves"]:
+                lines.append("Commonest best first moves: "
+                             + ", ".join(f"{move} ({count})" for move, count in summary["best_moves"]))
+        if summary["seconds"]:
+            s = summary["seconds"]
+            lines.append(f"Seconds per setup: median {s['median']:.3g}, mean {s['mean']:.3g}, max {s['max']:.3g}; "
+                         f"mean nodes {summary['nodes_mean']:,}")
+        return "\n".join(lines)
+
+    def charts(self, summary, rows, folder):
+        from . import charts
+        return charts.solve_charts(summary, folder)
+
+
+def _size_of(position):
+    size = getattr(position, "size", None)
+    if isinstance(size, str):
+        return size
+    width, height = getattr(position, "width", None), getattr(position, "height", None)
+    return f"{width}x{height}" if width and height else None
+
+
+def _spread(values):
+    if not values:
+        return None
+    n = len(values)
+    return {"mean": round(sum(values) / n, 6), "median": round(values[n // 2], 6), "max": round(values[-1], 6),
+            "total": round(sum(values), 3)}
+
+
+# -- match -----------------------------------------------------------------------------------
+
+class MatchStudy(StudyKind):
+    """A against B, as `claimsolve match` plays it: game i from start
+    seed + i // sides, A's side rotating through the sides; each game a task."""
+
+    name = "match"
+    columns = (("start_seed", "INTEGER"), ("a_seats", "TEXT"), ("first", "INTEGER"), ("points", "TEXT"),
+               ("a_points", "REAL"), ("plies", "INTEGER"), ("moves", "TEXT"))
+    json_columns = ("a_seats", "points", "moves")
+
+    def options(self, game, a, b, games, players=None, size=None, island=None, variant=None, seed=0,
+                sprt=None, alpha=0.05, beta=0.05):
+        descriptor = get_game(game)
+        games = limits.games(games, "--games")
+        if games > MAX_TASKS:
+            raise ClaimsolveError(f"option '--games': at most {MAX_TASKS:,} in one study")
+        seed = limits.seed(seed, "--seed")
+        for spec in (a, b):
+            make_player(spec, game=game)
+        start = _first_start(game, seed, dict(players=players, size=size, island=island, variant=variant))
+        sides = len(descriptor.teams(start))
+        if sprt is not None:
+            sprt = parse_sprt(sprt)
+            if sides != 2:
+                raise ClaimsolveError(f"option '--sprt': Elo needs two sides, A against B; {game} at "
+                                      f"{start.num_players} seats has {sides}")
+        return {"game": game, "a": a, "b": b, "games": games,
+                "players": start.num_players if descriptor.takes("players") else None,
+                "size": size, "island": island, "variant": variant, "seed": seed,
+                "sprt": sprt, "alpha": alpha, "beta": beta, "sides": sides, "seats": start.num_players}
+
+    def task_ids(self, params):
+        return range(params["games"])
+
+    def run_task(self, params, index, cache):
+        game, sides, seed = params["game"], params["sides"], params["seed"]
+        k = index // sides
+        start = _start(params, k, cache)
+        teams = get_game(game).teams(start)
+        a_seats = teams[index % len(teams)]
+        lineup = [make_player(params["a"] if seat in a_seats else params["b"],
+                              seed=_player_seed(seed, index, seat), game=game)
+                  for seat in range(1, start.num_players + 1)]
+        moves, final = play_game(start, lineup, random.Random(_player_seed(seed, index, 0)))
+        points = [float(p) for p in final.points()]
+        return {"start_seed": seed + k if _seeded(game) else None, "a_seats": a_seats,
+                "first": start.player_to_move, "points": points, "a_points": points[a_seats[0] - 1],
+                "plies": len(moves), "moves": list(moves)}
+
+    def describe(self, key, value):
+        if key == "sprt":
+            return f"--sprt {value[0]:g},{value[1]:g}" if value else "no --sprt"
+        if key in ("a", "b"):
+            return f"--{key} {value}"
+        return f"--{key} {value}" if value is not None else f"no --{key}"
+
+    def _tally(self, store):
+        row = store.conn.execute("SELECT COUNT(*), SUM(a_points = 1), SUM(a_points = 0), SUM(a_points) "
+                                 "FROM tasks").fetchone()
+        n, wins, losses, points = (x or 0 for x in row)
+        return n, wins, n - wins - losses, losses, points
+
+    def decide(self, params, store):
+        if not params["sprt"]:
+            return None
+        _n, wins, draws, losses, _points = self._tally(store)
+        result = stats.sprt_decision(wins, draws, losses, *params["sprt"], params["alpha"], params["beta"])
+        return result if result["decision"] else None
+
+    def note(self, params, store):
+        n, wins, draws, losses, points = self._tally(store)
+        if not n:
+            return ""
+        text = f"A +{wins} ={draws} -{losses} {points / n:.3f}"
+        if params["sprt"]:
+            text += f" llr {stats.sprt_llr(wins, draws, losses, *params['sprt']):.2f}"
+        return text
+
+    def summary(self, params, rows, total):
+        n = len(rows)
+        wins = sum(1 for row in rows if row["a_points"] == 1)
+        losses = sum(1 for row in rows if row["a_points"] == 0)
+        points = sum(row["a_points"] for row in rows)
+        score = stats.mean_points(points, n)
+        out = {"kind": "match", "game": params["game"], "a": params["a"], "b": params["b"],
+               "seats": params["seats"], "sides": params["sides"], "options": _options_text(params),
+               "games": n, "wins": wins, "draws": n - wins - losses, "losses": losses,
+               "score": score["mean"], "ci95": score["ci95"], "expected_share": round(1 / params["sides"], 4)}
+        if params["sides"] == 2:
+            lo, hi = score["ci95"]
+            out["elo"] = stats.json_elo(stats.elo(score["mean"])) if n else None
+            out["elo_ci95"] = [stats.json_elo(stats.elo(lo)), stats.json_elo(stats.elo(hi))] if n else None
+        out["by_seat"], out["first_mover"] = _by_seat(rows, params["seats"])
+        out["first_mover"]["edge"] = round(out["first_mover"]["mean"] - 1 / params["sides"], 4) if n else None
+        if params["sprt"]:
+            out["sprt"] = stats.sprt_decision(wins, n - wins - losses, losses, *params["sprt"],
+                                              params["alpha"], params["beta"])
+        out["plies_mean"] = round(sum(row["plies"] for row in rows) / n, 1) if n else None
+        out["seconds"] = _spread(sorted(row["seconds"] for row in rows))
+        return out
+
+    def text(self, summary):
+        n = summary["games"]
+        head = f"{summary['game']} {summary['options']}".strip()
+        lines = [f"{head}: A = {summary['a']} against B = {summary['b']}, {n} games "
+                 f"({summary['seats']} seats, {summary['sides']} sides)"]
+        if not n:
+            return "\n".join(lines)
+        lo, hi = summary["ci95"]
+        lines.append(f"A: +{summary['wins']} ={summary['draws']} -{summary['losses']}   score {summary['score']:.3f}"
+                     f"   95% {lo:.3f} to {hi:.3f}   (equal strength: {summary['expected_share']:.3f})")
+        if summary.get("elo") is not None or summary.get("elo_ci95"):
+            elo_lo, elo_hi = summary["elo_ci95"]
+            lines.append(f"Elo A - B: {_elo_text(summary['elo'], summary['score'])}   "
+                         f"95% {_elo_text(elo_lo, 0)} to {_elo_text(elo_hi, 1)}")
+        lines.append("Points by seat (every engine):  "
+                     + "   ".join(f"{seat}: {p['mean']:.3f} ({p['ci95'][0]:.3f}-{p['ci95'][1]:.3f})"
+                                  for seat, p in summary["by_seat"].items()))
+        first = summary["first_mover"]
+        lines.append(f"The first to move scores {first['mean']:.3f}, 95% {first['ci95'][0]:.3f} to "
+                     f"{first['ci95'][1]:.3f}: edge {first['edge']:+.3f} over the fair {summary['expected_share']:.3f}")
+        if "sprt" in summary:
+            s = summary["sprt"]
+            verdict = {"H1": f"H1 accepted: A is better by about {s['elo1']:g} Elo or more",
+                       "H0": f"H0 accepted: A is not better by {s['elo1']:g} Elo (at most about {s['elo0']:g})",
+                       None: "no decision yet"}[s["decision"]]
+            lines.append(f"SPRT Elo {s['elo0']:g} against {s['elo1']:g}: LLR {s['llr']:.2f} "
+                         f"(bounds {s['lower']:.2f}, {s['upper']:.2f}): {verdict}")
+        if summary["seconds"]:
+            lines.append(f"Mean plies {summary['plies_mean']}; seconds per game: median "
+                         f"{summary['seconds']['median']:.3g}, max {summary['seconds']['max']:.3g}")
+        return "\n".join(lines)
+
+    def charts(self, summary, rows, folder):
+        from . import charts
+        return charts.match_charts(summary, rows, folder)
+
+
+def _elo_text(value, score):
+    if value is None:
+        return "+inf" if score >= 0.5 else "-inf"
+    return f"{value:+.0f}"
+
+
+def parse_sprt(value):
+    """ELO0,ELO1 (a text or a pair) -> [elo0, elo1] with elo0 < elo1."""
+    if isinstance(value, str):
+        parts = value.split(",")
+        if len(parts) != 2:
+            raise ClaimsolveError(f"option '--sprt': needs ELO0,ELO1 like 0,10, not {limits.quoted(value)}")
+        value = parts
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise ClaimsolveError("option '--sprt': needs two Elo bounds ELO0,ELO1")
+    elo0, elo1 = (limits.number(v, "--sprt", -2000, 2000, what="Elo bounds from -2000 to 2000") for v in value)
+    if not elo0 < elo1:
+        raise ClaimsolveError(f"option '--sprt': ELO0 must be below ELO1, not {elo0:g},{elo1:g}")
+    return [elo0, elo1]
+
+
+# -- policies --------------------------------------------------------------------------------
+
+_RANGE = re.compile(r"(?P<head>[^:]+:(?:[A-Za-z_][A-Za-z_0-9]*=)?)(?P<low>[0-9]+)\.\.(?P<high>[0-9]+)")
+
+
+def split_policies(text):
+    """"threshold:3..8,risk:0.2,optimum" -> the specs, ranges expanded
+    (threshold:3 ... threshold:8).  A comma starts a new spec unless what
+    follows is an option of the one before (`mcts:time=0.5,c=1.2`)."""
+    if isinstance(text, (list, tuple)):
+        parts = [part for each in text for part in split_policies(each)]
+        return parts
+    if not isinstance(text, str) or not text.strip():
+        raise ClaimsolveError("option '--policies': needs player specs like threshold:3..8,risk:0.2,optimum")
+    specs = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            raise ClaimsolveError(f"option '--policies': an empty spec in {limits.quoted(text)}")
+        if "=" in part and ":" not in part and specs:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    out = []
+    for spec in specs:
+        match = _RANGE.fullmatch(spec)
+        if match:
+            low, high = int(match["low"]), int(match["high"])
+            if high < low or high - low >= MAX_POLICIES:
+                raise ClaimsolveError(f"option '--policies': the range in {spec} must run upwards, "
+                                      f"at most {MAX_POLICIES} values")
+            out.extend(f"{match['head']}{k}" for k in range(low, high + 1))
+        else:
+            out.append(spec)
+    return out
+
+
+def tables(policies, seats):
+    """The round robin's tables: every set of `seats` different policies;
+    with fewer policies than seats, every multiset of them that holds two
+    or more different ones."""
+    if len(policies) >= seats:
+        return [list(table) for table in itertools.combinations(policies, seats)]
+    return [list(table) for table in itertools.combinations_with_replacement(policies, seats)
+            if len(set(table)) > 1]
+
+
+class PoliciesStudy(StudyKind):
+    """A round robin of player specs at one table size: every table of
+    different policies, every seating of it rotated (seat 1 to each in
+    turn), round after round; round r plays from start seed + r."""
+
+    name = "policies"
+    columns = (("round", "INTEGER"), ("start_seed", "INTEGER"), ("seating", "TEXT"), ("first", "INTEGER"),
+               ("points", "TEXT"), ("plies", "INTEGER"))
+    json_columns = ("seating", "points")
+
+    def options(self, game, policies, games, players=None, size=None, island=None, variant=None, seed=0):
+        descriptor = get_game(game)
+        specs = split_policies(policies)
+        if len(specs) < 2:
+            raise ClaimsolveError("option '--policies': a round robin needs two policies or more")
+        if len(specs) > MAX_POLICIES:
+            raise ClaimsolveError(f"option '--policies': at most {MAX_POLICIES} policies")
+        repeated = [spec for spec, count in Counter(specs).items() if count > 1]
+        if repeated:
+            raise ClaimsolveError(f"option '--policies': {repeated[0]} is given twice")
+        for spec in specs:
+            make_player(spec, game=game)
+        games = limits.games(games, "--games")
+        seed = limits.seed(seed, "--seed")
+        start = _first_start(game, seed, dict(players=players, size=size, island=island, variant=variant))
+        seats = start.num_players
+        sides = len(descriptor.teams(start))
+        if sides != seats:
+            raise ClaimsolveError(f"study policies: every seat must be its own side ({game} at {seats} seats "
+                                  f"has {sides} sides); use study match for teams")
+        per_round = len(tables(specs, seats)) * seats
+        if per_round > MAX_ROUND:
+            raise ClaimsolveError(f"option '--policies': {per_round:,} games in one round (every table, "
+                                  f"every seating) is too many; give fewer policies")
+        rounds = math.ceil(games / per_round)
+        if rounds * per_round > MAX_TASKS:
+            raise ClaimsolveError(f"option '--games': at most {MAX_TASKS:,} in one study")
+        return {"game": game, "policies": specs, "games": rounds * per_round, "rounds": rounds,
+                "per_round": per_round, "players": seats if descriptor.takes("players") else None,
+                "seats": seats, "size": size, "island": island, "variant": variant, "seed": seed}
+
+    def task_ids(self, params):
+        return range(params["games"])
+
+    def run_task(self, params, index, cache):
+        game, seed, seats = params["game"], params["seed"], params["seats"]
+        if "tables" not in cache:
+            cache["tables"] = tables(params["policies"], seats)
+        rnd, rest = divmod(index, params["per_round"])
+        table, rotation = divmod(rest, seats)
+        seating = [cache["tables"][table][(seat + rotation) % seats] for seat in range(seats)]
+        start = _start(params, rnd, cache)
+        lineup = [make_player(spec, seed=_player_seed(seed, index, seat), game=game)
+                  for seat, spec in enumerate(seating, 1)]
+        moves, final = play_game(start, lineup, random.Random(_player_seed(seed, index, 0)))
+        return {"round": rnd, "start_seed": seed + rnd if _seeded(game) else None, "seating": seating,
+                "first": start.player_to_move, "points": [float(p) for p in final.points()],
+                "plies": len(moves)}
+
+    def describe(self, key, value):
+        if key == "policies":
+            return f"--policies {','.join(value)}"
+        return f"--{key} {value}" if value is not None else f"no --{key}"
+
+    def note(self, params, store):
+        rows = store.conn.execute("SELECT seating, points FROM tasks ORDER BY id DESC LIMIT 2000").fetchall()
+        if not rows:
+            return ""
+        import json
+        totals, games = Counter(), Counter()
+        for seating, points in rows:
+            for spec, p in zip(json.loads(seating), json.loads(points)):
+                totals[spec] += p
+                games[spec] += 1
+        best = max(totals, key=lambda spec: totals[spec] / games[spec])
+        return f"leading: {best} {totals[best] / games[best]:.3f}"
+
+    def summary(self, params, rows, total):
+        seats = params["seats"]
+        totals, games, wins = Counter(), Counter(), Counter()
+        for row in rows:
+            for spec, p in zip(row["seating"], row["points"]):
+                totals[spec] += p
+                games[spec] += 1
+                wins[spec] += p == 1
+        table = []
+        for spec in params["policies"]:
+            entry = stats.mean_points(totals[spec], games[spec])
+            entry["policy"] = spec
+            entry["wins"] = wins[spec]
+            table.append(entry)
+        table.sort(key=lambda entry: -entry["mean"])
+        by_seat, first = _by_seat(rows, seats)
+        n = len(rows)
+        return {"kind": "policies", "game": params["game"], "seats": seats, "options": _options_text(params),
+                "games": n, "rounds_done": n // params["per_round"], "rounds": params["rounds"],
+                "per_round": params["per_round"], "expected_share": round(1 / seats, 4), "policies": table,
+                "by_seat": by_seat, "first_mover": dict(first, edge=round(first["mean"] - 1 / seats, 4) if n else None),
+                "seconds": _spread(sorted(row["seconds"] for row in rows))}
+
+    def text(self, summary):
+        n = summary["games"]
+        head = f"{summary['game']} {summary['options']}".strip()
+        lines = [f"{head}: round robin of {len(summary['policies'])} policies at {summary['seats']} seats, "
+                 f"{n} games ({summary['per_round']} a round: every table, every seating rotated)"]
+        if not n:
+            return "\n".join(lines)
+        lines.append(f"Points per game (a win 1, shared when tied; equal policies: {summary['expected_share']:.3f}):")
+        width = max(len(entry["policy"]) for entry in summary["policies"])
+        for rank, entry in enumerate(summary["policies"], 1):
+            lo, hi = entry["ci95"]
+            lines.append(f"  {rank:2}. {entry['policy']:{width}}  {entry['mean']:.3f}   95% {lo:.3f} to {hi:.3f}"
+                         f"   ({entry['games']} games, {entry['wins']} won)")
+        first = summary["first_mover"]
+        lines.append(f"Points by seat: "
+                     + "   ".join(f"{seat}: {p['mean']:.3f}" for seat, p in summary["by_seat"].items())
+                     + f"   (the first to move: edge {first['edge']:+.3f})")
+        return "\n".join(lines)
+
+    def charts(self, summary, rows, folder):
+        from . import charts
+        return charts.policies_charts(summary, folder)
+
+
+KINDS = {kind.name: kind for kind in (SolveStudy(), MatchStudy(), PoliciesStudy())}
+
+
+def get_kind(name):
+    if name not in KINDS:
+        raise ClaimsolveError(f"unknown study kind '{name}' (known: {', '.join(KINDS)})")
+    return KINDS[name]

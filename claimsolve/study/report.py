@@ -1,0 +1,71 @@
+"""`study report`: a study's results, finished or not, as text, JSON and
+SVG charts (matplotlib, the `charts` extra)."""
+import datetime
+import os
+
+from .kinds import get_kind
+
+
+def build(store):
+    """{"summary": {...}, "text": "..."} of an open Store."""
+    kind = get_kind(store.kind)
+    params = store.params
+    total = len(kind.task_ids(params))
+    rows = store.rows(kind.json_columns)
+    summary = kind.summary(params, rows, total)
+    runs = store.runs()
+    decision = store.meta("decision")
+    status = _status(len(rows), total, decision, runs)
+    summary["study"] = {"file": store.path, "kind": store.kind, "params": params, "done": len(rows),
+                        "total": total, "status": status, "decision": decision,
+                        "runs": [{key: run[key] for key in ("run", "status", "runner", "todo", "completed")}
+                                 | {"started": _when(run["started"]), "ended": _when(run["ended"])}
+                                 for run in runs]}
+    return {"summary": summary, "text": _progress_line(summary["study"]) + "\n" + kind.text(summary),
+            "rows": rows}
+
+
+def _status(done, total, decision, runs):
+    if decision is not None:
+        return "decided"
+    if done >= total:
+        return "finished"
+    if runs and runs[-1]["status"] == "running":
+        return "running or stopped"      # a run is writing, or was killed (kill -9) before it could say so
+    return "unfinished"
+
+
+def _progress_line(info):
+    done, total = info["done"], info["total"]
+    runs = info["runs"]
+    ran = f"{len(runs)} run{'s' if len(runs) != 1 else ''}"
+    if info["status"] == "finished":
+        return f"Study {info['file']}: finished, {total} of {total} tasks ({ran})."
+    if info["status"] == "decided":
+        d = info["decision"]
+        return (f"Study {info['file']}: the SPRT decided {d['decision']} after {d.get('games', done)} games "
+                f"({done} of at most {total} played, {ran}).")
+    last = runs[-1]["status"] if runs else "none"
+    how = {"interrupted": "the last run was interrupted", "running": "a run is going on or was killed",
+           "failed": "the last run failed", "none": "not run yet"}.get(last, f"the last run {last}")
+    share = 100 * done / total if total else 0
+    return (f"Study {info['file']}: UNFINISHED, {done} of {total} tasks done ({share:.1f}%; {how}; {ran}). "
+            "Run the same study command again to continue it.")
+
+
+def _when(stamp):
+    if stamp is None:
+        return None
+    return datetime.datetime.fromtimestamp(stamp, datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def write_charts(result, folder):
+    """The study's SVG charts in `folder` (made if missing): their paths."""
+    from ..errors import ClaimsolveError
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ClaimsolveError("option '--svg': charts need matplotlib: pip install \"claimsolve[charts]\"") from None
+    os.makedirs(folder, exist_ok=True)
+    summary = result["summary"]
+    return get_kind(summary["study"]["kind"]).charts(summary, result["rows"], folder)

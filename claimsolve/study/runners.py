@@ -1,0 +1,167 @@
+"""Where a study's batches run: local worker processes (the default) or a
+Dask distributed cluster (`--scheduler ADDRESS`, the optional `dask` extra).
+
+A runner takes batches (`submit(batch_id, kind, params, ids)`) and hands
+back finished ones (`wait()` -> [(batch_id, results or None)]); None means
+the batch's worker died and the batch must run again: the coordinator sends
+it anew.  Only the coordinator touches the study's file.
+"""
+import concurrent.futures
+import ctypes
+import multiprocessing
+import os
+import signal
+
+from ..errors import ClaimsolveError
+from .tasks import run_batch
+
+PR_SET_PDEATHSIG = 1
+
+
+def _worker_init():
+    """A local worker: Ctrl-C is the coordinator's to handle (the terminal
+    sends it to the whole process group), and the worker dies with its
+    coordinator (kill -9 included) instead of running on."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):    # not Linux: the pool's own shutdown still stops it
+        pass
+
+
+class LocalRunner:
+    """`workers` processes on this machine (started fresh: spawn).  A worker
+    that dies (killed, out of memory) breaks the pool: its batches in
+    flight come back as None and a new pool is started."""
+
+    def __init__(self, workers):
+        self.workers = workers
+        self.description = f"local:{workers}"
+        self.capacity = 2 * workers
+        self._pool = None
+        self._futures = {}
+        self.restarts = 0
+
+    def _ensure_pool(self):
+        if self._pool is None:
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_init)
+        return self._pool
+
+    def submit(self, batch_id, kind, params, ids):
+        pool = self._ensure_pool()
+        try:
+            future = pool.submit(run_batch, kind, params, list(ids))
+        except concurrent.futures.process.BrokenProcessPool:
+            self._restart()
+            future = self._ensure_pool().submit(run_batch, kind, params, list(ids))
+        self._futures[future] = batch_id
+
+    def _restart(self):
+        self.restarts += 1
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def wait(self):
+        done, _ = concurrent.futures.wait(list(self._futures), return_when=concurrent.futures.FIRST_COMPLETED)
+        out, broken = [], False
+        for future in done:
+            batch_id = self._futures.pop(future)
+            try:
+                out.append((batch_id, future.result()))
+            except concurrent.futures.process.BrokenProcessPool:
+                out.append((batch_id, None))
+                broken = True
+        if broken:
+            # every batch in flight in the broken pool is lost with it
+            for future, batch_id in list(self._futures.items()):
+                finished = future.done() and not future.cancelled() and future.exception() is None
+                out.append((batch_id, future.result() if finished else None))
+            self._futures.clear()
+            self._restart()
+        return out
+
+    def close(self):
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            for process in list(getattr(pool, "_processes", {}).values()):
+                if process.is_alive():
+                    process.kill()
+            pool.shutdown(wait=True, cancel_futures=True)
+        self._futures.clear()
+
+
+class DaskRunner:
+    """The batches run on the Dask cluster whose scheduler is at `address`
+    (claimsolve installed on its workers).  A worker that dies costs the
+    batches it held: the scheduler gives them to another worker; a batch
+    that kept killing its workers (Dask's KilledWorker) comes back as None
+    and is sent again, up to MAX_RESENDS times."""
+
+    MAX_RESENDS = 3
+
+    def __init__(self, address, client=None, timeout=30):
+        try:
+            import distributed
+        except ImportError:
+            raise ClaimsolveError("option '--scheduler': needs Dask: pip install \"claimsolve[dask]\"") from None
+        self._distributed = distributed
+        self._own_client = client is None
+        if client is None:
+            try:
+                client = distributed.Client(address, timeout=timeout, set_as_default=False)
+            except (OSError, TimeoutError) as exc:
+                raise ClaimsolveError(f"option '--scheduler': cannot reach the Dask scheduler at {address} "
+                                      f"({exc})") from None
+        self.client = client
+        self.description = f"dask:{address}"
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except (TimeoutError, OSError):
+            raise ClaimsolveError(f"option '--scheduler': the Dask cluster at {address} has no workers") from None
+        threads = sum(client.nthreads().values()) or 1
+        self.capacity = 2 * threads
+        self.workers = threads
+        self._futures = {}
+        self._completed = distributed.as_completed()
+        self._resends = {}
+
+    def submit(self, batch_id, kind, params, ids):
+        future = self.client.submit(run_batch, kind, params, list(ids), pure=False,
+                                    key=f"claimsolve-study-{os.getpid()}-{batch_id}-{self._resends.get(batch_id, 0)}")
+        self._futures[future.key] = (future, batch_id)
+        self._completed.add(future)
+
+    def wait(self):
+        future = next(self._completed)
+        out = [self._take(future)]
+        # whatever else has finished meanwhile
+        for more in self._completed.next_batch(block=False) if self._completed.has_ready() else ():
+            out.append(self._take(more))
+        return out
+
+    def _take(self, future):
+        _, batch_id = self._futures.pop(future.key)
+        try:
+            return batch_id, future.result()
+        except self._distributed.KilledWorker:
+            self._resends[batch_id] = self._resends.get(batch_id, 0) + 1
+            if self._resends[batch_id] > self.MAX_RESENDS:
+                raise ClaimsolveError(f"study: batch {batch_id} killed {self.MAX_RESENDS + 1} times its Dask "
+                                      "workers (out of memory?)") from None
+            return batch_id, None
+        finally:
+            future.release()
+
+    def close(self):
+        futures = [future for future, _ in self._futures.values()]
+        if futures:
+            try:
+                self.client.cancel(futures)
+            except Exception:      # noqa: BLE001 (a cluster already gone)
+                pass
+        self._futures.clear()
+        if self._own_client:
+            self.client.close()

@@ -1,0 +1,245 @@
+"""A study's SQLite file: its parameters, one row per finished task, and a
+row per run of the study command.
+
+    meta   key/value: format, kind, params (canonical JSON), created,
+           claimsolve's version, and the SPRT's decision once made
+    tasks  one row per finished task: `id`, the kind's parameter and result
+           columns (claimsolve.study.kinds), `seconds` it took, the `worker`
+           (host:pid) that ran it, the `run` that recorded it, `done_at`
+    runs   one row per run of the study: when it started and ended, its
+           status (running, done, decided, interrupted, failed; a run killed
+           with kill -9 stays "running"), the runner, tasks to do, completed
+
+Only the coordinating process writes (WAL mode: `study report` and other
+readers read while it writes).  A batch's rows and its run's count are one
+transaction, so a kill loses at most the batches in flight.  Two runs on
+one file at once are refused (an exclusive lock on the file for the run).
+"""
+import fcntl
+import json
+import os
+import sqlite3
+import time
+
+from ..errors import ClaimsolveError
+
+FORMAT = 1
+BUSY_TIMEOUT = 30.0
+FIXED_COLUMNS = (("seconds", "REAL"), ("worker", "TEXT"), ("run", "INTEGER"), ("done_at", "REAL"))
+
+
+def canonical(params):
+    """The parameters as stored: JSON with sorted keys."""
+    return json.dumps(params, sort_keys=True, separators=(",", ":"))
+
+
+def _cell(value):
+    """A value as a column holds it: lists and dicts as JSON text."""
+    if isinstance(value, (list, dict, tuple)):
+        return json.dumps(value, separators=(",", ":"))
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+class Store:
+    """An open study file.  `Store.create_or_open(path, kind, params,
+    columns)` for a run (it checks or stores the parameters and takes the
+    lock); `Store.read(path)` for a report."""
+
+    def __init__(self, path, conn, lock=None):
+        self.path = path
+        self.conn = conn
+        self._lock = lock
+        self.columns = [row[1] for row in conn.execute("PRAGMA table_info(tasks)")] if self._has("tasks") else []
+
+    # -- opening ------------------------------------------------------------------
+
+    @classmethod
+    def read(cls, path):
+        """Opens an existing study to read it."""
+        if not os.path.isfile(path):
+            raise ClaimsolveError("no such study file", path)
+        conn = _connect(path)
+        store = cls(path, conn)
+        store._check_is_study()
+        return store
+
+    @classmethod
+    def create_or_open(cls, path, kind, params, columns, describe):
+        """The study at `path` for a run: a new file gets `kind`, `params`
+        and the tasks table of `columns` [(name, SQL type)]; an existing
+        one must hold the same kind and parameters (else a ClaimsolveError
+        saying which differ, with `describe(key, value)` showing a value as
+        its option reads)."""
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise ClaimsolveError(f"option '--db': the folder {folder} does not exist", path)
+        if os.path.isdir(path):
+            raise ClaimsolveError("option '--db': is a folder, not a file", path)
+        lock = _lock(path)
+        try:
+            conn = _connect(path)
+            store = cls(path, conn, lock)
+            if store._has("meta"):
+                store._check_is_study()
+                store._check_same(kind, params, describe)
+            elif store._has_any_table():
+                raise ClaimsolveError("option '--db': is an SQLite file but not a claimsolve study", path)
+            else:
+                store._create(kind, params, columns)
+            return store
+        except BaseException:
+            _unlock(lock)
+            raise
+
+    def _has(self, table):
+        return self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?",
+                                 (table,)).fetchone() is not None
+
+    def _has_any_table(self):
+        return self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='table'").fetchone() is not None
+
+    def _check_is_study(self):
+        if not (self._has("meta") and self._has("tasks") and self._has("runs")):
+            raise ClaimsolveError("not a claimsolve study (no meta, tasks and runs tables)", self.path)
+        fmt = self.meta("format")
+        if fmt != FORMAT:
+            raise ClaimsolveError(f"a study file of format {fmt}; this claimsolve reads format {FORMAT}", self.path)
+
+    def _check_same(self, kind, params, describe):
+        stored_kind = self.meta("kind")
+        if stored_kind != kind:
+            raise ClaimsolveError(f"holds a '{stored_kind}' study, not '{kind}' (use another --db)", self.path)
+        stored = self.meta("params")
+        if canonical(stored) == canonical(params):
+            return
+        differ = [key for key in sorted(set(stored) | set(params)) if stored.get(key) != params.get(key)]
+        shown = "; ".join(f"{describe(key, stored.get(key))}, not {describe(key, params.get(key))}"
+                          for key in differ[:3])
+        raise ClaimsolveError(f"holds this {kind} study with other parameters ({shown}): give the same "
+                              "options to continue it, or another --db for a new study", self.path)
+
+    def _create(self, kind, params, columns):
+        cells = ", ".join(f'"{name}" {kind_}' for name, kind_ in list(columns) + list(FIXED_COLUMNS))
+        from .. import __version__
+        with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            self.conn.execute(f"CREATE TABLE tasks (id INTEGER PRIMARY KEY, {cells})")
+            self.conn.execute("CREATE TABLE runs (run INTEGER PRIMARY KEY, started REAL, ended REAL, status TEXT,"
+                              " runner TEXT, todo INTEGER, completed INTEGER DEFAULT 0)")
+            for key, value in (("format", FORMAT), ("kind", kind), ("params", params), ("created", time.time()),
+                               ("claimsolve", __version__)):
+                self.conn.execute("INSERT INTO meta VALUES (?, ?)", (key, json.dumps(value, sort_keys=True)))
+        self.columns = [row[1] for row in self.conn.execute("PRAGMA table_info(tasks)")]
+
+    # -- reading ------------------------------------------------------------------
+
+    def meta(self, key, default=None):
+        row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return default if row is None else json.loads(row[0])
+
+    @property
+    def kind(self):
+        return self.meta("kind")
+
+    @property
+    def params(self):
+        return self.meta("params")
+
+    def done_ids(self):
+        return {row[0] for row in self.conn.execute("SELECT id FROM tasks")}
+
+    def count(self):
+        return self.conn.execute("SELECT COUNT(*) FROM tasks").fetchone()[0]
+
+    def rows(self, json_columns=()):
+        """Every finished task as a dict, by id; `json_columns` decoded."""
+        cursor = self.conn.execute("SELECT * FROM tasks ORDER BY id")
+        names = [d[0] for d in cursor.description]
+        out = []
+        for values in cursor:
+            row = dict(zip(names, values))
+            for name in json_columns:
+                if row.get(name) is not None:
+                    row[name] = json.loads(row[name])
+            out.append(row)
+        return out
+
+    def runs(self):
+        cursor = self.conn.execute("SELECT * FROM runs ORDER BY run")
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, values)) for values in cursor]
+
+    # -- writing (the coordinator) ----------------------------------------------------
+
+    def set_meta(self, key, value):
+        with self.conn:
+            self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value, sort_keys=True)))
+
+    def begin_run(self, runner, todo):
+        with self.conn:
+            cursor = self.conn.execute("INSERT INTO runs (started, status, runner, todo, completed) "
+                                       "VALUES (?, 'running', ?, ?, 0)", (time.time(), runner, todo))
+        return cursor.lastrowid
+
+    def end_run(self, run, status):
+        with self.conn:
+            self.conn.execute("UPDATE runs SET ended=?, status=? WHERE run=?", (time.time(), status, run))
+
+    def record(self, run, results):
+        """Writes finished tasks [(id, {column: value})] in one transaction;
+        an id already recorded is skipped (never written twice).  Returns the
+        ids written."""
+        written = []
+        now = time.time()
+        with self.conn:
+            for task_id, row in results:
+                names = ["id"] + list(row) + ["run", "done_at"]
+                values = [task_id] + [_cell(v) for v in row.values()] + [run, now]
+                marks = ", ".join("?" * len(names))
+                quoted = ", ".join(f'"{n}"' for n in names)
+                cursor = self.conn.execute(f"INSERT OR IGNORE INTO tasks ({quoted}) VALUES ({marks})", values)
+                if cursor.rowcount:
+                    written.append(task_id)
+            self.conn.execute("UPDATE runs SET completed = completed + ? WHERE run=?", (len(written), run))
+        return written
+
+    def close(self):
+        try:
+            self.conn.close()
+        finally:
+            _unlock(self._lock)
+            self._lock = None
+
+
+def _connect(path):
+    try:
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise ClaimsolveError(f"not a claimsolve study ({exc})", path) from None
+    # `with conn:` commits or rolls back; autocommit outside it
+    conn.isolation_level = ""
+    return conn
+
+
+def _lock(path):
+    """An exclusive lock for the run (flock on a descriptor of the file,
+    apart from SQLite's own locks): a second run on the same file is
+    refused at once."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise ClaimsolveError("another study run is writing this file (wait for it, or stop it)", path) from None
+    return fd
+
+
+def _unlock(fd):
+    if fd is not None:
+        os.close(fd)
