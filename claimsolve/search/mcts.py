@@ -18,6 +18,7 @@ from .result import SearchResult, Suggestion
 
 DEFAULT_TIME = 1.0            # seconds, when neither time nor iterations is given
 PROGRESS_INTERVAL = 0.25      # seconds between progress calls
+FIRST_PROGRESS = 0.1          # seconds to the first one
 ITERATION_LIMIT = 2 ** 63     # "no iteration budget"
 
 
@@ -119,7 +120,9 @@ class MCTSTree:
             if time is not None and chunk_seconds <= 0:
                 break
             if progress is not None:
-                chunk_seconds = PROGRESS_INTERVAL if chunk_seconds < 0 else min(chunk_seconds, PROGRESS_INTERVAL)
+                # the first report comes sooner: a live display shows a move at once
+                interval = FIRST_PROGRESS if done == 0 else PROGRESS_INTERVAL
+                chunk_seconds = interval if chunk_seconds < 0 else min(chunk_seconds, interval)
             ran = self._tree.run(limit - done, chunk_seconds)
             done += ran
             if self.root_exact():

@@ -156,6 +156,7 @@ def create_app(max_time=30.0, workers=2, queue=None, hosts=None):
 
     async def events(job, progress):
         """progress events while the job runs, then its result or error."""
+        getter = None
         try:
             while True:
                 getter = asyncio.ensure_future(progress.get())
@@ -173,6 +174,8 @@ def create_app(max_time=30.0, workers=2, queue=None, hosts=None):
                     yield sse("error", {"error": message, "status": status})
                 return
         finally:
+            if getter is not None and not getter.done():
+                getter.cancel()
             if not job.done():
                 job.cancel()
 

@@ -27,6 +27,7 @@ from ..errors import ClaimsolveError
 
 CANCEL_GRACE = 3.0       # seconds a worker gets to stop a cancelled search
 POLL = 0.05              # seconds between the runner's looks at a cancel or the deadline
+WORKER_NICENESS = 10     # the workers' CPU priority below the server's: the page stays quick
 
 
 class Busy(Exception):
@@ -53,7 +54,12 @@ def _worker_main(connection):
     then ("done", job, answer) | ("error", job, line) | ("cancelled", job) |
     ("failed", job, text).  ("cancel", job) stops job `job`; a cancel of a
     job already finished is ignored."""
+    import os
     from . import tasks
+    try:
+        os.nice(WORKER_NICENESS)     # the server's own process answers first
+    except (AttributeError, OSError):
+        pass
     tasks.warm()
     while True:
         try:

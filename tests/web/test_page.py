@@ -48,7 +48,7 @@ WAIT = 30            # seconds a step may take on a busy machine before the test
 @pytest.fixture(scope="module")
 def server():
     process = subprocess.Popen(
-        [sys.executable, "-m", "claimsolve.cli.main", "serve", "--port", "0", "--workers", "2", "--max-time", "5"],
+        [sys.executable, "-c", "from claimsolve.cli.main import main; main()", "serve", "--port", "0", "--workers", "2", "--max-time", "5"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = process.stdout.readline()
     match = re.search(r"http://[^/]+/", line)
