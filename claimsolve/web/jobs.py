@@ -60,7 +60,10 @@ def _worker_main(connection):
         os.nice(WORKER_NICENESS)     # the server's own process answers first
     except (AttributeError, OSError):
         pass
-    tasks.warm()
+    try:
+        tasks.warm()
+    except Exception:                # a game that cannot load says so in its task's answer
+        pass
     while True:
         try:
             message = connection.recv()
