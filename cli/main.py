@@ -393,10 +393,10 @@ def serve(port, host, max_time, workers):
     web.serve(host=host, port=port, max_time=max_time, workers=workers, announce=click.echo)
 
 
-# `claimsolve study ...`: its commands are in cli/study.py (they use this module's option types)
-from claimsolve.cli.study import study  # noqa: E402
+# `claimsolve study ...`: its commands are in cli/study.py, made with this module's option types
+from claimsolve.cli.study import study_group  # noqa: E402
 
-main.add_command(study)
+main.add_command(study_group(sys.modules[__name__]))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -41,7 +41,10 @@ def default_workers():
 
 class Outcome(dict):
     """What a run did: status (done, decided, interrupted), tasks done and
-    total, tasks completed by this run, its seconds, the runner."""
+    total, tasks completed by this run, its seconds, the runner; `resent`
+    the tasks sent again because their worker died, `duplicates` results
+    that came for a task already recorded (not written again; none
+    expected)."""
 
 
 def run(kind, options, db, workers=None, scheduler=None, batch=None, progress=None, on_batch=None,
@@ -69,7 +72,8 @@ def run(kind, options, db, workers=None, scheduler=None, batch=None, progress=No
 def _run(study, params, ids, store, workers, scheduler, batch, progress, on_batch, client):
     done = store.done_ids()
     todo = collections.deque(task for task in ids if task not in done)
-    outcome = Outcome(status="done", done=len(done), total=len(ids), completed=0, seconds=0.0, runner=None)
+    outcome = Outcome(status="done", done=len(done), total=len(ids), completed=0, seconds=0.0, runner=None,
+                      resent=0, duplicates=0)
     decision = store.meta("decision")
     if decision is not None:
         outcome.update(status="decided", decision=decision)
@@ -101,9 +105,11 @@ def _run(study, params, ids, store, workers, scheduler, batch, progress, on_batc
                 chunk = batches.pop(batch_id)
                 if results is None:            # its worker died: the tasks go again, first
                     todo.extendleft(reversed(chunk))
+                    outcome["resent"] += len(chunk)
                     continue
                 with _sigint_deferred():
                     written = store.record(run_id, results)
+                outcome["duplicates"] += len(results) - len(written)
                 outcome["done"] += len(written)
                 outcome["completed"] += len(written)
                 sizer.learn(row["seconds"] for _, row in results)
@@ -207,7 +213,7 @@ def _sigint_deferred():
 def report(db):
     """The report of the study in `db`, finished or not: {"summary": ...,
     "text": ...}; the summary says how far the study got."""
-    from .report import build
+    from .reports import build
     store = Store.read(db)
     try:
         return build(store)

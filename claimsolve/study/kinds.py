@@ -537,7 +537,7 @@ class PoliciesStudy(StudyKind):
             lines.append(f"  {rank:2}. {entry['policy']:{width}}  {entry['mean']:.3f}   95% {lo:.3f} to {hi:.3f}"
                          f"   ({entry['games']} games, {entry['wins']} won)")
         first = summary["first_mover"]
-        lines.append(f"Points by seat: "
+        lines.append("Points by seat: "
                      + "   ".join(f"{seat}: {p['mean']:.3f}" for seat, p in summary["by_seat"].items())
                      + f"   (the first to move: edge {first['edge']:+.3f})")
         return "\n".join(lines)
