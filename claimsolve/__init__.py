@@ -8,9 +8,14 @@
 
 The games are listed in claimsolve.catalog; each describes itself in its
 package's `descriptor` module (claimsolve.descriptor.GameDescriptor).
+
+Every entry point checks its arguments as the command line checks its
+options (claimsolve.limits): a bad value is a ClaimsolveError naming it.
 """
+from . import limits
 from .catalog import game_of, get_game, ids_where
 from .errors import ClaimsolveError, MoveError, PositionError
+from .game import Position
 from .positions import dumps, from_dict, game_class, load, loads
 
 __version__ = "0.1.0"
@@ -19,26 +24,61 @@ __version__ = "0.1.0"
 def new(game, players=None, size=None, seed=None, island=None, variant=None):
     """A starting position of `game` (an id of claimsolve.catalog); an option
     the game does not take is a ClaimsolveError."""
-    return get_game(game).new(players=players, size=size, island=island, variant=variant, seed=seed)
+    descriptor = get_game(game)
+    if seed is not None:
+        limits.seed(seed, "seed")
+    return descriptor.new(players=players, size=size, island=island, variant=variant, seed=seed)
 
 
-def analyze(position, **options):
-    """Best-move suggestions; see claimsolve.analysis.analyze."""
-    from .analysis import analyze as _analyze
-    return _analyze(position, **options)
+def _position(position):
+    if not isinstance(position, Position):
+        raise ClaimsolveError(f"not a position: {type(position).__name__} (read one with claimsolve.load)")
+    return position
+
+
+def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=0, threads=1, hash_mb=64,
+            progress=None):
+    """Best-move suggestions; see claimsolve.analysis.analyze.  An iteration
+    budget is MCTS's: with engine "alphabeta" or "solver" it is refused
+    (neither counts iterations; give `time`)."""
+    from .analysis import ENGINES, analyze as _analyze
+    _position(position)
+    if time is not None:
+        limits.seconds(time, "time")
+    if iterations is not None:
+        limits.iterations(iterations, "iterations")
+    limits.choice(engine, "engine", ENGINES)
+    if iterations is not None and engine in ("alphabeta", "solver"):
+        raise ClaimsolveError(f"option 'iterations': counts MCTS simulations; engine '{engine}' has no such "
+                              "budget (give a time, or engine 'mcts')")
+    if top is not None:
+        limits.top(top, "top")
+    limits.seed(seed, "seed")
+    limits.threads(threads, "threads")
+    limits.memory_mb(hash_mb, "hash")
+    return _analyze(position, time=time, iterations=iterations, engine=engine, top=top, seed=seed,
+                    threads=threads, hash_mb=hash_mb, progress=progress)
 
 
 def solve(position, time=None, hash_mb=256, progress=None):
     """The exact value and every legal move's value, for the games with an
     exact solver (the descriptor's `solve`: Color Claim)."""
-    solver = _capability(position, "solve", "exact solving", " (use analyze)")
+    solver = _capability(_position(position), "solve", "exact solving", " (use analyze)")
+    if time is not None:
+        limits.seconds(time, "time")
+    limits.memory_mb(hash_mb, "hash")
     return solver(position, time=time, hash_mb=hash_mb, progress=progress)
 
 
 def odds(position, samples=None, seed=0, time=None, progress=None):
     """The stop/roll odds table, for the games with one (the descriptor's
     `odds`: Claim It!)."""
-    table = _capability(position, "odds", "the stop/roll table")
+    table = _capability(_position(position), "odds", "the stop/roll table")
+    if samples is not None:
+        limits.samples(samples, "samples")
+    limits.seed(seed, "seed")
+    if time is not None:
+        limits.seconds(time, "time")
     options = {"seed": seed, "progress": progress}
     if samples is not None:
         options["samples"] = samples
@@ -60,9 +100,9 @@ def _capability(position, name, what, hint=""):
 def perft(position, depth):
     """Move sequences per depth from `position` (deterministic games), counted
     in the engine: a list of `depth` counts."""
-    if getattr(position, "has_chance", False):
+    if getattr(_position(position), "has_chance", False):
         raise ClaimsolveError(f"perft: counts move sequences of games without dice; {position.game} has dice")
-    return position.engine_state().perft(depth)
+    return position.engine_state().perft(limits.depth(depth, "depth"))
 
 
 __all__ = ["ClaimsolveError", "MoveError", "PositionError", "analyze", "dumps", "from_dict",

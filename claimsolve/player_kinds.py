@@ -8,13 +8,14 @@ claimsolve.catalog).
 """
 import importlib
 
+from . import limits
 from .catalog import all_games, get_game, ids_where
 from .errors import ClaimsolveError
 from .search.player import GENERIC_KINDS
 
 # the modules that register generic kinds; open_spiel comes with the optional `test` and `bench` extras
 GENERIC_KIND_MODULES = ("claimsolve.search.mcts", "claimsolve.search.alphabeta",
-                        "claimsolve.search.random_player")
+                        "claimsolve.search.random_player", "claimsolve.search.analyze_player")
 OPENSPIEL_KIND_MODULE = "claimsolve.interop.openspiel"
 
 
@@ -35,15 +36,18 @@ def _own_kinds(game):
 
 def parse_spec(spec):
     """"mcts:time=0.5,c=1.2" -> ("mcts", {"time": "0.5", "c": "1.2"});
-    "threshold:2" -> ("threshold", {"": "2"})."""
+    "threshold:2" -> ("threshold", {"": "2"}).  An option given twice is a
+    ClaimsolveError (the second would silently win)."""
+    if not isinstance(spec, str):
+        raise ClaimsolveError(f"player spec: must be text like mcts:time=0.5, not {type(spec).__name__}")
     kind, _, rest = spec.partition(":")
     options = {}
     for part in filter(None, rest.split(",")):
         key, eq, value = part.partition("=")
-        if eq:
-            options[key.strip()] = value.strip()
-        else:
-            options[""] = key.strip()
+        key, value = (key.strip(), value.strip()) if eq else ("", key.strip())
+        if key in options:
+            raise ClaimsolveError(f"player '{spec}': option '{key or value}' given twice")
+        options[key] = value
     return kind.strip(), options
 
 
@@ -61,12 +65,18 @@ def kinds(game=None):
 
 def make_player(spec, seed=0, game=None):
     """The Player a SPEC describes.  With `game` (an id) the kind must play
-    it; without, a game's own kind is found in whichever game has it."""
+    it; without, a game's own kind is found in whichever game has it.
+    `seed` (the player's, which a match derives) is folded into the range
+    of the engines' seeds.  Each kind checks its options with
+    claimsolve.limits.spec_options: an error names the spec and the option
+    as written."""
     _load_generic_kinds()
     kind, options = parse_spec(spec)
     factory = _factory(spec, kind, game)
     try:
-        return factory(options, seed)
+        return factory(options, limits.fold_seed(seed))
+    except ClaimsolveError as exc:
+        raise ClaimsolveError(f"player '{spec}': {exc.message}") from None
     except (ValueError, KeyError) as exc:
         raise ClaimsolveError(f"player '{spec}': {exc}") from None
 

@@ -8,6 +8,7 @@ random.
 """
 import random
 
+from .. import limits
 from ..search.player import Player
 
 
@@ -50,8 +51,7 @@ def _gain(team, before, after):
 
 
 def _greedy(options, seed):
-    if options:
-        raise ValueError(f"unknown option(s) {', '.join(sorted(options))} (greedy takes none)")
+    limits.spec_options(options, {})          # greedy takes no options
     return GreedyPlayer(seed)
 
 

@@ -180,7 +180,8 @@ class ClaimItState(pyspiel.State):
             return _CODEC.action(move)
         prefix, _, values = move.partition(":")
         try:
-            dice = tuple(sorted(int(v) for v in values.split(",")))
+            dice = tuple(sorted(int(v) if v in ("1", "2", "3", "4", "5", "6") else 0
+                                for v in values.split(",")))
             if prefix != "roll":
                 raise ValueError
             return DICE_CLASSES.index(dice)

@@ -11,6 +11,8 @@
 
 `threshold` and `risk` place by the greedy rule of `greedy_placement`.
 """
+from .. import limits
+from ..errors import ClaimsolveError
 from ..search.player import Player
 from . import rules
 
@@ -124,16 +126,27 @@ def _name(move):
     return placement_name(move)
 
 
-def _option(options, key, kind, default=None):
-    value = options.get(key, options.get("", default) if key == "" else default)
-    if value is None:
-        raise ValueError(f"needs a value ({key or 'e.g. threshold:2'})")
-    return kind(value)
+# the options of each kind's spec, checked by claimsolve.limits as the
+# command line's options are; threshold:2 is threshold:k=2, risk:0.3 risk:p=0.3
+_THRESHOLD = {"k": lambda text, name: limits.count(text, name, 1, limits.MAX_INT)}
+_RISK = {"p": lambda text, name: limits.number(text, name, 0.0, 1.0, what="a probability from 0 to 1")}
+_OPTIMUM = {"time": limits.seconds, "samples": limits.samples}
+
+
+def _needing(options, known, positional, example):
+    values = limits.spec_options(options, known, positional=positional)
+    if positional not in values:
+        raise ClaimsolveError(f"needs a value ({example})")
+    return values[positional]
+
+
+def _optimum(options, seed):
+    values = limits.spec_options(options, _OPTIMUM)
+    return OptimumPlayer(time=values.get("time", 0.05), samples=values.get("samples", 400), seed=seed)
 
 
 PLAYER_KINDS = {
-    "threshold": lambda options, seed: ThresholdPlayer(_option(options, "", int)),
-    "risk": lambda options, seed: RiskPlayer(_option(options, "", float)),
-    "optimum": lambda options, seed: OptimumPlayer(
-        time=float(options.get("time", 0.05)), samples=int(options.get("samples", 400)), seed=seed),
+    "threshold": lambda options, seed: ThresholdPlayer(_needing(options, _THRESHOLD, "k", "threshold:2")),
+    "risk": lambda options, seed: RiskPlayer(_needing(options, _RISK, "p", "risk:0.3")),
+    "optimum": _optimum,
 }

@@ -30,6 +30,7 @@ import time
 import numpy as np
 from open_spiel.python.algorithms import mcts as spiel_mcts
 
+from .. import limits
 from ..catalog import all_games, game_of, ids_where
 from ..errors import ClaimsolveError
 from ..search.player import Player, register_player
@@ -163,20 +164,23 @@ class OpenSpielMCTSPlayer(Player):
                 node = bot.mcts_search(state)
 
 
+# the options of "openspiel-mcts:...", checked by claimsolve.limits as the
+# command line's options are
+_OPTIONS = {"time": limits.seconds, "simulations": limits.iterations, "iterations": limits.iterations,
+            "c": lambda text, name: limits.number(text, name, 0.0, 1e6),
+            "rollouts": lambda text, name: limits.count(text, name, 1, 1_000_000)}
+
+
 def _openspiel_mcts_player(options, seed):
-    known = {"time", "simulations", "iterations", "c", "rollouts"}
-    unknown = set(options) - known
-    if unknown:
-        raise ValueError(f"unknown option {sorted(unknown)[0]!r} (known: {', '.join(sorted(known))})")
-    if "simulations" in options and "iterations" in options:
+    values = limits.spec_options(options, _OPTIONS)
+    if "simulations" in values and "iterations" in values:
         raise ValueError("iterations= is another name for simulations=: give one of them")
-    simulations = options.get("simulations", options.get("iterations"))
     return OpenSpielMCTSPlayer(
-        time=float(options["time"]) if "time" in options else None,
-        simulations=int(simulations) if simulations is not None else None,
-        uct_c=float(options.get("c", 2.0)),
-        n_rollouts=int(options.get("rollouts", 1)),
-        seed=seed)
+        time=values.get("time"),
+        simulations=values.get("simulations", values.get("iterations")),
+        uct_c=values.get("c", 2.0),
+        n_rollouts=values.get("rollouts", 1),
+        seed=seed % 2 ** 32)
 
 
 register_player("openspiel-mcts", _openspiel_mcts_player, plays=lambda game: game.openspiel is not None)

@@ -6,7 +6,7 @@ Values are in the game's score units for the player to move (Color Claim: the
 final margin).  With more than two players and no teams the search is
 paranoid: the player to move against everyone else.
 """
-from .. import _alphabeta
+from .. import _alphabeta, limits
 from ..errors import ClaimsolveError, Interrupted
 from .line import move_names
 from .player import Player, register_player
@@ -20,12 +20,22 @@ def _result_word(value):
 
 
 def _check_options(time, hash_mb, depth=None):
-    if time is not None and not time > 0:
-        raise ClaimsolveError(f"option 'time': must be a positive number of seconds, not {time}")
-    if not isinstance(hash_mb, int) or isinstance(hash_mb, bool) or hash_mb < 1:
-        raise ClaimsolveError(f"option 'hash': must be a whole number of MB, at least 1, not {hash_mb}")
-    if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
-        raise ClaimsolveError(f"option 'depth': must be a whole number, at least 1, not {depth}")
+    """Checked by claimsolve.limits, as the command line's options are."""
+    if time is not None:
+        limits.seconds(time, "time")
+    limits.memory_mb(hash_mb, "hash")
+    if depth is not None:
+        limits.depth(depth, "depth")
+
+
+def new_table(hash_mb):
+    """A transposition table of `hash_mb` MB; one the machine cannot give is
+    a ClaimsolveError."""
+    try:
+        return _alphabeta.Table(hash_mb)
+    except MemoryError:
+        raise ClaimsolveError(f"option 'hash': cannot allocate a table of {hash_mb} MB "
+                              "(give a smaller one)") from None
 
 
 def _searcher(position, table):
@@ -96,7 +106,7 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
     if position.is_over():
         return _finished(position, "solver", "value")
     if table is None:
-        table = _alphabeta.Table(hash_mb)
+        table = new_table(hash_mb)
     searcher = _searcher(position, table)
     answer = _run(lambda: searcher.solve(time, _progress_relay(position, progress)))
     suggestions = []
@@ -158,14 +168,13 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
     Ctrl-C stops it: an Interrupted (a KeyboardInterrupt) is raised with the
     answer of the last completed depth (info["interrupted"]), if any."""
     _check_options(time, hash_mb, depth)
-    if not isinstance(top, int) or isinstance(top, bool) or top < 1:
-        raise ClaimsolveError(f"option 'top': must be a whole number, at least 1, not {top}")
+    limits.top(top, "top")
     if depth is None and time is None:
         time = 1.0
     if position.is_over():
         return _finished(position, "alphabeta", "depth")
     if table is None:
-        table = _alphabeta.Table(hash_mb)
+        table = new_table(hash_mb)
     searcher = _searcher(position, table)
     answer = _run(lambda: searcher.search(depth, time, _progress_relay(position, progress), top))
     suggestions = []
@@ -200,7 +209,7 @@ class _TablePlayer(Player):
 
     def _game_table(self):
         if self.table is None:
-            self.table = _alphabeta.Table(self.hash_mb)
+            self.table = new_table(self.hash_mb)
         return self.table
 
     def reset(self):
@@ -237,39 +246,21 @@ class SolverPlayer(_TablePlayer):
         return solve(position, time=self.time, table=self._game_table()).best.move
 
 
-def _number(options, key, kind):
-    if key not in options:
-        return None
-    try:
-        return kind(options[key])
-    except ValueError:
-        raise ValueError(f"option '{key}': not a number: {options[key]!r}") from None
-
-
-def _hash_option(options):
-    value = _number(options, "hash", int)
-    return DEFAULT_HASH_MB if value is None else value
+# the options of the specs "alphabeta:..." and "solver:...", checked by
+# claimsolve.limits as the command line's options are
+_ALPHABETA_OPTIONS = {"depth": limits.depth, "time": limits.seconds, "hash": limits.memory_mb}
+_SOLVER_OPTIONS = {"time": limits.seconds, "hash": limits.memory_mb}
 
 
 def _alphabeta_player(options, seed):
-    unknown = set(options) - {"depth", "time", "hash"}
-    if unknown:
-        raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} (alphabeta takes depth, time, hash)")
-    try:
-        return AlphaBetaPlayer(depth=_number(options, "depth", int), time=_number(options, "time", float),
-                               hash_mb=_hash_option(options))
-    except ClaimsolveError as exc:
-        raise ValueError(exc.message) from None
+    values = limits.spec_options(options, _ALPHABETA_OPTIONS)
+    return AlphaBetaPlayer(depth=values.get("depth"), time=values.get("time"),
+                           hash_mb=values.get("hash", DEFAULT_HASH_MB))
 
 
 def _solver_player(options, seed):
-    unknown = set(options) - {"time", "hash"}
-    if unknown:
-        raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))} (solver takes time, hash)")
-    try:
-        return SolverPlayer(time=_number(options, "time", float), hash_mb=_hash_option(options))
-    except ClaimsolveError as exc:
-        raise ValueError(exc.message) from None
+    values = limits.spec_options(options, _SOLVER_OPTIONS)
+    return SolverPlayer(time=values.get("time"), hash_mb=values.get("hash", DEFAULT_HASH_MB))
 
 
 register_player("alphabeta", _alphabeta_player, plays=lambda game: not game.has_chance)

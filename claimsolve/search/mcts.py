@@ -4,12 +4,12 @@
 moves; `MCTSPlayer` plays matches with it (kind "mcts").  How a game plugs in
 and what every option does: docs/mcts.md.
 """
-import math
 import multiprocessing
 import os
 import signal
 import time as _time
 
+from .. import limits
 from .._mcts import DEFAULT_EVAL_SCALE, DEFAULT_EXPLORATION, Tree, derive_seed
 from ..errors import ClaimsolveError, Interrupted
 from .line import move_names
@@ -20,25 +20,36 @@ DEFAULT_TIME = 1.0            # seconds, when neither time nor iterations is giv
 PROGRESS_INTERVAL = 0.25      # seconds between progress calls
 FIRST_PROGRESS = 0.1          # seconds to the first one
 ITERATION_LIMIT = 2 ** 63     # "no iteration budget"
+FORCED_SIMULATIONS = 256      # at most, beyond a budget too small to name a move (MCTSTree.search)
+
+
+MAX_EXPLORATION = 1e6
+
+
+def _exploration(value, name):
+    return limits.number(value, name, 0.0, MAX_EXPLORATION)
+
+
+def _playout_depth(value, name):
+    return limits.count(value, name, 0, limits.MAX_INT)
 
 
 def _check_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale):
-    if time is not None and not (isinstance(time, (int, float)) and time > 0 and math.isfinite(time)):
-        raise ClaimsolveError(f"option 'time': must be a positive number of seconds, not {time!r}")
-    if iterations is not None and not (isinstance(iterations, int) and iterations >= 1):
-        raise ClaimsolveError(f"option 'iterations': must be a whole number at least 1, not {iterations!r}")
-    if not (isinstance(seed, int) and seed >= 0):
-        raise ClaimsolveError(f"option 'seed': must be a whole number at least 0, not {seed!r}")
-    if not (isinstance(threads, int) and threads >= 1):
-        raise ClaimsolveError(f"option 'threads': must be a whole number at least 1, not {threads!r}")
-    if not (isinstance(memory_mb, (int, float)) and memory_mb > 0):
-        raise ClaimsolveError(f"option 'memory_mb': must be a positive number, not {memory_mb!r}")
-    if exploration is not None and not (isinstance(exploration, (int, float)) and exploration >= 0):
-        raise ClaimsolveError(f"option 'exploration': must be a number at least 0, not {exploration!r}")
-    if playout_depth is not None and not (isinstance(playout_depth, int) and playout_depth >= 0):
-        raise ClaimsolveError(f"option 'playout_depth': must be a whole number at least 0, not {playout_depth!r}")
-    if eval_scale is not None and not (isinstance(eval_scale, (int, float)) and eval_scale > 0):
-        raise ClaimsolveError(f"option 'eval_scale': must be a positive number, not {eval_scale!r}")
+    """The options of search and MCTSPlayer, checked by claimsolve.limits
+    (the same bounds as the command line's and the specs')."""
+    if time is not None:
+        limits.seconds(time, "time")
+    if iterations is not None:
+        limits.iterations(iterations, "iterations")
+    limits.seed(seed, "seed")
+    limits.threads(threads, "threads")
+    limits.memory_mb(memory_mb, "memory_mb", whole=False)
+    if exploration is not None:
+        _exploration(exploration, "exploration")
+    if playout_depth is not None:
+        _playout_depth(playout_depth, "playout_depth")
+    if eval_scale is not None:
+        limits.number(eval_scale, "eval_scale", 0.0, MAX_EXPLORATION, low_open=True)
 
 
 class MCTSTree:
@@ -54,12 +65,15 @@ class MCTSTree:
         self.position = position
         state = position.engine_state()
         self._compound_turns = state.compound_turns
-        self._tree = Tree(
-            state.game, state.state_bytes(), memory_mb=memory_mb,
-            exploration=DEFAULT_EXPLORATION if exploration is None else exploration,
-            seed=seed, playout_depth=-1 if playout_depth is None else playout_depth,
-            eval_scale=DEFAULT_EVAL_SCALE if eval_scale is None else eval_scale,
-            chance_mover=position.player_to_move - 1, uniform_playouts=uniform_playouts)
+        try:
+            self._tree = Tree(
+                state.game, state.state_bytes(), memory_mb=memory_mb,
+                exploration=DEFAULT_EXPLORATION if exploration is None else exploration,
+                seed=seed, playout_depth=-1 if playout_depth is None else playout_depth,
+                eval_scale=DEFAULT_EVAL_SCALE if eval_scale is None else eval_scale,
+                chance_mover=position.player_to_move - 1, uniform_playouts=uniform_playouts)
+        except MemoryError:
+            raise ClaimsolveError(f"mcts: cannot allocate a tree of {memory_mb:g} MB (give less memory)") from None
 
     @property
     def visits(self):
@@ -132,7 +146,22 @@ class MCTSTree:
                                              getattr(progress, "suggestions", None)))
             if ran == 0 and time is None:
                 break
+        # a budget too small for the tree to name a whole move (a time shorter
+        # than one simulation; a Claim turn of several decisions) still gets
+        # the simulations that make it name one: a search always suggests a move
+        for _ in range(FORCED_SIMULATIONS):
+            if self.root_exact() or self._names_a_move():
+                break
+            ran = self._tree.run(1, -1.0)
+            if ran == 0:
+                break
+            done += ran
         return done, _time.monotonic() - started
+
+    def _names_a_move(self):
+        if self.visits == 0:
+            return False
+        return not self._compound_turns or bool(self.turn_rows())
 
     def _progress_info(self, done, seconds, top=None):
         """A progress report: simulations, seconds, the best move so far, and
@@ -544,38 +573,27 @@ class MCTSPlayer(Player):
             result = _parallel_search(position, self.tree, self.time, self.iterations, seed,
                                       self.threads, self.options, None)
         self.last_result = result
-        return result.best.move
+        return result.best.move if result.best is not None else legal[0]
 
 
-def _playout_kind(text):
-    if text not in ("game", "uniform"):
-        raise ValueError("must be game or uniform")
-    return text == "uniform"
+def _playout_kind(text, name):
+    return limits.choice(text, name, ("game", "uniform")) == "uniform"
 
 
-_PLAYER_OPTIONS = {"time": float, "iterations": int, "c": float, "memory": float, "threads": int,
-                   "depth": int, "playout": _playout_kind}
+_PLAYER_OPTIONS = {"time": limits.seconds, "iterations": limits.iterations, "c": _exploration,
+                   "memory": lambda text, name: limits.memory_mb(text, name, whole=False),
+                   "threads": limits.threads, "depth": _playout_depth, "playout": _playout_kind}
 
 
 def _player_factory(options, seed):
     """Options of "mcts:...": time=, iterations=, c= (exploration), memory= (MB),
-    threads=, depth= (playout depth), playout=game|uniform."""
-    values = {}
-    for key, text in options.items():
-        if key not in _PLAYER_OPTIONS:
-            raise ValueError(f"unknown option '{key}' (known: {', '.join(_PLAYER_OPTIONS)})")
-        try:
-            values[key] = _PLAYER_OPTIONS[key](text)
-        except ValueError as exc:
-            problem = exc.args[0] if key == "playout" else "not a number"
-            raise ValueError(f"option '{key}': {problem}: '{text}'") from None
-    try:
-        return MCTSPlayer(time=values.get("time"), iterations=values.get("iterations"), seed=seed,
-                          threads=values.get("threads", 1), memory_mb=values.get("memory", 256),
-                          exploration=values.get("c"), playout_depth=values.get("depth"),
-                          uniform_playouts=values.get("playout", False))
-    except ClaimsolveError as exc:
-        raise ValueError(exc.message) from None
+    threads=, depth= (playout depth), playout=game|uniform; checked by
+    claimsolve.limits as the command line's options are."""
+    values = limits.spec_options(options, _PLAYER_OPTIONS)
+    return MCTSPlayer(time=values.get("time"), iterations=values.get("iterations"), seed=seed,
+                      threads=values.get("threads", 1), memory_mb=values.get("memory", 256),
+                      exploration=values.get("c"), playout_depth=values.get("depth"),
+                      uniform_playouts=values.get("playout", False))
 
 
 register_player("mcts", _player_factory)

@@ -1,6 +1,7 @@
 """The player kind "random": uniform over the legal moves, for any game."""
 import random
 
+from .. import limits
 from .player import Player, register_player
 
 
@@ -17,4 +18,9 @@ class RandomPlayer(Player):
         return self.rng.choice(position.legal_moves())
 
 
-register_player("random", lambda options, seed: RandomPlayer(seed))
+def _random_player(options, seed):
+    limits.spec_options(options, {})          # "random" takes no options: refuse random:foo=1
+    return RandomPlayer(seed)
+
+
+register_player("random", _random_player)
