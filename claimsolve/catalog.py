@@ -31,8 +31,11 @@ def game_ids():
 def get_game(game_id):
     """The GameDescriptor of `game_id`; an unknown id is a ClaimsolveError
     listing the known ones."""
-    if game_id not in GAMES:
-        raise ClaimsolveError(f"unknown game '{game_id}' (known: {', '.join(game_ids())})")
+    if not isinstance(game_id, str) or game_id not in GAMES:
+        shown = game_id if isinstance(game_id, str) else type(game_id).__name__
+        if len(shown) > 40:
+            shown = shown[:20] + f"...({len(shown)} characters)"
+        raise ClaimsolveError(f"unknown game '{shown}' (known: {', '.join(game_ids())})")
     game = importlib.import_module(GAMES[game_id]).GAME
     if game.id != game_id:
         raise ValueError(f"catalog: {GAMES[game_id]} describes '{game.id}', not '{game_id}'")

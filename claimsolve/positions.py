@@ -3,12 +3,25 @@ which game it is (docs/positions.md).
 
 The loader only dispatches: the catalog (claimsolve.catalog) names each
 game's Position class, so a new game plugs in without touching this module.
+
+Reading is guarded against hostile input: at most MAX_BYTES are read (a
+position is a few KB; /dev/zero or a 10 GB file is refused, not read to
+the end), binary data and text that is not UTF-8 are refused, a key given
+twice in one object is refused (a typo must not pass silently), nesting is
+limited to MAX_NESTING levels, and numbers no field can take (NaN,
+Infinity, integers of more than limits.MAX_DIGITS digits, floats beyond
+the double range) are kept as markers that every field refuses by name.
 """
 import json
+import os
 import sys
 
+from . import limits
 from .catalog import game_ids, get_game
 from .errors import ClaimsolveError, PositionError
+
+MAX_BYTES = 16 * 1024 * 1024     # 16 MB: a position file is a few KB
+MAX_NESTING = 32                 # a Claim position nests 4 levels deep
 
 
 def game_class(game_id):
@@ -16,16 +29,84 @@ def game_class(game_id):
     return get_game(game_id).position_class
 
 
+class Unreadable:
+    """A JSON number no field takes (NaN, Infinity, a 5,000-digit integer):
+    not an int or a float, so every field's check refuses it, quoting it as
+    `text`."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text):
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+
+def _parse_int(text):
+    if len(text.lstrip("-")) > limits.MAX_DIGITS:
+        return Unreadable(f"a {len(text.lstrip('-'))}-digit number")
+    return int(text)
+
+
+def _parse_float(text):
+    value = float(text)
+    if len(text) > 2 * limits.MAX_DIGITS or value in (float("inf"), float("-inf")):
+        return Unreadable(f"a number of {len(text)} characters" if len(text) > 2 * limits.MAX_DIGITS
+                          else f"{text} (beyond the range of numbers)")
+    return value
+
+
+def _parse_constant(name):
+    return Unreadable(f"{name} (not a JSON number)")
+
+
+def _object(pairs):
+    data = {}
+    for key, value in pairs:
+        if key in data:
+            raise PositionError(key, "given twice in one object (each key once)")
+        data[key] = value
+    return data
+
+
+def shown(value, width=60):
+    """A JSON value as an error message quotes it: on one line, at most
+    about `width` characters."""
+    try:
+        text = json.dumps(value, default=repr)
+    except (ValueError, RecursionError):       # a list holding itself
+        text = "..."
+    if len(text) > width:
+        text = text[:width - 20] + f"...({len(text)} characters)"
+    return text
+
+
+def _check_nesting(data):
+    """Refuses data nested more than MAX_NESTING levels (what parsed JSON or a
+    caller's dict holds; a list holding itself counts as endless)."""
+    stack = [(data, 1)]
+    while stack:
+        value, level = stack.pop()
+        if isinstance(value, (dict, list, tuple)):
+            if level > MAX_NESTING:
+                raise PositionError("", f"nested more than {MAX_NESTING} levels deep "
+                                        "(a position nests a few levels)")
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, level + 1) for child in children)
+
+
 def from_dict(data, source=None):
     """A Position from already-parsed JSON."""
     try:
+        _check_nesting(data)
         if not isinstance(data, dict):
             raise PositionError("", "a position must be a JSON object")
         if "game" not in data:
             raise PositionError("game", "missing (one of: %s)" % ", ".join(game_ids()))
         game_id = data["game"]
         if not isinstance(game_id, str) or game_id not in game_ids():
-            raise PositionError("game", f"unknown game {json.dumps(game_id)} (one of: {', '.join(game_ids())})")
+            raise PositionError("game", f"unknown game {shown(game_id)} (one of: {', '.join(game_ids())})")
         return game_class(game_id).from_json(data)
     except ClaimsolveError as exc:
         if exc.source is None:
@@ -33,29 +114,75 @@ def from_dict(data, source=None):
         raise
 
 
-def loads(text, source=None):
+def parse_json(text, source=None):
+    """The JSON value of a position's text (str or UTF-8 bytes), read as
+    the module's docstring says."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise ClaimsolveError(f"a position is JSON text (str or bytes), not {type(text).__name__}", source)
+    if len(text) > MAX_BYTES:
+        raise ClaimsolveError(f"cannot read: larger than {MAX_BYTES // (1024 * 1024)} MB "
+                              "(a position file is a few KB)", source)
+    if isinstance(text, (bytes, bytearray)):
+        text = _decode(bytes(text), source)
+    if "\x00" in text:
+        raise ClaimsolveError("cannot read: binary data (a NUL byte), not JSON text", source)
     try:
-        data = json.loads(text)
+        return json.loads(text, object_pairs_hook=_object, parse_int=_parse_int, parse_float=_parse_float,
+                          parse_constant=_parse_constant)
     except json.JSONDecodeError as exc:
         raise ClaimsolveError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source) from None
-    return from_dict(data, source)
+    except RecursionError:
+        raise ClaimsolveError(f"invalid JSON: nested more than {MAX_NESTING} levels deep "
+                              "(a position nests a few levels)", source) from None
+    except ClaimsolveError as exc:
+        exc.source = source
+        raise
+
+
+def _decode(data, source):
+    if b"\x00" in data:
+        raise ClaimsolveError("cannot read: binary data (a NUL byte), not JSON text", source)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ClaimsolveError("cannot read: not UTF-8 text", source) from None
+
+
+def loads(text, source=None):
+    """A Position from JSON text (str or UTF-8 bytes)."""
+    return from_dict(parse_json(text, source), source)
+
+
+def _read_capped(stream, source):
+    """At most MAX_BYTES + 1 of `stream` (bytes or str): enough to tell a
+    file that is too large without reading it to its end."""
+    try:
+        return stream.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise ClaimsolveError(f"cannot read: {exc.strerror or exc}", source) from None
+    except UnicodeDecodeError:
+        raise ClaimsolveError("cannot read: not UTF-8 text", source) from None
 
 
 def load(path):
     """Reads a position from a file path, or from standard input for "-"."""
     if hasattr(path, "read"):
-        return loads(path.read(), getattr(path, "name", None))
-    path = str(path)
+        source = getattr(path, "name", None)
+        return loads(_read_capped(path, source), source)
+    path = os.fsdecode(path) if isinstance(path, (bytes, os.PathLike)) else str(path)
     if path == "-":
-        return loads(sys.stdin.read(), "-")
+        if sys.stdin is None:                   # started with standard input closed (<&-)
+            raise ClaimsolveError("cannot read: standard input is closed", "-")
+        stdin = getattr(sys.stdin, "buffer", sys.stdin)
+        return loads(_read_capped(stdin, "-"), "-")
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            data = _read_capped(f, path)
     except OSError as exc:
-        raise ClaimsolveError(f"cannot read: {exc.strerror}", path) from None
-    except UnicodeDecodeError:
-        raise ClaimsolveError("cannot read: not UTF-8 text", path) from None
-    return loads(text, path)
+        raise ClaimsolveError(f"cannot read: {exc.strerror or exc}", path) from None
+    except ValueError as exc:                   # a NUL character in the path
+        raise ClaimsolveError(f"cannot read: {exc}", path) from None
+    return loads(data, path)
 
 
 def dumps(position):

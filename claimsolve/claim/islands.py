@@ -108,7 +108,7 @@ class Island:
     def parse_point(self, text):
         """The point named `text` (lower case, like `c4`); ValueError saying why
         it is not a point of this island."""
-        if (len(text) < 2 or text[0] not in LETTERS or not text[1:].isdigit()
+        if (len(text) < 2 or text[0] not in LETTERS or not (text[1:].isascii() and text[1:].isdigit())
                 or text[1] == "0" or len(text) > 3):
             raise ValueError(f"'{text}' is not a point (write a column letter and a row number, like c4)")
         column, row = LETTERS.index(text[0]), int(text[1:]) - 1

@@ -10,6 +10,7 @@ c3-e5 e5-e7 T@f6` (play), `pass`.
 """
 import random
 
+from .. import limits
 from ..errors import ClaimsolveError, PositionError
 from ..game import Position
 from . import rules
@@ -230,7 +231,7 @@ class ClaimPosition(Position):
             raise PositionError("", "a position must be a JSON object")
         for key in data:
             if key not in KEYS:
-                raise PositionError(key, f"unknown key (claim keys: {', '.join(KEYS)})")
+                raise PositionError(key or "\"\"", f"unknown key (claim keys: {', '.join(KEYS)})")
         for key in REQUIRED:
             if key not in data:
                 raise PositionError(key, "missing")
@@ -300,16 +301,19 @@ class ClaimPosition(Position):
         four-seat one), a name of ISLANDS, "random" (grown from `seed`; None
         draws a fresh seed), or an Island."""
         variant = "standard" if variant is None else variant
-        if variant not in VARIANTS:
-            raise ClaimsolveError(f"variant '{variant}': Claim variants are {', '.join(VARIANTS)}")
+        if not isinstance(variant, str) or variant not in VARIANTS:
+            raise ClaimsolveError(f"option '--variant': {limits.quoted(variant)}: Claim variants are "
+                                  f"{', '.join(VARIANTS)}")
         if players is None:
             players = 2
-        if variant == "battle-for-two" and players != 2:
-            raise ClaimsolveError(f"players {players}: battle-for-two is a game for 2 players")
         if not _is_int(players) or not 2 <= players <= 4:
-            raise ClaimsolveError(f"players {players}: Claim is played by 2, 3 or 4")
+            raise ClaimsolveError(f"option '--players': {limits.quoted(players)}: Claim is played by 2, 3 or 4")
+        if variant == "battle-for-two" and players != 2:
+            raise ClaimsolveError(f"option '--players': {players}: battle-for-two is a game for 2 players")
         if size is not None:
-            raise ClaimsolveError("size: Claim islands are chosen with --island")
+            raise ClaimsolveError("option '--size': Claim islands are chosen with --island")
+        if seed is not None:
+            seed = limits.seed(seed, "--seed")
         if isinstance(island, Island):
             chosen = island
         elif island is None or island == "standard":
@@ -318,14 +322,15 @@ class ClaimPosition(Position):
             if seed is None:
                 seed = random.randrange(2 ** 32)
             chosen = random_island(territories_for(players, variant), seed)
-        elif island in ISLANDS:
+        elif isinstance(island, str) and island in ISLANDS:
             chosen = ISLANDS[island]
         else:
-            raise ClaimsolveError(f"island '{island}': unknown (standard, random, {', '.join(ISLANDS)})")
+            raise ClaimsolveError(f"option '--island': {limits.quoted(island)}: unknown "
+                                  f"(standard, random, {', '.join(ISLANDS)})")
         colours = 4 if variant == "battle-for-two" else players
         if len(chosen.points) < colours * VIKINGS_PER_COLOUR:
-            raise ClaimsolveError(f"island '{island}' has {len(chosen.points)} points: too few for "
-                                  f"{colours * VIKINGS_PER_COLOUR} Vikings")
+            raise ClaimsolveError(f"option '--island': {limits.quoted(island)} has {len(chosen.points)} points: "
+                                  f"too few for {colours * VIKINGS_PER_COLOUR} Vikings")
         state = State(island=chosen, players=players, variant=variant, board=(None,) * len(chosen.letters),
                       phase="settle", first_player=1, to_move=1, rules=Rules(), streak=(None,) * players,
                       quiet_plies=0)

@@ -48,7 +48,7 @@ def _parse_pile(text, players, mover, release_white):
             if part[1:] not in ("1", "2", "3", "4", "5", "6"):
                 raise ValueError("white markers are w1..w6")
             continue
-        if part.isdigit() and len(part) == 1:
+        if len(part) == 1 and part in "0123456789":
             if not 1 <= int(part) <= 5:
                 raise ValueError("colour markers are 1..5")
             if int(part) > players:
@@ -56,7 +56,7 @@ def _parse_pile(text, players, mover, release_white):
             continue
         raise ValueError(f"'{part}' is not a marker (colour 1..{players}, B, w1..w6)")
     shape = tuple("w" if p.startswith("w") else ("B" if p == "B" else "C") for p in parts)
-    colours = [int(p) for p in parts if p.isdigit()]
+    colours = [int(p) for p in parts if rules.is_colour(p)]
     own = colours and colours[0] == mover
     if shape in (("C",), ("B", "C")):
         return tuple(parts)
@@ -155,7 +155,7 @@ class ClaimItPosition(Position):
     def from_json(cls, data):
         for key in data:
             if key not in KEYS:
-                raise PositionError(key, f"unknown key (claimit keys: {', '.join(KEYS)})")
+                raise PositionError(key or "\"\"", f"unknown key (claimit keys: {', '.join(KEYS)})")
         for key in REQUIRED:
             if key not in data:
                 raise PositionError(key, "missing")

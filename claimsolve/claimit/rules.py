@@ -40,7 +40,7 @@ def white_number(token):
 
 
 def is_colour(token):
-    return token.isdigit()
+    return token.isascii() and token.isdigit()      # not `１` or `١`, which isdigit() takes
 
 
 def empty_board():

@@ -4,6 +4,7 @@ import random
 import re
 from collections import Counter
 
+from .. import limits
 from ..errors import ClaimsolveError, MoveError, PositionError
 from ..game import Position
 from . import rules
@@ -17,7 +18,7 @@ FULL_SET = tuple(Pyramid(c, s) for c in COLOURS for s in SIZES for _ in range(MA
 DEFAULT_SIZE = (6, 5)
 MAX_NEW_SPACES = len(FULL_SET)   # 30
 
-_MOVE = re.compile(r"^([a-z])(\d+)([-x])([a-z])(\d+)$")
+_MOVE = re.compile(r"([a-z])([0-9]{1,3})([-x])([a-z])([0-9]{1,3})")     # ASCII digits only (not `١`)
 
 
 # --- notation ----------------------------------------------------------
@@ -183,7 +184,7 @@ class ColorClaimPosition(Position):
             raise PositionError("", "a position must be a JSON object")
         for key in data:
             if key not in KEYS:
-                raise PositionError(key, f"unknown key (known: {', '.join(KEYS)})")
+                raise PositionError(key or "\"\"", f"unknown key (known: {', '.join(KEYS)})")
         if data.get("game") != cls.game:
             raise PositionError("game", f"must be \"{cls.game}\"")
         if "board" not in data:
@@ -216,9 +217,11 @@ class ColorClaimPosition(Position):
         random.Random(seed), placed a1, b1, ..., then row 2, ...; 2 <= W, H,
         W*H <= 30, default 6x5.  seed None draws a fresh one."""
         if players is not None and players != 2:
-            raise ClaimsolveError(f"players {players}: Color Claim is a game for 2 players")
+            raise ClaimsolveError(f"option '--players': {limits.quoted(players)}: Color Claim is a game for 2 players")
         if island is not None:
-            raise ClaimsolveError("island: only Claim (1983) has islands")
+            raise ClaimsolveError("option '--island': only Claim (1983) has islands")
+        if seed is not None:
+            seed = limits.seed(seed, "--seed")
         width, height = _parse_size(size)
         rng = random.Random(seed)
         drawn = rng.sample(FULL_SET, width * height)
@@ -232,7 +235,7 @@ class ColorClaimPosition(Position):
     def parse_move(self, move):
         """The rules' Move of a move string, checked legal here."""
         text = move.strip().lower() if isinstance(move, str) else ""
-        found = _MOVE.match(text)
+        found = _MOVE.fullmatch(text)
         if not found:
             raise MoveError(move, "not a Color Claim move (write b1-b2 to stack, b1xb2 to claim)")
         source = self._point(move, found.group(1), found.group(2))
@@ -333,12 +336,17 @@ def _parse_size(size):
     if size is None:
         return DEFAULT_SIZE
     if isinstance(size, str):
-        found = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", size)
+        # ASCII digits only (`６x５` is refused), and few of them
+        found = re.fullmatch(r" *([0-9]{1,3}) *[xX] *([0-9]{1,3}) *", size)
         if not found:
-            raise ClaimsolveError(f"size '{size}': write WxH, like 6x5")
+            raise ClaimsolveError(f"option '--size': {limits.quoted(size)}: write WxH in digits, like 6x5")
         width, height = int(found.group(1)), int(found.group(2))
-    else:
+    elif isinstance(size, (tuple, list)) and len(size) == 2 and all(map(_is_int, size)):
         width, height = size
+    else:
+        raise ClaimsolveError(f"option '--size': {limits.quoted(size)}: write WxH, like 6x5, "
+                              "or a pair of whole numbers")
     if width < 2 or height < 2 or width * height > MAX_NEW_SPACES:
-        raise ClaimsolveError(f"size '{width}x{height}': need 2 <= W, H and W*H <= {MAX_NEW_SPACES} (the 30 pyramids)")
+        raise ClaimsolveError(f"option '--size': {f'{width}x{height}' if max(abs(width), abs(height)) < 1000 else limits.quoted(size)}"
+                              f": need 2 <= W, H and W*H <= {MAX_NEW_SPACES} (the 30 pyramids)")
     return width, height
