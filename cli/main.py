@@ -3,9 +3,12 @@ package (the commands: README.md and `claimsolve COMMAND --help`).  Every comman
 claimsolve.load, does its work through a library function and prints text
 for people or, with --json, one JSON document.  Bad input: one line on
 stderr naming the file and the field or move, exit code 2."""
+import contextlib
+import errno
 import json
 import os
 import signal
+import stat
 import sys
 import time
 
@@ -47,6 +50,7 @@ import click
 import claimsolve
 from claimsolve import analysis as analysis_mod
 from claimsolve import commands
+from claimsolve import limits
 from claimsolve.catalog import all_games, ids_where
 from claimsolve.errors import ClaimsolveError, Interrupted
 from claimsolve.files import write_atomically
@@ -66,26 +70,117 @@ _current_source = [None]   # the position file the command read, for error lines
 INTERRUPTED_EXIT = 130
 
 
+# the longest error line printed (a message quoting a megabyte of input is cut)
+MAX_ERROR_LINE = 1000
+# the errors of writing standard output that are the output's fault, not a bug
+# (EPIPE, a reader that stopped, is handled apart: silently)
+OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF}
+
+
+def error_line(message):
+    """`claimsolve: MESSAGE` as one printable line: control characters (a
+    newline in a move), lone surrogates and escapes are written as Python
+    escapes, and a very long message is cut in the middle."""
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in str(message))
+    if len(text) > MAX_ERROR_LINE:
+        text = f"{text[:MAX_ERROR_LINE - 200]} ...({len(text)} characters)... {text[-150:]}"
+    return f"claimsolve: {text}"
+
+
+def usage_error(ctx, exc):
+    """Click's usage errors (unknown option, missing argument, bad choice) as
+    one line, exit code 2, instead of click's usage, hint and error lines."""
+    message = exc.format_message().strip().rstrip(".")
+    message = message[:1].lower() + message[1:]
+    where = exc.ctx or ctx
+    click.echo(error_line(f"{message} (try '{where.command_path} --help')"), err=True)
+    ctx.exit(2)
+
+
+def silence_stdout():
+    """Points file descriptor 1 at /dev/null, so that the interpreter's last
+    flush of what standard output still buffers neither fails nor prints."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):    # no real file descriptor (tests)
+        pass
+
+
+@contextlib.contextmanager
+def output_guard(ctx):
+    """A standard output that cannot be written: `> /dev/full` (the output is
+    lost, which the exit code must say, as for a --svg file that cannot be
+    written) is one line and exit code 2; a reader that stopped (`| head`)
+    ends the command silently with exit code 0."""
+    try:
+        yield
+    except BrokenPipeError:
+        silence_stdout()
+        sys.stderr.close()
+        ctx.exit(0)
+    except OSError as exc:
+        if exc.errno not in OUTPUT_ERRNOS:
+            raise
+        silence_stdout()
+        click.echo(error_line(f"cannot write the output: {exc.strerror}"), err=True)
+        ctx.exit(2)
+
+
+class Command(click.Command):
+    """A command whose usage errors name it (click leaves the context out of
+    some: "option '--size' requires an argument")."""
+
+    def parse_args(self, ctx, args):
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            if exc.ctx is None:
+                exc.ctx = ctx
+            raise
+
+
 class CommandGroup(click.Group):
     """Turns ClaimsolveError into the one-line, exit-2 error of cli.md, naming
-    the position file the command read."""
+    the position file the command read; click's usage errors and a standard
+    output that cannot be written get one line too (exit 2; a closed pipe,
+    `| head`, ends the command silently with exit 0).  `claimsolve` alone
+    prints the help, as --help does."""
+
+    command_class = Command
+
+    def parse_args(self, ctx, args):
+        with output_guard(ctx):
+            if sys.stdout is None:           # started with standard output closed (>&-)
+                click.echo(error_line("cannot write the output: standard output is closed"), err=True)
+                ctx.exit(2)
+            try:
+                return super().parse_args(ctx, args)
+            except click.exceptions.NoArgsIsHelpError:
+                click.echo(ctx.get_help())
+                ctx.exit(0)
+            except click.UsageError as exc:
+                usage_error(ctx, exc)
 
     def invoke(self, ctx):
         _current_source[0] = None
-        try:
-            return super().invoke(ctx)
-        except ClaimsolveError as exc:
-            if exc.source is None:
-                exc.source = _current_source[0]
-            click.echo(f"claimsolve: {exc}", err=True)
-            ctx.exit(2)
-        except BrokenPipeError:
-            sys.stderr.close()
-            ctx.exit(0)
-        except KeyboardInterrupt:
-            # Ctrl-C: the answer so far, if any, is printed already
-            click.echo("claimsolve: interrupted", err=True)
-            ctx.exit(INTERRUPTED_EXIT)
+        with output_guard(ctx):
+            try:
+                return super().invoke(ctx)
+            except ClaimsolveError as exc:
+                if exc.source is None:
+                    exc.source = _current_source[0]
+                click.echo(error_line(exc), err=True)
+                ctx.exit(2)
+            except click.exceptions.NoArgsIsHelpError:
+                raise
+            except click.UsageError as exc:
+                usage_error(ctx, exc)
+            except KeyboardInterrupt:
+                # Ctrl-C: the answer so far, if any, is printed already
+                click.echo("claimsolve: interrupted", err=True)
+                ctx.exit(INTERRUPTED_EXIT)
 
     def format_commands(self, ctx, formatter):
         super().format_commands(ctx, formatter)
@@ -107,7 +202,57 @@ class GameOption(click.Option):
         return super().get_help_record(ctx)
 
 
-class CapabilityCommand(click.Command):
+class Checked(click.ParamType):
+    """An option's value checked by claimsolve.limits, the one validation the
+    options, the match players' specs and the Python API share: `check(value,
+    name)` returns the value or raises ClaimsolveError naming the option."""
+
+    def __init__(self, check, metavar):
+        self.check = check
+        self.name = metavar
+
+    def convert(self, value, param, ctx):
+        return self.check(value, param.opts[0] if param is not None else self.name)
+
+
+def output_file(value, name):
+    """A file the command writes (--svg, --save), checked before any work:
+    its folder exists and can be written, and it is not a folder or a
+    device, pipe or socket (files are written whole, through a temporary
+    file renamed into place, which would put a plain file in place of
+    /dev/full).  A symbolic link is followed: the file it points to is
+    written, the link kept."""
+    if not isinstance(value, str) or not value:
+        raise ClaimsolveError(f"option '{name}': needs a file name")
+    path = os.path.realpath(value) if os.path.islink(value) else value
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except (OSError, ValueError) as exc:
+        raise ClaimsolveError(f"option '{name}': cannot write: {getattr(exc, 'strerror', None) or exc}",
+                              value) from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise ClaimsolveError(f"option '{name}': is a folder, not a file", value)
+    if mode is not None and not stat.S_ISREG(mode):
+        raise ClaimsolveError(f"option '{name}': is not a plain file (a device, pipe or socket); "
+                              "write to a file", value)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ClaimsolveError(f"option '{name}': cannot write: the folder {folder} does not exist", value)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ClaimsolveError(f"option '{name}': cannot write: the folder {folder} is not writable", value)
+    return path
+
+
+SECONDS = Checked(limits.seconds, "seconds")
+SEED = Checked(limits.seed, "seed")
+MEGABYTES = Checked(limits.memory_mb, "mb")
+PLAYERS = Checked(limits.players, "n")
+OUTPUT_FILE = Checked(output_file, "file")
+
+
+class CapabilityCommand(Command):
     """A command for the games whose descriptor has one capability (solve,
     odds): its help names them (from the catalog)."""
 
@@ -172,11 +317,11 @@ def main():
 
 @main.command()
 @click.argument("game")
-@click.option("--players", cls=GameOption, type=int, metavar="N", help="Number of players")
+@click.option("--players", cls=GameOption, type=PLAYERS, metavar="N", help="Number of players")
 @click.option("--size", cls=GameOption, metavar="WxH", help="Board size")
 @click.option("--island", cls=GameOption, metavar="NAME|random", help="Island")
 @click.option("--variant", cls=GameOption, metavar="V", help="Rules variant")
-@click.option("--seed", cls=GameOption, type=int, default=None, help="Seed of the random setup (default: random)")
+@click.option("--seed", cls=GameOption, type=SEED, default=None, help="Seed of the random setup (default: random)")
 @json_option
 def new(game, players, size, island, variant, seed, as_json):
     """A starting position of GAME, as position JSON; a game refuses the
@@ -187,7 +332,7 @@ def new(game, players, size, island, variant, seed, as_json):
 
 @main.command()
 @click.argument("pos")
-@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Also write a picture to FILE.")
+@click.option("--svg", "svg_path", type=OUTPUT_FILE, help="Also write a picture to FILE.")
 @json_option
 def show(pos, svg_path, as_json):
     """Draws the position POS (a file, or - for standard input)."""
@@ -217,7 +362,7 @@ def moves(pos, as_json):
 @main.command()
 @click.argument("pos")
 @click.argument("move", nargs=-1, required=True)
-@click.option("--seed", type=int, default=None, help="Seed for dice drawn by a bare 'roll'.")
+@click.option("--seed", type=SEED, default=None, help="Seed for dice drawn by a bare 'roll'.")
 @json_option
 def apply(pos, move, seed, as_json):
     """Plays MOVE... from POS and prints the resulting position JSON.  Each
@@ -228,7 +373,7 @@ def apply(pos, move, seed, as_json):
 
 @main.command()
 @click.argument("pos")
-@click.option("--depth", type=click.IntRange(1, 64), required=True, help="Plies to count.")
+@click.option("--depth", type=Checked(limits.depth, "n"), required=True, help="Plies to count.")
 @json_option
 def perft(pos, depth, as_json):
     """Counts the move sequences from POS, per depth."""
@@ -243,8 +388,8 @@ def perft(pos, depth, as_json):
 
 @main.command(cls=CapabilityCommand, capability="solve")
 @click.argument("pos")
-@click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None, help="Stop after SECONDS and report proven bounds.")
-@click.option("--hash", "hash_mb", type=click.IntRange(1, 16384), default=256, show_default=True,
+@click.option("--time", "seconds", type=SECONDS, default=None, help="Stop after SECONDS and report proven bounds.")
+@click.option("--hash", "hash_mb", type=MEGABYTES, default=256, show_default=True,
               help="Transposition table size in MB.")
 @json_option
 def solve(pos, seconds, hash_mb, as_json):
@@ -271,9 +416,9 @@ def solve(pos, seconds, hash_mb, as_json):
 
 @main.command(cls=CapabilityCommand, capability="odds")
 @click.argument("pos")
-@click.option("--samples", type=click.IntRange(1, 10_000_000), default=None, help="Monte Carlo play-outs per row.")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None,
+@click.option("--samples", type=Checked(limits.samples, "n"), default=None, help="Monte Carlo play-outs per row.")
+@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--time", "seconds", type=SECONDS, default=None,
               help="Wall-clock budget of the whole command: the turn optimum gets a share, the play-outs "
                    "stop when the rest is spent (default: 0.5 s for the optimum, every sample played).")
 @json_option
@@ -295,17 +440,20 @@ def odds(pos, samples, seed, seconds, as_json):
 
 @main.command()
 @click.argument("pos")
-@click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None, help="Wall-clock budget (default 2 s).")
-@click.option("--iterations", type=click.IntRange(1), default=None, help="MCTS iterations budget.")
+@click.option("--time", "seconds", type=SECONDS, default=None, help="Wall-clock budget (default 2 s).")
+@click.option("--iterations", type=Checked(limits.iterations, "n"), default=None, help="MCTS iterations budget.")
 @click.option("--engine", type=click.Choice(analysis_mod.ENGINES), default="auto", show_default=True)
-@click.option("--top", type=click.IntRange(1), default=5, show_default=True, help="Suggestions shown.")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--threads", type=click.IntRange(1, 64), default=1, show_default=True,
+@click.option("--top", type=Checked(limits.top, "n"), default=5, show_default=True, help="Suggestions shown.")
+@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--threads", type=Checked(limits.threads, "n"), default=1, show_default=True,
               help="MCTS: root-parallel searches in N processes (alpha-beta and the solver use one).")
-@click.option("--hash", "hash_mb", type=click.IntRange(1, 16384), default=64, show_default=True)
+@click.option("--hash", "hash_mb", type=MEGABYTES, default=64, show_default=True)
 @json_option
 def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, as_json):
     """The best moves in POS, from the right engine for the game and size."""
+    if iterations is not None and engine in ("alphabeta", "solver"):
+        raise ClaimsolveError(f"option '--iterations': counts MCTS simulations; --engine {engine} has no "
+                              "such budget (give --time, or --engine mcts)")
     position = read_position(pos)
     progress = progress_for("analyzing")
     if seconds is None and iterations is None:
@@ -334,14 +482,14 @@ def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, as_js
 @click.argument("game")
 @click.option("--a", "spec_a", required=True, help="Player A, e.g. mcts:time=0.5, alphabeta:depth=6, random.")
 @click.option("--b", "spec_b", required=True, help="Player B.")
-@click.option("--games", type=click.IntRange(1), default=10, show_default=True)
-@click.option("--players", cls=GameOption, type=int, metavar="N", default=None, help="Number of players")
+@click.option("--games", type=Checked(limits.games, "n"), default=10, show_default=True)
+@click.option("--players", cls=GameOption, type=PLAYERS, metavar="N", default=None, help="Number of players")
 @click.option("--size", cls=GameOption, metavar="WxH", default=None, help="Board size")
 @click.option("--island", cls=GameOption, metavar="NAME|random", default=None, help="Island")
 @click.option("--variant", cls=GameOption, metavar="V", default=None, help="Rules variant")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seeds the starts (start i from SEED + i, for games with a random setup), the players and the dice.")
-@click.option("--save", "save_path", type=click.Path(dir_okay=False),
+@click.option("--save", "save_path", type=OUTPUT_FILE,
               help="Write every game's moves (JSON lines) to a new file, each game as it ends.")
 @json_option
 def match(game, spec_a, spec_b, games, players, size, island, variant, seed, save_path, as_json):
