@@ -33,7 +33,19 @@ class MoveError(ClaimsolveError):
     def __init__(self, move, problem, source=None):
         self.move = move
         self.problem = problem
-        super().__init__(f"move '{move}': {problem}", source)
+        super().__init__(f"move '{_short(move)}': {problem}", source)
+
+
+def _short(move, width=80):
+    """A move as an error quotes it: a very long one cut (the whole of a
+    megabyte move would drown the line)."""
+    try:
+        text = move if isinstance(move, str) else repr(move)
+    except ValueError:                      # an int of more than 4,300 digits
+        text = "a number of thousands of digits"
+    if len(text) > width:
+        text = f"{text[:width - 20]}...({len(text)} characters)"
+    return text
 
 
 class Interrupted(KeyboardInterrupt):

@@ -177,11 +177,13 @@ def machine_mb():
 
 
 def memory_mb(value, name, whole=True):
-    """Memory for a table or tree, in MB: at least 1, at most MAX_MEMORY_MB and
-    the machine's memory; a whole number unless `whole` is False."""
+    """Memory for a table or tree, in MB: at least 1, at most MAX_MEMORY_MB
+    and half the machine's memory (a table is written over whole when it is
+    cleared: one as large as the machine would push everything else out); a
+    whole number unless `whole` is False."""
     machine = machine_mb()
-    high = MAX_MEMORY_MB if machine is None else max(1, min(MAX_MEMORY_MB, machine))
-    where = "" if machine is None else f" (this machine has {machine} MB)"
+    high = MAX_MEMORY_MB if machine is None else max(1, min(MAX_MEMORY_MB, machine // 2))
+    where = "" if machine is None else f" (half of this machine's {machine} MB)"
     if whole:
         return integer(value, name, 1, high, what=f"a whole number of MB from 1 to {high}{where}")
     return number(value, name, 0.0, high, low_open=True, what=f"a number of MB above 0 and at most {high}{where}")

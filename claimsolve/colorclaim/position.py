@@ -65,6 +65,8 @@ def _parse_board(board):
         raise PositionError("board", "must be a list of row strings")
     if not board:
         raise PositionError("board", "has no rows")
+    if len(board) > MAX_SPACES:
+        raise PositionError("board", f"{len(board)} rows, at most {MAX_SPACES} spaces in all")
     rows = []
     for index, text in enumerate(board):
         field = f"board[{index}]"
@@ -73,6 +75,8 @@ def _parse_board(board):
         tokens = text.split()
         if not tokens:
             raise PositionError(field, "empty row")
+        if len(tokens) > MAX_SPACES:
+            raise PositionError(field, f"{len(tokens)} cells, at most {MAX_SPACES} spaces in all")
         if rows and len(tokens) != len(rows[0]):
             raise PositionError(field, f"{len(tokens)} cells, but board[0] has {len(rows[0])}")
         rows.append(tokens)
