@@ -1,0 +1,202 @@
+"""Hostile position files (issue 8): each class of bad input is refused with
+exit code 2 and one line naming the file and the field, never a traceback.
+The examples are the issue's, and the classes are covered as a whole: every
+field of every game's position, with every wrong type and number."""
+import json
+
+import pytest
+
+from .common import (CLAIM, CLAIMIT, CLAIMIT_DICE, COLORCLAIM, ONE_OF_EACH, SEED_FILES, assert_contract,
+                     assert_refused, run, seed_data)
+
+COMMANDS_READING = [("show",), ("moves",), ("perft", "--depth", "1"), ("analyze", "--time", "0.05"),
+                    ("apply", "roll")]
+
+
+def write(tmp_path, content, name="p.json"):
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return path
+
+
+def with_field(data, field, raw):
+    """The JSON text of `data` with `field` (a path "a.b" or "a.[2]") set to
+    the raw JSON text `raw` (which may be no valid Python value: NaN, a
+    5,000-digit number, a duplicate key)."""
+    marker = "@@FIELD@@"
+    target, key = _parent(data, field)
+    target[key] = marker
+    return json.dumps(data).replace(json.dumps(marker), raw)
+
+
+def _parent(data, field):
+    parts = field.split(".")
+    node = data
+    for part in parts[:-1]:
+        node = node[int(part[1:-1])] if part.startswith("[") else node[part]
+    last = parts[-1]
+    return node, (int(last[1:-1]) if last.startswith("[") else last)
+
+
+# --- the game field -------------------------------------------------------------------
+
+@pytest.mark.parametrize("raw", ['["colorclaim"]', '{"id": "colorclaim"}', "7", "null", "true", "1" * 5000,
+                                 '"colorclaim "', '"ｃolorclaim"', '"' + "x" * 100_000 + '"', "NaN"])
+@pytest.mark.parametrize("command", COMMANDS_READING)
+def test_game_of_any_type_is_refused_by_every_command(tmp_path, raw, command):
+    path = write(tmp_path, with_field(seed_data(COLORCLAIM), "game", raw))
+    line = assert_refused(run(command[0], path, *command[1:]), path, "field 'game'")
+    assert len(line) < 400
+
+
+def test_missing_game_and_not_an_object(tmp_path):
+    assert_refused(run("show", write(tmp_path, '{"board": []}')), "field 'game': missing")
+    for content in ("[]", "7", '"claim"', "null"):
+        assert_refused(run("show", write(tmp_path, content)), "p.json", "must be a JSON object")
+
+
+# --- nesting, huge numbers, endless and binary input -----------------------------------
+
+@pytest.mark.parametrize("depth", [33, 1000, 100_000])
+def test_deep_nesting_is_refused(tmp_path, depth):
+    whole = write(tmp_path, "[" * depth + "]" * depth, "whole.json")
+    assert_refused(run("show", whole), "whole.json", "nested more than")
+    inside = write(tmp_path, with_field(seed_data(COLORCLAIM), "claims", "[" * depth + "]" * depth), "in.json")
+    assert_refused(run("moves", inside), "in.json", "nested more than")
+
+
+HUGE = "1" * 5000
+
+
+@pytest.mark.parametrize("path,field", [
+    (COLORCLAIM, "to_move"), (COLORCLAIM, "shield"), (COLORCLAIM, "claims.[0]"), (COLORCLAIM, "board.[0]"),
+    (CLAIMIT, "players"), (CLAIMIT, "to_move"), (CLAIMIT, "target"), (CLAIMIT_DICE, "dice.[1]"),
+    (CLAIMIT, "variant.release_white"),
+    (CLAIM, "players"), (CLAIM, "to_move"), (CLAIM, "first_player"), (CLAIM, "rules.draw_after"),
+    (CLAIM, "history.quiet_plies"), (CLAIM, "history.streak.1.[1]"), (CLAIM, "territories.[0]"),
+])
+@pytest.mark.parametrize("raw", [HUGE, "-" + HUGE, "1e400", "-1e400", "NaN", "Infinity", "-Infinity",
+                                 "1" * 400 + ".5", "18446744073709551616", "-1", "1.0"])
+def test_numbers_no_field_takes_are_refused_by_name(tmp_path, path, field, raw):
+    position = write(tmp_path, with_field(seed_data(path), field, raw))
+    name = field.split(".")[0]
+    line = assert_refused(run("show", position), position, name)
+    assert len(line) < 600
+
+
+def test_huge_number_is_quoted_short(tmp_path):
+    position = write(tmp_path, with_field(seed_data(CLAIMIT), "players", HUGE))
+    line = assert_refused(run("show", position), "field 'players'")
+    assert HUGE[:100] not in line
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_endless_input_is_read_to_a_limit(device):
+    assert_refused(run("moves", device), device, "larger than")
+
+
+def test_endless_standard_input_is_read_to_a_limit():
+    assert_refused(run("show", "-", input=b" " * (17 * 1024 * 1024)), "-:", "larger than")
+
+
+@pytest.mark.parametrize("content,fragment", [
+    (b"\xff\xfe{}", "not UTF-8"),
+    ('{"game": "colorclaim"}'.encode("utf-16"), "binary"),
+    (b'{"game": "color\x00claim"}', "binary"),
+    (b"", "invalid JSON"),
+    (b"{", "invalid JSON"),
+    (b'{"game": "colorclaim"} trailing', "invalid JSON"),
+    (b"\x89PNG\r\n\x1a\n" + bytes(range(256)), "p.json"),
+])
+def test_binary_and_broken_files(tmp_path, content, fragment):
+    assert_refused(run("show", write(tmp_path, content)), "p.json", fragment)
+
+
+def test_a_byte_order_mark_is_read():
+    text = COLORCLAIM.read_text()
+    result = run("show", "-", input=("\ufeff" + text).encode("utf-8"))
+    assert result.exit_code == 0, result.stderr
+
+
+# --- digits that are not ASCII, duplicate keys --------------------------------------------
+
+@pytest.mark.parametrize("path,field,raw,fragment", [
+    (CLAIMIT, "board.[1]", '". \\uff12 . . 1 ."', "board[1]"),            # a fullwidth 2
+    (CLAIMIT, "board.[1]", '". ２ . . 1 ."', "board[1]"),
+    (CLAIMIT, "board.[1]", '". \\u0662 . . 1 ."', "board[1]"),            # an Arabic-Indic 2
+    (CLAIMIT, "board.[1]", '". w\\uff13 . . 1 ."', "board[1]"),
+    (CLAIMIT, "board.[1]", '". \\u00b2 . . 1 ."', "board[1]"),            # a superscript 2
+    (COLORCLAIM, "board.[0]", '"Y\\uff12 R2 G2"', "board[0]"),
+    (CLAIM, "board.[0]", '". . . . . . . . . . . \\uff11 . . ."', "board[0]"),
+    (CLAIM, "board.[0]", '". . . . . . . . . . . T\\u0661 . . ."', "board[0]"),
+    (CLAIM, "history.streak.1", '["c\\uff15", 1]', "history.streak.1"),
+    (CLAIM, "history.streak.1", '["c\\u0665", 1]', "history.streak.1"),
+])
+def test_digits_that_are_not_ascii_are_refused_in_files(tmp_path, path, field, raw, fragment):
+    position = write(tmp_path, with_field(seed_data(path), field, raw))
+    assert_refused(run("show", position), position, fragment)
+
+
+@pytest.mark.parametrize("content,key", [
+    ('{"game": "colorclaim", "game": "colorclaim", "board": ["R1 G1", "B1 Y1"]}', "game"),
+    ('{"game": "colorclaim", "board": ["R1 G1", "B1 Y1"], "to_move": 1, "to_move": 2}', "to_move"),
+    ('{"game": "claimit", "players": 2, "board": [". . . . . ."], '
+     '"variant": {"release_white": false, "release_white": true}}', "release_white"),
+])
+def test_duplicate_keys_are_refused(tmp_path, content, key):
+    assert_refused(run("show", write(tmp_path, content)), "p.json", f"field '{key}'", "twice")
+
+
+# --- every field of every game: wrong types and numbers -----------------------------------
+
+def _fields(data, prefix=""):
+    """Every path of a position's JSON: keys, list items (the first two),
+    nested objects."""
+    if isinstance(data, dict):
+        items = list(data.items())
+    elif isinstance(data, list):
+        items = [(f"[{i}]", v) for i, v in enumerate(data[:2])]
+    else:
+        return
+    for key, value in items:
+        path = f"{prefix}.{key}" if prefix else key
+        yield path, value
+        yield from _fields(value, path)
+
+
+WRONG = ['["x"]', "[]", '{"x": 1}', "{}", '"x"', '""', "1.5", "true", "null", "-1", "0", "99", HUGE, "NaN",
+         '"\\uff11"', '"1"', "[" * 40 + "]" * 40]
+FIELDS = [(path, field) for path in SEED_FILES for field, _ in _fields(seed_data(path))
+          if field != "game" and path.name in ("late-6x5.json", "mid-game-dice-3p.json", "final-round-3p.json",
+                                               "play-2p.json", "brawl-3p.json", "play-battle-for-two.json")]
+
+
+@pytest.mark.parametrize("path,field", FIELDS, ids=[f"{p.parent.name}/{p.stem}:{f}" for p, f in FIELDS])
+def test_every_field_refuses_wrong_values_by_name(tmp_path, path, field):
+    """A wrong value in any field is refused naming it (or its parent, for
+    a list item or a key the parent's check reads), or taken when it
+    happens to be a value the field allows (null for an optional field)."""
+    top = field.split(".")[0]
+    for raw in WRONG:
+        position = write(tmp_path, with_field(seed_data(path), field, raw))
+        result = assert_contract(run("show", position))
+        if result.exit_code == 2:
+            line = result.stderr.strip()
+            assert str(position) in line, line
+            named = top in line or "nested" in line or "history" in line or "final_round" in line
+            assert named, f"{field} = {raw[:40]}: {line}"
+            assert len(line) < 700, line
+
+
+@pytest.mark.parametrize("game,path", sorted(ONE_OF_EACH.items()))
+def test_unknown_and_missing_keys(tmp_path, game, path):
+    data = seed_data(path)
+    data["colour"] = 1
+    assert_refused(run("show", write(tmp_path, json.dumps(data))), "field 'colour'", "unknown key")
+    for key in list(seed_data(path)):
+        data = seed_data(path)
+        del data[key]
+        assert_contract(run("show", write(tmp_path, json.dumps(data))))
