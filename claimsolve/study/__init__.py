@@ -48,12 +48,13 @@ class Outcome(dict):
 
 
 def run(kind, options, db, workers=None, scheduler=None, batch=None, progress=None, on_batch=None,
-        client=None):
+        client=None, connect_timeout=30):
     """Runs (or continues) the study of `kind` ("solve", "match",
     "policies") with `options` (the kind's options(), as the command line
     gives them) in the SQLite file `db`.  Local processes (`workers`,
     default every core) or the Dask cluster at `scheduler` (or an open
-    distributed `client`).  `batch` fixes the tasks per batch (default: about
+    distributed `client`; `connect_timeout` seconds to reach it and find
+    a worker).  `batch` fixes the tasks per batch (default: about
     a second of work).  `progress(info)` gets {done, total, rate, eta, note}
     as batches finish; `on_batch(rows)` the rows each batch recorded.
     Ctrl-C: an Interrupted whose `partial` is the Outcome so far."""
@@ -64,12 +65,13 @@ def run(kind, options, db, workers=None, scheduler=None, batch=None, progress=No
         raise ClaimsolveError("option '--batch': must be a whole number of tasks, at least 1")
     store = Store.create_or_open(db, kind, params, study.columns, study.describe)
     try:
-        return _run(study, params, ids, store, workers, scheduler, batch, progress, on_batch, client)
+        return _run(study, params, ids, store, workers, scheduler, batch, progress, on_batch, client,
+                    connect_timeout)
     finally:
         store.close()
 
 
-def _run(study, params, ids, store, workers, scheduler, batch, progress, on_batch, client):
+def _run(study, params, ids, store, workers, scheduler, batch, progress, on_batch, client, connect_timeout):
     done = store.done_ids()
     todo = collections.deque(task for task in ids if task not in done)
     outcome = Outcome(status="done", done=len(done), total=len(ids), completed=0, seconds=0.0, runner=None,
@@ -82,7 +84,7 @@ def _run(study, params, ids, store, workers, scheduler, batch, progress, on_batc
         return outcome
     if scheduler is not None or client is not None:
         from .runners import DaskRunner
-        runner = DaskRunner(scheduler, client=client)
+        runner = DaskRunner(scheduler, client=client, timeout=connect_timeout)
     else:
         from .runners import LocalRunner
         runner = LocalRunner(workers or default_workers())

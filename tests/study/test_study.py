@@ -1,0 +1,325 @@
+"""Studies (claimsolve study): real runs on small studies, with real worker
+processes, a real subprocess interrupted and killed mid-study, and a local
+Dask cluster whose worker is killed mid-study.  3x3 Color Claim solves take
+tens of milliseconds; every study here is small."""
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+import claimsolve
+from claimsolve import study
+from claimsolve.cli.main import main
+from claimsolve.errors import ClaimsolveError
+from claimsolve.study import kinds, stats
+
+CLI = [sys.executable, "-m", "claimsolve.cli.main"]
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def rows(db):
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT id, worker, run FROM tasks ORDER BY id").fetchall()
+
+
+def runs(db):
+    with sqlite3.connect(db) as conn:
+        conn.row_factory = sqlite3.Row
+        return [dict(r) for r in conn.execute("SELECT * FROM runs ORDER BY run")]
+
+
+def pid_of(worker):
+    return int(worker.rsplit(":", 1)[1])
+
+
+def wait_for_rows(db, count, proc, limit=120):
+    """Polls the study file (read while the run writes: WAL) until it holds
+    `count` rows."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        if os.path.exists(db):
+            try:
+                if len(rows(db)) >= count:
+                    return
+            except sqlite3.OperationalError:      # the tables are not made yet
+                pass
+        time.sleep(0.05)
+    raise AssertionError(f"the study did not reach {count} rows")
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as f:        # a zombie is dead
+        return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+# -- tasks and their parameters ----------------------------------------------------------------
+
+def test_seeds_and_policies_are_read_and_refused_as_options():
+    assert kinds.parse_seeds("1-5,3,9,7-8") == [1, 2, 3, 4, 5, 7, 8, 9]
+    assert kinds.seeds_text([1, 2, 3, 4, 5, 7, 8, 9]) == "1-5,7-9"
+    for bad in ("", "5-1", "a-3", "-1"):
+        with pytest.raises(ClaimsolveError, match="--seeds"):
+            kinds.parse_seeds(bad)
+    assert kinds.split_policies("threshold:3..5,risk:0.2,optimum") == [
+        "threshold:3", "threshold:4", "threshold:5", "risk:0.2", "optimum"]
+    # a comma inside a spec's options stays with its spec
+    assert kinds.split_policies("mcts:time=0.5,c=1.2,greedy") == ["mcts:time=0.5,c=1.2", "greedy"]
+    assert len(kinds.tables(["a", "b", "c", "d"], 3)) == 4
+    assert kinds.tables(["a", "b"], 3) == [["a", "a", "b"], ["a", "b", "b"]]
+
+
+def test_solve_study_finds_the_solver_values_and_continues_without_redoing(tmp_path):
+    db = str(tmp_path / "cc.sqlite")
+    options = {"game": "colorclaim", "size": "3x3", "seeds": "1-30"}
+    outcome = study.run("solve", options, db, workers=1)
+    assert outcome["status"] == "done" and outcome["completed"] == 30 and outcome["duplicates"] == 0
+    report = study.report(db)
+    summary = report["summary"]
+    assert summary["study"]["status"] == "finished" and summary["solved"] == 30
+    first = summary["first_player"]
+    assert sum(first[w]["count"] for w in ("win", "draw", "loss")) == 30
+    for row in report["rows"][:3]:
+        solved = claimsolve.solve(claimsolve.new("colorclaim", size="3x3", seed=row["seed"]))
+        assert row["value"] == solved.info["value"] and row["best"] == solved.best.move
+    assert "finished, 30 of 30 tasks" in report["text"]
+    # again: nothing to do, nothing written
+    again = study.run("solve", options, db, workers=1)
+    assert again["completed"] == 0 and again["done"] == 30 and len(rows(db)) == 30
+
+
+def test_other_parameters_on_the_same_file_are_refused_in_one_line(tmp_path):
+    db = tmp_path / "cc.sqlite"
+    assert run("study", "solve", "colorclaim", "--size", "3x3", "--seeds", "1-4", "--db", db,
+               "--workers", 1).exit_code == 0
+    for args in (("solve", "colorclaim", "--size", "3x3", "--seeds", "1-5"),
+                 ("solve", "colorclaim", "--size", "4x3", "--seeds", "1-4"),
+                 ("match", "colorclaim", "--size", "3x3", "--a", "random", "--b", "random")):
+        result = run("study", *args, "--db", db)
+        assert result.exit_code == 2, result.output
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("claimsolve: ") and str(db) in lines[0], lines
+    result = run("study", "solve", "colorclaim", "--size", "3x3", "--seeds", "1-5", "--db", db)
+    assert "--seeds 1-4, not --seeds 1-5" in result.stderr
+    assert len(rows(str(db))) == 4
+    # not a study
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE t (x)")
+    (tmp_path / "text.sqlite").write_text("not a database at all, just text " * 100)
+    for path in (other, tmp_path / "text.sqlite"):
+        result = run("study", "solve", "colorclaim", "--size", "3x3", "--seeds", "1-4", "--db", path)
+        assert result.exit_code == 2 and "not a claimsolve study" in result.stderr, result.output
+        assert run("study", "report", path).exit_code == 2
+    assert run("study", "report", tmp_path / "missing.sqlite").exit_code == 2
+    assert not (tmp_path / "missing.sqlite").exists()
+
+
+def test_a_second_run_on_the_same_file_is_refused_while_one_runs(tmp_path):
+    from claimsolve.study.store import Store
+    db = str(tmp_path / "cc.sqlite")
+    kind = kinds.get_kind("solve")
+    params = kind.options(game="colorclaim", size="3x3", seeds="1-4")
+    holding = Store.create_or_open(db, "solve", params, kind.columns, kind.describe)
+    try:
+        result = run("study", "solve", "colorclaim", "--size", "3x3", "--seeds", "1-4", "--db", db)
+        assert result.exit_code == 2 and "another study run" in result.stderr
+    finally:
+        holding.close()
+    assert run("study", "solve", "colorclaim", "--size", "3x3", "--seeds", "1-4", "--db", db,
+               "--workers", 1).exit_code == 0
+
+
+# -- interrupted and killed, then continued --------------------------------------------------
+
+SOLVE_120 = ["study", "solve", "colorclaim", "--size", "3x3", "--seeds", "1-120", "--workers", "2", "--batch", "2"]
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])
+def test_a_stopped_study_continues_every_task_done_once(tmp_path, how):
+    db = str(tmp_path / "cc.sqlite")
+    proc = subprocess.Popen(CLI + SOLVE_120 + ["--db", db], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    wait_for_rows(db, 10, proc)
+    proc.send_signal(how)
+    out, err = proc.communicate(timeout=60)
+    first = rows(db)
+    done_first = len(first)
+    assert 10 <= done_first < 120
+    if how == signal.SIGINT:
+        assert proc.returncode == 130, err
+        assert "Interrupted" in err and "run the same command again" in err
+        assert err.strip().splitlines()[-1] == "claimsolve: interrupted"
+        assert runs(db)[0]["status"] == "interrupted"
+    else:
+        assert proc.returncode == -signal.SIGKILL
+        assert runs(db)[0]["status"] == "running"       # killed: it could not say
+        # its workers died with it (they do not run on, orphaned)
+        workers = {pid_of(worker) for _, worker, _ in first}
+        deadline = time.monotonic() + 30
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(pid) for pid in workers)
+    assert runs(db)[0]["completed"] == done_first
+    # the unfinished study's report says how far it got
+    report = run("study", "report", db)
+    assert report.exit_code == 0 and f"UNFINISHED, {done_first} of 120 tasks" in report.stdout
+    summary = json.loads(run("study", "report", db, "--json").stdout)
+    assert summary["study"]["done"] == done_first and summary["study"]["total"] == 120
+    # the same command continues: only the tasks not done are sent, each recorded once
+    again = subprocess.run(CLI + SOLVE_120 + ["--db", db, "--json"], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    outcome = json.loads(again.stdout)["run"]
+    assert outcome["completed"] == 120 - done_first and outcome["duplicates"] == 0
+    final = rows(db)
+    assert [task for task, _, _ in final] == list(range(1, 121))
+    assert {task for task, _, run_ in final if run_ == 1} == {task for task, _, _ in first}
+    second = runs(db)[1]
+    assert second["todo"] == 120 - done_first and second["completed"] == 120 - done_first
+    assert second["status"] == "done"
+
+
+def test_a_killed_local_worker_costs_only_its_batches(tmp_path):
+    db = str(tmp_path / "cc.sqlite")
+    killed = []
+
+    def kill_one(batch):
+        if not killed:
+            killed.append(pid_of(batch[0]["worker"]))
+            os.kill(killed[0], signal.SIGKILL)
+
+    outcome = study.run("solve", {"game": "colorclaim", "size": "3x3", "seeds": "1-40"}, db, workers=2, batch=3,
+                        on_batch=kill_one)
+    assert outcome["status"] == "done" and outcome["completed"] == 40 and outcome["duplicates"] == 0
+    assert outcome["resent"] > 0                     # the batches in flight went again
+    final = rows(db)
+    assert [task for task, _, _ in final] == list(range(1, 41))
+    assert sum(1 for _, worker, _ in final if pid_of(worker) == killed[0]) == 3   # only the batch it finished
+
+
+def test_dask_cluster_with_a_worker_killed_mid_study(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    db = str(tmp_path / "cc.sqlite")
+    killed = []
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as cluster:
+        with distributed.Client(cluster) as client:
+            pids = set(client.run(os.getpid).values())
+            assert len(pids) == 2
+
+            def kill_one(batch):
+                if not killed:
+                    killed.append(pid_of(batch[0]["worker"]))
+                    os.kill(killed[0], signal.SIGKILL)
+
+            outcome = study.run("solve", {"game": "colorclaim", "size": "3x3", "seeds": "1-60"}, db,
+                                scheduler=cluster.scheduler_address, batch=4, on_batch=kill_one)
+    assert killed and killed[0] in pids
+    assert outcome["status"] == "done" and outcome["completed"] == 60 and outcome["duplicates"] == 0
+    assert outcome["runner"].startswith("dask:")
+    final = rows(db)
+    assert [task for task, _, _ in final] == list(range(1, 61))
+    assert sum(1 for _, worker, _ in final if pid_of(worker) == killed[0]) == 4
+    # the same values as locally
+    local = str(tmp_path / "local.sqlite")
+    study.run("solve", {"game": "colorclaim", "size": "3x3", "seeds": "1-6"}, local, workers=1)
+    with sqlite3.connect(db) as a, sqlite3.connect(local) as b:
+        query = "SELECT seed, value, best FROM tasks WHERE seed <= 6 ORDER BY seed"
+        assert a.execute(query).fetchall() == b.execute(query).fetchall()
+
+
+def test_an_unreachable_scheduler_is_refused(tmp_path):
+    pytest.importorskip("distributed")
+    db = str(tmp_path / "cc.sqlite")
+    with pytest.raises(ClaimsolveError, match="cannot reach the Dask scheduler"):
+        study.run("solve", {"game": "colorclaim", "size": "3x3", "seeds": "1-3"}, db,
+                  scheduler="tcp://127.0.0.1:9", connect_timeout=1)
+    assert study.report(db)["summary"]["study"]["done"] == 0
+
+
+# -- match, SPRT, policies -----------------------------------------------------------------------
+
+def test_sprt_accepts_h1_for_the_clearly_stronger_and_h0_for_the_weaker(tmp_path):
+    strong = str(tmp_path / "strong.sqlite")
+    options = {"game": "colorclaim", "size": "3x3", "a": "mcts:iterations=50", "b": "random", "games": 400,
+               "sprt": "0,50"}
+    outcome = study.run("match", options, strong, workers=2)
+    assert outcome["status"] == "decided" and outcome["decision"]["decision"] == "H1"
+    summary = study.report(strong)["summary"]
+    assert summary["sprt"]["decision"] == "H1" and summary["games"] < 100
+    assert summary["study"]["status"] == "decided"
+    # decided: running it again plays nothing
+    assert study.run("match", options, strong, workers=2)["status"] == "decided"
+    assert study.report(strong)["summary"]["games"] == summary["games"]
+
+    weak = str(tmp_path / "weak.sqlite")
+    outcome = study.run("match", dict(options, a="random", b="mcts:iterations=50"), weak, workers=2)
+    assert outcome["decision"]["decision"] == "H0"
+
+
+def test_sprt_statistics():
+    lower, upper = stats.sprt_bounds(0.05, 0.05)
+    assert lower == pytest.approx(-2.944, abs=1e-3) and upper == pytest.approx(2.944, abs=1e-3)
+    # even results lean to H0 between 0 and 10 Elo; a large lead to H1
+    assert stats.sprt_llr(500, 0, 500, 0, 10) < 0 < stats.sprt_llr(600, 0, 400, 0, 10)
+    assert stats.sprt_decision(600, 0, 400, 0, 10)["decision"] == "H1"
+    assert stats.sprt_decision(400, 200, 400, 0, 10)["decision"] is None or \
+        stats.sprt_decision(400, 200, 400, 0, 10)["decision"] == "H0"
+    # a few early games never decide
+    assert stats.sprt_decision(3, 0, 0, 0, 10)["decision"] is None
+
+
+def test_sprt_needs_two_sides():
+    with pytest.raises(ClaimsolveError, match="two sides"):
+        kinds.get_kind("match").options(game="claimit", players=3, a="threshold:3", b="threshold:4", games=10,
+                                        sprt="0,10")
+
+
+def test_match_study_plays_as_match_does_and_reports_seats(tmp_path):
+    db = tmp_path / "m.sqlite"
+    result = run("study", "match", "claimit", "--players", 3, "--a", "threshold:4", "--b", "threshold:3",
+                 "--games", 9, "--seed", 5, "--db", db, "--workers", 1, "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["games"] == 9 and summary["sides"] == 3 and "elo" not in summary
+    assert set(summary["by_seat"]) == {"1", "2", "3"}
+    records = study.report(str(db))["rows"]
+    # A's seat rotates through the seats; each start is played once per side
+    assert [r["a_seats"] for r in records] == [[1], [2], [3]] * 3
+    assert all(sum(r["points"]) == pytest.approx(1.0) for r in records)
+    assert all(r["a_points"] == r["points"][r["a_seats"][0] - 1] for r in records)
+
+
+def test_policies_round_robin_rotates_every_seating(tmp_path):
+    db = str(tmp_path / "ci.sqlite")
+    options = {"game": "claimit", "players": 2, "policies": "threshold:2..4", "games": 10}
+    outcome = study.run("policies", options, db, workers=1)
+    assert outcome["completed"] == 12                   # rounded up to two rounds of 3 tables x 2 seatings
+    report = study.report(db)
+    seatings = [tuple(r["seating"]) for r in report["rows"]]
+    assert len(set(seatings)) == 6 and seatings[:6] == seatings[6:]
+    assert all(entry["games"] == 8 for entry in report["summary"]["policies"])
+    assert "round robin of 3 policies at 2 seats" in report["text"]
+
+
+def test_report_charts(tmp_path):
+    pytest.importorskip("matplotlib")
+    db = str(tmp_path / "ci.sqlite")
+    study.run("policies", {"game": "claimit", "players": 3, "policies": "threshold:2..4", "games": 3}, db, workers=1)
+    result = run("study", "report", db, "--svg", tmp_path / "charts")
+    assert result.exit_code == 0, result.output
+    svg = (tmp_path / "charts" / "policies.svg").read_text()
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg and "threshold:3" in svg
