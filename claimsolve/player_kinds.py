@@ -15,7 +15,7 @@ from .search.player import GENERIC_KINDS
 
 # the modules that register generic kinds; open_spiel comes with the optional `test` and `bench` extras
 GENERIC_KIND_MODULES = ("claimsolve.search.mcts", "claimsolve.search.alphabeta",
-                        "claimsolve.search.random_player")
+                        "claimsolve.search.random_player", "claimsolve.search.analyze_player")
 OPENSPIEL_KIND_MODULE = "claimsolve.interop.openspiel"
 
 

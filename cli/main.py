@@ -454,8 +454,10 @@ def solve(pos, seconds, hash_mb, as_json):
 @click.option("--time", "seconds", type=SECONDS, default=None,
               help="Wall-clock budget of the whole command: the turn optimum gets a share, the play-outs "
                    "stop when the rest is spent (default: 0.5 s for the optimum, every sample played).")
+@click.option("--svg", "svg_path", type=OUTPUT_FILE,
+              help="Also write a chart of the plans (win chance with its 95% interval, bust chance) to FILE.")
 @json_option
-def odds(pos, samples, seed, seconds, as_json):
+def odds(pos, samples, seed, seconds, svg_path, as_json):
     """Roll again or stop? The odds table."""
     position = read_position(pos)
     progress = progress_for("odds")
@@ -465,6 +467,8 @@ def odds(pos, samples, seed, seconds, as_json):
     finally:
         if progress:
             progress.close()
+    if svg_path:
+        write_atomically(svg_path, render.odds_svg(table))
     if as_json:
         emit_json(table.to_json())
     else:
@@ -481,8 +485,10 @@ def odds(pos, samples, seed, seconds, as_json):
 @click.option("--threads", type=Checked(limits.threads, "n"), default=1, show_default=True,
               help="MCTS: root-parallel searches in N processes (alpha-beta and the solver use one).")
 @click.option("--hash", "hash_mb", type=MEGABYTES, default=64, show_default=True)
+@click.option("--svg", "svg_path", type=OUTPUT_FILE,
+              help="Also write the board with the suggestions drawn on it to FILE.")
 @json_option
-def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, as_json):
+def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, svg_path, as_json):
     """The best moves in POS, from the right engine for the game and size."""
     if iterations is not None and engine in ("alphabeta", "solver"):
         raise ClaimsolveError(f"option '--iterations': counts MCTS simulations; --engine {engine} has no "
@@ -503,6 +509,8 @@ def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, as_js
     finally:
         if progress:
             progress.close()
+    if svg_path:
+        write_atomically(svg_path, render.analysis_svg(position, result))
     if interrupted:
         show_interrupted(as_json, result.to_json(), render.analysis_text(result, color=use_color()))
     if as_json:
@@ -524,8 +532,10 @@ def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, as_js
               help="Seeds the starts (start i from SEED + i, for games with a random setup), the players and the dice.")
 @click.option("--save", "save_path", type=OUTPUT_FILE,
               help="Write every game's moves (JSON lines) to a new file, each game as it ends.")
+@click.option("--svg", "svg_path", type=OUTPUT_FILE,
+              help="Also write a chart of A's running score with its 95% interval to FILE.")
 @json_option
-def match(game, spec_a, spec_b, games, players, size, island, variant, seed, save_path, as_json):
+def match(game, spec_a, spec_b, games, players, size, island, variant, seed, save_path, svg_path, as_json):
     """Plays A against B for N games; score with a 95% interval and Elo.
     A's engine plays one team, B's the others; each start is played once per
     team, A's team rotating (with two teams: swapped)."""
@@ -537,8 +547,9 @@ def match(game, spec_a, spec_b, games, players, size, island, variant, seed, sav
     log = LineLog(save_path, "--save") if save_path else None
     interrupted = False
     try:
+        # the records are kept for the chart only: else memory stays flat
         result = run_match(game, spec_a, spec_b, games, players=players, size=size, island=island,
-                           variant=variant, seed=seed, progress=progress, keep_records=False,
+                           variant=variant, seed=seed, progress=progress, keep_records=bool(svg_path),
                            on_game=None if log is None else lambda record: log.write(game_line(record)))
     except Interrupted as exc:
         result, interrupted = exc.partial, True
@@ -547,6 +558,8 @@ def match(game, spec_a, spec_b, games, players, size, island, variant, seed, sav
             progress.close()
         if log is not None:
             log.close()
+    if svg_path:
+        write_atomically(svg_path, render.match_svg(result))
     if interrupted:
         show_interrupted(as_json, result.to_json(), render.match_text(result))
     if as_json:
@@ -554,6 +567,83 @@ def match(game, spec_a, spec_b, games, players, size, island, variant, seed, sav
     else:
         click.echo(render.match_text(result))
 
+
+@main.command()
+@click.argument("game")
+@click.option("--players", cls=GameOption, type=PLAYERS, metavar="N", default=None, help="Number of players")
+@click.option("--size", cls=GameOption, metavar="WxH", default=None, help="Board size")
+@click.option("--island", cls=GameOption, metavar="NAME|random", default=None, help="Island")
+@click.option("--variant", cls=GameOption, metavar="V", default=None, help="Rules variant")
+@click.option("--vs", "spec", default="analyze", show_default=True,
+              help="The engine: a match player, e.g. analyze:time=2, mcts:time=0.5, greedy.")
+@click.option("--seat", type=Checked(lambda value, name: limits.integer(value, name, 1, limits.MAX_PLAYERS), "k"),
+              default=1, show_default=True, help="Your seat (the engine plays every other).")
+@click.option("--load", "load_path", metavar="POS", default=None, help="Start from the position POS.")
+@click.option("--seed", type=SEED, default=None,
+              help="Seeds the random setup, the engine and the dice (default: a fresh one).")
+@click.option("--dice", type=click.Choice(["program", "typed"]), default="program", show_default=True,
+              help="Claim It!: who rolls the engine's dice (typed: you type them, rolled with real dice).")
+@click.option("--record", "record_path", type=OUTPUT_FILE, default=None,
+              help="Write the game's record (match --save format) to FILE instead of printing it.")
+def play(game, players, size, island, variant, spec, seat, load_path, seed, dice, record_path):
+    """A game of GAME against the engine: type moves in the game's notation
+    (`help` at the prompt lists the rest: ?, undo, save FILE, quit).  At the
+    end, on Ctrl-D or Ctrl-C, the game's record is printed in the format of
+    `match --save` (replay it with `apply`)."""
+    import random
+
+    from claimsolve import play as play_mod
+    from claimsolve.catalog import get_game
+    from claimsolve.player_kinds import make_player
+
+    descriptor = get_game(game)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 31)
+    if load_path is not None:
+        for option, value in (("players", players), ("size", size), ("island", island), ("variant", variant)):
+            if value is not None:
+                raise ClaimsolveError(f"option '--{option}': the game starts from --load {load_path}")
+        start = read_position(load_path)
+        if start.game != descriptor.id:
+            raise ClaimsolveError(f"the position is a {start.game} position, not {descriptor.id}", load_path)
+        _current_source[0] = None
+    else:
+        seeded = seed if descriptor.takes("seed") else None
+        start = descriptor.new(players=players, size=size, island=island, variant=variant, seed=seeded)
+    if seat > start.num_players:
+        raise ClaimsolveError(f"option '--seat': must be a seat of this game, 1 to {start.num_players}, not {seat}")
+    engine = make_player(spec, seed=seed, game=descriptor.id)
+    engine.reset()
+
+    def ask(prompt):
+        try:
+            return input(prompt)
+        except EOFError:
+            click.echo("")
+            return None
+
+    session = play_mod.Session(
+        start, human={seat}, engine=engine, rng=random.Random(seed), out=click.echo,
+        err=lambda message: click.echo(error_line(message), err=True), ask=ask, color=use_color(), dice=dice,
+        hint=lambda position, progress: claimsolve.analyze(position, time=play_mod.HINT_TIME,
+                                                           top=play_mod.HINT_TOP, seed=seed, progress=progress),
+        progress=lambda label: progress_for(label))
+    click.echo(f"{descriptor.title}: you play seat {seat}, the engine ({spec}) the others.  "
+               "Type a move, or help.")
+    interrupted = False
+    try:
+        session.run()
+    except KeyboardInterrupt:
+        interrupted = True
+    line = play_mod.record_line(session.record())
+    if record_path:
+        write_atomically(record_path, line + "\n")
+        click.echo(f"The game's record ({len(session.moves)} moves) is in {record_path}.")
+    else:
+        click.echo(f"The game's record ({len(session.moves)} moves, match --save format):")
+        click.echo(line)
+    if interrupted:
+        raise KeyboardInterrupt
 
 @main.command()
 @click.option("--port", type=Checked(lambda value, name: limits.integer(value, name, 0, 65535), "port"),

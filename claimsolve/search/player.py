@@ -13,9 +13,12 @@ class Player:
     """One seat's decision maker.  `choose` gets the position to move in and
     returns a legal canonical move string.  `observe` sees every move played
     (own and others', chance outcomes included) so a player may keep a tree
-    between moves; `reset` starts a new game."""
+    between moves; `reset` starts a new game.  A player whose search can
+    report how it goes passes `progress` its state (a dict) while it thinks,
+    when `progress` is set."""
 
     name = "player"
+    progress = None    # a callable the search may call with its state while it thinks (set by `play`)
 
     def choose(self, position):
         raise NotImplementedError

@@ -1,0 +1,240 @@
+"""`claimsolve play`: a game against the engine in the terminal.
+
+You play one seat, the engine (a match player's SPEC, claimsolve.player_kinds)
+every other.  After every move the board is drawn as `show` draws it.  At
+your turn you type a move in the game's notation (docs/positions.md; a Claim
+turn whole, as `apply` takes it) or one of the words of HELP.  A move that is
+not legal is refused with the reason in one line and you type again.
+
+Dice (Claim It!) are rolled by the program from `--seed` for `roll`, or typed
+as `roll:3,5,1` when you play with real dice (with dice="typed" the program
+asks for the engine's rolls too).
+
+The game ends when it is over, or on `quit`, end of input (Ctrl-D) or Ctrl-C;
+then its record is printed (or written to a file) as one line in the format
+of `match --save`: the start, your seats as A's, every move played (a roll
+with its dice), the points (null while the game is not over).  Replayed with
+`claimsolve apply START MOVE...` it gives the same final position.
+"""
+import json
+import random
+
+from .errors import ClaimsolveError, MoveError
+from .files import write_atomically
+from .match import GameRecord
+from .positions import dumps
+
+HINT_TIME = 1.0      # seconds the engine thinks for `?`
+HINT_TOP = 3
+HELP = """Type a move in the game's notation, or:
+  ?          the engine's top 3 moves with their scores
+  moves      the legal moves
+  undo       back to your previous turn
+  save FILE  write the position as position JSON
+  board      draw the board again
+  quit       end the game (its record is printed)
+  help       this list"""
+
+
+class Session:
+    """One game: the position, its history, and who plays which seat.
+
+    `human` is the set of seats you play; `engine` the Player of the others
+    (one object, told of every move); `rng` rolls the dice of a bare `roll`;
+    `out(text)` prints to the player, `err(text)` prints a one-line complaint,
+    `ask(prompt)` reads a line (None at the end of input)."""
+
+    def __init__(self, start, human, engine, rng, out, err, ask, color=False, dice="program",
+                 hint=None, progress=None):
+        self.start = start
+        self.position = start
+        self.history = []            # (position before, move played, seat)
+        self.human = set(human)
+        self.engine = engine
+        self.rng = rng
+        self.out, self.err, self.ask = out, err, ask
+        self.color = color
+        self.dice = dice
+        self.hint = hint             # hint(position) -> Analysis, for `?`
+        self.progress = progress     # progress(label) -> a ProgressLine or None
+        self.quit = False
+
+    # --- the record ---------------------------------------------------------
+    @property
+    def moves(self):
+        return [move for _before, move, _seat in self.history]
+
+    def record(self):
+        """The game as a `match --save` record (claimsolve.match.GameRecord):
+        A is you; the points are None while the game is not over."""
+        return GameRecord(start=self.start.to_json(), a_seats=sorted(self.human), moves=self.moves,
+                          points=list(self.position.points()) if self.position.is_over() else None,
+                          final=self.position.to_json())
+
+    # --- playing ------------------------------------------------------------
+    def play(self, move, seat):
+        """Plays `move` (already legal-checked or from the engine) for `seat`."""
+        before = self.position
+        self.position = before.play(move, rng=self.rng)
+        self.history.append((before, move, seat))
+        self.engine.observe(before, move)
+
+    def show(self):
+        self.out(self.position.render(color=self.color))
+
+    def run(self):
+        """Plays until the game is over or you stop; returns the record."""
+        self.show()
+        while not self.position.is_over() and not self.quit:
+            seat = self.position.player_to_move
+            if seat in self.human:
+                self.human_turn(seat)
+            else:
+                self.engine_turn(seat)
+        if self.position.is_over():
+            self.out(_result_line(self.position, self.human))
+        return self.record()
+
+    def engine_turn(self, seat):
+        line = self.progress(f"player {seat} (engine) thinking") if self.progress else None
+        self.engine.progress = line
+        try:
+            if line is not None and getattr(self.engine, "name", "") != "analyze":
+                line(self.engine.name)          # a kind that does not report how it goes
+            move = self.engine.choose(self.position)
+        finally:
+            self.engine.progress = None
+            if line is not None:
+                line.close()
+        if self.dice == "typed" and _is_bare_roll(self.position, move):
+            move = self._typed_roll(seat)
+            if move is None:
+                return
+        else:
+            move = self.position.resolve_chance(move, self.rng)
+        self.play(move, seat)
+        self.out(f"\nPlayer {seat} (engine) plays {move}\n")
+        self.show()
+
+    def _typed_roll(self, seat):
+        while True:
+            text = self.ask(f"player {seat} (engine) rolls: type the dice, like 3,5,1> ")
+            if text is None:
+                self.quit = True
+                return None
+            move = "roll:" + text.strip().replace(" ", "")
+            try:
+                self.position.play(move)
+                return move
+            except MoveError as exc:
+                self.err(f"dice '{text.strip()}': {exc.problem}")
+
+    def human_turn(self, seat):
+        text = self.ask(f"player {seat} (you)> ")
+        if text is None:
+            self.quit = True
+            return
+        text = text.strip()
+        word, _, rest = text.partition(" ")
+        word = word.lower()
+        if not text:
+            return
+        if word in ("quit", "exit"):
+            self.quit = True
+        elif word in ("help", "h"):
+            self.out(HELP)
+        elif text == "?":
+            self.suggest()
+        elif word == "moves" and not rest:
+            self.out(" | ".join(self.position.legal_moves()) if " " in "".join(self.position.legal_moves())
+                     else " ".join(self.position.legal_moves()))
+        elif word == "board" and not rest:
+            self.show()
+        elif word == "undo" and not rest:
+            self.undo()
+        elif word == "save":
+            self.save(rest.strip())
+        else:
+            self.human_move(text, seat)
+
+    def human_move(self, text, seat):
+        move = self.position.resolve_chance(text, self.rng)     # a bare roll: the program's dice
+        try:
+            after = self.position.play(move)
+        except MoveError as exc:
+            self.err(f"move '{text}': {exc.problem}")
+            return
+        self.position, before = after, self.position
+        self.history.append((before, move, seat))
+        self.engine.observe(before, move)
+        self.out(f"\nPlayer {seat} (you) plays {move}\n")
+        self.show()
+
+    def suggest(self):
+        line = self.progress("thinking about your move") if self.progress else None
+        try:
+            analysis = self.hint(self.position, line)
+        finally:
+            if line is not None:
+                line.close()
+        from .render.text import score_text
+        rows = analysis.result.suggestions[:HINT_TOP]
+        if not rows:
+            self.out("No suggestions.")
+            return
+        width = max(len(s.move) for s in rows)
+        self.out(f"The engine's top {len(rows)} ({analysis.result.engine}):")
+        for rank, s in enumerate(rows, 1):
+            self.out(f"  {rank}. {s.move:<{width}}  {score_text(analysis.result.engine, s)}")
+
+    def undo(self):
+        mine = [i for i, (_before, _move, seat) in enumerate(self.history) if seat in self.human]
+        if not mine:
+            self.err("undo: you have made no move yet")
+            return
+        index = mine[-1]
+        self.position = self.history[index][0]
+        del self.history[index:]
+        self.engine.reset()              # its tree followed the moves taken back
+        for before, move, _seat in self.history:
+            self.engine.observe(before, move)
+        self.out(f"\nBack to your turn {len(mine)} ({index} move{'s' * (index != 1)} played).\n")
+        self.show()
+
+    def save(self, path):
+        if not path:
+            self.err("save: name the file, like: save game.json")
+            return
+        try:
+            write_atomically(path, dumps(self.position))
+        except ClaimsolveError as exc:
+            self.err(str(exc))
+            return
+        self.out(f"Saved the position to {path}.")
+
+
+def _is_bare_roll(position, move):
+    """True for a `roll` that leaves its dice to be drawn (Claim It!)."""
+    return getattr(position, "has_chance", False) and move.strip().lower() == "roll"
+
+
+def _result_line(position, human):
+    points = position.points()
+    mine = max(points[seat - 1] for seat in human)
+    won = list(position.winners())
+    if mine == 1:
+        verdict = "You win"
+    elif mine == 0:
+        verdict = "The engine wins"
+    else:
+        verdict = "A shared result"
+    return f"\nGame over: {verdict} (winners: {', '.join(f'player {w}' for w in won) or 'none'})."
+
+
+def record_line(record):
+    """A record as its `match --save` line (without the newline)."""
+    return json.dumps(record.to_json())
+
+
+def new_rng(seed):
+    return random.Random(seed)

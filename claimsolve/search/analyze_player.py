@@ -1,0 +1,56 @@
+"""The player kind "analyze": plays the best move of `claimsolve analyze`,
+the engine analyze picks for the game, phase and size (claimsolve.analysis),
+for every game that has one.  `claimsolve play` plays against it by
+default.
+
+    analyze                     1 s a move, the engine analyze picks
+    analyze:time=0.5            half a second a move
+    analyze:engine=mcts         that engine (auto, mcts, alphabeta, solver)
+"""
+from .. import limits
+from ..analysis import ENGINES
+from .player import Player, register_player
+
+DEFAULT_TIME = 1.0     # seconds a move
+
+
+class AnalyzePlayer(Player):
+    """Plays the first suggestion of claimsolve.analysis.analyze with `time`
+    seconds a move.  `last` is the Analysis of its last move (its other
+    suggestions too); `progress`, when set, sees the search as it goes."""
+
+    name = "analyze"
+
+    def __init__(self, time=DEFAULT_TIME, engine="auto", seed=0, top=3):
+        self.time = time
+        self.engine = engine
+        self.seed = seed
+        self.top = top
+        self.moves = 0
+        self.last = None
+
+    def reset(self):
+        self.moves = 0
+        self.last = None
+
+    def choose(self, position):
+        from ..analysis import analyze
+
+        legal = position.legal_moves()
+        if len(legal) == 1:           # nothing to think about (Claim It!: the roll that opens a turn)
+            return legal[0]
+        self.moves += 1
+        self.last = analyze(position, time=self.time, engine=self.engine, top=self.top,
+                            seed=(self.seed + self.moves) % (limits.MAX_SEED + 1), progress=self.progress)
+        best = self.last.best_move
+        return best if best is not None else legal[0]
+
+
+def _analyze_player(options, seed):
+    """Options of "analyze:...": time= (seconds a move), engine=."""
+    values = limits.spec_options(options, {"time": limits.seconds,
+                                           "engine": lambda text, name: limits.choice(text, name, ENGINES)})
+    return AnalyzePlayer(time=values.get("time", DEFAULT_TIME), engine=values.get("engine", "auto"), seed=seed)
+
+
+register_player("analyze", _analyze_player, plays=lambda game: game.analyze is not None)

@@ -1,0 +1,228 @@
+"""`claimsolve play` driven as a person drives it: a real process, moves typed
+on its standard input one at a time, its answers read back (the legal moves
+asked for with `moves`, an illegal move's reason, `?`, undo, save, the end of
+input), for all three games; the record it prints at the end replays to the
+same final position through `claimsolve apply`."""
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+PROMPT = "(you)> "     # the end of "player N (you)> "
+WAIT = 120          # seconds a read may wait before the test gives up (a hang, not a timing check)
+
+
+class Player:
+    """A `claimsolve play` process and a person at its keyboard."""
+
+    def __init__(self, *args, cwd):
+        env = dict(os.environ, NO_COLOR="1")
+        self.proc = subprocess.Popen([sys.executable, "-m", "claimsolve.cli.main", "play", *map(str, args)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     cwd=cwd, env=env)
+        self.out, self.err = bytearray(), bytearray()
+        self.seen = 0                      # output before this was read by an earlier step
+        self.err_mark = 0                  # standard error before the last line typed
+        self.changed = threading.Condition()
+        self.readers = [threading.Thread(target=self._pump, args=(self.proc.stdout, self.out), daemon=True),
+                        threading.Thread(target=self._pump, args=(self.proc.stderr, self.err), daemon=True)]
+        for reader in self.readers:
+            reader.start()
+
+    def _pump(self, stream, into):
+        while True:
+            chunk = os.read(stream.fileno(), 65536)
+            with self.changed:
+                if not chunk:
+                    into.extend(b"\0")     # the end of the stream
+                    self.changed.notify_all()
+                    return
+                into.extend(chunk)
+                self.changed.notify_all()
+
+    def until_prompt(self):
+        """The output up to the next prompt (None when the program ended)."""
+        with self.changed:
+            ok = self.changed.wait_for(lambda: PROMPT.encode() in self.out[self.seen:] or b"\0" in self.out,
+                                       timeout=WAIT)
+            assert ok, "claimsolve play neither asked for a move nor ended"
+            text = self.out[self.seen:].decode()
+            at = text.find(PROMPT)
+            if at < 0:
+                return None
+            self.seen += len(text[:at + len(PROMPT)].encode())
+            return text[:at].rpartition("\n")[0]     # without the prompt's "player N"
+
+    def type(self, line):
+        """Types a line; returns what the program said before asking again
+        (None when it ended)."""
+        with self.changed:
+            self.err_mark = len(self.err)
+        self.proc.stdin.write((line + "\n").encode())
+        self.proc.stdin.flush()
+        return self.until_prompt()
+
+    def legal_moves(self):
+        said = self.type("moves").strip().splitlines()[-1]
+        return said.split(" | ") if " | " in said else said.split()
+
+    def complaint(self):
+        """The line the program wrote on standard error after the last line
+        typed (it may come a moment after the next prompt: another pipe)."""
+        with self.changed:
+            ok = self.changed.wait_for(lambda: b"\n" in self.err[self.err_mark:], timeout=WAIT)
+            assert ok, "claimsolve play did not complain"
+            return self.err[self.err_mark:].decode().splitlines()[0]
+
+    def finish(self):
+        """Ends the input (Ctrl-D); returns (exit code, stdout, stderr)."""
+        self.proc.stdin.close()
+        code = self.proc.wait(timeout=WAIT)
+        for reader in self.readers:
+            reader.join(timeout=WAIT)
+        return code, self.out.decode().rstrip("\0"), self.err.decode().rstrip("\0")
+
+
+def record_of(stdout):
+    line = stdout.strip().splitlines()[-1]
+    return json.loads(line)
+
+
+def replay(record, tmp_path):
+    """The position `claimsolve apply` reaches from the record's start
+    through its moves."""
+    start = tmp_path / "start.json"
+    start.write_text(json.dumps(record["start"]))
+    done = subprocess.run([sys.executable, "-m", "claimsolve.cli.main", "apply", str(start), *record["moves"]],
+                          capture_output=True, text=True, timeout=WAIT)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_color_claim_a_whole_game(tmp_path):
+    game = Player("colorclaim", "--size", "3x3", "--seed", "4", "--vs", "random", cwd=tmp_path)
+    board = game.until_prompt()
+    assert "you play seat 1" in board and "a   b   c" in board
+    # an illegal move: one line saying why, and the same turn again
+    assert game.type("a1-c3") is not None
+    assert game.complaint() == \
+        "claimsolve: move 'a1-c3': a1 and c3 are not adjacent (a stack moves one space up, down, left or right)"
+    said = game.type("help")
+    assert "undo" in said and "save FILE" in said
+    played = 0
+    while True:
+        said = game.type(game.legal_moves()[0])
+        played += 1
+        if said is None:
+            break
+        assert played < 40, "a 3x3 game of Color Claim has fewer moves"
+    code, stdout, stderr = game.finish()
+    assert code == 0, stderr
+    assert "Game over:" in stdout
+    record = record_of(stdout)
+    assert record["a_seat"] == 1 and record["a_seats"] == [1]
+    assert len(record["moves"]) >= played and sorted(record["points"]) in ([0.0, 1.0], [0.5, 0.5])
+    final = replay(record, tmp_path)
+    assert final["to_move"] in (1, 2) and final == json.loads(json.dumps(final))
+    # the record's moves replay to a finished game whose result is the record's
+    shown = subprocess.run([sys.executable, "-m", "claimsolve.cli.main", "show", "-", "--json"],
+                           input=json.dumps(final), capture_output=True, text=True, timeout=WAIT)
+    assert json.loads(shown.stdout)["over"] is True
+
+
+def test_color_claim_hint_undo_save_and_end_of_input(tmp_path):
+    game = Player("colorclaim", "--size", "3x4", "--seed", "2", "--vs", "random", cwd=tmp_path)
+    game.until_prompt()
+    hint = game.type("?")
+    lines = [line.strip() for line in hint.strip().splitlines()]
+    assert lines[0].startswith("The engine's top 3")
+    assert [line.split(".")[0] for line in lines[1:4]] == ["1", "2", "3"]
+    suggested = [line.split()[1] for line in lines[1:4]]
+    assert all(move in game.legal_moves() for move in suggested)
+    first = game.legal_moves()[0]
+    game.type(first)
+    after_reply = game.type("save after.json")
+    assert "Saved the position to after.json" in after_reply
+    saved = json.loads((tmp_path / "after.json").read_text())
+    assert saved["to_move"] == 1                       # the engine has answered
+    said = game.type("undo")
+    assert "Back to your turn 1" in said
+    game.type("save undone.json")
+    start = json.loads((tmp_path / "undone.json").read_text())
+    game.type(first)
+    game.type("save again.json")
+    code, stdout, stderr = game.finish()
+    assert code == 0, stderr
+    record = record_of(stdout)
+    assert record["start"] == start and record["points"] is None
+    assert record["moves"][0] == first and len(record["moves"]) == 2     # the undone moves are gone
+    assert replay(record, tmp_path) == json.loads((tmp_path / "again.json").read_text())
+
+
+def test_save_to_a_missing_folder_is_one_line_and_the_game_goes_on(tmp_path):
+    game = Player("colorclaim", "--size", "3x3", "--seed", "1", "--vs", "random", cwd=tmp_path)
+    game.until_prompt()
+    assert game.type("save no/such/folder/p.json") is not None
+    assert game.complaint().startswith("claimsolve: no/such/folder/p.json: cannot write")
+    assert game.type("save") is not None
+    assert game.complaint() == "claimsolve: save: name the file, like: save game.json"
+    code, stdout, _stderr = game.finish()
+    assert code == 0 and record_of(stdout)["moves"] == []
+
+
+def test_claim_it_dice_rolled_by_the_program_and_typed(tmp_path):
+    game = Player("claimit", "--players", "2", "--seed", "11", "--vs", "random", cwd=tmp_path)
+    game.until_prompt()
+    said = game.type("roll")                           # the program rolls
+    assert "Player 1 (you) plays roll:" in said
+    placements = game.legal_moves()
+    assert all("@" in move for move in placements)
+    game.type("stop")
+    assert game.complaint().startswith("claimsolve: move 'stop': the dice")
+    game.type(placements[0])
+    game.type("stop")                                  # the engine plays its turn
+    said = game.type("roll:3,5,1")                     # real dice, typed
+    assert "Player 1 (you) plays roll:3,5,1" in said
+    game.type(game.legal_moves()[-1])
+    game.type("save mine.json")
+    code, stdout, stderr = game.finish()
+    assert code == 0, stderr
+    record = record_of(stdout)
+    rolls = [move for move in record["moves"] if move.startswith("roll")]
+    assert rolls and all(move.startswith("roll:") for move in rolls)   # every roll with its dice
+    assert "roll:3,5,1" in record["moves"]
+    assert replay(record, tmp_path) == json.loads((tmp_path / "mine.json").read_text())
+
+
+def test_claim_whole_turns_and_a_reason(tmp_path):
+    game = Player("claim", "--load", SEEDS / "claim" / "play-2p.json", "--seed", "5", "--vs", "greedy", cwd=tmp_path)
+    game.until_prompt()
+    game.type("c5-b5 b5-a5")                          # a turn in parts, its second part illegal
+    assert game.complaint() == \
+        "claimsolve: move 'c5-b5 b5-a5': b5-a5 captures nothing: a continuation must capture"
+    for _ in range(3):
+        turns = game.legal_moves()
+        assert game.type(turns[-1]) is not None       # a whole turn, as `moves` writes it
+    game.type("save now.json")
+    code, stdout, stderr = game.finish()
+    assert code == 0, stderr
+    record = record_of(stdout)
+    assert len(record["moves"]) == 6 and record["start"]["phase"] == "play"
+    assert replay(record, tmp_path) == json.loads((tmp_path / "now.json").read_text())
+
+
+@pytest.mark.parametrize("args, message", [
+    (["claim", "--seat", "3"], "claimsolve: option '--seat': must be a seat of this game, 1 to 2, not 3"),
+    (["colorclaim", "--load", SEEDS / "claim" / "play-2p.json"], "the position is a claim position, not colorclaim"),
+    (["colorclaim", "--vs", "mcts:tim=1"], "claimsolve: player 'mcts:tim=1': unknown option 'tim'"),
+])
+def test_bad_options_are_one_line(tmp_path, args, message):
+    done = subprocess.run([sys.executable, "-m", "claimsolve.cli.main", "play", *map(str, args)],
+                          capture_output=True, text=True, timeout=WAIT, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and message in done.stderr
