@@ -28,21 +28,6 @@ def write_atomically(path, text):
         raise ClaimsolveError(f"cannot write: {exc.strerror}", path) from None
 
 
-def check_writable(path):
-    """Fails now, with the ClaimsolveError writing would give, when `path`
-    cannot be written (its folder missing or not writable, a folder of that
-    name): long work whose answer goes to `path` is not begun in vain.  The
-    write itself (write_atomically) still says why, should it fail later."""
-    path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise ClaimsolveError("cannot write: it is a folder", path)
-    if not os.path.isdir(directory):
-        raise ClaimsolveError("cannot write: no such folder", path)
-    if not os.access(directory, os.W_OK | os.X_OK):
-        raise ClaimsolveError("cannot write: permission denied", path)
-
-
 class LineLog:
     """A file of lines written as they come (`match --save`: a game per line
     as it ends).  The file is made new before any line is written: one that
