@@ -61,7 +61,8 @@ def solve_text(position, result):
         lines.append(f"Best: {best}")
     else:
         lo, hi = data["bounds"]
-        lines.append(f"Not finished within the time limit. Proven so far: the value for player {mover} "
+        stopped = "Interrupted (Ctrl-C)" if result.info.get("interrupted") else "Not finished within the time limit"
+        lines.append(f"{stopped}. Proven so far: the value for player {mover} "
                      f"lies in [{_bound(lo)}, {_bound(hi)}].")
     if data["moves"]:
         lines.append("")
@@ -120,7 +121,8 @@ def analysis_text(analysis, color=False):
         lines.append("")
         lines.append("PV: " + line_text(result.pv))
     lines.append(f"{result.nodes:,} nodes in {result.seconds:.2f} s ({result.nodes_per_second:,.0f}/s)"
-                 + ("" if result.complete else "; budget reached"))
+                 + ("" if result.complete else "; interrupted" if result.info.get("interrupted")
+                    else "; budget reached"))
     tried = result.info.get("solver_tried")
     if tried:
         lines.append(f"(The exact solver was tried first for {tried['seconds']:.2f} s and could not finish.)")
