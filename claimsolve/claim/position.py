@@ -312,8 +312,8 @@ class ClaimPosition(Position):
             raise ClaimsolveError(f"option '--players': {players}: battle-for-two is a game for 2 players")
         if size is not None:
             raise ClaimsolveError("option '--size': Claim islands are chosen with --island")
-        if seed is not None:
-            seed = limits.seed(seed, "--seed")
+        if seed is not None and not _is_int(seed):     # any whole number seeds Python's random
+            raise ClaimsolveError(f"option '--seed': {limits.quoted(seed)}: must be a whole number")
         if isinstance(island, Island):
             chosen = island
         elif island is None or island == "standard":

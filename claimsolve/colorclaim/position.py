@@ -224,8 +224,8 @@ class ColorClaimPosition(Position):
             raise ClaimsolveError(f"option '--players': {limits.quoted(players)}: Color Claim is a game for 2 players")
         if island is not None:
             raise ClaimsolveError("option '--island': only Claim (1983) has islands")
-        if seed is not None:
-            seed = limits.seed(seed, "--seed")
+        if seed is not None and not _is_int(seed):     # any whole number seeds Python's random
+            raise ClaimsolveError(f"option '--seed': {limits.quoted(seed)}: must be a whole number")
         width, height = _parse_size(size)
         rng = random.Random(seed)
         drawn = rng.sample(FULL_SET, width * height)

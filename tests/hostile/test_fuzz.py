@@ -308,6 +308,18 @@ def game_command(draw):
     return args
 
 
+def _strict_constant(name):
+    raise AssertionError(f"--json output holds {name}, which is not JSON")
+
+
+def check_json(result, args):
+    """With --json, a command that succeeds prints one strict JSON document
+    (no NaN or Infinity, which JSON tools refuse)."""
+    if result.exit_code == 0 and ("--json" in args or args[0] in ("new", "apply")):
+        json.loads(result.stdout, parse_constant=_strict_constant)
+    return result
+
+
 def run_in(folder, args):
     """The command run with `folder` as the working directory: nothing a
     drawn file name writes lands in the repository."""
@@ -328,7 +340,7 @@ def test_mutated_positions_get_an_answer_or_one_line(tmp_path_factory, data):
     with open(target, "wb") as f:
         f.write(content if isinstance(content, bytes) else content.encode("utf-8", "surrogatepass"))
     args = data.draw(position_command(tmp, path.parent.name), label="command")
-    result = assert_contract(run_in(tmp, args), args)
+    result = check_json(assert_contract(run_in(tmp, args), args), args)
     event(f"{args[0]}: exit {result.exit_code}")     # pytest --hypothesis-show-statistics
 
 
@@ -340,5 +352,5 @@ def test_hostile_options_of_every_command_get_an_answer_or_one_line(tmp_path_fac
     with open(os.path.join(tmp, "p.json"), "w", encoding="utf-8") as f:
         f.write(text)
     args = data.draw(st.one_of(position_command(tmp, path.parent.name), game_command()), label="command")
-    result = assert_contract(run_in(tmp, args), args)
+    result = check_json(assert_contract(run_in(tmp, args), args), args)
     event(f"{args[0]}: exit {result.exit_code}")

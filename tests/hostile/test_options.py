@@ -56,6 +56,16 @@ def test_largest_seed_is_taken(command):
     assert_contract(run(*command, "--seed", str(limits.MAX_SEED)))
 
 
+@pytest.mark.parametrize("game", ["colorclaim", "claimit", "claim"])
+def test_largest_seed_seeds_every_game_of_a_match(game):
+    """Start i is seeded SEED + i: past the largest seed for the second
+    game, which must not be refused as the user's --seed would be."""
+    size = ["--size", "3x3"] if game == "colorclaim" else []
+    result = assert_contract(run("match", game, "--a", "mcts:iterations=10", "--b", "random", "--games", "3",
+                                 "--seed", str(limits.MAX_SEED), *size))
+    assert result.exit_code == 0
+
+
 @pytest.mark.parametrize("command,option", [
     (("analyze", COLORCLAIM), "--time"), (("analyze", CLAIMIT), "--time"), (("solve", COLORCLAIM), "--time"),
     (("odds", CLAIMIT, "--samples", "10"), "--time"),
