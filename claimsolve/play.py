@@ -99,8 +99,8 @@ class Session:
         line = self.progress(f"player {seat} (engine) thinking") if self.progress else None
         self.engine.progress = line
         try:
-            if line is not None and getattr(self.engine, "name", "") != "analyze":
-                line(self.engine.name)          # a kind that does not report how it goes
+            if line is not None:          # until the search reports (some kinds never do)
+                line(getattr(self.engine, "name", "the engine"))
             move = self.engine.choose(self.position)
         finally:
             self.engine.progress = None

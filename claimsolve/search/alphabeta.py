@@ -228,7 +228,7 @@ class AlphaBetaPlayer(_TablePlayer):
         self.depth = depth
 
     def choose(self, position):
-        result = search(position, depth=self.depth, time=self.time, table=self._game_table())
+        result = search(position, depth=self.depth, time=self.time, table=self._game_table(), progress=self.progress)
         return result.best.move
 
 
@@ -243,7 +243,7 @@ class SolverPlayer(_TablePlayer):
         super().__init__(time, hash_mb)
 
     def choose(self, position):
-        return solve(position, time=self.time, table=self._game_table()).best.move
+        return solve(position, time=self.time, table=self._game_table(), progress=self.progress).best.move
 
 
 # the options of the specs "alphabeta:..." and "solver:...", checked by

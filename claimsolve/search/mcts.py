@@ -566,12 +566,12 @@ class MCTSPlayer(Player):
             self.tree.rebase(position)
         self.choices += 1
         if self.threads == 1:
-            done, seconds = self.tree.search(time=self.time, iterations=self.iterations)
+            done, seconds = self.tree.search(time=self.time, iterations=self.iterations, progress=self.progress)
             result = _result(self.tree, [self.tree.turn_rows()], done, seconds, self.tree.tree_nodes, 1)
         else:
             seed = derive_seed(derive_seed(self.seed, self.games), self.choices)
             result = _parallel_search(position, self.tree, self.time, self.iterations, seed,
-                                      self.threads, self.options, None)
+                                      self.threads, self.options, self.progress)
         self.last_result = result
         return result.best.move if result.best is not None else legal[0]
 
