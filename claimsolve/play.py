@@ -17,12 +17,12 @@ with its dice), the points (null while the game is not over).  Replayed with
 `claimsolve apply START MOVE...` it gives the same final position.
 """
 import json
-import random
 
 from .errors import ClaimsolveError, MoveError
 from .files import write_atomically
 from .match import GameRecord
 from .positions import dumps
+from .render.text import line_text, score_text
 
 HINT_TIME = 1.0      # seconds the engine thinks for `?`
 HINT_TOP = 3
@@ -146,8 +146,7 @@ class Session:
         elif text == "?":
             self.suggest()
         elif word == "moves" and not rest:
-            self.out(" | ".join(self.position.legal_moves()) if " " in "".join(self.position.legal_moves())
-                     else " ".join(self.position.legal_moves()))
+            self.out(line_text(self.position.legal_moves()))     # " | " between Claim turns
         elif word == "board" and not rest:
             self.show()
         elif word == "undo" and not rest:
@@ -177,7 +176,6 @@ class Session:
         finally:
             if line is not None:
                 line.close()
-        from .render.text import score_text
         rows = analysis.result.suggestions[:HINT_TOP]
         if not rows:
             self.out("No suggestions.")
@@ -235,6 +233,3 @@ def record_line(record):
     """A record as its `match --save` line (without the newline)."""
     return json.dumps(record.to_json())
 
-
-def new_rng(seed):
-    return random.Random(seed)

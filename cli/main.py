@@ -150,19 +150,6 @@ class CommandGroup(click.Group):
 
     command_class = Command
 
-    def parse_args(self, ctx, args):
-        with output_guard(ctx):
-            if sys.stdout is None:           # started with standard output closed (>&-)
-                click.echo(error_line("cannot write the output: standard output is closed"), err=True)
-                ctx.exit(2)
-            try:
-                return super().parse_args(ctx, args)
-            except click.exceptions.NoArgsIsHelpError:
-                click.echo(ctx.get_help())
-                ctx.exit(0)
-            except click.UsageError as exc:
-                usage_error(ctx, exc)
-
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """A command that worked to a --time budget and runs as a process of
         its own (no `args` given: the console script, python -m; not a test's
@@ -175,6 +162,19 @@ class CommandGroup(click.Group):
             if args is None and standalone_mode and _FAST_EXIT[0]:
                 _exit_now(exc.code)
             raise
+
+    def parse_args(self, ctx, args):
+        with output_guard(ctx):
+            if sys.stdout is None:           # started with standard output closed (>&-)
+                click.echo(error_line("cannot write the output: standard output is closed"), err=True)
+                ctx.exit(2)
+            try:
+                return super().parse_args(ctx, args)
+            except click.exceptions.NoArgsIsHelpError:
+                click.echo(ctx.get_help())
+                ctx.exit(0)
+            except click.UsageError as exc:
+                usage_error(ctx, exc)
 
     def invoke(self, ctx):
         _current_source[0] = None
@@ -574,7 +574,7 @@ def match(game, spec_a, spec_b, games, players, size, island, variant, seed, sav
 @click.option("--size", cls=GameOption, metavar="WxH", default=None, help="Board size")
 @click.option("--island", cls=GameOption, metavar="NAME|random", default=None, help="Island")
 @click.option("--variant", cls=GameOption, metavar="V", default=None, help="Rules variant")
-@click.option("--vs", "spec", default="analyze", show_default=True,
+@click.option("--vs", "spec", metavar="SPEC", default="analyze", show_default=True,
               help="The engine: a match player, e.g. analyze:time=2, mcts:time=0.5, greedy.")
 @click.option("--seat", type=Checked(lambda value, name: limits.integer(value, name, 1, limits.MAX_PLAYERS), "k"),
               default=1, show_default=True, help="Your seat (the engine plays every other).")
