@@ -150,19 +150,6 @@ class CommandGroup(click.Group):
 
     command_class = Command
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        """A command that worked to a --time budget and runs as a process of
-        its own (no `args` given: the console script, python -m; not a test's
-        CliRunner) ends with os._exit once its output is flushed: the
-        interpreter's teardown (freeing the search's tables: 0.03-0.15 s) is
-        no part of the budget."""
-        try:
-            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
-        except SystemExit as exc:
-            if args is None and standalone_mode and _FAST_EXIT[0]:
-                _exit_now(exc.code)
-            raise
-
     def parse_args(self, ctx, args):
         with output_guard(ctx):
             if sys.stdout is None:           # started with standard output closed (>&-)
@@ -175,6 +162,19 @@ class CommandGroup(click.Group):
                 ctx.exit(0)
             except click.UsageError as exc:
                 usage_error(ctx, exc)
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        """A command that worked to a --time budget and runs as a process of
+        its own (no `args` given: the console script, python -m; not a test's
+        CliRunner) ends with os._exit once its output is flushed: the
+        interpreter's teardown (freeing the search's tables: 0.03-0.15 s) is
+        no part of the budget."""
+        try:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        except SystemExit as exc:
+            if args is None and standalone_mode and _FAST_EXIT[0]:
+                _exit_now(exc.code)
+            raise
 
     def invoke(self, ctx):
         _current_source[0] = None
