@@ -125,7 +125,7 @@ class DaskRunner:
         self.capacity = 2 * threads
         self.workers = threads
         self._futures = {}
-        self._completed = distributed.as_completed()
+        self._completed = distributed.as_completed(loop=client.loop)
         self._resends = {}
 
     def submit(self, batch_id, kind, params, ids):

@@ -1,0 +1,92 @@
+"""Study throughput: the same 3x3 Color Claim solve study on 1 and 2 local
+worker processes, and on a local Dask cluster of 2 worker processes (one
+thread each), side by side.
+
+    python benchmarks/bench_study.py                 # 1000 setups
+    python benchmarks/bench_study.py --setups 400 --no-dask
+
+For each runner: tasks per second in the steady state (from the first
+batch back to the last: the pool's or cluster's start is left out, as a
+long study pays it once), the worker-seconds each task costs (workers /
+rate), the mean time a task took inside its worker, and the overhead per
+task (worker-seconds per task less the task's own time: sending, writing,
+waiting).  Then the two ratios of issue 11: throughput with 2 workers over
+1 (goal at least 1.8x) and Dask's cost per task over local processes' with
+the same 2 workers (goal under +20%).
+
+The machine's load average is printed before and after: on a machine
+shared with other work, 2 workers cannot get 2 cores, and the 2-worker
+throughput says so (the tasks' own times grow with the contention).
+"""
+import argparse
+import os
+import tempfile
+import time
+
+from claimsolve import study
+
+
+def measure(label, db, setups, size, **runner):
+    stamps, task_seconds = [], []
+
+    def on_batch(rows):
+        stamps.append((time.monotonic(), len(rows)))
+        task_seconds.extend(row["seconds"] for row in rows)
+
+    started = time.monotonic()
+    outcome = study.run("solve", {"game": "colorclaim", "size": size, "seeds": f"1-{setups}"}, db,
+                        on_batch=on_batch, **runner)
+    wall = time.monotonic() - started
+    assert outcome["completed"] == setups, outcome
+    first_time, first_count = stamps[0]
+    steady_tasks = setups - first_count
+    steady = (stamps[-1][0] - first_time) or 1e-9
+    rate = steady_tasks / steady
+    return {"label": label, "tasks": setups, "wall": wall, "rate": rate, "task_mean": sum(task_seconds) / setups}
+
+
+def show(rows, workers):
+    print(f"{'runner':24} {'tasks':>6} {'wall s':>8} {'tasks/s':>9} {'worker-ms/task':>15} "
+          f"{'in-task ms':>11} {'overhead ms':>12}")
+    for row in rows:
+        per_task = workers[row["label"]] / row["rate"]
+        print(f"{row['label']:24} {row['tasks']:6} {row['wall']:8.2f} {row['rate']:9.2f} {1000 * per_task:15.2f} "
+              f"{1000 * row['task_mean']:11.2f} {1000 * (per_task - row['task_mean']):12.2f}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--setups", type=int, default=1000)
+    parser.add_argument("--size", default="3x3")
+    parser.add_argument("--no-dask", action="store_true", help="Local processes only.")
+    args = parser.parse_args()
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; cores {os.cpu_count()}")
+    rows, workers = [], {}
+    with tempfile.TemporaryDirectory() as folder:
+        for n in (1, 2):
+            label = f"local, {n} worker{'s' if n > 1 else ''}"
+            rows.append(measure(label, os.path.join(folder, f"local{n}.sqlite"), args.setups, args.size, workers=n))
+            workers[label] = n
+        if not args.no_dask:
+            from distributed import LocalCluster
+            with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                              silence_logs=50) as cluster:
+                label = "dask, 2 worker processes"
+                rows.append(measure(label, os.path.join(folder, "dask.sqlite"), args.setups, args.size,
+                                    scheduler=cluster.scheduler_address))
+                workers[label] = 2
+    print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    show(rows, workers)
+    one, two = rows[0], rows[1]
+    print(f"throughput, 2 local workers over 1: {two['rate'] / one['rate']:.2f}x (goal >= 1.8x)")
+    if len(rows) > 2:
+        dask = rows[2]
+        local_cost, dask_cost = 2 / two["rate"], 2 / dask["rate"]
+        print(f"cost per task, Dask over local processes (2 workers each): "
+              f"{100 * (dask_cost / local_cost - 1):+.1f}% (goal under +20%); "
+              f"overhead per task: local {1000 * (local_cost - two['task_mean']):.2f} ms, "
+              f"Dask {1000 * (dask_cost - dask['task_mean']):.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
