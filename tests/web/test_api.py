@@ -260,10 +260,12 @@ def test_solve_and_odds_are_what_they_print(client):
     expected = json.loads(cli("solve", SEEDS / name, "--json").stdout)
     assert untimed(post(client, "solve", {"position": position(name)}).json()) == untimed(expected)
     name = "claimit/mid-game-3p.json"
-    answer = post(client, "odds", {"position": position(name), "samples": 300, "seed": 2, "time": 0.2}).json()
-    expected = json.loads(cli("odds", SEEDS / name, "--json", "--samples", 300, "--seed", 2, "--time", 0.2).stdout)
-    assert [r["win"] for r in answer["rows"]] == [r["win"] for r in expected["rows"]]
-    assert answer["bust_probability"] == expected["bust_probability"]
+    # without a time every sample is played: the same table anywhere (the
+    # turn optimum's own budget may end at another point: left out)
+    answer = post(client, "odds", {"position": position(name), "samples": 300, "seed": 2}).json()
+    expected = json.loads(cli("odds", SEEDS / name, "--json", "--samples", 300, "--seed", 2).stdout)
+    assert untimed(answer["rows"]) == untimed(expected["rows"])
+    assert answer["bust_probability"] == expected["bust_probability"] and answer["samples"] == 300
 
 
 def test_analysis_streams_live_suggestions(client):

@@ -265,3 +265,29 @@ def test_claim_it_roll_place_odds(page, shots):
     driver.find_element(By.ID, "undo-button").click()
     wait(driver, lambda d: "@" in current_move(d), "the placement shown again")
     assert not console_errors(driver)
+
+
+def test_claim_brawl_and_towers_phases(page, shots):
+    driver = page
+    load_position(driver, SEEDS / "claim/brawl-2p.json")
+    removal = legal(driver)[0]                       # "xc4 xc5 xd5 xe4": clicked in reverse order
+    for point in reversed([part[1:] for part in removal.split()]):
+        click_point(driver, point)
+    wait(driver, lambda d: current_move(d) == removal, "the brawl turn played")
+    driver.save_screenshot(str(shots / "claim-brawl.png"))
+    load_position(driver, SEEDS / "claim/towers-2p.json")
+    placement = legal(driver)[0]                      # "T@b4"
+    click_point(driver, placement[2:])
+    wait(driver, lambda d: current_move(d) == placement, "the tower placed")
+    assert any(t.startswith(f"{placement[2:]}: tower of colour") for t in piece_titles(driver))
+    driver.save_screenshot(str(shots / "claim-towers.png"))
+    assert not console_errors(driver)
+
+
+def test_claim_it_dice_typed_at_the_table(page):
+    driver = page
+    load_position(driver, SEEDS / "claimit/mid-game-3p.json")
+    driver.find_element(By.ID, "dice-entry").send_keys("4,1,4")
+    driver.find_element(By.XPATH, "//div[@id='actions']//button[text()='roll these']").click()
+    wait(driver, lambda d: current_move(d) in ("roll:4,1,4", "roll (bust)"), "the typed roll")
+    assert not console_errors(driver)
