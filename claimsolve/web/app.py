@@ -5,6 +5,8 @@ Starlette application (run by uvicorn: claimsolve.web.serve).
     GET  /static/...        its script, style sheet, icon and game boards
     GET  /api/games         the games, their `new` options, the server's caps
     POST /api/new | show | moves | apply          answered at once
+    POST /api/check         the page's apply: {"legal": true, "position"} or
+                            {"legal": false, "error": apply's line}, a 200 either way
     POST /api/analyze | odds | solve              run in a worker process
     POST /api/svg           {"of": "show" | "analyze" | "odds", ...}: a picture
 
