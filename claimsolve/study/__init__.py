@@ -26,7 +26,9 @@ from .store import Store
 
 __all__ = ["KINDS", "run", "report", "default_workers"]
 
-TARGET_BATCH_SECONDS = 1.0     # a batch takes about this long, once task times are known
+TARGET_BATCH_SECONDS = 1.0     # a batch takes about this long, once task times are known,
+MAX_BATCHES_PER_SECOND = 20    # ... or longer on many workers: the coordinator writes each batch
+                               # (benchmarks: about 60 batches of 50 rows a second on a loaded 2-core machine)
 BATCHES_PER_WORKER = 4         # ... and the tasks left make at least this many batches per worker
 NOTE_INTERVAL = 1.0            # seconds between the progress line's notes (a query of the file)
 
@@ -174,7 +176,8 @@ def _clock(seconds):
 
 class _BatchSizer:
     """Tasks per batch: `fixed`, or about TARGET_BATCH_SECONDS of work by the
-    task times seen so far (one task at a time until some are seen), and
+    task times seen so far (one task at a time until some are seen; longer
+    on many workers, so that at most MAX_BATCHES_PER_SECOND come back), and
     never so many that the tasks left make fewer than BATCHES_PER_WORKER
     batches per worker (the last batches would keep workers idle)."""
 
@@ -195,7 +198,8 @@ class _BatchSizer:
         if not self.count:
             return 1
         mean = max(self.total / self.count, 1e-6)
-        by_time = int(TARGET_BATCH_SECONDS / mean)
+        target = max(TARGET_BATCH_SECONDS, self.workers / MAX_BATCHES_PER_SECOND)
+        by_time = int(target / mean)
         by_spread = left // (BATCHES_PER_WORKER * self.workers)
         return max(1, min(by_time, by_spread, 1000))
 

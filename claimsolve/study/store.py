@@ -4,7 +4,8 @@ row per run of the study command.
     meta   key/value: format, kind, params (canonical JSON), created,
            claimsolve's version, and the SPRT's decision once made
     tasks  one row per finished task: `id`, the kind's parameter and result
-           columns (claimsolve.study.kinds), `seconds` it took, the `worker`
+           columns (claimsolve.study.kinds), `seconds` it took (wall clock)
+           and `cpu_seconds` (its thread's processor time), the `worker`
            (host:pid) that ran it, the `run` that recorded it, `done_at`
     runs   one row per run of the study: when it started and ended, its
            status (running, done, decided, interrupted, failed; a run killed
@@ -25,7 +26,8 @@ from ..errors import ClaimsolveError
 
 FORMAT = 1
 BUSY_TIMEOUT = 30.0
-FIXED_COLUMNS = (("seconds", "REAL"), ("worker", "TEXT"), ("run", "INTEGER"), ("done_at", "REAL"))
+FIXED_COLUMNS = (("seconds", "REAL"), ("cpu_seconds", "REAL"), ("worker", "TEXT"), ("run", "INTEGER"),
+                 ("done_at", "REAL"))
 
 
 def canonical(params):
@@ -194,8 +196,10 @@ class Store:
         ids written."""
         written = []
         now = time.time()
+        known = set(self.columns)       # a file made by an older claimsolve may lack a newer column
         with self.conn:
             for task_id, row in results:
+                row = {name: value for name, value in row.items() if name in known}
                 names = ["id"] + list(row) + ["run", "done_at"]
                 values = [task_id] + [_cell(v) for v in row.values()] + [run, now]
                 marks = ", ".join("?" * len(names))

@@ -24,7 +24,7 @@ class StudyKind:
     summary(params, rows, total) the report's data (a dict, JSON-able)
     text(summary)                the report for people
     charts(summary, rows, folder) SVG charts written in `folder` (matplotlib)
-    note(params, rows)           a few words for the progress line
+    note(params, store)          a few words for the progress line
     decide(params, store)        a decision that ends the study early
                                  ({"decision": ...}) or None
     describe(key, value)         a stored parameter as its option reads
@@ -53,7 +53,9 @@ def worker_name():
 
 def run_batch(kind_name, params, ids):
     """Runs the tasks `ids` of a `kind_name` study: [(id, row)], each row
-    with the task's `seconds` and the `worker` that ran it."""
+    with the task's `seconds` (wall clock), `cpu_seconds` (the processor
+    time of its thread: less than `seconds` when other work shares the
+    cores) and the `worker` that ran it."""
     from .kinds import get_kind
     kind = get_kind(kind_name)
     cache = _CACHE.setdefault((kind_name, repr(sorted(params.items()))), {})
@@ -63,9 +65,10 @@ def run_batch(kind_name, params, ids):
     out = []
     name = worker_name()
     for task_id in ids:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         row = kind.run_task(params, task_id, cache)
         row["seconds"] = time.perf_counter() - started
+        row["cpu_seconds"] = time.thread_time() - cpu
         row["worker"] = name
         out.append((task_id, row))
     return out
