@@ -207,7 +207,8 @@ def test_a_killed_local_worker_costs_only_its_batches(tmp_path):
     assert outcome["resent"] > 0                     # the batches in flight went again
     final = rows(db)
     assert [task for task, _, _ in final] == list(range(1, 41))
-    assert sum(1 for _, worker, _ in final if pid_of(worker) == killed[0]) == 3   # only the batch it finished
+    by_killed = sum(1 for _, worker, _ in final if pid_of(worker) == killed[0])
+    assert by_killed >= 3 and by_killed % 3 == 0        # only whole batches it had finished
 
 
 def test_dask_cluster_with_a_worker_killed_mid_study(tmp_path):
@@ -232,7 +233,8 @@ def test_dask_cluster_with_a_worker_killed_mid_study(tmp_path):
     assert outcome["runner"].startswith("dask:")
     final = rows(db)
     assert [task for task, _, _ in final] == list(range(1, 61))
-    assert sum(1 for _, worker, _ in final if pid_of(worker) == killed[0]) == 4
+    by_killed = sum(1 for _, worker, _ in final if pid_of(worker) == killed[0])
+    assert by_killed >= 4 and by_killed % 4 == 0        # only whole batches it had handed back
     # the same values as locally
     local = str(tmp_path / "local.sqlite")
     study.run("solve", {"game": "colorclaim", "size": "3x3", "seeds": "1-6"}, local, workers=1)
