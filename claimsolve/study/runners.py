@@ -9,8 +9,8 @@ it anew.  Only the coordinator touches the study's file.
 import concurrent.futures
 import ctypes
 import multiprocessing
-import os
 import signal
+import uuid
 
 from ..errors import ClaimsolveError
 from .tasks import run_batch
@@ -127,10 +127,11 @@ class DaskRunner:
         self._futures = {}
         self._completed = distributed.as_completed(loop=client.loop)
         self._resends = {}
+        self._token = uuid.uuid4().hex[:12]     # keys of this run only (a scheduler keeps old keys' results)
 
     def submit(self, batch_id, kind, params, ids):
         future = self.client.submit(run_batch, kind, params, list(ids), pure=False,
-                                    key=f"claimsolve-study-{os.getpid()}-{batch_id}-{self._resends.get(batch_id, 0)}")
+                                    key=f"claimsolve-study-{self._token}-{batch_id}-{self._resends.get(batch_id, 0)}")
         self._futures[future.key] = (future, batch_id)
         self._completed.add(future)
 

@@ -125,6 +125,9 @@ class Store:
     def _create(self, kind, params, columns):
         cells = ", ".join(f'"{name}" {kind_}' for name, kind_ in list(columns) + list(FIXED_COLUMNS))
         from .. import __version__
+        self.conn.isolation_level = None
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.isolation_level = ""
         with self.conn:
             self.conn.execute("BEGIN IMMEDIATE")
             self.conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
@@ -219,9 +222,11 @@ class Store:
 
 
 def _connect(path):
+    """An open connection; nothing is written to the file (a file that is
+    not a study is left as it was: WAL mode is set when a study is made,
+    and stays with the file)."""
     try:
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
-        conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
     except sqlite3.DatabaseError as exc:
@@ -235,7 +240,10 @@ def _lock(path):
     """An exclusive lock for the run (flock on a descriptor of the file,
     apart from SQLite's own locks): a second run on the same file is
     refused at once."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise ClaimsolveError(f"option '--db': cannot write: {exc.strerror}", path) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
