@@ -228,6 +228,18 @@ def test_dask_cluster_with_a_worker_killed_mid_study(tmp_path):
 
             outcome = study.run("solve", {"game": "colorclaim", "size": "3x3", "seeds": "1-60"}, db,
                                 scheduler=cluster.scheduler_address, batch=4, on_batch=kill_one)
+            # the other kinds on the same cluster
+            games = study.run("match", {"game": "claimit", "a": "threshold:4", "b": "threshold:3", "games": 6},
+                              str(tmp_path / "m.sqlite"), scheduler=cluster.scheduler_address)
+            table = study.run("policies", {"game": "claimit", "policies": "threshold:2..4", "games": 6},
+                              str(tmp_path / "p.sqlite"), scheduler=cluster.scheduler_address)
+            assert games["completed"] == 6 and table["completed"] == 6
+            local = study.run("match", {"game": "claimit", "a": "threshold:4", "b": "threshold:3", "games": 6},
+                              str(tmp_path / "m-local.sqlite"), workers=1)
+            assert local["completed"] == 6
+            with sqlite3.connect(tmp_path / "m.sqlite") as a, sqlite3.connect(tmp_path / "m-local.sqlite") as b:
+                query = "SELECT id, points, moves FROM tasks ORDER BY id"     # seeded: the same games anywhere
+                assert a.execute(query).fetchall() == b.execute(query).fetchall()
     assert killed and killed[0] in pids
     assert outcome["status"] == "done" and outcome["completed"] == 60 and outcome["duplicates"] == 0
     assert outcome["runner"].startswith("dask:")
