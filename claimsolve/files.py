@@ -31,10 +31,12 @@ def write_atomically(path, text):
 class LineLog:
     """A file of lines written as they come (`match --save`: a game per line
     as it ends).  The file is made new before any line is written: one that
-    exists and is not empty is refused, never overwritten.  Each line is
-    appended whole, in one write, and is then the system's: a Ctrl-C or a
-    kill of the command leaves every line written; the file is synced to
-    disk at most every SYNC_INTERVAL seconds and when closed."""
+    exists and is not empty is refused, never overwritten; one it made and
+    closes with no line in it is removed (a match refused before its first
+    game leaves nothing behind).  Each line is appended whole, in one write,
+    and is then the system's: a Ctrl-C or a kill of the command leaves every
+    line written; the file is synced to disk at most every SYNC_INTERVAL
+    seconds and when closed."""
 
     SYNC_INTERVAL = 1.0
 
@@ -42,9 +44,12 @@ class LineLog:
         self.path = os.fspath(path)
         self._where = f"option '{option}': " if option else ""
         self._fd = None
+        self._made = False
+        self.lines = 0
         try:
             try:
                 fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o666)
+                self._made = True
             except FileExistsError:
                 if not (os.path.isfile(self.path) and os.path.getsize(self.path) == 0):
                     raise ClaimsolveError(f"{self._where}the file exists; it is not overwritten "
@@ -61,6 +66,7 @@ class LineLog:
         try:
             while data:
                 data = data[os.write(self._fd, data):]
+            self.lines += 1
             if time.monotonic() - self._synced >= self.SYNC_INTERVAL:
                 os.fsync(self._fd)
                 self._synced = time.monotonic()
@@ -77,6 +83,11 @@ class LineLog:
             pass
         finally:
             os.close(fd)
+        if self._made and self.lines == 0:
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
 
     def __enter__(self):
         return self

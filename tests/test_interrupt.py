@@ -281,6 +281,14 @@ def test_match_save_never_overwrites_a_file(tmp_path):
     assert saved.read_text() == "yesterday's games\n"
 
 
+def test_match_refused_before_its_first_game_leaves_no_file(tmp_path):
+    saved = tmp_path / "games.jsonl"
+    proc = subprocess.run(COMMAND + ["match", "colorclaim", "--size", "3x3", "--a", "bogus", "--b", "random",
+                                     "--save", str(saved)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert not saved.exists()
+
+
 def test_match_save_to_a_folder_is_refused_before_playing(tmp_path):
     proc = subprocess.run(COMMAND + ["match", "colorclaim", "--size", "3x3", "--a", "mcts:time=60",
                                      "--b", "random", "--save", str(tmp_path)], capture_output=True, text=True,
