@@ -614,6 +614,8 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
         raise ClaimsolveError(f"option '--seat': must be a seat of this game, 1 to {start.num_players}, not {seat}")
     engine = make_player(spec, seed=seed, game=descriptor.id)
     engine.reset()
+    if sys.stdin is None:                    # started with standard input closed (<&-)
+        raise ClaimsolveError("cannot read the moves: standard input is closed")
 
     def ask(prompt):
         try:

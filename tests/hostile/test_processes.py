@@ -55,6 +55,7 @@ def test_a_reader_that_stops_ends_the_command_silently(args):
 
 def test_a_closed_input_is_one_line():
     one_line(shell("$CS show - <&-"), "-:", "standard input is closed")
+    one_line(shell("$CS play colorclaim --vs random --size 3x3 <&-"), "standard input is closed")
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
