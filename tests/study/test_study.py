@@ -337,3 +337,12 @@ def test_report_charts(tmp_path):
     assert result.exit_code == 0, result.output
     svg = (tmp_path / "charts" / "policies.svg").read_text()
     assert svg.lstrip().startswith("<?xml") and "<svg" in svg and "threshold:3" in svg
+
+
+def test_progress_bar_shows_rate_and_time_left():
+    text = study.progress_text({"done": 412, "total": 1000, "rate": 23.4, "eta": 25.1, "note": "first: +87%"})
+    assert text.startswith("[#########") and "412/1000 41%" in text and "23.4/s" in text and "ETA 0:25" in text
+    assert text.endswith("first: +87%")
+    slow = study.progress_text({"done": 3, "total": 600, "rate": 0.05, "eta": 11940, "note": ""})
+    assert "3.0/min" in slow and "ETA 3:19:00" in slow
+    assert "ETA --:--" in study.progress_text({"done": 0, "total": 5, "rate": 0.0, "eta": None, "note": ""})
