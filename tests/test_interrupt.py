@@ -256,18 +256,32 @@ sys.exit(main(prog_name="claimsolve"))
     assert proc.returncode == 130 and proc.stderr == INTERRUPTED_LINE and proc.stdout == ""
 
 
-def test_an_ignored_sigint_stays_ignored(positions):
-    # `nohup` and background jobs of a script start with SIGINT ignored
-    proc = subprocess.Popen(COMMAND + ["analyze", str(positions["c65"]), "--engine", "mcts", "--time", "600"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_ignored_sigint_stays_ignored(positions, threads):
+    # `nohup` and background jobs of a script start with SIGINT ignored; the
+    # workers of --threads too (a terminal's SIGINT reaches the whole group)
+    proc = subprocess.Popen(COMMAND + ["analyze", str(positions["c65"]), "--engine", "mcts", "--time", "600",
+                                       "--threads", str(threads)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     try:
         wait_until_working(proc, cpu=0.5)
-        proc.send_signal(signal.SIGINT)
-        wait_until_working(proc, cpu=cpu_seconds(proc.pid) + 0.5)     # it goes on
+        workers = children(proc.pid)
+        assert len(workers) == threads - 1
+        os.killpg(proc.pid, signal.SIGINT)
+        for pid in [proc.pid, *workers]:              # each goes on working
+            wait_until_working_pid(pid, cpu_seconds(pid) + 0.3)
     finally:
-        proc.kill()
+        os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
+
+
+def wait_until_working_pid(pid, cpu, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while cpu_seconds(pid) < cpu:
+        assert time.monotonic() < deadline, f"process {pid} stopped working"
+        assert _state(pid) != "Z", f"process {pid} ended"
+        time.sleep(0.05)
 
 
 # ---- --save, before any game -------------------------------------------------------------------

@@ -379,9 +379,11 @@ def _worker(connection, position, seed, time, iterations, options):
     Ctrl-C (SIGINT: the terminal's, to the whole process group, or the
     parent's, passed on) stops the search; the worker then sends what it
     searched and ends quietly (no traceback): the first SIGINT raises once,
-    later ones are ignored.  SIGINT is blocked until the handler is in place
+    later ones are ignored (a SIGINT the parent ignores or handles its own
+    way is left so).  SIGINT is blocked until the handler is in place
     (_start_workers)."""
-    signal.signal(signal.SIGINT, _stop_once)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _stop_once)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
@@ -395,7 +397,8 @@ def _worker(connection, position, seed, time, iterations, options):
         message = ("interrupted",)
     except Exception as exc:  # reported by the parent
         message = ("error", f"{type(exc).__name__}: {exc}")
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the answer is on its way
+    if signal.getsignal(signal.SIGINT) is _stop_once:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)   # the answer is on its way
     try:
         connection.send(message)
         connection.close()
