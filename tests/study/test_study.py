@@ -151,8 +151,9 @@ SOLVE_120 = ["study", "solve", "colorclaim", "--size", "3x3", "--seeds", "1-120"
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])
 def test_a_stopped_study_continues_every_task_done_once(tmp_path, how):
     db = str(tmp_path / "cc.sqlite")
+    # Ctrl-C as a terminal sends it, even when this test runs where SIGINT is ignored (a background job)
     proc = subprocess.Popen(CLI + SOLVE_120 + ["--db", db], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     wait_for_rows(db, 10, proc)
     proc.send_signal(how)
     out, err = proc.communicate(timeout=60)
