@@ -10,9 +10,15 @@ from .errors import ClaimsolveError
 def write_atomically(path, text):
     """Writes `text` to `path` through a temporary file in the same folder,
     renamed into place only once complete, with the permissions a new file
-    gets (the umask's)."""
+    gets (the umask's).  A symbolic link is followed (the file it names is
+    replaced, the link kept); a path that names anything but a regular file
+    (a folder, a device such as /dev/full, a pipe) is refused, never
+    replaced."""
     path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
+    target = os.path.realpath(path)
+    if os.path.exists(target) and not os.path.isfile(target):
+        raise ClaimsolveError("cannot write: not a regular file (a folder, a device or a pipe)", path)
+    directory = os.path.dirname(target)
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=".claimsolve-")
@@ -21,7 +27,7 @@ def write_atomically(path, text):
         os.fchmod(fd, 0o666 & ~umask)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except OSError as exc:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
