@@ -60,14 +60,18 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
                     threads=threads, hash_mb=hash_mb, progress=progress)
 
 
-def solve(position, time=None, hash_mb=256, progress=None):
+def solve(position, time=None, hash_mb=256, progress=None, value_only=False):
     """The exact value and every legal move's value, for the games with an
-    exact solver (the descriptor's `solve`: Color Claim)."""
+    exact solver (the descriptor's `solve`: Color Claim).  `value_only=True`:
+    the value and one best move (info["best_move"]), by null-window searches
+    on the value alone; several times cheaper than every move's value."""
     solver = _capability(_position(position), "solve", "exact solving", " (use analyze)")
     if time is not None:
         limits.seconds(time, "time")
     limits.memory_mb(hash_mb, "hash")
-    return solver(position, time=time, hash_mb=hash_mb, progress=progress)
+    if not isinstance(value_only, bool):
+        raise ClaimsolveError(f"option 'value_only': must be True or False, not {value_only!r}")
+    return solver(position, time=time, hash_mb=hash_mb, progress=progress, value_only=value_only)
 
 
 def odds(position, samples=None, seed=0, time=None, progress=None):

@@ -425,14 +425,18 @@ def perft(pos, depth, as_json):
 @click.option("--time", "seconds", type=SECONDS, default=None, help="Stop after SECONDS and report proven bounds.")
 @click.option("--hash", "hash_mb", type=MEGABYTES, default=256, show_default=True,
               help="Transposition table size in MB.")
+@click.option("--value-only", "value_only", is_flag=True,
+              help="The value and one best move only (null-window searches on the value): "
+                   "several times faster than every move's value.")
 @json_option
-def solve(pos, seconds, hash_mb, as_json):
-    """The exact game value and every move's value."""
+def solve(pos, seconds, hash_mb, value_only, as_json):
+    """The exact game value and every move's value (--value-only: the value and one best move)."""
     position = read_position(pos)
     progress = progress_for("solving")
     interrupted = False
     try:
-        result = claimsolve.solve(position, time=budget_left(seconds), hash_mb=hash_mb, progress=progress)
+        result = claimsolve.solve(position, time=budget_left(seconds), hash_mb=hash_mb, progress=progress,
+                                  value_only=value_only)
     except Interrupted as exc:
         if exc.partial is None:
             raise

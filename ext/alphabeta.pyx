@@ -836,11 +836,16 @@ cdef class Searcher:
             hi[i] = v
         return 0
 
-    def solve(self, time_limit=None, progress=None):
+    def solve(self, time_limit=None, progress=None, bint value_only=False):
         """Exact values of every root move.  Returns {"complete", "moves":
         [(code, lower, upper)], "lower", "upper", "pv", "nodes", "seconds",
-        "interrupted"}; with "complete" every lower equals its upper.
-        Ctrl-C stops it as the time limit does ("interrupted" True)."""
+        "interrupted", "best"}; with "complete" every lower equals its upper.
+        With `value_only` it stops after phase 1 (the position's value by
+        null-window tests, the table kept across them): "complete" then
+        means lower == upper, and "best" (the index of a root move worth the
+        value) is the one move proven best; the other moves keep the bounds
+        phase 1 proved.  Ctrl-C stops it as the time limit does
+        ("interrupted" True)."""
         cdef int n = self.n_root
         cdef int i, j, r, beta, best, steps
         cdef int root_lo, root_hi
@@ -899,7 +904,7 @@ cdef class Searcher:
             # phase 2: the exact value of every other move
             self.status["phase"] = "moves"
             for j in range(n):
-                if self.s.stop:
+                if self.s.stop or value_only:
                     break
                 i = order[j]
                 steps = 0
@@ -912,10 +917,13 @@ cdef class Searcher:
                         break
                     steps += 1
             self.check_errors()
-            complete = all(lo[i] == hi[i] for i in range(n))
             moves = [(self.root_paths[i], lo[i], hi[i]) for i in range(n)]
             root_lo = max_of(lo, n)
             root_hi = max_of(hi, n)
+            if value_only:
+                complete = root_lo == root_hi
+            else:
+                complete = all(lo[i] == hi[i] for i in range(n))
             best = order[0]
             for i in range(n):
                 if lo[i] > lo[best]:
@@ -938,6 +946,7 @@ cdef class Searcher:
                 "value_nodes": value_nodes,
                 "value_seconds": value_seconds,
                 "interrupted": bool(self.interrupted),
+                "best": best,
             }
         finally:
             free(lo)

@@ -20,6 +20,20 @@ def summary(position):
 def solve_json(result):
     """`solve --json` per cli.md."""
     info = result.info
+    if info.get("value_only"):
+        out = {
+            "value": info.get("value"),
+            "result": info.get("result"),
+            "best_move": info.get("best_move"),
+            "pv": list(result.pv),
+            "nodes": result.nodes,
+            "seconds": round(result.seconds, 4),
+            "complete": result.complete,
+            "value_only": True,
+        }
+        if not result.complete:
+            out["bounds"] = [info.get("lower"), info.get("upper")]
+        return out
     out = {
         "value": info.get("value"),
         "result": info.get("result"),
@@ -55,6 +69,9 @@ def solve_text(position, result):
     mover = position.player_to_move
     if position.is_over():
         lines.append(f"The game is over: margin {data['value']:+d} for player {mover} ({data['result']}).")
+    elif result.complete and data.get("value_only"):
+        lines.append(f"Value {data['value']:+d} for player {mover}: a {data['result']} with best play.")
+        lines.append(f"Best: {data['best_move']} (one best move: the value alone was searched)")
     elif result.complete:
         best = ", ".join(data["best_moves"])
         lines.append(f"Value {data['value']:+d} for player {mover}: a {data['result']} with best play.")
@@ -64,7 +81,7 @@ def solve_text(position, result):
         stopped = "Interrupted (Ctrl-C)" if result.info.get("interrupted") else "Not finished within the time limit"
         lines.append(f"{stopped}. Proven so far: the value for player {mover} "
                      f"lies in [{_bound(lo)}, {_bound(hi)}].")
-    if data["moves"]:
+    if data.get("moves"):
         lines.append("")
         lines.append("move      value")
         for m in data["moves"]:

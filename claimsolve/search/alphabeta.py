@@ -91,8 +91,15 @@ def _finished(position, engine, info_key):
     return SearchResult(engine=engine, suggestions=[], pv=[], nodes=0, seconds=0.0, complete=True, info=info)
 
 
-def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=None):
+def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=None, value_only=False):
     """Exact game value and every legal move's exact value (engine "solver").
+
+    With `value_only` the value and ONE best move only: the search stops once
+    the null-window tests on the value (MTD(f) steps, then bisection, over
+    the score range, the table kept across them) have closed the value's
+    bounds, and a move worth it is known.  info then has "value_only" True
+    and "best_move" (its name; None unless complete), the suggestions the
+    bounds proven on the way (the best move exact, first).
 
     Suggestions: every legal move, best first, `score` its exact value for the
     player to move (`exact=True`, `proven` win/draw/loss).  When `time` runs
@@ -103,12 +110,17 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
     (info["interrupted"]).  `table` (an
     _alphabeta.Table) may be passed to keep the table between searches."""
     _check_options(time, hash_mb)
+    if not isinstance(value_only, bool):
+        raise ClaimsolveError(f"option 'value_only': must be True or False, not {value_only!r}")
     if position.is_over():
-        return _finished(position, "solver", "value")
+        result = _finished(position, "solver", "value")
+        if value_only:
+            result.info.update(value_only=True, best_move=None)
+        return result
     if table is None:
         table = new_table(hash_mb)
     searcher = _searcher(position, table)
-    answer = _run(lambda: searcher.solve(time, _progress_relay(position, progress)))
+    answer = _run(lambda: searcher.solve(time, _progress_relay(position, progress), value_only))
     suggestions = []
     for path, lower, upper in answer["moves"]:
         name = position.turn_name(path)
@@ -135,6 +147,12 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
         info = {"value": value, "result": _result_word(value)}
     else:
         info = {"lower": _alphabeta._shown(answer["lower"]), "upper": _alphabeta._shown(answer["upper"])}
+    if value_only:
+        info["value_only"] = True
+        info["best_move"] = position.turn_name(answer["moves"][answer["best"]][0]) if answer["complete"] else None
+        if info["best_move"] is not None:
+            # the proven best move first, whatever the order among equals
+            suggestions.sort(key=lambda s: s.move != info["best_move"])
     result = SearchResult(engine="solver", suggestions=suggestions, pv=pv, nodes=answer["nodes"],
                           seconds=answer["seconds"], complete=answer["complete"], info=info)
     if answer["interrupted"]:
