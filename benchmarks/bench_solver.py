@@ -121,7 +121,7 @@ def largest_board(size, seed, seconds, hash_mb):
     print(f"  {'complete' if answer['complete'] else 'NOT complete'}: {len(values)} of {len(answer['moves'])} "
           f"moves exact after {answer['seconds']:.1f} s, {answer['nodes']:,} nodes, {rate:.2f} Mnodes/s")
     if answer["complete"]:
-        print("  move values:", " ".join(f"{position.move_name(c)}={lo}" for c, lo, _ in
+        print("  move values:", " ".join(f"{position.turn_name(c)}={lo}" for c, lo, _ in
                                         sorted(answer["moves"], key=lambda m: -m[1])))
 
 
