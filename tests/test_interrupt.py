@@ -42,9 +42,17 @@ def children(pid):
         return []
 
 
+def sigint_as_from_a_terminal():
+    """Run in the child before it starts: SIGINT's default action, as a
+    command typed at a terminal has it.  The test runner may itself ignore
+    SIGINT (a script's background job, `nohup`, some CI runners) and a child
+    inherits that: the command then rightly keeps ignoring Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(args, group=False):
     return subprocess.Popen(COMMAND + [str(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=group)
+                            text=True, start_new_session=group, preexec_fn=sigint_as_from_a_terminal)
 
 
 def wait_until_working(proc, cpu=1.0, timeout=60.0):
@@ -252,7 +260,8 @@ for name in [n for n in sys.modules if n == "click" or n.startswith("click.")]:
 from claimsolve.cli.main import main
 sys.exit(main(prog_name="claimsolve"))
 """
-    proc = subprocess.run([sys.executable, "-c", code, "--version"], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run([sys.executable, "-c", code, "--version"], capture_output=True, text=True, timeout=60,
+                          preexec_fn=sigint_as_from_a_terminal)
     assert proc.returncode == 130 and proc.stderr == INTERRUPTED_LINE and proc.stdout == ""
 
 
