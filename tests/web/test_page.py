@@ -131,6 +131,10 @@ def piece_titles(driver):
         "return Array.from(document.querySelectorAll('#board .piece title'), t => t.textContent)")
 
 
+def legal_after(driver, index):
+    return driver.execute_script(f"return window.claimsolveBoard.state.line[{index}].legal;")
+
+
 def console_errors(driver):
     return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
@@ -290,4 +294,36 @@ def test_claim_it_dice_typed_at_the_table(page):
     driver.find_element(By.ID, "dice-entry").send_keys("4,1,4")
     driver.find_element(By.XPATH, "//div[@id='actions']//button[text()='roll these']").click()
     wait(driver, lambda d: current_move(d) in ("roll:4,1,4", "roll (bust)"), "the typed roll")
+    assert not console_errors(driver)
+
+
+def test_engine_plays_a_seat(page, shots):
+    driver = page
+    new_game(driver, "colorclaim", size="3x3", seed=1)
+    seats = [o.get_attribute("value") for o in Select(driver.find_element(By.ID, "engine-plays")).options]
+    assert seats == ["", "1", "2"]
+    Select(driver.find_element(By.ID, "engine-move-time")).select_by_value("0.5")
+    Select(driver.find_element(By.ID, "engine-plays")).select_by_value("2")
+    try:
+        # player 1 to move: the engine waits for the user
+        assert driver.execute_script("return window.claimsolveBoard.state.line.length") == 1
+        click_point(driver, "a1")
+        click_point(driver, "a2")
+        choices = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions button.move"), "the choice of move")
+        next(c for c in choices if c.get_attribute("data-move") == "a1xa2").click()
+        wait(driver, lambda d: current_move(d) == "a1xa2" or d.execute_script(
+            "return window.claimsolveBoard.state.line.length") >= 3, "the user's move played")
+        moves = wait(driver, lambda d: d.execute_script(
+            "const items = Array.from(document.querySelectorAll('#move-list li'), li => li.textContent);"
+            "return items.length >= 3 && document.getElementById('message').textContent.includes('The engine')"
+            " ? items : null"), "the engine's reply in the moves list")
+        assert moves[:2] == ["start", "a1xa2"]
+        assert moves[2] in legal_after(driver, 1)
+        assert message(driver) == f"The engine (player 2) played {moves[2]}."
+        # the reply was player 2's: player 1 is to move again (unless the game is over)
+        show = driver.execute_script("const s = window.claimsolveBoard.state; return s.line[2].show")
+        assert show["over"] or show["to_move"] == 1
+        driver.save_screenshot(str(shots / "colorclaim-engine-reply.png"))
+    finally:
+        Select(driver.find_element(By.ID, "engine-plays")).select_by_value("")
     assert not console_errors(driver)

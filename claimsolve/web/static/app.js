@@ -140,10 +140,12 @@ async function showIndex(index, options = {}) {
   renderStatus();
   renderActions();
   renderMoveList();
+  renderSeats(entry);
   clearSuggestions();
   if (!options.keepMessage) setMessage("");
   updateButtons();
-  startAnalysis();
+  // the engine plays its seat after a move or a new game, not on undo/redo
+  startAnalysis(Boolean(options.autoPlay));
 }
 
 async function drawBoard() {
@@ -334,7 +336,8 @@ async function playMove(move, options = {}) {
   if (options.describe) played = options.describe(next) || move;
   state.line = state.line.slice(0, state.index + 1);
   state.line.push({ position: next, move: played });
-  await showIndex(state.index + 1);
+  await showIndex(state.index + 1, { autoPlay: true, keepMessage: Boolean(options.message) });
+  if (options.message) setMessage(options.message);
   return true;
 }
 
@@ -437,23 +440,65 @@ function clearSuggestions() {
   drawArrows(null);
 }
 
-function startAnalysis() {
+// --- the engine playing a seat -----------------------------------------------------------
+
+function engineSeat() {
+  const value = $("engine-plays").value;
+  return value === "" ? null : Number(value);
+}
+
+function engineToMove(entry) {
+  return !entry.show.over && entry.legal.length > 0 && engineSeat() === entry.show.to_move;
+}
+
+// the seats of the game shown in the "engine plays" select (the choice kept while it fits)
+function renderSeats(entry) {
+  const select = $("engine-plays");
+  const seats = entry.position.players || (entry.show.scores || []).length || 2;
+  if (select.options.length === seats + 1) return;
+  const chosen = select.value;
+  const options = [new Option("none", "")];
+  for (let seat = 1; seat <= seats; seat++) options.push(new Option(`player ${seat}`, String(seat)));
+  select.replaceChildren(...options);
+  select.value = chosen !== "" && Number(chosen) <= seats ? chosen : "";
+}
+
+// the analysis asked for the engine's own move is over: play its best suggestion
+async function engineMove(analysis, result) {
+  if (state.analysis !== analysis || current().position !== analysis.position) return;
+  const best = result.suggestions && result.suggestions.length ? result.suggestions[0].move :
+    (result.pv && result.pv.length ? result.pv[0] : null);
+  if (!best) {
+    setMessage("The engine found no move to play.", "error");
+    return;
+  }
+  const seat = current().show.to_move;
+  const describe = state.module.played ? (next) => state.module.played(best, next) : undefined;
+  await playMove(best, { describe, message: `The engine (player ${seat}) played ${best}.` });
+}
+
+// --- the engine's suggestions ---------------------------------------------------------------
+
+function startAnalysis(autoPlay = false) {
   const entry = current();
-  if (!$("engine-on").checked || entry.show.over || state.module.generic && !entry.legal.length) {
+  const playing = autoPlay && engineToMove(entry);
+  if (!playing && (!$("engine-on").checked || entry.show.over || state.module.generic && !entry.legal.length)) {
     $("engine-state").textContent = entry.show.over ? "(the game is over)" : "(engine off)";
     return;
   }
   const controller = new AbortController();
-  const analysis = { controller, position: entry.position, result: null, started: performance.now() };
+  const analysis = { controller, position: entry.position, result: null, started: performance.now(), playing };
   state.analysis = analysis;
-  const time = Math.min(Number($("engine-time").value), state.maxTime);
+  const time = Math.min(Number($(playing ? "engine-move-time" : "engine-time").value), state.maxTime);
   const body = { position: entry.position, time, top: 8, engine: $("engine-kind").value };
-  $("engine-state").textContent = "(thinking...)";
+  $("engine-state").textContent = thinkingText();
   apiEvents("analyze", body, controller.signal, (name, data) => {
     if (state.analysis !== analysis) return;
     if (name === "progress") showProgress(data);
-    else if (name === "result") showResult(data);
-    else if (name === "error") {
+    else if (name === "result") {
+      showResult(data);
+      if (playing) engineMove(analysis, data);
+    } else if (name === "error") {
       $("engine-state").textContent = "";
       setMessage(data.error, "error");
     }
@@ -462,6 +507,11 @@ function startAnalysis() {
     $("engine-state").textContent = "";
     setMessage(`Engine: ${e.message}`, "error");
   });
+}
+
+function thinkingText() {
+  return state.analysis && state.analysis.playing ? `(player ${current().show.to_move}: the engine is choosing its move...)` :
+    "(thinking...)";
 }
 
 function showProgress(info) {
@@ -473,7 +523,7 @@ function showProgress(info) {
   if (info.lower !== undefined && info.lower !== null) parts.push(`value in [${info.lower}, ${info.upper}]`);
   if (info.samples !== undefined) parts.push(`odds: ${info.samples} play-outs`);
   $("engine-line").textContent = parts.join(", ");
-  $("engine-state").textContent = "(thinking...)";
+  $("engine-state").textContent = thinkingText();
   let suggestions = info.suggestions;
   if (!suggestions && info.best) {
     const score = info.score !== undefined ? info.score : info.mean;
@@ -727,7 +777,7 @@ async function startNewGame(event) {
 
 function setLine(position, message) {
   state.line = [{ position, move: null }];
-  showIndex(0, { keepMessage: Boolean(message) });
+  showIndex(0, { keepMessage: Boolean(message), autoPlay: true });
   if (message) setMessage(message);
 }
 
@@ -793,6 +843,10 @@ async function main() {
     option.disabled = Number(option.value) > state.maxTime;
   }
   if (Number($("engine-time").value) > state.maxTime) $("engine-time").value = "1";
+  for (const option of $("engine-move-time").options) {
+    option.disabled = Number(option.value) > state.maxTime;
+  }
+  if (Number($("engine-move-time").value) > state.maxTime) $("engine-move-time").value = "0.5";
   $("board").addEventListener("click", onBoardClick);
   $("new-button").addEventListener("click", openNewDialog);
   $("new-form").addEventListener("submit", startNewGame);
@@ -808,6 +862,10 @@ async function main() {
   });
   for (const id of ["engine-on", "engine-time", "engine-kind"]) {
     $(id).addEventListener("change", () => { stopAnalysis(); clearSuggestions(); startAnalysis(); });
+  }
+  // choosing the engine's seat (or its time) lets it move now if that seat is to move
+  for (const id of ["engine-plays", "engine-move-time"]) {
+    $(id).addEventListener("change", () => { stopAnalysis(); clearSuggestions(); startAnalysis(true); });
   }
   document.addEventListener("keydown", onKey);
   const position = await api("new", { game: state.games[0].id });

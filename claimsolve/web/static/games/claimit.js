@@ -125,6 +125,12 @@ export function attempt(clicks, position, legal) {
   return `${marker}@${space}`;
 }
 
+// the name a move played gets in the moves list: a roll with its dice
+export function played(move, next) {
+  if (move !== "roll") return move;
+  return next.dice ? `roll:${next.dice.join(",")}` : "roll (bust)";
+}
+
 let rollSeed = null;
 
 // "roll": the server's dice (from the seed field when it holds one, which
