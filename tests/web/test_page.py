@@ -118,7 +118,10 @@ def board_ready(driver):
 
 
 def legal(driver):
-    return driver.execute_script("const s = window.claimsolveBoard.state; return s.line[s.index].legal;")
+    """The legal moves of the position shown, once the page has them (it asks
+    the server for them after it draws a loaded or played position)."""
+    return wait(driver, lambda d: d.execute_script(
+        "const s = window.claimsolveBoard.state; return s.line[s.index].legal;"), "the legal moves")
 
 
 def suggestions(driver):
