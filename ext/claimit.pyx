@@ -560,26 +560,7 @@ cdef turn_outcome play_plan(const ci_ctx *c, ci_state *s, int plan, long arg, ui
 # raises (Ctrl-C), which the Python-facing method then raises.
 
 cdef double TICK = 0.1
-cdef object _pending = None     # what a signal handler raised inside a C loop
-
-
-cdef bint signalled() noexcept with gil:
-    """True when a signal handler raised (the exception kept for
-    raise_pending())."""
-    global _pending
-    try:
-        PyErr_CheckSignals()
-    except BaseException as exc:
-        _pending = exc
-        return True
-    return False
-
-
-cdef void raise_pending() except *:
-    global _pending
-    if _pending is not None:
-        exc, _pending = _pending, None
-        raise exc
+include "interrupts.pxi"
 
 
 cdef inline uint64_t sample_seed(uint64_t seed, long i) noexcept nogil:

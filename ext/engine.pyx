@@ -32,26 +32,7 @@ ctypedef struct perft_run:
     int stop                 # a signal handler raised: unwind
 
 
-cdef object _pending = None     # what a signal handler raised inside the C loop
-
-
-cdef bint signalled() noexcept with gil:
-    """Runs Python's signal handlers from a C loop (which holds no GIL):
-    True when one raised (Ctrl-C), the exception kept for raise_pending()."""
-    global _pending
-    try:
-        PyErr_CheckSignals()
-    except BaseException as exc:
-        _pending = exc
-        return True
-    return False
-
-
-cdef void raise_pending() except *:
-    global _pending
-    if _pending is not None:
-        exc, _pending = _pending, None
-        raise exc
+include "interrupts.pxi"
 
 
 cdef inline double now_seconds() noexcept nogil:

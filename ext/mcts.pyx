@@ -65,27 +65,7 @@ ctypedef struct Node:
     NodeTag tag
 
 
-cdef object _pending = None     # what a signal handler raised inside the C loop
-
-
-cdef bint signalled() noexcept with gil:
-    """Runs Python's signal handlers from the C loop (which holds no GIL):
-    True when one raised (Ctrl-C: KeyboardInterrupt), the exception kept
-    for raise_pending()."""
-    global _pending
-    try:
-        PyErr_CheckSignals()
-    except BaseException as exc:
-        _pending = exc
-        return True
-    return False
-
-
-cdef void raise_pending() except *:
-    global _pending
-    if _pending is not None:
-        exc, _pending = _pending, None
-        raise exc
+include "interrupts.pxi"
 
 
 cdef const cs_game *game_from_capsule(object capsule) except NULL:
