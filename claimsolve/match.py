@@ -121,13 +121,13 @@ class MatchResult:
         with more teams."""
         if self.teams != 2:
             return None
-        return _elo(self.score)
+        return elo(self.score)
 
     def elo_interval(self):
         if self.teams != 2:
             return None
         lo, hi = self.confidence_interval()
-        return (_elo(lo), _elo(hi))
+        return (elo(lo), elo(hi))
 
     def to_json(self, with_games=False):
         wins, draws, losses = self.tally()
@@ -140,8 +140,8 @@ class MatchResult:
         }
         if self.teams == 2:
             elo_lo, elo_hi = self.elo_interval()
-            out["elo"] = _round(self.elo())
-            out["elo_ci95"] = [_round(elo_lo), _round(elo_hi)]
+            out["elo"] = json_elo(self.elo())
+            out["elo_ci95"] = [json_elo(elo_lo), json_elo(elo_hi)]
         if with_games:
             out["records"] = [r.to_json() for r in self.records]
         return out
@@ -159,12 +159,13 @@ def wilson_interval(p, n):
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _round(x):
+def json_elo(x):
     """Elo for JSON: an infinite difference (a clean sweep) is null."""
     return None if x is None or math.isinf(x) else round(x, 1)
 
 
-def _elo(score):
+def elo(score):
+    """The logistic Elo difference of a mean score; +-inf at 1 and 0."""
     if score <= 1e-9:
         return -math.inf
     if score >= 1.0 - 1e-9:
@@ -247,7 +248,7 @@ def run_match(game, spec_a, spec_b, games, players=None, size=None, island=None,
             moves, final = play_game(start, lineup, rng)
             record = GameRecord(start=start.to_json(), a_seats=a_seats, moves=moves,
                                 points=list(final.points()), final=final.to_json() if keep_records else None)
-            with _sigint_deferred():
+            with sigint_deferred():
                 if on_game is not None:
                     on_game(record)
                 result.add(record)
@@ -262,7 +263,7 @@ def run_match(game, spec_a, spec_b, games, players=None, size=None, island=None,
 
 
 @contextlib.contextmanager
-def _sigint_deferred():
+def sigint_deferred():
     """Ctrl-C waits until the block is done (a game written and counted
     together); the main thread only, where Python runs signal handlers."""
     masking = hasattr(signal, "pthread_sigmask")

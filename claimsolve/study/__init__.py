@@ -15,12 +15,11 @@ by the coordinator, none is lost.  The parameters are stored with the study;
 other parameters on the same file are refused.
 """
 import collections
-import contextlib
 import os
-import signal
 import time
 
 from ..errors import ClaimsolveError, Interrupted
+from ..match import sigint_deferred
 from .kinds import KINDS, get_kind
 from .store import Store
 
@@ -111,7 +110,7 @@ def _run(study, params, ids, store, workers, scheduler, batch, progress, on_batc
                     todo.extendleft(reversed(chunk))
                     outcome["resent"] += len(chunk)
                     continue
-                with _sigint_deferred():
+                with sigint_deferred():
                     written = store.record(run_id, results)
                 outcome["duplicates"] += len(results) - len(written)
                 outcome["done"] += len(written)
@@ -202,18 +201,6 @@ class _BatchSizer:
         by_time = int(target / mean)
         by_spread = left // (BATCHES_PER_WORKER * self.workers)
         return max(1, min(by_time, by_spread, 1000))
-
-
-@contextlib.contextmanager
-def _sigint_deferred():
-    """Ctrl-C waits until a batch is written (main thread only)."""
-    masking = hasattr(signal, "pthread_sigmask")
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masking else None
-    try:
-        yield
-    finally:
-        if masking:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def report(db):

@@ -2,9 +2,9 @@
 and the sequential probability ratio test of `study match --sprt`."""
 import math
 
-from ..match import wilson_interval
+from ..match import elo, json_elo, wilson_interval
 
-__all__ = ["wilson_interval", "proportion", "elo", "score_of_elo", "sprt_llr", "sprt_bounds", "sprt_decision"]
+__all__ = ["wilson_interval", "proportion", "elo", "json_elo", "score_of_elo", "sprt_llr", "sprt_bounds", "sprt_decision"]
 
 
 def proportion(k, n):
@@ -21,22 +21,8 @@ def mean_points(total, n):
     return {"games": n, "points": round(total, 4), "mean": round(mean, 4), "ci95": [round(lo, 4), round(hi, 4)]}
 
 
-def elo(score):
-    """The logistic Elo difference of a mean score; +-inf at 1 and 0."""
-    if score <= 1e-9:
-        return -math.inf
-    if score >= 1 - 1e-9:
-        return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
-
-
 def score_of_elo(difference):
     return 1.0 / (1.0 + 10.0 ** (-difference / 400.0))
-
-
-def json_elo(x):
-    """Elo for JSON: infinite (a clean sweep) is null."""
-    return None if x is None or math.isinf(x) else round(x, 1)
 
 
 # The SPRT prior: one win, one draw and one loss are counted with the games,
