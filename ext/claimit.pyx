@@ -21,7 +21,6 @@ from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, uint8_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memcpy, memset
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from game cimport *
 
 cdef extern from *:
@@ -559,7 +558,6 @@ cdef turn_outcome play_plan(const ci_ctx *c, ci_state *s, int plan, long arg, ui
 # seconds they take it to run Python's signal handlers, and stop when one
 # raises (Ctrl-C), which the Python-facing method then raises.
 
-cdef double TICK = 0.1
 include "interrupts.pxi"
 
 
@@ -598,10 +596,6 @@ ctypedef struct opt_solver:
     long pruned              # states of the last call where the bound proved "stop"
     int prune                # prove "stop" by roll_upper_bound without expanding
 
-cdef inline double now_seconds() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 cdef inline double stop_gain(const ci_state *s, int objective) noexcept nogil:
     if objective == OBJ_SECURED:
@@ -751,11 +745,9 @@ cdef bint opt_out_of_time(opt_solver *o) noexcept nogil:
     cdef double now = now_seconds()
     if now > o.deadline:
         return True
-    if now >= o.next_tick:
-        o.next_tick = now + TICK
-        if signalled():
-            o.interrupted = 1
-            return True
+    if ticked_signal(now, &o.next_tick):
+        o.interrupted = 1
+        return True
     return False
 
 
@@ -926,10 +918,8 @@ cdef long run_plan_samples(const ci_ctx *c, const ci_state *start, int nplans, c
             now = now_seconds()
             if timed and now >= deadline:
                 break
-            if now >= next_tick:
-                next_tick = now + TICK
-                if signalled():
-                    break
+            if ticked_signal(now, &next_tick):
+                break
         for j in range(nplans):
             memcpy(&s, start, sizeof(ci_state))
             rng = sample_seed(seed, first + i)
@@ -1153,10 +1143,8 @@ cdef class ClaimItGame:
             total[p] = 0.0
         with nogil:
             for g in range(games):
-                if (g & 7) == 0 and now_seconds() >= next_tick:
-                    next_tick = now_seconds() + TICK
-                    if signalled():
-                        break
+                if (g & 7) == 0 and ticked_signal(now_seconds(), &next_tick):
+                    break
                 memcpy(&s, &start, sizeof(ci_state))
                 rolls += play_out(&self.block.ctx, &s, &rng, uniform_seats)
                 final_returns(&self.block.ctx, &s, False, out)

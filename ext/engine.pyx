@@ -18,11 +18,9 @@ from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from libc.stdint cimport int64_t, uint64_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from game cimport *
 from turns cimport *
 
-cdef double TICK = 0.1          # seconds between checks for Ctrl-C in perft
 
 
 ctypedef struct perft_run:
@@ -35,18 +33,11 @@ ctypedef struct perft_run:
 include "interrupts.pxi"
 
 
-cdef inline double now_seconds() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef void perft_tick(perft_run *r) noexcept nogil:
-    cdef double now = now_seconds()
-    if now >= r.next_tick:
-        r.next_tick = now + TICK
-        if signalled():
-            r.stop = 1
+    if ticked_signal(now_seconds(), &r.next_tick):
+        r.stop = 1
 
 
 cdef const cs_game *game_from_capsule(object capsule) except NULL:

@@ -5,6 +5,9 @@
 # raised (Ctrl-C: KeyboardInterrupt), keeps the exception and returns True so
 # the loop can unwind; the Python-facing method then calls raise_pending().
 from cpython.exc cimport PyErr_CheckSignals
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+cdef double TICK = 0.1          # seconds between checks for Ctrl-C
 
 cdef object _pending = None     # what a signal handler raised inside a C loop
 
@@ -27,3 +30,19 @@ cdef void raise_pending() except *:
     if _pending is not None:
         exc, _pending = _pending, None
         raise exc
+
+
+cdef inline double now_seconds() noexcept nogil:
+    """The monotonic clock, in seconds."""
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline bint ticked_signal(double now, double *next_tick) noexcept nogil:
+    """At most once a TICK (`next_tick` the loop's next check, moved on
+    here): True when a signal handler raised (see signalled)."""
+    if now < next_tick[0]:
+        return False
+    next_tick[0] = now + TICK
+    return signalled()

@@ -34,7 +34,6 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from libc.math cimport sqrt, log, exp
 from libc.stdint cimport uint64_t, uint32_t, int32_t, uint16_t, int16_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from game cimport *
 
 cdef enum:
@@ -45,7 +44,6 @@ cdef enum:
     NOT_CLEAN = -40000          # a terminal whose rewards are no two-sided result
 
 cdef float UNVISITED_MEAN = 1e9         # above any UCB1 value of a visited child
-cdef double TICK = 0.1                  # seconds between checks for Ctrl-C in `run`
 
 
 DEFAULT_EXPLORATION = 0.4      # UCB1 constant: beat 1.0 by 65% of points on 6x5 (docs/mcts.md)
@@ -74,10 +72,6 @@ cdef const cs_game *game_from_capsule(object capsule) except NULL:
     return <const cs_game *> PyCapsule_GetPointer(capsule, CS_GAME_CAPSULE)
 
 
-cdef inline double now_seconds() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef inline int lower_of(int32_t bounds) noexcept nogil:
@@ -348,10 +342,8 @@ cdef class Tree:
                     now = now_seconds()
                     if timed and now >= deadline:
                         break
-                    if now >= next_tick:
-                        next_tick = now + TICK
-                        if signalled():
-                            break
+                    if ticked_signal(now, &next_tick):
+                        break
                 grow = self._iterate()
                 if grow:
                     with gil:
