@@ -31,11 +31,18 @@ from game cimport *
 
 cdef extern from *:
     """
+    #if defined(__GNUC__) && defined(__x86_64__)
+    #pragma GCC target("popcnt")   /* every x86-64 processor since 2008: one instruction, not a libgcc call */
+    #endif
     static inline int ci_popcount(unsigned long long x) { return __builtin_popcountll(x); }
     static inline int ci_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline unsigned long long ci_mulhi(unsigned long long a, unsigned long long b) {
+        return (unsigned long long) (((unsigned __int128) a * b) >> 64);
+    }
     """
     int ci_popcount(uint64_t x) noexcept nogil
     int ci_ctz(uint64_t x) noexcept nogil
+    uint64_t ci_mulhi(uint64_t a, uint64_t b) noexcept nogil
 
 include "interrupts.pxi"
 include "claimit_rules.pxi"
@@ -305,32 +312,37 @@ cdef class ClaimItGame:
 cdef class TurnSolver:
     """The exact turn optimum (expectimax over rolls, placements and
     roll/stop for the rest of one turn) for one objective, memoised on the
-    turn state.  The memo is kept between calls while the turn's start (the
-    board without this turn's markers, the mover) stays the same, so a
-    player asking again later in the turn, or after a timeout, goes on."""
+    turn state in a table of `memory_mb` MB (24 bytes a state; at most
+    LOAD_PERCENT of its slots are filled: when the search needs more it
+    stops, and `full` says so).  The memo is kept between calls while the
+    turn's start (the board without this turn's markers, the mover) stays
+    the same, so a player asking again later in the turn, or after a
+    timeout, goes on."""
     cdef ClaimItGame game
     cdef opt_solver o
     cdef bytes base_key
     cdef readonly int objective
+    cdef readonly double memory_mb
 
     def __cinit__(self, ClaimItGame game, int objective, double memory_mb=64.0):
-        cdef uint64_t size = 1
-        cdef uint64_t want = <uint64_t> (memory_mb * 1048576.0 / sizeof(opt_entry))
-        self.game = game
-        self.objective = objective
-        while size * 2 <= want:
-            size *= 2
+        cdef uint64_t size = <uint64_t> (memory_mb * 1048576.0 / sizeof(opt_entry))
+        cdef int sp
         if size < 1024:
             size = 1024
+        self.game = game
+        self.objective = objective
+        self.memory_mb = size * sizeof(opt_entry) / 1048576.0
         memset(&self.o, 0, sizeof(opt_solver))
         self.o.ctx = &game.block.ctx
         self.o.objective = objective
         self.o.prune = 1
+        for sp in range(NSPACES):
+            self.o.transposed[sp] = <int8_t> ((sp % 6) * 6 + sp // 6)
         self.o.table = <opt_entry *> calloc(size, sizeof(opt_entry))
         if self.o.table == NULL:
-            raise MemoryError()
-        self.o.mask = size - 1
-        self.o.capacity = size * 7 // 10
+            raise MemoryError("the turn optimum's table: %.0f MB" % memory_mb)
+        self.o.size = size
+        self.o.capacity = size * LOAD_PERCENT // 100
         self.o.used = 0
 
     def __dealloc__(self):
@@ -341,9 +353,9 @@ cdef class TurnSolver:
         cdef opt_entry *fresh
         if self.o.used:
             # fresh zero pages cost less than writing zeros over the old ones
-            fresh = <opt_entry *> calloc(self.o.mask + 1, sizeof(opt_entry))
+            fresh = <opt_entry *> calloc(self.o.size, sizeof(opt_entry))
             if fresh == NULL:
-                memset(self.o.table, 0, sizeof(opt_entry) * (self.o.mask + 1))
+                memset(self.o.table, 0, sizeof(opt_entry) * self.o.size)
             else:
                 free(self.o.table)
                 self.o.table = fresh
@@ -352,8 +364,8 @@ cdef class TurnSolver:
 
     @property
     def prune(self):
-        """Whether "stop" is proven by roll_upper_bound without expanding
-        "roll" (the values are exact either way; off: the plain expectimax)."""
+        """Whether the bounds prune the search (the values are exact either
+        way; off: the plain expectimax)."""
         return bool(self.o.prune)
 
     @prune.setter
@@ -362,13 +374,35 @@ cdef class TurnSolver:
 
     @property
     def pruned(self):
-        """Turn states of the last call where the bound proved "stop"."""
+        """Decisions of the last call where the bound proved "stop" at once."""
         return self.o.pruned
+
+    @property
+    def cutoffs(self):
+        """Decisions of the last call where the sum over the roll classes
+        stopped early (stopping proven best)."""
+        return self.o.cutoffs
 
     @property
     def stored(self):
         """Turn states in the memo."""
         return self.o.used
+
+    @property
+    def capacity(self):
+        """The most turn states the memo takes."""
+        return self.o.capacity
+
+    @property
+    def full(self):
+        """Whether the last call stopped because the memo was full."""
+        return bool(self.o.full)
+
+    @property
+    def symmetric(self):
+        """Whether the current turn's start is symmetric under the board's
+        transposition (a state and its transpose share an entry)."""
+        return bool(self.o.transpose)
 
     def solve(self, bytes state, double seconds, int depth=UNLIMITED):
         """Returns (complete, states evaluated by this call, decisions, cut)
@@ -377,14 +411,16 @@ cdef class TurnSolver:
         placement.  With a `depth` (1..254) the values are those of the best
         play with at most that many more rolls, and `cut` says whether the
         limit ever stopped a line of play (if not, they are exact).
-        Incomplete (time or memory ran out): decisions is None.  Ctrl-C
-        (a signal handler that raises) stops it and is raised."""
+        Incomplete (time ran out, or the memo is full: `full`): decisions is
+        None.  Ctrl-C (a signal handler that raises) stops it and is
+        raised."""
         cdef ci_state s = self.game.read(state)
         cdef ci_state child, start
         cdef const ci_ctx *c = &self.game.block.ctx
         cdef cs_move moves[MAX_TURN_PLACEMENTS]
         cdef int n, i
         cdef double rollv, stopv
+        cdef uint64_t key1, key2, own, secured
         cdef opt_entry *e
         if s.phase != PHASE_DECIDE and s.phase != PHASE_PLACE:
             raise ValueError("the turn optimum needs a decision (not a chance node, not the end)")
@@ -395,13 +431,19 @@ cdef class TurnSolver:
         if key != self.base_key or self.o.used >= self.o.capacity:
             self.clear()
             self.base_key = key
+            own = s.colour[s.to_move]
+            secured = s.secured
+            self.o.transpose = (transpose_set(&self.o, own) == own
+                                and transpose_set(&self.o, secured) == secured)
         if depth < 1 or depth > UNLIMITED:
             raise ValueError("depth: 1..255")
         if not 0 <= seconds < 1e12:        # NaN too: no deadline would ever pass
             raise ValueError("seconds: a number from 0 to 1e12, not %r" % seconds)
         self.o.states = 0
         self.o.pruned = 0
+        self.o.cutoffs = 0
         self.o.aborted = 0
+        self.o.full = 0
         self.o.interrupted = 0
         self.o.cut = 0
         self.o.deadline = now_seconds() + seconds
@@ -420,7 +462,7 @@ cdef class TurnSolver:
                 decisions.append((moves[i], rollv))
             return True, self.o.states, decisions, bool(self.o.cut)
         with nogil:
-            rollv = opt_roll(&self.o, &s, depth)
+            rollv = opt_roll(&self.o, &s, depth, -1.0, 0.0, 0.0)
         raise_pending()
         if self.o.aborted:
             return False, self.o.states, None, bool(self.o.cut)
@@ -428,15 +470,15 @@ cdef class TurnSolver:
         if anything_placed(&s):
             stopv = stop_gain(&s, self.objective)
             decisions.append((MOVE_STOP, stopv))
-            e = opt_slot(&self.o, &s, opt_key(&self.o, &s, depth))
-            if e.white == 0 and self.o.used < self.o.capacity:
-                e.white = ~s.turn_white
-                e.black = s.turn_black
-                e.whites = opt_key(&self.o, &s, depth)
+            canonical_key(&self.o, &s, depth, &key1, &key2)
+            e = opt_slot(&self.o, key1, key2)
+            if e.key1 == 0 and self.o.used < self.o.capacity:
+                e.key1 = key1
+                e.key2 = key2 | (CUT_BIT if self.o.cut else 0)
                 e.value = rollv if rollv > stopv else stopv
-                e.cut = self.o.cut
                 self.o.used += 1
         return True, self.o.states, decisions, bool(self.o.cut)
+
 
 UNLIMITED_ROLLS = UNLIMITED
 OBJECTIVES = {"secured": OBJ_SECURED, "held": OBJ_HELD}

@@ -18,6 +18,7 @@ cdef enum:
     MAX_TURN_PLACEMENTS = 6  # legal placements of one roll
 
 cdef uint64_t ALL = (1ULL << 36) - 1
+cdef uint64_t ALL_CLASSES = (1ULL << NCLASSES) - 1
 cdef uint64_t COL1 = 0x041041041ULL          # spaces of column 1
 cdef uint64_t COL6 = COL1 << 5               # spaces of column 6
 
@@ -52,6 +53,11 @@ ctypedef struct ci_ctx:
     uint64_t cand_mask[NCLASSES]
     uint64_t num_mask[NCLASSES][7]       # candidate spaces whose number is n
     uint64_t free_cand[NCLASSES][64]     # candidate spaces whose number is in the free set F (bit n-1)
+    # the same facts by space, as sets of classes (bit k: class k)
+    uint64_t space_classes[NSPACES]      # classes with the space as a candidate
+    uint64_t row_classes[6][64]          # classes with a candidate in a set of the row's spaces
+    uint64_t row_white_classes[6][64][64]    # ... with a candidate in the set whose number is in F
+    uint64_t count_classes[3]            # classes of 1, 3 and 6 ordered rolls
     uint64_t nbr[NSPACES]
 
 ctypedef struct ci_block:
@@ -111,15 +117,35 @@ cdef int class_placements(const ci_ctx *c, const ci_state *s, int k, cs_move *ou
                 count += 1
     return count
 
+cdef inline int rolls_of(const ci_ctx *c, uint64_t classes) noexcept nogil:
+    """Ordered rolls (of 216) in a set of classes."""
+    return (ci_popcount(classes & c.count_classes[0]) + 3 * ci_popcount(classes & c.count_classes[1])
+            + 6 * ci_popcount(classes & c.count_classes[2]))
+
+cdef inline uint64_t classes_at(const ci_ctx *c, uint64_t spaces) noexcept nogil:
+    """The classes with a candidate in the set of spaces (a row at a time)."""
+    return (c.row_classes[0][spaces & 63] | c.row_classes[1][(spaces >> 6) & 63]
+            | c.row_classes[2][(spaces >> 12) & 63] | c.row_classes[3][(spaces >> 18) & 63]
+            | c.row_classes[4][(spaces >> 24) & 63] | c.row_classes[5][spaces >> 30])
+
+cdef inline uint64_t white_classes_at(const ci_ctx *c, uint64_t spaces, int f) noexcept nogil:
+    """The classes with a candidate in the set of spaces whose number is in
+    the free set f."""
+    return (c.row_white_classes[0][spaces & 63][f] | c.row_white_classes[1][(spaces >> 6) & 63][f]
+            | c.row_white_classes[2][(spaces >> 12) & 63][f] | c.row_white_classes[3][(spaces >> 18) & 63][f]
+            | c.row_white_classes[4][(spaces >> 24) & 63][f] | c.row_white_classes[5][spaces >> 30][f])
+
+cdef inline uint64_t black_classes(const ci_ctx *c, const ci_state *s) noexcept nogil:
+    """The roll classes that allow a black marker."""
+    return classes_at(c, black_spaces(s)) if supply(s) > 0 else 0
+
+cdef inline uint64_t white_classes(const ci_ctx *c, const ci_state *s) noexcept nogil:
+    """The roll classes that allow a white marker."""
+    return white_classes_at(c, white_spaces(s), free_whites(s))
+
 cdef int bust_rolls(const ci_ctx *c, const ci_state *s) noexcept nogil:
     """Ordered rolls (of 216) that allow no placement."""
-    cdef uint64_t bs = black_spaces(s) if supply(s) > 0 else 0
-    cdef uint64_t ws = white_spaces(s)
-    cdef int k, f = free_whites(s), count = 0
-    for k in range(NCLASSES):
-        if ((c.cand_mask[k] & bs) | (c.free_cand[k][f] & ws)) == 0:
-            count += c.class_count[k]
-    return count
+    return 216 - rolls_of(c, black_classes(c, s) | white_classes(c, s))
 
 cdef inline void place(const ci_ctx *c, ci_state *s, cs_move m) noexcept nogil:
     cdef int sp = <int> ((m - MOVE_PLACE) >> 3)
@@ -228,7 +254,7 @@ cdef void final_returns(const ci_ctx *c, const ci_state *s, bint stop_now, doubl
 
 
 cdef void init_context(ci_ctx *c, int players, int target, bint release_white):
-    cdef int d1, d2, d3, k, i, sp, r, col, n, f
+    cdef int d1, d2, d3, k, i, sp, r, col, n, f, m
     cdef int a, b, e
     memset(c, 0, sizeof(ci_ctx))
     c.players = players
@@ -269,6 +295,17 @@ cdef void init_context(ci_ctx *c, int players, int target, bint release_white):
             for n in range(1, 7):
                 if f & (1 << (n - 1)):
                     c.free_cand[k][f] |= c.num_mask[k][n]
+        c.count_classes[0 if c.class_count[k] == 1 else 1 if c.class_count[k] == 3 else 2] |= 1ULL << k
+        for sp in range(NSPACES):
+            if (c.cand_mask[k] >> sp) & 1:
+                c.space_classes[sp] |= 1ULL << k
+        for r in range(6):
+            for m in range(64):
+                if (c.cand_mask[k] >> (6 * r)) & m:
+                    c.row_classes[r][m] |= 1ULL << k
+                for f in range(64):
+                    if (c.free_cand[k][f] >> (6 * r)) & m:
+                        c.row_white_classes[r][m][f] |= 1ULL << k
     for sp in range(NSPACES):
         r, col = sp // 6, sp % 6
         if r > 0:

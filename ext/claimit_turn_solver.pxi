@@ -1,82 +1,127 @@
 """The exact turn optimum: expectimax over the rest of one turn for one
-objective, memoised on the turn state."""
+objective ("secured" or "held" spaces gained), memoised on the turn state.
 
-# ------------------------------------------------------------------ the exact turn optimum
+A turn state is what decides the rest of the turn: this turn's black
+markers, the white markers still on top (a white under a black only blocks
+its space), and the white numbers in use (with release_white: which space
+holds which number).  Where the mover's colour and the secured spaces are
+symmetric under the board's transposition (r, c) -> (c, r) (the dice rules
+are: row and column dice swap), a state and its transpose have the same
+value and share one memo entry.
+
+Bounds prune the search without changing a value: at a decision, stopping
+is proven best when an upper bound on rolling (roll_bounds) is below the
+gain already made; and while rolling is summed over the roll classes, the
+sum stops as soon as the classes summed plus the bound of the rest cannot
+beat stopping (the decision's value is then the stop gain, exactly).
+"""
 
 cdef enum:
     OBJ_SECURED = 0
     OBJ_HELD = 1
+    UNLIMITED = 255          # no limit on the rolls left in the turn
+    LOAD_PERCENT = 80        # of the memo's slots filled at most (linear probing)
+
+cdef uint64_t KEY_USED = 1ULL << 63          # key1 of a used slot (0: empty; the table is calloc'd)
+cdef uint64_t CUT_BIT = 1ULL << 62           # in key2: the depth limit stopped some line below
 
 ctypedef struct opt_entry:
-    uint64_t white           # ~ the turn's white markers: 0 is an empty slot (the table is calloc'd:
-                             # no memset of 96 MB per objective before the first answer)
-    uint64_t black
-    uint64_t whites
+    uint64_t key1            # the white markers on top (or release_white's white positions), the
+                             # numbers in use, the depth limit, KEY_USED
+    uint64_t key2            # the turn's black markers, CUT_BIT
     double value
-    int64_t cut              # the depth limit stopped some line below
 
 ctypedef struct opt_solver:
     const ci_ctx *ctx
     int objective
     opt_entry *table
-    uint64_t mask
+    uint64_t size            # slots
     uint64_t used
     uint64_t capacity        # most entries stored before giving up
+    int full                 # the last call stopped because the table reached its capacity
     long states              # turn states evaluated by the last call
     double deadline
     double next_tick         # the next check for Ctrl-C
     int aborted
     int interrupted          # a signal handler raised (aborted too)
     int cut                  # a depth limit stopped some line of play
-    long pruned              # states of the last call where the bound proved "stop"
-    int prune                # prove "stop" by roll_upper_bound without expanding
-
+    long pruned              # decisions of the last call where the bound proved "stop" at once
+    long cutoffs             # decisions where the sum over the roll classes stopped early
+    int prune                # use the bounds (off: the plain expectimax)
+    int transpose            # the turn's start is symmetric under transposition
+    int8_t transposed[NSPACES]
 
 cdef inline double stop_gain(const ci_state *s, int objective) noexcept nogil:
     if objective == OBJ_SECURED:
         return ci_popcount(s.turn_black)
     return ci_popcount((s.turn_white | s.turn_black) & ~s.colour[s.to_move])
 
-cdef inline uint64_t whites_key(const opt_solver *o, const ci_state *s) noexcept nogil:
-    """Without release_white only which numbers are in use decides the rest
-    of the turn; with it, which space holds which number does too."""
-    cdef uint64_t key = 0
-    cdef int n
+cdef inline uint64_t transpose_set(const opt_solver *o, uint64_t m) noexcept nogil:
+    cdef uint64_t out = 0
+    while m:
+        out |= 1ULL << o.transposed[ci_ctz(m)]
+        m &= m - 1
+    return out
+
+cdef inline void turn_key(const opt_solver *o, const ci_state *s, int depth, bint flip,
+                          uint64_t *key1, uint64_t *key2) noexcept nogil:
+    """The memo key of a turn state (transposed with `flip`): key1 the white
+    markers on top and the numbers in use (release_white: each number's
+    space, 7 bits a number), the depth limit, KEY_USED; key2 the turn's
+    black markers."""
+    cdef uint64_t k = 0, top
+    cdef int n, sp
     if o.ctx.release_white:
         for n in range(1, 7):
-            key = (key << 7) | <uint64_t> (<uint8_t> (s.white_at[n] + 1))
+            sp = s.white_at[n]
+            if sp >= 0:
+                k |= <uint64_t> ((o.transposed[sp] if flip else sp) + 1) << (7 * (n - 1))
     else:
+        top = s.turn_white & ~s.turn_black
+        k = transpose_set(o, top) if flip else top
         for n in range(1, 7):
             if s.white_at[n] >= 0:
-                key |= 1ULL << n
-    return key
+                k |= 1ULL << (35 + n)
+    key1[0] = k | (<uint64_t> depth << 42) | KEY_USED
+    key2[0] = transpose_set(o, s.turn_black) if flip else s.turn_black
 
-cdef enum:
-    UNLIMITED = 255          # no limit on the rolls left in the turn
+cdef inline void canonical_key(const opt_solver *o, const ci_state *s, int depth,
+                               uint64_t *key1, uint64_t *key2) noexcept nogil:
+    """turn_key, or that of the transposed state when the start is symmetric
+    and it is the smaller."""
+    cdef uint64_t t1, t2
+    turn_key(o, s, depth, False, key1, key2)
+    if o.transpose:
+        turn_key(o, s, depth, True, &t1, &t2)
+        if t1 < key1[0] or (t1 == key1[0] and t2 < key2[0]):
+            key1[0] = t1
+            key2[0] = t2
 
-cdef inline uint64_t opt_key(const opt_solver *o, const ci_state *s, int depth) noexcept nogil:
-    """The memo key's third word: the white numbers, and the depth limit
-    the value was computed under."""
-    return whites_key(o, s) | (<uint64_t> depth << 56)
-
-cdef inline opt_entry *opt_slot(opt_solver *o, const ci_state *s, uint64_t wk) noexcept nogil:
-    cdef uint64_t i = fmix(s.turn_white * 31 + fmix(s.turn_black ^ (wk * 0x9E3779B97F4A7C15ULL))) & o.mask
+cdef inline opt_entry *opt_slot(opt_solver *o, uint64_t key1, uint64_t key2) noexcept nogil:
+    """The key's slot, or the empty slot where it would go (linear probing)."""
+    cdef uint64_t h = fmix(key1 ^ fmix(key2 * 0x9E3779B97F4A7C15ULL))
+    cdef uint64_t i = ci_mulhi(h, o.size)
     while True:
-        if o.table[i].white == 0:
+        if o.table[i].key1 == 0:
             return &o.table[i]
-        if o.table[i].white == ~s.turn_white and o.table[i].black == s.turn_black and o.table[i].whites == wk:
+        if o.table[i].key1 == key1 and (o.table[i].key2 & ~CUT_BIT) == key2:
             return &o.table[i]
-        i = (i + 1) & o.mask
+        i += 1
+        if i == o.size:
+            i = 0
 
 cdef double opt_lookup(void *solver, const ci_state *s) noexcept nogil:
     """The best expected gain of a decision state: memoised, or proven
     "stop" by the bound (such states are not stored); -1 when unknown."""
     cdef opt_solver *o = <opt_solver *> solver
     cdef double stopv = stop_gain(s, o.objective)
-    if o.prune and stop_proven(o, s, stopv):
+    cdef double plain, gaining
+    cdef uint64_t key1, key2
+    if o.prune and roll_bounds(o, s, &plain, &gaining) < stopv - 1e-9:
         return stopv
-    cdef opt_entry *e = opt_slot(o, s, opt_key(o, s, UNLIMITED))
-    if e.white == 0:
+    canonical_key(o, s, UNLIMITED, &key1, &key2)
+    cdef opt_entry *e = opt_slot(o, key1, key2)
+    if e.key1 == 0:
         return -1.0
     return e.value
 
@@ -94,7 +139,7 @@ cdef double relaxed_value(double gain, int capacity, double survive) noexcept no
         best = v
     return best
 
-cdef double roll_upper_bound(const opt_solver *o, const ci_state *s) noexcept nogil:
+cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, double *gaining) noexcept nogil:
     """An upper bound on the expected gain of rolling now (the rest of the
     turn played in the best way), from three facts of the rules:
     - each placement adds at most 1 to either objective, and at most
@@ -103,29 +148,34 @@ cdef double roll_upper_bound(const opt_solver *o, const ci_state *s) noexcept no
       (at most the free white numbers of them without release_white) and
       within the supply; "held" gains one per white, on a space white-able
       now (at most the free numbers of them without release_white);
-    - this roll busts with the exact chance q = bust_rolls / 216;
+    - this roll's classes are known: a class busts (adds 0), or allows a
+      placement that gains (a "gaining" class: for "secured" a black, for
+      "held" a white), or only placements that gain nothing;
     - every later roll of the turn busts with chance at least Q: a roll class
       that busts now stays busted except where a later white makes one of its
       candidate spaces black-able (no new white numbers, no new white-able
       spaces, blocked spaces only grow), so Q = q minus the largest share the
       f free numbers' spaces can cover (sum of the f largest per-space
-      shares).  With release_white numbers come back: Q = the share of rolls
-      whose every candidate is blocked (0 when a black is still in supply).
-    Then the value after this roll is at most relaxed_value(g + 1, capacity
-    - 1, 1 - Q), reached with chance 1 - q.  -1 when nothing can be added
-    (rolling is then worth at most (1 - q) g, never more than stopping)."""
+      shares), q the exact bust chance of this roll.  With release_white
+      numbers come back: Q = the share of rolls whose every candidate is
+      blocked (0 when a black is still in supply).
+    With relaxed_value, a decision after a gaining class is worth at most
+    `gaining` = relaxed_value(g + 1, capacity - 1, 1 - Q), after a plain
+    class at most `plain` = relaxed_value(g, capacity, 1 - Q) (<= gaining).
+    Returns the bound: the sum over the classes that do not bust of their
+    chance times their bound.  -1 when nothing can be added (rolling is then
+    worth at most (1 - q) g, never more than stopping)."""
     cdef const ci_ctx *c = o.ctx
-    cdef uint64_t blk = blocked(s)
     cdef int sup = supply(s)
     cdef uint64_t bs = black_spaces(s) if sup > 0 else 0
     cdef uint64_t ws = white_spaces(s)
     cdef int f = free_whites(s)
     cdef int nfree = ci_popcount(f)
     cdef int nwhite = ci_popcount(ws)
-    cdef int k, i, j, x, capacity, bust = 0, sure = 0, cover, top
-    cdef uint64_t m
+    cdef int i, j, k, x, capacity, bust, cover, top, gain_rolls
+    cdef uint64_t m, spaces, touched, black_cls, white_cls, bust_cls
     cdef int share[NSPACES]
-    cdef double g = stop_gain(s, o.objective)
+    cdef double g = stop_gain(s, o.objective), survive
     if o.objective == OBJ_SECURED:
         capacity = ci_popcount(bs) + (nwhite if c.release_white or nwhite < nfree else nfree)
         if capacity > sup:
@@ -134,46 +184,52 @@ cdef double roll_upper_bound(const opt_solver *o, const ci_state *s) noexcept no
         capacity = nwhite if c.release_white or nwhite < nfree else nfree
     if capacity == 0:
         return -1.0                             # nothing can add: rolling only risks the gain
-    for x in range(NSPACES):
-        share[x] = 0
-    for k in range(NCLASSES):
-        if ((c.cand_mask[k] & bs) | (c.free_cand[k][f] & ws)) == 0:
-            bust += c.class_count[k]
-            if c.release_white or sup == 0:
-                continue
-            m = c.cand_mask[k] & ws
-            while m:
-                x = ci_ctz(m)
-                share[x] += c.class_count[k]
-                m &= m - 1
-        if (c.cand_mask[k] & ~blk) == 0:
-            sure += c.class_count[k]
+    black_cls = classes_at(c, bs)
+    white_cls = white_classes_at(c, ws, f)
+    bust_cls = ALL_CLASSES & ~(black_cls | white_cls)
+    bust = rolls_of(c, bust_cls)
+    gain_rolls = rolls_of(c, black_cls if o.objective == OBJ_SECURED else white_cls)
     if sup == 0 and not c.release_white:
         cover = bust                            # no black ever again: whites only, numbers only used up
     elif c.release_white:
-        cover = sure if sup > 0 else bust
+        # the classes with every candidate blocked
+        cover = 216 - rolls_of(c, classes_at(c, ALL & ~blocked(s))) if sup > 0 else bust
     else:
-        # the nfree largest shares
+        # the nfree largest shares of the busting rolls a white-able space can turn into black-able
         cover = bust
+        touched = 0
+        m = bust_cls
+        while m:
+            k = ci_ctz(m)
+            m &= m - 1
+            spaces = c.cand_mask[k] & ws
+            while spaces:
+                x = ci_ctz(spaces)
+                spaces &= spaces - 1
+                if not (touched >> x) & 1:
+                    touched |= 1ULL << x
+                    share[x] = 0
+                share[x] += c.class_count[k]
         for j in range(nfree):
-            top = -1
+            top = 0
             i = -1
-            for x in range(NSPACES):
+            m = touched
+            while m:
+                x = ci_ctz(m)
                 if share[x] > top:
                     top = share[x]
                     i = x
-            if top <= 0:
+                m &= m - 1
+            if i < 0:
                 break
             cover -= top
-            share[i] = 0
+            touched &= ~(1ULL << i)
         if cover < 0:
             cover = 0
-    return (1.0 - bust / 216.0) * relaxed_value(g + 1.0, capacity - 1, 1.0 - cover / 216.0)
-
-cdef inline bint stop_proven(const opt_solver *o, const ci_state *s, double stopv) noexcept nogil:
-    """Does the bound show that rolling cannot beat stopping (margin for
-    rounding)?"""
-    return roll_upper_bound(o, s) < stopv - 1e-9
+    survive = 1.0 - cover / 216.0
+    gaining[0] = relaxed_value(g + 1.0, capacity - 1, survive)
+    plain[0] = relaxed_value(g, capacity, survive)
+    return (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
 
 cdef bint opt_out_of_time(opt_solver *o) noexcept nogil:
     """The deadline passed, or Ctrl-C (o.interrupted)."""
@@ -190,23 +246,25 @@ cdef double opt_decide(opt_solver *o, const ci_state *s, int depth) noexcept nog
     """The best expected gain from a decision with something placed, with
     at most `depth` more rolls (UNLIMITED: the exact optimum): max(stop,
     roll), memoised on the turn state and the depth."""
-    cdef uint64_t wk
+    cdef uint64_t key1, key2
     cdef opt_entry *e
-    cdef double stopv, rollv, v
+    cdef double stopv, rollv, v, plain = 0.0, gaining = 0.0, threshold = -1.0
     cdef int outer_cut, below
     stopv = stop_gain(s, o.objective)
     if depth == 0:
         o.cut = 1
         return stopv
-    if o.prune and stop_proven(o, s, stopv):
-        # stopping is best whatever the depth limit: exact, and not stored
-        # (the bound is cheaper than a probe of a large table)
-        o.pruned += 1
-        return stopv
-    wk = opt_key(o, s, depth)
-    e = opt_slot(o, s, wk)
-    if e.white != 0:
-        if e.cut:
+    if o.prune:
+        if roll_bounds(o, s, &plain, &gaining) < stopv - 1e-9:
+            # stopping is best whatever the depth limit: exact, and not stored
+            # (the bound is cheaper than a probe of a large table)
+            o.pruned += 1
+            return stopv
+        threshold = stopv
+    canonical_key(o, s, depth, &key1, &key2)
+    e = opt_slot(o, key1, key2)
+    if e.key1 != 0:
+        if e.key2 & CUT_BIT:
             o.cut = 1
         return e.value
     if o.aborted:
@@ -217,7 +275,7 @@ cdef double opt_decide(opt_solver *o, const ci_state *s, int depth) noexcept nog
         return 0.0
     outer_cut = o.cut
     o.cut = 0
-    rollv = opt_roll(o, s, depth)
+    rollv = opt_roll(o, s, depth, threshold, plain, gaining)
     if o.aborted:
         return 0.0
     below = o.cut
@@ -225,45 +283,62 @@ cdef double opt_decide(opt_solver *o, const ci_state *s, int depth) noexcept nog
     v = rollv if rollv > stopv else stopv
     if o.used >= o.capacity:
         o.aborted = 1
+        o.full = 1
         return 0.0
-    e = opt_slot(o, s, wk)
-    e.white = ~s.turn_white
-    e.black = s.turn_black
-    e.whites = wk
+    e = opt_slot(o, key1, key2)
+    e.key1 = key1
+    e.key2 = key2 | (CUT_BIT if below else 0)
     e.value = v
-    e.cut = below
     o.used += 1
     return v
 
-cdef double opt_roll(opt_solver *o, const ci_state *s, int depth) noexcept nogil:
+cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double threshold, double plain,
+                     double gaining) noexcept nogil:
     """Expected best gain of rolling (depth >= 1 rolls allowed): each roll
-    class by its probability, a bust 0, else the best placement."""
+    class by its probability, a bust 0, else the best placement.  With a
+    `threshold` >= 0 (the stop gain) and the bounds of roll_bounds, the
+    classes that gain nothing come first and the sum stops when what is
+    summed plus the bound of the classes left is below the threshold: the
+    result is then that bound (below the threshold, not the exact value)."""
     cdef const ci_ctx *c = o.ctx
     cdef double child_value[288]
     cdef cs_move moves[MAX_TURN_PLACEMENTS]
     cdef ci_state child
-    cdef double total = 0.0, best, v
-    cdef int k, i, n, idx
+    cdef double total = 0.0, rest = 0.0, best, v
+    cdef int k, i, n, idx, rounds
     cdef int after = depth if depth == UNLIMITED else depth - 1
+    cdef uint64_t black_cls = black_classes(c, s)
+    cdef uint64_t white_cls = white_classes(c, s)
+    cdef uint64_t gain_cls = black_cls if o.objective == OBJ_SECURED else white_cls
+    cdef uint64_t todo
+    if threshold >= 0:
+        rest = (rolls_of(c, gain_cls) * gaining + rolls_of(c, (black_cls | white_cls) & ~gain_cls) * plain) / 216.0
     for i in range(288):
         child_value[i] = -1.0
-    for k in range(NCLASSES):
-        n = class_placements(c, s, k, moves)
-        if n == 0:
-            continue
-        best = 0.0
-        for i in range(n):
-            idx = <int> (moves[i] - MOVE_PLACE)
-            v = child_value[idx]
-            if v < 0.0:
-                memcpy(&child, s, sizeof(ci_state))
-                place(c, &child, moves[i])
-                child.phase = PHASE_DECIDE
-                v = opt_decide(o, &child, after)
-                if o.aborted:
-                    return 0.0
-                child_value[idx] = v
-            if v > best:
-                best = v
-        total += c.class_prob[k] * best
+    for rounds in range(1, 3):
+        todo = (black_cls | white_cls) & ~gain_cls if rounds == 1 else gain_cls
+        while todo:
+            k = ci_ctz(todo)
+            todo &= todo - 1
+            n = class_placements(c, s, k, moves)
+            best = 0.0
+            for i in range(n):
+                idx = <int> (moves[i] - MOVE_PLACE)
+                v = child_value[idx]
+                if v < 0.0:
+                    memcpy(&child, s, sizeof(ci_state))
+                    place(c, &child, moves[i])
+                    child.phase = PHASE_DECIDE
+                    v = opt_decide(o, &child, after)
+                    if o.aborted:
+                        return 0.0
+                    child_value[idx] = v
+                if v > best:
+                    best = v
+            total += c.class_prob[k] * best
+            if threshold >= 0:
+                rest -= c.class_prob[k] * (gaining if rounds == 2 else plain)
+                if total + rest < threshold - 1e-9:
+                    o.cutoffs += 1
+                    return total + rest
     return total

@@ -1,6 +1,7 @@
 """The exact turn optimum (C expectimax, compressed memo) against a plain
 expectimax over the reference rules, written from cli.md's definition."""
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import claimsolve
 from claimsolve.claimit import optimum, rules
@@ -263,3 +264,60 @@ def test_optimum_plan_follows_pruned_states():
     optimum.solve(position, "secured", time=30)
     pruned_rows = game.plan_samples(state, [(4, 0)], 0, 300, 7, False, solver)
     assert pruned_rows == plain_rows
+
+
+# the spaces left open by `checkered` (a set symmetric under transposition)
+OPEN_SPACES = [(4, 6), (5, 5), (5, 6), (6, 4), (6, 5), (6, 6)]
+HELD_SPACES = [(4, 5), (5, 4)]
+
+
+def checkered(open_piles, release_white=False):
+    """A 2-player board with 28 spaces secured (B/1 where r + c is even, else
+    B/2: symmetric under transposition; 2 black markers left), HELD_SPACES
+    held by the mover and OPEN_SPACES as given ({(r, c): pile}, empty when
+    not given)."""
+    rows = []
+    for r in range(1, 7):
+        rows.append(" ".join(open_piles.get((r, c), ".") if (r, c) in OPEN_SPACES
+                             else "1" if (r, c) in HELD_SPACES
+                             else "B/1" if (r + c) % 2 == 0 else "B/2" for c in range(1, 7)))
+    return small(rows, release_white=release_white)
+
+
+def test_a_symmetric_start_shares_transposed_states():
+    """Own colour and secured spaces symmetric under (r, c) -> (c, r): a
+    state and its transpose share a memo entry, values as the reference."""
+    piles = {(5, 5): "1", (5, 6): "w3", (6, 5): "w2", (6, 6): "2"}
+    position = checkered(piles)
+    for objective in ("secured", "held"):
+        answer = fresh_solve(position, objective)
+        assert optimum.solver_for(position, objective).symmetric
+        assert answer["decisions"]["roll"] == pytest.approx(reference_roll(position, objective, {}), abs=1e-9)
+    lopsided = checkered({**piles, (6, 4): "1"})
+    fresh_solve(lopsided, "held")
+    assert not optimum.solver_for(lopsided, "held").symmetric
+
+
+
+@st.composite
+def small_turns(draw):
+    """checkered's open spaces: two white markers of this turn, the rest
+    empty, the mover's, the opponent's or with a black placed this turn."""
+    numbers = draw(st.permutations(range(1, 7)))
+    whites = draw(st.lists(st.sampled_from(OPEN_SPACES), min_size=2, max_size=2, unique=True))
+    piles = {}
+    for i, space in enumerate(whites):
+        piles[space] = draw(st.sampled_from(["", "2/"])) + f"w{numbers[i]}"
+    for space in OPEN_SPACES:
+        if space not in piles:
+            piles[space] = draw(st.sampled_from([".", "1", "2", "1/B"]))
+    return piles
+
+
+@settings(max_examples=8, deadline=None)
+@given(piles=small_turns(), objective=st.sampled_from(["secured", "held"]), release_white=st.booleans())
+def test_the_pruned_search_matches_the_reference_on_random_small_turns(piles, objective, release_white):
+    position = checkered(piles, release_white=release_white)
+    answer = fresh_solve(position, objective)
+    assert answer["exact"]
+    assert answer["decisions"]["roll"] == pytest.approx(reference_roll(position, objective, {}), abs=1e-9)
