@@ -74,9 +74,10 @@ def solve(position, time=None, hash_mb=256, progress=None, value_only=False):
     return solver(position, time=time, hash_mb=hash_mb, progress=progress, value_only=value_only)
 
 
-def odds(position, samples=None, seed=0, time=None, progress=None):
+def odds(position, samples=None, seed=0, time=None, progress=None, hash_mb=None):
     """The stop/roll odds table, for the games with one (the descriptor's
-    `odds`: Claim It!)."""
+    `odds`: Claim It!); `hash_mb`: the memory of its exact turn optimum's
+    table, MB per objective."""
     table = _capability(_position(position), "odds", "the stop/roll table")
     if samples is not None:
         limits.samples(samples, "samples")
@@ -88,6 +89,8 @@ def odds(position, samples=None, seed=0, time=None, progress=None):
         options["samples"] = samples
     if time is not None:
         options["time"] = time
+    if hash_mb is not None:
+        options["hash_mb"] = limits.memory_mb(hash_mb, "hash")
     return table(position, **options)
 
 

@@ -459,16 +459,18 @@ def solve(pos, seconds, hash_mb, value_only, as_json):
 @click.option("--time", "seconds", type=SECONDS, default=None,
               help="Wall-clock budget of the whole command: the turn optimum gets a share, the play-outs "
                    "stop when the rest is spent (default: 0.5 s for the optimum, every sample played).")
+@click.option("--hash", "hash_mb", type=MEGABYTES, default=96, show_default=True,
+              help="Memory of the exact turn optimum's table, MB per objective.")
 @click.option("--svg", "svg_path", type=OUTPUT_FILE,
               help="Also write a chart of the plans (win chance with its 95% interval, bust chance) to FILE.")
 @json_option
-def odds(pos, samples, seed, seconds, svg_path, as_json):
+def odds(pos, samples, seed, seconds, hash_mb, svg_path, as_json):
     """Roll again or stop? The odds table."""
     position = read_position(pos)
     progress = progress_for("odds")
     try:
         table = claimsolve.odds(position, samples=samples, seed=seed, time=budget_left(seconds),
-                                progress=progress)
+                                progress=progress, hash_mb=hash_mb)
     finally:
         if progress:
             progress.close()

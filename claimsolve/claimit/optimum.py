@@ -11,14 +11,18 @@ turn's markers taken off.  The expectimax runs in C (TurnSolver in
 ext/claimit.pyx), memoised on the turn state compressed to what decides the
 rest of the turn: the spaces with this turn's white and black markers and
 which white numbers are in use (with release_white: which space holds which
-number).  A cheap upper bound on the value of rolling (roll_upper_bound:
-at most +1 per placement, a bounded number of placements, the exact bust
-chance of the next roll and a proven lower bound on every later one) proves
-"stop" without expanding "roll"; such states are not stored.  When the rest of the turn is too large to finish within the time
-budget, the answer says so (`exact: false`) and gives the Monte Carlo
-estimate instead (the best of the odds table's plans), together with an exact
-lower bound: the value of the best play with at most d more rolls, for the
-largest d that fits in the time.
+number), a state and its transpose sharing an entry where the turn's start
+is symmetric.  A cheap upper bound on the value of rolling (roll_bounds: at
+most +1 per placement, a bounded number of placements, the exact roll
+classes of the next roll and a proven lower bound on the bust chance of
+every later one) proves "stop" without expanding "roll" (such states are
+not stored), and stops the sum over the roll classes once the rest cannot
+make rolling beat stopping.  When the rest of the turn does not finish
+within the time budget, or fills the table (`memory_mb` MB per objective,
+24 bytes a state), the answer says which (`exact: false`, `reason`) and
+gives the Monte Carlo estimate instead (the best of the odds table's
+plans), together with an exact lower bound: the value of the best play with
+at most d more rolls, for the largest d that fits.
 """
 import functools
 import time as _time
@@ -27,42 +31,52 @@ from ..errors import ClaimsolveError
 
 OBJECTIVES = ("secured", "held")
 DEFAULT_TIME = 1.0
-DEFAULT_MEMORY_MB = 96         # per objective: 2M memo slots of 40 bytes
+DEFAULT_MEMORY_MB = 96         # per objective: 4.2M memo slots of 24 bytes, 3.36M states
 EXACT_SHARE = 0.5          # of the time: the unlimited search; the rest: lower bounds
 
 
 @functools.lru_cache(maxsize=8)
-def _solver(players, target, release_white, objective):
+def _solver(players, target, release_white, objective, memory_mb):
     from .._claimit import OBJECTIVES as CODES, TurnSolver
     from .position import engine_game
-    return TurnSolver(engine_game(players, target, release_white), CODES[objective], DEFAULT_MEMORY_MB)
+    return TurnSolver(engine_game(players, target, release_white), CODES[objective], memory_mb)
 
 
-def solver_for(position, objective):
-    """The shared TurnSolver of this rule set and objective (its memo is kept
-    while the turn's start stays the same)."""
+def solver_for(position, objective, memory_mb=DEFAULT_MEMORY_MB):
+    """The shared TurnSolver of this rule set, objective and table size (its
+    memo is kept while the turn's start stays the same)."""
     if objective not in OBJECTIVES:
         raise ClaimsolveError(f"objective '{objective}': one of {', '.join(OBJECTIVES)}")
-    return _solver(position.players, position.target, position.release_white, objective)
+    return _solver(position.players, position.target, position.release_white, objective, memory_mb)
 
 
-def solve(position, objective, time=DEFAULT_TIME):
+def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB):
     """Expectimax of the rest of this turn for one objective, within `time`
-    seconds.  Exact: {"exact": True, "value", "decisions": {move: expected
-    gain}, "states", "seconds"}.  When the whole turn does not fit, half the
-    time goes to exact searches limited to d = 1, 2, ... more rolls, and the
-    answer is {"exact": False, "lower_bound": {"rolls": d, "value",
-    "decisions"} (or None), "states", "seconds"}: the best play with at most d
-    more rolls, which the optimum can only beat."""
+    seconds and a table of `memory_mb` MB.  Exact: {"exact": True, "value",
+    "decisions": {move: expected gain}, "states", "seconds"}.  When the whole
+    turn does not fit, the rest of the time goes to exact searches limited
+    to d = 1, 2, ... more rolls, and the answer is {"exact": False, "reason":
+    why the whole turn did not fit (stopped_by: "time" or "memory"),
+    "lower_bound": {"rolls": d, "value", "decisions"} (or None), "states",
+    "seconds"}: the best play with at most d more rolls, which the optimum
+    can only beat."""
     if position.is_over():
         raise ClaimsolveError("turn optimum: the game is over")
     from .._claimit import UNLIMITED_ROLLS
-    solver = solver_for(position, objective)
+    solver = solver_for(position, objective, memory_mb)
     state = position.engine_state().state_bytes()
     started = _time.perf_counter()
     complete, states, decisions, _ = solver.solve(state, float(time) * EXACT_SHARE)
     if complete:
         return _answer(position, decisions, True, states, started, solver)
+    if solver.full:
+        stopped_by = "memory"
+        reason = (f"the table filled at {solver.stored:,} turn states ({solver.memory_mb:.0f} MB) after "
+                  f"{_time.perf_counter() - started:.2g} s: a larger table (--hash) may finish")
+    else:
+        stopped_by = "time"
+        reason = (f"not finished within {float(time) * EXACT_SHARE:g} s ({states:,} turn states "
+                  "evaluated): more time may finish")
     total, bound, depth = states, None, 1
     while depth < UNLIMITED_ROLLS:
         left = float(time) - (_time.perf_counter() - started)
@@ -80,8 +94,8 @@ def solve(position, objective, time=DEFAULT_TIME):
         bound = _answer(position, decisions, False, total, started, solver)
         bound = {"rolls": depth, "value": bound["value"], "decisions": bound["decisions"]}
         depth += 1
-    return {"exact": False, "lower_bound": bound, "states": total,
-            "seconds": round(_time.perf_counter() - started, 4)}
+    return {"exact": False, "stopped_by": stopped_by, "reason": reason, "lower_bound": bound,
+            "states": total, "seconds": round(_time.perf_counter() - started, 4)}
 
 
 def _answer(position, decisions, exact, states, started, solver):
@@ -105,29 +119,31 @@ def estimate(position, objective, rows):
     return {"value": max(decisions.values()), "decisions": decisions, "exact": False}
 
 
-def turn_optimum(position, time=DEFAULT_TIME, rows=None):
+def turn_optimum(position, time=DEFAULT_TIME, rows=None, memory_mb=DEFAULT_MEMORY_MB):
     """cli.md's turn_optimum: {"secured": {...}, "held": {...}}.  Each
-    objective gets half of `time`; where it does not finish, its entry is the
-    Monte Carlo estimate from `rows` (the odds table's rows), marked
-    `exact: false` with the reason, and the exact lower bound found."""
+    objective gets half of `time` (and a table of `memory_mb` MB); where it
+    does not finish, its entry is the Monte Carlo estimate from `rows` (the
+    odds table's rows), marked `exact: false` with the reason, and the exact
+    lower bound found."""
     out = {}
     for objective in OBJECTIVES:
-        answer = solve(position, objective, time / len(OBJECTIVES))
+        answer = solve(position, objective, time / len(OBJECTIVES), memory_mb)
         if answer["exact"]:
             out[objective] = answer
             continue
         if rows is None:
             from .odds import plan_rows
             rows = plan_rows(position, samples=2000, seed=0, rest_of_game=False)
-        out[objective] = fallback(position, objective, rows, answer, time / len(OBJECTIVES))
+        out[objective] = fallback(position, objective, rows, answer)
     return out
 
 
-def fallback(position, objective, rows, answer, seconds):
+def fallback(position, objective, rows, answer):
     """The entry of an objective the exact search did not finish: for each
     decision the larger of the Monte Carlo estimate (the best plan of the
     odds table) and the exact lower bound (the best play with at most d more
-    rolls), both also given apart, and the reason."""
+    rolls), both also given apart, and why it did not finish (`stopped_by`
+    "time" or "memory", `reason` in words)."""
     monte_carlo = estimate(position, objective, rows)
     bound = answer["lower_bound"]
     decisions = dict(monte_carlo["decisions"])
@@ -138,8 +154,8 @@ def fallback(position, objective, rows, answer, seconds):
         "value": max(decisions.values()),
         "decisions": decisions,
         "exact": False,
-        "reason": (f"the rest of the turn is too large to finish within {seconds:g} s: for each decision "
-                   "the larger of the Monte Carlo estimate and the exact lower bound instead"),
+        "stopped_by": answer["stopped_by"],
+        "reason": answer["reason"],
         "monte_carlo": {"value": monte_carlo["value"], "decisions": monte_carlo["decisions"]},
         "lower_bound": bound,
         "states": answer["states"],

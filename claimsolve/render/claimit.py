@@ -99,8 +99,7 @@ def render_odds(result, color=False):
             lines.append(f"Turn optimum, {objective} spaces gained: {entry['value']:.3f} "
                          f"(exact, {entry['states']:,} turn states): {decisions}")
         else:
-            lines.append(f"Turn optimum, {objective} spaces gained: not exact (the rest of the turn is too "
-                         "large for the time given)")
+            lines.append(f"Turn optimum, {objective} spaces gained: not exact ({entry['reason']})")
             lines.append("  Monte Carlo, best plan of this table: " + ", ".join(
                 f"{m} {v:.3f}" for m, v in entry["monte_carlo"]["decisions"].items()))
             bound = entry.get("lower_bound")

@@ -106,17 +106,19 @@ def mid_game():
     return claimsolve.load(str(seed))
 
 
-def test_too_large_says_so_and_estimates():
+def test_a_full_table_says_so_and_estimates():
+    """A 1 MB table fills long before the mid-game turn is done: the answer
+    names the memory (not the time) and falls back on the estimate."""
     position = mid_game()
-    optimum.solver_for(position, "secured").clear()
-    answer = optimum.solve(position, "secured", time=0.05)
-    assert answer["exact"] is False
+    optimum.solver_for(position, "secured", memory_mb=1).clear()
+    answer = optimum.solve(position, "secured", time=60, memory_mb=1)
+    assert answer["exact"] is False and answer["stopped_by"] == "memory"
+    assert "table filled at" in answer["reason"] and "--hash" in answer["reason"]
     assert answer["lower_bound"]["rolls"] >= 1
-    table = optimum.turn_optimum(position, time=0.1)
+    table = optimum.turn_optimum(position, time=120, memory_mb=1)
     for objective in ("secured", "held"):
         entry = table[objective]
-        assert entry["exact"] is False
-        assert "too large" in entry["reason"]
+        assert entry["exact"] is False and entry["stopped_by"] == "memory"
         assert set(entry["decisions"]) == {"roll", "stop"}
         assert entry["value"] == max(entry["decisions"].values())
         # each decision: the larger of the Monte Carlo estimate and the exact lower bound
@@ -125,6 +127,14 @@ def test_too_large_says_so_and_estimates():
             if entry["lower_bound"]:
                 candidates.append(entry["lower_bound"]["decisions"][move])
             assert value == max(candidates)
+
+
+def test_out_of_time_says_so():
+    position = mid_game()
+    optimum.solver_for(position, "held").clear()
+    answer = optimum.solve(position, "held", time=0.0)
+    assert answer["exact"] is False and answer["stopped_by"] == "time"
+    assert "not finished within 0 s" in answer["reason"]
 
 
 def reference_limited(position, objective, depth, memo):
