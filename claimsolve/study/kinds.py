@@ -166,6 +166,7 @@ class SolveStudy(StudyKind):
             "mean_value": round(sum(row["value"] for row in solved) / n, 4) if n else None,
             "values": {str(value): count for value, count in sorted(values.items())},
             "seconds": _spread(seconds),
+            "cpu_seconds": _spread(sorted(row["cpu_seconds"] for row in rows if row.get("cpu_seconds") is not None)),
             "nodes_mean": round(sum(row["nodes"] for row in rows) / len(rows)) if rows else None,
             "best_moves": [[move, count] for move, count in best.most_common(5)],
         }
@@ -193,6 +194,10 @@ class SolveStudy(StudyKind):
             s = summary["seconds"]
             lines.append(f"Seconds per setup: median {s['median']:.3g}, mean {s['mean']:.3g}, max {s['max']:.3g}; "
                          f"mean nodes {summary['nodes_mean']:,}")
+        if summary.get("cpu_seconds"):
+            s = summary["cpu_seconds"]
+            lines.append(f"Processor seconds per setup (wall time above also counts waiting for a busy core): "
+                         f"median {s['median']:.3g}, mean {s['mean']:.3g}, max {s['max']:.3g}")
         return "\n".join(lines)
 
     def charts(self, summary, rows, folder):

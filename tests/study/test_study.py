@@ -96,6 +96,9 @@ def test_solve_study_finds_the_solver_values_and_continues_without_redoing(tmp_p
         solved = claimsolve.solve(claimsolve.new("colorclaim", size="3x3", seed=row["seed"]))
         assert row["value"] == solved.info["value"] and row["best"] == solved.best.move
     assert "finished, 30 of 30 tasks" in report["text"]
+    # processor time as well as wall time: a shared machine's waits show as the gap
+    cpu = [row["cpu_seconds"] for row in report["rows"]]
+    assert summary["cpu_seconds"]["max"] == round(max(cpu), 6) and "Processor seconds per setup" in report["text"]
     # again: nothing to do, nothing written
     again = study.run("solve", options, db, workers=1)
     assert again["completed"] == 0 and again["done"] == 30 and len(rows(db)) == 30
