@@ -458,7 +458,7 @@ def solve(pos, seconds, hash_mb, value_only, as_json):
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--time", "seconds", type=SECONDS, default=None,
               help="Wall-clock budget of the whole command: the turn optimum gets a share, the play-outs "
-                   "stop when the rest is spent (default: 0.5 s for the optimum, every sample played).")
+                   "stop when the rest is spent (default: 4 s for the optimum, every sample played).")
 @click.option("--hash", "hash_mb", type=MEGABYTES, default=96, show_default=True,
               help="Memory of the exact turn optimum's table, MB per objective.")
 @click.option("--svg", "svg_path", type=OUTPUT_FILE,

@@ -30,7 +30,10 @@ from ..errors import ClaimsolveError
 from . import optimum as optimum_mod
 
 DEFAULT_SAMPLES = 6000       # per row: a mid-game table in about 1.2 s (benchmarks/bench_claimit.py)
-DEFAULT_TIME = 0.5           # seconds for the exact turn optimum (both objectives), without a budget
+# seconds for the exact turn optimum (both objectives), without a budget: with three placements made
+# this turn the slowest middle-game positions of benchmarks/bench_claimit_optimum.py (section 2,
+# standard rules) take 1.4 s of processor time for one objective
+DEFAULT_TIME = 4.0
 OPTIMUM_SHARE = 0.3          # of a budget (`time`): the exact turn optimum; the rest: the play-outs
 RESERVE_SHARE = 0.02         # of a budget: kept for the table's arithmetic and printing
 MIN_SAMPLES = 100            # play-outs per row however small the budget (fewer when fewer are asked)

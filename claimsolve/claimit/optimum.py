@@ -32,7 +32,7 @@ from ..errors import ClaimsolveError
 OBJECTIVES = ("secured", "held")
 DEFAULT_TIME = 1.0
 DEFAULT_MEMORY_MB = 96         # per objective: 4.2M memo slots of 24 bytes, 3.36M states
-EXACT_SHARE = 0.5          # of the time: the unlimited search; the rest: lower bounds
+EXACT_SHARE = 0.75         # of the time: the unlimited search; the rest: lower bounds
 
 
 @functools.lru_cache(maxsize=8)

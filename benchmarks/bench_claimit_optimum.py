@@ -1,0 +1,208 @@
+"""Claim It!'s exact turn optimum, today's code against the code of
+ce758a0 (benchmarks/baseline.py), side by side in one run:
+
+1. from the start of a turn (the value of the first roll): the seeds
+   mid-game-3p and start-3p with their turn markers taken off, and a fixed
+   set of random middle-game turn starts (2 to 5 players, both variants),
+   both objectives, with a budget of `--seconds` a search (default 10) and
+   the default table (96 MB): turn states evaluated, processor and wall
+   seconds, and how it ended (exact, time, or table full);
+2. the odds budget: random middle-game positions with three placements
+   made this turn; the seconds each objective's exact search takes, and
+   whether `odds` with its default budget gives both objectives exactly.
+
+    python benchmarks/bench_claimit_optimum.py [--seconds 10] [--per-setup 1] [--only 1|2]
+
+Each search runs in a fresh process (a fresh table) under each tree; the
+positions are made by today's reference rules (fixed seeds) and handed over
+as JSON.  On a shared machine read the processor seconds; `uptime` is
+printed with the figures.
+"""
+import argparse
+import os
+import random
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import baseline  # noqa: E402
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+SEEDS = os.path.join(ROOT, "seeds", "claimit")
+
+
+# ------------------------------------------------------------------ positions (today's code, in this process)
+
+def _as_turn_start(position):
+    """The position with this turn's markers taken off, no dice: the start
+    of the same turn."""
+    from claimsolve.claimit import rules
+    return position._replace(board=rules.bust(position.board), dice=None)
+
+
+def random_position(players, release_white, seed, placements):
+    """A middle-game position: a game of threshold players (thresholds drawn
+    from 3..6) played from the empty board for 2 to 3 rounds of turns, then
+    `placements` rolls with greedy placements into the next turn (none: the
+    turn's start).  None when the game ended or the turn busted first."""
+    import claimsolve
+    from claimsolve.claimit.players import ThresholdPlayer, greedy_placement
+    from claimsolve.claimit.position import placement_name
+    rng = random.Random(seed)
+    data = claimsolve.new("claimit", players=players).to_json()
+    data["variant"] = {"release_white": release_white}
+    position = claimsolve.from_dict(data)
+    seats = [ThresholdPlayer(rng.choice([3, 4, 5, 6])) for _ in range(players)]
+    turns = rng.randrange(2 * players, 3 * players + 1)
+    while turns > 0:
+        if position.is_over():
+            return None
+        if position.dice is None and not position.turn_in_progress():
+            turns -= 1
+            if turns == 0:
+                break
+        move = seats[position.to_move - 1].choose(position)
+        position = position.play(position.resolve_chance(move, rng))
+    mover = position.to_move
+    for _ in range(placements):
+        position = position.play(position.resolve_chance("roll", rng))
+        if position.to_move != mover or position.dice is None:
+            return None                                 # busted
+        position = position.play(placement_name(greedy_placement(position)))
+    return position
+
+
+def random_positions(placements, per_setup):
+    """(name, JSON) of per_setup positions for each of 2..5 players and both
+    variants (fixed seeds: the next seed when a game ends or a turn busts)."""
+    out = []
+    for players in range(2, 6):
+        for release_white in (False, True):
+            seed, made = 1000 * players + 100 * release_white, 0
+            while made < per_setup:
+                position = random_position(players, release_white, seed, placements)
+                seed += 1
+                if position is not None:
+                    name = f"{players}p {'release' if release_white else 'standard'} seed {seed - 1}"
+                    out.append((name, position.to_json()))
+                    made += 1
+    return out
+
+
+def seed_turn_starts():
+    import claimsolve
+    out = []
+    for name in ("mid-game-3p.json", "start-3p.json"):
+        position = _as_turn_start(claimsolve.load(os.path.join(SEEDS, name)))
+        out.append((f"seed {name[:-5]}", position.to_json()))
+    return out
+
+
+# ------------------------------------------------------------------ measurements (in a subprocess, under a tree)
+
+def measure_optimum(data, objective, seconds):
+    """One exact search from a fresh table: states, processor and wall
+    seconds, and how it ended.  Uses only what both trees have
+    (optimum.solver_for, TurnSolver.solve)."""
+    import claimsolve
+    from claimsolve.claimit import optimum
+    position = claimsolve.from_dict(data)
+    solver = optimum.solver_for(position, objective)
+    solver.clear()
+    state = position.engine_state().state_bytes()
+    cpu, wall = time.process_time(), time.perf_counter()
+    complete, states, decisions, _ = solver.solve(state, float(seconds))
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    if complete:
+        ended = "exact"
+    elif getattr(solver, "full", solver.stored >= 0.7 * 2 ** 21 - 2):
+        ended = "table full"
+    else:
+        ended = "time"
+    value = None if decisions is None else max(v for _, v in decisions)
+    return {"states": states, "cpu": cpu, "wall": wall, "ended": ended, "value": value}
+
+
+def measure_odds(data):
+    """Whether `odds` with its default optimum budget gives both objectives
+    exactly (few samples: the play-outs do not matter here)."""
+    import claimsolve
+    from claimsolve.claimit.odds import odds
+    position = claimsolve.from_dict(data)
+    table = odds(position, samples=20, seed=0)
+    return {objective: bool(table.turn_optimum[objective]["exact"]) for objective in ("secured", "held")}
+
+
+def default_odds_budget():
+    from claimsolve.claimit import odds
+    return odds.DEFAULT_TIME
+
+
+# ------------------------------------------------------------------ the report
+
+def _cell(row):
+    if row is None:
+        return f"{'killed':>34s}"
+    return f"{row['ended']:10s} {row['states']:>10,} {row['cpu']:6.2f} s cpu {row['wall']:6.2f} s"
+
+
+def part_turn_starts(before, seconds, per_setup):
+    print(f"\n1. The exact turn optimum from the start of a turn (the first roll), {seconds:g} s a search, "
+          "96 MB table: how it ended, turn states, processor and wall seconds")
+    print(f"   {'position':28s} {'objective':9s} {'before (' + baseline.label(before) + ')':>40s}   "
+          f"{'after (now)':>40s}   value")
+    positions = seed_turn_starts() + random_positions(0, per_setup)
+    for name, data in positions:
+        for objective in ("secured", "held"):
+            rows = [baseline.call(__file__, "measure_optimum", [data, objective, seconds], tree=tree,
+                                  timeout=seconds * 4 + 60) for tree in (before, None)]
+            values = [r["value"] for r in rows if r and r["value"] is not None]
+            agree = "" if len(values) < 2 else ("  (same)" if abs(values[0] - values[1]) < 1e-9 else "  DIFFER")
+            value = f"{values[-1]:.6f}{agree}" if values else "-"
+            print(f"   {name:28s} {objective:9s} {_cell(rows[0]):>40s}   {_cell(rows[1]):>40s}   {value}",
+                  flush=True)
+
+
+def part_odds_budget(before, per_setup):
+    budgets = [baseline.call(__file__, "default_odds_budget", [], tree=tree) for tree in (before, None)]
+    print(f"\n2. Three placements made this turn: the exact search's seconds per objective (60 s budget), "
+          f"and whether `odds` with its default optimum budget ({budgets[0]:g} s before, {budgets[1]:g} s now, "
+          "both objectives) is exact on both")
+    worst = {None: 0.0, before: 0.0}
+    misses = {None: 0, before: 0}
+    positions = random_positions(3, per_setup)
+    for name, data in positions:
+        cells = []
+        for tree in (before, None):
+            rows = [baseline.call(__file__, "measure_optimum", [data, objective, 60], tree=tree, timeout=200)
+                    for objective in ("secured", "held")]
+            exact = baseline.call(__file__, "measure_odds", [data], tree=tree, timeout=120)
+            worst[tree] = max([worst[tree]] + [r["wall"] for r in rows if r])
+            misses[tree] += not (exact and all(exact.values()))
+            cells.append(" ".join(f"{r['states']:>9,} {r['cpu']:5.2f}/{r['wall']:5.2f} s" if r else "killed"
+                                  for r in rows)
+                         + f"  odds exact: {'yes' if exact and all(exact.values()) else 'NO'}")
+        print(f"   {name:28s} before {cells[0]}   now {cells[1]}", flush=True)
+    print(f"   {len(positions)} positions: slowest search (wall) before {worst[before]:.2f} s, now {worst[None]:.2f} s; "
+          f"odds not exact on both objectives: before {misses[before]}, now {misses[None]}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="budget of a search from a turn's start")
+    parser.add_argument("--per-setup", type=int, default=1, help="random positions per players x variant")
+    parser.add_argument("--only", choices=["1", "2"], help="run one part")
+    parser.add_argument("--baseline", default=baseline.DEFAULT_COMMIT, help="the commit compared against")
+    args = parser.parse_args()
+    before = baseline.build(args.baseline, quiet=False)
+    print("load:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
+    if args.only in (None, "1"):
+        part_turn_starts(before, args.seconds, args.per_setup)
+    if args.only in (None, "2"):
+        part_odds_budget(before, args.per_setup)
+    print("load:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
+
+
+if __name__ == "__main__":
+    main()
