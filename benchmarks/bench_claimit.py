@@ -5,9 +5,11 @@
    (plain Python, Position.play), with the same kind of players: uniformly
    random, and the greedy push-your-luck policy;
 2. the odds table with its default samples on seeds/claimit/mid-game*.json;
-3. the exact turn optimum: the plain expectimax against the pruned one
-   (expanded turn states, seconds, exact or not within the budget) on the
-   late-turn seeds and right after the 1st/2nd/3rd placement of a turn.
+3. the exact turn optimum: the plain expectimax against the one pruned by
+   its bounds (expanded turn states, seconds, exact or not within the
+   budget) on the late-turn seeds and right after the 1st/2nd/3rd placement
+   of a turn (the same from a turn's start, side by side with the code of
+   ce758a0: benchmarks/bench_claimit_optimum.py).
 
     python benchmarks/bench_claimit.py [--seconds 2] [--optimum-time 1] [--only-optimum]
 """
@@ -106,8 +108,8 @@ def main():
 
 def optimum_part(args):
     print(f"\n3. Exact turn optimum, optimum.solve with time={args.optimum_time:g} s, fresh memo each time: "
-          "the plain expectimax against the one pruned by roll_upper_bound (states: expanded turn states; "
-          "proven: visits where the bound proved stop, when exact)")
+          "the plain expectimax against the one pruned by its bounds (states: expanded turn states; "
+          "proven: visits where the bound proved stop at once, when exact)")
     for name, position in optimum_positions():
         for objective in optimum.OBJECTIVES:
             cells = []

@@ -4,6 +4,11 @@ table's plans)."""
 
 # ------------------------------------------------------------------ the policy
 
+cdef enum:
+    POLICY_MAX_PLACEMENTS = 6    # the policy stops with this many markers placed this turn
+cdef double POLICY_MAX_BUST = 0.25   # ... or when the next roll busts with a larger chance
+cdef double POLICY_EPSILON = 0.05    # the share of its placements made at random (not in the odds plans)
+
 cdef int placement_score(const ci_state *s, const ci_ctx *c, cs_move m) noexcept nogil:
     """Greedy rank of a placement: securing the mover's own space, then a
     black on a white marker (a new secured space), then taking an
@@ -48,8 +53,8 @@ cdef bint wins_if_stopping(const ci_ctx *c, const ci_state *s) noexcept nogil:
 cdef bint policy_rolls(const ci_ctx *c, const ci_state *s) noexcept nogil:
     """Roll again?  Not when a stop reaches the target; on the mover's last
     turn (final round), roll until a stop would win; else roll while fewer
-    than policy_max_placements markers are placed and the next roll's bust
-    chance is at most policy_max_bust."""
+    than POLICY_MAX_PLACEMENTS markers are placed and the next roll's bust
+    chance is at most POLICY_MAX_BUST."""
     cdef int placed
     if not anything_placed(s):
         return True
@@ -58,9 +63,9 @@ cdef bint policy_rolls(const ci_ctx *c, const ci_state *s) noexcept nogil:
     if ci_popcount(s.colour[s.to_move] & s.secured) + ci_popcount(s.turn_black) >= c.target:
         return False
     placed = ci_popcount(s.turn_white) + ci_popcount(s.turn_black)
-    if placed >= c.policy_max_placements[s.to_move]:
+    if placed >= POLICY_MAX_PLACEMENTS:
         return False
-    return bust_rolls(c, s) <= c.policy_max_bust[s.to_move] * 216.0
+    return bust_rolls(c, s) <= POLICY_MAX_BUST * 216.0
 
 cdef int ci_playout_policy(const void *ctx, const void *st, const cs_move *moves, int n,
                            uint64_t *rng) noexcept nogil:
@@ -71,6 +76,6 @@ cdef int ci_playout_policy(const void *ctx, const void *st, const cs_move *moves
         if n == 1:
             return 0
         return 0 if policy_rolls(c, s) else 1
-    if n > 1 and c.policy_epsilon > 0 and cs_rand_unit(rng) < c.policy_epsilon:
+    if n > 1 and cs_rand_unit(rng) < POLICY_EPSILON:
         return cs_rand_below(rng, n)
     return best_placement(c, s, moves, n, rng)

@@ -39,10 +39,6 @@ ctypedef struct ci_ctx:
     int players
     int target
     int release_white
-    # the playout policy (see policy_roll / policy_place)
-    int policy_max_placements[5]     # per seat
-    double policy_max_bust[5]
-    double policy_epsilon
     uint8_t class_of[216]                # ordered roll (36 d1 + 6 d2 + d3, 0-based) -> class
     uint8_t class_dice[NCLASSES][3]      # sorted values
     int class_count[NCLASSES]            # ordered rolls in the class (1, 3 or 6)
@@ -260,10 +256,6 @@ cdef void init_context(ci_ctx *c, int players, int target, bint release_white):
     c.players = players
     c.target = target
     c.release_white = release_white
-    for i in range(5):
-        c.policy_max_placements[i] = 6
-        c.policy_max_bust[i] = 0.25
-    c.policy_epsilon = 0.05
     k = 0
     classes = {}
     for d1 in range(1, 7):
