@@ -186,8 +186,9 @@ def test_lower_bound_beats_every_plan_with_as_many_rolls():
     to k more times" with the greedy placements, k <= d (Monte Carlo)."""
     from claimsolve.claimit.odds import plan_rows
     position = mid_game()
-    optimum.solver_for(position, "secured").clear()
-    bound = optimum.solve(position, "secured", time=0.6)["lower_bound"]
+    # a 1 MB table fills: the bounds then go as deep as the table allows (not as the clock does)
+    optimum.solver_for(position, "secured", memory_mb=1).clear()
+    bound = optimum.solve(position, "secured", time=120, memory_mb=1)["lower_bound"]
     rows = plan_rows(position, samples=20000, seed=2, rest_of_game=False)
     for row in rows:
         if row["plan"].startswith("roll:") and int(row["plan"][5:]) <= bound["rolls"]:
