@@ -38,7 +38,7 @@ cdef void order_moves(Search *s, int ply, int who, int sign, int beta, int n, in
     cdef int *keys = s.keys[ply]
     cdef int *order = s.order[ply]
     cdef int32_t *hist = s.history + who * HISTORY_SIZE
-    cdef int i, j, v, w, cwho
+    cdef int i, j, v, w, cwho, replies
     cdef bint mobility = s.mobility_weight > 0 and n >= s.mobility_min_moves
     if g.move_priority != NULL:
         g.move_priority(s.ctx, st, moves, n, keys)
@@ -52,12 +52,17 @@ cdef void order_moves(Search *s, int ply, int who, int sign, int beta, int n, in
         if mobility:
             memcpy(child, st, s.state_size)
             g.apply(s.ctx, child, moves[i])
-            cwho = g.to_move(s.ctx, child)
+            if g.move_count != NULL:
+                replies = g.move_count(s.ctx, child)
+                cwho = CS_TERMINAL if replies == 0 else 0
+            else:
+                cwho = g.to_move(s.ctx, child)
+                # the child's move buffer is free until the child is searched
+                replies = g.legal_moves(s.ctx, child, s.moves[ply + 1]) if cwho >= 0 else 0
             if cwho == CS_TERMINAL:
                 v = PRIORITY_MAX if sign * root_eval(s, child) >= beta else -PRIORITY_MAX
-            elif cwho >= 0:
-                # the child's move buffer is free until the child is searched
-                v -= s.mobility_weight * g.legal_moves(s.ctx, child, s.moves[ply + 1])
+            else:
+                v -= s.mobility_weight * replies
         if v > PRIORITY_MAX:
             v = PRIORITY_MAX
         elif v < -PRIORITY_MAX:
