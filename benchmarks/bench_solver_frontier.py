@@ -58,10 +58,18 @@ def measure(where, value_only, hash_mb, cap=None):
 
 
 def both(before, where, value_only, hash_mb, cap):
-    """`measure` under the baseline tree and under today's code."""
+    """`measure` under the baseline tree and under today's code (None for a
+    side whose process was killed or failed: its row says so)."""
     timeout = None if cap is None else cap + 120
-    return [baseline.call(__file__, "measure", [where, value_only, hash_mb, cap], tree=tree, timeout=timeout)
-            for tree in (before, None)]
+    out = []
+    for tree in (before, None):
+        try:
+            out.append(baseline.call(__file__, "measure", [where, value_only, hash_mb, cap], tree=tree,
+                                     timeout=timeout))
+        except baseline.BaselineError as exc:
+            print(f"  ({exc})", flush=True)
+            out.append(None)
+    return out
 
 
 def cell(m):
@@ -113,8 +121,8 @@ def main():
     for seed in range(1, 6):
         old, new = both(before, f"4x3:{seed}", False, args.hash, None)
         row(f"4x3 s{seed}", old, new)
-        cpu["old"].append(old["cpu"])
-        cpu["new"].append(new["cpu"])
+        cpu["old"].append(old["cpu"] if old else float("nan"))
+        cpu["new"].append(new["cpu"] if new else float("nan"))
     print(f"  median every-move cpu: {name} {statistics.median(cpu['old']):.2f} s, "
           f"now {statistics.median(cpu['new']):.2f} s")
     header("4x4 setups, value-only", name)
@@ -122,8 +130,8 @@ def main():
     for seed in range(1, 6):
         old, new = both(before, f"4x4:{seed}", True, args.hash, None)
         row(f"4x4 s{seed}", old, new)
-        cpu["old"].append(old["cpu"])
-        cpu["new"].append(new["cpu"])
+        cpu["old"].append(old["cpu"] if old else float("nan"))
+        cpu["new"].append(new["cpu"] if new else float("nan"))
     print(f"  median value-only cpu: {name} {statistics.median(cpu['old']):.2f} s, "
           f"now {statistics.median(cpu['new']):.2f} s")
     header("20-stack 6x5 endgames, value-only", name)
