@@ -1,110 +1,150 @@
-"""The solver's frontier (issue 10): the full every-move answer
-(`solve`) and the value-only answer (`solve --value-only`: the value and one
-best move, by null-window searches on the value with the table kept across
-them), side by side in one run, on the same positions with the same code:
+"""The solver's frontier (issue 10), before and after in one run: each
+answer measured under the code of the baseline commit (benchmarks/baseline.py,
+default ce758a0, the code when the work began) and under today's code, each
+in its own process, on the same positions:
 
-  4x3 setups, seeds 1-5       both answers each, nodes and seconds, ratio
-  4x4 setup, seed 1           the same, each in a fresh process capped at --cap
-                              seconds (the full answer takes about two minutes)
+  4x3 setups, seeds 1-5          value-only and every move's value
+  4x4 setups, seeds 1-5          value-only
+  4x4 setup, seed 1              every move's value (capped at --cap seconds)
+  20-stack 6x5 endgames          value-only and every move's value
+                                 (seeds/colorclaim/endgame-6x5-20-seed*.json)
 
-Each answer gets a fresh table of --hash MB (no answer reuses another's
-table).  Seconds are wall-clock on whatever machine runs it: on a shared,
-loaded machine read the node counts first.  Each row checks that the
-value-only answer's value equals the full answer's and that its move is one
-of the full answer's best moves.
+Value-only is `solve --value-only` (the value and one best move); "every
+move" is `solve` (each legal move's exact value).  Each answer gets a fresh
+table of --hash MB.  Seconds are processor seconds of the solving process
+(time.process_time), which a shared machine's load changes far less than
+wall seconds; the wall seconds are printed too.  Each row checks that both
+codes found the same value (and, for value-only, a move the other code
+also rates best when it has every move's value).
 
     python benchmarks/bench_solver_frontier.py
-    python benchmarks/bench_solver_frontier.py --cap 300            # give 4x4 longer
-    python benchmarks/bench_solver_frontier.py --no-4x4             # 4x3 only
+    python benchmarks/bench_solver_frontier.py --quick        # no 4x4 every-move row, no endgame every-move rows
+    python benchmarks/bench_solver_frontier.py --baseline HEAD~3 --cap 300
 """
 import argparse
 import json
 import statistics
-import subprocess
-import sys
 import time
+from pathlib import Path
 
-from claimsolve.colorclaim import ColorClaimPosition
-from claimsolve.search import alphabeta
+import baseline
+
+SEEDS = Path(__file__).resolve().parent.parent / "seeds" / "colorclaim"
+ENDGAMES = ["endgame-6x5-20-seed1.json", "endgame-6x5-20-seed4.json"]
 
 
-def measure(size, seed, value_only, hash_mb, cap=None):
-    """One answer: {"value", "best" (list of best moves), "nodes", "seconds",
-    "complete"}."""
-    position = ColorClaimPosition.new(size=size, seed=seed)
-    start = time.perf_counter()
+def measure(where, value_only, hash_mb, cap=None):
+    """One answer under whatever claimsolve this process imports: `where` is
+    "WxH:seed" (a new setup) or a position file.  Returns {"value",
+    "best", "nodes", "cpu", "wall", "complete"}; "best" lists the moves worth
+    the value (value-only: the one move proven)."""
+    from claimsolve.colorclaim import ColorClaimPosition
+    from claimsolve.search import alphabeta
+    if where.endswith(".json"):
+        position = ColorClaimPosition.from_json(json.loads(Path(where).read_text()))
+    else:
+        size, seed = where.split(":")
+        position = ColorClaimPosition.new(size=size, seed=int(seed))
+    cpu, wall = time.process_time(), time.perf_counter()
     result = alphabeta.solve(position, hash_mb=hash_mb, time=cap, value_only=value_only)
-    elapsed = time.perf_counter() - start
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    value = result.info.get("value")
     if value_only:
         best = [result.info.get("best_move")]
     else:
-        best = [s.move for s in result.suggestions if s.exact and s.score == result.info.get("value")]
-    return {"value": result.info.get("value"), "best": best, "nodes": result.nodes,
-            "seconds": elapsed, "complete": result.complete}
+        best = [s.move for s in result.suggestions if s.exact and s.score == value]
+    return {"value": value, "best": best, "nodes": result.nodes, "cpu": cpu, "wall": wall,
+            "complete": result.complete}
 
 
-def measure_in_process(size, seed, value_only, hash_mb, cap):
-    """`measure` in a fresh process (its own memory), with the solver's
-    own time limit at `cap` and a hard kill a little after it."""
-    code = ("import json, sys; sys.path.insert(0, %r); import bench_solver_frontier as b; "
-            "print(json.dumps(b.measure(%r, %d, %r, %d, %r)))"
-            % (sys.path[0], size, seed, value_only, hash_mb, cap))
-    try:
-        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=cap + 60)
-    except subprocess.TimeoutExpired:
-        return None
-    if proc.returncode != 0:
-        print(proc.stderr, file=sys.stderr)
-        return None
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+def both(before, where, value_only, hash_mb, cap):
+    """`measure` under the baseline tree and under today's code (None for a
+    side whose process was killed or failed: its row says so)."""
+    timeout = None if cap is None else cap + 120
+    out = []
+    for tree in (before, None):
+        try:
+            out.append(baseline.call(__file__, "measure", [where, value_only, hash_mb, cap], tree=tree,
+                                     timeout=timeout))
+        except baseline.BaselineError as exc:
+            print(f"  ({exc})", flush=True)
+            out.append(None)
+    return out
 
 
-def row(label, full, fast):
-    def cell(m):
-        if m is None:
-            return f"{'killed':>13} {'':>8}"
-        mark = "" if m["complete"] else "*"
-        return f"{m['nodes']:>12,}{mark:1} {m['seconds']:>8.2f}"
-    ratio_n = ratio_s = ""
-    agree = ""
-    if full and fast and full["complete"] and fast["complete"]:
-        ratio_n = f"{full['nodes'] / max(1, fast['nodes']):.1f}x"
-        ratio_s = f"{full['seconds'] / max(1e-9, fast['seconds']):.1f}x"
-        ok = fast["value"] == full["value"] and fast["best"][0] in full["best"]
-        agree = "yes" if ok else "NO"
-    value = next((m["value"] for m in (full, fast) if m and m["complete"]), None)
+def cell(m):
+    if m is None:
+        return f"{'killed':>13} {'':>7} {'':>7}"
+    mark = "" if m["complete"] else "*"
+    return f"{m['nodes']:>12,}{mark:1} {m['cpu']:>7.2f} {m['wall']:>7.2f}"
+
+
+def row(label, old, new):
+    ratio_n = ratio_c = agree = ""
+    if old and new and old["complete"] and new["complete"]:
+        ratio_n = f"{old['nodes'] / max(1, new['nodes']):.2f}x"
+        ratio_c = f"{old['cpu'] / max(1e-9, new['cpu']):.2f}x"
+        same = old["value"] == new["value"]
+        if len(old["best"]) > 1 or len(new["best"]) > 1:
+            wide, narrow = (old, new) if len(old["best"]) >= len(new["best"]) else (new, old)
+            same = same and set(narrow["best"]) <= set(wide["best"])
+        agree = "yes" if same else "NO"
+    value = next((m["value"] for m in (new, old) if m and m["complete"]), None)
     value = "" if value is None else f"{value:+d}"
-    print(f"  {label:<10} {value:>5} {cell(full)} {cell(fast)} {ratio_n:>8} {ratio_s:>8} {agree:>6}")
+    print(f"  {label:<24} {value:>5} {cell(old)} {cell(new)} {ratio_n:>7} {ratio_c:>7} {agree:>5}", flush=True)
 
 
-def header(title):
+def header(title, before_name):
     print(f"\n{title}")
-    print(f"  {'position':<10} {'value':>5} {'full nodes':>13} {'full s':>8} {'value nodes':>13} {'value s':>8} "
-          f"{'nodes':>8} {'seconds':>8} {'agree':>6}")
+    print(f"  {'position':<24} {'value':>5} {before_name + ' nodes':>13} {'cpu s':>7} {'wall s':>7} "
+          f"{'now nodes':>13} {'cpu s':>7} {'wall s':>7} {'nodes':>7} {'cpu':>7} {'same':>5}")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--baseline", default=baseline.DEFAULT_COMMIT, help="the commit to compare with")
     parser.add_argument("--hash", type=int, default=256, help="table MB for each answer (default 256)")
-    parser.add_argument("--cap", type=float, default=240.0, help="seconds each 4x4 answer may take (default 240)")
-    parser.add_argument("--no-4x4", dest="big", action="store_false", help="skip the 4x4 setup")
+    parser.add_argument("--cap", type=float, default=400.0,
+                        help="seconds each every-move answer of a 4x4 or an endgame may take (default 400)")
+    parser.add_argument("--quick", action="store_true", help="skip the every-move 4x4 and endgame rows")
     args = parser.parse_args()
-    print("Color Claim solver: full answer (every move's value) vs value-only (value and one best move)")
-    print("(* = not finished within the cap; ratios are full / value-only)")
-    header("4x3 setups")
-    full_t, fast_t = [], []
+    before = baseline.build(args.baseline, quiet=False)
+    name = baseline.label(before)
+    print(f"Color Claim solver: {name} (before) against today's code (now), processor seconds")
+    print("(* = not finished within the cap; ratios are before / now)")
+    header("4x3 setups, value-only", name)
+    cpu = {"old": [], "new": []}
     for seed in range(1, 6):
-        full = measure("4x3", seed, False, args.hash)
-        fast = measure("4x3", seed, True, args.hash)
-        full_t.append(full["seconds"])
-        fast_t.append(fast["seconds"])
-        row(f"4x3 s{seed}", full, fast)
-    print(f"  median: full {statistics.median(full_t):.3f} s, value-only {statistics.median(fast_t):.3f} s")
-    if args.big:
-        header(f"4x4 setup (each answer in a fresh process, capped at {args.cap:g} s)")
-        fast = measure_in_process("4x4", 1, True, args.hash, args.cap)
-        full = measure_in_process("4x4", 1, False, args.hash, args.cap)
-        row("4x4 s1", full, fast)
+        old, new = both(before, f"4x3:{seed}", True, args.hash, None)
+        row(f"4x3 s{seed}", old, new)
+    header("4x3 setups, every move's value", name)
+    for seed in range(1, 6):
+        old, new = both(before, f"4x3:{seed}", False, args.hash, None)
+        row(f"4x3 s{seed}", old, new)
+        cpu["old"].append(old["cpu"] if old else float("nan"))
+        cpu["new"].append(new["cpu"] if new else float("nan"))
+    print(f"  median every-move cpu: {name} {statistics.median(cpu['old']):.2f} s, "
+          f"now {statistics.median(cpu['new']):.2f} s")
+    header("4x4 setups, value-only", name)
+    cpu = {"old": [], "new": []}
+    for seed in range(1, 6):
+        old, new = both(before, f"4x4:{seed}", True, args.hash, None)
+        row(f"4x4 s{seed}", old, new)
+        cpu["old"].append(old["cpu"] if old else float("nan"))
+        cpu["new"].append(new["cpu"] if new else float("nan"))
+    print(f"  median value-only cpu: {name} {statistics.median(cpu['old']):.2f} s, "
+          f"now {statistics.median(cpu['new']):.2f} s")
+    header("20-stack 6x5 endgames, value-only", name)
+    for file in ENDGAMES:
+        old, new = both(before, str(SEEDS / file), True, args.hash, None)
+        row(file.replace(".json", ""), old, new)
+    if not args.quick:
+        header(f"every move's value (capped at {args.cap:g} s)", name)
+        old, new = both(before, "4x4:1", False, args.hash, args.cap)
+        row("4x4 s1", old, new)
+        for file in ENDGAMES:
+            old, new = both(before, str(SEEDS / file), False, args.hash, args.cap)
+            row(file.replace(".json", ""), old, new)
 
 
 if __name__ == "__main__":

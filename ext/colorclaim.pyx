@@ -22,11 +22,14 @@ cdef extern from *:
     #if defined(_MSC_VER)
     #include <intrin.h>
     static inline int cc_ctz(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    static inline int cc_popcount(unsigned long long x) { return (int)__popcnt64(x); }
     #else
+    static inline int cc_popcount(unsigned long long x) { return __builtin_popcountll(x); }
     static inline int cc_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     #endif
     """
     int cc_ctz(uint64_t x) noexcept nogil
+    int cc_popcount(uint64_t x) noexcept nogil
 
 cdef enum:
     MAX_CELLS = 64
@@ -185,6 +188,22 @@ cdef int cc_legal_moves(const void *ctx, const void *st, cs_move *out) noexcept 
             claim_src &= claim_src - 1
             out[n] = i * 8 + d * 2 + 1
             n += 1
+    return n
+
+
+cdef int cc_move_count(const void *ctx, const void *st) noexcept nogil:
+    """The number of legal moves (cc_legal_moves's count, from the same
+    bitboards, without listing them).  0 exactly when no stack move exists:
+    every claim is also a legal stack move onto the same single pyramid."""
+    cdef const CCContext *c = <const CCContext *> ctx
+    cdef const CCState *s = <const CCState *> st
+    cdef uint64_t stack_src, claim_src
+    cdef int d
+    cdef int n = 0
+    for d in range(4):
+        if c.has_neighbour[d]:
+            movable(c, s, d, &stack_src, &claim_src)
+            n += cc_popcount(stack_src) + cc_popcount(claim_src)
     return n
 
 
@@ -497,6 +516,7 @@ cdef class ColorClaimGame:
             g.playout_policy = cc_playout_greedy
         self.playout = playout
         g.move_priority = cc_move_priority
+        g.move_count = cc_move_count
 
     @property
     def state_size(self):
@@ -569,6 +589,14 @@ cdef class ColorClaimGame:
             codes[i] = moves[i]
         cc_move_priority(&self.block.ctx, &s, codes, n, out)
         return [out[i] for i in range(n)]
+
+    def move_count(self, state):
+        """The move_count hook's value for `state` (for tests)."""
+        cdef CCState s
+        if len(state) != sizeof(CCState):
+            raise ValueError("state has %d bytes, want %d" % (len(state), sizeof(CCState)))
+        memcpy(&s, <const char *> state, sizeof(CCState))
+        return cc_move_count(&self.block.ctx, &s)
 
     def playout_picks(self, state, moves, int count, uint64_t seed):
         """`count` choices (indexes into `moves`) of this game's playout policy

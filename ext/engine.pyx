@@ -14,7 +14,6 @@ writes as one move when the game marks its turns with `in_turn`, and what
 (Ctrl-C stops it).
 """
 from cpython.exc cimport PyErr_CheckSignals
-from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from libc.stdint cimport int64_t, uint64_t
@@ -40,10 +39,7 @@ cdef void perft_tick(perft_run *r) noexcept nogil:
         r.stop = 1
 
 
-cdef const cs_game *game_from_capsule(object capsule) except NULL:
-    if not PyCapsule_IsValid(capsule, CS_GAME_CAPSULE):
-        raise TypeError("not a claimsolve game capsule")
-    return <const cs_game *> PyCapsule_GetPointer(capsule, CS_GAME_CAPSULE)
+include "capsule.pxi"
 
 
 cdef class GameState:

@@ -103,6 +103,12 @@ typedef struct cs_game {
        writes the whole turn as one move).  NULL: every decision is a whole
        turn. */
     int (*in_turn)(const void *ctx, const void *st);
+
+    /* optional, for games without chance: the number of legal moves of a
+       state, 0 at a terminal one (what legal_moves() would return, without
+       writing them; the exact solver's fastest-first ordering counts the
+       replies each move leaves).  NULL: the searches call legal_moves(). */
+    int (*move_count)(const void *ctx, const void *st);
 } cs_game;
 
 #define CS_GAME_CAPSULE "claimsolve.cs_game"

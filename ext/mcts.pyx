@@ -29,7 +29,6 @@ it takes the GIL to run Python's signal handlers, so that Ctrl-C stops it.
   wins the comparison (children are tried in their shuffled order).
 """
 from cpython.exc cimport PyErr_CheckSignals
-from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from libc.math cimport sqrt, log, exp
@@ -66,10 +65,7 @@ ctypedef struct Node:
 include "interrupts.pxi"
 
 
-cdef const cs_game *game_from_capsule(object capsule) except NULL:
-    if not PyCapsule_IsValid(capsule, CS_GAME_CAPSULE):
-        raise TypeError("not a claimsolve game capsule")
-    return <const cs_game *> PyCapsule_GetPointer(capsule, CS_GAME_CAPSULE)
+include "capsule.pxi"
 
 
 

@@ -7,13 +7,18 @@ from ..analysis import Analysis
 from ..search import alphabeta, mcts
 
 # Under `auto`, positions with at most this many stacks are given to the exact
-# solver first, for SOLVER_SHARE of the budget; when it cannot finish,
-# alpha-beta answers with the rest.  (benchmarks/bench_solver.py: 4x3 starts,
-# 12 stacks, solve in about 0.7 s; late 6x5 positions with 16 stacks in under
-# 0.1 s, with 20 stacks in 6 to 30 s; a 4x4 start, 16 dense stacks, takes one
-# to two minutes.)
+# solver first, for SOLVER_SHARE of the budget: the value and one best move
+# (value-only, several times cheaper than every move's value), then, with
+# the table kept, every move's value in what is left of the budget.  When the
+# value is proven and the rest is not, the answer is the value-only one (the
+# best move exact, the others the bounds proven on the way); when not even
+# the value is, alpha-beta answers with the rest of the budget.
+# (benchmarks/bench_solver_frontier.py: 4x3 starts, 12 stacks, value-only in
+# about 0.1 s; 20-stack 6x5 endgames value-only in 0.2 to 12 s of processor
+# time, every move's value in 3 to 60 s; a 4x4 start, 16 dense stacks,
+# value-only in 3 to 13 s.)
 AUTO_SOLVE_STACKS = 20
-SOLVER_SHARE = 0.5
+SOLVER_SHARE = 0.75
 
 
 def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, progress):
@@ -36,8 +41,16 @@ def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, pro
     started = _time.monotonic()
     solved = None
     if position.stack_count() <= AUTO_SOLVE_STACKS:
+        table = alphabeta.new_table(hash_mb)
         budget = None if time is None else time * SOLVER_SHARE
-        solved = alphabeta.solve(position, time=budget, hash_mb=hash_mb, progress=progress)
+        solved = alphabeta.solve(position, time=budget, hash_mb=hash_mb, progress=progress,
+                                 table=table, value_only=time is not None)
+        if solved.complete and time is not None:
+            left = budget - (_time.monotonic() - started)
+            if left > 0:
+                every = alphabeta.solve(position, time=left, hash_mb=hash_mb, progress=progress, table=table)
+                if every.complete:
+                    return Analysis(position, every)
         if solved.complete:
             return Analysis(position, solved)
     remaining = None if time is None else max(0.05, time - (_time.monotonic() - started))

@@ -107,3 +107,23 @@ def test_greedy_playouts_mostly_take_the_best_margin():
     uniform = colorclaim_game(3, 2, "uniform").playout_picks(engine.state_bytes(), moves, 2000, 7)
     assert set(uniform) == set(range(len(moves)))
     assert engine.game.playout == "greedy"
+
+
+def test_move_count_is_the_number_of_legal_moves_along_random_games():
+    import random
+    from claimsolve.colorclaim import ColorClaimPosition
+    rng = random.Random(5)
+    checked = terminals = 0
+    for seed in range(1, 21):
+        position = ColorClaimPosition.new(size=rng.choice(["3x3", "4x3", "4x4", "6x5"]), seed=seed)
+        while True:
+            engine = position.engine_state()
+            count = engine.game.move_count(engine.state_bytes())
+            assert count == len(engine.legal_moves())
+            assert (count == 0) == engine.is_terminal()
+            checked += 1
+            if position.is_over():
+                terminals += 1
+                break
+            position = position.play(rng.choice(position.legal_moves()))
+    assert terminals == 20 and checked > 200

@@ -1,0 +1,76 @@
+# Move ordering of alpha-beta (included by alphabeta.pyx): at each node the
+# table's move first (the search tries it before ordering anything), then the
+# rest by a sort key made of the game's move_priority, in the exact mode the
+# fastest-first count of the opponent's replies, the two killer moves of the
+# ply and a history score per player, rewarded on each cut by the size of
+# the subtree it spared.
+
+cdef enum:
+    PRIORITY_MAX = 16000     # move priorities are clamped to +-PRIORITY_MAX
+    HISTORY_SIZE = 4096      # per player, indexed by a hash of the move code
+    HISTORY_MAX = 1 << 20
+
+
+cdef inline int history_slot(cs_move m) noexcept nogil:
+    return <int> ((<uint64_t> m * 0x9E3779B97F4A7C15ULL) >> (64 - 12))
+
+
+cdef void history_reward(Search *s, int who, cs_move m, int bonus) noexcept nogil:
+    cdef int32_t *h = s.history + who * HISTORY_SIZE
+    cdef int i
+    h[history_slot(m)] += bonus
+    if h[history_slot(m)] > HISTORY_MAX:
+        for i in range(HISTORY_SIZE):
+            h[i] >>= 1
+
+
+
+cdef void order_moves(Search *s, int ply, int who, int sign, int beta, int n, int skip) noexcept nogil:
+    """Fills s.order[ply] with the move indices but `skip` and s.keys[ply]
+    with their sort keys, higher first: 65536 x (the game's priority, minus
+    mobility_weight per reply the move leaves the opponent: fastest first)
+    + 32768 for a killer + the history score (< 32768).  A move that ends
+    the game goes first when its value reaches beta, last otherwise."""
+    cdef const cs_game *g = s.g
+    cdef char *st = s.states[ply]
+    cdef char *child = s.states[ply + 1]
+    cdef cs_move *moves = s.moves[ply]
+    cdef int *keys = s.keys[ply]
+    cdef int *order = s.order[ply]
+    cdef int32_t *hist = s.history + who * HISTORY_SIZE
+    cdef int i, j, v, w, cwho, replies
+    cdef bint mobility = s.mobility_weight > 0 and n >= s.mobility_min_moves
+    if g.move_priority != NULL:
+        g.move_priority(s.ctx, st, moves, n, keys)
+    else:
+        memset(keys, 0, n * sizeof(int))
+    j = 0
+    for i in range(n):
+        if i == skip:
+            continue
+        v = keys[i]
+        if mobility:
+            memcpy(child, st, s.state_size)
+            g.apply(s.ctx, child, moves[i])
+            if g.move_count != NULL:
+                replies = g.move_count(s.ctx, child)
+                cwho = CS_TERMINAL if replies == 0 else 0
+            else:
+                cwho = g.to_move(s.ctx, child)
+                # the child's move buffer is free until the child is searched
+                replies = g.legal_moves(s.ctx, child, s.moves[ply + 1]) if cwho >= 0 else 0
+            if cwho == CS_TERMINAL:
+                v = PRIORITY_MAX if sign * root_eval(s, child) >= beta else -PRIORITY_MAX
+            else:
+                v -= s.mobility_weight * replies
+        if v > PRIORITY_MAX:
+            v = PRIORITY_MAX
+        elif v < -PRIORITY_MAX:
+            v = -PRIORITY_MAX
+        w = hist[history_slot(moves[i])] >> 5
+        v = v * 65536 + (w if w < 32767 else 32767)
+        if moves[i] == s.killers[2 * ply] or moves[i] == s.killers[2 * ply + 1]:
+            v += 32768
+        keys[i] = v
+        order[j] = i
+        j += 1

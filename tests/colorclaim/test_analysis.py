@@ -1,0 +1,47 @@
+"""How `analyze` (engine auto) answers a Color Claim endgame: the exact
+solver's value and best move first, every move's value when the budget
+allows, alpha-beta otherwise."""
+import json
+from pathlib import Path
+
+from claimsolve.analysis import analyze
+from claimsolve.colorclaim import ColorClaimPosition
+from claimsolve.colorclaim import analysis as colorclaim_analysis
+
+SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "colorclaim"
+
+
+def load(name):
+    return ColorClaimPosition.from_json(json.loads((SEEDS / name).read_text()))
+
+
+def test_auto_solves_every_move_of_a_small_endgame():
+    position = load("late-6x5.json")           # 10 stacks: every move's value in milliseconds
+    result = analyze(position, time=60).result
+    assert result.engine == "solver" and result.complete
+    assert not result.info.get("value_only")
+    assert result.info["value"] == 22 and all(s.exact for s in result.suggestions)
+    assert result.best.move == "b5-a5"
+
+
+def test_auto_answers_with_the_value_when_every_move_would_take_too_long(monkeypatch):
+    position = load("endgame-6x5-20-seed1.json")
+    assert position.stack_count() == 20
+    solve = colorclaim_analysis.alphabeta.solve
+    calls = []
+
+    def every_move_runs_out(position, **options):
+        calls.append(options.get("value_only", False))
+        if not options.get("value_only"):
+            options["time"] = 1e-4            # every move's value cannot finish in this
+        return solve(position, **options)
+
+    monkeypatch.setattr(colorclaim_analysis.alphabeta, "solve", every_move_runs_out)
+    result = analyze(position, time=600).result
+    assert calls == [True, False]
+    assert result.engine == "solver" and result.complete
+    assert result.info["value_only"] and result.info["value"] == 6
+    best = result.suggestions[0]
+    assert best.exact and best.score == 6 and best.move == result.info["best_move"]
+    # the full answer agrees: that move is worth 6 (checked by the solver from it)
+    assert -analyze(position.play(best.move), time=600).result.info["value"] == 6
