@@ -100,6 +100,21 @@ def header(title, before_name):
           f"{'now nodes':>13} {'cpu s':>7} {'wall s':>7} {'nodes':>7} {'cpu':>7} {'same':>5}")
 
 
+def setups(before, name, size, value_only, hash_mb):
+    """Seeds 1-5 of one board size, both codes, and the median processor
+    seconds of each."""
+    what = "value-only" if value_only else "every move's value"
+    header(f"{size} setups, {what}", name)
+    cpu = {"old": [], "new": []}
+    for seed in range(1, 6):
+        old, new = both(before, f"{size}:{seed}", value_only, hash_mb, None)
+        row(f"{size} s{seed}", old, new)
+        cpu["old"].append(old["cpu"] if old else float("nan"))
+        cpu["new"].append(new["cpu"] if new else float("nan"))
+    print(f"  median {what} cpu: {name} {statistics.median(cpu['old']):.2f} s, "
+          f"now {statistics.median(cpu['new']):.2f} s")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--baseline", default=baseline.DEFAULT_COMMIT, help="the commit to compare with")
@@ -112,28 +127,9 @@ def main():
     name = baseline.label(before)
     print(f"Color Claim solver: {name} (before) against today's code (now), processor seconds")
     print("(* = not finished within the cap; ratios are before / now)")
-    header("4x3 setups, value-only", name)
-    cpu = {"old": [], "new": []}
-    for seed in range(1, 6):
-        old, new = both(before, f"4x3:{seed}", True, args.hash, None)
-        row(f"4x3 s{seed}", old, new)
-    header("4x3 setups, every move's value", name)
-    for seed in range(1, 6):
-        old, new = both(before, f"4x3:{seed}", False, args.hash, None)
-        row(f"4x3 s{seed}", old, new)
-        cpu["old"].append(old["cpu"] if old else float("nan"))
-        cpu["new"].append(new["cpu"] if new else float("nan"))
-    print(f"  median every-move cpu: {name} {statistics.median(cpu['old']):.2f} s, "
-          f"now {statistics.median(cpu['new']):.2f} s")
-    header("4x4 setups, value-only", name)
-    cpu = {"old": [], "new": []}
-    for seed in range(1, 6):
-        old, new = both(before, f"4x4:{seed}", True, args.hash, None)
-        row(f"4x4 s{seed}", old, new)
-        cpu["old"].append(old["cpu"] if old else float("nan"))
-        cpu["new"].append(new["cpu"] if new else float("nan"))
-    print(f"  median value-only cpu: {name} {statistics.median(cpu['old']):.2f} s, "
-          f"now {statistics.median(cpu['new']):.2f} s")
+    setups(before, name, "4x3", True, args.hash)
+    setups(before, name, "4x3", False, args.hash)
+    setups(before, name, "4x4", True, args.hash)
     header("20-stack 6x5 endgames, value-only", name)
     for file in ENDGAMES:
         old, new = both(before, str(SEEDS / file), True, args.hash, None)
