@@ -69,8 +69,6 @@ def solve(position, time=None, hash_mb=256, progress=None, value_only=False):
     if time is not None:
         limits.seconds(time, "time")
     limits.memory_mb(hash_mb, "hash")
-    if not isinstance(value_only, bool):
-        raise ClaimsolveError(f"option 'value_only': must be True or False, not {value_only!r}")
     return solver(position, time=time, hash_mb=hash_mb, progress=progress, value_only=value_only)
 
 

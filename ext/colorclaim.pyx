@@ -467,6 +467,15 @@ cdef void free_game_block(object capsule) noexcept:
     free(PyCapsule_GetPointer(capsule, CS_GAME_CAPSULE))
 
 
+cdef int load_state(object state, CCState *s) except -1:
+    """Copies a state given as bytes (the Python-facing helpers' argument)
+    into `s`, refusing bytes of another size."""
+    if len(state) != sizeof(CCState):
+        raise ValueError("state has %d bytes, want %d" % (len(state), sizeof(CCState)))
+    memcpy(s, <const char *> state, sizeof(CCState))
+    return 0
+
+
 cdef class ColorClaimGame:
     """The engine for one board shape.  `capsule` holds the cs_game (the
     capsule owns its memory); `encode`/`decode` convert states to and from
@@ -563,9 +572,7 @@ cdef class ColorClaimGame:
     def decode(self, state):
         """The values `encode` takes, as a dict, plus the stored hash."""
         cdef CCState s
-        if len(state) != sizeof(CCState):
-            raise ValueError("state has %d bytes, want %d" % (len(state), sizeof(CCState)))
-        memcpy(&s, <const char *> state, sizeof(CCState))
+        load_state(state, &s)
         ncells = self.width * self.height
         return {
             "tops": [-1 if s.height[i] == 0 else s.top[i] for i in range(ncells)],
@@ -593,9 +600,7 @@ cdef class ColorClaimGame:
     def move_count(self, state):
         """The move_count hook's value for `state` (for tests)."""
         cdef CCState s
-        if len(state) != sizeof(CCState):
-            raise ValueError("state has %d bytes, want %d" % (len(state), sizeof(CCState)))
-        memcpy(&s, <const char *> state, sizeof(CCState))
+        load_state(state, &s)
         return cc_move_count(&self.block.ctx, &s)
 
     def playout_picks(self, state, moves, int count, uint64_t seed):
@@ -621,9 +626,7 @@ cdef class ColorClaimGame:
     def recomputed_hash(self, state):
         """The Zobrist hash computed from scratch (the stored one is incremental)."""
         cdef CCState s
-        if len(state) != sizeof(CCState):
-            raise ValueError("state has %d bytes, want %d" % (len(state), sizeof(CCState)))
-        memcpy(&s, <const char *> state, sizeof(CCState))
+        load_state(state, &s)
         return full_hash(&self.block.ctx, &s)
 
 
