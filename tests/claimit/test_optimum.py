@@ -313,15 +313,18 @@ def test_a_symmetric_start_shares_transposed_states():
 @st.composite
 def small_turns(draw):
     """checkered's open spaces: two white markers of this turn, the rest
-    empty, the mover's, the opponent's or with a black placed this turn."""
+    empty, the mover's, the opponent's or with a black placed this turn (at
+    most two: the supply's last)."""
     numbers = draw(st.permutations(range(1, 7)))
     whites = draw(st.lists(st.sampled_from(OPEN_SPACES), min_size=2, max_size=2, unique=True))
     piles = {}
     for i, space in enumerate(whites):
         piles[space] = draw(st.sampled_from(["", "2/"])) + f"w{numbers[i]}"
+    blacks_left = 2                   # checkered's 28 secured spaces hold 28 of the 30
     for space in OPEN_SPACES:
         if space not in piles:
-            piles[space] = draw(st.sampled_from([".", "1", "2", "1/B"]))
+            piles[space] = draw(st.sampled_from([".", "1", "2"] + (["1/B"] if blacks_left else [])))
+            blacks_left -= piles[space] == "1/B"
     return piles
 
 
