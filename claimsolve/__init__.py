@@ -60,16 +60,20 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
                     threads=threads, hash_mb=hash_mb, progress=progress)
 
 
-def solve(position, time=None, hash_mb=256, progress=None, value_only=False):
+def solve(position, time=None, hash_mb=256, progress=None, value_only=False, threads=1):
     """The exact value and every legal move's value, for the games with an
     exact solver (the descriptor's `solve`: Color Claim).  `value_only=True`:
     the value and one best move (info["best_move"]), by null-window searches
-    on the value alone; several times cheaper than every move's value."""
+    on the value alone; several times cheaper than every move's value.
+    `threads`: workers on as many cores, sharing one table (the same values;
+    among equal moves the one shown may vary with more than one)."""
     solver = _capability(_position(position), "solve", "exact solving", " (use analyze)")
     if time is not None:
         limits.seconds(time, "time")
     limits.memory_mb(hash_mb, "hash")
-    return solver(position, time=time, hash_mb=hash_mb, progress=progress, value_only=value_only)
+    threads = limits.threads(threads, "threads")
+    return solver(position, time=time, hash_mb=hash_mb, progress=progress, value_only=value_only,
+                  threads=threads)
 
 
 def odds(position, samples=None, seed=0, time=None, progress=None, hash_mb=None):

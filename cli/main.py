@@ -428,15 +428,18 @@ def perft(pos, depth, as_json):
 @click.option("--value-only", "value_only", is_flag=True,
               help="The value and one best move only (null-window searches on the value): "
                    "several times faster than every move's value.")
+@click.option("--threads", type=Checked(limits.threads, "n"), default=1, show_default=True,
+              help="Workers sharing the search and its table, one per core (the same values; among "
+                   "equal moves the one shown may vary with more than one).")
 @json_option
-def solve(pos, seconds, hash_mb, value_only, as_json):
+def solve(pos, seconds, hash_mb, value_only, threads, as_json):
     """The exact game value and every move's value (--value-only: the value and one best move)."""
     position = read_position(pos)
     progress = progress_for("solving")
     interrupted = False
     try:
         result = claimsolve.solve(position, time=budget_left(seconds), hash_mb=hash_mb, progress=progress,
-                                  value_only=value_only)
+                                  value_only=value_only, threads=threads)
     except Interrupted as exc:
         if exc.partial is None:
             raise
@@ -490,7 +493,8 @@ def odds(pos, samples, seed, seconds, hash_mb, svg_path, as_json):
 @click.option("--top", type=Checked(limits.top, "n"), default=5, show_default=True, help="Suggestions shown.")
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--threads", type=Checked(limits.threads, "n"), default=1, show_default=True,
-              help="MCTS: root-parallel searches in N processes (alpha-beta and the solver use one).")
+              help="MCTS: root-parallel searches in N processes; the exact solver: N threads sharing "
+                   "its table (alpha-beta uses one).")
 @click.option("--hash", "hash_mb", type=MEGABYTES, default=64, show_default=True)
 @click.option("--svg", "svg_path", type=OUTPUT_FILE,
               help="Also write the board with the suggestions drawn on it to FILE.")

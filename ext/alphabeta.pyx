@@ -32,6 +32,10 @@ seconds) to check for Ctrl-C and, when given, to call the progress callable.
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t, uint64_t, uintptr_t
+from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
+                               PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK)
+from posix.unistd cimport usleep
+import threading
 from game cimport *
 from turns cimport *
 
@@ -73,7 +77,7 @@ cdef class Searcher:
     cdef int n_root
     cdef bint paranoid
     cdef public int mobility_weight   # fastest-first weight of the solver (tuning)
-    cdef public list trace   # (root move index, beta, value, nodes) of each root test
+    cdef Pool *pool          # the solver's workers, while solve() runs
 
     def __cinit__(self):
         memset(&self.s, 0, sizeof(Search))
@@ -97,23 +101,13 @@ cdef class Searcher:
         self.s.max_moves = g.max_moves
         self.s.root_player = root_player
         self.s.owner = <void *> self
-        self.s.states = <char **> calloc(MAX_PLY + 2, sizeof(char *))
-        self.s.moves = <cs_move **> calloc(MAX_PLY + 2, sizeof(cs_move *))
-        self.s.keys = <int **> calloc(MAX_PLY + 2, sizeof(int *))
-        self.s.order = <int **> calloc(MAX_PLY + 2, sizeof(int *))
         # nodes with fewer moves skip the table; inside a compound turn many
         # decisions have few choices, and the principal variation needs their
         # entries (Claim: the same depth, whole-turn lines instead of one turn)
         self.s.tt_min_moves = 1 if g.in_turn != NULL else 4
         self.mobility_weight = 12
         self.s.mobility_min_moves = 6
-        self.s.killers = <cs_move *> calloc(2 * (MAX_PLY + 2), sizeof(cs_move))
-        self.s.history = <int32_t *> calloc(g.num_players * HISTORY_SIZE, sizeof(int32_t))
-        if (self.s.states == NULL or self.s.moves == NULL or self.s.keys == NULL
-                or self.s.order == NULL or self.s.killers == NULL
-                or self.s.history == NULL):
-            raise MemoryError()
-        if not ensure_ply(&self.s, 0) or not ensure_ply(&self.s, 1):
+        if not search_alloc(&self.s):
             raise MemoryError()
         memcpy(self.s.states[0], <const char *> state, g.state_size)
         self.paranoid = not cs_two_sided(g)
@@ -137,19 +131,7 @@ cdef class Searcher:
         self.status = {}
 
     def __dealloc__(self):
-        cdef int i
-        if self.s.states != NULL:
-            for i in range(MAX_PLY + 2):
-                free(self.s.states[i])
-                free(self.s.moves[i])
-                free(self.s.keys[i])
-                free(self.s.order[i])
-        free(self.s.states)
-        free(self.s.moves)
-        free(self.s.keys)
-        free(self.s.order)
-        free(self.s.killers)
-        free(self.s.history)
+        search_free(&self.s)
         free(self.root_states)
 
     @property
@@ -233,8 +215,10 @@ cdef class Searcher:
             if signalled():
                 raise_pending()
             if self.progress is not None:
+                if self.pool != NULL:
+                    self.status.update(pool_status(self, self.pool))
                 info = dict(self.status)
-                info["nodes"] = self.s.nodes
+                info["nodes"] = self.s.nodes if self.pool == NULL else pool_nodes(self.pool)
                 info["seconds"] = now_seconds() - self.s.start
                 self.progress(info)
         except KeyboardInterrupt:
@@ -281,7 +265,7 @@ cdef class Searcher:
         return v
 
 
-    def solve(self, time_limit=None, progress=None, bint value_only=False):
+    def solve(self, time_limit=None, progress=None, bint value_only=False, int threads=1):
         """Exact values of every root move.  Returns {"complete", "moves":
         [(code, lower, upper)], "lower", "upper", "pv", "nodes", "seconds",
         "interrupted", "best"}; with "complete" every lower equals its upper.
@@ -290,8 +274,13 @@ cdef class Searcher:
         means lower == upper, and "best" (the index of a root move worth the
         value) is the one move proven best; the other moves keep the bounds
         phase 1 proved.  Ctrl-C stops it as the time limit does
-        ("interrupted" True)."""
-        return exact_solve(self, time_limit, progress, value_only)
+        ("interrupted" True).  `threads` workers share the tests and the
+        table (alphabeta_workers.pxi): the values are the same with any
+        number; which of several equal moves and lines is shown, and the
+        node count, may differ from run to run with more than one."""
+        if threads < 1:
+            raise ValueError("threads must be at least 1")
+        return exact_solve(self, time_limit, progress, value_only, threads)
 
     def search(self, max_depth=None, time_limit=None, progress=None, int top=1):
         """Iterative deepening to `max_depth` (None: until `time_limit`).
@@ -332,6 +321,7 @@ cdef class Searcher:
 
 
 include "alphabeta_solver.pxi"
+include "alphabeta_workers.pxi"
 include "alphabeta_deepening.pxi"
 
 

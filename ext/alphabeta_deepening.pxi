@@ -119,13 +119,12 @@ cdef list table_line(Searcher self, int best, int length):
     cdef Search *s = &self.s
     cdef const cs_game *g = s.g
     cdef int ply = 1, n, turns = 1
-    cdef Entry *e
+    cdef Entry e
     pv = list(self.root_paths[best])
     memcpy(s.states[1], self.root_states + <size_t> best * s.state_size, s.state_size)
     while (turns < length and len(pv) < MAX_PLY and g.to_move(s.ctx, s.states[ply]) >= 0
            and ensure_ply(s, ply + 1)):
-        e = tt_probe(s.tt, g.hash(s.ctx, s.states[ply]))
-        if e == NULL or e.move == 0:
+        if not tt_probe(s.tt, g.hash(s.ctx, s.states[ply]), &e) or e.move == 0:
             break
         n = g.legal_moves(s.ctx, s.states[ply], s.moves[ply])
         if e.move > n:

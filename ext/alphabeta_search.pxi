@@ -55,7 +55,9 @@ cdef struct Search:
     double next_tick
     int stop                 # the budget ran out or an error occurred
     int error
-    void *owner              # the Searcher, for ticks
+    void *owner              # the Searcher, for ticks (NULL: a helper worker, no ticks)
+    int *halt                # the solver's workers: all stop (NULL: one searcher alone)
+    int *abort               # the solver's workers: this worker's test is moot
 
 
 cdef inline int clamp_value(int v) noexcept nogil:
@@ -92,15 +94,59 @@ cdef int ensure_ply(Search *s, int ply) noexcept nogil:
 
 
 
+cdef int search_alloc(Search *s) noexcept:
+    """The per-ply pointer arrays, killers and history of `s` (its game,
+    state size and move bound set), and the buffers of plies 0 and 1; 0 on
+    failure (search_free releases what was allocated)."""
+    s.states = <char **> calloc(MAX_PLY + 2, sizeof(char *))
+    s.moves = <cs_move **> calloc(MAX_PLY + 2, sizeof(cs_move *))
+    s.keys = <int **> calloc(MAX_PLY + 2, sizeof(int *))
+    s.order = <int **> calloc(MAX_PLY + 2, sizeof(int *))
+    s.killers = <cs_move *> calloc(2 * (MAX_PLY + 2), sizeof(cs_move))
+    s.history = <int32_t *> calloc(s.g.num_players * HISTORY_SIZE, sizeof(int32_t))
+    if (s.states == NULL or s.moves == NULL or s.keys == NULL or s.order == NULL
+            or s.killers == NULL or s.history == NULL):
+        return 0
+    return ensure_ply(s, 0) and ensure_ply(s, 1)
+
+
+cdef void search_free(Search *s) noexcept:
+    cdef int i
+    if s.states != NULL:
+        for i in range(MAX_PLY + 2):
+            free(s.states[i])
+            free(s.moves[i])
+            free(s.keys[i])
+            free(s.order[i])
+    free(s.states)
+    free(s.moves)
+    free(s.keys)
+    free(s.order)
+    free(s.killers)
+    free(s.history)
+    s.states = NULL
+    s.moves = NULL
+    s.keys = NULL
+    s.order = NULL
+    s.killers = NULL
+    s.history = NULL
+
+
 cdef void tick(Search *s) noexcept nogil:
+    """Every CHECK_MASK + 1 nodes: the deadline, the solver's workers' stop
+    flags, and on the clock the return to Python (Ctrl-C, progress)."""
     cdef double now = now_seconds()
-    if s.deadline > 0 and now >= s.deadline:
+    if s.halt != NULL and (ab_flag_get(s.halt) or ab_flag_get(s.abort)):
         s.stop = 1
         return
-    if now >= s.next_tick:
+    if s.deadline > 0 and now >= s.deadline:
+        s.stop = 1
+    elif s.owner != NULL and now >= s.next_tick:
         s.next_tick = now + REPORT_TICK
         with gil:
             (<Searcher> s.owner).on_tick()
+    if s.stop and s.halt != NULL:
+        ab_flag_set(s.halt, 1)
 
 
 cdef int child_value(Search *s, int ply, int sign, int alpha, int beta, int depth) noexcept nogil:
@@ -132,7 +178,8 @@ cdef int _ab(Search *s, int ply, int who, int alpha, int beta, int depth) noexce
     cdef int sign = s.sign_of[who]
     cdef int n, i, k, j, v, best, best_index, tt_index, child_depth, alpha0, beta0, bonus, w
     cdef uint64_t key, nodes0, horizon0
-    cdef Entry *e = NULL
+    cdef Entry e
+    cdef bint found = False
     cdef cs_move *moves
     cdef int *keys
     cdef int *order
@@ -162,8 +209,8 @@ cdef int _ab(Search *s, int ply, int who, int alpha, int beta, int depth) noexce
     tt_index = -1
     key = g.hash(s.ctx, st)
     if use_table:
-        e = tt_probe(s.tt, key)
-    if e != NULL:
+        found = tt_probe(s.tt, key, &e)
+    if found:
         tt_index = <int> e.move - 1
         if tt_index >= n:
             tt_index = -1

@@ -1,102 +1,210 @@
 # The exact solver of alpha-beta (included by alphabeta.pyx): Searcher.solve.
 #
-# No depth limit: values are final margins at the game's end.  Phase 1
-# finds the position's value by null-window tests on the root moves (MTD(f)
-# steps from the bound just moved, then bisection), the table kept across
-# them; phase 2 (skipped with value_only) closes every other root move's
-# bounds the same way, from above.  Each root move keeps the [lower, upper]
-# bounds proven so far, which is the answer when the time runs out.  The
-# principal variation is rebuilt afterwards by null-window tests along the
-# table's moves.
+# No depth limit: values are final margins at the game's end.  The solver
+# is a sequence of null-window tests on root moves ("is move i worth at
+# least beta?"), the table kept across them.  Phase 1 finds the position's
+# value: rounds of tests at one beta over the moves in order until one
+# reaches it (MTD(f) steps from the bound just moved, then bisection);
+# phase 2 (skipped with value_only) closes every other root move's bounds
+# the same way, from above.  Each root move keeps the [lower, upper] bounds
+# proven so far, which is the answer when the time runs out.  The principal
+# variation is rebuilt afterwards by null-window tests along the table's
+# moves.
+#
+# The tests are shared out by pool_next to one or more workers
+# (alphabeta_workers.pxi: threads sharing the table).  A second worker takes
+# the round's next move while the first tests its move (phase 1), or
+# another root move (phase 2); when no untested move is left it runs a test
+# already under way (its own killers and history order the moves another
+# way, and what either proves reaches the other through the table), and the
+# first to finish a test stops the others on it.  One worker runs the tests
+# one by one, in the order of the single-threaded solver.
 
-cdef int test_move(Searcher self, int i, int beta, int *lo, int *hi):
-    """Null-window test: is root move i worth at least beta?  Tightens
-    lo[i] / hi[i]; returns 1 (yes), 0 (no), -1 (stopped)."""
-    cdef uint64_t n0 = self.s.nodes
-    cdef int v = self.root_child(i, beta - 1, beta, EXACT_DEPTH)
-    if self.trace is not None:
-        self.trace.append((i, beta, v, self.s.nodes - n0))
-    if self.s.stop:
-        return -1
+cdef enum:
+    PHASE_VALUE = 0          # phase 1: the position's value
+    PHASE_MOVES = 1          # phase 2: every other root move's value
+    PHASE_DONE = 2
+
+cdef enum:
+    TASK_NONE = 0            # pool_next: no test left (or the workers halt)
+    TASK_TEST = 1            # a test to run
+    TASK_WAIT = -1           # the round ends once the stopped tests return
+
+cdef struct Pool:
+    int n                    # root moves
+    int *lo                  # proven bounds of each root move
+    int *hi
+    int *order               # root moves, the most promising first
+    int *last                # phase 2, per move: its last test failed high (1) or low (0)
+    int *steps               # phase 2, per move: tests made
+    int *busy                # per move: workers testing it now
+    int phase
+    bint value_only
+    int beta                 # phase 1: the round's test
+    int next_j               # phase 1: the round's next move (index in order)
+    int success              # phase 1: a move reached beta (the round ends)
+    int success_move         # ... that move, tested this round (-1: known before)
+    int round_steps          # phase 1: rounds closed
+    int root_lo              # the position's proven bounds after the last round
+    int root_hi
+    uint64_t value_nodes     # nodes when phase 1 ended
+    double value_seconds
+    int workers
+    Search **search          # per worker
+    int *move                # per worker: the root move it tests, -1: none
+    int *beta_of             # per worker: the beta of that test
+    int *abort               # per worker: its test is moot (flag)
+    int halt                 # all stop: time, Ctrl-C or an error (flag)
+    const char *root_states  # the state after each root move
+    PyThread_type_lock lock  # held around pool_next and pool_done
+
+
+cdef int pool_assign(Pool *p, int w, int i, int beta, int *move, int *beta_out) noexcept nogil:
+    p.move[w] = i
+    p.beta_of[w] = beta
+    p.busy[i] += 1
+    ab_flag_set(&p.abort[w], 0)
+    move[0] = i
+    beta_out[0] = beta
+    return TASK_TEST
+
+
+cdef int pool_join(Pool *p, int w, int *move, int *beta_out) noexcept nogil:
+    """Worker w runs a test another worker has under way (the one with the
+    fewest workers on its move)."""
+    cdef int k, pick = -1
+    for k in range(p.workers):
+        if p.move[k] >= 0 and (pick < 0 or p.busy[p.move[k]] < p.busy[p.move[pick]]):
+            pick = k
+    return pool_assign(p, w, p.move[pick], p.beta_of[pick], move, beta_out)
+
+
+cdef uint64_t pool_nodes(Pool *p) noexcept nogil:
+    cdef uint64_t total = 0
+    cdef int k
+    for k in range(p.workers):
+        total += p.search[k].nodes
+    return total
+
+
+cdef void pool_abort_others(Pool *p, int w, int i) noexcept nogil:
+    """Stops the tests of the other workers: those on move i, or all (-1)."""
+    cdef int k
+    for k in range(p.workers):
+        if k != w and p.move[k] >= 0 and (i < 0 or p.move[k] == i):
+            ab_flag_set(&p.abort[k], 1)
+
+
+cdef void pool_close_round(Pool *p) noexcept nogil:
+    """Phase 1: every test of the round is back; the next round's beta, or
+    phase 2 once the value is closed.  The move that reached beta goes
+    first from now on."""
+    cdef int j
+    if p.success and p.success_move >= 0:
+        j = 0
+        while p.order[j] != p.success_move:
+            j += 1
+        while j > 0:
+            p.order[j] = p.order[j - 1]
+            j -= 1
+        p.order[0] = p.success_move
+    p.root_lo = max_of(p.lo, p.n)
+    p.root_hi = max_of(p.hi, p.n)
+    p.round_steps += 1
+    if p.root_lo >= p.root_hi:
+        p.value_nodes = pool_nodes(p)
+        p.value_seconds = now_seconds() - p.search[0].start
+        p.phase = PHASE_DONE if p.value_only else PHASE_MOVES
+    else:
+        p.beta = next_beta(p.root_lo, p.root_hi, p.success, p.round_steps, 1)
+    p.next_j = 0
+    p.success = 0
+    p.success_move = -1
+
+
+cdef int pool_next(Pool *p, int w, int *move, int *beta) noexcept nogil:
+    """The next test for worker w (with the lock held): TASK_TEST (move and
+    beta set), TASK_WAIT or TASK_NONE."""
+    cdef int i, j, in_flight, k
+    while not ab_flag_get(&p.halt):
+        in_flight = 0
+        for k in range(p.workers):
+            if p.move[k] >= 0:
+                in_flight += 1
+        if p.phase == PHASE_VALUE:
+            while not p.success and p.next_j < p.n:
+                i = p.order[p.next_j]
+                p.next_j += 1
+                if p.hi[i] < p.beta:
+                    continue
+                if p.lo[i] >= p.beta:
+                    p.success = 1
+                    pool_abort_others(p, w, -1)
+                    break
+                return pool_assign(p, w, i, p.beta, move, beta)
+            if in_flight > 0:
+                return TASK_WAIT if p.success else pool_join(p, w, move, beta)
+            pool_close_round(p)
+        elif p.phase == PHASE_MOVES:
+            for j in range(p.n):
+                i = p.order[j]
+                if p.lo[i] < p.hi[i] and p.busy[i] == 0:
+                    return pool_assign(p, w, i, next_beta(p.lo[i], p.hi[i], p.last[i], p.steps[i], p.root_lo),
+                                       move, beta)
+            if in_flight > 0:
+                return pool_join(p, w, move, beta)
+            p.phase = PHASE_DONE
+        else:
+            break
+    return TASK_NONE
+
+
+cdef void pool_done(Pool *p, int w, int i, int beta, int v, bint stopped) noexcept nogil:
+    """Worker w's test of move i at beta came back with v (with the lock
+    held); `stopped`: it did not finish (moot, or the workers halt)."""
+    p.busy[i] -= 1
+    p.move[w] = -1
+    if stopped:
+        if not ab_flag_get(&p.abort[w]):
+            ab_flag_set(&p.halt, 1)        # the time, Ctrl-C or an error
+        return
     if v >= beta:
-        if v > lo[i]:
-            lo[i] = v
-        return 1
-    if v < hi[i]:
-        hi[i] = v
-    return 0
+        if v > p.lo[i]:
+            p.lo[i] = v
+    elif v < p.hi[i]:
+        p.hi[i] = v
+    pool_abort_others(p, w, i)             # the same test elsewhere is moot
+    if p.phase == PHASE_VALUE:
+        if v >= beta and not p.success:
+            p.success = 1
+            p.success_move = i
+            pool_abort_others(p, w, -1)    # the round is decided
+    else:
+        p.last[i] = 1 if v >= beta else 0
+        p.steps[i] += 1
 
 
-cdef dict exact_solve(Searcher self, time_limit, progress, bint value_only):
+cdef dict exact_solve(Searcher self, time_limit, progress, bint value_only, int threads):
     """Searcher.solve (its docstring says what it returns)."""
     cdef int n = self.n_root
-    cdef int i, j, r, beta, best, steps
-    cdef int root_lo, root_hi
+    cdef int i, root_lo, root_hi, best
     if n == 0:
         raise ValueError("the position has no legal move")
     self.begin(time_limit, progress)
     self.s.exact = 1
     self.s.mobility_weight = self.mobility_weight
-    cdef int *lo = <int *> malloc(sizeof(int) * n)
-    cdef int *hi = <int *> malloc(sizeof(int) * n)
-    cdef int *order = <int *> malloc(sizeof(int) * n)
+    cdef Pool *p = pool_new(self, n, threads, value_only)
+    cdef int *lo = p.lo
+    cdef int *hi = p.hi
+    cdef int *order = p.order
     try:
-        for i in range(n):
-            lo[i] = -INF
-            hi[i] = INF
-            order[i] = i
         order_by_priority(self, order, n)
-
-        # phase 1: the position's value, testing the moves in order
-        root_lo = -INF
-        root_hi = INF
-        steps = 0
-        beta = 1                      # first question: is it a win?
         self.status = {"phase": "value", "lower": None, "upper": None, "best": None}
-        while root_lo < root_hi and not self.s.stop:
-            r = 0
-            for j in range(n):
-                i = order[j]
-                if hi[i] < beta:
-                    continue
-                if lo[i] >= beta:
-                    r = 1
-                    break
-                r = test_move(self, i, beta, lo, hi)
-                if r != 0:
-                    if r == 1:
-                        # the move that reached beta goes first next time
-                        while j > 0:
-                            order[j] = order[j - 1]
-                            j -= 1
-                        order[0] = i
-                    break
-            if r < 0:
-                break
-            root_lo = max_of(lo, n)
-            root_hi = max_of(hi, n)
-            steps += 1
-            self.status.update(lower=_shown(root_lo), upper=_shown(root_hi),
-                               best=self.root_paths[order[0]])
-            beta = next_beta(root_lo, root_hi, r, steps, 1)
-
-        value_nodes = self.s.nodes
-        value_seconds = now_seconds() - self.s.start
-        # phase 2: the exact value of every other move
-        self.status["phase"] = "moves"
-        for j in range(n):
-            if self.s.stop or value_only:
-                break
-            i = order[j]
-            steps = 0
-            r = 0
-            while lo[i] < hi[i]:
-                # from above: most moves are worth less than the best
-                beta = next_beta(lo[i], hi[i], r, steps, root_lo)
-                r = test_move(self, i, beta, lo, hi)
-                if r < 0:
-                    break
-                steps += 1
+        self.pool = p
+        pool_run(self, p)
+        self.pool = NULL
+        value_nodes = p.value_nodes
+        value_seconds = p.value_seconds
         self.check_errors()
         moves = [(self.root_paths[i], lo[i], hi[i]) for i in range(n)]
         root_lo = max_of(lo, n)
@@ -130,9 +238,8 @@ cdef dict exact_solve(Searcher self, time_limit, progress, bint value_only):
             "best": best,
         }
     finally:
-        free(lo)
-        free(hi)
-        free(order)
+        self.pool = NULL
+        pool_free(p)
 
 cdef void order_by_priority(Searcher self, int *order, int n) except *:
     """Root order for the solver: the game's priority, stable."""
@@ -160,7 +267,7 @@ cdef list principal_variation(Searcher self, int best, int value):
     cdef Search *s = &self.s
     cdef const cs_game *g = s.g
     cdef int ply, who, sign, n, i, k, target, target_here, first, found
-    cdef Entry *e
+    cdef Entry e
     pv = list(self.root_paths[best])
     memcpy(s.states[1], self.root_states + <size_t> best * s.state_size, s.state_size)
     ply = 1
@@ -174,8 +281,7 @@ cdef list principal_variation(Searcher self, int best, int value):
         sign = s.sign_of[who]
         target_here = sign * target
         n = g.legal_moves(s.ctx, s.states[ply], s.moves[ply])
-        e = tt_probe(s.tt, g.hash(s.ctx, s.states[ply]))
-        first = e.move - 1 if e != NULL and 0 < e.move <= n else 0
+        first = e.move - 1 if tt_probe(s.tt, g.hash(s.ctx, s.states[ply]), &e) and 0 < e.move <= n else 0
         found = -1
         for k in range(n):
             i = first if k == 0 else (k - 1 if k - 1 < first else k)
@@ -196,7 +302,7 @@ cdef list principal_variation(Searcher self, int best, int value):
     return pv
 
 
-cdef int max_of(int *a, int n) noexcept:
+cdef int max_of(int *a, int n) noexcept nogil:
     cdef int i, m = a[0]
     for i in range(1, n):
         if a[i] > m:
@@ -204,7 +310,7 @@ cdef int max_of(int *a, int n) noexcept:
     return m
 
 
-cdef int next_beta(int lo, int hi, int last, int steps, int guess) noexcept:
+cdef int next_beta(int lo, int hi, int last, int steps, int guess) noexcept nogil:
     """The next null-window test in (lo, hi]: `guess` while nothing is known,
     then MTD(f) steps from the bound just moved (`last`: 1 failed high, 0
     failed low), bisection after a few steps."""

@@ -6,6 +6,14 @@
 # subtree's size, which with the search's generation decides what a full
 # bucket gives up.  The table starts at FIRST_BUCKETS buckets and doubles as
 # it fills, up to its `hash_mb` budget, so small searches touch little memory.
+#
+# The solver's workers (alphabeta_solver.pxi) share one table without locks:
+# an entry is two 8-byte words, the key stored XORed with the data word, and
+# is read and written only whole, through entry_read / entry_write.  An entry
+# torn by two threads writing it at once no longer matches its key and reads
+# as a miss (the idea of Hyatt and Mann's lockless hashing).  One thread at a
+# time grows the table; meanwhile the others go on with the old mask: what
+# they miss or store in a bucket that has just moved is lost, never wrong.
 
 cdef extern from *:
     """
@@ -33,8 +41,30 @@ cdef extern from *:
     #else
     #define ab_prefetch(p) ((void)0)
     #endif
+    /* an entry's two words, each loaded and stored whole (another thread
+       may write them meanwhile) */
+    static inline void ab_words_load(const void *slot, uint64_t *w0, uint64_t *w1) {
+        const volatile uint64_t *w = (const volatile uint64_t *) slot;
+        *w0 = w[0];
+        *w1 = w[1];
+    }
+    /* flags read and set from any thread: the table's growth, the
+       solver workers' stops */
+    static inline int ab_flag_get(const int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void ab_flag_set(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    static inline int ab_flag_claim(int *p) { return __atomic_exchange_n(p, 1, __ATOMIC_ACQUIRE) == 0; }
+    static inline void ab_words_store(void *slot, uint64_t w0, uint64_t w1) {
+        volatile uint64_t *w = (volatile uint64_t *) slot;
+        w[1] = w1;
+        w[0] = w0;
+    }
     """
     void ab_prefetch(const void *p) nogil
+    void ab_words_load(const void *slot, uint64_t *w0, uint64_t *w1) nogil
+    void ab_words_store(void *slot, uint64_t w0, uint64_t w1) nogil
+    int ab_flag_get(const int *p) nogil
+    void ab_flag_set(int *p, int v) nogil
+    int ab_flag_claim(int *p) nogil
     void *ab_table_alloc(size_t n) nogil
     void ab_table_free(void *p, size_t n) nogil
 
@@ -56,8 +86,9 @@ cdef struct TT:
     Entry *entries
     uint64_t mask            # buckets in use - 1 (a power of two)
     uint64_t max_mask        # buckets allocated - 1
-    uint64_t filled          # entries in use
+    uint64_t filled          # entries in use (about, with threads)
     uint8_t generation
+    int growing              # a thread is growing the table (flag)
 
 
 cdef class Table:
@@ -117,34 +148,54 @@ cdef inline Entry *tt_bucket(TT *t, uint64_t key) noexcept nogil:
     return t.entries + (key & t.mask) * BUCKET_ENTRIES
 
 
+cdef inline bint entry_read(const Entry *slot, Entry *out) noexcept nogil:
+    """Copies the entry in `slot` to `out`, its key decoded; False when the
+    slot is empty."""
+    cdef uint64_t w0, w1
+    ab_words_load(slot, &w0, &w1)
+    memcpy(&out.lower, &w1, 8)
+    out.key = w0 ^ w1
+    return out.meta != 0
+
+
+cdef inline void entry_write(Entry *slot, const Entry *e) noexcept nogil:
+    """Writes `e` to `slot`, its key encoded with its data word."""
+    cdef uint64_t w1
+    memcpy(&w1, &e.lower, 8)
+    ab_words_store(slot, e.key ^ w1, w1)
+
+
 cdef void tt_grow(TT *t) noexcept nogil:
     """Doubles the buckets in use: entries whose key now points to the new
-    upper half move there (those buckets are still empty)."""
+    upper half move there (those buckets are still empty).  By the thread
+    that holds t.growing."""
     cdef uint64_t old = t.mask + 1
     cdef uint64_t new_mask = t.mask * 2 + 1
     cdef uint64_t b
     cdef int i, j
     cdef Entry *src
     cdef Entry *dst
+    cdef Entry e
     for b in range(old):
         src = t.entries + b * BUCKET_ENTRIES
         dst = t.entries + (b + old) * BUCKET_ENTRIES
         j = 0
         for i in range(BUCKET_ENTRIES):
-            if src[i].meta != 0 and (src[i].key & new_mask) != b:
+            if entry_read(src + i, &e) and (e.key & new_mask) != b:
                 dst[j] = src[i]
                 j += 1
                 memset(src + i, 0, sizeof(Entry))
     t.mask = new_mask
 
 
-cdef inline Entry *tt_probe(TT *t, uint64_t key) noexcept nogil:
+cdef inline bint tt_probe(TT *t, uint64_t key, Entry *out) noexcept nogil:
+    """Copies the entry of `key` to `out`; False when the table has none."""
     cdef Entry *b = t.entries + (key & t.mask) * BUCKET_ENTRIES
     cdef int i
     for i in range(BUCKET_ENTRIES):
-        if b[i].key == key and b[i].meta != 0:
-            return b + i
-    return NULL
+        if entry_read(b + i, out) and out.key == key:
+            return True
+    return False
 
 
 cdef inline int work_of(uint64_t nodes) noexcept nogil:
@@ -159,50 +210,47 @@ cdef inline int work_of(uint64_t nodes) noexcept nogil:
 cdef inline void tt_store(TT *t, uint64_t key, int depth, int lower, int upper,
                           int move, int work) noexcept nogil:
     cdef Entry *b = t.entries + (key & t.mask) * BUCKET_ENTRIES
-    cdef Entry *e
-    cdef Entry *victim = b
-    cdef int i, prio, victim_prio = 1 << 30
+    cdef Entry e
+    cdef int i, victim = 0, prio, victim_prio = 1 << 30
+    cdef bint empty_victim = False
     for i in range(BUCKET_ENTRIES):
-        e = b + i
-        if e.key == key and e.meta != 0:
-            if depth > e.depth or (depth == e.depth and (lower > e.upper or upper < e.lower)):
-                e.lower = <int16_t> lower
-                e.upper = <int16_t> upper
-                e.depth = <int8_t> depth
-            elif depth == e.depth:
-                if lower > e.lower:
+        if entry_read(b + i, &e):
+            if e.key == key:
+                if depth > e.depth or (depth == e.depth and (lower > e.upper or upper < e.lower)):
                     e.lower = <int16_t> lower
-                if upper < e.upper:
                     e.upper = <int16_t> upper
-            if move:
-                e.move = <uint16_t> move
-            if work < (e.meta & 31):
-                work = e.meta & 31
-            e.meta = <uint8_t> ((t.generation << 5) | work)
-            return
-        if e.meta == 0:
-            prio = -1
-        else:
+                    e.depth = <int8_t> depth
+                elif depth == e.depth:
+                    if lower > e.lower:
+                        e.lower = <int16_t> lower
+                    if upper < e.upper:
+                        e.upper = <int16_t> upper
+                if move:
+                    e.move = <uint16_t> move
+                if work < (e.meta & 31):
+                    work = e.meta & 31
+                e.meta = <uint8_t> ((t.generation << 5) | work)
+                entry_write(b + i, &e)
+                return
             prio = (e.meta & 31) * 128 + (e.depth if e.depth < 127 else 127)
             if (e.meta >> 5) == t.generation:
                 prio += 1 << 16
+        else:
+            prio = -1
         if prio < victim_prio:
             victim_prio = prio
-            victim = b + i
-    if victim.meta == 0:
+            victim = i
+            empty_victim = prio < 0
+    e.key = key
+    e.lower = <int16_t> lower
+    e.upper = <int16_t> upper
+    e.move = <uint16_t> move
+    e.depth = <int8_t> depth
+    e.meta = <uint8_t> ((t.generation << 5) | work)
+    entry_write(b + victim, &e)
+    if empty_victim:
         t.filled += 1
-        if t.mask < t.max_mask and t.filled * 2 > (t.mask + 1) * BUCKET_ENTRIES:
-            victim.meta = <uint8_t> ((t.generation << 5) | work)   # moved by the growth
-            victim.key = key
-            victim.lower = <int16_t> lower
-            victim.upper = <int16_t> upper
-            victim.move = <uint16_t> move
-            victim.depth = <int8_t> depth
-            tt_grow(t)
-            return
-    victim.key = key
-    victim.lower = <int16_t> lower
-    victim.upper = <int16_t> upper
-    victim.move = <uint16_t> move
-    victim.depth = <int8_t> depth
-    victim.meta = <uint8_t> ((t.generation << 5) | work)
+        if t.mask < t.max_mask and t.filled * 2 > (t.mask + 1) * BUCKET_ENTRIES and ab_flag_claim(&t.growing):
+            if t.mask < t.max_mask:
+                tt_grow(t)
+            ab_flag_set(&t.growing, 0)

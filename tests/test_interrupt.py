@@ -192,7 +192,8 @@ def test_analyze_claimit_during_the_search(positions):
     assert data["interrupted"] is True and data["suggestions"]
 
 
-@pytest.mark.parametrize("command", [["analyze", "--engine", "solver", "--json"], ["solve", "--json"]])
+@pytest.mark.parametrize("command", [["analyze", "--engine", "solver", "--json"], ["solve", "--json"],
+                                     ["solve", "--threads", "2", "--json"]])
 def test_the_solver_prints_its_bounds_when_it_has_some(positions, command):
     proc = start([command[0], positions["c44"], *command[1:], "--time", 600])
     wait_until_working(proc, cpu=2.0)

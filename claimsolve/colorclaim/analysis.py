@@ -33,7 +33,8 @@ def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, pro
                              progress=progress)
         return Analysis(position, result)
     if engine == "solver":
-        return Analysis(position, alphabeta.solve(position, time=time, hash_mb=hash_mb, progress=progress))
+        return Analysis(position, alphabeta.solve(position, time=time, hash_mb=hash_mb, progress=progress,
+                                                  threads=threads))
     if engine == "alphabeta":
         return Analysis(position, alphabeta.search(position, time=time, hash_mb=hash_mb, top=top or 1,
                                                    progress=progress))
@@ -44,11 +45,12 @@ def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, pro
         table = alphabeta.new_table(hash_mb)
         budget = None if time is None else time * SOLVER_SHARE
         solved = alphabeta.solve(position, time=budget, hash_mb=hash_mb, progress=progress,
-                                 table=table, value_only=time is not None)
+                                 table=table, value_only=time is not None, threads=threads)
         if solved.complete and time is not None:
             left = budget - (_time.monotonic() - started)
             if left > 0:
-                every = alphabeta.solve(position, time=left, hash_mb=hash_mb, progress=progress, table=table)
+                every = alphabeta.solve(position, time=left, hash_mb=hash_mb, progress=progress, table=table,
+                                        threads=threads)
                 if every.complete:
                     return Analysis(position, every)
         if solved.complete:

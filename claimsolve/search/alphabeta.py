@@ -91,7 +91,7 @@ def _finished(position, engine, info_key):
     return SearchResult(engine=engine, suggestions=[], pv=[], nodes=0, seconds=0.0, complete=True, info=info)
 
 
-def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=None, value_only=False):
+def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=None, value_only=False, threads=1):
     """Exact game value and every legal move's exact value (engine "solver").
 
     With `value_only` the value and ONE best move only: the search stops once
@@ -108,8 +108,15 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
     info then holds the position's proven bounds.  Ctrl-C stops it: an
     Interrupted (a KeyboardInterrupt) is raised with the answer so far
     (info["interrupted"]).  `table` (an
-    _alphabeta.Table) may be passed to keep the table between searches."""
+    _alphabeta.Table) may be passed to keep the table between searches.
+
+    `threads` workers share the null-window tests and the table (one
+    thread each, on as many cores): the value and every move's value are
+    the same with any number; among equally good moves and lines the one
+    shown, and the node count, may differ from run to run with more than
+    one (one thread gives the same answer every time)."""
     _check_options(time, hash_mb)
+    threads = limits.threads(threads, "threads")
     if not isinstance(value_only, bool):
         raise ClaimsolveError(f"option 'value_only': must be True or False, not {value_only!r}")
     if position.is_over():
@@ -120,7 +127,7 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
     if table is None:
         table = new_table(hash_mb)
     searcher = _searcher(position, table)
-    answer = _run(lambda: searcher.solve(time, _progress_relay(position, progress), value_only))
+    answer = _run(lambda: searcher.solve(time, _progress_relay(position, progress), value_only, threads))
     suggestions = []
     for path, lower, upper in answer["moves"]:
         name = position.turn_name(path)

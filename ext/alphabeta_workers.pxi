@@ -1,0 +1,163 @@
+# The exact solver's workers (included by alphabeta.pyx): the Pool of
+# alphabeta_solver.pxi, its memory, and the threads that run its tests.
+# Worker 0 is the Searcher's own search in the calling thread (it alone
+# returns to Python on the clock: Ctrl-C, progress); workers 1.. are Python
+# threads that run C code without the GIL, each with its own per-ply
+# buffers, killers and history, all sharing the Searcher's table
+# (alphabeta_table.pxi says how that is safe without locks).  The time, Ctrl-C or an error in any worker halts them all.
+
+cdef enum:
+    IDLE_MICROSECONDS = 20   # a waiting worker's pause between looks at the pool
+
+
+cdef Pool *pool_new(Searcher self, int n, int threads, bint value_only) except NULL:
+    cdef Pool *p = <Pool *> calloc(1, sizeof(Pool))
+    cdef int k
+    if p == NULL:
+        raise MemoryError()
+    p.n = n
+    p.workers = threads
+    p.value_only = value_only
+    p.success_move = -1
+    p.root_lo = -INF
+    p.root_hi = INF
+    p.beta = 1                         # first question: is it a win?
+    p.root_states = self.root_states
+    p.lo = <int *> malloc(sizeof(int) * n)
+    p.hi = <int *> malloc(sizeof(int) * n)
+    p.order = <int *> malloc(sizeof(int) * n)
+    p.last = <int *> calloc(n, sizeof(int))
+    p.steps = <int *> calloc(n, sizeof(int))
+    p.busy = <int *> calloc(n, sizeof(int))
+    p.search = <Search **> calloc(threads, sizeof(Search *))
+    p.move = <int *> malloc(sizeof(int) * threads)
+    p.beta_of = <int *> calloc(threads, sizeof(int))
+    p.abort = <int *> calloc(threads, sizeof(int))
+    p.lock = PyThread_allocate_lock()
+    if (p.lo == NULL or p.hi == NULL or p.order == NULL or p.last == NULL or p.steps == NULL
+            or p.busy == NULL or p.search == NULL or p.move == NULL or p.beta_of == NULL
+            or p.abort == NULL or p.lock == NULL):
+        pool_free(p)
+        raise MemoryError()
+    for k in range(n):
+        p.lo[k] = -INF
+        p.hi[k] = INF
+        p.order[k] = k
+    p.search[0] = &self.s
+    for k in range(threads):
+        p.move[k] = -1
+    for k in range(1, threads):
+        p.search[k] = <Search *> calloc(1, sizeof(Search))
+        if p.search[k] == NULL:
+            pool_free(p)
+            raise MemoryError()
+        # the settings of the Searcher's search, buffers of its own
+        memcpy(p.search[k], &self.s, sizeof(Search))
+        p.search[k].states = NULL
+        p.search[k].owner = NULL
+        p.search[k].nodes = 0
+        memset(p.search[k].stats, 0, sizeof(p.search[k].stats))
+        if not search_alloc(p.search[k]):
+            pool_free(p)
+            raise MemoryError()
+    for k in range(threads):
+        p.search[k].halt = &p.halt
+        p.search[k].abort = &p.abort[k]
+    return p
+
+
+cdef void pool_free(Pool *p) noexcept:
+    cdef int k
+    if p == NULL:
+        return
+    if p.search != NULL:
+        for k in range(p.workers):
+            if p.search[k] == NULL:
+                continue
+            p.search[k].halt = NULL
+            p.search[k].abort = NULL
+            if k > 0:
+                search_free(p.search[k])
+                free(p.search[k])
+    if p.lock != NULL:
+        PyThread_free_lock(p.lock)
+    free(p.lo)
+    free(p.hi)
+    free(p.order)
+    free(p.last)
+    free(p.steps)
+    free(p.busy)
+    free(p.search)
+    free(p.move)
+    free(p.beta_of)
+    free(p.abort)
+    free(p)
+
+
+cdef void worker_loop(Pool *p, int w) noexcept nogil:
+    """Runs the pool's tests in worker w until none is left or all halt."""
+    cdef Search *s = p.search[w]
+    cdef int r, i = 0, beta = 0, v
+    while True:
+        PyThread_acquire_lock(p.lock, WAIT_LOCK)
+        r = pool_next(p, w, &i, &beta)
+        PyThread_release_lock(p.lock)
+        if r == TASK_NONE:
+            return
+        if r == TASK_WAIT:
+            usleep(IDLE_MICROSECONDS)
+            tick(s)                    # the clock and Ctrl-C while waiting
+            continue
+        memcpy(s.states[1], p.root_states + <size_t> i * s.state_size, s.state_size)
+        s.stop = 0
+        v = child_value(s, 1, 1, beta - 1, beta, EXACT_DEPTH)
+        PyThread_acquire_lock(p.lock, WAIT_LOCK)
+        pool_done(p, w, i, beta, v, s.stop)
+        PyThread_release_lock(p.lock)
+
+
+cdef dict pool_status(Searcher self, Pool *p):
+    """What progress reports of the solver (read while the workers run)."""
+    if p.phase == PHASE_VALUE:
+        if p.round_steps == 0:
+            return {"phase": "value", "lower": None, "upper": None, "best": None}
+        return {"phase": "value", "lower": _shown(p.root_lo), "upper": _shown(p.root_hi),
+                "best": self.root_paths[p.order[0]]}
+    return {"phase": "moves", "lower": _shown(p.root_lo), "upper": _shown(p.root_hi),
+            "best": self.root_paths[p.order[0]]}
+
+
+def _worker_thread(Searcher searcher, int w):
+    with nogil:
+        worker_loop(searcher.pool, w)
+
+
+cdef void pool_run(Searcher self, Pool *p) except *:
+    """Runs the pool's tests to the end on its workers, then adds the
+    helpers' nodes, counts and first error to the Searcher's."""
+    cdef int k, i
+    cdef Search *h
+    helpers = []
+    for k in range(1, p.workers):
+        h = p.search[k]
+        h.start = self.s.start
+        h.deadline = self.s.deadline
+        thread = threading.Thread(target=_worker_thread, args=(self, k), daemon=True,
+                                  name="claimsolve-solver-%d" % k)
+        thread.start()
+        helpers.append(thread)
+    try:
+        with nogil:
+            worker_loop(p, 0)
+    finally:
+        if p.phase != PHASE_DONE:
+            ab_flag_set(&p.halt, 1)    # an exception in worker 0: the others stop too
+        for thread in helpers:
+            thread.join()
+    for k in range(1, p.workers):
+        h = p.search[k]
+        self.s.nodes += h.nodes
+        for i in range(STAT_COUNT):
+            self.s.stats[i] += h.stats[i]
+        if self.s.error == ERR_NONE and h.error != ERR_NONE:
+            self.s.error = h.error
