@@ -33,11 +33,12 @@ SEEDS = Path(__file__).resolve().parent.parent / "seeds" / "colorclaim"
 ENDGAMES = ["endgame-6x5-20-seed1.json", "endgame-6x5-20-seed4.json"]
 
 
-def measure(where, value_only, hash_mb, cap=None):
+def measure(where, value_only, hash_mb, cap=None, threads=1):
     """One answer under whatever claimsolve this process imports: `where` is
     "WxH:seed" (a new setup) or a position file.  Returns {"value",
     "best", "nodes", "cpu", "wall", "complete"}; "best" lists the moves worth
-    the value (value-only: the one move proven)."""
+    the value (value-only: the one move proven).  `threads` > 1 needs a
+    claimsolve that has the solver's threads (bench_solver_threads.py)."""
     from claimsolve.colorclaim import ColorClaimPosition
     from claimsolve.search import alphabeta
     if where.endswith(".json"):
@@ -46,7 +47,8 @@ def measure(where, value_only, hash_mb, cap=None):
         size, seed = where.split(":")
         position = ColorClaimPosition.new(size=size, seed=int(seed))
     cpu, wall = time.process_time(), time.perf_counter()
-    result = alphabeta.solve(position, hash_mb=hash_mb, time=cap, value_only=value_only)
+    options = {"threads": threads} if threads != 1 else {}
+    result = alphabeta.solve(position, hash_mb=hash_mb, time=cap, value_only=value_only, **options)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     value = result.info.get("value")
     if value_only:
