@@ -203,6 +203,9 @@ cdef dict exact_solve(Searcher self, time_limit, progress, bint value_only, int 
         self.pool = p
         pool_run(self, p)
         self.pool = NULL
+        # the rest (the principal variation) runs alone: no stop flags
+        self.s.halt = NULL
+        self.s.abort = NULL
         value_nodes = p.value_nodes
         value_seconds = p.value_seconds
         self.check_errors()
