@@ -259,22 +259,24 @@ class AlphaBetaPlayer(_TablePlayer):
 
 class SolverPlayer(_TablePlayer):
     """Plays a move of the best exact value (with `time`: the best proven
-    lower bound when the solve does not finish)."""
+    lower bound when the solve does not finish); `threads` solver threads."""
 
     name = "solver"
 
-    def __init__(self, time=None, hash_mb=DEFAULT_HASH_MB):
+    def __init__(self, time=None, hash_mb=DEFAULT_HASH_MB, threads=1):
         _check_options(time, hash_mb)
         super().__init__(time, hash_mb)
+        self.threads = limits.threads(threads, "threads")
 
     def choose(self, position):
-        return solve(position, time=self.time, table=self._game_table(), progress=self.progress).best.move
+        return solve(position, time=self.time, table=self._game_table(), progress=self.progress,
+                     threads=self.threads).best.move
 
 
 # the options of the specs "alphabeta:..." and "solver:...", checked by
 # claimsolve.limits as the command line's options are
 _ALPHABETA_OPTIONS = {"depth": limits.depth, "time": limits.seconds, "hash": limits.memory_mb}
-_SOLVER_OPTIONS = {"time": limits.seconds, "hash": limits.memory_mb}
+_SOLVER_OPTIONS = {"time": limits.seconds, "hash": limits.memory_mb, "threads": limits.threads}
 
 
 def _alphabeta_player(options, seed):
@@ -285,7 +287,8 @@ def _alphabeta_player(options, seed):
 
 def _solver_player(options, seed):
     values = limits.spec_options(options, _SOLVER_OPTIONS)
-    return SolverPlayer(time=values.get("time"), hash_mb=values.get("hash", DEFAULT_HASH_MB))
+    return SolverPlayer(time=values.get("time"), hash_mb=values.get("hash", DEFAULT_HASH_MB),
+                        threads=values.get("threads", 1))
 
 
 register_player("alphabeta", _alphabeta_player, plays=lambda game: not game.has_chance)

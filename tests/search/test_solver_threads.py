@@ -121,3 +121,13 @@ def test_the_command_line_solves_with_threads(tmp_path):
     assert {m["move"]: m["value"] for m in a["moves"]} == {m["move"]: m["value"] for m in b["moves"]}
     bad = runner.invoke(main, ["solve", str(path), "--threads", "0"])
     assert bad.exit_code == 2 and "threads" in bad.output and "Traceback" not in bad.output
+
+
+def test_the_solver_player_takes_threads():
+    from claimsolve.player_kinds import make_player
+    position = ColorClaimPosition.new(size="3x3", seed=2)
+    exact = alphabeta.solve(position)
+    best = {s.move for s in exact.suggestions if s.score == exact.info["value"]}
+    assert make_player("solver:threads=2").choose(position) in best
+    with pytest.raises(ClaimsolveError, match="'threads'"):
+        make_player("solver:threads=0")
