@@ -23,7 +23,7 @@ import statistics
 from pathlib import Path
 
 import baseline
-from bench_solver_frontier import ENDGAMES, SEEDS
+from bench_solver_frontier import ENDGAMES, SEEDS, cell
 
 FRONTIER = str(Path(__file__).resolve().parent / "bench_solver_frontier.py")
 
@@ -38,13 +38,6 @@ def pair(where, value_only, hash_mb, cap, threads):
             print(f"  ({exc})", flush=True)
             out.append(None)
     return out
-
-
-def cell(m):
-    if m is None:
-        return f"{'failed':>13} {'':>7} {'':>7}"
-    mark = "" if m["complete"] else "*"
-    return f"{m['nodes']:>12,}{mark:1} {m['cpu']:>7.2f} {m['wall']:>7.2f}"
 
 
 def row(label, one, many):

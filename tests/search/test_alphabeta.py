@@ -90,11 +90,12 @@ def test_solver_on_starting_setups(size, seed):
         assert result.info["value"] == 0
 
 
-def test_time_limited_solve_gives_bounds_holding_the_value():
+@pytest.mark.parametrize("threads", [1, 2])
+def test_time_limited_solve_gives_bounds_holding_the_value(threads):
     position = ColorClaimPosition.new(size="4x3", seed=3)
     exact = {s.move: s.score for s in alphabeta.solve(position).suggestions}
     value = max(exact.values())
-    cut = alphabeta.solve(position, time=0.05)
+    cut = alphabeta.solve(position, time=0.05, threads=threads)
     assert not cut.complete
     lower, upper = cut.info["lower"], cut.info["upper"]
     assert (lower is None or lower <= value) and (upper is None or value <= upper)

@@ -1,6 +1,6 @@
 """The exact solver with more than one worker thread (ext/alphabeta_workers.pxi):
-the same values as one thread and as brute force, bounds that hold when the
-time runs out, progress, errors and refusals."""
+the same values as one thread and as brute force, progress, errors and
+refusals (bounds when the time runs out: test_alphabeta.py)."""
 import json
 
 import pytest
@@ -65,20 +65,6 @@ def test_a_small_shared_table_grows_and_gives_the_same_values():
     many = alphabeta.solve(position, threads=2, table=table)
     assert values(many) == values(one)
     assert table.used > 0 and table.bytes_in_use <= 2 ** 20
-
-
-def test_out_of_time_threads_give_bounds_holding_the_values():
-    position = ColorClaimPosition.new(size="4x3", seed=3)
-    exact = values(alphabeta.solve(position))
-    cut = alphabeta.solve(position, time=0.05, threads=2)
-    assert not cut.complete
-    assert {s.move for s in cut.suggestions} == set(exact)
-    for s in cut.suggestions:
-        if s.exact:
-            assert s.score == exact[s.move]
-        else:
-            lo, hi = s.extra["lower"], s.extra["upper"]
-            assert (lo is None or lo <= exact[s.move]) and (hi is None or exact[s.move] <= hi)
 
 
 def test_progress_counts_every_worker_and_its_errors_stop_them_all():
