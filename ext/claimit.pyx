@@ -92,6 +92,7 @@ cdef class ClaimItGame:
         g.side = NULL
         g.playout_policy = ci_playout_policy
         g.move_priority = NULL
+        g.chance_sample = ci_chance_sample
         self.capsule = PyCapsule_New(<void *> g, CS_GAME_CAPSULE, NULL)
 
     def encode(self, position):

@@ -51,6 +51,12 @@ cdef int ci_chance_outcomes(const void *ctx, const void *st, cs_move *out, doubl
         prob[k] = c.class_prob[k]
     return NCLASSES
 
+cdef cs_move ci_chance_sample(const void *ctx, const void *st, uint64_t *rng) noexcept nogil:
+    """One of the 216 ordered rolls, equally likely (ci_apply takes the dice
+    in any order: the same outcome as its class)."""
+    cdef int r = cs_rand_below(rng, 216)
+    return MOVE_DICE + 100 * (r // 36 + 1) + 10 * (r // 6 % 6 + 1) + (r % 6 + 1)
+
 cdef void ci_returns(const void *ctx, const void *st, double *out) noexcept nogil:
     final_returns(<const ci_ctx *> ctx, <const ci_state *> st, False, out)
 

@@ -112,6 +112,15 @@ cdef class GameState:
             free(out)
             free(prob)
 
+    def chance_samples(self, uint64_t seed, int count):
+        """`count` outcomes drawn at a chance node by the game's
+        chance_sample hook (MCTS playouts' draw), from a generator seeded
+        with `seed`; [] without the hook or off a chance node."""
+        cdef uint64_t rng = seed
+        if self.g.chance_sample == NULL or self.g.to_move(self.g.ctx, self.st()) != CS_CHANCE:
+            return []
+        return [self.g.chance_sample(self.g.ctx, self.st(), &rng) for _ in range(count)]
+
     def apply(self, cs_move move):
         """Plays a move (or chance outcome) in place; the caller checks legality."""
         self.g.apply(self.g.ctx, self.st(), move)

@@ -109,6 +109,14 @@ typedef struct cs_game {
        writing them; the exact solver's fastest-first ordering counts the
        replies each move leaves).  NULL: the searches call legal_moves(). */
     int (*move_count)(const void *ctx, const void *st);
+
+    /* optional, for games with chance: draws one outcome of the chance node
+       `st` with the probabilities of chance_outcomes() (any move apply()
+       takes there as that outcome), using and advancing *rng.  MCTS
+       playouts draw with it (Claim It!: one of the 216 ordered rolls,
+       instead of listing the 56 classes and walking their probabilities).
+       NULL: they draw from chance_outcomes(). */
+    cs_move (*chance_sample)(const void *ctx, const void *st, uint64_t *rng);
 } cs_game;
 
 #define CS_GAME_CAPSULE "claimsolve.cs_game"

@@ -10,7 +10,8 @@ it takes the GIL to run Python's signal handlers, so that Ctrl-C stops it.
   so 2 to 5 players and teams (equal rewards from `returns`) need nothing
   special.
 - Chance nodes: every outcome is a child with its probability; selection draws
-  an outcome by the probabilities.
+  an outcome by the probabilities.  Playouts draw with the game's
+  chance_sample when it has one (no list of outcomes to walk).
 - MCTS-Solver (Winands et al.) in deterministic two-sided games, with score
   bounds (Cazenave & Saffidine, "Score bounded Monte-Carlo tree search") on
   the final margin: every node keeps a lower and an upper bound on the final
@@ -560,6 +561,10 @@ cdef class Tree:
                 for i in range(g.num_players):
                     r[i] = 1.0 / (1.0 + exp(-g.evaluate(g.ctx, st, i) / self.eval_scale))
                 return
+            if who == CS_CHANCE and g.chance_sample != NULL:
+                g.apply(g.ctx, st, g.chance_sample(g.ctx, st, &self.rng))
+                steps += 1
+                continue
             if who == CS_CHANCE:
                 n = g.chance_outcomes(g.ctx, st, self.moves, self.probs)
                 x = cs_rand_unit(&self.rng)

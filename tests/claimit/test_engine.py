@@ -91,6 +91,32 @@ def test_chance_outcomes_match_the_reference_classes():
     assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-12
 
 
+def test_playout_dice_are_drawn_with_the_chance_probabilities():
+    # MCTS playouts draw a roll by the chance_sample hook: every draw is one
+    # of the listed outcomes (the state after it, as the rules tell it), each
+    # as often as its probability (56 classes, some busting alike here)
+    position = claimsolve.load("seeds/claimit/mid-game-3p.json")
+    state = position.engine_state()
+    state.apply(MOVE_ROLL)
+    expected = {}
+    for code, p in state.chance_outcomes():
+        after = state.copy()
+        after.apply(code)
+        expected[after.hash()] = expected.get(after.hash(), 0.0) + p
+    draws = 54000
+    samples = state.chance_samples(7, draws)
+    assert len(samples) == draws and samples != state.chance_samples(8, draws)
+    seen = {}
+    for code in samples:
+        after = state.copy()
+        after.apply(code)
+        seen[after.hash()] = seen.get(after.hash(), 0) + 1
+    assert set(seen) <= set(expected)
+    chi_square = sum((seen.get(h, 0) - draws * p) ** 2 / (draws * p) for h, p in expected.items())
+    assert chi_square < 93.2        # at most 55 degrees of freedom: their 0.999 quantile
+    assert state.copy().chance_samples(7, 1) == samples[:1]
+
+
 def test_equal_positions_hash_equal_whatever_the_order():
     start = claimsolve.new("claimit", players=2)
     a = start.play("roll:1,1,1").play("w1@1,1").play("roll:2,2,2").play("w2@2,2")
