@@ -71,7 +71,6 @@ def solve(position, time=None, hash_mb=256, progress=None, value_only=False, thr
     if time is not None:
         limits.seconds(time, "time")
     limits.memory_mb(hash_mb, "hash")
-    threads = limits.threads(threads, "threads")
     return solver(position, time=time, hash_mb=hash_mb, progress=progress, value_only=value_only,
                   threads=threads)
 

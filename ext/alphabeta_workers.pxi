@@ -117,14 +117,11 @@ cdef void worker_loop(Pool *p, int w) noexcept nogil:
 
 
 cdef dict pool_status(Searcher self, Pool *p):
-    """What progress reports of the solver (read while the workers run)."""
-    if p.phase == PHASE_VALUE:
-        if p.round_steps == 0:
-            return {"phase": "value", "lower": None, "upper": None, "best": None}
-        return {"phase": "value", "lower": _shown(p.root_lo), "upper": _shown(p.root_hi),
-                "best": self.root_paths[p.order[0]]}
-    return {"phase": "moves", "lower": _shown(p.root_lo), "upper": _shown(p.root_hi),
-            "best": self.root_paths[p.order[0]]}
+    """What progress reports of the solver (read while the workers run):
+    no bounds and no best move before the first round has closed."""
+    return {"phase": "value" if p.phase == PHASE_VALUE else "moves",
+            "lower": _shown(p.root_lo), "upper": _shown(p.root_hi),
+            "best": self.root_paths[p.order[0]] if p.round_steps > 0 else None}
 
 
 def _worker_thread(Searcher searcher, int w):

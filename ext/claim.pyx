@@ -1024,13 +1024,7 @@ def move_points(code):
     return ((code >> 8) & 0xFF, code & 0xFF)
 
 
-cdef int load_state(object state, CLState *s) except -1:
-    """Copies a state given as bytes (the Python-facing helpers' argument)
-    into `s`, refusing bytes of another size."""
-    if len(state) != sizeof(CLState):
-        raise ValueError("state has %d bytes, want %d" % (len(state), sizeof(CLState)))
-    memcpy(s, <const char *> state, sizeof(CLState))
-    return 0
+include "state_bytes.pxi"
 
 
 cdef class ClaimGame:
@@ -1237,7 +1231,7 @@ cdef class ClaimGame:
         the stored hash."""
         cdef CLState s
         cdef int i, p, kind, c
-        load_state(state, &s)
+        load_state_bytes(state, &s, sizeof(CLState))
         cells = [0] * (self.width * self.height)
         for i in range(self.width * self.height):
             p = (i // self.width) * GRID + i % self.width
@@ -1267,13 +1261,13 @@ cdef class ClaimGame:
         """The hash with the pieces' part computed from scratch (the stored
         one is kept incrementally)."""
         cdef CLState s
-        load_state(state, &s)
+        load_state_bytes(state, &s, sizeof(CLState))
         return pieces_hash_of(&self.block.ctx, &s) ^ fields_hash(&self.block.ctx, &s)
 
     def material(self, state):
         """Per colour (Vikings, towers) on the island."""
         cdef CLState s
-        load_state(state, &s)
+        load_state_bytes(state, &s, sizeof(CLState))
         return [(s.vikings[c], s.towers[c]) for c in range(self.block.ctx.colours)]
 
 

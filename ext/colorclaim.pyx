@@ -467,13 +467,7 @@ cdef void free_game_block(object capsule) noexcept:
     free(PyCapsule_GetPointer(capsule, CS_GAME_CAPSULE))
 
 
-cdef int load_state(object state, CCState *s) except -1:
-    """Copies a state given as bytes (the Python-facing helpers' argument)
-    into `s`, refusing bytes of another size."""
-    if len(state) != sizeof(CCState):
-        raise ValueError("state has %d bytes, want %d" % (len(state), sizeof(CCState)))
-    memcpy(s, <const char *> state, sizeof(CCState))
-    return 0
+include "state_bytes.pxi"
 
 
 cdef class ColorClaimGame:
@@ -572,7 +566,7 @@ cdef class ColorClaimGame:
     def decode(self, state):
         """The values `encode` takes, as a dict, plus the stored hash."""
         cdef CCState s
-        load_state(state, &s)
+        load_state_bytes(state, &s, sizeof(CCState))
         ncells = self.width * self.height
         return {
             "tops": [-1 if s.height[i] == 0 else s.top[i] for i in range(ncells)],
@@ -600,7 +594,7 @@ cdef class ColorClaimGame:
     def move_count(self, state):
         """The move_count hook's value for `state` (for tests)."""
         cdef CCState s
-        load_state(state, &s)
+        load_state_bytes(state, &s, sizeof(CCState))
         return cc_move_count(&self.block.ctx, &s)
 
     def playout_picks(self, state, moves, int count, uint64_t seed):
@@ -626,7 +620,7 @@ cdef class ColorClaimGame:
     def recomputed_hash(self, state):
         """The Zobrist hash computed from scratch (the stored one is incremental)."""
         cdef CCState s
-        load_state(state, &s)
+        load_state_bytes(state, &s, sizeof(CCState))
         return full_hash(&self.block.ctx, &s)
 
 
