@@ -127,8 +127,8 @@ cdef double opt_lookup(void *solver, const ci_state *s) noexcept nogil:
 
 cdef double relaxed_value(double gain, int capacity, double survive) noexcept nogil:
     """max over k = 0..capacity of survive^k (gain + k): the best a turn can
-    do when each roll survives with chance at most `survive` and adds at most
-    1, at most `capacity` times.  Unimodal in k (log-concave)."""
+    do when each roll that adds 1 (at most `capacity` of them) comes before a
+    bust with chance at most `survive`.  Unimodal in k (log-concave)."""
     cdef double best = gain, factor = 1.0, v
     cdef int k
     for k in range(1, capacity + 1):
@@ -139,9 +139,47 @@ cdef double relaxed_value(double gain, int capacity, double survive) noexcept no
         best = v
     return best
 
+cdef int top_shares(const ci_ctx *c, uint64_t classes, uint64_t spaces, int count) noexcept nogil:
+    """The sum of the `count` largest shares (ordered rolls of the classes
+    with the space as a candidate) among the spaces."""
+    cdef int share[NSPACES]
+    cdef int n = 0, total = 0, i, j, top
+    while spaces:
+        share[n] = rolls_of(c, c.space_classes[ci_ctz(spaces)] & classes)
+        spaces &= spaces - 1
+        n += 1
+    if count >= n:
+        for i in range(n):
+            total += share[i]
+        return total
+    for j in range(count):
+        top = j
+        for i in range(j + 1, n):
+            if share[i] > share[top]:
+                top = i
+        total += share[top]
+        share[top] = share[j]
+    return total
+
+cdef int later_gain_rolls(const opt_solver *o, const ci_state *s, uint64_t ws, int nfree,
+                          uint64_t black_cls, uint64_t white_cls) noexcept nogil:
+    """Without release_white: the most ordered rolls (of 216) that can allow
+    a gaining placement on any later roll of the turn.  "held" gains by
+    whites, and the white-able spaces and the free numbers only shrink;
+    "secured" gains by blacks, and the black-able spaces only shrink except
+    where a white lands, on at most the free numbers' count of white-able
+    spaces.  (With release_white numbers come back and Q is nearly 0: G
+    would add nothing.)"""
+    cdef const ci_ctx *c = o.ctx
+    if o.objective == OBJ_HELD:
+        return rolls_of(c, white_cls)
+    if supply(s) == 0:
+        return 0
+    return rolls_of(c, black_cls) + top_shares(c, ALL_CLASSES & ~black_cls, ws, nfree)
+
 cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, double *gaining) noexcept nogil:
     """An upper bound on the expected gain of rolling now (the rest of the
-    turn played in the best way), from three facts of the rules:
+    turn played in the best way), from four facts of the rules:
     - each placement adds at most 1 to either objective, and at most
       `capacity` more placements can add anything: "secured" gains one per
       black, on a space that is black-able now or becomes so by a white
@@ -159,9 +197,16 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
       shares), q the exact bust chance of this roll.  With release_white
       numbers come back: Q = the share of rolls whose every candidate is
       blocked (0 when a black is still in supply).
-    With relaxed_value, a decision after a gaining class is worth at most
-    `gaining` = relaxed_value(g + 1, capacity - 1, 1 - Q), after a plain
-    class at most `plain` = relaxed_value(g, capacity, 1 - Q) (<= gaining).
+    - without release_white, every later roll gains with chance at most G
+      (later_gain_rolls), and G <= 1 - Q (with release_white: G = 1 - Q).
+    A later roll then busts with chance >= Q, gains 1 with chance <= G and
+    else adds nothing; by induction over the rest of the turn, a decision
+    with gain g and at most c gains to come is worth at most
+    max over k = 0..c of r^k (g + k), r = G / (G + Q) (relaxed_value): a
+    decision after a gaining class at most `gaining` = relaxed_value(g + 1,
+    capacity - 1, r), after a plain class at most `plain` =
+    relaxed_value(g, capacity, r) (<= gaining).  G is worked out only when
+    the cheaper r = 1 - Q (G at its largest) does not already prove "stop".
     Returns the bound: the sum over the classes that do not bust of their
     chance times their bound.  -1 when nothing can be added (rolling is then
     worth at most (1 - q) g, never more than stopping)."""
@@ -172,10 +217,9 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
     cdef int f = free_whites(s)
     cdef int nfree = ci_popcount(f)
     cdef int nwhite = ci_popcount(ws)
-    cdef int i, j, k, x, capacity, bust, cover, top, gain_rolls
-    cdef uint64_t m, spaces, touched, black_cls, white_cls, bust_cls
-    cdef int share[NSPACES]
-    cdef double g = stop_gain(s, o.objective), survive
+    cdef int capacity, bust, cover, gain_rolls, gain_later
+    cdef uint64_t black_cls, white_cls, bust_cls
+    cdef double g = stop_gain(s, o.objective), survive, bound
     if o.objective == OBJ_SECURED:
         capacity = ci_popcount(bs) + (nwhite if c.release_white or nwhite < nfree else nfree)
         if capacity > sup:
@@ -195,38 +239,21 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
         # the classes with every candidate blocked
         cover = 216 - rolls_of(c, classes_at(c, ALL & ~blocked(s))) if sup > 0 else bust
     else:
-        # the nfree largest shares of the busting rolls a white-able space can turn into black-able
-        cover = bust
-        touched = 0
-        m = bust_cls
-        while m:
-            k = ci_ctz(m)
-            m &= m - 1
-            spaces = c.cand_mask[k] & ws
-            while spaces:
-                x = ci_ctz(spaces)
-                spaces &= spaces - 1
-                if not (touched >> x) & 1:
-                    touched |= 1ULL << x
-                    share[x] = 0
-                share[x] += c.class_count[k]
-        for j in range(nfree):
-            top = 0
-            i = -1
-            m = touched
-            while m:
-                x = ci_ctz(m)
-                if share[x] > top:
-                    top = share[x]
-                    i = x
-                m &= m - 1
-            if i < 0:
-                break
-            cover -= top
-            touched &= ~(1ULL << i)
+        # less the nfree largest shares of the busting rolls a white-able space can turn into black-able
+        cover = bust - top_shares(c, bust_cls, ws, nfree)
         if cover < 0:
             cover = 0
+    # first with G = 1 - Q (cheap); when that does not prove "stop", with G
     survive = 1.0 - cover / 216.0
+    gaining[0] = relaxed_value(g + 1.0, capacity - 1, survive)
+    plain[0] = relaxed_value(g, capacity, survive)
+    bound = (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
+    if bound < g - 1e-9 or c.release_white:
+        return bound
+    gain_later = later_gain_rolls(o, s, ws, nfree, black_cls, white_cls)
+    if gain_later >= 216 - cover:
+        return bound
+    survive = gain_later / <double> (gain_later + cover) if gain_later > 0 else 0.0
     gaining[0] = relaxed_value(g + 1.0, capacity - 1, survive)
     plain[0] = relaxed_value(g, capacity, survive)
     return (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0

@@ -14,15 +14,16 @@ which white numbers are in use (with release_white: which space holds which
 number), a state and its transpose sharing an entry where the turn's start
 is symmetric.  A cheap upper bound on the value of rolling (roll_bounds: at
 most +1 per placement, a bounded number of placements, the exact roll
-classes of the next roll and a proven lower bound on the bust chance of
-every later one) proves "stop" without expanding "roll" (such states are
-not stored), and stops the sum over the roll classes once the rest cannot
-make rolling beat stopping.  When the rest of the turn does not finish
-within the time budget, or fills the table (`memory_mb` MB per objective,
-24 bytes a state), the answer says which (`exact: false`, `reason`) and
-gives the Monte Carlo estimate instead (the best of the odds table's
-plans), together with an exact lower bound: the value of the best play with
-at most d more rolls, for the largest d that fits.
+classes of the next roll, a proven lower bound on the bust chance of every
+later one and an upper bound on its chance to gain) proves "stop" without
+expanding "roll" (such states are not stored), and stops the sum over the
+roll classes once the rest cannot make rolling beat stopping.  When the
+rest of the turn does not finish within the time budget, or fills the table
+(`memory_mb` MB per objective, 24 bytes a state), the answer says which
+(`exact: false`, `reason`) and gives the Monte Carlo estimate instead (the
+best of the odds table's plans), together with an exact lower bound: the
+value of the best play with at most d more rolls, for the largest d that
+fits.
 """
 import functools
 import time as _time
