@@ -19,6 +19,7 @@ Players are 0-based here.
 The parts, one idea a file: claimit_rules.pxi (the state, the rule set's
 tables, placing, stopping, busting, the standing), claimit_game.pxi (the
 cs_game callbacks), claimit_policy.pxi (the playout policy),
+claimit_value.pxi (the playout value: win shares at a turn start),
 claimit_turn_solver.pxi (the exact turn optimum), claimit_simulate.pxi
 (play-outs and the odds table's plans); interrupts.pxi (the clock and
 Ctrl-C) is shared with the other engines.  This file: the Python classes.
@@ -27,6 +28,7 @@ from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, uint8_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memcpy, memset
+from libc.math cimport exp
 from game cimport *
 
 cdef extern from *:
@@ -48,6 +50,7 @@ include "interrupts.pxi"
 include "claimit_rules.pxi"
 include "claimit_game.pxi"
 include "claimit_policy.pxi"
+include "claimit_value.pxi"
 include "claimit_turn_solver.pxi"
 include "claimit_simulate.pxi"
 
@@ -93,6 +96,9 @@ cdef class ClaimItGame:
         g.playout_policy = ci_playout_policy
         g.move_priority = NULL
         g.chance_sample = ci_chance_sample
+        if players in VALUE_WEIGHTS:
+            set_value_weights(&self.block.ctx, VALUE_WEIGHTS[players])
+            g.playout_value = ci_playout_value
         self.capsule = PyCapsule_New(<void *> g, CS_GAME_CAPSULE, NULL)
 
     def encode(self, position):
@@ -201,6 +207,16 @@ cdef class ClaimItGame:
             raise ValueError("not a roll-or-stop decision")
         return bool(policy_rolls(&self.block.ctx, &s))
 
+    def playout_value(self, bytes state):
+        """The playout value (claimit_value.pxi): each player's estimated win
+        share at a turn start before the final round, else None (also for a
+        number of players without fitted weights)."""
+        cdef ci_state s = self.read(state)
+        cdef double out[5]
+        if self.block.game.playout_value == NULL or not ci_playout_value(&self.block.ctx, &s, out):
+            return None
+        return [out[p] for p in range(self.players)]
+
     def simulate(self, bytes state, long games, uint64_t seed, int uniform_seats=0):
         """Plays `games` games from `state` to the end, all in C.  Returns
         (mean reward of each player, rolls drawn).  Ctrl-C (a signal
@@ -226,6 +242,51 @@ cdef class ClaimItGame:
                     total[p] += out[p]
         raise_pending()
         return [total[p] / games for p in range(self.players)], rolls
+
+    def turn_start_samples(self, bytes state, long games, uint64_t seed, double[:, ::1] out):
+        """Plays `games` games from `state` by the playout policy and writes
+        a row to `out` at every turn start before the final round: for each
+        seat k = 0..players-1 after the player to move (k = 0: the mover)
+        its largest group, secured and held spaces (columns 3k..3k+2), then
+        its final reward (column 3 players + k).  Returns the rows written
+        (at most out's rows)."""
+        cdef ci_state s
+        cdef const ci_ctx *c = &self.block.ctx
+        cdef ci_state start = self.read(state)
+        cdef uint64_t rng = seed
+        cdef long g, g2, row = 0, first
+        cdef int k, p, np = c.players
+        cdef int group[5]
+        cdef int sec[5]
+        cdef int held[5]
+        cdef double ret[5]
+        cdef int mover[4096]
+        cdef long cap = out.shape[0]
+        if out.shape[1] < 4 * np:
+            raise ValueError("out needs 4 columns a player")
+        with nogil:
+            for g in range(games):
+                memcpy(&s, &start, sizeof(ci_state))
+                first = row
+                while s.phase != PHASE_OVER:
+                    if (s.phase == PHASE_DECIDE and not anything_placed(&s) and s.trigger == NO_TRIGGER
+                            and row < cap and row - first < 4096):
+                        standings_after_stop(c, &s, False, group, sec, held)
+                        for k in range(np):
+                            p = (s.to_move + k) % np
+                            out[row, 3 * k] = group[p]
+                            out[row, 3 * k + 1] = sec[p]
+                            out[row, 3 * k + 2] = held[p]
+                        mover[row - first] = s.to_move
+                        row += 1
+                    policy_step(c, &s, &rng, False)
+                final_returns(c, &s, False, ret)
+                for g2 in range(first, row):
+                    for k in range(np):
+                        out[g2, 3 * np + k] = ret[(mover[g2 - first] + k) % np]
+                if row >= cap:
+                    break
+        return row
 
     def plan_samples(self, bytes state, plans, long first, long last, uint64_t seed,
                      bint rest_of_game=True, TurnSolver solver=None, double max_seconds=-1.0):

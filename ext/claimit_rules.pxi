@@ -55,6 +55,8 @@ ctypedef struct ci_ctx:
     uint64_t row_white_classes[6][64][64]    # ... with a candidate in the set whose number is in F
     uint64_t count_classes[3]            # classes of 1, 3 and 6 ordered rolls
     uint64_t nbr[NSPACES]
+    double value_w[3][3]                 # the playout value's weights (claimit_value.pxi)
+    double value_seat[5]
 
 ctypedef struct ci_block:
     cs_game game

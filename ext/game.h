@@ -117,6 +117,12 @@ typedef struct cs_game {
        instead of listing the 56 classes and walking their probabilities).
        NULL: they draw from chance_outcomes(). */
     cs_move (*chance_sample)(const void *ctx, const void *st, uint64_t *rng);
+
+    /* optional, for MCTS playouts cut short (Tree playout_turns): an
+       estimate of every player's reward at `st` on the scale of returns()
+       written to out, returning 1; 0 (out untouched) where the game gives
+       none and the playout must go on.  NULL: playouts are never cut so. */
+    int (*playout_value)(const void *ctx, const void *st, double *out);
 } cs_game;
 
 #define CS_GAME_CAPSULE "claimsolve.cs_game"

@@ -48,6 +48,9 @@ cdef float UNVISITED_MEAN = 1e9         # above any UCB1 value of a visited chil
 
 DEFAULT_EXPLORATION = 0.4      # UCB1 constant: beat 1.0 by 65% of points on 6x5 (docs/mcts.md)
 DEFAULT_EVAL_SCALE = 4.0
+DEFAULT_PLAYOUT_TURNS = 1      # games with playout_value: playouts cut after one change of turn
+                               # (Claim It! 3 players, 300 games vs two threshold:6 at equal
+                               # processor time: 55.3% against 42.0% for whole playouts)
 
 cdef union NodeTag:
     float prob          # a chance outcome: its probability
@@ -122,13 +125,17 @@ cdef class Tree:
     """A search tree over one game instance, rooted at a state.
 
     Tree(game, state, memory_mb=256, exploration=0.4, seed=0,
-         playout_depth=-1, eval_scale=4.0, chance_mover=0, uniform_playouts=False)
+         playout_depth=-1, eval_scale=4.0, chance_mover=0, uniform_playouts=False,
+         playout_turns=1)
 
     `game` has a `.capsule` (a cs_game); `state` is the root's state bytes.
     `playout_depth` >= 0 stops playouts after that many moves (chance outcomes
     included) and scores the leaf by the logistic 1 / (1 + exp(-evaluate(p) /
     eval_scale)) for each player p; every playout stops so after MAX_PLAYOUT
-    moves.  `chance_mover` is the player whose
+    moves.  In a game with a `playout_value` hook, a playout that has seen
+    the player to move change `playout_turns` times (-1: never) stops at the
+    first state where the hook gives a value, and takes its rewards.
+    `chance_mover` is the player whose
     statistics a chance root's outcomes hold.  Playouts use the game's
     `playout_policy` when it has one, unless `uniform_playouts`.
     """
@@ -144,6 +151,7 @@ cdef class Tree:
     cdef int root_mover
     cdef double exploration
     cdef int playout_depth
+    cdef int playout_turns
     cdef double eval_scale
     cdef readonly bint solver       # proofs are backed up (deterministic, two sides)
     cdef readonly bint uniform_playouts   # ignore the game's playout policy
@@ -168,7 +176,7 @@ cdef class Tree:
 
     def __init__(self, game, state, double memory_mb=256, double exploration=DEFAULT_EXPLORATION,
                  uint64_t seed=0, int playout_depth=-1, double eval_scale=DEFAULT_EVAL_SCALE,
-                 int chance_mover=0, bint uniform_playouts=False):
+                 int chance_mover=0, bint uniform_playouts=False, int playout_turns=DEFAULT_PLAYOUT_TURNS):
         cdef int i, width
         self.game = game
         self.g = game_from_capsule(game.capsule)
@@ -182,6 +190,7 @@ cdef class Tree:
             raise ValueError("eval_scale must be positive")
         self.exploration = exploration
         self.playout_depth = playout_depth
+        self.playout_turns = playout_turns if self.g.playout_value != NULL else -1
         self.eval_scale = eval_scale
         self.rng = seed
         self.uniform_playouts = uniform_playouts
@@ -437,7 +446,7 @@ cdef class Tree:
                 break
             if node.first_child == 0:
                 if (idx != 0 and node.visits == 0) or not self._expand(node, who, st):
-                    self._playout(st, r)
+                    self._playout(st, r, mover)
                     break
             idx = self._select(node, who, mover)
             g.apply(g.ctx, st, self.nodes[idx].move)
@@ -548,15 +557,28 @@ cdef class Tree:
                 best = i
         return best
 
-    cdef void _playout(self, char *st, double *r) noexcept nogil:
+    cdef void _playout(self, char *st, double *r, int mover) noexcept nogil:
+        """Plays out from `st` (reached by a move of `mover`) and writes the
+        rewards to r: the end's, or the logistic of `evaluate` after
+        playout_depth moves, or the game's playout_value once the player to
+        move has changed playout_turns times (from the player to move at
+        `st`, or `mover` at a chance node)."""
         cdef const cs_game *g = self.g
-        cdef int who, n, i, steps = 0
+        cdef int who, n, i, steps = 0, turns = 0, last = mover
         cdef double x, acc
         while True:
             who = g.to_move(g.ctx, st)
             if who == CS_TERMINAL:
                 g.returns(g.ctx, st, r)
                 return
+            if who >= 0 and self.playout_turns >= 0:
+                if steps == 0:
+                    last = who
+                elif who != last:
+                    turns += 1
+                    last = who
+                if turns >= self.playout_turns and g.playout_value(g.ctx, st, r):
+                    return
             if steps >= MAX_PLAYOUT or (self.playout_depth >= 0 and steps >= self.playout_depth):
                 for i in range(g.num_players):
                     r[i] = 1.0 / (1.0 + exp(-g.evaluate(g.ctx, st, i) / self.eval_scale))

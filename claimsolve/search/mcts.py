@@ -10,7 +10,7 @@ import signal
 import time as _time
 
 from .. import limits
-from .._mcts import DEFAULT_EVAL_SCALE, DEFAULT_EXPLORATION, Tree, derive_seed
+from .._mcts import DEFAULT_EVAL_SCALE, DEFAULT_EXPLORATION, DEFAULT_PLAYOUT_TURNS, Tree, derive_seed
 from ..errors import ClaimsolveError, Interrupted
 from .line import move_names
 from .player import Player, register_player
@@ -34,7 +34,15 @@ def _playout_depth(value, name):
     return limits.count(value, name, 0, limits.MAX_INT)
 
 
-def _check_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale):
+def _playout_turns(value, name):
+    """A count of turns, or "end" (-1: playouts are never cut by the game's value)."""
+    if value in ("end", -1):
+        return -1
+    return limits.integer(value, name, 0, limits.MAX_INT, what='a whole number from 0, or "end"')
+
+
+def _check_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale,
+                   playout_turns=None):
     """The options of search and MCTSPlayer, checked by claimsolve.limits
     (the same bounds as the command line's and the specs')."""
     if time is not None:
@@ -50,6 +58,8 @@ def _check_options(time, iterations, seed, threads, memory_mb, exploration, play
         _playout_depth(playout_depth, "playout_depth")
     if eval_scale is not None:
         limits.number(eval_scale, "eval_scale", 0.0, MAX_EXPLORATION, low_open=True)
+    if playout_turns is not None:
+        _playout_turns(playout_turns, "playout_turns")
 
 
 class MCTSTree:
@@ -61,7 +71,7 @@ class MCTSTree:
     outcome, that the game's hash cannot tell from the new position)."""
 
     def __init__(self, position, memory_mb=256, exploration=None, seed=0, playout_depth=None,
-                 eval_scale=None, uniform_playouts=False):
+                 eval_scale=None, uniform_playouts=False, playout_turns=None):
         self.position = position
         state = position.engine_state()
         self._compound_turns = state.compound_turns
@@ -71,7 +81,8 @@ class MCTSTree:
                 exploration=DEFAULT_EXPLORATION if exploration is None else exploration,
                 seed=seed, playout_depth=-1 if playout_depth is None else playout_depth,
                 eval_scale=DEFAULT_EVAL_SCALE if eval_scale is None else eval_scale,
-                chance_mover=position.player_to_move - 1, uniform_playouts=uniform_playouts)
+                chance_mover=position.player_to_move - 1, uniform_playouts=uniform_playouts,
+                playout_turns=DEFAULT_PLAYOUT_TURNS if playout_turns is None else playout_turns)
         except MemoryError:
             raise ClaimsolveError(f"mcts: cannot allocate a tree of {memory_mb:g} MB (give less memory)") from None
 
@@ -319,20 +330,21 @@ def _suggestion(row):
 
 
 def search(position, time=None, iterations=None, seed=0, threads=1, memory_mb=256, exploration=None,
-           playout_depth=None, progress=None, eval_scale=None, uniform_playouts=False):
+           playout_depth=None, progress=None, eval_scale=None, uniform_playouts=False, playout_turns=None):
     """MCTS from `position` within `time` seconds and/or `iterations`
     simulations (neither: 1 second).  Returns a SearchResult (engine "mcts")
     whose suggestions are the root moves, best first; see docs/mcts.md.
     Ctrl-C stops it within about 0.1 s: an Interrupted (a KeyboardInterrupt)
     is raised with the answer so far (info["interrupted"])."""
-    _check_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale)
+    _check_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale,
+                   playout_turns)
     if time is None and iterations is None:
         time = DEFAULT_TIME
     if position.is_over():
         return SearchResult(engine="mcts", suggestions=[], complete=True,
                             info={"iterations": 0, "tree_nodes": 0, "threads": threads})
     options = dict(memory_mb=memory_mb, exploration=exploration, playout_depth=playout_depth,
-                   eval_scale=eval_scale, uniform_playouts=uniform_playouts)
+                   eval_scale=eval_scale, uniform_playouts=uniform_playouts, playout_turns=playout_turns)
     tree = MCTSTree(position, seed=seed, **options)
     if threads == 1:
         started = _time.monotonic()
@@ -536,8 +548,9 @@ class MCTSPlayer(Player):
     name = "mcts"
 
     def __init__(self, time=None, iterations=None, seed=0, threads=1, memory_mb=256, exploration=None,
-                 playout_depth=None, eval_scale=None, uniform_playouts=False):
-        _check_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale)
+                 playout_depth=None, eval_scale=None, uniform_playouts=False, playout_turns=None):
+        _check_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale,
+                       playout_turns)
         if time is None and iterations is None:
             time = DEFAULT_TIME
         self.time = time
@@ -545,7 +558,8 @@ class MCTSPlayer(Player):
         self.seed = seed
         self.threads = threads
         self.options = dict(memory_mb=memory_mb, exploration=exploration, playout_depth=playout_depth,
-                            eval_scale=eval_scale, uniform_playouts=uniform_playouts)
+                            eval_scale=eval_scale, uniform_playouts=uniform_playouts,
+                            playout_turns=playout_turns)
         self.games = 0          # games begun: each gets its own seed
         self.choices = 0        # moves chosen: each parallel search its own seeds
         self.tree = None
@@ -585,18 +599,20 @@ def _playout_kind(text, name):
 
 _PLAYER_OPTIONS = {"time": limits.seconds, "iterations": limits.iterations, "c": _exploration,
                    "memory": lambda text, name: limits.memory_mb(text, name, whole=False),
-                   "threads": limits.threads, "depth": _playout_depth, "playout": _playout_kind}
+                   "threads": limits.threads, "depth": _playout_depth, "playout": _playout_kind,
+                   "turns": _playout_turns}
 
 
 def _player_factory(options, seed):
     """Options of "mcts:...": time=, iterations=, c= (exploration), memory= (MB),
-    threads=, depth= (playout depth), playout=game|uniform; checked by
-    claimsolve.limits as the command line's options are."""
+    threads=, depth= (playout depth), playout=game|uniform, turns= (playouts
+    cut by the game's value after that many changes of turn, or "end");
+    checked by claimsolve.limits as the command line's options are."""
     values = limits.spec_options(options, _PLAYER_OPTIONS)
     return MCTSPlayer(time=values.get("time"), iterations=values.get("iterations"), seed=seed,
                       threads=values.get("threads", 1), memory_mb=values.get("memory", 256),
                       exploration=values.get("c"), playout_depth=values.get("depth"),
-                      uniform_playouts=values.get("playout", False))
+                      uniform_playouts=values.get("playout", False), playout_turns=values.get("turns"))
 
 
 register_player("mcts", _player_factory)

@@ -547,7 +547,7 @@ def test_team_mcts_solver_proves_the_brute_force_margin(seed, result):
 
 def test_toy_game_lists_every_field_of_cs_game():
     assert [name for name, _ in CsGame._fields_] == cs_game_fields()
-    assert cs_game_fields()[0] == "name" and cs_game_fields()[-1] == "chance_sample"
+    assert cs_game_fields()[0] == "name" and cs_game_fields()[-1] == "playout_value"
 
 
 @pytest.mark.parametrize("players, teams, side, two_sided", [
@@ -566,3 +566,47 @@ def test_alphabeta_sides_and_mcts_solver_agree(players, teams, side, two_sided):
     tree = Tree(game, game.state_bytes(game.start()), memory_mb=1)
     assert _alphabeta.side_mode(game.capsule) == ("sides" if two_sided else "paranoid")
     assert tree.solver == two_sided
+
+
+# --- playouts cut by the game's playout_value hook -------------------------
+
+CUT_VALUES = [3, 1, 4, 1, 2, 9, 2, 6, 5, 3, 1, 8, 9, 7, 2, 3]
+
+
+def test_playouts_cut_at_once_take_the_hooks_rewards():
+    """playout_turns=0: every playout stops where it starts, with the hook's
+    rewards, so each root child holds the root player's share of them."""
+    game = ToyGame(CUT_VALUES, 3, value=lambda s: [0.2, 0.3, 0.5])
+    tree = Tree(game, game.state_bytes(game.start()), memory_mb=16, seed=1, playout_turns=0)
+    tree.run(20)
+    children = [(visits, reward) for _, visits, reward, *_ in tree.children() if visits]
+    assert len(children) == 2
+    assert all(math.isclose(reward / visits, 0.2, rel_tol=1e-6) for visits, reward in children)
+
+
+def played_out_asking(turns):
+    """The states the hook is asked about (it gives no value: None) in the
+    one playout of a search's first simulation, and the leaf it starts at."""
+    asked = []
+    game = ToyGame(CUT_VALUES, 3, value=lambda s: asked.append(list(s)))
+    root = game.start()
+    tree = Tree(game, game.state_bytes(root), memory_mb=16, seed=3, playout_turns=turns)
+    tree.run(1)                                 # the root expands, one child is played out
+    (move,) = [move for move, visits, *_ in tree.children() if visits]
+    return game, game.play(root, move), asked
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_the_hook_is_asked_once_the_player_to_move_changed_so_often(turns):
+    """playout_turns=0 asks the hook at the leaf and at every decision after
+    it (no value: the playout goes on to the end); playout_turns=k asks from
+    the first state after k changes of the player to move (the same playout:
+    the hook draws no random numbers)."""
+    game, leaf, every = played_out_asking(0)
+    assert every[0] == leaf and all(game.to_move(s) >= 0 for s in every)
+    changes = [0]
+    for before, after in zip(every, every[1:]):
+        changes.append(changes[-1] + (game.to_move(after) != game.to_move(before)))
+    assert changes[-1] >= 3
+    _, _, asked = played_out_asking(turns)
+    assert asked == every[changes.index(turns):]

@@ -46,6 +46,7 @@ PROTOTYPES = dict(
     evaluate=c.CFUNCTYPE(c.c_int, c.c_void_p, c.c_void_p, c.c_int),
     hash=c.CFUNCTYPE(c.c_uint64, c.c_void_p, c.c_void_p),
     side=c.CFUNCTYPE(c.c_int, c.c_void_p, c.c_int),
+    playout_value=c.CFUNCTYPE(c.c_int, c.c_void_p, c.c_void_p, c.POINTER(c.c_double)),
 )
 
 
@@ -59,7 +60,7 @@ class CsGame(c.Structure):
                 ("returns", PROTOTYPES["returns"]), ("evaluate", PROTOTYPES["evaluate"]),
                 ("hash", PROTOTYPES["hash"]), ("side", c.c_void_p), ("playout_policy", c.c_void_p),
                 ("move_priority", c.c_void_p), ("in_turn", c.c_void_p), ("move_count", c.c_void_p),
-                ("chance_sample", c.c_void_p)]
+                ("chance_sample", c.c_void_p), ("playout_value", c.c_void_p)]
 
 
 class ToyGame:
@@ -68,7 +69,9 @@ class ToyGame:
 
     STATE = ctypes.c_int32 * 8          # lo, hi, to_move, score[0..4]
 
-    def __init__(self, values, players, teams=False, side=None):
+    def __init__(self, values, players, teams=False, side=None, value=None):
+        """`value`: a function of the state list giving every player's
+        reward or None, for the playout_value hook (None: no hook)."""
         self.values, self.players, self.teams = list(values), players, teams
         self.side_hook = (lambda p: p % 2) if teams else side
 
@@ -91,11 +94,22 @@ class ToyGame:
         if self.side_hook is not None:
             self._callbacks["side"] = PROTOTYPES["side"](lambda ctx, p: self.side_hook(p))
             side_pointer = ctypes.cast(self._callbacks["side"], ctypes.c_void_p)
-        hooks = {name: hook for name, hook in self._callbacks.items() if name != "side"}
+        value_pointer = None
+        if value is not None:
+            def playout_value(ctx, st, out):
+                rewards = value(state(st))
+                if rewards is None:
+                    return 0
+                for p, reward in enumerate(rewards):
+                    out[p] = reward
+                return 1
+            self._callbacks["playout_value"] = PROTOTYPES["playout_value"](playout_value)
+            value_pointer = ctypes.cast(self._callbacks["playout_value"], ctypes.c_void_p)
+        hooks = {name: hook for name, hook in self._callbacks.items() if name not in ("side", "playout_value")}
         self.struct = CsGame(name=b"toy", ctx=None, num_players=players, state_size=ctypes.sizeof(self.STATE),
                              max_moves=2, max_outcomes=0, chance_outcomes=None, side=side_pointer,
                              playout_policy=None, move_priority=None, in_turn=None, move_count=None,
-                             chance_sample=None,
+                             chance_sample=None, playout_value=value_pointer,
                              **hooks)
         new_capsule = ctypes.pythonapi.PyCapsule_New
         new_capsule.restype = ctypes.py_object

@@ -1,0 +1,73 @@
+"""Fits the weights of Claim It!'s playout value (ext/claimit_value.pxi,
+VALUE_WEIGHTS) for one number of players.
+
+Plays GAMES games from the start by the playout policy (in C), takes a row
+at every turn start before the final round (ClaimItGame.turn_start_samples:
+each seat's largest group, secured and held spaces, and its final reward),
+and fits the conditional logit of claimit_value.pxi by maximum likelihood
+(scipy L-BFGS) on four fifths of the rows; prints the cross-entropy on the
+other fifth beside that of equal shares, and the weights as a
+VALUE_WEIGHTS entry.
+
+    python benchmarks/fit_claimit_value.py --players 3 --games 20000 --seed 12345
+"""
+import argparse
+
+import numpy as np
+from scipy.optimize import minimize
+
+from claimsolve.catalog import get_game
+
+
+def samples(players, games, seed):
+    start = get_game("claimit").new(players=players).engine_state()
+    game = start.game
+    out = np.zeros((games * 80, 4 * players))
+    rows = game.turn_start_samples(start.state_bytes(), games, seed, out)
+    return out[:rows], game.target
+
+
+def design(data, players, target):
+    """Each row's features by seat (1, phase, phase^2 times group, secured,
+    held; then the seat indicators 1..players-1) and rewards."""
+    x = data[:, :3 * players].reshape(-1, players, 3)
+    rewards = data[:, 3 * players:]
+    phase = x[:, :, 1].max(axis=1) / target
+    powers = np.stack([np.ones_like(phase), phase, phase ** 2], 1)
+    z = np.einsum("ri,rkj->rkij", powers, x).reshape(len(data), players, 9)
+    seats = np.zeros((len(data), players, players - 1))
+    for k in range(1, players):
+        seats[:, k, k - 1] = 1.0
+    return np.concatenate([z, seats], 2), rewards
+
+
+def loss_and_gradient(w, z, rewards):
+    u = z @ w
+    u -= u.max(axis=1, keepdims=True)
+    p = np.exp(u)
+    p /= p.sum(axis=1, keepdims=True)
+    loss = -(rewards * np.log(p)).sum(axis=1).mean()
+    gradient = -np.einsum("rk,rkf->f", rewards - p, z) / len(z)
+    return loss, gradient
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--games", type=int, default=20000)
+    parser.add_argument("--seed", type=int, default=12345)
+    args = parser.parse_args()
+    data, target = samples(args.players, args.games, args.seed)
+    z, rewards = design(data, args.players, target)
+    order = np.random.default_rng(0).permutation(len(z))
+    train, test = order[:len(z) * 4 // 5], order[len(z) * 4 // 5:]
+    fit = minimize(loss_and_gradient, np.zeros(z.shape[2]), args=(z[train], rewards[train]), jac=True,
+                   method="L-BFGS-B")
+    test_loss = loss_and_gradient(fit.x, z[test], rewards[test])[0]
+    print(f"{args.players} players: {len(z)} turn starts of {args.games} games; cross-entropy on the held-out "
+          f"fifth {test_loss:.4f} (equal shares {np.log(args.players):.4f})")
+    print(f"    {args.players}: ({', '.join(f'{v:.4f}' for v in fit.x)}),")
+
+
+if __name__ == "__main__":
+    main()
