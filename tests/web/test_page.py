@@ -294,7 +294,10 @@ def test_claim_brawl_and_towers_phases(page, shots):
 def test_claim_it_dice_typed_at_the_table(page):
     driver = page
     load_position(driver, SEEDS / "claimit/mid-game-3p.json")
-    driver.find_element(By.ID, "dice-entry").send_keys("4,1,4")
+    # the roll controls come with the legal moves, which the page asks the
+    # server for once the loaded position is drawn
+    entry = wait(driver, lambda d: next(iter(d.find_elements(By.ID, "dice-entry")), None), "the roll controls")
+    entry.send_keys("4,1,4")
     driver.find_element(By.XPATH, "//div[@id='actions']//button[text()='roll these']").click()
     wait(driver, lambda d: current_move(d) in ("roll:4,1,4", "roll (bust)"), "the typed roll")
     assert not console_errors(driver)
