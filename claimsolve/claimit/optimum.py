@@ -76,7 +76,7 @@ def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB):
                   f"{_time.perf_counter() - started:.2g} s: a larger table (--hash) may finish")
     else:
         stopped_by = "time"
-        reason = (f"not finished within {float(time) * EXACT_SHARE:g} s ({states:,} turn states "
+        reason = (f"not finished within {_seconds(float(time) * EXACT_SHARE)} s ({states:,} turn states "
                   "evaluated): more time may finish")
     total, bound, depth = states, None, 1
     while depth < UNLIMITED_ROLLS:
@@ -97,6 +97,11 @@ def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB):
         depth += 1
     return {"exact": False, "stopped_by": stopped_by, "reason": reason, "lower_bound": bound,
             "states": total, "seconds": round(_time.perf_counter() - started, 4)}
+
+
+def _seconds(value):
+    """A budget for a reason text: 1.5, 0.039, 225."""
+    return f"{value:.0f}" if value >= 10 else f"{value:.2g}"
 
 
 def _answer(position, decisions, exact, states, started, solver):

@@ -137,6 +137,14 @@ def test_out_of_time_says_so():
     assert "not finished within 0 s" in answer["reason"]
 
 
+@pytest.mark.parametrize("budget, shown", [(0.05, "0.038"), (2.0, "1.5"), (300.0, "225")])
+def test_the_reason_shows_the_budget_in_few_digits(budget, shown):
+    """The exact search's share of the time (three quarters), as a person
+    would write it: no 0.0388561, no 2.2e+02."""
+    from claimsolve.claimit.optimum import _seconds
+    assert _seconds(budget * optimum.EXACT_SHARE) == shown
+
+
 def reference_limited(position, objective, depth, memo):
     """max(stop, roll) with at most `depth` more rolls (a plain expectimax)."""
     key = (position.board, depth)
