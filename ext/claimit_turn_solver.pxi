@@ -161,19 +161,19 @@ cdef int top_shares(const ci_ctx *c, uint64_t classes, uint64_t spaces, int coun
         share[top] = share[j]
     return total
 
-cdef int later_gain_rolls(const opt_solver *o, const ci_state *s, uint64_t ws, int nfree,
+cdef int later_gain_rolls(const opt_solver *o, int sup, uint64_t ws, int nfree,
                           uint64_t black_cls, uint64_t white_cls) noexcept nogil:
     """Without release_white: the most ordered rolls (of 216) that can allow
     a gaining placement on any later roll of the turn.  "held" gains by
     whites, and the white-able spaces and the free numbers only shrink;
     "secured" gains by blacks, and the black-able spaces only shrink except
     where a white lands, on at most the free numbers' count of white-able
-    spaces.  (With release_white numbers come back and Q is nearly 0: G
-    would add nothing.)"""
+    spaces; `sup` is the black supply.  (With release_white numbers come
+    back and Q is nearly 0: G would add nothing.)"""
     cdef const ci_ctx *c = o.ctx
     if o.objective == OBJ_HELD:
         return rolls_of(c, white_cls)
-    if supply(s) == 0:
+    if sup == 0:
         return 0
     return rolls_of(c, black_cls) + top_shares(c, ALL_CLASSES & ~black_cls, ws, nfree)
 
@@ -250,7 +250,7 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
     bound = (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
     if bound < g - 1e-9 or c.release_white:
         return bound
-    gain_later = later_gain_rolls(o, s, ws, nfree, black_cls, white_cls)
+    gain_later = later_gain_rolls(o, sup, ws, nfree, black_cls, white_cls)
     if gain_later >= 216 - cover:
         return bound
     survive = gain_later / <double> (gain_later + cover) if gain_later > 0 else 0.0
