@@ -583,6 +583,15 @@ def test_brawl_removes_four_opposing_vikings():
     assert done.phase == "towers" and done.player_to_move == 1
 
 
+def test_the_brawl_ends_when_the_turn_would_come_back_to_the_first_player():
+    position = make(brawl_board(6, 6, {1: 18, 2: 18}), phase="brawl", first_player=2, to_move=2)
+    after = position.play("xa4 xa5 xa6 xb4")
+    assert after.phase == "brawl" and after.player_to_move == 1
+    done = after.play("xa1 xa2 xa3 xb1")
+    assert done.phase == "towers" and done.player_to_move == 2
+    assert engine_after(after, "xa1 xa2 xa3 xb1") == done.to_json()
+
+
 def test_brawl_cap_with_three_seats():
     # colours 1 and 2 lost 4 each, colour 3 none; seat 3 has nothing left to remove
     position = make(brawl_board(7, 7, {1: 14, 2: 14, 3: 18}), players=3, phase="brawl", to_move=3)
