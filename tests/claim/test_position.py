@@ -153,6 +153,7 @@ def test_accessors():
     ({"game": "claimit"}, "game", "must be"),
     ({"players": True}, "players", "2..4"),
     ({"players": 5}, "players", "2..4"),
+    ({"players": 1}, "players", "2..4"),
     ({"players": "2"}, "players", "2..4"),
     ({"variant": "giant"}, "variant", "must be one of"),
     ({"players": 3, "variant": "battle-for-two"}, "variant", "2 players"),

@@ -101,6 +101,7 @@ def test_every_seed_loads_and_round_trips():
 @pytest.mark.parametrize("data,field", [
     (with_(colour=1), "colour"),
     (with_(players=6), "players"),
+    (with_(players=1), "players"),
     (with_(players=True), "players"),
     (with_(to_move=3), "to_move"),
     (with_(board=empty_rows()[:5]), "board"),
@@ -128,6 +129,12 @@ def test_invalid_positions_name_the_field(data, field):
         load(data)
     assert info.value.field == field
     assert "\n" not in str(info.value)
+
+
+def test_tokens_may_be_separated_by_several_spaces():
+    position = load(with_(board=["  .   B/1 1 .  . ."] + SPEC_EXAMPLE["board"][1:]))
+    assert position.to_json()["board"][0] == ". B/1 1 . . ."
+    assert position.to_json()["board"][1:] == SPEC_EXAMPLE["board"][1:]
 
 
 def test_token_errors_name_row_token_and_space():
