@@ -205,6 +205,18 @@ def test_third_party_anvil_switch():
     assert board_after(own_team, "c1-c2") == ["2 2 1 . T1", ". . . . ."]
 
 
+def test_a_tower_of_an_ally_or_a_third_party_is_an_anvil_too():
+    # territories: a2 is b, b2..d2 is a (conquered once 2 is gone), e2 and row 1 are c
+    territories = ["b a a a c", "c c c c c"]
+    for players, rules_ in ((4, {}), (3, {}), (3, {"third_party_anvil": False})):
+        position = make(["T3 2 . . T1", ". . 1 . ."], territories=territories, players=players, rules=rules_)
+        captured = rules_ == {}
+        move = "c1-c2 T@b2" if captured else "c1-c2"
+        assert board_after(position, move) == (["T3 T1 1 . T1", ". . . . ."] if captured
+                                               else ["T3 2 1 . T1", ". . . . ."])
+        assert engine_after(position, move) == position.play(move).to_json()
+
+
 def test_moving_between_two_enemies_is_safe():
     position = make(["2 2 . 2 2 T1", ". . 1 . . ."])
     assert board_after(position, "c1-c2") == ["2 2 1 2 2 T1", ". . . . . ."]
