@@ -458,6 +458,15 @@ def test_standstill_same_viking():
     assert position.play("a2-a3").streak(1) == ("a3", 1)
 
 
+def test_standstill_can_leave_no_movement_and_the_player_passes():
+    # the only Viking that could move was moved in his last two turns
+    position = make([". . . .", ". . 1 .", "T1 . . ."], history={"streak": {"1": ["c2", 2]}})
+    assert position.legal_moves() == ["pass"]
+    after = position.play("pass")
+    assert after.streak(1) is None and after.player_to_move == 2
+    assert engine_after(position, "pass") == after.to_json()
+
+
 def test_standstill_off_keeps_counting():
     position = standstill_position(2, "off")
     assert "c2-c3" in position.legal_moves()
