@@ -324,6 +324,18 @@ def test_a_pile_of_this_turn_over_an_opponent_loads_and_resolves():
     assert engine_after(position, "roll:1,1,2") == busted
 
 
+def test_release_white_piles_stop_and_bust_as_black_on_white():
+    # B (black where a white lay on an empty space), Q/B (... on player 2's marker), M/B
+    rows = ["B 2/B 1/B B/2 . .", "B/2 . . . . ."] + empty_rows()[2:]
+    position = load({"game": "claimit", "players": 2, "board": rows, "variant": {"release_white": True}})
+    stopped = position.play("stop")
+    assert stopped.to_json()["board"][0] == "B/1 B/1 B/1 B/2 . ."
+    assert engine_after(position, "stop") == stopped
+    busted = position.play("roll:1,1,2")          # 1,1, 1,2 and 2,1 are blocked: a bust
+    assert busted.to_move == 2 and busted.to_json()["board"][0] == ". 2 1 B/2 . ."
+    assert engine_after(position, "roll:1,1,2") == busted
+
+
 def test_piles_of_the_turn_belong_to_the_player_to_move():
     # M/B and Q/wN name the player to move: with player 2 to move, 1/B and 2/w4/B are invalid
     for pile in ("1/B", "2/w4/B"):
