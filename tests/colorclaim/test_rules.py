@@ -1,5 +1,7 @@
 """Hand-checked examples of each clause of rules-colorclaim.md, on the
 reference rules (through positions written as JSON)."""
+import random
+
 import pytest
 
 import claimsolve
@@ -157,7 +159,6 @@ def test_perft_counts_every_move_sequence():
 
 
 def test_every_move_empties_one_space_and_different_moves_differ():
-    import random
     position = claimsolve.new("colorclaim", size="4x3", seed=3)
     rng = random.Random(3)
     plies = 0
