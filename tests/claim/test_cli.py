@@ -76,3 +76,16 @@ def test_bad_claim_input_names_the_field():
     assert result.exit_code == 2 and "players" in result.stderr
     result = run("analyze", SEEDS / "play-2p.json", "--engine", "solver")
     assert result.exit_code == 2 and "Color Claim" in result.stderr
+
+
+def test_commands_accept_unsorted_points_and_full_routes(tmp_path):
+    settle = tmp_path / "settle.json"
+    settle.write_text(ok("new", "claim", "--players", "3"))
+    assert ok("apply", settle, "d5+c3") == ok("apply", settle, "c3+d5")
+    play = tmp_path / "play.json"
+    play.write_text(json.dumps({"game": "claim", "players": 2, "territories": ["a a a a a"] * 5,
+                                "board": [". . . . .", ". . . . .", ". . . . .", ". . . . 2", "T1 . 1 2 ."]}))
+    assert "c1-e3" in ok("moves", play).split("\n")
+    routed = json.loads(ok("apply", play, "c1-e1-e3"))
+    assert routed == json.loads(ok("apply", play, "c1-e3"))
+    assert routed["board"] == [". . . . .", ". . . . .", ". . . . 1", ". . . . 2", "T1 . . 2 ."]

@@ -85,6 +85,30 @@ def test_the_example_round_trips_with_its_key_order():
     assert position.streak(1) == ("c1", 2) and position.streak(2) is None
 
 
+def test_written_text_is_the_spec_layout_indented_by_2():
+    assert claimsolve.dumps(ClaimPosition.from_json(SPEC_EXAMPLE)) == """{
+  "game": "claim",
+  "players": 2,
+  "variant": "standard",
+  "territories": [
+    "- a a b b",
+    "a a a b b",
+    "c c c b -"
+  ],
+  "board": [
+    ". 1 . T2 .",
+    "2 1 . . 2",
+    ". . 1 . ."
+  ],
+  "phase": "play",
+  "first_player": 1,
+  "to_move": 1,
+  "rules": {"standstill": "same-viking", "draw_after": 200, "third_party_anvil": true},
+  "history": {"streak": {"1": ["c1", 2], "2": null}, "quiet_plies": 0}
+}
+"""
+
+
 def test_defaults():
     position = ClaimPosition.from_json({"game": "claim", "players": 2, "territories": SPEC_EXAMPLE["territories"],
                                         "board": SPEC_EXAMPLE["board"]})
@@ -129,6 +153,7 @@ def test_accessors():
     ({"game": "claimit"}, "game", "must be"),
     ({"players": True}, "players", "2..4"),
     ({"players": 5}, "players", "2..4"),
+    ({"players": 1}, "players", "2..4"),
     ({"players": "2"}, "players", "2..4"),
     ({"variant": "giant"}, "variant", "must be one of"),
     ({"players": 3, "variant": "battle-for-two"}, "variant", "2 players"),

@@ -8,6 +8,7 @@ territory, so that no conquest check interferes with the clause tested."""
 import pytest
 
 from claimsolve import MoveError
+from claimsolve.claim import engine as bridge
 from claimsolve.claim import rules
 from claimsolve.claim.islands import Island
 from claimsolve.claim.position import ClaimPosition
@@ -25,6 +26,17 @@ def make(board, territories=None, players=2, **fields):
 
 def board_after(position, move):
     return position.play(move).to_json()["board"]
+
+
+def engine_after(position, move):
+    """The position JSON the Cython engine reaches by the turn it names
+    `move` (None when it lists no such turn)."""
+    data = position.to_json()
+    game, _ = bridge.encode(data)
+    for end, name in bridge.turn_names(position).items():
+        if name == move:
+            return bridge.decode(data, game, end)
+    return None
 
 
 def moves_of(position, start):
@@ -191,6 +203,18 @@ def test_third_party_anvil_switch():
     assert board_after(off, "c1-c2") == ["3 2 1 . T1", ". . . . ."]
     own_team = make(["2 2 . . T1", ". . 1 . ."], players=3)        # N's own colour behind: no
     assert board_after(own_team, "c1-c2") == ["2 2 1 . T1", ". . . . ."]
+
+
+def test_a_tower_of_an_ally_or_a_third_party_is_an_anvil_too():
+    # territories: a2 is b, b2..d2 is a (conquered once 2 is gone), e2 and row 1 are c
+    territories = ["b a a a c", "c c c c c"]
+    for players, rules_ in ((4, {}), (3, {}), (3, {"third_party_anvil": False})):
+        position = make(["T3 2 . . T1", ". . 1 . ."], territories=territories, players=players, rules=rules_)
+        captured = rules_ == {}
+        move = "c1-c2 T@b2" if captured else "c1-c2"
+        assert board_after(position, move) == (["T3 T1 1 . T1", ". . . . ."] if captured
+                                               else ["T3 2 1 . T1", ". . . . ."])
+        assert engine_after(position, move) == position.play(move).to_json()
 
 
 def test_moving_between_two_enemies_is_safe():
@@ -373,6 +397,19 @@ def test_battle_for_two_moves_either_colour_and_wins_with_five():
     assert after.is_over() and after.winners() == [1] and after.points() == (1.0, 0.0)
 
 
+def test_battle_for_two_colours_of_one_player_are_allies():
+    # player 1 plays colours 1 and 3: his colour 3 is the anvil for his colour 1 ...
+    anvil = make(["3 2 . . T1", ". . 1 . ."], variant="battle-for-two")
+    assert board_after(anvil, "c1-c2") == ["3 . 1 . T1", ". . . . ."]
+    # ... and is never captured by it, nor colour 1 by colour 3
+    ally = make(["1 3 . . T1", ". . 1 . ."], variant="battle-for-two")
+    assert board_after(ally, "c1-c2") == ["1 3 1 . T1", ". . . . ."]
+    other = make(["3 1 . . T1", ". . 3 . ."], variant="battle-for-two")
+    assert board_after(other, "c1-c2") == ["3 1 3 . T1", ". . . . ."]
+    for position in (anvil, ally, other):
+        assert engine_after(position, "c1-c2") == position.play("c1-c2").to_json()
+
+
 def test_four_seats_win_with_five_towers_of_the_team():
     territories = ["a b c d e f", "a b c d e f"]
     position = make(["T1 T1 T3 T3 1 .", "2 . 4 . . ."], territories=territories, players=4)
@@ -421,6 +458,15 @@ def test_standstill_same_viking():
     assert position.play("a2-a3").streak(1) == ("a3", 1)
 
 
+def test_standstill_can_leave_no_movement_and_the_player_passes():
+    # the only Viking that could move was moved in his last two turns
+    position = make([". . . .", ". . 1 .", "T1 . . ."], history={"streak": {"1": ["c2", 2]}})
+    assert position.legal_moves() == ["pass"]
+    after = position.play("pass")
+    assert after.streak(1) is None and after.player_to_move == 2
+    assert engine_after(position, "pass") == after.to_json()
+
+
 def test_standstill_off_keeps_counting():
     position = standstill_position(2, "off")
     assert "c2-c3" in position.legal_moves()
@@ -440,6 +486,15 @@ def test_quiet_plies_count_and_reset():
     position = make([". . . . T1", "2 . 1 . ."], history={"quiet_plies": 7})
     assert position.play("c1-c2").quiet_plies == 8
     assert position.play("c1-b1").quiet_plies == 0          # a capture
+
+
+def test_a_tower_placed_by_conquest_in_play_resets_quiet_plies():
+    position = make(["T1 . . 2", ". . 1 ."], territories=["a a b b", "a a b b"], history={"quiet_plies": 7})
+    assert position.play("c1-b1").quiet_plies == 8                # no capture, no tower
+    after = position.play("c1-c2 T@d2")
+    assert after.to_json()["board"] == ["T1 . 1 T1", ". . . ."] and after.quiet_plies == 0
+    assert engine_after(position, "c1-c2 T@d2")["history"]["quiet_plies"] == 0
+    assert engine_after(position, "c1-b1")["history"]["quiet_plies"] == 8
 
 
 def test_draw_after_quiet_plies():
@@ -549,6 +604,15 @@ def test_brawl_removes_four_opposing_vikings():
     assert done.phase == "towers" and done.player_to_move == 1
 
 
+def test_the_brawl_ends_when_the_turn_would_come_back_to_the_first_player():
+    position = make(brawl_board(6, 6, {1: 18, 2: 18}), phase="brawl", first_player=2, to_move=2)
+    after = position.play("xa4 xa5 xa6 xb4")
+    assert after.phase == "brawl" and after.player_to_move == 1
+    done = after.play("xa1 xa2 xa3 xb1")
+    assert done.phase == "towers" and done.player_to_move == 2
+    assert engine_after(after, "xa1 xa2 xa3 xb1") == done.to_json()
+
+
 def test_brawl_cap_with_three_seats():
     # colours 1 and 2 lost 4 each, colour 3 none; seat 3 has nothing left to remove
     position = make(brawl_board(7, 7, {1: 14, 2: 14, 3: 18}), players=3, phase="brawl", to_move=3)
@@ -626,6 +690,21 @@ def test_towers_phase_pass_and_swap():
     swap = make(["T2 1 . 2", ". . . ."], territories=territories, phase="towers")
     assert swap.legal_moves() == ["pass"]
     assert swap.play("pass").to_json()["board"] == ["T1 1 . 2", ". . . ."]
+
+
+def test_battle_for_two_towers_phase_is_one_check_a_player():
+    territories = ["a a b b c c d d"] * 2
+    position = make([". 1 . 2 3 . 4 .", ". . . . . . . ."], territories=territories,
+                    variant="battle-for-two", phase="towers")
+    # player 1 conquers a (colour 1) and c (colour 3) in one check, with towers of colour 1
+    assert position.legal_moves()[0] == "T@a1 T@e1"
+    after = position.play("T@a1 T@e1")
+    assert after.phase == "towers" and after.player_to_move == 2
+    assert engine_after(position, "T@a1 T@e1") == after.to_json()
+    done = after.play("T@c1 T@g1")
+    assert done.phase == "play" and done.player_to_move == 1
+    assert done.to_json()["board"] == [". 1 . 2 3 . 4 .", "T1 . T2 . T1 . T2 ."]
+    assert engine_after(after, "T@c1 T@g1") == done.to_json()
 
 
 def test_towers_phase_win_ends_the_game():

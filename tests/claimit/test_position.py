@@ -44,12 +44,40 @@ def empty_rows():
     return [". . . . . ."] * 6
 
 
+def engine_after(position, move):
+    """The position the Cython engine reaches by `move`'s decisions."""
+    state = position.engine_state()
+    for code in position.engine_moves(move):
+        state.apply(code)
+    return ClaimItPosition.from_engine(position.engine_game(), state.state_bytes(), position.given_target)
+
+
 def test_spec_example_round_trips_with_key_order():
     position = load(SPEC_EXAMPLE)
     assert isinstance(position, ClaimItPosition)
     assert list(position.to_json()) == list(SPEC_EXAMPLE)
     assert position.to_json() == SPEC_EXAMPLE
     assert position.legal_moves() == ["roll", "stop"]
+
+
+def test_written_text_is_the_spec_layout_indented_by_2():
+    assert claimsolve.dumps(load(SPEC_EXAMPLE)) == """{
+  "game": "claimit",
+  "players": 2,
+  "board": [
+    ". . . . . .",
+    ". B/1 1 . . .",
+    ". . 2/w3 . . .",
+    ". . . 1/B . .",
+    ". . . . w5/B .",
+    ". . . . . B/2"
+  ],
+  "to_move": 1,
+  "dice": null,
+  "final_round": null,
+  "variant": {"release_white": false}
+}
+"""
 
 
 def test_defaults_and_target_only_written_when_given():
@@ -73,6 +101,7 @@ def test_every_seed_loads_and_round_trips():
 @pytest.mark.parametrize("data,field", [
     (with_(colour=1), "colour"),
     (with_(players=6), "players"),
+    (with_(players=1), "players"),
     (with_(players=True), "players"),
     (with_(to_move=3), "to_move"),
     (with_(board=empty_rows()[:5]), "board"),
@@ -100,6 +129,12 @@ def test_invalid_positions_name_the_field(data, field):
         load(data)
     assert info.value.field == field
     assert "\n" not in str(info.value)
+
+
+def test_tokens_may_be_separated_by_several_spaces():
+    position = load(with_(board=["  .   B/1 1 .  . ."] + SPEC_EXAMPLE["board"][1:]))
+    assert position.to_json()["board"][0] == ". B/1 1 . . ."
+    assert position.to_json()["board"][1:] == SPEC_EXAMPLE["board"][1:]
 
 
 def test_token_errors_name_row_token_and_space():
@@ -237,6 +272,78 @@ def test_final_round_begins_at_the_target_and_ends_after_everyone():
         p.play("roll")
     # a finished game round-trips and stays finished
     assert load(p.to_json()).is_over()
+
+
+def test_the_target_counts_secured_spaces_not_held_ones():
+    # 3 players, target 9: player 1 stops with 8 secured and 4 more held unsecured
+    rows = ["B/1 B/1 B/1 B/1 B/1 B/1", "B/1 B/1 1 1 1 w1"] + empty_rows()[2:]
+    position = load({"game": "claimit", "players": 3, "board": rows})
+    stopped = position.play("stop")
+    assert stopped.to_json()["board"][1] == "B/1 B/1 1 1 1 1"
+    assert stopped.final_round is None and stopped.to_move == 2
+    assert engine_after(position, "stop") == stopped
+    # a black on his own colour makes the ninth secured space: the final round begins
+    rows[1] = "B/1 B/1 1/B 1 1 ."
+    secured = load({"game": "claimit", "players": 3, "board": rows})
+    assert secured.play("stop").final_round == (1, 3)
+    assert engine_after(secured, "stop").final_round == (1, 3)
+
+
+def test_reaching_the_target_again_in_the_final_round_changes_nothing():
+    # player 1 triggered it; player 2 now stops with his ninth secured space
+    rows = ["B/1 B/1 B/1 B/1 B/1 B/1", "B/1 B/1 B/1 . . .",
+            "B/2 B/2 B/2 B/2 B/2 B/2", "B/2 B/2 2/B . . ."] + empty_rows()[4:]
+    position = load({"game": "claimit", "players": 3, "board": rows, "to_move": 2,
+                     "final_round": {"triggered_by": 1, "turns_left": 3}})
+    stopped = position.play("stop")
+    assert stopped.final_round == (1, 2) and stopped.to_move == 3
+    assert engine_after(position, "stop") == stopped
+    last = stopped.play("roll:1,1,1").play("roll:1,1,1")       # 1,1 is secured: two busts
+    assert last.is_over() and last.final_round == (1, 0)
+
+
+def test_colour_markers_are_unlimited():
+    # player 1 already holds 30 spaces (the box has 24 of a colour); he places a 31st
+    rows = ["1 1 1 1 1 1"] * 5 + ["2 2 2 . . ."]
+    position = load({"game": "claimit", "players": 2, "board": rows}).play("roll:6,6,4").play("w4@6,6")
+    stopped = position.play("stop")
+    assert stopped.to_json()["board"][5] == "2 2 2 . . 1"
+    assert engine_after(position, "stop") == stopped
+
+
+def test_a_pile_of_this_turn_over_an_opponent_loads_and_resolves():
+    # Q/wN/B: white 4 on player 2's marker, then black on it, this turn of player 1
+    rows = ["B/2 2/w4/B . . . .", "B/2 . . . . ."] + empty_rows()[2:]
+    position = load({"game": "claimit", "players": 2, "board": rows})
+    assert position.to_json()["board"][0] == "B/2 2/w4/B . . . ."
+    stopped = position.play("stop")
+    assert stopped.to_json()["board"][0] == "B/2 B/1 . . . ."
+    assert engine_after(position, "stop") == stopped
+    busted = position.play("roll:1,1,2")           # spaces 1,1, 1,2 and 2,1 are all blocked
+    assert busted.to_move == 2 and busted.to_json()["board"][0] == "B/2 2 . . . ."
+    assert engine_after(position, "roll:1,1,2") == busted
+
+
+def test_release_white_piles_stop_and_bust_as_black_on_white():
+    # B (black where a white lay on an empty space), Q/B (... on player 2's marker), M/B
+    rows = ["B 2/B 1/B B/2 . .", "B/2 . . . . ."] + empty_rows()[2:]
+    position = load({"game": "claimit", "players": 2, "board": rows, "variant": {"release_white": True}})
+    stopped = position.play("stop")
+    assert stopped.to_json()["board"][0] == "B/1 B/1 B/1 B/2 . ."
+    assert engine_after(position, "stop") == stopped
+    busted = position.play("roll:1,1,2")          # 1,1, 1,2 and 2,1 are blocked: a bust
+    assert busted.to_move == 2 and busted.to_json()["board"][0] == ". 2 1 B/2 . ."
+    assert engine_after(position, "roll:1,1,2") == busted
+
+
+def test_piles_of_the_turn_belong_to_the_player_to_move():
+    # M/B and Q/wN name the player to move: with player 2 to move, 1/B and 2/w4/B are invalid
+    for pile in ("1/B", "2/w4/B"):
+        with pytest.raises(PositionError) as info:
+            load({"game": "claimit", "players": 2, "to_move": 2, "board": [f". {pile} . . . ."] + empty_rows()[1:]})
+        assert info.value.field == "board[0]"
+    assert load({"game": "claimit", "players": 2, "to_move": 2,
+                 "board": [". 2/B . . . ."] + empty_rows()[1:]}).turn_in_progress()
 
 
 def test_svg_and_render_draw_every_pile():

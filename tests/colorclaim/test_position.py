@@ -47,6 +47,10 @@ def test_round_trip_writes_the_spec_key_order():
     assert claimsolve.loads(claimsolve.dumps(position)) == position
 
 
+def test_written_text_is_the_spec_layout_indented_by_2():
+    assert claimsolve.dumps(claimsolve.loads(SPEC_EXAMPLE)) == SPEC_EXAMPLE + "\n"
+
+
 def test_defaults_and_several_spaces_between_tokens():
     position = claimsolve.from_dict({"game": "colorclaim", "board": ["R1   G2 ", " Y3 K1"]})
     assert position.player_to_move == 1

@@ -1,5 +1,7 @@
 """Hand-checked examples of each clause of rules-colorclaim.md, on the
 reference rules (through positions written as JSON)."""
+import random
+
 import pytest
 
 import claimsolve
@@ -154,3 +156,27 @@ def test_perft_counts_every_move_sequence():
     pos = position(["R1 G2"])
     # 4 first moves; after each, one stack is left
     assert pos.perft(3) == [4, 0, 0]
+
+
+def test_every_move_empties_one_space_and_different_moves_differ():
+    position = claimsolve.new("colorclaim", size="4x3", seed=3)
+    rng = random.Random(3)
+    plies = 0
+    while not position.is_over():
+        occupied = position.stack_count()
+        engine = position.engine_state()
+        children, engine_children = set(), set()
+        for code in engine.legal_moves():
+            child = position.play(position.move_name(code))
+            assert child.stack_count() == occupied - 1
+            children.add(child)
+            after = engine.copy()
+            after.apply(code)
+            view = after.game.decode(after.state_bytes())
+            view.pop("hash")
+            engine_children.add(repr(sorted(view.items())))
+        moves = position.legal_moves()
+        assert len(children) == len(engine_children) == len(moves)
+        position = position.play(rng.choice(moves))
+        plies += 1
+    assert plies <= 12 - 1

@@ -200,3 +200,38 @@ def test_unknown_and_missing_keys(tmp_path, game, path):
         data = seed_data(path)
         del data[key]
         assert_contract(run("show", write(tmp_path, json.dumps(data))))
+
+
+# --- positions.md's invalid positions, written by hand, refused by the command line --------
+
+E6 = [". . . . . ."] * 6
+INVALID_BY_THE_SPEC = [
+    # claim
+    ({"game": "claim", "players": 2, "territories": ["a b", "b a"], "board": [". .", ". ."]},
+     "territories"),                                                     # a letter not connected
+    ({"game": "claim", "players": 2, "territories": ["a a", "a a"], "board": ["T1 .", ". T2"]},
+     "board"),                                                           # two towers in one territory
+    ({"game": "claim", "players": 2, "territories": ["- a", "a a"], "board": ["1 .", ". ."]},
+     "board[0]"),                                                        # a piece on sea
+    ({"game": "claim", "players": 2, "territories": ["a a", "b b"], "board": ["T1 1", "2 ."],
+      "phase": "settle"}, "board"),                                      # a tower in the settle phase
+    ({"game": "claim", "players": 2, "territories": ["a a", "a a"], "board": ["1 2", ". ."],
+      "history": {"streak": {"1": ["b2", 1]}}}, "history.streak.1"),    # a streak on another's Viking
+    # claimit
+    ({"game": "claimit", "players": 2, "board": [". 3 . . . ."] + E6[1:]}, "board[0]"),  # colour > players
+    ({"game": "claimit", "players": 2, "board": ["w2 . . . . w2"] + E6[1:]}, "board"),   # a white twice
+    ({"game": "claimit", "players": 2, "board": ["B/1 B/2 . . . .", "B/2 B/1 . . . ."] + E6[2:],
+      "dice": [1, 1, 2]}, "dice"),                                                       # dice that bust
+    ({"game": "claimit", "players": 2, "board": ["B/1 B/1 B/1 B/1 B/1 B/1"] * 2 + ["B/1 . . . . ."] + E6[3:]},
+     "final_round"),                                                     # the target without final_round
+    # colorclaim
+    ({"game": "colorclaim", "board": ["R1 R1", "R1 G2"]}, "board"),     # 3 pyramids R1
+    ({"game": "colorclaim", "board": ["R1 G2"], "claims": ["G", None], "shield": 1}, "shield"),
+]
+
+
+@pytest.mark.parametrize("data,field", INVALID_BY_THE_SPEC,
+                         ids=[f"{d['game']}:{f}:{i}" for i, (d, f) in enumerate(INVALID_BY_THE_SPEC)])
+def test_positions_the_spec_calls_invalid_are_refused_naming_the_field(tmp_path, data, field):
+    path = write(tmp_path, json.dumps(data))
+    assert_refused(run("show", path), path, f"field '{field}'")
