@@ -17,26 +17,29 @@ from claimsolve.claim import ISLANDS, rules
 from claimsolve.claim.islands import random_island
 from claimsolve.claim.position import ClaimPosition
 
-SPEC_EXAMPLE = {
-    "game": "claim",
-    "players": 2,
-    "variant": "standard",
-    "territories": [
-        "- a a b b",
-        "a a a b b",
-        "c c c b -",
-    ],
-    "board": [
-        ". 1 . T2 .",
-        "2 1 . . 2",
-        ". . 1 . .",
-    ],
-    "phase": "play",
-    "first_player": 1,
-    "to_move": 1,
-    "rules": {"standstill": "same-viking", "draw_after": 200, "third_party_anvil": True},
-    "history": {"streak": {"1": ["c1", 2], "2": None}, "quiet_plies": 0},
+# the example of positions.md, as written (keys in order, indented by 2)
+SPEC_TEXT = """{
+  "game": "claim",
+  "players": 2,
+  "variant": "standard",
+  "territories": [
+    "- a a b b",
+    "a a a b b",
+    "c c c b -"
+  ],
+  "board": [
+    ". 1 . T2 .",
+    "2 1 . . 2",
+    ". . 1 . ."
+  ],
+  "phase": "play",
+  "first_player": 1,
+  "to_move": 1,
+  "rules": {"standstill": "same-viking", "draw_after": 200, "third_party_anvil": true},
+  "history": {"streak": {"1": ["c1", 2], "2": null}, "quiet_plies": 0}
 }
+"""
+SPEC_EXAMPLE = json.loads(SPEC_TEXT)
 
 _DROP = object()
 
@@ -86,27 +89,7 @@ def test_the_example_round_trips_with_its_key_order():
 
 
 def test_written_text_is_the_spec_layout_indented_by_2():
-    assert claimsolve.dumps(ClaimPosition.from_json(SPEC_EXAMPLE)) == """{
-  "game": "claim",
-  "players": 2,
-  "variant": "standard",
-  "territories": [
-    "- a a b b",
-    "a a a b b",
-    "c c c b -"
-  ],
-  "board": [
-    ". 1 . T2 .",
-    "2 1 . . 2",
-    ". . 1 . ."
-  ],
-  "phase": "play",
-  "first_player": 1,
-  "to_move": 1,
-  "rules": {"standstill": "same-viking", "draw_after": 200, "third_party_anvil": true},
-  "history": {"streak": {"1": ["c1", 2], "2": null}, "quiet_plies": 0}
-}
-"""
+    assert claimsolve.dumps(ClaimPosition.from_json(SPEC_EXAMPLE)) == SPEC_TEXT
 
 
 def test_defaults():

@@ -12,22 +12,25 @@ from claimsolve.errors import MoveError, PositionError
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "claimit"
 
-SPEC_EXAMPLE = {
-    "game": "claimit",
-    "players": 2,
-    "board": [
-        ". . . . . .",
-        ". B/1 1 . . .",
-        ". . 2/w3 . . .",
-        ". . . 1/B . .",
-        ". . . . w5/B .",
-        ". . . . . B/2",
-    ],
-    "to_move": 1,
-    "dice": None,
-    "final_round": None,
-    "variant": {"release_white": False},
+# the example of positions.md, as written (keys in order, indented by 2)
+SPEC_TEXT = """{
+  "game": "claimit",
+  "players": 2,
+  "board": [
+    ". . . . . .",
+    ". B/1 1 . . .",
+    ". . 2/w3 . . .",
+    ". . . 1/B . .",
+    ". . . . w5/B .",
+    ". . . . . B/2"
+  ],
+  "to_move": 1,
+  "dice": null,
+  "final_round": null,
+  "variant": {"release_white": false}
 }
+"""
+SPEC_EXAMPLE = json.loads(SPEC_TEXT)
 
 
 def load(data):
@@ -61,23 +64,7 @@ def test_spec_example_round_trips_with_key_order():
 
 
 def test_written_text_is_the_spec_layout_indented_by_2():
-    assert claimsolve.dumps(load(SPEC_EXAMPLE)) == """{
-  "game": "claimit",
-  "players": 2,
-  "board": [
-    ". . . . . .",
-    ". B/1 1 . . .",
-    ". . 2/w3 . . .",
-    ". . . 1/B . .",
-    ". . . . w5/B .",
-    ". . . . . B/2"
-  ],
-  "to_move": 1,
-  "dice": null,
-  "final_round": null,
-  "variant": {"release_white": false}
-}
-"""
+    assert claimsolve.dumps(load(SPEC_EXAMPLE)) == SPEC_TEXT
 
 
 def test_defaults_and_target_only_written_when_given():
