@@ -269,8 +269,7 @@ cdef class ClaimItGame:
                 memcpy(&s, &start, sizeof(ci_state))
                 first = row
                 while s.phase != PHASE_OVER:
-                    if (s.phase == PHASE_DECIDE and not anything_placed(&s) and s.trigger == NO_TRIGGER
-                            and row < cap and row - first < 4096):
+                    if valued_turn_start(&s) and row < cap and row - first < 4096:
                         standings_after_stop(c, &s, False, group, sec, held)
                         for k in range(np):
                             p = (s.to_move + k) % np

@@ -38,6 +38,11 @@ cdef void set_value_weights(ci_ctx *c, object w):
     for i in range(len(w) - 9):
         c.value_seat[i + 1] = w[9 + i]
 
+cdef inline bint valued_turn_start(const ci_state *s) noexcept nogil:
+    """A turn start before the final round: where the playout value is
+    given, and so where ClaimItGame.turn_start_samples takes its rows."""
+    return s.phase == PHASE_DECIDE and not anything_placed(s) and s.trigger == NO_TRIGGER
+
 cdef int ci_playout_value(const void *ctx, const void *st, double *out) noexcept nogil:
     """The win shares of the players at a turn start before the final round
     (returns 1), else nothing (returns 0: the playout goes on)."""
@@ -49,7 +54,7 @@ cdef int ci_playout_value(const void *ctx, const void *st, double *out) noexcept
     cdef double u[5]
     cdef double phase, wg, ws, wh, top = -1e300, total = 0.0
     cdef int k, p, most = 0
-    if s.phase != PHASE_DECIDE or anything_placed(s) or s.trigger != NO_TRIGGER:
+    if not valued_turn_start(s):
         return 0
     standings_after_stop(c, s, False, group, sec, held)
     for p in range(c.players):
