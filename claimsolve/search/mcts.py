@@ -41,10 +41,12 @@ def _playout_turns(value, name):
     return limits.integer(value, name, 0, limits.MAX_INT, what='a whole number from 0, or "end"')
 
 
-def _check_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale,
-                   playout_turns=None):
+def _checked_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale,
+                     uniform_playouts, playout_turns):
     """The options of search and MCTSPlayer, checked by claimsolve.limits
-    (the same bounds as the command line's and the specs')."""
+    (the same bounds as the command line's and the specs'): the time budget
+    (DEFAULT_TIME when neither time nor iterations is given) and the
+    MCTSTree options."""
     if time is not None:
         limits.seconds(time, "time")
     if iterations is not None:
@@ -60,6 +62,10 @@ def _check_options(time, iterations, seed, threads, memory_mb, exploration, play
         limits.number(eval_scale, "eval_scale", 0.0, MAX_EXPLORATION, low_open=True)
     if playout_turns is not None:
         _playout_turns(playout_turns, "playout_turns")
+    if time is None and iterations is None:
+        time = DEFAULT_TIME
+    return time, dict(memory_mb=memory_mb, exploration=exploration, playout_depth=playout_depth,
+                      eval_scale=eval_scale, uniform_playouts=uniform_playouts, playout_turns=playout_turns)
 
 
 class MCTSTree:
@@ -336,15 +342,11 @@ def search(position, time=None, iterations=None, seed=0, threads=1, memory_mb=25
     whose suggestions are the root moves, best first; see docs/mcts.md.
     Ctrl-C stops it within about 0.1 s: an Interrupted (a KeyboardInterrupt)
     is raised with the answer so far (info["interrupted"])."""
-    _check_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale,
-                   playout_turns)
-    if time is None and iterations is None:
-        time = DEFAULT_TIME
+    time, options = _checked_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth,
+                                     eval_scale, uniform_playouts, playout_turns)
     if position.is_over():
         return SearchResult(engine="mcts", suggestions=[], complete=True,
                             info={"iterations": 0, "tree_nodes": 0, "threads": threads})
-    options = dict(memory_mb=memory_mb, exploration=exploration, playout_depth=playout_depth,
-                   eval_scale=eval_scale, uniform_playouts=uniform_playouts, playout_turns=playout_turns)
     tree = MCTSTree(position, seed=seed, **options)
     if threads == 1:
         started = _time.monotonic()
@@ -549,17 +551,11 @@ class MCTSPlayer(Player):
 
     def __init__(self, time=None, iterations=None, seed=0, threads=1, memory_mb=256, exploration=None,
                  playout_depth=None, eval_scale=None, uniform_playouts=False, playout_turns=None):
-        _check_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale,
-                       playout_turns)
-        if time is None and iterations is None:
-            time = DEFAULT_TIME
-        self.time = time
+        self.time, self.options = _checked_options(time, iterations, seed, threads, memory_mb, exploration,
+                                                   playout_depth, eval_scale, uniform_playouts, playout_turns)
         self.iterations = iterations
         self.seed = seed
         self.threads = threads
-        self.options = dict(memory_mb=memory_mb, exploration=exploration, playout_depth=playout_depth,
-                            eval_scale=eval_scale, uniform_playouts=uniform_playouts,
-                            playout_turns=playout_turns)
         self.games = 0          # games begun: each gets its own seed
         self.choices = 0        # moves chosen: each parallel search its own seeds
         self.tree = None
