@@ -105,7 +105,7 @@ cdef class Searcher:
         # decisions have few choices, and the principal variation needs their
         # entries (Claim: the same depth, whole-turn lines instead of one turn)
         self.s.tt_min_moves = 1 if g.in_turn != NULL else 4
-        self.mobility_weight = 12
+        self.mobility_weight = 6
         self.s.mobility_min_moves = 6
         if not search_alloc(&self.s):
             raise MemoryError()
