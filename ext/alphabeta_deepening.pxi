@@ -34,6 +34,7 @@ cdef dict deepening_search(Searcher self, max_depth, time_limit, progress, int t
     self.status = {"depth": 0, "score": None, "best": self.root_paths[order[0]]}
     cur = [0] * n
     cur_bound = ["upper"] * n
+    done_order = list(order)
     for d in range(1, limit + 1):
         if d == 1:
             deadline, self.s.deadline = self.s.deadline, 0.0   # depth 1 always completes
@@ -94,6 +95,7 @@ cdef dict deepening_search(Searcher self, max_depth, time_limit, progress, int t
             depths[i] = d
         rest = sorted(order[1:], key=lambda i: (-scores[i], bounds[i] != "exact"))
         order = [order[0]] + rest
+        done_order = list(order)
         completed = d
         self.status.update(depth=d, score=scores[order[0]], best=self.root_paths[order[0]],
                            moves=[(self.root_paths[i], scores[i], bounds[i]) for i in order[:PROGRESS_MOVES]],
@@ -102,6 +104,9 @@ cdef dict deepening_search(Searcher self, max_depth, time_limit, progress, int t
             solved = True              # no line met the horizon: exact values
             break
     self.check_errors()
+    # an iteration cut short may have moved a move first on a score of its
+    # own depth; the answer is the last completed depth's, in its order
+    order = done_order
     pv = table_line(self, order[0], completed)
     return {
         "depth": completed,

@@ -2,6 +2,7 @@
 minimax over the Color Claim reference rules, plus budgets, determinism,
 players and refusals."""
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
@@ -11,10 +12,13 @@ from claimsolve import _alphabeta
 from claimsolve.colorclaim import ColorClaimPosition
 from claimsolve.colorclaim.position import FULL_SET
 from claimsolve.errors import ClaimsolveError
+from claimsolve.positions import load
 from claimsolve.search import alphabeta
 from claimsolve.player_kinds import make_player
 from colorclaim_helpers import move_values, reduced
 from .toy_game import ToyGame
+
+SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "colorclaim"
 
 
 @st.composite
@@ -140,6 +144,25 @@ def test_depth_limited_search_is_legal_and_deterministic():
     assert all(s.score <= first.best.score for s in first.suggestions)
     assert first.pv[0] == first.best.move and 1 <= len(first.pv) <= 4
     play_line(position, first.pv)
+
+
+@pytest.mark.parametrize("top", [1, 5])
+def test_a_search_stopped_within_a_depth_answers_with_the_last_whole_depth(top):
+    # an iteration cut short by the clock may already have put another move
+    # first on a score of its own depth; the answer must be one depth's:
+    # every move at the depth reached, the first the best of that depth.
+    # Budgets from 5 to 150 ms stop the 4x3 start's deepening at many points
+    # of depths 4-7 (the code before the fix put a move first with a score
+    # below the next one's at most of them).
+    position = load(SEEDS / "start-4x3-seed1.json")
+    for ms in range(5, 155, 10):
+        result = alphabeta.search(position, time=ms / 1000, top=top)
+        depth = result.info["depth"]
+        assert all(s.depth == depth for s in result.suggestions)
+        full = alphabeta.search(position, depth=depth, top=top)
+        assert result.best.score == full.best.score
+        assert all(s.score <= result.best.score for s in result.suggestions)
+        assert [s.move for s in result.suggestions] == [s.move for s in full.suggestions]
 
 
 def test_depth_limited_search_beyond_the_end_is_exact():
