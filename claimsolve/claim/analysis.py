@@ -36,7 +36,7 @@ def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, pro
                               " alphabeta or mcts")
     budget = None if time is None else time * (1 - POSTPROCESS_SHARE)
     if engine == "auto":
-        if iterations is not None and time is None:
+        if iterations is not None:
             engine = "mcts"          # an iteration budget only means something to MCTS
         else:
             two_sided = len(position.teams()) == 2

@@ -27,9 +27,10 @@ def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, pro
         result = mcts.search(position, time=time, iterations=iterations, seed=seed,
                              threads=threads, progress=progress)
         return Analysis(position, result)
-    if iterations is not None and engine == "auto" and time is None:
-        # an iteration budget only means something to MCTS
-        result = mcts.search(position, iterations=iterations, seed=seed, threads=threads,
+    if iterations is not None and engine == "auto":
+        # an iteration budget only means something to MCTS (a time, if given
+        # too, is its second limit)
+        result = mcts.search(position, time=time, iterations=iterations, seed=seed, threads=threads,
                              progress=progress)
         return Analysis(position, result)
     if engine == "solver":

@@ -168,6 +168,12 @@ def score_text(engine, s):
         return "?"
     if engine == "mcts":
         return f"{s.score:.3f}"
+    if not s.exact and ("lower" in s.extra or "upper" in s.extra):
+        # the solver proved bounds on this move, not its value
+        lower, upper = s.extra.get("lower"), s.extra.get("upper")
+        if lower is None:
+            return f"<={upper:+d}" if upper is not None else "?"
+        return f">={lower:+d}" if upper is None else f"{lower:+d}..{upper:+d}"
     prefix = "<=" if s.extra.get("bound") == "upper" else ""
     if isinstance(s.score, float) and not s.score.is_integer():
         return f"{prefix}{s.score:+.2f}"

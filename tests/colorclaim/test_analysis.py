@@ -5,10 +5,16 @@ import json
 from pathlib import Path
 
 from claimsolve.analysis import analyze
+from claimsolve.positions import load as load_file
+from claimsolve.render.text import analysis_text
 from claimsolve.colorclaim import ColorClaimPosition
 from claimsolve.colorclaim import analysis as colorclaim_analysis
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "colorclaim"
+
+
+def claim_seed(name):
+    return load_file(SEEDS.parent / "claim" / name)
 
 
 def load(name):
@@ -45,3 +51,37 @@ def test_auto_answers_with_the_value_when_every_move_would_take_too_long(monkeyp
     assert best.exact and best.score == 6 and best.move == result.info["best_move"]
     # the full answer agrees: that move is worth 6 (checked by the solver from it)
     assert -analyze(position.play(best.move), time=600).result.info["value"] == 6
+
+
+def test_moves_the_value_only_answer_did_not_value_show_their_bounds(monkeypatch):
+    # when only the value fits in the budget, the other moves have bounds
+    # (at most the value), which analyze must not print as values
+    position = load("start-4x3-seed1.json")
+    solve = colorclaim_analysis.alphabeta.solve
+
+    def every_move_runs_out(position, **options):
+        if not options.get("value_only"):
+            options["time"] = 1e-4
+        return solve(position, **options)
+
+    monkeypatch.setattr(colorclaim_analysis.alphabeta, "solve", every_move_runs_out)
+    analysis = analyze(position, time=600, top=8)
+    result = analysis.result
+    assert result.info["value_only"] and result.info["value"] == 2
+    bounded = [s for s in result.suggestions if not s.exact]
+    assert bounded
+    rows = {line.split()[1]: line.split()[2] for line in analysis_text(analysis).splitlines()
+            if line[:1].isdigit() and len(line.split()) >= 3}
+    for s in bounded:
+        lower, upper = s.extra["lower"], s.extra["upper"]
+        expected = (f"<={upper:+d}" if lower is None else f">={lower:+d}" if upper is None
+                    else f"{lower:+d}..{upper:+d}")
+        assert rows[s.move] == expected
+    assert rows[result.info["best_move"]] == "+2"
+
+
+def test_an_iteration_budget_under_auto_means_mcts_even_with_a_time():
+    for position in (load("start-4x3-seed1.json"), claim_seed("play-2p.json")):
+        result = analyze(position, time=30, iterations=200).result
+        assert result.engine == "mcts"
+        assert result.info["iterations"] == 200      # the iterations ended it, not the 30 s
