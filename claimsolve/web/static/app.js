@@ -549,6 +549,12 @@ function showResult(result) {
 function scoreText(engine, s) {
   if (s.score === null || s.score === undefined) return "?";
   if (engine === "mcts") return Number(s.score).toFixed(3);
+  if (!s.exact && ("lower" in s || "upper" in s)) {
+    // the solver proved bounds on this move, not its value
+    const signed = (v) => (v > 0 ? "+" : "") + v;
+    if (s.lower === null) return s.upper === null ? "?" : "<=" + signed(s.upper);
+    return s.upper === null ? ">=" + signed(s.lower) : signed(s.lower) + ".." + signed(s.upper);
+  }
   const prefix = s.bound === "upper" ? "<=" : "";
   const n = Number(s.score);
   return prefix + (n > 0 ? "+" : "") + (Number.isInteger(n) ? n : n.toFixed(2));
