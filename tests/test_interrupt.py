@@ -286,6 +286,34 @@ def test_an_ignored_sigint_stays_ignored(positions, threads):
         proc.communicate()
 
 
+def test_serve_started_with_sigint_ignored_keeps_serving_after_one():
+    # the web server's own signal handling must not undo an ignored SIGINT
+    # (it stopped, silently with exit 0); SIGTERM still stops it
+    pytest.importorskip("uvicorn")
+    import urllib.request
+    proc = subprocess.Popen(COMMAND + ["serve", "--port", "0", "--workers", "1"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        line = proc.stdout.readline()
+        url = line.split(" is at ")[1].split()[0]
+        with urllib.request.urlopen(url, timeout=STOP_BOUND) as response:     # serving: uvicorn's handlers are in
+            assert response.status == 200
+        os.killpg(proc.pid, signal.SIGINT)
+        deadline = time.monotonic() + 1.0          # it stopped within 0.25 s when the bug was there
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, f"serve ended on an ignored SIGINT: {proc.communicate()}"
+            time.sleep(0.05)
+        with urllib.request.urlopen(url, timeout=STOP_BOUND) as response:
+            assert response.status == 200
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=STOP_BOUND)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+
+
 def wait_until_working_pid(pid, cpu, timeout=60.0):
     deadline = time.monotonic() + timeout
     while cpu_seconds(pid) < cpu:

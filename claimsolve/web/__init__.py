@@ -7,6 +7,7 @@ The page (static/) ships inside the package and loads nothing from
 elsewhere; the API mirrors the commands (claimsolve.web.app, .api).
 """
 import ipaddress
+import signal
 import socket
 import sys
 
@@ -60,8 +61,24 @@ def serve(host="127.0.0.1", port=DEFAULT_PORT, max_time=30.0, workers=2, announc
     hosts = None if is_loopback(host) else ["*"]
     app = create_app(max_time=max_time, workers=workers, hosts=hosts)
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
-    server = uvicorn.Server(config)
+    server = _server_class(uvicorn)(config)
     announce(f"claimsolve serve: the analysis board is at http://{shown}:{bound}/ "
              f"({workers} worker{'s' if workers != 1 else ''}, at most {max_time:g} s a request; Ctrl-C stops)")
     sys.stdout.flush()
     server.run(sockets=[sock])
+
+
+def _server_class(uvicorn):
+    """uvicorn's Server, except that a process started with SIGINT ignored
+    (`nohup`, a script's background job) keeps ignoring it, as every other
+    command does: uvicorn answers SIGINT and SIGTERM alike, whatever the
+    process had."""
+    ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):
+            if sig == signal.SIGINT and ignored:
+                return
+            super().handle_exit(sig, frame)
+
+    return Server
