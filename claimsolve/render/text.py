@@ -79,8 +79,12 @@ def solve_text(position, result):
     else:
         lo, hi = data["bounds"]
         stopped = "Interrupted (Ctrl-C)" if result.info.get("interrupted") else "Not finished within the time limit"
-        lines.append(f"{stopped}. Proven so far: the value for player {mover} "
-                     f"lies in [{_bound(lo)}, {_bound(hi)}].")
+        if lo is not None and lo == hi:
+            lines.append(f"{stopped}. Proven so far: the value for player {mover} is {lo:+d}; "
+                         "not every move's value is.")
+        else:
+            lines.append(f"{stopped}. Proven so far: the value for player {mover} "
+                         f"lies in [{_bound(lo)}, {_bound(hi)}].")
     if data.get("moves"):
         lines.append("")
         lines.append("move      value")

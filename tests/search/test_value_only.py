@@ -111,6 +111,21 @@ def test_value_only_time_limited_gives_bounds_holding_the_value():
     assert data["complete"] is False and data["bounds"] == [lower, upper]
 
 
+def test_every_move_cut_short_with_the_value_proven_says_the_value():
+    # the value-only answer's table lets the every-move solve prove the value
+    # again in a few hundred nodes; then its clock (read every 1,024 nodes)
+    # stops the moves' values at once
+    position = ColorClaimPosition.new(size="4x3", seed=3)
+    table = alphabeta.new_table(16)
+    value = alphabeta.solve(position, table=table, value_only=True).info["value"]
+    cut = alphabeta.solve(position, table=table, time=1e-6)
+    assert not cut.complete and cut.info["lower"] == cut.info["upper"] == value
+    text = solve_text(position, cut)
+    assert f"Not finished within the time limit. Proven so far: the value for player 1 is {value:+d}; " \
+           "not every move's value is." in text
+    assert "lies in" not in text
+
+
 @pytest.mark.parametrize("bad", ["yes", 1, None])
 def test_value_only_must_be_a_bool(bad):
     position = claimsolve.new("colorclaim", size="3x3", seed=2)
