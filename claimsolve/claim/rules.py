@@ -970,7 +970,8 @@ def _read_play(state, reader):
         when = "the conquest check after the pass"
     else:
         if token.startswith("t@"):
-            reader.fail(f"{_tower_token(token)}: the conquest check at the start of the turn places no tower by "
+            what = "no more towers" if progress.written else "no tower"
+            reader.fail(f"{_tower_token(token)}: the conquest check at the start of the turn places {what} by "
                         "choice; the placements after the movement come after it")
         if "-" not in token:
             _phase_hint(state, reader, token)

@@ -444,6 +444,18 @@ def test_a_player_without_a_movement_passes():
         position.play("T@d1 pass")
 
 
+def test_a_tower_past_the_start_checks_placements_is_named_as_one_more():
+    # the start of the turn conquers one territory (T@a1 is that tower): a
+    # second T@ before the movement is one more than the check places
+    position = make([". 1 . T2 .", "2 1 . . 2", ". . 1 . ."],
+                    territories=["- a a b b", "a a a b b", "c c c b -"],
+                    history={"streak": {"1": ["c1", 2], "2": None}, "quiet_plies": 0})
+    assert "T@a1 b2-c2" in position.legal_moves()
+    with pytest.raises(MoveError, match="T@b1: the conquest check at the start of the turn places no more "
+                                        "towers by choice"):
+        position.play("T@a1 T@b1 b2-c2")
+
+
 def standstill_position(count, standstill="same-viking"):
     return make([". . . .", "1 . 1 .", "T1 . . ."],
                 rules={"standstill": standstill}, history={"streak": {"1": ["c2", count]}})
