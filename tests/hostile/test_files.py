@@ -144,10 +144,22 @@ def test_digits_that_are_not_ascii_are_refused_in_files(tmp_path, path, field, r
     ('{"game": "colorclaim", "game": "colorclaim", "board": ["R1 G1", "B1 Y1"]}', "game"),
     ('{"game": "colorclaim", "board": ["R1 G1", "B1 Y1"], "to_move": 1, "to_move": 2}', "to_move"),
     ('{"game": "claimit", "players": 2, "board": [". . . . . ."], '
-     '"variant": {"release_white": false, "release_white": true}}', "release_white"),
+     '"variant": {"release_white": false, "release_white": true}}', "variant.release_white"),
 ])
 def test_duplicate_keys_are_refused(tmp_path, content, key):
     assert_refused(run("show", write(tmp_path, content)), "p.json", f"field '{key}'", "twice")
+
+
+@pytest.mark.parametrize("field, raw", [
+    ("rules.draw_after", '100, "draw_after": 150'),
+    ("history.streak.1", 'null, "1": null'),
+    ("history.quiet_plies", '0, "quiet_plies": 3'),
+])
+def test_duplicate_keys_in_nested_objects_are_named_by_their_path(tmp_path, field, raw):
+    # docs/positions.md: a field is named by its dotted path, like history.streak.1
+    position = write(tmp_path, with_field(seed_data(CLAIM), field, raw))
+    result = run("show", position)
+    assert_refused(result, position, f"field '{field}': given twice")
 
 
 # --- every field of every game: wrong types and numbers -----------------------------------
