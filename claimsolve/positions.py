@@ -172,7 +172,10 @@ def parse_json(text, source=None):
             _refuse_repeated(data)
         return data
     except json.JSONDecodeError as exc:
-        raise ClaimsolveError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source) from None
+        # some of json's messages end in "at" ("Invalid control character at", "Unterminated string
+        # starting at"): the place is said once
+        message = exc.msg[:-3] if exc.msg.endswith(" at") else exc.msg
+        raise ClaimsolveError(f"invalid JSON: {message} at line {exc.lineno} column {exc.colno}", source) from None
     except RecursionError:
         raise ClaimsolveError(f"invalid JSON: nested more than {MAX_NESTING} levels deep "
                               "(a position nests a few levels)", source) from None

@@ -115,6 +115,16 @@ def test_binary_and_broken_files(tmp_path, content, fragment):
     assert_refused(run("show", write(tmp_path, content)), "p.json", fragment)
 
 
+@pytest.mark.parametrize("content,message", [
+    (b'{"game": "colorclaim", "board": ["R1\tG1"]}', "invalid JSON: Invalid control character at line 1 column 37"),
+    (b'{"game": "colorclaim", "board": ["R1', "invalid JSON: Unterminated string starting at line 1 column 34"),
+])
+def test_json_errors_say_where_once(tmp_path, content, message):
+    # json's own message ends in "at": the line said "... at at line 1 ..."
+    line = assert_refused(run("show", write(tmp_path, content)), "p.json", message)
+    assert "at at" not in line
+
+
 def test_a_byte_order_mark_is_read():
     text = COLORCLAIM.read_text()
     result = run("show", "-", input=("\ufeff" + text).encode("utf-8"))
