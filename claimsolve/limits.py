@@ -215,13 +215,16 @@ def spec_options(given, known, positional=None):
     `given` {name: text} as claimsolve.player_kinds.parse_spec reads them,
     `known` {name: check(text, name) -> value}; `positional` names a value
     written without `name=` (threshold:2 is threshold:k=2).  An unknown
-    option is refused listing the known ones; each error names the option as
+    option is refused listing the known ones, a known one written without
+    `=value` (mcts:time) as needing a value; each error names the option as
     the user wrote it."""
     given = dict(given)
     labels = {name: name for name in given}
     if "" in given:
         if positional is None:
             word = given.pop("")
+            if word in known:               # mcts:time, the value left out
+                raise ClaimsolveError(f"option '{word}' needs a value (write {word}=VALUE)")
             raise ClaimsolveError(f"unknown option '{_shown(word)[1:-1]}' ({_known(known)}; write name=value)")
         if positional in given:
             raise ClaimsolveError(f"option '{positional}' given twice (once as {positional}=)")
