@@ -172,6 +172,20 @@ def test_duplicate_keys_in_nested_objects_are_named_by_their_path(tmp_path, fiel
     assert_refused(result, position, f"field '{field}': given twice")
 
 
+@pytest.mark.parametrize("path,field,raw,fragment", [
+    (CLAIM, "players", "true", "field 'players': must be an integer 2..4, not true"),
+    (CLAIM, "to_move", "false", "field 'to_move': must be a player 1..2, not false"),
+    (CLAIM, "rules.third_party_anvil", "null", "field 'rules.third_party_anvil': must be true or false, not null"),
+    (CLAIM, "history.quiet_plies", "[1, true, null]", "not [1, true, null]"),
+    (COLORCLAIM, "to_move", "true", "field 'to_move': must be 1 or 2, not true"),
+    (COLORCLAIM, "claims.[1]", "false", "field 'claims[1]': must be null or one of R, Y, G, B, K, not false"),
+])
+def test_json_values_are_quoted_back_in_json_spelling(tmp_path, path, field, raw, fragment):
+    position = write(tmp_path, with_field(seed_data(path), field, raw))
+    line = assert_refused(run("show", position), position, fragment)
+    assert not any(word in line for word in ("True", "False", "None"))
+
+
 # --- every field of every game: wrong types and numbers -----------------------------------
 
 def _fields(data, prefix=""):

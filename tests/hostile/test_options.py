@@ -249,3 +249,14 @@ def test_limits_read_strictly(check, good, bad):
     for value in bad:
         with pytest.raises(ClaimsolveError, match="option 'x'"):
             check(value, "x")
+
+
+@pytest.mark.parametrize("check,value,shown", [
+    (limits.seconds, True, "not true"), (limits.seed, False, "not false"), (limits.seed, None, "not null"),
+    (limits.threads, [1, None], "not [1, null]"), (limits.seed, {"a": True}, 'not {"a": true}'),
+])
+def test_limits_quote_json_values_in_json_spelling(check, value, shown):
+    # what a web API request or a position file gives is quoted back as it was written
+    with pytest.raises(ClaimsolveError) as caught:
+        check(value, "x")
+    assert str(caught.value).endswith(shown)
