@@ -1,6 +1,7 @@
 """Writing the user's files safely: complete or not at all (write_atomically),
 or a line at a time, each line whole (LineLog)."""
 import os
+import stat
 import tempfile
 import time
 
@@ -9,22 +10,37 @@ from .errors import ClaimsolveError
 
 def write_atomically(path, text):
     """Writes `text` to `path` through a temporary file in the same folder,
-    renamed into place only once complete, with the permissions a new file
-    gets (the umask's).  A symbolic link is followed (the file it names is
-    replaced, the link kept); a path that names anything but a regular file
-    (a folder, a device such as /dev/full, a pipe) is refused, never
-    replaced."""
+    renamed into place only once complete.  A file that exists keeps its
+    permission bits (a `chmod 600` file stays 0600); a new file gets the
+    permissions a new file gets (the umask's).  An existing file the user
+    may not write (os.access) is refused, never replaced.  A symbolic link is
+    followed (the file it names is replaced, the link kept); a hard link is
+    not kept: the rename puts a new file (a new inode) at `path`, and the
+    file's other names keep the old contents.  A path that names anything
+    but a regular file (a folder, a device such as /dev/full, a pipe) is
+    refused, never replaced."""
     path = os.fspath(path)
     target = os.path.realpath(path)
     if os.path.exists(target) and not os.path.isfile(target):
         raise ClaimsolveError("cannot write: not a regular file (a folder, a device or a pipe)", path)
+    try:
+        old_mode = stat.S_IMODE(os.stat(target).st_mode) & 0o777     # not set-user-ID and the like
+    except FileNotFoundError:
+        old_mode = None
+    except OSError as exc:
+        raise ClaimsolveError(f"cannot write: {exc.strerror}", path) from None
+    if old_mode is not None and not os.access(target, os.W_OK):
+        raise ClaimsolveError("cannot write: the file is read-only", path)
     directory = os.path.dirname(target)
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=".claimsolve-")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.fchmod(fd, 0o666 & ~umask)
+        if old_mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.fchmod(fd, 0o666 & ~umask)
+        else:
+            os.fchmod(fd, old_mode)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, target)

@@ -16,6 +16,7 @@ around the number are dropped), no `nan` or `inf`, no hexadecimal, and at
 most MAX_DIGITS characters (Python refuses to convert integers of more than
 4,300 digits; nothing here needs 40).
 """
+import json
 import math
 import os
 import re
@@ -42,15 +43,19 @@ _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)
 
 def _shown(value):
     """The value as an error message quotes it: short, on one line (text
-    quoted, with characters that are not ASCII written as escapes, so that
-    a `３` shows as what it is)."""
+    quoted; true, false, null, lists and objects in JSON's spelling, as a
+    position file or a web API request gives them; characters that are not
+    ASCII written as escapes, so that a `３` shows as what it is)."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * MAX_DIGITS:
         return f"a number of {len(str(abs(value))) if value.bit_length() < 14000 else 'thousands of'} digits"
     if isinstance(value, str):
         text = value
     else:
         try:
-            text = repr(value)
+            if value is None or isinstance(value, (bool, list, tuple, dict)):
+                text = json.dumps(value, default=repr)     # JSON's spelling: true, not True
+            else:
+                text = repr(value)
         except Exception:                    # noqa: BLE001 (a caller's object whose repr fails)
             text = f"a {type(value).__name__}"
     if len(text) > 24:
@@ -215,13 +220,16 @@ def spec_options(given, known, positional=None):
     `given` {name: text} as claimsolve.player_kinds.parse_spec reads them,
     `known` {name: check(text, name) -> value}; `positional` names a value
     written without `name=` (threshold:2 is threshold:k=2).  An unknown
-    option is refused listing the known ones; each error names the option as
+    option is refused listing the known ones, a known one written without
+    `=value` (mcts:time) as needing a value; each error names the option as
     the user wrote it."""
     given = dict(given)
     labels = {name: name for name in given}
     if "" in given:
         if positional is None:
             word = given.pop("")
+            if word in known:               # mcts:time, the value left out
+                raise ClaimsolveError(f"option '{word}' needs a value (write {word}=VALUE)")
             raise ClaimsolveError(f"unknown option '{_shown(word)[1:-1]}' ({_known(known)}; write name=value)")
         if positional in given:
             raise ClaimsolveError(f"option '{positional}' given twice (once as {positional}=)")

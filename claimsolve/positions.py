@@ -61,13 +61,44 @@ def _parse_constant(name):
     return Unreadable(f"{name} (not a JSON number)")
 
 
+class _Repeated(dict):
+    """A JSON object in which the key `repeated` is given twice (the first
+    value kept): reading finishes, then the error names the key with its
+    path (json.loads builds inner objects first, before it knows where they
+    are)."""
+
+    repeated = None
+
+
 def _object(pairs):
     data = {}
     for key, value in pairs:
         if key in data:
-            raise PositionError(key, "given twice in one object (each key once)")
+            data = _Repeated(data)
+            data.repeated = key
+            data.update((k, v) for k, v in pairs if k not in data)
+            return data
         data[key] = value
     return data
+
+
+def _refuse_repeated(data):
+    """Refuses parsed JSON holding an object with a key given twice (a
+    _Repeated), naming the key by its dotted path, like `rules.draw_after`
+    or `history.streak.1` (list items: `board[2]`)."""
+    stack = [(data, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, _Repeated):
+            raise PositionError(f"{path}.{value.repeated}" if path else value.repeated,
+                                "given twice in one object (each key once)")
+        if isinstance(value, dict):
+            children = [(child, f"{path}.{key}" if path else key) for key, child in value.items()]
+        elif isinstance(value, list):
+            children = [(child, f"{path}[{index}]") for index, child in enumerate(value)]
+        else:
+            continue
+        stack.extend(reversed(children))            # the first in the file is reported
 
 
 def shown(value, width=60):
@@ -127,10 +158,24 @@ def parse_json(text, source=None):
     if "\x00" in text:
         raise ClaimsolveError("cannot read: binary data (a NUL byte), not JSON text", source)
     try:
-        return json.loads(text, object_pairs_hook=_object, parse_int=_parse_int, parse_float=_parse_float,
+        repeated = []
+
+        def on_object(pairs):
+            data = _object(pairs)
+            if isinstance(data, _Repeated):
+                repeated.append(data)
+            return data
+
+        data = json.loads(text, object_pairs_hook=on_object, parse_int=_parse_int, parse_float=_parse_float,
                           parse_constant=_parse_constant)
+        if repeated:
+            _refuse_repeated(data)
+        return data
     except json.JSONDecodeError as exc:
-        raise ClaimsolveError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source) from None
+        # some of json's messages end in "at" ("Invalid control character at", "Unterminated string
+        # starting at"): the place is said once
+        message = exc.msg[:-3] if exc.msg.endswith(" at") else exc.msg
+        raise ClaimsolveError(f"invalid JSON: {message} at line {exc.lineno} column {exc.colno}", source) from None
     except RecursionError:
         raise ClaimsolveError(f"invalid JSON: nested more than {MAX_NESTING} levels deep "
                               "(a position nests a few levels)", source) from None

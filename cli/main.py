@@ -230,7 +230,8 @@ class Checked(click.ParamType):
 
 def output_file(value, name):
     """A file the command writes (--svg, --save), checked before any work:
-    its folder exists and can be written, and it is not a folder or a
+    its folder exists and can be written, a file there already may be
+    written (not read-only), and it is not a folder or a
     device, pipe or socket (files are written whole, through a temporary
     file renamed into place, which would put a plain file in place of
     /dev/full).  A symbolic link is followed: the file it points to is
@@ -250,12 +251,31 @@ def output_file(value, name):
     if mode is not None and not stat.S_ISREG(mode):
         raise ClaimsolveError(f"option '{name}': is not a plain file (a device, pipe or socket); "
                               "write to a file", value)
+    if mode is not None and not os.access(path, os.W_OK):
+        raise ClaimsolveError(f"option '{name}': cannot write: the file is read-only", value)
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise ClaimsolveError(f"option '{name}': cannot write: the folder {folder} does not exist", value)
     if not os.access(folder, os.W_OK | os.X_OK):
         raise ClaimsolveError(f"option '{name}': cannot write: the folder {folder} is not writable", value)
     return path
+
+
+def refuse_same_file(option, output, pos):
+    """A command that reads the position file `pos` and writes `output`
+    (--svg, --record) refuses, before any work, when both name one file (a
+    symbolic link or another spelling of the path counts: os.path.samefile),
+    which the output would replace.  No output, standard input (-) or a
+    file that does not exist yet: nothing to refuse."""
+    if not output or not pos or pos == "-":
+        return
+    try:
+        same = os.path.samefile(output, pos)
+    except (OSError, ValueError):        # one of them does not exist (yet): the read reports a missing pos
+        return
+    if same:
+        raise ClaimsolveError(f"option '{option}': {output} is the position file this command reads; "
+                              "give another file")
 
 
 SECONDS = Checked(limits.seconds, "seconds")
@@ -370,6 +390,7 @@ def new(game, players, size, island, variant, seed, as_json):
 @json_option
 def show(pos, svg_path, as_json):
     """Draws the position POS (a file, or - for standard input)."""
+    refuse_same_file("--svg", svg_path, pos)
     position = read_position(pos)
     if svg_path:
         write_atomically(svg_path, position.svg())
@@ -469,6 +490,7 @@ def solve(pos, seconds, hash_mb, value_only, threads, as_json):
 @json_option
 def odds(pos, samples, seed, seconds, hash_mb, svg_path, as_json):
     """Roll again or stop? The odds table."""
+    refuse_same_file("--svg", svg_path, pos)
     position = read_position(pos)
     progress = progress_for("odds")
     try:
@@ -501,6 +523,7 @@ def odds(pos, samples, seed, seconds, hash_mb, svg_path, as_json):
 @json_option
 def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, svg_path, as_json):
     """The best moves in POS, from the right engine for the game and size."""
+    refuse_same_file("--svg", svg_path, pos)
     if iterations is not None and engine in ("alphabeta", "solver"):
         raise ClaimsolveError(f"option '--iterations': counts MCTS simulations; --engine {engine} has no "
                               "such budget (give --time, or --engine mcts)")
@@ -607,6 +630,7 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
     from claimsolve.catalog import get_game
     from claimsolve.player_kinds import make_player
 
+    refuse_same_file("--record", record_path, load_path)
     descriptor = get_game(game)
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)

@@ -1,5 +1,6 @@
 """The command line as a user meets it (README.md, `claimsolve --help`)."""
 import json
+import os
 import subprocess
 import sys
 
@@ -170,3 +171,71 @@ def test_perft_pads_with_zeros_past_the_end(tmp_path):
     assert data["nodes"][1:] == [0, 0]
     solved = run_json("solve", pos)
     assert solved["value"] == max(m["value"] for m in solved["moves"])
+
+
+def same_file_refused(result, option, shown):
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert lines == [f"claimsolve: option '{option}': {shown} is the position file this command reads; "
+                     "give another file"]
+
+
+@pytest.mark.parametrize("command", [("show",), ("analyze", "--time", "0.2"), ("odds", "--samples", "50")])
+@pytest.mark.parametrize("spelling", ["same", "dot", "link"])
+def test_svg_output_may_not_be_the_position_file(tmp_path, monkeypatch, command, spelling):
+    game = ("claimit", "--players", "3") if command[0] == "odds" else ("colorclaim", "--size", "4x4", "--seed", "7")
+    monkeypatch.chdir(tmp_path)
+    pos = tmp_path / "same.json"
+    pos.write_text(run("new", *game).stdout)
+    before = pos.read_bytes()
+    if spelling == "link":
+        (tmp_path / "link.json").symlink_to(pos)
+        read, written = "link.json", "same.json"
+    else:
+        read, written = "same.json", "./same.json" if spelling == "dot" else "same.json"
+    result = run(command[0], read, *command[1:], "--svg", written)
+    same_file_refused(result, "--svg", written)
+    assert pos.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["same.json"] + (["link.json"] if spelling == "link"
+                                                                                 else []))
+
+
+def test_svg_output_beside_the_position_file_is_written(p44, tmp_path):
+    before = p44.read_bytes()
+    result = run("show", p44, "--svg", tmp_path / "other.svg")
+    assert result.exit_code == 0, result.output
+    assert p44.read_bytes() == before and (tmp_path / "other.svg").read_text().lstrip().startswith(("<svg", "<?xml"))
+
+
+def test_play_record_may_not_be_the_loaded_position(p44):
+    before = p44.read_bytes()
+    result = run("play", "colorclaim", "--load", p44, "--record", p44, "--vs", "random", input="quit\n")
+    same_file_refused(result, "--record", p44)
+    assert result.stdout == ""                  # refused before the game starts
+    assert p44.read_bytes() == before
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write a read-only file: os.access says yes")
+def test_svg_output_that_is_read_only_is_refused_before_any_work(p44, tmp_path):
+    picture = tmp_path / "kept.svg"
+    picture.write_text("mine")
+    picture.chmod(0o444)
+    result = run("show", p44, "--svg", picture)
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"claimsolve: {picture}: option '--svg': cannot write: the file is read-only"]
+    assert result.stdout == "" and picture.read_text() == "mine"
+
+
+def test_svg_output_os_access_refuses_is_refused_before_any_work(p44, tmp_path, monkeypatch):
+    # the same refusal where the tests run as root (whom os.access lets write anything)
+    picture = tmp_path / "kept.svg"
+    picture.write_text("mine")
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: False if os.fspath(p) == str(picture) and mode == os.W_OK
+                        else real_access(p, mode, **kw))
+    result = run("show", p44, "--svg", picture)
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"claimsolve: {picture}: option '--svg': cannot write: the file is read-only"]
+    assert result.stdout == "" and picture.read_text() == "mine"

@@ -39,3 +39,63 @@ def test_write_atomically_refuses_what_is_not_a_regular_file(tmp_path, make):
     with pytest.raises(ClaimsolveError, match="not a regular file"):
         write_atomically(path, "text")
     assert os.path.exists(path) and not os.path.isfile(path)      # still what it was
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o640])
+def test_write_atomically_keeps_an_existing_files_permissions(tmp_path, mode):
+    path = tmp_path / "m.svg"
+    path.write_text("old")
+    path.chmod(mode)
+    old_umask = os.umask(0o022)         # a new file would be 0644
+    try:
+        write_atomically(path, "new")
+    finally:
+        os.umask(old_umask)
+    assert path.read_text() == "new"
+    assert path.stat().st_mode & 0o7777 == mode
+
+
+def test_write_atomically_gives_a_new_file_the_umasks_permissions(tmp_path):
+    path = tmp_path / "new.svg"
+    old_umask = os.umask(0o027)
+    try:
+        write_atomically(path, "new")
+    finally:
+        os.umask(old_umask)
+    assert path.stat().st_mode & 0o7777 == 0o640
+
+
+def test_write_atomically_keeps_the_permissions_of_a_linked_file(tmp_path):
+    real = tmp_path / "real.svg"
+    real.write_text("old")
+    real.chmod(0o600)
+    link = tmp_path / "link.svg"
+    link.symlink_to(real)
+    write_atomically(link, "new")
+    assert link.is_symlink() and real.read_text() == "new"
+    assert real.stat().st_mode & 0o7777 == 0o600
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write a read-only file: os.access says yes")
+def test_write_atomically_refuses_a_read_only_file(tmp_path):
+    path = tmp_path / "kept.svg"
+    path.write_text("mine")
+    path.chmod(0o444)
+    with pytest.raises(ClaimsolveError, match="cannot write: the file is read-only") as caught:
+        write_atomically(path, "new")
+    assert caught.value.source == str(path)
+    assert path.read_text() == "mine" and path.stat().st_mode & 0o7777 == 0o444
+    assert [p.name for p in tmp_path.iterdir()] == ["kept.svg"]
+
+
+def test_write_atomically_refuses_what_os_access_says_is_not_writable(tmp_path, monkeypatch):
+    # the refusal itself, also where the tests run as root (whom os.access lets write anything)
+    path = tmp_path / "kept.svg"
+    path.write_text("mine")
+    real_access = os.access
+    refused = os.path.realpath(path)
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: False if os.path.realpath(p) == refused and mode == os.W_OK
+                        else real_access(p, mode, **kw))
+    with pytest.raises(ClaimsolveError, match="cannot write: the file is read-only"):
+        write_atomically(path, "new")
+    assert path.read_text() == "mine"

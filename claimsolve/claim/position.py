@@ -92,13 +92,13 @@ def _parse_rules(value):
     standstill = value.get("standstill", default.standstill)
     if standstill not in STANDSTILLS:
         raise PositionError("rules.standstill", f"must be one of {', '.join(map(repr, STANDSTILLS))}, "
-                                                f"not {standstill!r}")
+                                                f"not {limits.quoted(standstill)}")
     draw_after = value.get("draw_after", default.draw_after)
     if not _is_int(draw_after) or not 1 <= draw_after <= MAX_COUNT:
-        raise PositionError("rules.draw_after", f"must be an integer 1..{MAX_COUNT}, not {draw_after!r}")
+        raise PositionError("rules.draw_after", f"must be an integer 1..{MAX_COUNT}, not {limits.quoted(draw_after)}")
     anvil = value.get("third_party_anvil", default.third_party_anvil)
     if not isinstance(anvil, bool):
-        raise PositionError("rules.third_party_anvil", f"must be true or false, not {anvil!r}")
+        raise PositionError("rules.third_party_anvil", f"must be true or false, not {limits.quoted(anvil)}")
     return Rules(standstill=standstill, draw_after=draw_after, third_party_anvil=anvil)
 
 
@@ -142,11 +142,11 @@ def _parse_history(value, players, island, board, colours_of, rules_):
             why = ""
             if top == 2:
                 why = " (standstill same-viking: a Viking moved twice in a row may not move a third time)"
-            raise PositionError(field, f"the count must be an integer 1..{top}, not {count!r}{why}")
+            raise PositionError(field, f"the count must be an integer 1..{top}, not {limits.quoted(count)}{why}")
         streak.append((cell, count))
     quiet = value.get("quiet_plies", 0)
     if not _is_int(quiet) or not 0 <= quiet <= MAX_COUNT:
-        raise PositionError("history.quiet_plies", f"must be an integer 0..{MAX_COUNT}, not {quiet!r}")
+        raise PositionError("history.quiet_plies", f"must be an integer 0..{MAX_COUNT}, not {limits.quoted(quiet)}")
     return tuple(streak), quiet
 
 
@@ -239,10 +239,11 @@ class ClaimPosition(Position):
             raise PositionError("game", f'must be "{cls.game}"')
         players = data["players"]
         if not _is_int(players) or not 2 <= players <= 4:
-            raise PositionError("players", f"must be an integer 2..4, not {players!r}")
+            raise PositionError("players", f"must be an integer 2..4, not {limits.quoted(players)}")
         variant = data.get("variant", "standard")
         if variant not in VARIANTS:
-            raise PositionError("variant", f"must be one of {', '.join(map(repr, VARIANTS))}, not {variant!r}")
+            raise PositionError("variant", f"must be one of {', '.join(map(repr, VARIANTS))}, "
+                                           f"not {limits.quoted(variant)}")
         if variant == "battle-for-two" and players != 2:
             raise PositionError("variant", f"battle-for-two is a game for 2 players (4 colours), not {players}")
         island = Island.from_rows(data["territories"])
@@ -250,13 +251,13 @@ class ClaimPosition(Position):
         board = _parse_board(data["board"], island, colours)
         phase = data.get("phase", "play")
         if phase not in PHASES:
-            raise PositionError("phase", f"must be one of {', '.join(map(repr, PHASES))}, not {phase!r}")
+            raise PositionError("phase", f"must be one of {', '.join(map(repr, PHASES))}, not {limits.quoted(phase)}")
         first_player = data.get("first_player", 1)
         if not _is_int(first_player) or not 1 <= first_player <= players:
-            raise PositionError("first_player", f"must be a player 1..{players}, not {first_player!r}")
+            raise PositionError("first_player", f"must be a player 1..{players}, not {limits.quoted(first_player)}")
         to_move = data.get("to_move", first_player)
         if not _is_int(to_move) or not 1 <= to_move <= players:
-            raise PositionError("to_move", f"must be a player 1..{players}, not {to_move!r}")
+            raise PositionError("to_move", f"must be a player 1..{players}, not {limits.quoted(to_move)}")
         game_rules = _parse_rules(data.get("rules", {}))
         sketch = State(island=island, players=players, variant=variant, board=board, phase=phase,
                        first_player=first_player, to_move=to_move, rules=game_rules,

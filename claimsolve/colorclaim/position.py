@@ -114,7 +114,7 @@ def _parse_board(board):
 def _parse_player(data, key):
     value = data[key]
     if not _is_int(value) or value not in (1, 2):
-        raise PositionError(key, f"must be 1 or 2, not {value!r}")
+        raise PositionError(key, f"must be 1 or 2, not {limits.quoted(value)}")
     return value
 
 
@@ -123,7 +123,8 @@ def _parse_claims(claims):
         raise PositionError("claims", "must be a list of 2: a colour letter or null for each player")
     for index, colour in enumerate(claims):
         if colour is not None and (not isinstance(colour, str) or colour not in COLOURS):
-            raise PositionError(f"claims[{index}]", f"must be null or one of {', '.join(COLOURS)}, not {colour!r}")
+            raise PositionError(f"claims[{index}]",
+                                f"must be null or one of {', '.join(COLOURS)}, not {limits.quoted(colour)}")
     if claims[0] is not None and claims[0] == claims[1]:
         raise PositionError("claims", f"both players claim {claims[0]}: a colour has at most one owner")
     return tuple(claims)

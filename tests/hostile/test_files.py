@@ -115,6 +115,16 @@ def test_binary_and_broken_files(tmp_path, content, fragment):
     assert_refused(run("show", write(tmp_path, content)), "p.json", fragment)
 
 
+@pytest.mark.parametrize("content,message", [
+    (b'{"game": "colorclaim", "board": ["R1\tG1"]}', "invalid JSON: Invalid control character at line 1 column 37"),
+    (b'{"game": "colorclaim", "board": ["R1', "invalid JSON: Unterminated string starting at line 1 column 34"),
+])
+def test_json_errors_say_where_once(tmp_path, content, message):
+    # json's own message ends in "at": the line said "... at at line 1 ..."
+    line = assert_refused(run("show", write(tmp_path, content)), "p.json", message)
+    assert "at at" not in line
+
+
 def test_a_byte_order_mark_is_read():
     text = COLORCLAIM.read_text()
     result = run("show", "-", input=("\ufeff" + text).encode("utf-8"))
@@ -144,10 +154,36 @@ def test_digits_that_are_not_ascii_are_refused_in_files(tmp_path, path, field, r
     ('{"game": "colorclaim", "game": "colorclaim", "board": ["R1 G1", "B1 Y1"]}', "game"),
     ('{"game": "colorclaim", "board": ["R1 G1", "B1 Y1"], "to_move": 1, "to_move": 2}', "to_move"),
     ('{"game": "claimit", "players": 2, "board": [". . . . . ."], '
-     '"variant": {"release_white": false, "release_white": true}}', "release_white"),
+     '"variant": {"release_white": false, "release_white": true}}', "variant.release_white"),
 ])
 def test_duplicate_keys_are_refused(tmp_path, content, key):
     assert_refused(run("show", write(tmp_path, content)), "p.json", f"field '{key}'", "twice")
+
+
+@pytest.mark.parametrize("field, raw", [
+    ("rules.draw_after", '100, "draw_after": 150'),
+    ("history.streak.1", 'null, "1": null'),
+    ("history.quiet_plies", '0, "quiet_plies": 3'),
+])
+def test_duplicate_keys_in_nested_objects_are_named_by_their_path(tmp_path, field, raw):
+    # docs/positions.md: a field is named by its dotted path, like history.streak.1
+    position = write(tmp_path, with_field(seed_data(CLAIM), field, raw))
+    result = run("show", position)
+    assert_refused(result, position, f"field '{field}': given twice")
+
+
+@pytest.mark.parametrize("path,field,raw,fragment", [
+    (CLAIM, "players", "true", "field 'players': must be an integer 2..4, not true"),
+    (CLAIM, "to_move", "false", "field 'to_move': must be a player 1..2, not false"),
+    (CLAIM, "rules.third_party_anvil", "null", "field 'rules.third_party_anvil': must be true or false, not null"),
+    (CLAIM, "history.quiet_plies", "[1, true, null]", "not [1, true, null]"),
+    (COLORCLAIM, "to_move", "true", "field 'to_move': must be 1 or 2, not true"),
+    (COLORCLAIM, "claims.[1]", "false", "field 'claims[1]': must be null or one of R, Y, G, B, K, not false"),
+])
+def test_json_values_are_quoted_back_in_json_spelling(tmp_path, path, field, raw, fragment):
+    position = write(tmp_path, with_field(seed_data(path), field, raw))
+    line = assert_refused(run("show", position), position, fragment)
+    assert not any(word in line for word in ("True", "False", "None"))
 
 
 # --- every field of every game: wrong types and numbers -----------------------------------

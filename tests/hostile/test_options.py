@@ -156,11 +156,12 @@ def test_a_tiny_budget_plays_a_match(game, spec):
     ("colorclaim", "mcts:threads=1000000", ["'threads'", "64"]),
     ("colorclaim", "mcts:threads=0", ["'threads'"]),
     ("colorclaim", "mcts:time=-1", ["'time'"]),
-    ("colorclaim", "mcts:time", ["unknown option 'time'", "name=value"]),
     ("colorclaim", "mcts:c=-1", ["'c'"]),
     ("colorclaim", "mcts:playout=fast", ["'playout'", "game, uniform"]),
     ("colorclaim", "mcts:time=1,time=2", ["'time'", "twice"]),
     ("colorclaim", "mcts:samples=5", ["unknown option 'samples'", "time, iterations"]),
+    ("colorclaim", "mcts:time", ["option 'time' needs a value (write time=VALUE)"]),
+    ("claimit", "optimum:samples,time=1", ["option 'samples' needs a value (write samples=VALUE)"]),
     ("colorclaim", "random:foo=1", ["unknown option 'foo'", "no options"]),
     ("colorclaim", "random:1", ["unknown option '1'"]),
     ("colorclaim", "warp:speed=9", ["unknown kind 'warp'"]),
@@ -248,3 +249,14 @@ def test_limits_read_strictly(check, good, bad):
     for value in bad:
         with pytest.raises(ClaimsolveError, match="option 'x'"):
             check(value, "x")
+
+
+@pytest.mark.parametrize("check,value,shown", [
+    (limits.seconds, True, "not true"), (limits.seed, False, "not false"), (limits.seed, None, "not null"),
+    (limits.threads, [1, None], "not [1, null]"), (limits.seed, {"a": True}, 'not {"a": true}'),
+])
+def test_limits_quote_json_values_in_json_spelling(check, value, shown):
+    # what a web API request or a position file gives is quoted back as it was written
+    with pytest.raises(ClaimsolveError) as caught:
+        check(value, "x")
+    assert str(caught.value).endswith(shown)
