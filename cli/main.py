@@ -577,6 +577,8 @@ def match(game, spec_a, spec_b, games, players, size, island, variant, seed, sav
     from claimsolve.match import game_line, run_match
 
     progress = progress_for("match")
+    if save_path and svg_path and os.path.realpath(save_path) == os.path.realpath(svg_path):
+        raise ClaimsolveError(f"option '--svg': {svg_path} is the --save file; give another file")
     # --save: made new before the first game, each game written as it ends
     log = LineLog(save_path, "--save") if save_path else None
     interrupted = False

@@ -215,6 +215,17 @@ def test_play_record_may_not_be_the_loaded_position(p44):
     assert p44.read_bytes() == before
 
 
+def test_match_svg_may_not_be_its_save_file(tmp_path, monkeypatch):
+    # the chart would replace the games saved (exit 0 before)
+    monkeypatch.chdir(tmp_path)
+    result = run("match", "colorclaim", "--size", "3x3", "--a", "random", "--b", "random", "--games", "2",
+                 "--save", "games.jsonl", "--svg", "./games.jsonl")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip().splitlines() == ["claimsolve: option '--svg': ./games.jsonl is the --save file; "
+                                                  "give another file"]
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may write a read-only file: os.access says yes")
 def test_svg_output_that_is_read_only_is_refused_before_any_work(p44, tmp_path):
     picture = tmp_path / "kept.svg"
