@@ -76,7 +76,7 @@ cdef class Searcher:
     cdef list root_paths         # the decisions (move codes) of each root move
     cdef int n_root
     cdef bint paranoid
-    cdef public int mobility_weight   # fastest-first weight of the solver (tuning)
+    cdef public int mobility_weight   # fastest-first weight of the solver: per reply where the mover has 24 moves (tuning)
     cdef Pool *pool          # the solver's workers, while solve() runs
 
     def __cinit__(self):

@@ -7,6 +7,8 @@
 
 cdef enum:
     PRIORITY_MAX = 16000     # move priorities are clamped to +-PRIORITY_MAX
+    MOBILITY_MOVES = 24      # fastest first: a reply costs mobility_weight where the mover has this many moves,
+    MOBILITY_MIN_MOVES = 8   # in proportion elsewhere (as if he had at least this many)
     HISTORY_SIZE = 4096      # per player, indexed by a hash of the move code
     HISTORY_MAX = 1 << 20
 
@@ -28,7 +30,8 @@ cdef void history_reward(Search *s, int who, cs_move m, int bonus) noexcept nogi
 cdef void order_moves(Search *s, int ply, int who, int sign, int beta, int n, int skip) noexcept nogil:
     """Fills s.order[ply] with the move indices but `skip` and s.keys[ply]
     with their sort keys, higher first: 65536 x (the game's priority, minus
-    mobility_weight per reply the move leaves the opponent: fastest first)
+    mobility_weight x 24 / max(n, 8) per reply the move leaves the opponent,
+    n the mover's moves here: fastest first)
     + 32768 for a killer + the history score (< 32768).  A move that ends
     the game goes first when its value reaches beta, last otherwise."""
     cdef const cs_game *g = s.g
@@ -62,7 +65,8 @@ cdef void order_moves(Search *s, int ply, int who, int sign, int beta, int n, in
             if cwho == CS_TERMINAL:
                 v = PRIORITY_MAX if sign * root_eval(s, child) >= beta else -PRIORITY_MAX
             else:
-                v -= s.mobility_weight * replies
+                # the replies left, against the moves the mover has here
+                v -= s.mobility_weight * replies * MOBILITY_MOVES // (n if n > MOBILITY_MIN_MOVES else MOBILITY_MIN_MOVES)
         if v > PRIORITY_MAX:
             v = PRIORITY_MAX
         elif v < -PRIORITY_MAX:
