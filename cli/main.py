@@ -261,19 +261,25 @@ def output_file(value, name):
     return path
 
 
+def same_file(a, b):
+    """Whether the paths `a` and `b` name one file: os.path.samefile when both
+    exist (a symbolic link or another spelling of the path counts), else the
+    same path once resolved (files a command is about to make)."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
 def refuse_same_file(option, output, pos):
     """A command that reads the position file `pos` and writes `output`
-    (--svg, --record) refuses, before any work, when both name one file (a
-    symbolic link or another spelling of the path counts: os.path.samefile),
+    (--svg, --record) refuses, before any work, when both name one file,
     which the output would replace.  No output, standard input (-) or a
-    file that does not exist yet: nothing to refuse."""
-    if not output or not pos or pos == "-":
+    position file that does not exist: nothing to refuse (the read reports
+    a missing one)."""
+    if not output or not pos or pos == "-" or not os.path.exists(pos):
         return
-    try:
-        same = os.path.samefile(output, pos)
-    except (OSError, ValueError):        # one of them does not exist (yet): the read reports a missing pos
-        return
-    if same:
+    if same_file(output, pos):
         raise ClaimsolveError(f"option '{option}': {output} is the position file this command reads; "
                               "give another file")
 
@@ -577,7 +583,7 @@ def match(game, spec_a, spec_b, games, players, size, island, variant, seed, sav
     from claimsolve.match import game_line, run_match
 
     progress = progress_for("match")
-    if save_path and svg_path and os.path.realpath(save_path) == os.path.realpath(svg_path):
+    if save_path and svg_path and same_file(save_path, svg_path):
         raise ClaimsolveError(f"option '--svg': {svg_path} is the --save file; give another file")
     # --save: made new before the first game, each game written as it ends
     log = LineLog(save_path, "--save") if save_path else None
