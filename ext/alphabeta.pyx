@@ -107,6 +107,7 @@ cdef class Searcher:
         self.s.tt_min_moves = 1 if g.in_turn != NULL else 4
         self.mobility_weight = 6
         self.s.mobility_min_moves = 6
+        self.s.etc_min_moves = 8
         if not search_alloc(&self.s):
             raise MemoryError()
         memcpy(self.s.states[0], <const char *> state, g.state_size)
@@ -141,6 +142,16 @@ cdef class Searcher:
     @mobility_min_moves.setter
     def mobility_min_moves(self, int w):
         self.s.mobility_min_moves = w
+
+    @property
+    def etc_min_moves(self):
+        """The solver looks up the children's table entries at nodes with
+        at least this many moves (0: never)."""
+        return self.s.etc_min_moves
+
+    @etc_min_moves.setter
+    def etc_min_moves(self, int w):
+        self.s.etc_min_moves = w
 
     @property
     def tt_min_moves(self):

@@ -3,7 +3,10 @@
 # rest by a sort key made of the game's move_priority, in the exact mode the
 # fastest-first count of the opponent's replies, the two killer moves of the
 # ply and a history score per player, rewarded on each cut by the size of
-# the subtree it spared.
+# the subtree it spared.  While it makes the children to count their
+# replies, the solver also looks their entries up in the table: when one
+# already proves the node reaches beta, no move is searched (an enhanced
+# transposition cutoff).
 
 cdef enum:
     PRIORITY_MAX = 16000     # move priorities are clamped to +-PRIORITY_MAX
@@ -11,6 +14,7 @@ cdef enum:
     MOBILITY_MIN_MOVES = 8   # in proportion elsewhere (as if he had at least this many)
     HISTORY_SIZE = 4096      # per player, indexed by a hash of the move code
     HISTORY_MAX = 1 << 20
+    ETC_MAX_MOVES = 256      # nodes with more moves skip the children's entries
 
 
 cdef inline int history_slot(cs_move m) noexcept nogil:
@@ -33,7 +37,12 @@ cdef void order_moves(Search *s, int ply, int who, int sign, int beta, int n, in
     mobility_weight x 24 / max(n, 8) per reply the move leaves the opponent,
     n the mover's moves here: fastest first)
     + 32768 for a killer + the history score (< 32768).  A move that ends
-    the game goes first when its value reaches beta, last otherwise."""
+    the game goes first when its value reaches beta, last otherwise.
+
+    Sets s.etc_value to -INF, or, in the exact mode where the replies are
+    counted at a node of at least etc_min_moves moves, to the value for the mover of a child whose table
+    entry proves it reaches beta (s.etc_move: the move to it).  The
+    children's buckets are all prefetched before the first is read."""
     cdef const cs_game *g = s.g
     cdef char *st = s.states[ply]
     cdef char *child = s.states[ply + 1]
@@ -43,6 +52,13 @@ cdef void order_moves(Search *s, int ply, int who, int sign, int beta, int n, in
     cdef int32_t *hist = s.history + who * HISTORY_SIZE
     cdef int i, j, v, w, cwho, replies
     cdef bint mobility = s.mobility_weight > 0 and n >= s.mobility_min_moves
+    cdef bint etc = s.exact and s.etc_min_moves > 0 and n >= s.etc_min_moves and n <= ETC_MAX_MOVES
+    cdef uint64_t etc_key[ETC_MAX_MOVES]
+    cdef bint etc_same_side[ETC_MAX_MOVES]
+    cdef int etc_move[ETC_MAX_MOVES]
+    cdef int n_etc = 0
+    cdef Entry e
+    s.etc_value = -INF
     if g.move_priority != NULL:
         g.move_priority(s.ctx, st, moves, n, keys)
     else:
@@ -65,6 +81,13 @@ cdef void order_moves(Search *s, int ply, int who, int sign, int beta, int n, in
             if cwho == CS_TERMINAL:
                 v = PRIORITY_MAX if sign * root_eval(s, child) >= beta else -PRIORITY_MAX
             else:
+                if etc and replies >= s.tt_min_moves:
+                    # a child with so many moves may have an entry: fetch its bucket
+                    etc_key[n_etc] = g.hash(s.ctx, child)
+                    etc_same_side[n_etc] = s.sign_of[g.to_move(s.ctx, child)] == sign
+                    etc_move[n_etc] = i
+                    ab_prefetch(tt_bucket(s.tt, etc_key[n_etc]))
+                    n_etc += 1
                 # the replies left, against the moves the mover has here
                 v -= s.mobility_weight * replies * MOBILITY_MOVES // (n if n > MOBILITY_MIN_MOVES else MOBILITY_MIN_MOVES)
         if v > PRIORITY_MAX:
@@ -78,3 +101,10 @@ cdef void order_moves(Search *s, int ply, int who, int sign, int beta, int n, in
         keys[i] = v
         order[j] = i
         j += 1
+    for i in range(n_etc):
+        if tt_probe(s.tt, etc_key[i], &e) and e.depth == EXACT_DEPTH:
+            v = e.lower if etc_same_side[i] else -e.upper
+            if v >= beta:
+                s.etc_value = v
+                s.etc_move = etc_move[i]
+                return

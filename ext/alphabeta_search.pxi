@@ -17,8 +17,9 @@ cdef enum:
     STAT_CUT_FIRST = 2       # the first ordered move cut
     STAT_CUT_LATER = 3       # a later move cut
     STAT_NO_CUT = 4          # every move searched
-    STAT_COUNT = 5
-STAT_NAMES = ("tt_cut", "cut_tt_move", "cut_first", "cut_later", "no_cut")
+    STAT_CUT_CHILD_ENTRY = 5 # a child's table entry proved the cut (enhanced transposition cutoff)
+    STAT_COUNT = 6
+STAT_NAMES = ("tt_cut", "cut_tt_move", "cut_first", "cut_later", "no_cut", "cut_child_entry")
 
 # errors found inside the C loop
 cdef enum:
@@ -42,6 +43,9 @@ cdef struct Search:
     int tt_min_moves         # nodes with fewer moves skip the table
     int mobility_weight      # fastest-first weight of one reply, in priority units (0: off)
     int mobility_min_moves   # nodes with fewer moves skip the mobility count
+    int etc_min_moves        # the solver: nodes with this many moves look up their children's entries first (0: never)
+    int etc_value            # order_moves: the value a child's entry proved (>= beta), or -INF
+    int etc_move             # ... the move to that child
     cs_move *killers         # two per ply
     int32_t *history         # num_players * HISTORY_SIZE
     int root_player
@@ -255,6 +259,12 @@ cdef int _ab(Search *s, int ply, int who, int alpha, int beta, int depth) noexce
     if alpha < beta:
         order_moves(s, ply, who, sign, beta, n, tt_index)
         j = n - 1 if tt_index >= 0 else n
+        if s.etc_value > -INF:
+            # a child's entry reaches beta: no move needs searching
+            best = s.etc_value
+            best_index = s.etc_move
+            s.stats[STAT_CUT_CHILD_ENTRY] += 1
+            j = 0
         for k in range(j):
             # selection: the best remaining key next
             w = k

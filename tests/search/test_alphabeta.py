@@ -120,6 +120,23 @@ def test_table_growth_and_small_table_give_the_same_values():
     assert [(s.move, s.score) for s in big.suggestions] == [(s.move, s.score) for s in tiny.suggestions]
 
 
+@pytest.mark.parametrize("size,seed,stacks", [("4x3", 1, 8), ("4x4", 2, 10), ("4x4", 1, 9)])
+def test_children_entries_cut_without_changing_any_value(size, seed, stacks):
+    """The solver's enhanced transposition cutoffs (a child's table entry
+    proving the node reaches beta) happen, and every move's value is the
+    same with them off and equal to brute force."""
+    position = reduced(size, seed, stacks)
+    values = {}
+    for etc in (0, 8):
+        searcher = alphabeta._searcher(position, _alphabeta.Table(64))
+        searcher.etc_min_moves = etc
+        answer = searcher.solve(None, None, False, 1)
+        assert answer["complete"]
+        values[etc] = {position.turn_name(path): (lo, hi) for path, lo, hi in answer["moves"]}
+        assert (searcher.stats["cut_child_entry"] > 0) == (etc > 0)
+    assert values[8] == values[0] == {move: (v, v) for move, v in move_values(position).items()}
+
+
 def test_finished_position_reports_its_margin():
     position = reduced("6x5", 3, 12)
     while not position.is_over():
