@@ -40,9 +40,10 @@ cdef void order_moves(Search *s, int ply, int who, int sign, int beta, int n, in
     the game goes first when its value reaches beta, last otherwise.
 
     Sets s.etc_value to -INF, or, in the exact mode where the replies are
-    counted at a node of at least etc_min_moves moves, to the value for the mover of a child whose table
-    entry proves it reaches beta (s.etc_move: the move to it).  The
-    children's buckets are all prefetched before the first is read."""
+    counted at a node of at least etc_min_moves moves, to the value for the
+    mover of a child whose table entry proves it reaches beta (s.etc_move:
+    the move to it).  The children's buckets are all prefetched before the
+    first is read."""
     cdef const cs_game *g = s.g
     cdef char *st = s.states[ply]
     cdef char *child = s.states[ply + 1]
