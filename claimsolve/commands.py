@@ -6,16 +6,22 @@ commands come straight from the library (`Analysis.to_json`,
 import random
 
 from .catalog import get_game
-from .errors import MoveError
+from .errors import ClaimsolveError, MoveError
 
 
 def new_position(game, players=None, size=None, island=None, variant=None, seed=None):
     """`claimsolve new`: the starting position; a game with a random setup
-    and no seed given gets a random seed."""
+    and no seed given gets a random seed.  A seed the setup would not use
+    (Claim without --island random) is refused."""
     descriptor = get_game(game)
-    if seed is None and descriptor.takes("seed"):
+    options = {"players": players, "size": size, "island": island, "variant": variant}
+    if descriptor.takes("seed") and not descriptor.uses_seed(**options):
+        if seed is not None:
+            needs = " ".join(f"--{option} {value}" for option, value in descriptor.seed_needs.items())
+            raise ClaimsolveError(f"option '--seed': {game} draws a setup from a seed only with {needs}")
+    elif seed is None and descriptor.takes("seed"):
         seed = random.SystemRandom().randrange(1 << 31)
-    return descriptor.new(players=players, size=size, island=island, variant=variant, seed=seed)
+    return descriptor.new(**options, seed=seed)
 
 
 def apply_moves(position, moves, seed=None, source=None):

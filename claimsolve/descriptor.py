@@ -62,6 +62,10 @@ class GameDescriptor:
     openspiel    Lazy of game_from_position(position, returns) -> pyspiel.Game
                  (needs open_spiel), or None
     scores       what alpha-beta's static scores measure, for people
+    seed_needs   {option: value} that `new` needs for a seed to mean anything
+                 (Claim: {"island": "random"}, the only island grown from
+                 one); `new` refuses a seed given without them.  Empty: a
+                 seed always counts (when the game takes one).
     match_start  Lazy of start(players, size, island, variant, seed) ->
                  Position, the start of a match game when it is not `new`'s
                  (Claim: the play phase after random settles), or None
@@ -79,6 +83,7 @@ class GameDescriptor:
     title: str
     position: Lazy
     options: dict = field(default_factory=dict)
+    seed_needs: dict = field(default_factory=dict)
     analyze: Lazy = None
     solve: Lazy = None
     odds: Lazy = None
@@ -89,7 +94,7 @@ class GameDescriptor:
     render: str = None
 
     def __post_init__(self):
-        unknown = set(self.options) - set(NEW_OPTIONS)
+        unknown = (set(self.options) | set(self.seed_needs)) - set(NEW_OPTIONS)
         if unknown:
             raise ValueError(f"game '{self.id}': unknown option(s) {', '.join(sorted(unknown))}"
                              f" (options: {', '.join(NEW_OPTIONS)})")
@@ -110,6 +115,11 @@ class GameDescriptor:
     def takes(self, option):
         """True when `new` takes the option (a key of NEW_OPTIONS)."""
         return option in self.options
+
+    def uses_seed(self, players=None, size=None, island=None, variant=None):
+        """True when `new` with these options draws its setup from a seed."""
+        given = {"players": players, "size": size, "island": island, "variant": variant}
+        return self.takes("seed") and all(given[option] == value for option, value in self.seed_needs.items())
 
     def new(self, players=None, size=None, island=None, variant=None, seed=None):
         """A starting position from the options the game takes; an option it

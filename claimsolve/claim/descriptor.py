@@ -15,4 +15,5 @@ GAME = GameDescriptor(
              "island": "standard (the island for the seats, default), standard-2, standard-3, standard-4 or random",
              "variant": "standard (default) or battle-for-two",
              "seed": "the random island's seed (with --island random; default a fresh one)"},
+    seed_needs={"island": "random"},
 )

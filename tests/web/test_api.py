@@ -73,7 +73,8 @@ def test_games_lists_the_catalog(client):
 
 @pytest.mark.parametrize("game", [g.id for g in all_games()])
 def test_new_is_what_new_prints(client, game):
-    options = {"seed": 5} if claimsolve.get_game(game).takes("seed") else {}
+    descriptor = claimsolve.get_game(game)
+    options = {"seed": 5, **descriptor.seed_needs} if descriptor.takes("seed") else {}
     args = [f"--{k}={v}" for k, v in options.items()]
     response = post(client, "new", {"game": game, **options})
     assert response.status_code == 200, response.text
@@ -88,9 +89,11 @@ def test_new_with_each_option(client):
             if value is None:
                 continue
             body = {"game": game.id, option: value}
-            cli_args = [f"--{option}={value}"] + (["--seed=1"] if game.takes("seed") and option != "seed" else [])
             if game.takes("seed") and option != "seed":
                 body["seed"] = 1
+            if "seed" in body:
+                body.update(game.seed_needs)        # what makes the seed count (Claim: a random island)
+            cli_args = [f"--{name}={given}" for name, given in body.items() if name != "game"]
             response = post(client, "new", body)
             expected = cli("new", game.id, *cli_args)
             if expected.exit_code == 0:
@@ -189,7 +192,8 @@ def test_bad_options(client):
              ("analyze", {"time": -1}), ("analyze", {"time": "soon"}), ("analyze", {"engine": "magic"}),
              ("analyze", {"top": 0}), ("analyze", {"hash": 100000}), ("analyze", {"threads": 4}),
              ("solve", {}), ("odds", {}), ("new", {"game": "claim", "players": "many"}),
-             ("new", {"game": "claimit", "size": "4x4"}), ("new", {}), ("new", {"game": 7})]
+             ("new", {"game": "claimit", "size": "4x4"}), ("new", {"game": "claim", "seed": 5}), ("new", {}),
+             ("new", {"game": 7})]
     for command, options in cases:
         body = dict(options) if command == "new" else {"position": pos, **options}
         response = post(client, command, body)
