@@ -4,8 +4,11 @@
 # position's value, the depth they hold for (EXACT_DEPTH: to the game's end),
 # the best move (1 + its index in legal_moves order) and the log2 of the
 # subtree's size, which with the search's generation decides what a full
-# bucket gives up.  The table starts at FIRST_BUCKETS buckets and doubles as
-# it fills, up to its `hash_mb` budget, so small searches touch little memory.
+# bucket gives up.  The table starts at FIRST_BUCKETS buckets and doubles,
+# up to its `hash_mb` budget, once half of it is in use and the search has
+# written GROW_RATIO new entries per slot: it grows with the search, not just
+# with what it holds, because a table larger than the search needs costs more
+# in cache and TLB misses than its extra entries save.
 #
 # The solver's workers (alphabeta_solver.pxi) share one table without locks:
 # an entry is two 8-byte words, the key stored XORed with the data word, and
@@ -73,6 +76,7 @@ cdef enum:
     EXACT_DEPTH = 127        # table depth of bounds that hold to the game's end
     BUCKET_ENTRIES = 4
     FIRST_BUCKETS = 4096     # the table starts this small and doubles as it fills
+    GROW_RATIO = 16          # ... once this many new entries per slot were written
 
 cdef struct Entry:
     uint64_t key
@@ -87,6 +91,8 @@ cdef struct TT:
     uint64_t mask            # buckets in use - 1 (a power of two)
     uint64_t max_mask        # buckets allocated - 1
     uint64_t filled          # entries in use (about, with threads)
+    uint64_t inserts         # entries written for a new key (about, with threads)
+    uint64_t grow_ratio      # the table doubles only after this many inserts per entry
     uint8_t generation
     int growing              # a thread is growing the table (flag)
 
@@ -116,6 +122,8 @@ cdef class Table:
         self.tt.max_mask = buckets - 1
         self.tt.mask = min(buckets, FIRST_BUCKETS) - 1
         self.tt.filled = 0
+        self.tt.inserts = 0
+        self.tt.grow_ratio = GROW_RATIO
         self.tt.generation = 0
         self.hash_mb = hash_mb
         self.buckets = buckets
@@ -131,7 +139,18 @@ cdef class Table:
         memset(self.tt.entries, 0, self.buckets * BUCKET_ENTRIES * sizeof(Entry))
         self.tt.mask = min(self.buckets, FIRST_BUCKETS) - 1
         self.tt.filled = 0
+        self.tt.inserts = 0
         self.tt.generation = 0
+
+    @property
+    def grow_ratio(self):
+        """New entries written per slot before the table may double (0:
+        as soon as half of it is in use)."""
+        return self.tt.grow_ratio
+
+    @grow_ratio.setter
+    def grow_ratio(self, uint64_t r):
+        self.tt.grow_ratio = r
 
     @property
     def used(self):
@@ -248,9 +267,11 @@ cdef inline void tt_store(TT *t, uint64_t key, int depth, int lower, int upper,
     e.depth = <int8_t> depth
     e.meta = <uint8_t> ((t.generation << 5) | work)
     entry_write(b + victim, &e)
+    t.inserts += 1
     if empty_victim:
         t.filled += 1
-        if t.mask < t.max_mask and t.filled * 2 > (t.mask + 1) * BUCKET_ENTRIES and ab_flag_claim(&t.growing):
-            if t.mask < t.max_mask:
-                tt_grow(t)
-            ab_flag_set(&t.growing, 0)
+    if (t.mask < t.max_mask and t.filled * 2 > (t.mask + 1) * BUCKET_ENTRIES
+            and t.inserts > t.grow_ratio * (t.mask + 1) * BUCKET_ENTRIES and ab_flag_claim(&t.growing)):
+        if t.mask < t.max_mask:
+            tt_grow(t)
+        ab_flag_set(&t.growing, 0)

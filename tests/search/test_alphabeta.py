@@ -137,6 +137,24 @@ def test_children_entries_cut_without_changing_any_value(size, seed, stacks):
     assert values[8] == values[0] == {move: (v, v) for move, v in move_values(position).items()}
 
 
+def test_the_table_grows_with_the_search_not_only_with_what_it_holds():
+    """By default the table doubles only once the search has written 16 new
+    entries per slot; with grow_ratio 0 it doubles at half full.  Either way
+    the values are the same."""
+    position = ColorClaimPosition.new(size="4x3", seed=1)
+    sizes, values = {}, {}
+    for ratio in (0, None):
+        table = _alphabeta.Table(64)
+        if ratio is not None:
+            table.grow_ratio = ratio
+        answer = alphabeta._searcher(position, table).solve(None, None, False, 1)
+        sizes[ratio] = table.bytes_in_use
+        values[ratio] = answer["moves"]
+    assert _alphabeta.Table(64).grow_ratio == 16
+    assert sizes[None] < sizes[0] <= 64 * 2 ** 20
+    assert values[None] == values[0]
+
+
 def test_finished_position_reports_its_margin():
     position = reduced("6x5", 3, 12)
     while not position.is_over():
