@@ -21,6 +21,7 @@ cdef dict deepening_search(Searcher self, max_depth, time_limit, progress, int t
     cdef int limit = MAX_DEPTH if max_depth is None else min(int(max_depth), MAX_DEPTH)
     self.begin(time_limit, progress)
     self.s.exact = 0
+    self.table.tt.grow_at_half = 1     # the line is read back from the table's moves
     # counting replies pays in proofs to the end, not at a horizon
     self.s.mobility_weight = 0
     scores = [0] * n                   # last completed depth

@@ -192,6 +192,7 @@ cdef dict exact_solve(Searcher self, time_limit, progress, bint value_only, int 
         raise ValueError("the position has no legal move")
     self.begin(time_limit, progress)
     self.s.exact = 1
+    self.table.tt.grow_at_half = 0     # grows with the search (Table.grow_ratio)
     self.s.mobility_weight = self.mobility_weight
     cdef Pool *p = pool_new(self, n, threads, value_only)
     cdef int *lo = p.lo

@@ -5,10 +5,13 @@
 # the best move (1 + its index in legal_moves order) and the log2 of the
 # subtree's size, which with the search's generation decides what a full
 # bucket gives up.  The table starts at FIRST_BUCKETS buckets and doubles,
-# up to its `hash_mb` budget, once half of it is in use and the search has
-# written GROW_RATIO new entries per slot: it grows with the search, not just
-# with what it holds, because a table larger than the search needs costs more
-# in cache and TLB misses than its extra entries save.
+# up to its `hash_mb` budget, once half of it is in use and, in the exact
+# solver, the search has written GROW_RATIO new entries per slot: the
+# solver's table grows with the search, not just with what it holds, because
+# a table larger than the search needs costs more in cache and TLB misses
+# than its extra entries save.  The depth-limited search doubles at half full
+# alone: it rebuilds its principal variation from the table's moves, and
+# keeps them best in a table as large as it may be.
 #
 # The solver's workers (alphabeta_solver.pxi) share one table without locks:
 # an entry is two 8-byte words, the key stored XORed with the data word, and
@@ -92,7 +95,8 @@ cdef struct TT:
     uint64_t max_mask        # buckets allocated - 1
     uint64_t filled          # entries in use (about, with threads)
     uint64_t inserts         # entries written for a new key (about, with threads)
-    uint64_t grow_ratio      # the table doubles only after this many inserts per entry
+    uint64_t grow_ratio      # the solver's table doubles only after this many inserts per entry
+    int grow_at_half         # set by the depth-limited search: it doubles at half full
     uint8_t generation
     int growing              # a thread is growing the table (flag)
 
@@ -271,7 +275,8 @@ cdef inline void tt_store(TT *t, uint64_t key, int depth, int lower, int upper,
     if empty_victim:
         t.filled += 1
     if (t.mask < t.max_mask and t.filled * 2 > (t.mask + 1) * BUCKET_ENTRIES
-            and t.inserts > t.grow_ratio * (t.mask + 1) * BUCKET_ENTRIES and ab_flag_claim(&t.growing)):
+            and (t.grow_at_half or t.inserts > t.grow_ratio * (t.mask + 1) * BUCKET_ENTRIES)
+            and ab_flag_claim(&t.growing)):
         if t.mask < t.max_mask:
             tt_grow(t)
         ab_flag_set(&t.growing, 0)
