@@ -15,11 +15,11 @@ def new_position(game, players=None, size=None, island=None, variant=None, seed=
     (Claim without --island random) is refused."""
     descriptor = get_game(game)
     options = {"players": players, "size": size, "island": island, "variant": variant}
-    if descriptor.takes("seed") and not descriptor.uses_seed(**options):
-        if seed is not None:
-            needs = " ".join(f"--{option} {value}" for option, value in descriptor.seed_needs.items())
-            raise ClaimsolveError(f"option '--seed': {game} draws a setup from a seed only with {needs}")
-    elif seed is None and descriptor.takes("seed"):
+    uses_seed = descriptor.uses_seed(**options)
+    if seed is not None and descriptor.takes("seed") and not uses_seed:
+        needs = " ".join(f"--{option} {value}" for option, value in descriptor.seed_needs.items())
+        raise ClaimsolveError(f"option '--seed': {game} draws a setup from a seed only with {needs}")
+    if seed is None and uses_seed:
         seed = random.SystemRandom().randrange(1 << 31)
     return descriptor.new(**options, seed=seed)
 
