@@ -134,6 +134,18 @@ def piece_titles(driver):
         "return Array.from(document.querySelectorAll('#board .piece title'), t => t.textContent)")
 
 
+def downloaded_json(driver, pattern):
+    """The parsed download matching pattern, once it is complete. Chromium can
+    show the file under its final name before it has written its content (CI
+    once read it empty), so an empty or partial file counts as not there yet."""
+    for path in driver.downloads.glob(pattern):
+        try:
+            return json.loads(path.read_text())
+        except (OSError, ValueError):
+            pass
+    return None
+
+
 def legal_after(driver, index):
     return driver.execute_script(f"return window.claimsolveBoard.state.line[{index}].legal;")
 
@@ -214,8 +226,7 @@ def test_claim_play_phase_movement_arrows_and_save(page, shots):
     wait(driver, lambda d: current_move(d) == "c3-c4", "the step played")
     assert any(t.startswith("c4: Viking of colour 1") for t in piece_titles(driver))
     driver.find_element(By.ID, "save-button").click()
-    saved = wait(driver, lambda d: list(d.downloads.glob("claim-*.json")), "the saved position")
-    position = json.loads(saved[0].read_text())
+    position = wait(driver, lambda d: downloaded_json(d, "claim-*.json"), "the saved position")
     assert position["game"] == "claim" and position["to_move"] == 2
     assert not console_errors(driver)
 
