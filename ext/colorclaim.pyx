@@ -12,7 +12,7 @@ Moves: code = from_cell * 8 + direction * 2 + claim_flag, direction
 Players are 0-based here (player 1 of the JSON is 0).
 """
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
-from libc.stdint cimport int8_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 from game cimport *
@@ -59,6 +59,7 @@ cdef struct CCState:
     uint64_t colour[NUM_COLOURS]     # stacks whose TOP pyramid has this colour
     uint64_t single                  # stacks of height 1
     uint64_t hash
+    int16_t value[NUM_COLOURS]       # points of the stacks whose top has this colour (height x pips)
     uint8_t top[MAX_CELLS]           # pyramid code of the top, EMPTY for none
     uint8_t height[MAX_CELLS]        # pyramids in the stack, 0 for none
     int8_t claim[2]                  # colour each player owns, -1 for none
@@ -139,14 +140,10 @@ cdef inline bint has_move(const CCContext *c, const CCState *s) noexcept nogil:
 
 
 cdef inline int score(const CCState *s, int player) noexcept nogil:
-    cdef uint64_t bb = owned_by(s, player)
-    cdef int total = 0
-    cdef int i
-    while bb:
-        i = cc_ctz(bb)
-        bb &= bb - 1
-        total += s.height[i] * pips(s.top[i])
-    return total
+    """The points of the stacks `player` owns: those of his claimed colour."""
+    if s.claim[player] < 0:
+        return 0
+    return s.value[s.claim[player]]
 
 
 cdef uint64_t full_hash(const CCContext *c, const CCState *s) noexcept nogil:
@@ -227,6 +224,11 @@ cdef void cc_apply(const void *ctx, void *st, cs_move m) noexcept nogil:
     cdef uint64_t h = s.hash
     cdef int new_height
     cdef int new_shield
+    # the colours' points: the covered top scores no more (a claim lifts
+    # it off), the moved top scores the covered height too (not on a claim)
+    s.value[colour_of(under)] -= under_height * pips(under)
+    if not claim:
+        s.value[colour_of(moved)] += under_height * pips(moved)
     # S leaves its space
     h ^= c.z_top[src][moved] ^ c.z_height[src][moved_height]
     s.occupied &= ~src_bit
@@ -278,8 +280,9 @@ cdef int cc_evaluate_margin(const void *ctx, const void *st, int player) noexcep
     return score(s, player) - score(s, 1 - player)
 
 
-cdef inline int claim_value(const int *value_of_colour, int claim) noexcept nogil:
-    return value_of_colour[claim] if claim >= 0 else 0
+cdef inline int claim_value(const int16_t *value, int claim) noexcept nogil:
+    """The points of the colour `claim` (none: 0)."""
+    return value[claim] if claim >= 0 else 0
 
 
 cdef inline int stack_gain(const CCState *s, int src, int dst, int mine, int theirs) noexcept nogil:
@@ -311,10 +314,9 @@ cdef inline uint64_t targets_from(const CCContext *c, uint64_t sources, int d) n
     return sources >> 1
 
 
-cdef int best_gain(const CCContext *c, const CCState *s, const int *value_of_colour,
-                   bint *has_move) noexcept nogil:
+cdef int best_gain(const CCContext *c, const CCState *s, bint *has_move) noexcept nogil:
     """The largest change of the mover's margin one move can make, from the
-    stacks' value per top colour.  Only the mover's own stacks and claims can
+    colours' points (s.value).  Only the mover's own stacks and claims can
     gain: an unowned stack goes only onto an unowned one (no change), the
     opponent's stack only onto the mover's or an unowned one (a loss), so
     those moves are looked at one by one only when nothing better exists.
@@ -331,7 +333,7 @@ cdef int best_gain(const CCContext *c, const CCState *s, const int *value_of_col
     cdef uint64_t claim_targets = 0
     cdef uint64_t theirs_src[4]
     cdef int best = -1000000
-    cdef int base = claim_value(value_of_colour, mine)
+    cdef int base = claim_value(s.value, mine)
     cdef int d, i, gain
     for d in range(4):
         theirs_src[d] = 0
@@ -355,7 +357,7 @@ cdef int best_gain(const CCContext *c, const CCState *s, const int *value_of_col
     while claim_targets:
         i = cc_ctz(claim_targets)
         claim_targets &= claim_targets - 1
-        gain = value_of_colour[colour_of(s.top[i])] - pips(s.top[i]) - base
+        gain = s.value[colour_of(s.top[i])] - pips(s.top[i]) - base
         if gain > best:
             best = gain
     if best < 0:
@@ -376,19 +378,11 @@ cdef int cc_evaluate_lookahead(const void *ctx, const void *st, int player) noex
     for the mover, negated for the other side)."""
     cdef const CCContext *c = <const CCContext *> ctx
     cdef const CCState *s = <const CCState *> st
-    cdef int value_of_colour[NUM_COLOURS]
     cdef int me = s.to_move
-    cdef int k, i, margin, gain
+    cdef int margin, gain
     cdef bint has_move
-    cdef uint64_t bb = s.occupied
-    for k in range(NUM_COLOURS):
-        value_of_colour[k] = 0
-    while bb:
-        i = cc_ctz(bb)
-        bb &= bb - 1
-        value_of_colour[colour_of(s.top[i])] += s.height[i] * pips(s.top[i])
-    margin = claim_value(value_of_colour, s.claim[me]) - claim_value(value_of_colour, s.claim[1 - me])
-    gain = best_gain(c, s, value_of_colour, &has_move)
+    margin = claim_value(s.value, s.claim[me]) - claim_value(s.value, s.claim[1 - me])
+    gain = best_gain(c, s, &has_move)
     if has_move:
         margin += gain
     return margin if player == me else -margin
@@ -404,42 +398,23 @@ cdef void cc_move_priority(const void *ctx, const void *st, const cs_move *moves
     plus 2 for a claim: the static value of the child, claims first on ties."""
     cdef const CCContext *c = <const CCContext *> ctx
     cdef const CCState *s = <const CCState *> st
-    cdef int value_of_colour[NUM_COLOURS]
-    cdef int after[NUM_COLOURS]
     cdef int me = s.to_move
-    cdef int other = 1 - me
-    cdef uint64_t bb = s.occupied
-    cdef int i, k, src, dst, mine, theirs, margin
-    cdef uint8_t moved, under
-    cdef bint claim
-    for k in range(NUM_COLOURS):
-        value_of_colour[k] = 0
-    while bb:
-        i = cc_ctz(bb)
-        bb &= bb - 1
-        value_of_colour[colour_of(s.top[i])] += s.height[i] * pips(s.top[i])
+    cdef int mine = s.claim[me]
+    cdef int theirs = s.claim[1 - me]
+    cdef int against = claim_value(s.value, theirs)
+    cdef int margin = claim_value(s.value, mine) - against
+    cdef int k, src, dst
+    cdef uint8_t under
     for k in range(n):
         src = <int> (moves[k] >> 3)
         dst = src + c.step[(moves[k] >> 1) & 3]
-        claim = moves[k] & 1
-        moved = s.top[src]
-        under = s.top[dst]
-        memcpy(after, value_of_colour, sizeof(after))
-        after[colour_of(moved)] -= s.height[src] * pips(moved)
-        after[colour_of(under)] -= s.height[dst] * pips(under)
-        if claim:
-            after[colour_of(moved)] += s.height[src] * pips(moved)
-            mine = colour_of(under)
+        if moves[k] & 1:
+            # a claim: the lifted single pyramid's colour is now the mover's,
+            # nobody else's (the claim needs an unowned pyramid)
+            under = s.top[dst]
+            out[k] = (s.value[colour_of(under)] - pips(under) - against) * 4 + 2
         else:
-            after[colour_of(moved)] += (s.height[src] + s.height[dst]) * pips(moved)
-            mine = s.claim[me]
-        theirs = s.claim[other]
-        margin = 0
-        if mine >= 0:
-            margin += after[mine]
-        if theirs >= 0:
-            margin -= after[theirs]
-        out[k] = margin * 4 + (2 if claim else 0)
+            out[k] = (margin + stack_gain(s, src, dst, mine, theirs)) * 4
 
 
 cdef int cc_playout_greedy(const void *ctx, const void *st, const cs_move *moves,
@@ -553,6 +528,7 @@ cdef class ColorClaimGame:
             s.height[i] = <uint8_t> h
             s.occupied |= (<uint64_t> 1) << i
             s.colour[colour_of(top)] |= (<uint64_t> 1) << i
+            s.value[colour_of(top)] += h * pips(top)
             if h == 1:
                 s.single |= (<uint64_t> 1) << i
         for i in range(2):
@@ -577,6 +553,7 @@ cdef class ColorClaimGame:
             "claims": [s.claim[0], s.claim[1]],
             "shield": s.shield,
             "to_move": s.to_move,
+            "values": [s.value[i] for i in range(NUM_COLOURS)],
             "hash": s.hash,
         }
 

@@ -16,18 +16,22 @@ SHAPES = [(2, 2), (3, 2), (2, 3), (3, 3), (4, 3), (3, 4), (4, 4), (5, 4), (6, 5)
 
 
 def engine_view(position):
-    """What the engine keeps of a reference position (top, height per cell)."""
-    tops, heights = [], []
+    """What the engine keeps of a reference position (top, height per cell,
+    and each colour's points: the stacks it tops, height x pips)."""
+    tops, heights, values = [], [], [0] * len(COLOURS)
     for row in position.grid:
         for stack in row:
             tops.append(-1 if stack is None else COLOURS.index(stack[-1].colour) * 3 + stack[-1].size - 1)
             heights.append(0 if stack is None else len(stack))
+            if stack is not None:
+                values[COLOURS.index(stack[-1].colour)] += len(stack) * stack[-1].size
     return {
         "tops": tops,
         "heights": heights,
         "claims": [-1 if c is None else COLOURS.index(c) for c in position.claims],
         "shield": -1 if position.shield is None else position.shield - 1,
         "to_move": position.player_to_move - 1,
+        "values": values,
     }
 
 
