@@ -108,6 +108,7 @@ cdef class Searcher:
         self.mobility_weight = 6
         self.s.mobility_min_moves = 6
         self.s.etc_min_moves = 8
+        self.s.reply_counts = 1
         if not search_alloc(&self.s):
             raise MemoryError()
         memcpy(self.s.states[0], <const char *> state, g.state_size)
@@ -152,6 +153,17 @@ cdef class Searcher:
     @etc_min_moves.setter
     def etc_min_moves(self, int w):
         self.s.etc_min_moves = w
+
+    @property
+    def reply_counts(self):
+        """Whether the solver's ordering takes the children's reply counts
+        from the game's reply_counts hook (when it has one) instead of
+        making each child."""
+        return bool(self.s.reply_counts)
+
+    @reply_counts.setter
+    def reply_counts(self, bint on):
+        self.s.reply_counts = on
 
     @property
     def tt_min_moves(self):

@@ -14,7 +14,7 @@ cdef enum:
     MOBILITY_MIN_MOVES = 8   # in proportion elsewhere (as if he had at least this many)
     HISTORY_SIZE = 4096      # per player, indexed by a hash of the move code
     HISTORY_MAX = 1 << 20
-    ETC_MAX_MOVES = 256      # nodes with more moves skip the children's entries
+    CHILDREN_MAX = 256       # nodes with more moves skip the children's entries and count replies child by child
 
 
 cdef inline int history_slot(cs_move m) noexcept nogil:
@@ -43,7 +43,9 @@ cdef void order_moves(Search *s, int ply, int who, int sign, int beta, int n, in
     counted at a node of at least etc_min_moves moves, to the value for the
     mover of a child whose table entry proves it reaches beta (s.etc_move:
     the move to it).  The children's buckets are all prefetched before the
-    first is read."""
+    first is read.  A game with reply_counts gives every child's count (and
+    hash) without the child being made; only a child that ends the game is
+    made, to be valued."""
     cdef const cs_game *g = s.g
     cdef char *st = s.states[ply]
     cdef char *child = s.states[ply + 1]
@@ -53,39 +55,52 @@ cdef void order_moves(Search *s, int ply, int who, int sign, int beta, int n, in
     cdef int32_t *hist = s.history + who * HISTORY_SIZE
     cdef int i, j, v, w, cwho, replies
     cdef bint mobility = s.mobility_weight > 0 and n >= s.mobility_min_moves
-    cdef bint etc = s.exact and s.etc_min_moves > 0 and n >= s.etc_min_moves and n <= ETC_MAX_MOVES
-    cdef uint64_t etc_key[ETC_MAX_MOVES]
-    cdef bint etc_same_side[ETC_MAX_MOVES]
-    cdef int etc_move[ETC_MAX_MOVES]
+    cdef bint etc = s.exact and s.etc_min_moves > 0 and n >= s.etc_min_moves and n <= CHILDREN_MAX
+    cdef uint64_t etc_key[CHILDREN_MAX]
+    cdef bint etc_same_side[CHILDREN_MAX]
+    cdef int etc_move[CHILDREN_MAX]
     cdef int n_etc = 0
+    cdef bint batch = mobility and s.reply_counts and g.reply_counts != NULL and n <= CHILDREN_MAX
+    cdef int counts[CHILDREN_MAX]
+    cdef int movers[CHILDREN_MAX]
+    cdef uint64_t hashes[CHILDREN_MAX]
     cdef Entry e
     s.etc_value = -INF
     if g.move_priority != NULL:
         g.move_priority(s.ctx, st, moves, n, keys)
     else:
         memset(keys, 0, n * sizeof(int))
+    if batch:
+        g.reply_counts(s.ctx, st, moves, n, counts, movers, hashes if etc else NULL)
     j = 0
     for i in range(n):
         if i == skip:
             continue
         v = keys[i]
         if mobility:
-            memcpy(child, st, s.state_size)
-            g.apply(s.ctx, child, moves[i])
-            if g.move_count != NULL:
-                replies = g.move_count(s.ctx, child)
+            if batch:
+                replies = counts[i]
                 cwho = CS_TERMINAL if replies == 0 else 0
+                if replies == 0:
+                    memcpy(child, st, s.state_size)
+                    g.apply(s.ctx, child, moves[i])
             else:
-                cwho = g.to_move(s.ctx, child)
-                # the child's move buffer is free until the child is searched
-                replies = g.legal_moves(s.ctx, child, s.moves[ply + 1]) if cwho >= 0 else 0
+                memcpy(child, st, s.state_size)
+                g.apply(s.ctx, child, moves[i])
+                if g.move_count != NULL:
+                    replies = g.move_count(s.ctx, child)
+                    cwho = CS_TERMINAL if replies == 0 else 0
+                else:
+                    cwho = g.to_move(s.ctx, child)
+                    # the child's move buffer is free until the child is searched
+                    replies = g.legal_moves(s.ctx, child, s.moves[ply + 1]) if cwho >= 0 else 0
             if cwho == CS_TERMINAL:
                 v = PRIORITY_MAX if sign * root_eval(s, child) >= beta else -PRIORITY_MAX
             else:
                 if etc and replies >= s.tt_min_moves:
                     # a child with so many moves may have an entry: fetch its bucket
-                    etc_key[n_etc] = g.hash(s.ctx, child)
-                    etc_same_side[n_etc] = s.sign_of[g.to_move(s.ctx, child)] == sign
+                    etc_key[n_etc] = hashes[i] if batch else g.hash(s.ctx, child)
+                    etc_same_side[n_etc] = s.sign_of[movers[i] if batch else g.to_move(s.ctx, child)] == sign
                     etc_move[n_etc] = i
                     ab_prefetch(tt_bucket(s.tt, etc_key[n_etc]))
                     n_etc += 1

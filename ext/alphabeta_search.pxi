@@ -44,6 +44,7 @@ cdef struct Search:
     int mobility_weight      # fastest-first weight of one reply, in priority units (0: off)
     int mobility_min_moves   # nodes with fewer moves skip the mobility count
     int etc_min_moves        # the solver: nodes with this many moves look up their children's entries first (0: never)
+    int reply_counts         # 1: the game's reply_counts hook counts the children's replies (0: make each child)
     int etc_value            # order_moves: the value a child's entry proved (>= beta), or -INF
     int etc_move             # ... the move to that child
     cs_move *killers         # two per ply

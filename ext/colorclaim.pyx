@@ -107,25 +107,44 @@ cdef inline uint64_t sources_towards(const CCContext *c, uint64_t targets, int d
         return (targets << c.width) & c.has_neighbour[2]
     return (targets << 1) & c.has_neighbour[3]
 
-cdef inline void movable(const CCContext *c, const CCState *s, int d,
-                         uint64_t *stack_src, uint64_t *claim_src) noexcept nogil:
-    """Sources of the legal stack moves and claim moves in direction d.
+cdef inline void movable_from(const CCContext *c, uint64_t occupied, uint64_t single, uint64_t mine,
+                              uint64_t theirs, bint theirs_shielded, int d,
+                              uint64_t *stack_src, uint64_t *claim_src) noexcept nogil:
+    """Sources of the legal stack moves and claim moves in direction d, for a
+    mover who owns `mine` against `theirs` (shielded or not).
 
     Rule 1: an unowned S may not go onto an owned U.  Rule 2: the opponent's
     S may not go onto the opponent's U.  Rule 3: nothing goes onto the
     shielded player's stacks (the shield is never the mover's own)."""
-    cdef int me = s.to_move
-    cdef uint64_t mine = owned_by(s, me)
-    cdef uint64_t theirs = owned_by(s, 1 - me)
-    cdef uint64_t unowned = s.occupied & ~(mine | theirs)
-    cdef uint64_t onto_from_mine = s.occupied
-    if s.shield == 1 - me:
-        onto_from_mine = s.occupied & ~theirs
+    cdef uint64_t unowned = occupied & ~(mine | theirs)
+    cdef uint64_t onto_from_mine = occupied & ~theirs if theirs_shielded else occupied
     stack_src[0] = ((sources_towards(c, unowned, d) & unowned)
                     | (sources_towards(c, onto_from_mine, d) & mine)
-                    | (sources_towards(c, s.occupied & ~theirs, d) & theirs))
+                    | (sources_towards(c, occupied & ~theirs, d) & theirs))
     # a claim takes a single unowned pyramid, which every source may go onto
-    claim_src[0] = sources_towards(c, s.single & unowned, d) & s.occupied
+    claim_src[0] = sources_towards(c, single & unowned, d) & occupied
+
+
+cdef inline void movable(const CCContext *c, const CCState *s, int d,
+                         uint64_t *stack_src, uint64_t *claim_src) noexcept nogil:
+    """Sources of the legal stack moves and claim moves in direction d of
+    the player to move in `s`."""
+    cdef int me = s.to_move
+    movable_from(c, s.occupied, s.single, owned_by(s, me), owned_by(s, 1 - me), s.shield == 1 - me, d,
+                 stack_src, claim_src)
+
+
+cdef inline int count_from(const CCContext *c, uint64_t occupied, uint64_t single, uint64_t mine,
+                           uint64_t theirs, bint theirs_shielded) noexcept nogil:
+    """The number of legal moves of a mover who owns `mine` against `theirs`."""
+    cdef uint64_t stack_src, claim_src
+    cdef int d
+    cdef int n = 0
+    for d in range(4):
+        if c.has_neighbour[d]:
+            movable_from(c, occupied, single, mine, theirs, theirs_shielded, d, &stack_src, &claim_src)
+            n += cc_popcount(stack_src) + cc_popcount(claim_src)
+    return n
 
 
 cdef inline bint has_move(const CCContext *c, const CCState *s) noexcept nogil:
@@ -195,16 +214,76 @@ cdef int cc_move_count(const void *ctx, const void *st) noexcept nogil:
     """The number of legal moves (cc_legal_moves's count, from the same
     bitboards, without listing them).  0 exactly when no stack move exists:
     every claim is also a legal stack move onto the same single pyramid."""
+    cdef const CCState *s = <const CCState *> st
+    cdef int me = s.to_move
+    return count_from(<const CCContext *> ctx, s.occupied, s.single, owned_by(s, me), owned_by(s, 1 - me),
+                      s.shield == 1 - me)
+
+
+cdef inline uint64_t colour_after(const CCState *s, int colour, int a, int b,
+                                  uint64_t src_bit, uint64_t dst_bit) noexcept nogil:
+    """The stacks topped by `colour` (none for -1) once the stack topped by
+    colour a at src_bit has gone onto (or claimed) the one topped by b at
+    dst_bit, as cc_apply changes them."""
+    cdef uint64_t x
+    if colour < 0:
+        return 0
+    x = s.colour[colour]
+    if colour == a:
+        x &= ~src_bit
+    if colour == b:
+        x &= ~dst_bit
+    if colour == a:
+        x |= dst_bit
+    return x
+
+
+cdef void cc_reply_counts(const void *ctx, const void *st, const cs_move *moves, int n,
+                          int *replies, int *movers, uint64_t *hashes) noexcept nogil:
+    """game.h `reply_counts`: each move's child's move count, mover (the
+    other player) and, when `hashes` is not NULL, hash, from the bitboards
+    cc_apply would leave, without making the child."""
     cdef const CCContext *c = <const CCContext *> ctx
     cdef const CCState *s = <const CCState *> st
-    cdef uint64_t stack_src, claim_src
-    cdef int d
-    cdef int n = 0
-    for d in range(4):
-        if c.has_neighbour[d]:
-            movable(c, s, d, &stack_src, &claim_src)
-            n += cc_popcount(stack_src) + cc_popcount(claim_src)
-    return n
+    cdef int me = s.to_move
+    cdef int other = 1 - me
+    cdef int k, src, dst, a, b, my_claim, new_height
+    cdef uint64_t src_bit, dst_bit, occupied, single, h
+    cdef uint8_t moved, under
+    cdef bint claim
+    for k in range(n):
+        src = <int> (moves[k] >> 3)
+        dst = src + c.step[(moves[k] >> 1) & 3]
+        claim = moves[k] & 1
+        src_bit = (<uint64_t> 1) << src
+        dst_bit = (<uint64_t> 1) << dst
+        moved = s.top[src]
+        under = s.top[dst]
+        a = colour_of(moved)
+        b = colour_of(under)
+        occupied = s.occupied & ~src_bit
+        single = s.single & ~(src_bit | dst_bit)
+        if claim:
+            my_claim = b
+            new_height = s.height[src]
+            if new_height == 1:
+                single |= dst_bit
+        else:
+            my_claim = s.claim[me]
+            new_height = s.height[src] + s.height[dst]
+        # the other player moves in the child; a claim shields the mover
+        replies[k] = count_from(c, occupied, single, colour_after(s, s.claim[other], a, b, src_bit, dst_bit),
+                                colour_after(s, my_claim, a, b, src_bit, dst_bit), claim)
+        movers[k] = other
+        if hashes != NULL:
+            h = (s.hash ^ c.z_side
+                 ^ c.z_top[src][moved] ^ c.z_height[src][s.height[src]]
+                 ^ c.z_top[dst][under] ^ c.z_height[dst][s.height[dst]]
+                 ^ c.z_top[dst][moved] ^ c.z_height[dst][new_height]
+                 ^ c.z_shield[s.shield + 1] ^ c.z_shield[me + 1 if claim else 0])
+            if claim:
+                h ^= c.z_claim[me][s.claim[me] + 1] ^ c.z_claim[me][b + 1]
+            hashes[k] = h
 
 
 cdef void cc_apply(const void *ctx, void *st, cs_move m) noexcept nogil:
@@ -498,6 +577,7 @@ cdef class ColorClaimGame:
         self.playout = playout
         g.move_priority = cc_move_priority
         g.move_count = cc_move_count
+        g.reply_counts = cc_reply_counts
 
     @property
     def state_size(self):
@@ -570,6 +650,23 @@ cdef class ColorClaimGame:
             codes[i] = moves[i]
         cc_move_priority(&self.block.ctx, &s, codes, n, out)
         return [out[i] for i in range(n)]
+
+    def reply_counts(self, state, moves, bint with_hashes=True):
+        """The reply_counts hook's values for `moves` in `state`: a list of
+        (replies, mover, hash or None) per move (for tests)."""
+        cdef CCState s
+        cdef cs_move codes[512]
+        cdef int replies[512]
+        cdef int movers[512]
+        cdef uint64_t hashes[512]
+        cdef int i, n = len(moves)
+        if n > 512:
+            raise ValueError("%d moves" % n)
+        load_state_bytes(state, &s, sizeof(CCState))
+        for i in range(n):
+            codes[i] = moves[i]
+        cc_reply_counts(&self.block.ctx, &s, codes, n, replies, movers, hashes if with_hashes else NULL)
+        return [(replies[i], movers[i], hashes[i] if with_hashes else None) for i in range(n)]
 
     def move_count(self, state):
         """The move_count hook's value for `state` (for tests)."""

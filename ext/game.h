@@ -123,6 +123,15 @@ typedef struct cs_game {
        written to out, returning 1; 0 (out untouched) where the game gives
        none and the playout must go on.  NULL: playouts are never cut so. */
     int (*playout_value)(const void *ctx, const void *st, double *out);
+
+    /* optional, for games with move_count: for each of the n moves of `st`,
+       what the state it leads to would give: move_count() to replies[i],
+       to_move() to movers[i] where replies[i] > 0, and hash() to hashes[i]
+       unless hashes is NULL; without making the children (the exact
+       solver's fastest-first ordering counts every move's replies).  NULL:
+       the solver makes each child with apply(). */
+    void (*reply_counts)(const void *ctx, const void *st, const cs_move *moves, int n,
+                         int *replies, int *movers, uint64_t *hashes);
 } cs_game;
 
 #define CS_GAME_CAPSULE "claimsolve.cs_game"

@@ -30,6 +30,8 @@ cdef extern from "game.h" nogil:
         int (*move_count)(const void *ctx, const void *st) noexcept nogil
         cs_move (*chance_sample)(const void *ctx, const void *st, uint64_t *rng) noexcept nogil
         int (*playout_value)(const void *ctx, const void *st, double *out) noexcept nogil
+        void (*reply_counts)(const void *ctx, const void *st, const cs_move *moves, int n,
+                             int *replies, int *movers, uint64_t *hashes) noexcept nogil
     int cs_side(const cs_game *g, int player)
     int cs_two_sided(const cs_game *g)
     uint64_t cs_rand(uint64_t *s)

@@ -131,6 +131,29 @@ def test_random_games_agree(setup):
         assert position.engine_state().hash() == engine.hash()
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setups())
+def test_reply_counts_are_what_each_child_gives(setup):
+    """The solver's ordering counts every move's replies without making the
+    children: each count, mover and hash must be the made child's."""
+    position, rng = setup
+    while True:
+        engine = position.engine_state()
+        codes = engine.legal_moves()
+        if not codes:
+            break
+        counted = engine.game.reply_counts(engine.state_bytes(), codes)
+        assert [h for _, _, h in engine.game.reply_counts(engine.state_bytes(), codes, False)] == [None] * len(codes)
+        for code, (replies, mover, key) in zip(codes, counted):
+            child = position.play(position.move_name(code))
+            made = child.engine_state()
+            assert replies == len(child.legal_moves()) == made.game.move_count(made.state_bytes())
+            assert key == made.hash()
+            if replies:
+                assert mover == made.to_move() == child.player_to_move - 1
+        position = position.play(position.move_name(codes[rng.randrange(len(codes))]))
+
+
 @settings(max_examples=60, deadline=None)
 @given(setups())
 def test_move_priority_is_the_movers_margin_after_the_move(setup):

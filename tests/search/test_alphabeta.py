@@ -137,6 +137,23 @@ def test_children_entries_cut_without_changing_any_value(size, seed, stacks):
     assert values[8] == values[0] == {move: (v, v) for move, v in move_values(position).items()}
 
 
+@pytest.mark.parametrize("size,seed,stacks", [("4x3", 1, 8), ("4x4", 2, 10), ("4x4", 1, 9)])
+def test_counted_replies_change_no_value_and_no_node(size, seed, stacks):
+    """The game's reply_counts hook (the children's counts without making
+    them) orders and cuts exactly as making each child does: the same
+    values, the same nodes, the same cuts."""
+    position = reduced(size, seed, stacks)
+    answers, stats = {}, {}
+    for counted in (False, True):
+        searcher = alphabeta._searcher(position, _alphabeta.Table(64))
+        searcher.reply_counts = counted
+        answer = searcher.solve(None, None, False, 1)
+        answers[counted] = (answer["moves"], answer["nodes"], answer["pv"])
+        stats[counted] = searcher.stats
+    assert answers[True] == answers[False]
+    assert stats[True] == stats[False] and stats[True]["cut_child_entry"] > 0
+
+
 def test_the_table_grows_with_the_search_not_only_with_what_it_holds():
     """By default the table doubles only once the search has written 16 new
     entries per slot; with grow_ratio 0 it doubles at half full.  Either way
