@@ -95,7 +95,7 @@ cdef void order_moves(Search *s, int ply, int who, int sign, int beta, int n, in
                     # the child's move buffer is free until the child is searched
                     replies = g.legal_moves(s.ctx, child, s.moves[ply + 1]) if cwho >= 0 else 0
             if cwho == CS_TERMINAL:
-                v = PRIORITY_MAX if sign * root_eval(s, child) >= beta else -PRIORITY_MAX
+                v = PRIORITY_MAX if sign * root_final(s, child) >= beta else -PRIORITY_MAX
             else:
                 if etc and replies >= s.tt_min_moves:
                     # a child with so many moves may have an entry: fetch its bucket

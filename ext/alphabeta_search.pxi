@@ -78,6 +78,13 @@ cdef inline int root_eval(Search *s, const char *st) noexcept nogil:
     return clamp_value(s.g.evaluate(s.ctx, st, s.root_player))
 
 
+cdef inline int root_final(Search *s, const char *st) noexcept nogil:
+    """root_eval() at a state known to be terminal: the game's final value."""
+    if s.g.final_value != NULL:
+        return clamp_value(s.g.final_value(s.ctx, st, s.root_player))
+    return root_eval(s, st)
+
+
 cdef int ensure_ply(Search *s, int ply) noexcept nogil:
     """Allocates the buffers of `ply` once; 0 on failure."""
     if ply > MAX_PLY:
@@ -164,7 +171,7 @@ cdef int child_value(Search *s, int ply, int sign, int alpha, int beta, int dept
         depth += 1          # the same turn goes on: the depth counts whole turns
     if who == CS_TERMINAL:
         s.nodes += 1
-        return sign * root_eval(s, s.states[ply])
+        return sign * root_final(s, s.states[ply])
     if who < 0:
         s.error = ERR_CHANCE
         s.stop = 1
@@ -206,7 +213,7 @@ cdef int _ab(Search *s, int ply, int who, int alpha, int beta, int depth) noexce
     moves = s.moves[ply]
     n = g.legal_moves(s.ctx, st, moves)
     if n == 0:
-        return sign * root_eval(s, st)
+        return sign * root_final(s, st)
 
     # nodes with few moves have small subtrees: cheaper to search than to
     # fetch from the table

@@ -578,6 +578,7 @@ cdef class ColorClaimGame:
         g.move_priority = cc_move_priority
         g.move_count = cc_move_count
         g.reply_counts = cc_reply_counts
+        g.final_value = cc_evaluate_margin
 
     @property
     def state_size(self):

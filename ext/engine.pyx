@@ -133,6 +133,15 @@ cdef class GameState:
     def evaluate(self, int player):
         return self.g.evaluate(self.g.ctx, self.st(), player)
 
+    def final_value(self, int player):
+        """The game's final_value hook at this (terminal) state, None when
+        the game has none (the searches then use evaluate)."""
+        if self.g.final_value == NULL:
+            return None
+        if self.g.to_move(self.g.ctx, self.st()) != CS_TERMINAL:
+            raise ValueError("final_value is only defined at a terminal state")
+        return self.g.final_value(self.g.ctx, self.st(), player)
+
     def hash(self):
         return self.g.hash(self.g.ctx, self.st())
 

@@ -132,6 +132,12 @@ typedef struct cs_game {
        the solver makes each child with apply(). */
     void (*reply_counts)(const void *ctx, const void *st, const cs_move *moves, int n,
                          int *replies, int *movers, uint64_t *hashes);
+
+    /* optional: evaluate() at a state the search already knows to be
+       terminal (the game's final value for `player`'s side), for games
+       whose evaluate() must first find out whether the game has ended.
+       NULL: evaluate(). */
+    int (*final_value)(const void *ctx, const void *st, int player);
 } cs_game;
 
 #define CS_GAME_CAPSULE "claimsolve.cs_game"

@@ -87,6 +87,8 @@ def check_same(position, engine):
         assert by_lookahead.evaluate(player - 1) == lookahead(position, player, names, margin[player])
     if engine.is_terminal():
         assert engine.returns() == list(position.points())
+        # what the solver reads at a state it knows to be terminal
+        assert [by_lookahead.final_value(p) for p in (0, 1)] == [margin[1], margin[2]]
     else:
         assert engine.to_move() == position.player_to_move - 1
     return codes, names
