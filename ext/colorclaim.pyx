@@ -220,6 +220,24 @@ cdef int cc_move_count(const void *ctx, const void *st) noexcept nogil:
                       s.shield == 1 - me)
 
 
+cdef inline uint64_t hash_after(const CCContext *c, const CCState *s, int src, int dst, bint claim) noexcept nogil:
+    """The hash of the state that moving the stack at src onto (claim:
+    claiming) the one at dst leaves: both spaces' tops and heights, the
+    mover's claim, the shield and the side to move change."""
+    cdef int me = s.to_move
+    cdef uint8_t moved = s.top[src]
+    cdef uint8_t under = s.top[dst]
+    cdef int new_height = s.height[src] if claim else s.height[src] + s.height[dst]
+    cdef uint64_t h = (s.hash ^ c.z_side
+                       ^ c.z_top[src][moved] ^ c.z_height[src][s.height[src]]
+                       ^ c.z_top[dst][under] ^ c.z_height[dst][s.height[dst]]
+                       ^ c.z_top[dst][moved] ^ c.z_height[dst][new_height]
+                       ^ c.z_shield[s.shield + 1] ^ c.z_shield[me + 1 if claim else 0])
+    if claim:
+        h ^= c.z_claim[me][s.claim[me] + 1] ^ c.z_claim[me][colour_of(under) + 1]
+    return h
+
+
 cdef inline uint64_t colour_after(const CCState *s, int colour, int a, int b,
                                   uint64_t src_bit, uint64_t dst_bit) noexcept nogil:
     """The stacks topped by `colour` (none for -1) once the stack topped by
@@ -247,8 +265,8 @@ cdef void cc_reply_counts(const void *ctx, const void *st, const cs_move *moves,
     cdef const CCState *s = <const CCState *> st
     cdef int me = s.to_move
     cdef int other = 1 - me
-    cdef int k, src, dst, a, b, my_claim, new_height
-    cdef uint64_t src_bit, dst_bit, occupied, single, h
+    cdef int k, src, dst, a, b, my_claim
+    cdef uint64_t src_bit, dst_bit, occupied, single
     cdef uint8_t moved, under
     cdef bint claim
     for k in range(n):
@@ -265,25 +283,16 @@ cdef void cc_reply_counts(const void *ctx, const void *st, const cs_move *moves,
         single = s.single & ~(src_bit | dst_bit)
         if claim:
             my_claim = b
-            new_height = s.height[src]
-            if new_height == 1:
+            if s.height[src] == 1:
                 single |= dst_bit
         else:
             my_claim = s.claim[me]
-            new_height = s.height[src] + s.height[dst]
         # the other player moves in the child; a claim shields the mover
         replies[k] = count_from(c, occupied, single, colour_after(s, s.claim[other], a, b, src_bit, dst_bit),
                                 colour_after(s, my_claim, a, b, src_bit, dst_bit), claim)
         movers[k] = other
         if hashes != NULL:
-            h = (s.hash ^ c.z_side
-                 ^ c.z_top[src][moved] ^ c.z_height[src][s.height[src]]
-                 ^ c.z_top[dst][under] ^ c.z_height[dst][s.height[dst]]
-                 ^ c.z_top[dst][moved] ^ c.z_height[dst][new_height]
-                 ^ c.z_shield[s.shield + 1] ^ c.z_shield[me + 1 if claim else 0])
-            if claim:
-                h ^= c.z_claim[me][s.claim[me] + 1] ^ c.z_claim[me][b + 1]
-            hashes[k] = h
+            hashes[k] = hash_after(c, s, src, dst, claim)
 
 
 cdef void cc_apply(const void *ctx, void *st, cs_move m) noexcept nogil:
@@ -300,29 +309,25 @@ cdef void cc_apply(const void *ctx, void *st, cs_move m) noexcept nogil:
     cdef int under_height = s.height[dst]
     cdef uint64_t src_bit = (<uint64_t> 1) << src
     cdef uint64_t dst_bit = (<uint64_t> 1) << dst
-    cdef uint64_t h = s.hash
     cdef int new_height
     cdef int new_shield
+    s.hash = hash_after(c, s, src, dst, claim)
     # the colours' points: the covered top scores no more (a claim lifts
     # it off), the moved top scores the covered height too (not on a claim)
     s.value[colour_of(under)] -= under_height * pips(under)
     if not claim:
         s.value[colour_of(moved)] += under_height * pips(moved)
     # S leaves its space
-    h ^= c.z_top[src][moved] ^ c.z_height[src][moved_height]
     s.occupied &= ~src_bit
     s.colour[colour_of(moved)] &= ~src_bit
     s.single &= ~src_bit
     s.top[src] = EMPTY
     s.height[src] = 0
     # U's top is covered (stack) or lifted off (claim)
-    h ^= c.z_top[dst][under] ^ c.z_height[dst][under_height]
     s.colour[colour_of(under)] &= ~dst_bit
     if claim:
         new_height = moved_height
-        h ^= c.z_claim[me][s.claim[me] + 1]
         s.claim[me] = <int8_t> colour_of(under)
-        h ^= c.z_claim[me][s.claim[me] + 1]
         new_shield = me
     else:
         new_height = moved_height + under_height
@@ -334,11 +339,8 @@ cdef void cc_apply(const void *ctx, void *st, cs_move m) noexcept nogil:
         s.single |= dst_bit
     else:
         s.single &= ~dst_bit
-    h ^= c.z_top[dst][moved] ^ c.z_height[dst][new_height]
-    h ^= c.z_shield[s.shield + 1] ^ c.z_shield[new_shield + 1]
     s.shield = <int8_t> new_shield
     s.to_move = <int8_t> (1 - me)
-    s.hash = h ^ c.z_side
 
 
 cdef void cc_returns(const void *ctx, const void *st, double *out) noexcept nogil:
