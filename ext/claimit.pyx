@@ -387,7 +387,6 @@ cdef class TurnSolver:
 
     def __cinit__(self, ClaimItGame game, int objective, double memory_mb=64.0):
         cdef uint64_t size = <uint64_t> (memory_mb * 1048576.0 / sizeof(opt_entry))
-        cdef int sp
         if size < 1024:
             size = 1024
         self.game = game
@@ -397,8 +396,7 @@ cdef class TurnSolver:
         self.o.ctx = &game.block.ctx
         self.o.objective = objective
         self.o.prune = 1
-        for sp in range(NSPACES):
-            self.o.transposed[sp] = <int8_t> ((sp % 6) * 6 + sp // 6)
+        self.o.pairs = 1
         self.o.table = <opt_entry *> calloc(size, sizeof(opt_entry))
         if self.o.table == NULL:
             raise MemoryError("the turn optimum's table: %.0f MB" % memory_mb)
@@ -460,10 +458,17 @@ cdef class TurnSolver:
         return bool(self.o.full)
 
     @property
-    def symmetric(self):
-        """Whether the current turn's start is symmetric under the board's
-        transposition (a state and its transpose share an entry)."""
-        return bool(self.o.transpose)
+    def pairs(self):
+        """Whether a state shares its memo entry with every state that
+        differs from it by swapping the statuses of spaces (r, c) and
+        (c, r) (the values are exact either way; off: one entry per turn
+        state).  Setting it empties the memo."""
+        return bool(self.o.pairs)
+
+    @pairs.setter
+    def pairs(self, bint on):
+        self.clear()
+        self.o.pairs = on
 
     def solve(self, bytes state, double seconds, int depth=UNLIMITED):
         """Returns (complete, states evaluated by this call, decisions, cut)
@@ -481,7 +486,7 @@ cdef class TurnSolver:
         cdef cs_move moves[MAX_TURN_PLACEMENTS]
         cdef int n, i
         cdef double rollv, stopv
-        cdef uint64_t key1, key2, own, secured
+        cdef uint64_t key1, key2
         cdef opt_entry *e
         if s.phase != PHASE_DECIDE and s.phase != PHASE_PLACE:
             raise ValueError("the turn optimum needs a decision (not a chance node, not the end)")
@@ -492,10 +497,6 @@ cdef class TurnSolver:
         if key != self.base_key or self.o.used >= self.o.capacity:
             self.clear()
             self.base_key = key
-            own = s.colour[s.to_move]
-            secured = s.secured
-            self.o.transpose = (transpose_set(&self.o, own) == own
-                                and transpose_set(&self.o, secured) == secured)
         if depth < 1 or depth > UNLIMITED:
             raise ValueError("depth: 1..255")
         if not 0 <= seconds < 1e12:        # NaN too: no deadline would ever pass
@@ -503,6 +504,7 @@ cdef class TurnSolver:
         self.o.states = 0
         self.o.pruned = 0
         self.o.cutoffs = 0
+        self.o.skipped = 0
         self.o.aborted = 0
         self.o.full = 0
         self.o.interrupted = 0
@@ -531,7 +533,7 @@ cdef class TurnSolver:
         if anything_placed(&s):
             stopv = stop_gain(&s, self.objective)
             decisions.append((MOVE_STOP, stopv))
-            canonical_key(&self.o, &s, depth, &key1, &key2)
+            turn_key(&self.o, &s, depth, &key1, &key2)
             e = opt_slot(&self.o, key1, key2)
             if e.key1 == 0 and self.o.used < self.o.capacity:
                 e.key1 = key1

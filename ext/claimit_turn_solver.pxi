@@ -1,14 +1,19 @@
 """The exact turn optimum: expectimax over the rest of one turn for one
 objective ("secured" or "held" spaces gained), memoised on the turn state.
 
-A turn state is what decides the rest of the turn: this turn's black
-markers, the white markers still on top (a white under a black only blocks
-its space), and the white numbers in use (with release_white: which space
-holds which number).  Where the mover's colour and the secured spaces are
-symmetric under the board's transposition (r, c) -> (c, r) (the dice rules
-are: row and column dice swap), a state and its transpose have the same
-value and share one memo entry.
+The memo's key (turn_key) is what decides the rest of the turn, and no
+more: each space's status (dead, white-able, black-able; with
+release_white, black-able by the mover's colour or by which white number),
+the white numbers in use and the gain made.  Neither objective looks at the
+board's geometry, and every roll that has the spaces (r, c) and (c, r) as
+candidates has both, with the same number: so a state shares its entry with
+every state that differs from it by swapping the statuses of the two spaces
+of any pairs (the pair-canonical form).  For the same reason, when a roll
+class offers both spaces of a pair with the same status, one of the two
+placements is valued.
 
+The placements a roll class allows are valued highest upper bound first,
+and one whose bound cannot beat the best value found is not valued.
 Bounds prune the search without changing a value: at a decision, stopping
 is proven best when an upper bound on rolling (roll_bounds) is below the
 gain already made; and while rolling is summed over the roll classes, the
@@ -22,6 +27,8 @@ cdef enum:
     UNLIMITED = 255          # no limit on the rolls left in the turn
     LOAD_PERCENT = 80        # of the memo's slots filled at most (linear probing)
 
+cdef double UNKNOWN = -1.0                   # child_value: not valued yet
+cdef double PENDING = -2.0                   # child_value: to be valued in this class
 cdef uint64_t KEY_USED = 1ULL << 63          # key1 of a used slot (0: empty; the table is calloc'd)
 cdef uint64_t CUT_BIT = 1ULL << 62           # in key2: the depth limit stopped some line below
 
@@ -47,55 +54,133 @@ ctypedef struct opt_solver:
     int cut                  # a depth limit stopped some line of play
     long pruned              # decisions of the last call where the bound proved "stop" at once
     long cutoffs             # decisions where the sum over the roll classes stopped early
+    long skipped             # placements not valued: their upper bound could not beat another's value
     int prune                # use the bounds (off: the plain expectimax)
-    int transpose            # the turn's start is symmetric under transposition
-    int8_t transposed[NSPACES]
+    int pairs                # key on the pair-canonical form (off: the state as it is)
 
-cdef inline double stop_gain(const ci_state *s, int objective) noexcept nogil:
+cdef inline int gain_made(const ci_state *s, int objective) noexcept nogil:
+    """What stopping now gains: this turn's black markers ("secured"), or
+    the spaces not the mover's with a marker of this turn ("held")."""
     if objective == OBJ_SECURED:
         return ci_popcount(s.turn_black)
     return ci_popcount((s.turn_white | s.turn_black) & ~s.colour[s.to_move])
 
-cdef inline uint64_t transpose_set(const opt_solver *o, uint64_t m) noexcept nogil:
-    cdef uint64_t out = 0
-    while m:
-        out |= 1ULL << o.transposed[ci_ctz(m)]
-        m &= m - 1
-    return out
+cdef inline double stop_gain(const ci_state *s, int objective) noexcept nogil:
+    return gain_made(s, objective)
 
-cdef inline void turn_key(const opt_solver *o, const ci_state *s, int depth, bint flip,
+cdef uint64_t LOWER = 0             # the spaces r > c (0-based index r * 6 + c): one of each off-diagonal pair
+cdef uint64_t ROW_TO_COLUMN[64]     # a row's six bits (bit c) as a column's (bit 6 c)
+cdef int8_t TRANSPOSED[NSPACES]     # the space (c, r) of (r, c)
+
+cdef void init_transpose_tables():
+    global LOWER
+    cdef int r, c, m
+    for r in range(6):
+        for c in range(6):
+            TRANSPOSED[6 * r + c] = <int8_t> (6 * c + r)
+            if c < r:
+                LOWER |= 1ULL << (6 * r + c)
+    for m in range(64):
+        ROW_TO_COLUMN[m] = 0
+        for c in range(6):
+            if (m >> c) & 1:
+                ROW_TO_COLUMN[m] |= 1ULL << (6 * c)
+
+init_transpose_tables()
+
+cdef inline uint64_t transposed_set(uint64_t m) noexcept nogil:
+    """The set of spaces (r, c) -> (c, r)."""
+    return (ROW_TO_COLUMN[m & 63] | (ROW_TO_COLUMN[(m >> 6) & 63] << 1) | (ROW_TO_COLUMN[(m >> 12) & 63] << 2)
+            | (ROW_TO_COLUMN[(m >> 18) & 63] << 3) | (ROW_TO_COLUMN[(m >> 24) & 63] << 4)
+            | (ROW_TO_COLUMN[(m >> 30) & 63] << 5))
+
+cdef inline uint64_t swapped(uint64_t m, uint64_t swap) noexcept nogil:
+    """The set with the spaces of `swap` (a set closed under transposition)
+    taken from their partners."""
+    return (m & ~swap) | (transposed_set(m) & swap)
+
+cdef inline void turn_key(const opt_solver *o, const ci_state *s, int depth,
                           uint64_t *key1, uint64_t *key2) noexcept nogil:
-    """The memo key of a turn state (transposed with `flip`): key1 the white
-    markers on top and the numbers in use (release_white: each number's
-    space, 7 bits a number), the depth limit, KEY_USED; key2 the turn's
-    black markers."""
-    cdef uint64_t k = 0, top
-    cdef int n, sp
-    if o.ctx.release_white:
-        for n in range(1, 7):
-            sp = s.white_at[n]
-            if sp >= 0:
-                k |= <uint64_t> ((o.transposed[sp] if flip else sp) + 1) << (7 * (n - 1))
-    else:
-        top = s.turn_white & ~s.turn_black
-        k = transpose_set(o, top) if flip else top
+    """The memo key of a turn state: what decides the rest of the turn.
+
+    That is each space's status, the white numbers in use and the gain
+    made: a space is dead (blocked, or the mover's secured), white-able
+    (empty or an opponent's on top), black-able by the mover's own colour
+    or black-able by a white marker of this turn (with release_white, by
+    which number: a black on it frees the number).  The geometry does not
+    matter: neither objective counts groups.
+
+    And a roll reaches the spaces (r, c) and (c, r) alike: every roll with
+    r, c and n among its dice has both as candidates, with the same number
+    n.  So the two spaces of an off-diagonal pair may swap their statuses
+    without changing the value of any state, and the key is that of the
+    pair-canonical form, where the space r > c of each pair has the larger
+    status (dead < white-able < own < white n, by n).
+
+    Without release_white: key1 the white-able spaces (none when no number
+    is left), the numbers in use (none when nothing is white-able), the
+    depth limit, the gain made, KEY_USED; key2 the black-able spaces (none
+    when the black supply is empty).  With release_white: key1 the
+    white-able spaces, the depth limit, the gain made, the spaces of the
+    white markers numbered 1 and 2 (6 bits each, 0: in the supply),
+    KEY_USED; key2 the spaces black-able by the mover's colour and those of
+    the white markers numbered 3 to 6."""
+    cdef uint64_t used = 0, ws, own, whites, swap, both
+    cdef uint64_t gain = <uint64_t> gain_made(s, o.objective)
+    cdef int n, sp, lo, hi
+    cdef int8_t number_at[NSPACES]
+    ws = white_spaces(s)
+    if not o.ctx.release_white:
         for n in range(1, 7):
             if s.white_at[n] >= 0:
-                k |= 1ULL << (35 + n)
-    key1[0] = k | (<uint64_t> depth << 42) | KEY_USED
-    key2[0] = transpose_set(o, s.turn_black) if flip else s.turn_black
-
-cdef inline void canonical_key(const opt_solver *o, const ci_state *s, int depth,
-                               uint64_t *key1, uint64_t *key2) noexcept nogil:
-    """turn_key, or that of the transposed state when the start is symmetric
-    and it is the smaller."""
-    cdef uint64_t t1, t2
-    turn_key(o, s, depth, False, key1, key2)
-    if o.transpose:
-        turn_key(o, s, depth, True, &t1, &t2)
-        if t1 < key1[0] or (t1 == key1[0] and t2 < key2[0]):
-            key1[0] = t1
-            key2[0] = t2
+                used |= 1ULL << (n - 1)
+        own = black_spaces(s)
+        if used == 63:
+            ws = 0                      # no white number left: the white-able spaces are dead
+        if ws == 0:
+            used = 0                    # nothing white-able: the numbers do not matter
+        if supply(s) == 0:
+            own = 0
+        if o.pairs:
+            # dead < white-able < black-able: swap where the space r > c has the smaller
+            swap = LOWER & (((~(ws | own)) & transposed_set(ws | own)) | (ws & transposed_set(own)))
+            swap |= transposed_set(swap)
+            ws = swapped(ws, swap)
+            own = swapped(own, swap)
+        key1[0] = ws | (used << 36) | (<uint64_t> depth << 42) | (gain << 50) | KEY_USED
+        key2[0] = own
+        return
+    own = s.colour[s.to_move] & ~blocked(s)
+    whites = s.turn_white & ~s.turn_black
+    swap = 0
+    if o.pairs:
+        swap = LOWER & ((~(ws | own | whites) & transposed_set(ws | own | whites))
+                        | (ws & transposed_set(own | whites)) | (own & transposed_set(whites)))
+        both = LOWER & whites & transposed_set(whites)
+        if both:
+            for n in range(1, 7):
+                if s.white_at[n] >= 0:
+                    number_at[s.white_at[n]] = <int8_t> n
+            while both:
+                lo = ci_ctz(both)
+                both &= both - 1
+                if number_at[lo] < number_at[TRANSPOSED[lo]]:
+                    swap |= 1ULL << lo
+        swap |= transposed_set(swap)
+        ws = swapped(ws, swap)
+        own = swapped(own, swap)
+    key1[0] = ws | (<uint64_t> depth << 36) | (gain << 44) | KEY_USED
+    key2[0] = own
+    for n in range(1, 7):
+        sp = s.white_at[n]
+        if sp < 0:
+            continue
+        if (swap >> sp) & 1:
+            sp = TRANSPOSED[sp]
+        if n <= 2:
+            key1[0] |= <uint64_t> (sp + 1) << (50 + 6 * (n - 1))
+        else:
+            key2[0] |= <uint64_t> (sp + 1) << (36 + 6 * (n - 3))
 
 cdef inline opt_entry *opt_slot(opt_solver *o, uint64_t key1, uint64_t key2) noexcept nogil:
     """The key's slot, or the empty slot where it would go (linear probing)."""
@@ -119,7 +204,7 @@ cdef double opt_lookup(void *solver, const ci_state *s) noexcept nogil:
     cdef uint64_t key1, key2
     if o.prune and roll_bounds(o, s, &plain, &gaining) < stopv - 1e-9:
         return stopv
-    canonical_key(o, s, UNLIMITED, &key1, &key2)
+    turn_key(o, s, UNLIMITED, &key1, &key2)
     cdef opt_entry *e = opt_slot(o, key1, key2)
     if e.key1 == 0:
         return -1.0
@@ -142,23 +227,26 @@ cdef double relaxed_value(double gain, int capacity, double survive) noexcept no
 cdef int top_shares(const ci_ctx *c, uint64_t classes, uint64_t spaces, int count) noexcept nogil:
     """The sum of the `count` largest shares (ordered rolls of the classes
     with the space as a candidate) among the spaces."""
-    cdef int share[NSPACES]
-    cdef int n = 0, total = 0, i, j, top
+    cdef int top[7]             # the largest so far, in decreasing order
+    cdef int kept = 0, share, i, total = 0
+    if count <= 0 or classes == 0:
+        return 0
     while spaces:
-        share[n] = rolls_of(c, c.space_classes[ci_ctz(spaces)] & classes)
+        share = rolls_of(c, c.space_classes[ci_ctz(spaces)] & classes)
         spaces &= spaces - 1
-        n += 1
-    if count >= n:
-        for i in range(n):
-            total += share[i]
-        return total
-    for j in range(count):
-        top = j
-        for i in range(j + 1, n):
-            if share[i] > share[top]:
-                top = i
-        total += share[top]
-        share[top] = share[j]
+        if kept == count:
+            if share <= top[count - 1]:
+                continue
+            i = count - 1
+        else:
+            i = kept
+            kept += 1
+        while i > 0 and top[i - 1] < share:
+            top[i] = top[i - 1]
+            i -= 1
+        top[i] = share
+    for i in range(kept):
+        total += top[i]
     return total
 
 cdef int later_gain_rolls(const opt_solver *o, int sup, uint64_t ws, int nfree,
@@ -273,22 +361,31 @@ cdef double opt_decide(opt_solver *o, const ci_state *s, int depth) noexcept nog
     """The best expected gain from a decision with something placed, with
     at most `depth` more rolls (UNLIMITED: the exact optimum): max(stop,
     roll), memoised on the turn state and the depth."""
-    cdef uint64_t key1, key2
-    cdef opt_entry *e
-    cdef double stopv, rollv, v, plain = 0.0, gaining = 0.0, threshold = -1.0
-    cdef int outer_cut, below
-    stopv = stop_gain(s, o.objective)
+    cdef double plain = 0.0, gaining = 0.0, bound = 0.0
     if depth == 0:
         o.cut = 1
-        return stopv
+        return stop_gain(s, o.objective)
     if o.prune:
-        if roll_bounds(o, s, &plain, &gaining) < stopv - 1e-9:
-            # stopping is best whatever the depth limit: exact, and not stored
-            # (the bound is cheaper than a probe of a large table)
+        bound = roll_bounds(o, s, &plain, &gaining)
+    return opt_expand(o, s, depth, bound, plain, gaining)
+
+cdef double opt_expand(opt_solver *o, const ci_state *s, int depth, double bound, double plain,
+                       double gaining) noexcept nogil:
+    """opt_decide (depth >= 1) with roll_bounds's answers worked out (when
+    pruning): stop when the bound proves it (such states are not stored:
+    the bound is cheaper than a probe of a large table), else the memo's
+    value, or max(stop, roll), stored."""
+    cdef uint64_t key1, key2
+    cdef opt_entry *e
+    cdef double stopv, rollv, v, threshold = -1.0
+    cdef int outer_cut, below
+    stopv = stop_gain(s, o.objective)
+    if o.prune:
+        if bound < stopv - 1e-9:
             o.pruned += 1
             return stopv
         threshold = stopv
-    canonical_key(o, s, depth, &key1, &key2)
+    turn_key(o, s, depth, &key1, &key2)
     e = opt_slot(o, key1, key2)
     if e.key1 != 0:
         if e.key2 & CUT_BIT:
@@ -330,7 +427,13 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
     cdef const ci_ctx *c = o.ctx
     cdef double child_value[288]
     cdef cs_move moves[MAX_TURN_PLACEMENTS]
-    cdef ci_state child
+    cdef ci_state children[MAX_TURN_PLACEMENTS]
+    cdef double bounds[MAX_TURN_PLACEMENTS]
+    cdef double plains[MAX_TURN_PLACEMENTS]
+    cdef double gainings[MAX_TURN_PLACEMENTS]
+    cdef double upper[MAX_TURN_PLACEMENTS]
+    cdef int slot[MAX_TURN_PLACEMENTS]
+    cdef int pending, j
     cdef double total = 0.0, rest = 0.0, best, v
     cdef int k, i, n, idx, rounds
     cdef int after = depth if depth == UNLIMITED else depth - 1
@@ -340,8 +443,15 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
     cdef uint64_t todo
     if threshold >= 0:
         rest = (rolls_of(c, gain_cls) * gaining + rolls_of(c, (black_cls | white_cls) & ~gain_cls) * plain) / 216.0
+    cdef uint64_t twins = 0, ws, same
+    cdef int sp
+    if o.pairs:
+        # the spaces r < c whose partner (c, r) has the same status
+        ws = white_spaces(s)
+        same = black_spaces(s) if not c.release_white else s.colour[s.to_move] & ~blocked(s)
+        twins = transposed_set(LOWER) & ((ws & transposed_set(ws)) | (same & transposed_set(same)))
     for i in range(288):
-        child_value[i] = -1.0
+        child_value[i] = UNKNOWN
     for rounds in range(1, 3):
         todo = (black_cls | white_cls) & ~gain_cls if rounds == 1 else gain_cls
         while todo:
@@ -349,19 +459,69 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
             todo &= todo - 1
             n = class_placements(c, s, k, moves)
             best = 0.0
+            pending = 0
             for i in range(n):
                 idx = <int> (moves[i] - MOVE_PLACE)
+                sp = idx >> 3
+                if (twins >> sp) & 1:
+                    # the placement on the other space of the pair (also a
+                    # candidate of this class) leaves the same canonical state
+                    idx = (TRANSPOSED[sp] << 3) | (idx & 7)
                 v = child_value[idx]
-                if v < 0.0:
-                    memcpy(&child, s, sizeof(ci_state))
-                    place(c, &child, moves[i])
-                    child.phase = PHASE_DECIDE
-                    v = opt_decide(o, &child, after)
-                    if o.aborted:
-                        return 0.0
+                if v >= 0.0:
+                    if v > best:
+                        best = v
+                    continue
+                if v == PENDING:
+                    continue
+                memcpy(&children[pending], s, sizeof(ci_state))
+                place(c, &children[pending], moves[i])
+                children[pending].phase = PHASE_DECIDE
+                if after == 0:
+                    o.cut = 1
+                    v = stop_gain(&children[pending], o.objective)
                     child_value[idx] = v
+                    if v > best:
+                        best = v
+                    continue
+                if o.prune:
+                    bounds[pending] = roll_bounds(o, &children[pending], &plains[pending], &gainings[pending])
+                    upper[pending] = stop_gain(&children[pending], o.objective)
+                    if bounds[pending] > upper[pending]:
+                        upper[pending] = bounds[pending]
+                else:
+                    bounds[pending] = plains[pending] = gainings[pending] = 0.0
+                    upper[pending] = 1e300
+                slot[pending] = idx
+                child_value[idx] = PENDING
+                pending += 1
+            # the children not yet valued, the highest upper bound first; one
+            # whose bound cannot beat the best so far is not valued (skipped
+            # children are not cached: another class may need them)
+            while pending:
+                j = 0
+                for i in range(1, pending):
+                    if upper[i] > upper[j]:
+                        j = i
+                if upper[j] <= best:
+                    o.skipped += pending
+                    for i in range(pending):
+                        child_value[slot[i]] = UNKNOWN
+                    break
+                v = opt_expand(o, &children[j], after, bounds[j], plains[j], gainings[j])
+                if o.aborted:
+                    return 0.0
+                child_value[slot[j]] = v
                 if v > best:
                     best = v
+                pending -= 1
+                if j != pending:
+                    memcpy(&children[j], &children[pending], sizeof(ci_state))
+                    bounds[j] = bounds[pending]
+                    plains[j] = plains[pending]
+                    gainings[j] = gainings[pending]
+                    upper[j] = upper[pending]
+                    slot[j] = slot[pending]
             total += c.class_prob[k] * best
             if threshold >= 0:
                 rest -= c.class_prob[k] * (gaining if rounds == 2 else plain)

@@ -8,11 +8,11 @@ roll/stop, for two objectives:
 
 a bust gaining 0 for both; the start of the turn is the position with the
 turn's markers taken off.  The expectimax runs in C (TurnSolver in
-ext/claimit.pyx), memoised on the turn state compressed to what decides the
-rest of the turn: the spaces with this turn's white and black markers and
-which white numbers are in use (with release_white: which space holds which
-number), a state and its transpose sharing an entry where the turn's start
-is symmetric.  A cheap upper bound on the value of rolling (roll_bounds: at
+ext/claimit.pyx), memoised on what decides the rest of the turn: each
+space's status (dead, white-able, black-able; with release_white, black-able
+by which white number), the white numbers in use and the gain made.  The
+spaces (r, c) and (c, r) are alike to every roll, so states that differ by
+swapping the statuses of a pair's two spaces share an entry.  A cheap upper bound on the value of rolling (roll_bounds: at
 most +1 per placement, a bounded number of placements, the exact roll
 classes of the next roll, a proven lower bound on the bust chance of every
 later one and an upper bound on its chance to gain) proves "stop" without

@@ -303,19 +303,48 @@ def checkered(open_piles, release_white=False):
     return small(rows, release_white=release_white)
 
 
-def test_a_symmetric_start_shares_transposed_states():
-    """Own colour and secured spaces symmetric under (r, c) -> (c, r): a
-    state and its transpose share a memo entry, values as the reference."""
-    piles = {(5, 5): "1", (5, 6): "w3", (6, 5): "w2", (6, 6): "2"}
-    position = checkered(piles)
-    for objective in ("secured", "held"):
-        answer = fresh_solve(position, objective)
-        assert optimum.solver_for(position, objective).symmetric
-        assert answer["decisions"]["roll"] == pytest.approx(reference_roll(position, objective, {}), abs=1e-9)
-    lopsided = checkered({**piles, (6, 4): "1"})
-    fresh_solve(lopsided, "held")
-    assert not optimum.solver_for(lopsided, "held").symmetric
+LOPSIDED = {(4, 6): "1", (6, 4): ".", (5, 5): "1", (5, 6): "w3", (6, 5): "2", (6, 6): "."}
 
+
+def swapped_pair(piles, r, c):
+    """The piles with those of (r, c) and (c, r) exchanged."""
+    out = dict(piles)
+    out[(r, c)], out[(c, r)] = piles.get((c, r), "."), piles.get((r, c), ".")
+    return out
+
+
+@pytest.mark.parametrize("release_white", [False, True])
+@pytest.mark.parametrize("objective", ["secured", "held"])
+def test_swapping_the_piles_of_a_pair_keeps_the_value(objective, release_white):
+    """The premise of the pair-canonical memo, in the reference rules alone:
+    the spaces (r, c) and (c, r) swapped (here on a board that is not
+    symmetric) give the rest of the turn the same value."""
+    position = checkered(LOPSIDED, release_white)
+    value = reference_roll(position, objective, {})
+    for r, c in [(4, 6), (5, 6)]:
+        other = checkered(swapped_pair(LOPSIDED, r, c), release_white)
+        assert other.board != position.board
+        assert reference_roll(other, objective, {}) == pytest.approx(value, abs=1e-12)
+
+
+@pytest.mark.parametrize("release_white", [False, True])
+@pytest.mark.parametrize("objective", ["secured", "held"])
+def test_pair_swapped_states_share_a_memo_entry(objective, release_white):
+    """With `pairs` (the default) the memo stores fewer states than one
+    entry per turn state, for the same values as the reference."""
+    position = checkered(LOPSIDED, release_white)
+    solver = optimum.solver_for(position, objective)
+    try:
+        solver.pairs = False
+        plain = optimum.solve(position, objective, time=30)
+        plain_stored = solver.stored
+        solver.pairs = True
+        merged = optimum.solve(position, objective, time=30)
+    finally:
+        solver.pairs = True
+    assert solver.stored < plain_stored
+    assert merged["decisions"] == pytest.approx(plain["decisions"], abs=1e-12)
+    assert merged["decisions"]["roll"] == pytest.approx(reference_roll(position, objective, {}), abs=1e-9)
 
 
 @st.composite
