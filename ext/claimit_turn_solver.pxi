@@ -224,30 +224,53 @@ cdef double relaxed_value(double gain, int capacity, double survive) noexcept no
         best = v
     return best
 
+cdef double relaxed_value_rising(double gain, int capacity, const double *survive, int last) noexcept nogil:
+    """max over k = 0..capacity of survive[1] ... survive[k] (gain + k),
+    survive[m] taken as survive[last] from m = last on: relaxed_value when
+    the chance to survive the roll after m more placements, survive[m],
+    grows with m (up to m = last)."""
+    cdef double best = gain, factor = 1.0, v
+    cdef int k
+    for k in range(1, capacity + 1):
+        factor *= survive[k if k < last else last]
+        v = factor * (gain + k)
+        if v > best:
+            best = v
+        elif k >= last:
+            break           # from here on the factor is constant: unimodal, past its top
+    return best
+
 cdef int top_shares(const ci_ctx *c, uint64_t classes, uint64_t spaces, int count) noexcept nogil:
     """The sum of the `count` largest shares (ordered rolls of the classes
     with the space as a candidate) among the spaces."""
+    cdef int sums[7]
+    return top_share_sums(c, classes, spaces, count, sums)
+
+cdef int top_share_sums(const ci_ctx *c, uint64_t classes, uint64_t spaces, int count,
+                        int *sums) noexcept nogil:
+    """top_shares, and in sums[m] (m = 0..count, count <= 6) the sum of the
+    m largest."""
     cdef int top[7]             # the largest so far, in decreasing order
-    cdef int kept = 0, share, i, total = 0
-    if count <= 0 or classes == 0:
-        return 0
-    while spaces:
-        share = rolls_of(c, c.space_classes[ci_ctz(spaces)] & classes)
-        spaces &= spaces - 1
-        if kept == count:
-            if share <= top[count - 1]:
-                continue
-            i = count - 1
-        else:
-            i = kept
-            kept += 1
-        while i > 0 and top[i - 1] < share:
-            top[i] = top[i - 1]
-            i -= 1
-        top[i] = share
-    for i in range(kept):
-        total += top[i]
-    return total
+    cdef int kept = 0, share, i
+    sums[0] = 0
+    if count > 0 and classes != 0:
+        while spaces:
+            share = rolls_of(c, c.space_classes[ci_ctz(spaces)] & classes)
+            spaces &= spaces - 1
+            if kept == count:
+                if share <= top[count - 1]:
+                    continue
+                i = count - 1
+            else:
+                i = kept
+                kept += 1
+            while i > 0 and top[i - 1] < share:
+                top[i] = top[i - 1]
+                i -= 1
+            top[i] = share
+    for i in range(count):
+        sums[i + 1] = sums[i] + (top[i] if i < kept else 0)
+    return sums[count]
 
 cdef int later_gain_rolls(const opt_solver *o, int sup, uint64_t ws, int nfree,
                           uint64_t black_cls, uint64_t white_cls) noexcept nogil:
@@ -307,7 +330,11 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
     cdef int nwhite = ci_popcount(ws)
     cdef int capacity, bust, cover, gain_rolls, gain_later
     cdef uint64_t black_cls, white_cls, bust_cls
-    cdef double g = stop_gain(s, o.objective), survive, bound
+    cdef double g = stop_gain(s, o.objective), survive, bound, v
+    cdef double survives[7]
+    cdef int unblocked[7]
+    cdef int m
+    cdef bint rising = False
     if o.objective == OBJ_SECURED:
         capacity = ci_popcount(bs) + (nwhite if c.release_white or nwhite < nfree else nfree)
         if capacity > sup:
@@ -328,13 +355,24 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
         cover = 216 - rolls_of(c, classes_at(c, ALL & ~blocked(s))) if sup > 0 else bust
     else:
         # less the nfree largest shares of the busting rolls a white-able space can turn into black-able
-        cover = bust - top_shares(c, bust_cls, ws, nfree)
+        top_share_sums(c, bust_cls, ws, nfree, unblocked)
+        rising = True
+        for m in range(1, nfree + 1):
+            # the roll after m more placements busts with chance at least
+            # (bust - the m largest shares) / 216: only whites unblock, one space each
+            cover = bust - unblocked[m]
+            survives[m] = 1.0 - (cover if cover > 0 else 0) / 216.0
+        cover = bust - unblocked[nfree]
         if cover < 0:
             cover = 0
     # first with G = 1 - Q (cheap); when that does not prove "stop", with G
     survive = 1.0 - cover / 216.0
-    gaining[0] = relaxed_value(g + 1.0, capacity - 1, survive)
-    plain[0] = relaxed_value(g, capacity, survive)
+    if rising and nfree > 0:
+        gaining[0] = relaxed_value_rising(g + 1.0, capacity - 1, survives, nfree)
+        plain[0] = relaxed_value_rising(g, capacity, survives, nfree)
+    else:
+        gaining[0] = relaxed_value(g + 1.0, capacity - 1, survive)
+        plain[0] = relaxed_value(g, capacity, survive)
     bound = (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
     if bound < g - 1e-9 or c.release_white:
         return bound
@@ -342,8 +380,12 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
     if gain_later >= 216 - cover:
         return bound
     survive = gain_later / <double> (gain_later + cover) if gain_later > 0 else 0.0
-    gaining[0] = relaxed_value(g + 1.0, capacity - 1, survive)
-    plain[0] = relaxed_value(g, capacity, survive)
+    v = relaxed_value(g + 1.0, capacity - 1, survive)
+    if v < gaining[0]:
+        gaining[0] = v
+    v = relaxed_value(g, capacity, survive)
+    if v < plain[0]:
+        plain[0] = v
     return (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
 
 cdef bint opt_out_of_time(opt_solver *o) noexcept nogil:
