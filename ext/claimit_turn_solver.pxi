@@ -240,6 +240,34 @@ cdef double relaxed_value_rising(double gain, int capacity, const double *surviv
             break           # from here on the factor is constant: unimodal, past its top
     return best
 
+cdef void secured_relaxed(double g, int blackable, int whites, int capacity, const double *survive,
+                          double *plain, double *gaining) noexcept nogil:
+    """The relaxed turn of "secured" played as a choice: each roll survives
+    with chance survive[w] (w the whites placed after now: only they unblock
+    rolls), and then places, as the player likes, a black (+1; at most
+    `capacity` of them, and at most `blackable` + w: a black needs a space
+    black-able now or by a white) or a white (at most `whites`).  Its best
+    value, after this roll placed a white (`plain`) or either (`gaining`):
+    an upper bound of the rest of the turn, and at most relaxed_value_rising
+    (which lets every roll both gain and unblock)."""
+    cdef double f[7][44]
+    cdef double nxt, v
+    cdef int w, k, top
+    for w in range(whites, -1, -1):
+        top = blackable + w
+        if top > capacity:
+            top = capacity
+        for k in range(top, -1, -1):
+            nxt = f[w][k + 1] if k < top else 0.0
+            if w < whites and f[w + 1][k] > nxt:
+                nxt = f[w + 1][k]
+            v = survive[w] * nxt
+            f[w][k] = v if v > g + k else g + k
+    plain[0] = f[1][0] if whites >= 1 else g
+    gaining[0] = f[0][1] if (blackable if blackable < capacity else capacity) >= 1 else g + 1.0
+    if whites >= 1 and f[1][0] > gaining[0]:
+        gaining[0] = f[1][0]
+
 cdef int top_shares(const ci_ctx *c, uint64_t classes, uint64_t spaces, int count) noexcept nogil:
     """The sum of the `count` largest shares (ordered rolls of the classes
     with the space as a candidate) among the spaces."""
@@ -332,6 +360,7 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
     cdef uint64_t black_cls, white_cls, bust_cls
     cdef double g = stop_gain(s, o.objective), survive, bound, v
     cdef double survives[7]
+    cdef double plain_dp, gaining_dp
     cdef int unblocked[7]
     cdef int m
     cdef bint rising = False
@@ -376,6 +405,17 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
     bound = (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
     if bound < g - 1e-9 or c.release_white:
         return bound
+    if rising and o.objective == OBJ_SECURED and nfree > 0:
+        survives[0] = 1.0 - bust / 216.0
+        secured_relaxed(g, ci_popcount(bs), nwhite if nwhite < nfree else nfree, capacity, survives,
+                        &plain_dp, &gaining_dp)
+        if plain_dp < plain[0]:
+            plain[0] = plain_dp
+        if gaining_dp < gaining[0]:
+            gaining[0] = gaining_dp
+        bound = (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
+        if bound < g - 1e-9:
+            return bound
     gain_later = later_gain_rolls(o, sup, ws, nfree, black_cls, white_cls)
     if gain_later >= 216 - cover:
         return bound
