@@ -360,6 +360,7 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
     cdef uint64_t black_cls, white_cls, bust_cls
     cdef double g = stop_gain(s, o.objective), survive, bound, v
     cdef double survives[7]
+    cdef double shifted[8]       # survives one placement later: shifted[m] = survives[m - 1]
     cdef double plain_dp, gaining_dp
     cdef int unblocked[7]
     cdef int m
@@ -398,7 +399,15 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
     survive = 1.0 - cover / 216.0
     if rising and nfree > 0:
         gaining[0] = relaxed_value_rising(g + 1.0, capacity - 1, survives, nfree)
-        plain[0] = relaxed_value_rising(g, capacity, survives, nfree)
+        if o.objective == OBJ_HELD:
+            # a class that only allows blacks placed no white: the next roll
+            # survives with the chance after no white
+            survives[0] = 1.0 - bust / 216.0
+            for m in range(1, nfree + 2):
+                shifted[m] = survives[m - 1]
+            plain[0] = relaxed_value_rising(g, capacity, shifted, nfree + 1)
+        else:
+            plain[0] = relaxed_value_rising(g, capacity, survives, nfree)
     else:
         gaining[0] = relaxed_value(g + 1.0, capacity - 1, survive)
         plain[0] = relaxed_value(g, capacity, survive)
@@ -417,6 +426,22 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
         if bound < g - 1e-9:
             return bound
     gain_later = later_gain_rolls(o, sup, ws, nfree, black_cls, white_cls)
+    if rising and o.objective == OBJ_HELD and nfree > 0:
+        # "held" gains by whites, and only whites unblock: the gain after j
+        # whites comes before a bust with chance at most G / (G + Q_j)
+        for m in range(nfree + 1):
+            cover = bust - unblocked[m]
+            if cover < 0:
+                cover = 0
+            survives[m] = gain_later / <double> (gain_later + cover) if gain_later + cover > 0 else 0.0
+            shifted[m + 1] = survives[m]
+        v = relaxed_value_rising(g + 1.0, capacity - 1, survives, nfree)
+        if v < gaining[0]:
+            gaining[0] = v
+        v = relaxed_value_rising(g, capacity, shifted, nfree + 1)
+        if v < plain[0]:
+            plain[0] = v
+        return (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
     if gain_later >= 216 - cover:
         return bound
     survive = gain_later / <double> (gain_later + cover) if gain_later > 0 else 0.0
