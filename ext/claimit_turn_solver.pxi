@@ -241,27 +241,31 @@ cdef double relaxed_value_rising(double gain, int capacity, const double *surviv
     return best
 
 cdef void secured_relaxed(double g, int blackable, int whites, int capacity, const double *survive,
-                          double *plain, double *gaining) noexcept nogil:
-    """The relaxed turn of "secured" played as a choice: each roll survives
-    with chance survive[w] (w the whites placed after now: only they unblock
-    rolls), and then places, as the player likes, a black (+1; at most
-    `capacity` of them, and at most `blackable` + w: a black needs a space
-    black-able now or by a white) or a white (at most `whites`).  Its best
-    value, after this roll placed a white (`plain`) or either (`gaining`):
-    an upper bound of the rest of the turn, and at most relaxed_value_rising
-    (which lets every roll both gain and unblock)."""
+                          double gain_chance, double *plain, double *gaining) noexcept nogil:
+    """The relaxed turn of "secured": w whites and k blacks placed after now,
+    each roll busts with chance at least 1 - survive[w] (only whites unblock
+    rolls), allows a black with chance at most `gain_chance` (and then the
+    player may place it, +1, or a white), and else allows only a white (a
+    placement that is not a black is a white).  Blacks: at most `capacity`,
+    and at most `blackable` + w (a black needs a space black-able now or by
+    a white); whites: at most `whites`.  Its best value, after this roll
+    placed a white (`plain`) or either (`gaining`), is an upper bound of the
+    rest of the turn, and at most relaxed_value_rising's (which lets every
+    roll both gain and unblock)."""
     cdef double f[7][44]
-    cdef double nxt, v
+    cdef double pg, gain_next, white_next, v
     cdef int w, k, top
     for w in range(whites, -1, -1):
         top = blackable + w
         if top > capacity:
             top = capacity
+        pg = gain_chance if gain_chance < survive[w] else survive[w]
         for k in range(top, -1, -1):
-            nxt = f[w][k + 1] if k < top else 0.0
-            if w < whites and f[w + 1][k] > nxt:
-                nxt = f[w + 1][k]
-            v = survive[w] * nxt
+            white_next = f[w + 1][k] if w < whites else 0.0
+            gain_next = f[w][k + 1] if k < top else 0.0
+            if white_next > gain_next:
+                gain_next = white_next
+            v = pg * gain_next + (survive[w] - pg) * white_next
             f[w][k] = v if v > g + k else g + k
     plain[0] = f[1][0] if whites >= 1 else g
     gaining[0] = f[0][1] if (blackable if blackable < capacity else capacity) >= 1 else g + 1.0
@@ -414,18 +418,16 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
     bound = (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
     if bound < g - 1e-9 or c.release_white:
         return bound
+    gain_later = later_gain_rolls(o, sup, ws, nfree, black_cls, white_cls)
     if rising and o.objective == OBJ_SECURED and nfree > 0:
         survives[0] = 1.0 - bust / 216.0
         secured_relaxed(g, ci_popcount(bs), nwhite if nwhite < nfree else nfree, capacity, survives,
-                        &plain_dp, &gaining_dp)
+                        gain_later / 216.0, &plain_dp, &gaining_dp)
         if plain_dp < plain[0]:
             plain[0] = plain_dp
         if gaining_dp < gaining[0]:
             gaining[0] = gaining_dp
-        bound = (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
-        if bound < g - 1e-9:
-            return bound
-    gain_later = later_gain_rolls(o, sup, ws, nfree, black_cls, white_cls)
+        return (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
     if rising and o.objective == OBJ_HELD and nfree > 0:
         # "held" gains by whites, and only whites unblock: the gain after j
         # whites comes before a bust with chance at most G / (G + Q_j)
