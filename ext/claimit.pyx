@@ -504,7 +504,6 @@ cdef class TurnSolver:
         self.o.states = 0
         self.o.pruned = 0
         self.o.cutoffs = 0
-        self.o.skipped = 0
         self.o.aborted = 0
         self.o.full = 0
         self.o.interrupted = 0

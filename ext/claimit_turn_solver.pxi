@@ -14,6 +14,7 @@ placements is valued.
 
 The placements a roll class allows are valued highest upper bound first,
 and one whose bound cannot beat the best value found is not valued.
+
 Bounds prune the search without changing a value: at a decision, stopping
 is proven best when an upper bound on rolling (roll_bounds) is below the
 gain already made; and while rolling is summed over the roll classes, the
@@ -54,19 +55,15 @@ ctypedef struct opt_solver:
     int cut                  # a depth limit stopped some line of play
     long pruned              # decisions of the last call where the bound proved "stop" at once
     long cutoffs             # decisions where the sum over the roll classes stopped early
-    long skipped             # placements not valued: their upper bound could not beat another's value
     int prune                # use the bounds (off: the plain expectimax)
     int pairs                # key on the pair-canonical form (off: the state as it is)
 
-cdef inline int gain_made(const ci_state *s, int objective) noexcept nogil:
+cdef inline int stop_gain(const ci_state *s, int objective) noexcept nogil:
     """What stopping now gains: this turn's black markers ("secured"), or
     the spaces not the mover's with a marker of this turn ("held")."""
     if objective == OBJ_SECURED:
         return ci_popcount(s.turn_black)
     return ci_popcount((s.turn_white | s.turn_black) & ~s.colour[s.to_move])
-
-cdef inline double stop_gain(const ci_state *s, int objective) noexcept nogil:
-    return gain_made(s, objective)
 
 cdef uint64_t LOWER = 0             # the spaces r > c (0-based index r * 6 + c): one of each off-diagonal pair
 cdef uint64_t ROW_TO_COLUMN[64]     # a row's six bits (bit c) as a column's (bit 6 c)
@@ -94,10 +91,10 @@ cdef inline uint64_t transposed_set(uint64_t m) noexcept nogil:
             | (ROW_TO_COLUMN[(m >> 18) & 63] << 3) | (ROW_TO_COLUMN[(m >> 24) & 63] << 4)
             | (ROW_TO_COLUMN[(m >> 30) & 63] << 5))
 
-cdef inline uint64_t swapped(uint64_t m, uint64_t swap) noexcept nogil:
-    """The set with the spaces of `swap` (a set closed under transposition)
-    taken from their partners."""
-    return (m & ~swap) | (transposed_set(m) & swap)
+cdef inline uint64_t swapped(uint64_t m, uint64_t mt, uint64_t swap) noexcept nogil:
+    """The set m (mt: its transpose) with the spaces of `swap` (a set closed
+    under transposition) taken from their partners."""
+    return (m & ~swap) | (mt & swap)
 
 cdef inline void turn_key(const opt_solver *o, const ci_state *s, int depth,
                           uint64_t *key1, uint64_t *key2) noexcept nogil:
@@ -125,9 +122,9 @@ cdef inline void turn_key(const opt_solver *o, const ci_state *s, int depth,
     white markers numbered 1 and 2 (6 bits each, 0: in the supply),
     KEY_USED; key2 the spaces black-able by the mover's colour and those of
     the white markers numbered 3 to 6."""
-    cdef uint64_t used = 0, ws, own, whites, swap, both
-    cdef uint64_t gain = <uint64_t> gain_made(s, o.objective)
-    cdef int n, sp, lo, hi
+    cdef uint64_t used = 0, ws, own, whites, swap, both, wt, ot, tt
+    cdef uint64_t gain = <uint64_t> stop_gain(s, o.objective)
+    cdef int n, sp, lo
     cdef int8_t number_at[NSPACES]
     ws = white_spaces(s)
     if not o.ctx.release_white:
@@ -143,10 +140,12 @@ cdef inline void turn_key(const opt_solver *o, const ci_state *s, int depth,
             own = 0
         if o.pairs:
             # dead < white-able < black-able: swap where the space r > c has the smaller
-            swap = LOWER & (((~(ws | own)) & transposed_set(ws | own)) | (ws & transposed_set(own)))
+            wt = transposed_set(ws)
+            ot = transposed_set(own)
+            swap = LOWER & (((~(ws | own)) & (wt | ot)) | (ws & ot))
             swap |= transposed_set(swap)
-            ws = swapped(ws, swap)
-            own = swapped(own, swap)
+            ws = swapped(ws, wt, swap)
+            own = swapped(own, ot, swap)
         key1[0] = ws | (used << 36) | (<uint64_t> depth << 42) | (gain << 50) | KEY_USED
         key2[0] = own
         return
@@ -154,9 +153,11 @@ cdef inline void turn_key(const opt_solver *o, const ci_state *s, int depth,
     whites = s.turn_white & ~s.turn_black
     swap = 0
     if o.pairs:
-        swap = LOWER & ((~(ws | own | whites) & transposed_set(ws | own | whites))
-                        | (ws & transposed_set(own | whites)) | (own & transposed_set(whites)))
-        both = LOWER & whites & transposed_set(whites)
+        wt = transposed_set(ws)
+        ot = transposed_set(own)
+        tt = transposed_set(whites)
+        swap = LOWER & ((~(ws | own | whites) & (wt | ot | tt)) | (ws & (ot | tt)) | (own & tt))
+        both = LOWER & whites & tt
         if both:
             for n in range(1, 7):
                 if s.white_at[n] >= 0:
@@ -167,8 +168,8 @@ cdef inline void turn_key(const opt_solver *o, const ci_state *s, int depth,
                 if number_at[lo] < number_at[TRANSPOSED[lo]]:
                     swap |= 1ULL << lo
         swap |= transposed_set(swap)
-        ws = swapped(ws, swap)
-        own = swapped(own, swap)
+        ws = swapped(ws, wt, swap)
+        own = swapped(own, ot, swap)
     key1[0] = ws | (<uint64_t> depth << 36) | (gain << 44) | KEY_USED
     key2[0] = own
     for n in range(1, 7):
@@ -613,7 +614,6 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
                     if upper[i] > upper[j]:
                         j = i
                 if upper[j] <= best:
-                    o.skipped += pending
                     for i in range(pending):
                         child_value[slot[i]] = UNKNOWN
                     break
