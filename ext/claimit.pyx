@@ -437,6 +437,13 @@ cdef class TurnSolver:
         return self.o.pruned
 
     @property
+    def number_stops(self):
+        """Children of a white placement of the last call proven "stop" from
+        bounds worked out once per white number ("held"), without their own
+        roll_bounds."""
+        return self.o.number_stops
+
+    @property
     def cutoffs(self):
         """Decisions of the last call where the sum over the roll classes
         stopped early (stopping proven best)."""
@@ -504,6 +511,7 @@ cdef class TurnSolver:
         self.o.states = 0
         self.o.pruned = 0
         self.o.cutoffs = 0
+        self.o.number_stops = 0
         self.o.aborted = 0
         self.o.full = 0
         self.o.interrupted = 0

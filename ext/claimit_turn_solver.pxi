@@ -20,6 +20,9 @@ is proven best when an upper bound on rolling (roll_bounds) is below the
 gain already made; and while rolling is summed over the roll classes, the
 sum stops as soon as the classes summed plus the bound of the rest cannot
 beat stopping (the decision's value is then the stop gain, exactly).
+For "held", most children of a white placement are proven "stop" from
+bounds worked out once per white number at their parent
+(white_child_stops), without a roll_bounds of their own.
 """
 
 cdef enum:
@@ -55,6 +58,7 @@ ctypedef struct opt_solver:
     int cut                  # a depth limit stopped some line of play
     long pruned              # decisions of the last call where the bound proved "stop" at once
     long cutoffs             # decisions where the sum over the roll classes stopped early
+    long number_stops        # children of a white proven "stop" by white_child_stops in the last call
     int prune                # use the bounds (off: the plain expectimax)
     int pairs                # key on the pair-canonical form (off: the state as it is)
 
@@ -305,6 +309,110 @@ cdef int top_share_sums(const ci_ctx *c, uint64_t classes, uint64_t spaces, int 
         sums[i + 1] = sums[i] + (top[i] if i < kept else 0)
     return sums[count]
 
+cdef double rising_pass(int objective, double g, int capacity, int bust, int gain_rolls,
+                        const int *unblocked, int nfree, double *survives, double *shifted,
+                        double *plain, double *gaining) noexcept nogil:
+    """roll_bounds's first pass where the survival rises with the whites
+    placed (standard rules, a black in the supply, nfree >= 1): the roll
+    after m more placements busts with chance at least (bust - unblocked[m])
+    / 216 (only whites unblock, one space each).  Fills survives[0..nfree]
+    (and shifted[1..nfree + 1] for "held"), plain and gaining; returns the
+    bound on rolling."""
+    cdef int m, cover
+    survives[0] = 1.0 - bust / 216.0
+    for m in range(1, nfree + 1):
+        cover = bust - unblocked[m]
+        survives[m] = 1.0 - (cover if cover > 0 else 0) / 216.0
+    gaining[0] = relaxed_value_rising(g + 1.0, capacity - 1, survives, nfree)
+    if objective == OBJ_HELD:
+        # a class that only allows blacks placed no white: the next roll
+        # survives with the chance after no white
+        for m in range(1, nfree + 2):
+            shifted[m] = survives[m - 1]
+        plain[0] = relaxed_value_rising(g, capacity, shifted, nfree + 1)
+    else:
+        plain[0] = relaxed_value_rising(g, capacity, survives, nfree)
+    return (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
+
+cdef double held_gain_pass(double g, int capacity, int bust, int gain_rolls, int gain_later,
+                           const int *unblocked, int nfree, double *survives, double *shifted,
+                           double *plain, double *gaining) noexcept nogil:
+    """roll_bounds's second pass for "held" (after rising_pass): "held"
+    gains by whites, and only whites unblock, so the gain after j whites
+    comes before a bust with chance at most G / (G + Q_j), G = gain_later
+    (of 216).  Tightens plain and gaining; returns the bound on rolling."""
+    cdef int m, cover
+    cdef double v
+    for m in range(nfree + 1):
+        cover = bust - unblocked[m]
+        if cover < 0:
+            cover = 0
+        survives[m] = gain_later / <double> (gain_later + cover) if gain_later + cover > 0 else 0.0
+        shifted[m + 1] = survives[m]
+    v = relaxed_value_rising(g + 1.0, capacity - 1, survives, nfree)
+    if v < gaining[0]:
+        gaining[0] = v
+    v = relaxed_value_rising(g, capacity, shifted, nfree + 1)
+    if v < plain[0]:
+        plain[0] = v
+    return (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
+
+# what opt_roll works out once per white number n, for white_child_stops
+# to bound every child of a white n placement
+ctypedef struct number_bounds:
+    uint64_t bust_cls        # the classes with no black and no white of the free numbers but n
+    int gain_rolls           # the rolls of the classes with a white of those numbers
+    int unblocked[7]         # top_share_sums of bust_cls over the white-able spaces, nfree - 1 largest
+
+cdef void number_bounds_of(const ci_ctx *c, uint64_t black_cls, uint64_t ws, int f, int n,
+                           number_bounds *out) noexcept nogil:
+    cdef int rest = f & ~(1 << (n - 1))
+    cdef uint64_t white_cls = white_classes_at(c, ws, rest)
+    out.bust_cls = ALL_CLASSES & ~(black_cls | white_cls)
+    out.gain_rolls = rolls_of(c, white_cls)
+    top_share_sums(c, out.bust_cls, ws, ci_popcount(rest), out.unblocked)
+
+cdef bint white_child_stops(const opt_solver *o, const ci_state *child, int sp, const number_bounds *nb,
+                            uint64_t black_cls, int blackable, int nwhite, int nfree, int sup) noexcept nogil:
+    """Whether stopping is proven best in `child`, the state a white on the
+    space sp leaves (standard rules, a black in the supply, at least two
+    numbers free before it), without roll_bounds: the same bound from what
+    the parent worked out for the white's number (nb).
+
+    The child's busting classes are exactly nb.bust_cls less the classes
+    with sp as a candidate (sp is black-able now): a class without sp has
+    the same white candidates as before.  Its shares are at most those of
+    nb (fewer classes, fewer spaces), and its white classes at most nb's:
+    so the bound is at least roll_bounds's, and when it proves "stop", so
+    would roll_bounds."""
+    cdef const ci_ctx *c = o.ctx
+    cdef double g = stop_gain(child, o.objective), plain, gaining, bound
+    cdef double survives[7]
+    cdef double shifted[8]
+    cdef uint64_t bust_cls = nb.bust_cls & ~c.space_classes[sp]
+    cdef int bust = rolls_of(c, bust_cls)
+    cdef int left = nfree - 1
+    cdef int capacity, gain_rolls
+    if o.objective == OBJ_SECURED:
+        capacity = blackable + 1 + (nwhite - 1 if nwhite - 1 < left else left)
+        if capacity > sup:
+            capacity = sup
+        gain_rolls = rolls_of(c, black_cls | c.space_classes[sp])
+    else:
+        capacity = nwhite - 1 if nwhite - 1 < left else left
+        gain_rolls = nb.gain_rolls
+    if capacity == 0:
+        return True
+    bound = rising_pass(o.objective, g, capacity, bust, gain_rolls, nb.unblocked, left, survives, shifted,
+                        &plain, &gaining)
+    if bound < g - 1e-9:
+        return True
+    if o.objective == OBJ_HELD:
+        bound = held_gain_pass(g, capacity, bust, gain_rolls, nb.gain_rolls, nb.unblocked, left, survives,
+                               shifted, &plain, &gaining)
+        return bound < g - 1e-9
+    return False
+
 cdef int later_gain_rolls(const opt_solver *o, int sup, uint64_t ws, int nfree,
                           uint64_t black_cls, uint64_t white_cls) noexcept nogil:
     """Without release_white: the most ordered rolls (of 216) that can allow
@@ -392,36 +500,22 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
         # less the nfree largest shares of the busting rolls a white-able space can turn into black-able
         top_share_sums(c, bust_cls, ws, nfree, unblocked)
         rising = True
-        for m in range(1, nfree + 1):
-            # the roll after m more placements busts with chance at least
-            # (bust - the m largest shares) / 216: only whites unblock, one space each
-            cover = bust - unblocked[m]
-            survives[m] = 1.0 - (cover if cover > 0 else 0) / 216.0
         cover = bust - unblocked[nfree]
         if cover < 0:
             cover = 0
     # first with G = 1 - Q (cheap); when that does not prove "stop", with G
     survive = 1.0 - cover / 216.0
     if rising and nfree > 0:
-        gaining[0] = relaxed_value_rising(g + 1.0, capacity - 1, survives, nfree)
-        if o.objective == OBJ_HELD:
-            # a class that only allows blacks placed no white: the next roll
-            # survives with the chance after no white
-            survives[0] = 1.0 - bust / 216.0
-            for m in range(1, nfree + 2):
-                shifted[m] = survives[m - 1]
-            plain[0] = relaxed_value_rising(g, capacity, shifted, nfree + 1)
-        else:
-            plain[0] = relaxed_value_rising(g, capacity, survives, nfree)
+        bound = rising_pass(o.objective, g, capacity, bust, gain_rolls, unblocked, nfree, survives, shifted,
+                            plain, gaining)
     else:
         gaining[0] = relaxed_value(g + 1.0, capacity - 1, survive)
         plain[0] = relaxed_value(g, capacity, survive)
-    bound = (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
+        bound = (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
     if bound < g - 1e-9 or c.release_white:
         return bound
     gain_later = later_gain_rolls(o, sup, ws, nfree, black_cls, white_cls)
     if rising and o.objective == OBJ_SECURED and nfree > 0:
-        survives[0] = 1.0 - bust / 216.0
         secured_relaxed(g, ci_popcount(bs), nwhite if nwhite < nfree else nfree, capacity, survives,
                         gain_later / 216.0, &plain_dp, &gaining_dp)
         if plain_dp < plain[0]:
@@ -430,21 +524,8 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
             gaining[0] = gaining_dp
         return (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
     if rising and o.objective == OBJ_HELD and nfree > 0:
-        # "held" gains by whites, and only whites unblock: the gain after j
-        # whites comes before a bust with chance at most G / (G + Q_j)
-        for m in range(nfree + 1):
-            cover = bust - unblocked[m]
-            if cover < 0:
-                cover = 0
-            survives[m] = gain_later / <double> (gain_later + cover) if gain_later + cover > 0 else 0.0
-            shifted[m + 1] = survives[m]
-        v = relaxed_value_rising(g + 1.0, capacity - 1, survives, nfree)
-        if v < gaining[0]:
-            gaining[0] = v
-        v = relaxed_value_rising(g, capacity, shifted, nfree + 1)
-        if v < plain[0]:
-            plain[0] = v
-        return (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
+        return held_gain_pass(g, capacity, bust, gain_rolls, gain_later, unblocked, nfree, survives, shifted,
+                              plain, gaining)
     if gain_later >= 216 - cover:
         return bound
     survive = gain_later / <double> (gain_later + cover) if gain_later > 0 else 0.0
@@ -554,7 +635,20 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
     if threshold >= 0:
         rest = (rolls_of(c, gain_cls) * gaining + rolls_of(c, (black_cls | white_cls) & ~gain_cls) * plain) / 216.0
     cdef uint64_t twins = 0, ws, same
-    cdef int sp
+    cdef int sp, number
+    # white children proven "stop" from bounds worked out once per number
+    cdef number_bounds per_number[7]
+    cdef int numbers_known = 0
+    cdef int sup = supply(s)
+    cdef uint64_t ws_now = white_spaces(s)
+    cdef int free_now = free_whites(s)
+    cdef int nfree = ci_popcount(free_now)
+    cdef int nwhite = ci_popcount(ws_now)
+    cdef int blackable = ci_popcount(black_spaces(s)) if sup > 0 else 0
+    # ("held" only: for "secured" a white gains nothing, and few of its
+    # children are proven "stop" this way)
+    cdef bint quick = (o.prune and o.objective == OBJ_HELD and not c.release_white and sup > 0
+                       and nfree >= 2)
     if o.pairs:
         # the spaces r < c whose partner (c, r) has the same status
         ws = white_spaces(s)
@@ -587,6 +681,19 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
                 memcpy(&children[pending], s, sizeof(ci_state))
                 place(c, &children[pending], moves[i])
                 children[pending].phase = PHASE_DECIDE
+                number = <int> ((moves[i] - MOVE_PLACE) & 7)
+                if quick and after != 0 and number > 0:
+                    if not (numbers_known >> number) & 1:
+                        number_bounds_of(c, black_cls, ws_now, free_now, number, &per_number[number])
+                        numbers_known |= 1 << number
+                    if white_child_stops(o, &children[pending], <int> ((moves[i] - MOVE_PLACE) >> 3),
+                                         &per_number[number], black_cls, blackable, nwhite, nfree, sup):
+                        o.number_stops += 1
+                        v = stop_gain(&children[pending], o.objective)
+                        child_value[idx] = v
+                        if v > best:
+                            best = v
+                        continue
                 if after == 0:
                     o.cut = 1
                     v = stop_gain(&children[pending], o.objective)

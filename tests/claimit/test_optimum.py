@@ -265,6 +265,21 @@ def test_pruning_changes_no_value(rows, objective, release_white):
         assert answer["decisions"] == pytest.approx(plain["decisions"], abs=1e-9)
 
 
+@pytest.mark.parametrize("rows", CROWDED)
+def test_white_children_proven_stop_from_each_numbers_bounds(rows):
+    """For "held", the children of white placements are proven "stop" from
+    bounds worked out once per white number (white_child_stops), not each
+    with its own roll_bounds: the path is taken, and the values are the
+    plain expectimax's."""
+    position = small(rows)
+    solver = optimum.solver_for(position, "held")
+    answer, _ = solve_with(position, "held", True)
+    assert solver.number_stops > 0
+    plain, _ = solve_with(position, "held", False)
+    assert solver.number_stops == 0                 # the plain expectimax proves nothing
+    assert answer["decisions"] == pytest.approx(plain["decisions"], abs=1e-9)
+
+
 def test_optimum_plan_follows_pruned_states():
     """States proven "stop" are not stored: the optimum plan's look-ups still
     see them (value = the stop gain), so it plays as the full memo would."""
