@@ -462,6 +462,37 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
     Returns the bound: the sum over the classes that do not bust of their
     chance times their bound.  -1 when nothing can be added (rolling is then
     worth at most (1 - q) g, never more than stopping)."""
+    cdef bound_work w
+    cdef double bound = roll_bounds_first(o, s, &w, plain, gaining)
+    if w.more:
+        bound = roll_bounds_second(o, &w, plain, gaining)
+    return bound
+
+# what roll_bounds_first leaves for roll_bounds_second
+ctypedef struct bound_work:
+    bint more                # the second pass (with G) may tighten the bound
+    bint rising              # the survival rises with the whites placed (unblocked, survives, shifted)
+    int sup
+    int blackable
+    int nwhite
+    int nfree
+    int capacity
+    int bust
+    int cover
+    int gain_rolls
+    uint64_t ws
+    uint64_t black_cls
+    uint64_t white_cls
+    double g
+    double bound
+    int unblocked[7]
+    double survives[7]
+    double shifted[8]        # survives one placement later: shifted[m] = survives[m - 1]
+
+cdef double roll_bounds_first(const opt_solver *o, const ci_state *s, bound_work *w, double *plain,
+                              double *gaining) noexcept nogil:
+    """roll_bounds's first pass, with G = 1 - Q (cheap).  w.more: it did not
+    prove "stop", and roll_bounds_second may tighten it."""
     cdef const ci_ctx *c = o.ctx
     cdef int sup = supply(s)
     cdef uint64_t bs = black_spaces(s) if sup > 0 else 0
@@ -469,15 +500,10 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
     cdef int f = free_whites(s)
     cdef int nfree = ci_popcount(f)
     cdef int nwhite = ci_popcount(ws)
-    cdef int capacity, bust, cover, gain_rolls, gain_later
+    cdef int capacity, bust, cover, gain_rolls
     cdef uint64_t black_cls, white_cls, bust_cls
-    cdef double g = stop_gain(s, o.objective), survive, bound, v
-    cdef double survives[7]
-    cdef double shifted[8]       # survives one placement later: shifted[m] = survives[m - 1]
-    cdef double plain_dp, gaining_dp
-    cdef int unblocked[7]
-    cdef int m
-    cdef bint rising = False
+    cdef double g = stop_gain(s, o.objective), survive, bound
+    w.more = False
     if o.objective == OBJ_SECURED:
         capacity = ci_popcount(bs) + (nwhite if c.release_white or nwhite < nfree else nfree)
         if capacity > sup:
@@ -491,6 +517,7 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
     bust_cls = ALL_CLASSES & ~(black_cls | white_cls)
     bust = rolls_of(c, bust_cls)
     gain_rolls = rolls_of(c, black_cls if o.objective == OBJ_SECURED else white_cls)
+    w.rising = False
     if sup == 0 and not c.release_white:
         cover = bust                            # no black ever again: whites only, numbers only used up
     elif c.release_white:
@@ -498,36 +525,57 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
         cover = 216 - rolls_of(c, classes_at(c, ALL & ~blocked(s))) if sup > 0 else bust
     else:
         # less the nfree largest shares of the busting rolls a white-able space can turn into black-able
-        top_share_sums(c, bust_cls, ws, nfree, unblocked)
-        rising = True
-        cover = bust - unblocked[nfree]
+        top_share_sums(c, bust_cls, ws, nfree, w.unblocked)
+        w.rising = True
+        cover = bust - w.unblocked[nfree]
         if cover < 0:
             cover = 0
-    # first with G = 1 - Q (cheap); when that does not prove "stop", with G
     survive = 1.0 - cover / 216.0
-    if rising and nfree > 0:
-        bound = rising_pass(o.objective, g, capacity, bust, gain_rolls, unblocked, nfree, survives, shifted,
-                            plain, gaining)
+    if w.rising and nfree > 0:
+        bound = rising_pass(o.objective, g, capacity, bust, gain_rolls, w.unblocked, nfree, w.survives,
+                            w.shifted, plain, gaining)
     else:
         gaining[0] = relaxed_value(g + 1.0, capacity - 1, survive)
         plain[0] = relaxed_value(g, capacity, survive)
         bound = (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
     if bound < g - 1e-9 or c.release_white:
         return bound
-    gain_later = later_gain_rolls(o, sup, ws, nfree, black_cls, white_cls)
-    if rising and o.objective == OBJ_SECURED and nfree > 0:
-        secured_relaxed(g, ci_popcount(bs), nwhite if nwhite < nfree else nfree, capacity, survives,
+    w.more = True
+    w.sup = sup
+    w.blackable = ci_popcount(bs)
+    w.nwhite = nwhite
+    w.nfree = nfree
+    w.capacity = capacity
+    w.bust = bust
+    w.cover = cover
+    w.gain_rolls = gain_rolls
+    w.ws = ws
+    w.black_cls = black_cls
+    w.white_cls = white_cls
+    w.g = g
+    w.bound = bound
+    return bound
+
+cdef double roll_bounds_second(const opt_solver *o, bound_work *w, double *plain, double *gaining) noexcept nogil:
+    """roll_bounds's second pass (after roll_bounds_first left w.more), with
+    G = later_gain_rolls: the bound, plain and gaining tightened."""
+    cdef int gain_later = later_gain_rolls(o, w.sup, w.ws, w.nfree, w.black_cls, w.white_cls)
+    cdef double g = w.g, survive, v, plain_dp, gaining_dp
+    cdef int capacity = w.capacity, cover = w.cover
+    w.more = False
+    if w.rising and o.objective == OBJ_SECURED and w.nfree > 0:
+        secured_relaxed(g, w.blackable, w.nwhite if w.nwhite < w.nfree else w.nfree, capacity, w.survives,
                         gain_later / 216.0, &plain_dp, &gaining_dp)
         if plain_dp < plain[0]:
             plain[0] = plain_dp
         if gaining_dp < gaining[0]:
             gaining[0] = gaining_dp
-        return (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
-    if rising and o.objective == OBJ_HELD and nfree > 0:
-        return held_gain_pass(g, capacity, bust, gain_rolls, gain_later, unblocked, nfree, survives, shifted,
-                              plain, gaining)
+        return (w.gain_rolls * gaining[0] + (216 - w.bust - w.gain_rolls) * plain[0]) / 216.0
+    if w.rising and o.objective == OBJ_HELD and w.nfree > 0:
+        return held_gain_pass(g, capacity, w.bust, w.gain_rolls, gain_later, w.unblocked, w.nfree, w.survives,
+                              w.shifted, plain, gaining)
     if gain_later >= 216 - cover:
-        return bound
+        return w.bound
     survive = gain_later / <double> (gain_later + cover) if gain_later > 0 else 0.0
     v = relaxed_value(g + 1.0, capacity - 1, survive)
     if v < gaining[0]:
@@ -535,7 +583,7 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
     v = relaxed_value(g, capacity, survive)
     if v < plain[0]:
         plain[0] = v
-    return (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
+    return (w.gain_rolls * gaining[0] + (216 - w.bust - w.gain_rolls) * plain[0]) / 216.0
 
 cdef bint opt_out_of_time(opt_solver *o) noexcept nogil:
     """The deadline passed, or Ctrl-C (o.interrupted)."""
@@ -560,6 +608,17 @@ cdef double opt_decide(opt_solver *o, const ci_state *s, int depth) noexcept nog
         bound = roll_bounds(o, s, &plain, &gaining)
     return opt_expand(o, s, depth, bound, plain, gaining)
 
+cdef inline double opt_known(opt_solver *o, const ci_state *s, int depth) noexcept nogil:
+    """The memo's value of a decision state (with `depth` rolls left), or -1."""
+    cdef uint64_t key1, key2
+    turn_key(o, s, depth, &key1, &key2)
+    cdef opt_entry *e = opt_slot(o, key1, key2)
+    if e.key1 == 0:
+        return -1.0
+    if e.key2 & CUT_BIT:
+        o.cut = 1
+    return e.value
+
 cdef double opt_expand(opt_solver *o, const ci_state *s, int depth, double bound, double plain,
                        double gaining) noexcept nogil:
     """opt_decide (depth >= 1) with roll_bounds's answers worked out (when
@@ -576,12 +635,10 @@ cdef double opt_expand(opt_solver *o, const ci_state *s, int depth, double bound
             o.pruned += 1
             return stopv
         threshold = stopv
+    v = opt_known(o, s, depth)
+    if v >= 0.0:
+        return v
     turn_key(o, s, depth, &key1, &key2)
-    e = opt_slot(o, key1, key2)
-    if e.key1 != 0:
-        if e.key2 & CUT_BIT:
-            o.cut = 1
-        return e.value
     if o.aborted:
         return 0.0
     o.states += 1
@@ -623,9 +680,10 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
     cdef double plains[MAX_TURN_PLACEMENTS]
     cdef double gainings[MAX_TURN_PLACEMENTS]
     cdef double upper[MAX_TURN_PLACEMENTS]
+    cdef bound_work works[MAX_TURN_PLACEMENTS]
     cdef int slot[MAX_TURN_PLACEMENTS]
     cdef int pending, j
-    cdef double total = 0.0, rest = 0.0, best, v
+    cdef double total = 0.0, rest = 0.0, best, v, stopv
     cdef int k, i, n, idx, rounds
     cdef int after = depth if depth == UNLIMITED else depth - 1
     cdef uint64_t black_cls = black_classes(c, s)
@@ -702,19 +760,23 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
                         best = v
                     continue
                 if o.prune:
-                    bounds[pending] = roll_bounds(o, &children[pending], &plains[pending], &gainings[pending])
+                    # the first pass only: the memo may know the child (roll_bounds_second when not)
+                    bounds[pending] = roll_bounds_first(o, &children[pending], &works[pending], &plains[pending],
+                                                        &gainings[pending])
                     upper[pending] = stop_gain(&children[pending], o.objective)
                     if bounds[pending] > upper[pending]:
                         upper[pending] = bounds[pending]
                 else:
                     bounds[pending] = plains[pending] = gainings[pending] = 0.0
                     upper[pending] = 1e300
+                    works[pending].more = False
                 slot[pending] = idx
                 child_value[idx] = PENDING
                 pending += 1
             # the children not yet valued, the highest upper bound first; one
             # whose bound cannot beat the best so far is not valued (skipped
-            # children are not cached: another class may need them)
+            # children are not cached: another class may need them).  Before
+            # a child's second pass, the memo is asked for its value.
             while pending:
                 j = 0
                 for i in range(1, pending):
@@ -724,9 +786,20 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
                     for i in range(pending):
                         child_value[slot[i]] = UNKNOWN
                     break
-                v = opt_expand(o, &children[j], after, bounds[j], plains[j], gainings[j])
-                if o.aborted:
-                    return 0.0
+                if works[j].more:
+                    v = opt_known(o, &children[j], after)
+                    if v < 0.0:
+                        bounds[j] = roll_bounds_second(o, &works[j], &plains[j], &gainings[j])
+                        if bounds[j] < upper[j]:
+                            upper[j] = bounds[j]
+                            stopv = stop_gain(&children[j], o.objective)
+                            if upper[j] < stopv:
+                                upper[j] = stopv
+                        continue
+                else:
+                    v = opt_expand(o, &children[j], after, bounds[j], plains[j], gainings[j])
+                    if o.aborted:
+                        return 0.0
                 child_value[slot[j]] = v
                 if v > best:
                     best = v
@@ -738,6 +811,7 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
                     gainings[j] = gainings[pending]
                     upper[j] = upper[pending]
                     slot[j] = slot[pending]
+                    works[j] = works[pending]
             total += c.class_prob[k] * best
             if threshold >= 0:
                 rest -= c.class_prob[k] * (gaining if rounds == 2 else plain)
