@@ -22,7 +22,7 @@ sum stops as soon as the classes summed plus the bound of the rest cannot
 beat stopping (the decision's value is then the stop gain, exactly).
 For "held", most children of a white placement are proven "stop" from
 bounds worked out once per white number at their parent
-(white_child_stops), without a roll_bounds of their own.
+(white_child_bound), without a roll_bounds of their own.
 """
 
 cdef enum:
@@ -58,7 +58,7 @@ ctypedef struct opt_solver:
     int cut                  # a depth limit stopped some line of play
     long pruned              # decisions of the last call where the bound proved "stop" at once
     long cutoffs             # decisions where the sum over the roll classes stopped early
-    long number_stops        # children of a white proven "stop" by white_child_stops in the last call
+    long number_stops        # children of a white proven "stop" by white_child_bound in the last call
     int prune                # use the bounds (off: the plain expectimax)
     int pairs                # key on the pair-canonical form (off: the state as it is)
 
@@ -357,7 +357,7 @@ cdef double held_gain_pass(double g, int capacity, int bust, int gain_rolls, int
         plain[0] = v
     return (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
 
-# what opt_roll works out once per white number n, for white_child_stops
+# what opt_roll works out once per white number n, for white_child_bound
 # to bound every child of a white n placement
 ctypedef struct number_bounds:
     uint64_t bust_cls        # the classes with no black and no white of the free numbers but n
@@ -372,21 +372,22 @@ cdef void number_bounds_of(const ci_ctx *c, uint64_t black_cls, uint64_t ws, int
     out.gain_rolls = rolls_of(c, white_cls)
     top_share_sums(c, out.bust_cls, ws, ci_popcount(rest), out.unblocked)
 
-cdef bint white_child_stops(const opt_solver *o, const ci_state *child, int sp, const number_bounds *nb,
-                            uint64_t black_cls, int blackable, int nwhite, int nfree, int sup) noexcept nogil:
-    """Whether stopping is proven best in `child`, the state a white on the
-    space sp leaves (standard rules, a black in the supply, at least two
-    numbers free before it), without roll_bounds: the same bound from what
-    the parent worked out for the white's number (nb).
+cdef double white_child_bound(const opt_solver *o, double g, int sp, const number_bounds *nb,
+                              uint64_t black_cls, int blackable, int nwhite, int nfree, int sup) noexcept nogil:
+    """An upper bound on rolling in the state a white on the space sp
+    leaves (its stop gain g; standard rules, a black in the supply, at least
+    two numbers free before the white), without roll_bounds: its first pass
+    (and for "held" its G pass) from what the parent worked out for the
+    white's number (nb).  -1 when nothing can be added.
 
     The child's busting classes are exactly nb.bust_cls less the classes
     with sp as a candidate (sp is black-able now): a class without sp has
     the same white candidates as before.  Its shares are at most those of
     nb (fewer classes, fewer spaces), and its white classes at most nb's:
-    so the bound is at least roll_bounds's, and when it proves "stop", so
-    would roll_bounds."""
+    so the bound is at least roll_bounds_first's, and when it proves
+    "stop", so would roll_bounds."""
     cdef const ci_ctx *c = o.ctx
-    cdef double g = stop_gain(child, o.objective), plain, gaining, bound
+    cdef double plain, gaining, bound
     cdef double survives[7]
     cdef double shifted[8]
     cdef uint64_t bust_cls = nb.bust_cls & ~c.space_classes[sp]
@@ -402,16 +403,13 @@ cdef bint white_child_stops(const opt_solver *o, const ci_state *child, int sp, 
         capacity = nwhite - 1 if nwhite - 1 < left else left
         gain_rolls = nb.gain_rolls
     if capacity == 0:
-        return True
+        return -1.0
     bound = rising_pass(o.objective, g, capacity, bust, gain_rolls, nb.unblocked, left, survives, shifted,
                         &plain, &gaining)
-    if bound < g - 1e-9:
-        return True
-    if o.objective == OBJ_HELD:
+    if bound >= g - 1e-9 and o.objective == OBJ_HELD:
         bound = held_gain_pass(g, capacity, bust, gain_rolls, nb.gain_rolls, nb.unblocked, left, survives,
                                shifted, &plain, &gaining)
-        return bound < g - 1e-9
-    return False
+    return bound
 
 cdef int later_gain_rolls(const opt_solver *o, int sup, uint64_t ws, int nfree,
                           uint64_t black_cls, uint64_t white_cls) noexcept nogil:
@@ -681,9 +679,11 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
     cdef double gainings[MAX_TURN_PLACEMENTS]
     cdef double upper[MAX_TURN_PLACEMENTS]
     cdef bound_work works[MAX_TURN_PLACEMENTS]
+    cdef int stage[MAX_TURN_PLACEMENTS]       # 0: only white_child_bound, 1: roll_bounds_first done
+    cdef bint asked[MAX_TURN_PLACEMENTS]      # the memo was asked for the child
     cdef int slot[MAX_TURN_PLACEMENTS]
     cdef int pending, j
-    cdef double total = 0.0, rest = 0.0, best, v, stopv
+    cdef double total = 0.0, rest = 0.0, best, v, stopv, bound
     cdef int k, i, n, idx, rounds
     cdef int after = depth if depth == UNLIMITED else depth - 1
     cdef uint64_t black_cls = black_classes(c, s)
@@ -703,10 +703,7 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
     cdef int nfree = ci_popcount(free_now)
     cdef int nwhite = ci_popcount(ws_now)
     cdef int blackable = ci_popcount(black_spaces(s)) if sup > 0 else 0
-    # ("held" only: for "secured" a white gains nothing, and few of its
-    # children are proven "stop" this way)
-    cdef bint quick = (o.prune and o.objective == OBJ_HELD and not c.release_white and sup > 0
-                       and nfree >= 2)
+    cdef bint quick = o.prune and not c.release_white and sup > 0 and nfree >= 2
     if o.pairs:
         # the spaces r < c whose partner (c, r) has the same status
         ws = white_spaces(s)
@@ -744,14 +741,23 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
                     if not (numbers_known >> number) & 1:
                         number_bounds_of(c, black_cls, ws_now, free_now, number, &per_number[number])
                         numbers_known |= 1 << number
-                    if white_child_stops(o, &children[pending], <int> ((moves[i] - MOVE_PLACE) >> 3),
-                                         &per_number[number], black_cls, blackable, nwhite, nfree, sup):
+                    v = stop_gain(&children[pending], o.objective)
+                    bound = white_child_bound(o, v, <int> ((moves[i] - MOVE_PLACE) >> 3), &per_number[number],
+                                              black_cls, blackable, nwhite, nfree, sup)
+                    if bound < v - 1e-9:
                         o.number_stops += 1
-                        v = stop_gain(&children[pending], o.objective)
                         child_value[idx] = v
                         if v > best:
                             best = v
                         continue
+                    # roll_bounds_first later, if the memo does not know the child
+                    upper[pending] = bound if bound > v else v
+                    stage[pending] = 0
+                    asked[pending] = False
+                    slot[pending] = idx
+                    child_value[idx] = PENDING
+                    pending += 1
+                    continue
                 if after == 0:
                     o.cut = 1
                     v = stop_gain(&children[pending], o.objective)
@@ -766,17 +772,21 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
                     upper[pending] = stop_gain(&children[pending], o.objective)
                     if bounds[pending] > upper[pending]:
                         upper[pending] = bounds[pending]
+                    stage[pending] = 1
+                    asked[pending] = False
                 else:
                     bounds[pending] = plains[pending] = gainings[pending] = 0.0
                     upper[pending] = 1e300
                     works[pending].more = False
+                    stage[pending] = 1
                 slot[pending] = idx
                 child_value[idx] = PENDING
                 pending += 1
             # the children not yet valued, the highest upper bound first; one
             # whose bound cannot beat the best so far is not valued (skipped
             # children are not cached: another class may need them).  Before
-            # a child's second pass, the memo is asked for its value.
+            # a child's first pass (after the per-number bound) or its second,
+            # the memo is asked for its value.
             while pending:
                 j = 0
                 for i in range(1, pending):
@@ -786,10 +796,17 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
                     for i in range(pending):
                         child_value[slot[i]] = UNKNOWN
                     break
-                if works[j].more:
-                    v = opt_known(o, &children[j], after)
+                if stage[j] == 0 or works[j].more:
+                    v = -1.0
+                    if not asked[j]:
+                        asked[j] = True
+                        v = opt_known(o, &children[j], after)
                     if v < 0.0:
-                        bounds[j] = roll_bounds_second(o, &works[j], &plains[j], &gainings[j])
+                        if stage[j] == 0:
+                            bounds[j] = roll_bounds_first(o, &children[j], &works[j], &plains[j], &gainings[j])
+                            stage[j] = 1
+                        else:
+                            bounds[j] = roll_bounds_second(o, &works[j], &plains[j], &gainings[j])
                         if bounds[j] < upper[j]:
                             upper[j] = bounds[j]
                             stopv = stop_gain(&children[j], o.objective)
@@ -812,6 +829,8 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
                     upper[j] = upper[pending]
                     slot[j] = slot[pending]
                     works[j] = works[pending]
+                    stage[j] = stage[pending]
+                    asked[j] = asked[pending]
             total += c.class_prob[k] * best
             if threshold >= 0:
                 rest -= c.class_prob[k] * (gaining if rounds == 2 else plain)

@@ -268,7 +268,7 @@ def test_pruning_changes_no_value(rows, objective, release_white):
 @pytest.mark.parametrize("rows", CROWDED)
 def test_white_children_proven_stop_from_each_numbers_bounds(rows):
     """For "held", the children of white placements are proven "stop" from
-    bounds worked out once per white number (white_child_stops), not each
+    bounds worked out once per white number (white_child_bound), not each
     with its own roll_bounds: the path is taken, and the values are the
     plain expectimax's."""
     position = small(rows)
