@@ -606,11 +606,12 @@ cdef double opt_decide(opt_solver *o, const ci_state *s, int depth) noexcept nog
         bound = roll_bounds(o, s, &plain, &gaining)
     return opt_expand(o, s, depth, bound, plain, gaining)
 
-cdef inline double opt_known(opt_solver *o, const ci_state *s, int depth) noexcept nogil:
-    """The memo's value of a decision state (with `depth` rolls left), or -1."""
-    cdef uint64_t key1, key2
-    turn_key(o, s, depth, &key1, &key2)
-    cdef opt_entry *e = opt_slot(o, key1, key2)
+cdef inline double opt_known(opt_solver *o, const ci_state *s, int depth, uint64_t *key1,
+                             uint64_t *key2) noexcept nogil:
+    """The memo's value of a decision state (with `depth` rolls left), or -1;
+    its key in key1, key2."""
+    turn_key(o, s, depth, key1, key2)
+    cdef opt_entry *e = opt_slot(o, key1[0], key2[0])
     if e.key1 == 0:
         return -1.0
     if e.key2 & CUT_BIT:
@@ -633,10 +634,9 @@ cdef double opt_expand(opt_solver *o, const ci_state *s, int depth, double bound
             o.pruned += 1
             return stopv
         threshold = stopv
-    v = opt_known(o, s, depth)
+    v = opt_known(o, s, depth, &key1, &key2)
     if v >= 0.0:
         return v
-    turn_key(o, s, depth, &key1, &key2)
     if o.aborted:
         return 0.0
     o.states += 1
@@ -692,7 +692,7 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
     cdef uint64_t todo
     if threshold >= 0:
         rest = (rolls_of(c, gain_cls) * gaining + rolls_of(c, (black_cls | white_cls) & ~gain_cls) * plain) / 216.0
-    cdef uint64_t twins = 0, ws, same
+    cdef uint64_t twins = 0, ws, same, key1, key2
     cdef int sp, number
     # white children proven "stop" from bounds worked out once per number
     cdef number_bounds per_number[7]
@@ -800,7 +800,7 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
                     v = -1.0
                     if not asked[j]:
                         asked[j] = True
-                        v = opt_known(o, &children[j], after)
+                        v = opt_known(o, &children[j], after, &key1, &key2)
                     if v < 0.0:
                         if stage[j] == 0:
                             bounds[j] = roll_bounds_first(o, &children[j], &works[j], &plains[j], &gainings[j])

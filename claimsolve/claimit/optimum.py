@@ -17,7 +17,10 @@ most +1 per placement, a bounded number of placements, the exact roll
 classes of the next roll, a proven lower bound on the bust chance of every
 later one and an upper bound on its chance to gain) proves "stop" without
 expanding "roll" (such states are not stored), and stops the sum over the
-roll classes once the rest cannot make rolling beat stopping.  When the
+roll classes once the rest cannot make rolling beat stopping.  A state's
+children are bounded as cheaply as can be first: a white's child from
+bounds worked out once per white number, then, only if the memo does not
+know the child, its own bound in two passes.  When the
 rest of the turn does not finish within the time budget, or fills the table
 (`memory_mb` MB per objective, 24 bytes a state), the answer says which
 (`exact: false`, `reason`) and gives the Monte Carlo estimate instead (the
