@@ -439,8 +439,8 @@ cdef class TurnSolver:
     @property
     def number_stops(self):
         """Children of a white placement of the last call proven "stop" from
-        bounds worked out once per white number ("held"), without their own
-        roll_bounds."""
+        bounds worked out once per white number, without their own
+        roll_bounds (most of them for "held")."""
         return self.o.number_stops
 
     @property

@@ -20,9 +20,13 @@ is proven best when an upper bound on rolling (roll_bounds) is below the
 gain already made; and while rolling is summed over the roll classes, the
 sum stops as soon as the classes summed plus the bound of the rest cannot
 beat stopping (the decision's value is then the stop gain, exactly).
-For "held", most children of a white placement are proven "stop" from
-bounds worked out once per white number at their parent
-(white_child_bound), without a roll_bounds of their own.
+A state's children are bounded as cheaply as can be first.  A white's
+child is bounded from what its parent works out once per white number
+(white_child_bound; for "held" that proves most of them "stop").  When that
+does not settle it, and for the other children, the memo is asked before
+the child's own bound is finished: roll_bounds_first (then, for a white's
+child, the memo), and roll_bounds_second only when the memo does not know
+the child.
 """
 
 cdef enum:
@@ -694,7 +698,7 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
         rest = (rolls_of(c, gain_cls) * gaining + rolls_of(c, (black_cls | white_cls) & ~gain_cls) * plain) / 216.0
     cdef uint64_t twins = 0, ws, same, key1, key2
     cdef int sp, number
-    # white children proven "stop" from bounds worked out once per number
+    # what bounds a white's child: worked out once per white number (white_child_bound)
     cdef number_bounds per_number[7]
     cdef int numbers_known = 0
     cdef int sup = supply(s)
