@@ -213,11 +213,7 @@ cdef double opt_lookup(void *solver, const ci_state *s) noexcept nogil:
     cdef uint64_t key1, key2
     if o.prune and roll_bounds(o, s, &plain, &gaining) < stopv - 1e-9:
         return stopv
-    turn_key(o, s, UNLIMITED, &key1, &key2)
-    cdef opt_entry *e = opt_slot(o, key1, key2)
-    if e.key1 == 0:
-        return -1.0
-    return e.value
+    return opt_known(o, s, UNLIMITED, &key1, &key2)
 
 cdef double relaxed_value(double gain, int capacity, double survive) noexcept nogil:
     """max over k = 0..capacity of survive^k (gain + k): the best a turn can
@@ -666,6 +662,19 @@ cdef double opt_expand(opt_solver *o, const ci_state *s, int depth, double bound
     o.used += 1
     return v
 
+# a placement's child waiting in opt_roll to be valued
+ctypedef struct pending_child:
+    ci_state state
+    double stop              # its stop gain
+    double upper             # the most it can be worth: max(stop, bound), or no bound (1e300)
+    double bound             # the bound on rolling there so far, and roll_bounds's plain and gaining
+    double plain
+    double gaining
+    bound_work work          # what roll_bounds_first left for roll_bounds_second
+    int stage                # 0: only white_child_bound, 1: roll_bounds_first done
+    bint asked               # the memo was asked for it
+    int slot                 # its index in child_value
+
 cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double threshold, double plain,
                      double gaining) noexcept nogil:
     """Expected best gain of rolling (depth >= 1 rolls allowed): each roll
@@ -677,17 +686,10 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
     cdef const ci_ctx *c = o.ctx
     cdef double child_value[288]
     cdef cs_move moves[MAX_TURN_PLACEMENTS]
-    cdef ci_state children[MAX_TURN_PLACEMENTS]
-    cdef double bounds[MAX_TURN_PLACEMENTS]
-    cdef double plains[MAX_TURN_PLACEMENTS]
-    cdef double gainings[MAX_TURN_PLACEMENTS]
-    cdef double upper[MAX_TURN_PLACEMENTS]
-    cdef bound_work works[MAX_TURN_PLACEMENTS]
-    cdef int stage[MAX_TURN_PLACEMENTS]       # 0: only white_child_bound, 1: roll_bounds_first done
-    cdef bint asked[MAX_TURN_PLACEMENTS]      # the memo was asked for the child
-    cdef int slot[MAX_TURN_PLACEMENTS]
+    cdef pending_child waiting[MAX_TURN_PLACEMENTS]
+    cdef pending_child *ch
     cdef int pending, j
-    cdef double total = 0.0, rest = 0.0, best, v, stopv, bound
+    cdef double total = 0.0, rest = 0.0, best, v
     cdef int k, i, n, idx, rounds
     cdef int after = depth if depth == UNLIMITED else depth - 1
     cdef uint64_t black_cls = black_classes(c, s)
@@ -696,21 +698,20 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
     cdef uint64_t todo
     if threshold >= 0:
         rest = (rolls_of(c, gain_cls) * gaining + rolls_of(c, (black_cls | white_cls) & ~gain_cls) * plain) / 216.0
-    cdef uint64_t twins = 0, ws, same, key1, key2
+    cdef uint64_t twins = 0, same, key1, key2
     cdef int sp, number
     # what bounds a white's child: worked out once per white number (white_child_bound)
     cdef number_bounds per_number[7]
     cdef int numbers_known = 0
     cdef int sup = supply(s)
-    cdef uint64_t ws_now = white_spaces(s)
+    cdef uint64_t ws = white_spaces(s)
     cdef int free_now = free_whites(s)
     cdef int nfree = ci_popcount(free_now)
-    cdef int nwhite = ci_popcount(ws_now)
+    cdef int nwhite = ci_popcount(ws)
     cdef int blackable = ci_popcount(black_spaces(s)) if sup > 0 else 0
     cdef bint quick = o.prune and not c.release_white and sup > 0 and nfree >= 2
     if o.pairs:
         # the spaces r < c whose partner (c, r) has the same status
-        ws = white_spaces(s)
         same = black_spaces(s) if not c.release_white else s.colour[s.to_move] & ~blocked(s)
         twins = transposed_set(LOWER) & ((ws & transposed_set(ws)) | (same & transposed_set(same)))
     for i in range(288):
@@ -726,66 +727,52 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
             for i in range(n):
                 idx = <int> (moves[i] - MOVE_PLACE)
                 sp = idx >> 3
+                number = idx & 7
                 if (twins >> sp) & 1:
                     # the placement on the other space of the pair (also a
                     # candidate of this class) leaves the same canonical state
-                    idx = (TRANSPOSED[sp] << 3) | (idx & 7)
+                    idx = (TRANSPOSED[sp] << 3) | number
                 v = child_value[idx]
-                if v >= 0.0:
-                    if v > best:
-                        best = v
-                    continue
                 if v == PENDING:
                     continue
-                memcpy(&children[pending], s, sizeof(ci_state))
-                place(c, &children[pending], moves[i])
-                children[pending].phase = PHASE_DECIDE
-                number = <int> ((moves[i] - MOVE_PLACE) & 7)
-                if quick and after != 0 and number > 0:
-                    if not (numbers_known >> number) & 1:
-                        number_bounds_of(c, black_cls, ws_now, free_now, number, &per_number[number])
-                        numbers_known |= 1 << number
-                    v = stop_gain(&children[pending], o.objective)
-                    bound = white_child_bound(o, v, <int> ((moves[i] - MOVE_PLACE) >> 3), &per_number[number],
-                                              black_cls, blackable, nwhite, nfree, sup)
-                    if bound < v - 1e-9:
-                        o.number_stops += 1
-                        child_value[idx] = v
-                        if v > best:
-                            best = v
+                if v < 0.0:
+                    ch = &waiting[pending]
+                    memcpy(&ch.state, s, sizeof(ci_state))
+                    place(c, &ch.state, moves[i])
+                    ch.state.phase = PHASE_DECIDE
+                    ch.stop = stop_gain(&ch.state, o.objective)
+                    ch.stage = 1
+                    if after == 0:
+                        o.cut = 1
+                        v = ch.stop
+                    elif quick and number > 0:
+                        # roll_bounds_first later, if this does not settle it
+                        # and the memo does not know the child
+                        if not (numbers_known >> number) & 1:
+                            number_bounds_of(c, black_cls, ws, free_now, number, &per_number[number])
+                            numbers_known |= 1 << number
+                        ch.bound = white_child_bound(o, ch.stop, sp, &per_number[number], black_cls, blackable,
+                                                     nwhite, nfree, sup)
+                        ch.stage = 0
+                        if ch.bound < ch.stop - 1e-9:
+                            o.number_stops += 1
+                            v = ch.stop
+                    elif o.prune:
+                        # the first pass only: the memo may know the child (roll_bounds_second when not)
+                        ch.bound = roll_bounds_first(o, &ch.state, &ch.work, &ch.plain, &ch.gaining)
+                    else:
+                        ch.bound = ch.plain = ch.gaining = 0.0
+                        ch.work.more = False
+                    if v < 0.0:
+                        ch.upper = (ch.bound if ch.bound > ch.stop else ch.stop) if o.prune else 1e300
+                        ch.asked = False
+                        ch.slot = idx
+                        child_value[idx] = PENDING
+                        pending += 1
                         continue
-                    # roll_bounds_first later, if the memo does not know the child
-                    upper[pending] = bound if bound > v else v
-                    stage[pending] = 0
-                    asked[pending] = False
-                    slot[pending] = idx
-                    child_value[idx] = PENDING
-                    pending += 1
-                    continue
-                if after == 0:
-                    o.cut = 1
-                    v = stop_gain(&children[pending], o.objective)
                     child_value[idx] = v
-                    if v > best:
-                        best = v
-                    continue
-                if o.prune:
-                    # the first pass only: the memo may know the child (roll_bounds_second when not)
-                    bounds[pending] = roll_bounds_first(o, &children[pending], &works[pending], &plains[pending],
-                                                        &gainings[pending])
-                    upper[pending] = stop_gain(&children[pending], o.objective)
-                    if bounds[pending] > upper[pending]:
-                        upper[pending] = bounds[pending]
-                    stage[pending] = 1
-                    asked[pending] = False
-                else:
-                    bounds[pending] = plains[pending] = gainings[pending] = 0.0
-                    upper[pending] = 1e300
-                    works[pending].more = False
-                    stage[pending] = 1
-                slot[pending] = idx
-                child_value[idx] = PENDING
-                pending += 1
+                if v > best:
+                    best = v
             # the children not yet valued, the highest upper bound first; one
             # whose bound cannot beat the best so far is not valued (skipped
             # children are not cached: another class may need them).  Before
@@ -794,47 +781,37 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
             while pending:
                 j = 0
                 for i in range(1, pending):
-                    if upper[i] > upper[j]:
+                    if waiting[i].upper > waiting[j].upper:
                         j = i
-                if upper[j] <= best:
+                ch = &waiting[j]
+                if ch.upper <= best:
                     for i in range(pending):
-                        child_value[slot[i]] = UNKNOWN
+                        child_value[waiting[i].slot] = UNKNOWN
                     break
-                if stage[j] == 0 or works[j].more:
+                if ch.stage == 0 or ch.work.more:
                     v = -1.0
-                    if not asked[j]:
-                        asked[j] = True
-                        v = opt_known(o, &children[j], after, &key1, &key2)
+                    if not ch.asked:
+                        ch.asked = True
+                        v = opt_known(o, &ch.state, after, &key1, &key2)
                     if v < 0.0:
-                        if stage[j] == 0:
-                            bounds[j] = roll_bounds_first(o, &children[j], &works[j], &plains[j], &gainings[j])
-                            stage[j] = 1
+                        if ch.stage == 0:
+                            ch.bound = roll_bounds_first(o, &ch.state, &ch.work, &ch.plain, &ch.gaining)
+                            ch.stage = 1
                         else:
-                            bounds[j] = roll_bounds_second(o, &works[j], &plains[j], &gainings[j])
-                        if bounds[j] < upper[j]:
-                            upper[j] = bounds[j]
-                            stopv = stop_gain(&children[j], o.objective)
-                            if upper[j] < stopv:
-                                upper[j] = stopv
+                            ch.bound = roll_bounds_second(o, &ch.work, &ch.plain, &ch.gaining)
+                        if ch.bound < ch.upper:
+                            ch.upper = ch.bound if ch.bound > ch.stop else ch.stop
                         continue
                 else:
-                    v = opt_expand(o, &children[j], after, bounds[j], plains[j], gainings[j])
+                    v = opt_expand(o, &ch.state, after, ch.bound, ch.plain, ch.gaining)
                     if o.aborted:
                         return 0.0
-                child_value[slot[j]] = v
+                child_value[ch.slot] = v
                 if v > best:
                     best = v
                 pending -= 1
                 if j != pending:
-                    memcpy(&children[j], &children[pending], sizeof(ci_state))
-                    bounds[j] = bounds[pending]
-                    plains[j] = plains[pending]
-                    gainings[j] = gainings[pending]
-                    upper[j] = upper[pending]
-                    slot[j] = slot[pending]
-                    works[j] = works[pending]
-                    stage[j] = stage[pending]
-                    asked[j] = asked[pending]
+                    waiting[j] = waiting[pending]
             total += c.class_prob[k] * best
             if threshold >= 0:
                 rest -= c.class_prob[k] * (gaining if rounds == 2 else plain)

@@ -12,8 +12,9 @@ ext/claimit.pyx), memoised on what decides the rest of the turn: each
 space's status (dead, white-able, black-able; with release_white, black-able
 by which white number), the white numbers in use and the gain made.  The
 spaces (r, c) and (c, r) are alike to every roll, so states that differ by
-swapping the statuses of a pair's two spaces share an entry.  A cheap upper bound on the value of rolling (roll_bounds: at
-most +1 per placement, a bounded number of placements, the exact roll
+swapping the statuses of a pair's two spaces share an entry.  A cheap
+upper bound on the value of rolling (roll_bounds: at most +1 per
+placement, a bounded number of placements, the exact roll
 classes of the next roll, a proven lower bound on the bust chance of every
 later one and an upper bound on its chance to gain) proves "stop" without
 expanding "roll" (such states are not stored), and stops the sum over the
