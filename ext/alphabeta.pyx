@@ -17,7 +17,9 @@ One idea per file, each included here:
 - alphabeta_solver.pxi: the exact solver (no depth limit, null-window tests
   driven from the root, every root move's proven bounds);
 - alphabeta_deepening.pxi: the depth-limited driver (iterative deepening,
-  aspiration windows, PVS at the root).
+  aspiration windows, PVS at the root);
+- table_memory.pxi (shared with the Claim It! engine): the table's memory
+  in large pages, the prefetch of a bucket.
 This file holds the Searcher: one root state, its root moves, the ticks
 back to Python and the two drivers' entry points.
 
@@ -41,6 +43,7 @@ from turns cimport *
 
 include "interrupts.pxi"
 include "capsule.pxi"
+include "table_memory.pxi"
 
 cdef enum:
     INF = 32000              # outside every value; fits the table's int16

@@ -102,7 +102,7 @@ cdef void order_moves(Search *s, int ply, int who, int sign, int beta, int n, in
                     etc_key[n_etc] = hashes[i] if batch else g.hash(s.ctx, child)
                     etc_same_side[n_etc] = s.sign_of[movers[i] if batch else g.to_move(s.ctx, child)] == sign
                     etc_move[n_etc] = i
-                    ab_prefetch(tt_bucket(s.tt, etc_key[n_etc]))
+                    cs_prefetch(tt_bucket(s.tt, etc_key[n_etc]))
                     n_etc += 1
                 # the replies left, against the moves the mover has here
                 v -= s.mobility_weight * replies * MOBILITY_MOVES // (n if n > MOBILITY_MIN_MOVES else MOBILITY_MIN_MOVES)

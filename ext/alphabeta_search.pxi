@@ -165,7 +165,7 @@ cdef int child_value(Search *s, int ply, int sign, int alpha, int beta, int dept
     """Value, for the parent's side, of the child state in s.states[ply]
     (already made): a terminal is evaluated, a decision node searched."""
     # the child's table bucket loads while the engine finds who moves
-    ab_prefetch(tt_bucket(s.tt, s.g.hash(s.ctx, s.states[ply])))
+    cs_prefetch(tt_bucket(s.tt, s.g.hash(s.ctx, s.states[ply])))
     cdef int who = s.g.to_move(s.ctx, s.states[ply])
     if not s.exact and s.g.in_turn != NULL and who >= 0 and s.g.in_turn(s.ctx, s.states[ply]):
         depth += 1          # the same turn goes on: the depth counts whole turns

@@ -23,30 +23,6 @@
 
 cdef extern from *:
     """
-    /* zeroed memory for the table: pages become resident when touched;
-       on Linux in 2 MB pages where the kernel allows, which spares the
-       TLB misses of random probes into a large table */
-    #if defined(__linux__)
-    #include <sys/mman.h>
-    static void *ab_table_alloc(size_t n) {
-        void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) return NULL;
-        #ifdef MADV_HUGEPAGE
-        madvise(p, n, MADV_HUGEPAGE);
-        #endif
-        return p;
-    }
-    static void ab_table_free(void *p, size_t n) { if (p) munmap(p, n); }
-    #else
-    #include <stdlib.h>
-    static void *ab_table_alloc(size_t n) { return calloc(n, 1); }
-    static void ab_table_free(void *p, size_t n) { free(p); }
-    #endif
-    #if defined(__GNUC__) || defined(__clang__)
-    #define ab_prefetch(p) __builtin_prefetch(p)
-    #else
-    #define ab_prefetch(p) ((void)0)
-    #endif
     /* an entry's two words, each loaded and stored whole (another thread
        may write them meanwhile) */
     static inline void ab_words_load(const void *slot, uint64_t *w0, uint64_t *w1) {
@@ -65,14 +41,11 @@ cdef extern from *:
         w[0] = w0;
     }
     """
-    void ab_prefetch(const void *p) nogil
     void ab_words_load(const void *slot, uint64_t *w0, uint64_t *w1) nogil
     void ab_words_store(void *slot, uint64_t w0, uint64_t w1) nogil
     int ab_flag_get(const int *p) nogil
     void ab_flag_set(int *p, int v) nogil
     int ab_flag_claim(int *p) nogil
-    void *ab_table_alloc(size_t n) nogil
-    void ab_table_free(void *p, size_t n) nogil
 
 
 cdef enum:
@@ -119,7 +92,7 @@ cdef class Table:
         while buckets * 2 * BUCKET_ENTRIES * sizeof(Entry) <= budget:
             buckets *= 2
         self.block_size = buckets * BUCKET_ENTRIES * sizeof(Entry) + 64
-        self.block = ab_table_alloc(self.block_size)
+        self.block = cs_table_alloc(self.block_size)
         if self.block == NULL:
             raise MemoryError("cannot allocate a %d MB transposition table" % hash_mb)
         self.tt.entries = <Entry *> ((<uintptr_t> self.block + 63) & ~(<uintptr_t> 63))
@@ -133,7 +106,7 @@ cdef class Table:
         self.buckets = buckets
 
     def __dealloc__(self):
-        ab_table_free(self.block, self.block_size)
+        cs_table_free(self.block, self.block_size)
 
     @property
     def entries(self):

@@ -22,7 +22,8 @@ cs_game callbacks), claimit_policy.pxi (the playout policy),
 claimit_value.pxi (the playout value: win shares at a turn start),
 claimit_turn_solver.pxi (the exact turn optimum), claimit_simulate.pxi
 (play-outs and the odds table's plans); interrupts.pxi (the clock and
-Ctrl-C) is shared with the other engines.  This file: the Python classes.
+Ctrl-C) is shared with the other engines, table_memory.pxi (the memo's
+memory in large pages, the prefetch of a slot) with alpha-beta.  This file: the Python classes.
 """
 from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, uint8_t, int64_t, uint64_t
@@ -47,6 +48,7 @@ cdef extern from *:
     uint64_t ci_mulhi(uint64_t a, uint64_t b) noexcept nogil
 
 include "interrupts.pxi"
+include "table_memory.pxi"
 include "claimit_rules.pxi"
 include "claimit_game.pxi"
 include "claimit_policy.pxi"
@@ -397,7 +399,7 @@ cdef class TurnSolver:
         self.o.objective = objective
         self.o.prune = 1
         self.o.pairs = 1
-        self.o.table = <opt_entry *> calloc(size, sizeof(opt_entry))
+        self.o.table = <opt_entry *> cs_table_alloc(size * sizeof(opt_entry))
         if self.o.table == NULL:
             raise MemoryError("the turn optimum's table: %.0f MB" % memory_mb)
         self.o.size = size
@@ -405,18 +407,18 @@ cdef class TurnSolver:
         self.o.used = 0
 
     def __dealloc__(self):
-        free(self.o.table)
+        cs_table_free(self.o.table, self.o.size * sizeof(opt_entry))
 
     def clear(self):
         """Empties the memo."""
         cdef opt_entry *fresh
         if self.o.used:
             # fresh zero pages cost less than writing zeros over the old ones
-            fresh = <opt_entry *> calloc(self.o.size, sizeof(opt_entry))
+            fresh = <opt_entry *> cs_table_alloc(self.o.size * sizeof(opt_entry))
             if fresh == NULL:
                 memset(self.o.table, 0, sizeof(opt_entry) * self.o.size)
             else:
-                free(self.o.table)
+                cs_table_free(self.o.table, self.o.size * sizeof(opt_entry))
                 self.o.table = fresh
         self.o.used = 0
         self.base_key = None
