@@ -191,10 +191,13 @@ cdef inline void turn_key(const opt_solver *o, const ci_state *s, int depth,
         else:
             key2[0] |= <uint64_t> (sp + 1) << (36 + 6 * (n - 3))
 
+cdef inline uint64_t opt_home(const opt_solver *o, uint64_t key1, uint64_t key2) noexcept nogil:
+    """The slot where the key's probe starts."""
+    return ci_mulhi(fmix(key1 ^ fmix(key2 * 0x9E3779B97F4A7C15ULL)), o.size)
+
 cdef inline opt_entry *opt_slot(opt_solver *o, uint64_t key1, uint64_t key2) noexcept nogil:
     """The key's slot, or the empty slot where it would go (linear probing)."""
-    cdef uint64_t h = fmix(key1 ^ fmix(key2 * 0x9E3779B97F4A7C15ULL))
-    cdef uint64_t i = ci_mulhi(h, o.size)
+    cdef uint64_t i = opt_home(o, key1, key2)
     while True:
         if o.table[i].key1 == 0:
             return &o.table[i]
@@ -607,10 +610,11 @@ cdef double opt_decide(opt_solver *o, const ci_state *s, int depth) noexcept nog
     return opt_expand(o, s, depth, bound, plain, gaining)
 
 cdef inline double opt_known(opt_solver *o, const ci_state *s, int depth, uint64_t *key1,
-                             uint64_t *key2) noexcept nogil:
+                             uint64_t *key2, bint keyed=False) noexcept nogil:
     """The memo's value of a decision state (with `depth` rolls left), or -1;
-    its key in key1, key2."""
-    turn_key(o, s, depth, key1, key2)
+    its key in key1, key2 (keyed: key1, key2 hold it already)."""
+    if not keyed:
+        turn_key(o, s, depth, key1, key2)
     cdef opt_entry *e = opt_slot(o, key1[0], key2[0])
     if e.key1 == 0:
         return -1.0
@@ -619,12 +623,16 @@ cdef inline double opt_known(opt_solver *o, const ci_state *s, int depth, uint64
     return e.value
 
 cdef double opt_expand(opt_solver *o, const ci_state *s, int depth, double bound, double plain,
-                       double gaining) noexcept nogil:
+                       double gaining, const uint64_t *key=NULL) noexcept nogil:
     """opt_decide (depth >= 1) with roll_bounds's answers worked out (when
     pruning): stop when the bound proves it (such states are not stored:
     the bound is cheaper than a probe of a large table), else the memo's
-    value, or max(stop, roll), stored."""
-    cdef uint64_t key1, key2
+    value, or max(stop, roll), stored.  `key`: the state's turn_key, when
+    the caller has it."""
+    cdef uint64_t key1 = 0, key2 = 0
+    if key != NULL:
+        key1 = key[0]
+        key2 = key[1]
     cdef opt_entry *e
     cdef double stopv, rollv, v, threshold = -1.0
     cdef int outer_cut, below
@@ -634,7 +642,7 @@ cdef double opt_expand(opt_solver *o, const ci_state *s, int depth, double bound
             o.pruned += 1
             return stopv
         threshold = stopv
-    v = opt_known(o, s, depth, &key1, &key2)
+    v = opt_known(o, s, depth, &key1, &key2, key != NULL)
     if v >= 0.0:
         return v
     if o.aborted:
@@ -674,6 +682,7 @@ ctypedef struct pending_child:
     int stage                # 0: only white_child_bound, 1: roll_bounds_first done
     bint asked               # the memo was asked for it
     int slot                 # its index in child_value
+    uint64_t key[2]          # its turn_key (its memo slot prefetched)
 
 cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double threshold, double plain,
                      double gaining) noexcept nogil:
@@ -698,7 +707,7 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
     cdef uint64_t todo
     if threshold >= 0:
         rest = (rolls_of(c, gain_cls) * gaining + rolls_of(c, (black_cls | white_cls) & ~gain_cls) * plain) / 216.0
-    cdef uint64_t twins = 0, same, key1, key2
+    cdef uint64_t twins = 0, same
     cdef int sp, number
     # what bounds a white's child: worked out once per white number (white_child_bound)
     cdef number_bounds per_number[7]
@@ -765,6 +774,11 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
                         ch.work.more = False
                     if v < 0.0:
                         ch.upper = (ch.bound if ch.bound > ch.stop else ch.stop) if o.prune else 1e300
+                        # the memo will be asked for it, unless its bound proves "stop": its key
+                        # now, and the load of its slot started while the other children are bounded
+                        if ch.stage == 0 or ch.work.more or not o.prune or ch.bound >= ch.stop - 1e-9:
+                            turn_key(o, &ch.state, after, &ch.key[0], &ch.key[1])
+                            cs_prefetch(&o.table[opt_home(o, ch.key[0], ch.key[1])])
                         ch.asked = False
                         ch.slot = idx
                         child_value[idx] = PENDING
@@ -792,7 +806,7 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
                     v = -1.0
                     if not ch.asked:
                         ch.asked = True
-                        v = opt_known(o, &ch.state, after, &key1, &key2)
+                        v = opt_known(o, &ch.state, after, &ch.key[0], &ch.key[1], True)
                     if v < 0.0:
                         if ch.stage == 0:
                             ch.bound = roll_bounds_first(o, &ch.state, &ch.work, &ch.plain, &ch.gaining)
@@ -803,7 +817,7 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
                             ch.upper = ch.bound if ch.bound > ch.stop else ch.stop
                         continue
                 else:
-                    v = opt_expand(o, &ch.state, after, ch.bound, ch.plain, ch.gaining)
+                    v = opt_expand(o, &ch.state, after, ch.bound, ch.plain, ch.gaining, ch.key)
                     if o.aborted:
                         return 0.0
                 child_value[ch.slot] = v
