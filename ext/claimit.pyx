@@ -23,7 +23,8 @@ claimit_value.pxi (the playout value: win shares at a turn start),
 claimit_turn_solver.pxi (the exact turn optimum), claimit_simulate.pxi
 (play-outs and the odds table's plans); interrupts.pxi (the clock and
 Ctrl-C) is shared with the other engines, table_memory.pxi (the memo's
-memory in large pages, the prefetch of a slot) with alpha-beta.  This file: the Python classes.
+memory in large pages, the prefetch of a slot) with alpha-beta.  This
+file: the Python classes.
 """
 from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, uint8_t, int64_t, uint64_t
