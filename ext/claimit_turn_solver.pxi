@@ -314,6 +314,12 @@ cdef int top_share_sums(const ci_ctx *c, uint64_t classes, uint64_t spaces, int 
         sums[i + 1] = sums[i] + (top[i] if i < kept else 0)
     return sums[count]
 
+cdef inline double over_classes(int gain_rolls, int bust, double gaining, double plain) noexcept nogil:
+    """The bound on rolling from the bounds after a gaining class and after a
+    plain one: each class that does not bust by its chance (of 216 ordered
+    rolls, gain_rolls of them gaining, bust of them busting)."""
+    return (gain_rolls * gaining + (216 - bust - gain_rolls) * plain) / 216.0
+
 cdef double rising_pass(int objective, double g, int capacity, int bust, int gain_rolls,
                         const int *unblocked, int nfree, double *survives, double *shifted,
                         double *plain, double *gaining) noexcept nogil:
@@ -337,7 +343,7 @@ cdef double rising_pass(int objective, double g, int capacity, int bust, int gai
         plain[0] = relaxed_value_rising(g, capacity, shifted, nfree + 1)
     else:
         plain[0] = relaxed_value_rising(g, capacity, survives, nfree)
-    return (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
+    return over_classes(gain_rolls, bust, gaining[0], plain[0])
 
 cdef double held_gain_pass(double g, int capacity, int bust, int gain_rolls, int gain_later,
                            const int *unblocked, int nfree, double *survives, double *shifted,
@@ -360,7 +366,7 @@ cdef double held_gain_pass(double g, int capacity, int bust, int gain_rolls, int
     v = relaxed_value_rising(g, capacity, shifted, nfree + 1)
     if v < plain[0]:
         plain[0] = v
-    return (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
+    return over_classes(gain_rolls, bust, gaining[0], plain[0])
 
 # what opt_roll works out once per white number n, for white_child_bound
 # to bound every child of a white n placement
@@ -540,7 +546,7 @@ cdef double roll_bounds_first(const opt_solver *o, const ci_state *s, bound_work
     else:
         gaining[0] = relaxed_value(g + 1.0, capacity - 1, survive)
         plain[0] = relaxed_value(g, capacity, survive)
-        bound = (gain_rolls * gaining[0] + (216 - bust - gain_rolls) * plain[0]) / 216.0
+        bound = over_classes(gain_rolls, bust, gaining[0], plain[0])
     if bound < g - 1e-9 or c.release_white:
         return bound
     w.more = True
@@ -573,7 +579,7 @@ cdef double roll_bounds_second(const opt_solver *o, bound_work *w, double *plain
             plain[0] = plain_dp
         if gaining_dp < gaining[0]:
             gaining[0] = gaining_dp
-        return (w.gain_rolls * gaining[0] + (216 - w.bust - w.gain_rolls) * plain[0]) / 216.0
+        return over_classes(w.gain_rolls, w.bust, gaining[0], plain[0])
     if w.rising and o.objective == OBJ_HELD and w.nfree > 0:
         return held_gain_pass(g, capacity, w.bust, w.gain_rolls, gain_later, w.unblocked, w.nfree, w.survives,
                               w.shifted, plain, gaining)
@@ -586,7 +592,7 @@ cdef double roll_bounds_second(const opt_solver *o, bound_work *w, double *plain
     v = relaxed_value(g, capacity, survive)
     if v < plain[0]:
         plain[0] = v
-    return (w.gain_rolls * gaining[0] + (216 - w.bust - w.gain_rolls) * plain[0]) / 216.0
+    return over_classes(w.gain_rolls, w.bust, gaining[0], plain[0])
 
 cdef bint opt_out_of_time(opt_solver *o) noexcept nogil:
     """The deadline passed, or Ctrl-C (o.interrupted)."""
