@@ -376,7 +376,7 @@ cdef class ClaimItGame:
 cdef class TurnSolver:
     """The exact turn optimum (expectimax over rolls, placements and
     roll/stop for the rest of one turn) for one objective, memoised on the
-    turn state in a table of `memory_mb` MB (24 bytes a state; at most
+    turn state in a table of `memory_mb` MB (16 bytes a state; at most
     LOAD_PERCENT of its slots are filled: when the search needs more it
     stops, and `full` says so).  The memo is kept between calls while the
     turn's start (the board without this turn's markers, the mover) stays
@@ -496,7 +496,7 @@ cdef class TurnSolver:
         cdef cs_move moves[MAX_TURN_PLACEMENTS]
         cdef int n, i
         cdef double rollv, stopv
-        cdef uint64_t key1, key2
+        cdef uint64_t key1, key2, check
         cdef opt_entry *e
         if s.phase != PHASE_DECIDE and s.phase != PHASE_PLACE:
             raise ValueError("the turn optimum needs a decision (not a chance node, not the end)")
@@ -544,12 +544,9 @@ cdef class TurnSolver:
             stopv = stop_gain(&s, self.objective)
             decisions.append((MOVE_STOP, stopv))
             turn_key(&self.o, &s, depth, &key1, &key2)
-            e = opt_slot(&self.o, key1, key2)
-            if e.key1 == 0 and self.o.used < self.o.capacity:
-                e.key1 = key1
-                e.key2 = key2 | (CUT_BIT if self.o.cut else 0)
-                e.value = rollv if rollv > stopv else stopv
-                self.o.used += 1
+            e = opt_slot(&self.o, key1, key2, &check)
+            if e.check == 0 and self.o.used < self.o.capacity:
+                opt_store(&self.o, e, check, self.o.cut, rollv if rollv > stopv else stopv)
         return True, self.o.states, decisions, bool(self.o.cut)
 
 

@@ -39,13 +39,11 @@ cdef enum:
 
 cdef double UNKNOWN = -1.0                   # child_value: not valued yet
 cdef double PENDING = -2.0                   # child_value: to be valued in this class
-cdef uint64_t KEY_USED = 1ULL << 63          # key1 of a used slot (0: empty; the table is calloc'd)
-cdef uint64_t CUT_BIT = 1ULL << 62           # in key2: the depth limit stopped some line below
+cdef uint64_t KEY_USED = 1ULL << 63          # in an entry's check: a used slot (0: empty; the table is calloc'd)
+cdef uint64_t CUT_BIT = 1ULL << 62           # in an entry's check: the depth limit stopped some line below
 
 ctypedef struct opt_entry:
-    uint64_t key1            # the white markers on top (or release_white's white positions), the
-                             # numbers in use, the depth limit, KEY_USED
-    uint64_t key2            # the turn's black markers, CUT_BIT
+    uint64_t check           # the key's 62-bit fingerprint (opt_check), KEY_USED, CUT_BIT
     double value
 
 ctypedef struct opt_solver:
@@ -126,12 +124,13 @@ cdef inline void turn_key(const opt_solver *o, const ci_state *s, int depth,
 
     Without release_white: key1 the white-able spaces (none when no number
     is left), the numbers in use (none when nothing is white-able), the
-    depth limit, the gain made, KEY_USED; key2 the black-able spaces (none
-    when the black supply is empty).  With release_white: key1 the
+    depth limit, the gain made; key2 the black-able spaces (none when the
+    black supply is empty).  With release_white: key1 the
     white-able spaces, the depth limit, the gain made, the spaces of the
-    white markers numbered 1 and 2 (6 bits each, 0: in the supply),
-    KEY_USED; key2 the spaces black-able by the mover's colour and those of
-    the white markers numbered 3 to 6."""
+    white markers numbered 1 and 2 (6 bits each, 0: in the supply); key2
+    the spaces black-able by the mover's colour and those of the white
+    markers numbered 3 to 6.  The memo keeps a fingerprint of the two
+    (opt_check)."""
     cdef uint64_t used = 0, ws, own, whites, swap, both, wt, ot, tt
     cdef uint64_t gain = <uint64_t> stop_gain(s, o.objective)
     cdef int n, sp, lo
@@ -156,7 +155,7 @@ cdef inline void turn_key(const opt_solver *o, const ci_state *s, int depth,
             swap |= transposed_set(swap)
             ws = swapped(ws, wt, swap)
             own = swapped(own, ot, swap)
-        key1[0] = ws | (used << 36) | (<uint64_t> depth << 42) | (gain << 50) | KEY_USED
+        key1[0] = ws | (used << 36) | (<uint64_t> depth << 42) | (gain << 50)
         key2[0] = own
         return
     own = s.colour[s.to_move] & ~blocked(s)
@@ -180,7 +179,7 @@ cdef inline void turn_key(const opt_solver *o, const ci_state *s, int depth,
         swap |= transposed_set(swap)
         ws = swapped(ws, wt, swap)
         own = swapped(own, ot, swap)
-    key1[0] = ws | (<uint64_t> depth << 36) | (gain << 44) | KEY_USED
+    key1[0] = ws | (<uint64_t> depth << 36) | (gain << 44)
     key2[0] = own
     for n in range(1, 7):
         sp = s.white_at[n]
@@ -197,17 +196,32 @@ cdef inline uint64_t opt_home(const opt_solver *o, uint64_t key1, uint64_t key2)
     """The slot where the key's probe starts."""
     return ci_mulhi(fmix(key1 ^ fmix(key2 * 0x9E3779B97F4A7C15ULL)), o.size)
 
-cdef inline opt_entry *opt_slot(opt_solver *o, uint64_t key1, uint64_t key2) noexcept nogil:
-    """The key's slot, or the empty slot where it would go (linear probing)."""
+cdef inline uint64_t opt_check(uint64_t key1, uint64_t key2) noexcept nogil:
+    """What a slot keeps of its key (key1, key2: 128 bits): 62 bits of a
+    second hash, independent of opt_home's, with KEY_USED.  Two keys of a
+    search share their home and their check with a chance of about 2^-62 a
+    probe (a 64-bit key, as the alpha-beta table's, is the same bargain):
+    16 bytes a state instead of 24."""
+    return (fmix(key2 ^ fmix(key1 * 0xC2B2AE3D27D4EB4FULL)) & ~CUT_BIT) | KEY_USED
+
+cdef inline opt_entry *opt_slot(opt_solver *o, uint64_t key1, uint64_t key2, uint64_t *check) noexcept nogil:
+    """The key's slot, or the empty slot where it would go (linear
+    probing); its check in `check`."""
     cdef uint64_t i = opt_home(o, key1, key2)
+    cdef uint64_t want = opt_check(key1, key2)
+    check[0] = want
     while True:
-        if o.table[i].key1 == 0:
-            return &o.table[i]
-        if o.table[i].key1 == key1 and (o.table[i].key2 & ~CUT_BIT) == key2:
+        if o.table[i].check == 0 or (o.table[i].check & ~CUT_BIT) == want:
             return &o.table[i]
         i += 1
         if i == o.size:
             i = 0
+
+cdef inline void opt_store(opt_solver *o, opt_entry *e, uint64_t check, bint cut, double value) noexcept nogil:
+    """Fills the empty slot e (from opt_slot) with a state's value."""
+    e.check = check | (CUT_BIT if cut else 0)
+    e.value = value
+    o.used += 1
 
 cdef double opt_lookup(void *solver, const ci_state *s) noexcept nogil:
     """The best expected gain of a decision state: memoised, or proven
@@ -623,10 +637,11 @@ cdef inline double opt_known(opt_solver *o, const ci_state *s, int depth, uint64
     its key in key1, key2 (keyed: key1, key2 hold it already)."""
     if not keyed:
         turn_key(o, s, depth, key1, key2)
-    cdef opt_entry *e = opt_slot(o, key1[0], key2[0])
-    if e.key1 == 0:
+    cdef uint64_t check
+    cdef opt_entry *e = opt_slot(o, key1[0], key2[0], &check)
+    if e.check == 0:
         return -1.0
-    if e.key2 & CUT_BIT:
+    if e.check & CUT_BIT:
         o.cut = 1
     return e.value
 
@@ -637,7 +652,7 @@ cdef double opt_expand(opt_solver *o, const ci_state *s, int depth, double bound
     the bound is cheaper than a probe of a large table), else the memo's
     value, or max(stop, roll), stored.  `key`: the state's turn_key, when
     the caller has it."""
-    cdef uint64_t key1 = 0, key2 = 0
+    cdef uint64_t key1 = 0, key2 = 0, check
     if key != NULL:
         key1 = key[0]
         key2 = key[1]
@@ -671,11 +686,8 @@ cdef double opt_expand(opt_solver *o, const ci_state *s, int depth, double bound
         o.aborted = 1
         o.full = 1
         return 0.0
-    e = opt_slot(o, key1, key2)
-    e.key1 = key1
-    e.key2 = key2 | (CUT_BIT if below else 0)
-    e.value = v
-    o.used += 1
+    e = opt_slot(o, key1, key2, &check)
+    opt_store(o, e, check, below, v)
     return v
 
 # a placement's child waiting in opt_roll to be valued

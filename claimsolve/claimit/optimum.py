@@ -23,7 +23,7 @@ children are bounded as cheaply as can be first: a white's child from
 bounds worked out once per white number, then, only if the memo does not
 know the child, its own bound in two passes.  When the
 rest of the turn does not finish within the time budget, or fills the table
-(`memory_mb` MB per objective, 24 bytes a state), the answer says which
+(`memory_mb` MB per objective, 16 bytes a state), the answer says which
 (`exact: false`, `reason`) and gives the Monte Carlo estimate instead (the
 best of the odds table's plans), together with an exact lower bound: the
 value of the best play with at most d more rolls, for the largest d that
@@ -36,7 +36,7 @@ from ..errors import ClaimsolveError
 
 OBJECTIVES = ("secured", "held")
 DEFAULT_TIME = 1.0
-DEFAULT_MEMORY_MB = 96         # per objective: 4.2M memo slots of 24 bytes, 3.36M states
+DEFAULT_MEMORY_MB = 96         # per objective: 6.3M memo slots of 16 bytes, 5.03M states
 EXACT_SHARE = 0.75         # of the time: the unlimited search; the rest: lower bounds
 
 
