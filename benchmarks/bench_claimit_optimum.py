@@ -2,8 +2,9 @@
 ce758a0 (benchmarks/baseline.py), side by side in one run:
 
 1. from the start of a turn (the value of the first roll): the seeds
-   mid-game-3p and start-3p with their turn markers taken off, and a fixed
-   set of random middle-game turn starts (2 to 5 players, both variants),
+   mid-game-3p and start-3p with their turn markers taken off, the starts
+   of turns 2 and 3 of two 3-player games, and a fixed set of random
+   middle-game turn starts (2 to 5 players, both variants),
    both objectives, with a budget of `--seconds` a search (default 10) and
    the default table (96 MB): turn states evaluated, processor and wall
    seconds, and how it ended (exact, time, or table full);
@@ -99,6 +100,28 @@ def seed_turn_starts():
     return out
 
 
+def early_turn_starts(seeds=(0, 1), turns=(2, 3)):
+    """The starts of the early turns of 3-player games of threshold players
+    (thresholds drawn from 3..6) from the empty board: boards that some
+    renamings of the die values leave as they are."""
+    import claimsolve
+    from claimsolve.claimit.players import ThresholdPlayer
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        position = claimsolve.new("claimit", players=3)
+        seats = [ThresholdPlayer(rng.choice([3, 4, 5, 6])) for _ in range(3)]
+        turn = 0
+        while turn < max(turns) and not position.is_over():
+            if position.dice is None and not position.turn_in_progress():
+                turn += 1
+                if turn in turns:
+                    out.append((f"early 3p seed {seed} turn {turn}", position.to_json()))
+            move = seats[position.to_move - 1].choose(position)
+            position = position.play(position.resolve_chance(move, rng))
+    return out
+
+
 # ------------------------------------------------------------------ measurements (in a subprocess, under a tree)
 
 def measure_optimum(data, objective, seconds):
@@ -152,7 +175,7 @@ def part_turn_starts(before, seconds, per_setup):
           "96 MB table: how it ended, turn states, processor and wall seconds")
     print(f"   {'position':28s} {'objective':9s} {'before (' + baseline.label(before) + ')':>40s}   "
           f"{'after (now)':>40s}   value")
-    positions = seed_turn_starts() + random_positions(0, per_setup)
+    positions = seed_turn_starts() + early_turn_starts() + random_positions(0, per_setup)
     for name, data in positions:
         for objective in ("secured", "held"):
             rows = [baseline.call(__file__, "measure_optimum", [data, objective, seconds], tree=tree,

@@ -54,6 +54,7 @@ include "claimit_rules.pxi"
 include "claimit_game.pxi"
 include "claimit_policy.pxi"
 include "claimit_value.pxi"
+include "claimit_symmetry.pxi"
 include "claimit_turn_solver.pxi"
 include "claimit_simulate.pxi"
 
@@ -385,6 +386,8 @@ cdef class TurnSolver:
     cdef ClaimItGame game
     cdef opt_solver o
     cdef bytes base_key
+    cdef bint allow_symmetry
+    cdef readonly int symmetry
     cdef readonly int objective
     cdef readonly double memory_mb
 
@@ -400,6 +403,7 @@ cdef class TurnSolver:
         self.o.objective = objective
         self.o.prune = 1
         self.o.pairs = 1
+        self.allow_symmetry = True
         self.o.table = <opt_entry *> cs_table_alloc(size * sizeof(opt_entry))
         if self.o.table == NULL:
             raise MemoryError("the turn optimum's table: %.0f MB" % memory_mb)
@@ -480,6 +484,22 @@ cdef class TurnSolver:
         self.clear()
         self.o.pairs = on
 
+    @property
+    def symmetric(self):
+        """Whether the memo keys on the form canonical under renamings of
+        the die values as well (claimit_symmetry.pxi): when the turn's start
+        is left as it is by at least SYMMETRY_MIN renamings (`symmetry`
+        counts them), standard rules, `pairs` on.  Setting it to False
+        forbids that (the values are exact either way) and empties the
+        memo."""
+        return bool(self.o.symmetric)
+
+    @symmetric.setter
+    def symmetric(self, bint on):
+        self.clear()
+        self.allow_symmetry = on
+        self.o.symmetric = 0
+
     def solve(self, bytes state, double seconds, int depth=UNLIMITED):
         """Returns (complete, states evaluated by this call, decisions, cut)
         where decisions is [(move code, expected gain)]: at a decision ROLL
@@ -507,6 +527,8 @@ cdef class TurnSolver:
         if key != self.base_key or self.o.used >= self.o.capacity:
             self.clear()
             self.base_key = key
+            self.symmetry = turn_start_symmetry(c, &start)
+            self.o.symmetric = self.allow_symmetry and self.o.pairs and self.symmetry >= SYMMETRY_MIN
         if depth < 1 or depth > UNLIMITED:
             raise ValueError("depth: 1..255")
         if not 0 <= seconds < 1e12:        # NaN too: no deadline would ever pass
@@ -548,6 +570,14 @@ cdef class TurnSolver:
             if e.check == 0 and self.o.used < self.o.capacity:
                 opt_store(&self.o, e, check, self.o.cut, rollv if rollv > stopv else stopv)
         return True, self.o.states, decisions, bool(self.o.cut)
+
+
+def _canonical_values_code(uint64_t white_able, uint64_t black_able, int used):
+    """The turn optimum's key of a state under renamings of the die values
+    (claimit_symmetry.pxi), from its white-able and black-able spaces (bit
+    6 (r - 1) + (c - 1)) and the white numbers in use (bit n - 1); for
+    tests."""
+    return canonical_code(white_able, black_able & ~white_able, <uint64_t> (used & 63))
 
 
 UNLIMITED_ROLLS = UNLIMITED

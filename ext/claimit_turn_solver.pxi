@@ -65,6 +65,8 @@ ctypedef struct opt_solver:
     long number_stops        # children of a white proven "stop" by white_child_bound in the last call
     int prune                # use the bounds (off: the plain expectimax)
     int pairs                # key on the pair-canonical form (off: the state as it is)
+    int symmetric            # key on the form canonical under renamings of the die values too
+                             # (claimit_symmetry.pxi; standard rules, pairs on)
 
 cdef inline int stop_gain(const ci_state *s, int objective) noexcept nogil:
     """What stopping now gains: this turn's black markers ("secured"), or
@@ -147,6 +149,10 @@ cdef inline void turn_key(const opt_solver *o, const ci_state *s, int depth,
             used = 0                    # nothing white-able: the numbers do not matter
         if supply(s) == 0:
             own = 0
+        if o.symmetric:
+            key1[0] = <uint64_t> depth | (gain << 8) | (1ULL << 16)
+            key2[0] = canonical_code(ws, own, used)
+            return
         if o.pairs:
             # dead < white-able < black-able: swap where the space r > c has the smaller
             wt = transposed_set(ws)
@@ -191,6 +197,13 @@ cdef inline void turn_key(const opt_solver *o, const ci_state *s, int depth,
             key1[0] |= <uint64_t> (sp + 1) << (50 + 6 * (n - 1))
         else:
             key2[0] |= <uint64_t> (sp + 1) << (36 + 6 * (n - 3))
+
+cdef int turn_start_symmetry(const ci_ctx *c, const ci_state *start) noexcept nogil:
+    """How many renamings of the die values leave a turn's start (nothing
+    placed) as it is; 1 with release_white (not used there)."""
+    if c.release_white:
+        return 1
+    return start_symmetry(white_spaces(start), black_spaces(start) if supply(start) > 0 else 0, 0)
 
 cdef inline uint64_t opt_home(const opt_solver *o, uint64_t key1, uint64_t key2) noexcept nogil:
     """The slot where the key's probe starts."""

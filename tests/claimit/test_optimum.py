@@ -387,3 +387,137 @@ def test_the_pruned_search_matches_the_reference_on_random_small_turns(piles, ob
     answer = fresh_solve(position, objective)
     assert answer["exact"]
     assert answer["decisions"]["roll"] == pytest.approx(reference_roll(position, objective, {}), abs=1e-9)
+
+
+# ------------------------------------------------------------------ renamings of the die values
+
+def renamed_board(position, perm):
+    """The position with the die values renamed by perm (a dict 1..6 ->
+    1..6): the pile of (r, c) moves to (perm[r], perm[c]), white n becomes
+    white perm[n]."""
+    import re
+    data = position.to_json()
+    cells = [row.split() for row in data["board"]]
+    out = [[None] * 6 for _ in range(6)]
+    for r in range(1, 7):
+        for c in range(1, 7):
+            pile = re.sub(r"w([1-6])", lambda m: f"w{perm[int(m.group(1))]}", cells[r - 1][c - 1])
+            out[perm[r] - 1][perm[c] - 1] = pile
+    data["board"] = [" ".join(row) for row in out]
+    return claimsolve.from_dict(data)
+
+
+@pytest.mark.parametrize("objective", ["secured", "held"])
+def test_renaming_the_die_values_keeps_the_value(objective):
+    """The premise of the canonical memo under renamings, in the reference
+    rules alone: a board with its die values renamed (rows, columns and
+    white numbers alike) gives the rest of the turn the same value."""
+    position = checkered(LOPSIDED)
+    other = renamed_board(position, {1: 6, 2: 4, 3: 5, 4: 1, 5: 3, 6: 2})
+    assert other.board != position.board
+    assert reference_roll(other, objective, {}) == pytest.approx(reference_roll(position, objective, {}),
+                                                                 abs=1e-12)
+
+
+def _statuses(white_able, black_able):
+    return {(r, c): (1 if white_able >> (6 * r + c) & 1 else 2 if black_able >> (6 * r + c) & 1 else 0)
+            for r in range(6) for c in range(6)}
+
+
+def _renamed_state(white_able, black_able, used, perm, swaps):
+    """perm: a list, value v -> perm[v] (0-based); swaps: the pairs {v, w}
+    whose two spaces exchange their statuses."""
+    ws = bs = 0
+    status = _statuses(white_able, black_able)
+    for (r, c), s in status.items():
+        if frozenset((r, c)) in swaps:
+            s = status[(c, r)]
+        bit = 1 << (6 * perm[r] + perm[c])
+        ws |= bit if s == 1 else 0
+        bs |= bit if s == 2 else 0
+    return ws, bs, sum(1 << perm[v] for v in range(6) if used >> v & 1)
+
+
+def _isomorphic(a, b):
+    import itertools
+    sa, sb = _statuses(a[0], a[1]), _statuses(b[0], b[1])
+    for p in itertools.permutations(range(6)):
+        if all(sa[(v, v)] == sb[(p[v], p[v])] and (a[2] >> v & 1) == (b[2] >> p[v] & 1) for v in range(6)) and \
+                all(sorted((sa[(v, w)], sa[(w, v)])) == sorted((sb[(p[v], p[w])], sb[(p[w], p[v])]))
+                    for v in range(6) for w in range(v + 1, 6)):
+            return True
+    return False
+
+
+@st.composite
+def value_states(draw):
+    """A turn state as the memo sees it: white-able and black-able spaces,
+    numbers in use.  Mostly one status everywhere with a few spaces changed
+    (an early turn: values tied by their invariants, many renamings leaving
+    the state as it is), else any statuses."""
+    if draw(st.booleans()):
+        statuses = [draw(st.sampled_from([0, 1, 2]))] * 36
+        for space, status in draw(st.lists(st.tuples(st.integers(0, 35), st.sampled_from([0, 1, 2])), max_size=5)):
+            statuses[space] = status
+    else:
+        statuses = draw(st.lists(st.sampled_from([0, 0, 1, 2]), min_size=36, max_size=36))
+    ws = sum(1 << i for i, s in enumerate(statuses) if s == 1)
+    bs = sum(1 << i for i, s in enumerate(statuses) if s == 2)
+    return ws, bs, draw(st.sampled_from([0, draw(st.integers(0, 63))]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(state=value_states(), perm=st.permutations(range(6)),
+       swaps=st.sets(st.sampled_from([frozenset((v, w)) for v in range(6) for w in range(v + 1, 6)])),
+       change=st.one_of(st.none(), st.tuples(st.integers(0, 35), st.sampled_from([0, 1, 2])), st.integers(0, 5)))
+def test_the_canonical_code_is_equal_exactly_for_renamings(state, perm, swaps, change):
+    """Two states have the same code if and only if one is a renaming of the
+    other's die values with some pairs' spaces swapped (brute force over the
+    720 renamings)."""
+    from claimsolve._claimit import _canonical_values_code as code
+    other = _renamed_state(*state, perm, swaps)
+    assert code(*other) == code(*state)
+    ws, bs, used = other
+    if isinstance(change, int):
+        other = (ws, bs, used ^ (1 << change))        # a number taken or given back
+    elif change is not None:
+        space, status = change                        # a space's status changed
+        ws, bs = ws & ~(1 << space), bs & ~(1 << space)
+        other = (ws | (status == 1) << space, bs | (status == 2) << space, used)
+    assert (code(*other) == code(*state)) == _isomorphic(state, other)
+
+
+def _turn_start(name):
+    from pathlib import Path
+    position = claimsolve.load(str(Path(__file__).resolve().parents[2] / "seeds" / "claimit" / f"{name}.json"))
+    return position._replace(board=rules.bust(position.board), dice=None)
+
+
+@pytest.mark.parametrize("objective", ["secured", "held"])
+def test_the_empty_board_keys_on_renamings(objective):
+    """The empty board is left as it is by all 720 renamings: the memo keys
+    on the canonical form, for the same values in far fewer states (with at
+    most 2 more rolls, so that the plain search is quick too)."""
+    position = _turn_start("start-3p")
+    state = position.engine_state().state_bytes()
+    solver = optimum.solver_for(position, objective)
+    try:
+        solver.symmetric = True
+        complete, states, decisions, _ = solver.solve(state, 60.0, 3)
+        assert complete and solver.symmetric and solver.symmetry == 720
+        solver.symmetric = False
+        plain_complete, plain_states, plain_decisions, _ = solver.solve(state, 60.0, 3)
+        assert plain_complete and not solver.symmetric
+    finally:
+        solver.symmetric = True
+    assert states * 20 < plain_states
+    assert dict(decisions) == pytest.approx(dict(plain_decisions), abs=1e-9)
+
+
+def test_a_middle_game_board_keys_as_it_is():
+    """mid-game-3p's turn start is left as it is by no renaming but the
+    identity: the canonical form is not worked out there."""
+    position = _turn_start("mid-game-3p")
+    solver = optimum.solver_for(position, "held")
+    solver.solve(position.engine_state().state_bytes(), 60.0, 1)
+    assert solver.symmetry == 1 and not solver.symmetric
