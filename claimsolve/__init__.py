@@ -75,10 +75,11 @@ def solve(position, time=None, hash_mb=256, progress=None, value_only=False, thr
                   threads=threads)
 
 
-def odds(position, samples=None, seed=0, time=None, progress=None, hash_mb=None):
+def odds(position, samples=None, seed=0, time=None, progress=None, hash_mb=None, threads=1):
     """The stop/roll odds table, for the games with one (the descriptor's
     `odds`: Claim It!); `hash_mb`: the memory of its exact turn optimum's
-    table, MB per objective."""
+    table, MB per objective; `threads` (1 or 2): the turn optimum's
+    threads."""
     table = _capability(_position(position), "odds", "the stop/roll table")
     if samples is not None:
         limits.samples(samples, "samples")
@@ -92,6 +93,9 @@ def odds(position, samples=None, seed=0, time=None, progress=None, hash_mb=None)
         options["time"] = time
     if hash_mb is not None:
         options["hash_mb"] = limits.memory_mb(hash_mb, "hash")
+    threads = limits.optimum_threads(threads, "threads")
+    if threads != 1:
+        options["threads"] = threads
     return table(position, **options)
 
 

@@ -143,6 +143,11 @@ def threads(value, name):
     return integer(value, name, 1, MAX_THREADS)
 
 
+def optimum_threads(value, name):
+    """The Claim It! turn optimum's threads: 1 or 2."""
+    return integer(value, name, 1, 2)
+
+
 def count(value, name, low=1, high=MAX_INT):
     """A count (games, samples, suggestions, depth, ...): a whole number low..high."""
     return integer(value, name, low, high)

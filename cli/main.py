@@ -491,17 +491,20 @@ def solve(pos, seconds, hash_mb, value_only, threads, as_json):
                    "stop when the rest is spent (default: 4 s for the optimum, every sample played).")
 @click.option("--hash", "hash_mb", type=MEGABYTES, default=96, show_default=True,
               help="Memory of the exact turn optimum's table, MB per objective.")
+@click.option("--threads", type=Checked(limits.optimum_threads, "n"), default=1, show_default=True,
+              help="Threads of the exact turn optimum (1 or 2), sharing its table: the same values, "
+                   "the turn states counted vary from run to run with 2.")
 @click.option("--svg", "svg_path", type=OUTPUT_FILE,
               help="Also write a chart of the plans (win chance with its 95% interval, bust chance) to FILE.")
 @json_option
-def odds(pos, samples, seed, seconds, hash_mb, svg_path, as_json):
+def odds(pos, samples, seed, seconds, hash_mb, threads, svg_path, as_json):
     """Roll again or stop? The odds table."""
     refuse_same_file("--svg", svg_path, pos)
     position = read_position(pos)
     progress = progress_for("odds")
     try:
         table = claimsolve.odds(position, samples=samples, seed=seed, time=budget_left(seconds),
-                                progress=progress, hash_mb=hash_mb)
+                                progress=progress, hash_mb=hash_mb, threads=threads)
     finally:
         if progress:
             progress.close()

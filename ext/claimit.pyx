@@ -33,6 +33,8 @@ from libc.string cimport memcpy, memset
 from libc.math cimport exp
 from game cimport *
 
+import threading
+
 cdef extern from *:
     """
     #if defined(__GNUC__) && defined(__x86_64__)
@@ -40,12 +42,24 @@ cdef extern from *:
     #endif
     static inline int ci_popcount(unsigned long long x) { return __builtin_popcountll(x); }
     static inline int ci_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int ci_clz(unsigned long long x) { return __builtin_clzll(x); }
+    static inline unsigned long long ci_bits(double v) { unsigned long long b; __builtin_memcpy(&b, &v, 8); return b; }
+    static inline void ci_count_add(unsigned long long *p) { __atomic_fetch_add(p, 1ULL, __ATOMIC_RELAXED); }
+    static inline unsigned long long ci_count(const unsigned long long *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline int ci_flag(const int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void ci_flag_set(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     static inline unsigned long long ci_mulhi(unsigned long long a, unsigned long long b) {
         return (unsigned long long) (((unsigned __int128) a * b) >> 64);
     }
     """
     int ci_popcount(uint64_t x) noexcept nogil
     int ci_ctz(uint64_t x) noexcept nogil
+    int ci_clz(uint64_t x) noexcept nogil
+    uint64_t ci_bits(double v) noexcept nogil
+    void ci_count_add(uint64_t *p) noexcept nogil
+    uint64_t ci_count(const uint64_t *p) noexcept nogil
+    int ci_flag(const int *p) noexcept nogil
+    void ci_flag_set(int *p, int v) noexcept nogil
     uint64_t ci_mulhi(uint64_t a, uint64_t b) noexcept nogil
 
 include "interrupts.pxi"
@@ -385,6 +399,8 @@ cdef class TurnSolver:
     timeout, goes on."""
     cdef ClaimItGame game
     cdef opt_solver o
+    cdef opt_solver helper          # the second thread's search (threads=2), sharing o's memo
+    cdef int halt_helper
     cdef bytes base_key
     cdef bint allow_symmetry
     cdef readonly int symmetry
@@ -410,6 +426,7 @@ cdef class TurnSolver:
         self.o.size = size
         self.o.capacity = size * LOAD_PERCENT // 100
         self.o.used = 0
+        self.o.count = &self.o.used
 
     def __dealloc__(self):
         cs_table_free(self.o.table, self.o.size * sizeof(opt_entry))
@@ -500,7 +517,7 @@ cdef class TurnSolver:
         self.allow_symmetry = on
         self.o.symmetric = 0
 
-    def solve(self, bytes state, double seconds, int depth=UNLIMITED):
+    def solve(self, bytes state, double seconds, int depth=UNLIMITED, int threads=1):
         """Returns (complete, states evaluated by this call, decisions, cut)
         where decisions is [(move code, expected gain)]: at a decision ROLL
         (and STOP when something is placed), with dice set each legal
@@ -509,17 +526,17 @@ cdef class TurnSolver:
         limit ever stopped a line of play (if not, they are exact).
         Incomplete (time ran out, or the memo is full: `full`): decisions is
         None.  Ctrl-C (a signal handler that raises) stops it and is
-        raised."""
+        raised.  threads=2: a second thread runs the same search with the
+        roll classes in reverse order, storing what it values in the same
+        memo (values the same; the states counted, both threads', vary from
+        run to run)."""
         cdef ci_state s = self.game.read(state)
-        cdef ci_state child, start
+        cdef ci_state start
         cdef const ci_ctx *c = &self.game.block.ctx
-        cdef cs_move moves[MAX_TURN_PLACEMENTS]
-        cdef int n, i
-        cdef double rollv, stopv
-        cdef uint64_t key1, key2, check
-        cdef opt_entry *e
         if s.phase != PHASE_DECIDE and s.phase != PHASE_PLACE:
             raise ValueError("the turn optimum needs a decision (not a chance node, not the end)")
+        if threads != 1 and threads != 2:
+            raise ValueError("threads: 1 or 2, not %r" % threads)
         memcpy(&start, &s, sizeof(ci_state))
         clear_turn(&start)
         start.phase = PHASE_DECIDE
@@ -543,33 +560,85 @@ cdef class TurnSolver:
         self.o.cut = 0
         self.o.deadline = now_seconds() + seconds
         self.o.next_tick = now_seconds() + TICK
+        helper = None
+        if threads == 2:
+            memcpy(&self.helper, &self.o, sizeof(opt_solver))
+            self.helper.helper = 1
+            self.halt_helper = 0
+            self.helper.halt = &self.halt_helper
+            helper = threading.Thread(target=self._helper_run, args=(state, depth), daemon=True,
+                                      name="claimsolve-turn-optimum")
+            helper.start()
+        try:
+            complete, decisions = self._search(&s, depth)
+        finally:
+            if helper is not None:
+                ci_flag_set(&self.halt_helper, 1)
+                helper.join()
+                self.o.states += self.helper.states
+                self.o.pruned += self.helper.pruned
+                self.o.cutoffs += self.helper.cutoffs
+                self.o.number_stops += self.helper.number_stops
+        return complete, self.o.states, decisions, bool(self.o.cut)
+
+    def _helper_run(self, bytes state, int depth):
+        """The second thread: the search of `solve` on self.helper, the
+        placements and roll classes in reverse order, until it is done or
+        the first thread is."""
+        cdef ci_state s = self.game.read(state)
+        cdef ci_state child
+        cdef const ci_ctx *c = &self.game.block.ctx
+        cdef cs_move moves[MAX_TURN_PLACEMENTS]
+        cdef int n, i
+        with nogil:
+            if s.phase == PHASE_PLACE:
+                n = ci_legal_moves(c, &s, moves)
+                for i in range(n - 1, -1, -1):
+                    memcpy(&child, &s, sizeof(ci_state))
+                    ci_apply(c, &child, moves[i])
+                    opt_decide(&self.helper, &child, depth)
+                    if self.helper.aborted:
+                        break
+            else:
+                opt_roll(&self.helper, &s, depth, -1.0, 0.0, 0.0)
+
+    cdef tuple _search(self, ci_state *s, int depth):
+        """solve's search in this thread: (complete, decisions or None)."""
+        cdef ci_state child
+        cdef const ci_ctx *c = &self.game.block.ctx
+        cdef cs_move moves[MAX_TURN_PLACEMENTS]
+        cdef int n, i
+        cdef double rollv, stopv, stored
+        cdef uint64_t key1, key2, check
+        cdef bint cut
+        cdef opt_entry *e
         decisions = []
         if s.phase == PHASE_PLACE:
-            n = ci_legal_moves(c, &s, moves)
+            n = ci_legal_moves(c, s, moves)
             for i in range(n):
-                memcpy(&child, &s, sizeof(ci_state))
+                memcpy(&child, s, sizeof(ci_state))
                 ci_apply(c, &child, moves[i])
                 with nogil:
                     rollv = opt_decide(&self.o, &child, depth)
                 raise_pending()
                 if self.o.aborted:
-                    return False, self.o.states, None, bool(self.o.cut)
+                    return False, None
                 decisions.append((moves[i], rollv))
-            return True, self.o.states, decisions, bool(self.o.cut)
+            return True, decisions
         with nogil:
-            rollv = opt_roll(&self.o, &s, depth, -1.0, 0.0, 0.0)
+            rollv = opt_roll(&self.o, s, depth, -1.0, 0.0, 0.0)
         raise_pending()
         if self.o.aborted:
-            return False, self.o.states, None, bool(self.o.cut)
+            return False, None
         decisions.append((MOVE_ROLL, rollv))
-        if anything_placed(&s):
-            stopv = stop_gain(&s, self.objective)
+        if anything_placed(s):
+            stopv = stop_gain(s, self.objective)
             decisions.append((MOVE_STOP, stopv))
-            turn_key(&self.o, &s, depth, &key1, &key2)
-            e = opt_slot(&self.o, key1, key2, &check)
-            if e.check == 0 and self.o.used < self.o.capacity:
+            turn_key(&self.o, s, depth, &key1, &key2)
+            e = opt_slot(&self.o, key1, key2, &check, &stored, &cut)
+            if stored < 0.0 and self.o.used < self.o.capacity:
                 opt_store(&self.o, e, check, self.o.cut, rollv if rollv > stopv else stopv)
-        return True, self.o.states, decisions, bool(self.o.cut)
+        return True, decisions
 
 
 def _canonical_values_code(uint64_t white_able, uint64_t black_able, int used):

@@ -10,7 +10,10 @@ candidates has both, with the same number: so a state shares its entry with
 every state that differs from it by swapping the statuses of the two spaces
 of any pairs (the pair-canonical form).  For the same reason, when a roll
 class offers both spaces of a pair with the same status, one of the two
-placements is valued.
+placements is valued.  And renaming the die values (one permutation on
+rows, columns and white numbers) keeps every state's value: when the turn's
+start is left as it is by some renamings (the empty board by all 720), the
+memo keys on the form canonical under them too (claimit_symmetry.pxi).
 
 The placements a roll class allows are valued highest upper bound first,
 and one whose bound cannot beat the best value found is not valued.
@@ -43,7 +46,8 @@ cdef uint64_t KEY_USED = 1ULL << 63          # in an entry's check: a used slot 
 cdef uint64_t CUT_BIT = 1ULL << 62           # in an entry's check: the depth limit stopped some line below
 
 ctypedef struct opt_entry:
-    uint64_t check           # the key's 62-bit fingerprint (opt_check), KEY_USED, CUT_BIT
+    uint64_t check           # the key's 62-bit fingerprint (opt_check), KEY_USED, CUT_BIT, XORed with
+                             # the value's bits: an entry torn by two threads matches no key
     double value
 
 ctypedef struct opt_solver:
@@ -52,7 +56,10 @@ ctypedef struct opt_solver:
     opt_entry *table
     uint64_t size            # slots
     uint64_t used
+    uint64_t *count          # the entries stored (&used; a helper's: its owner's, shared)
     uint64_t capacity        # most entries stored before giving up
+    int *halt                # a helper: set when its owner is done (NULL: no helper)
+    int helper               # a helper thread: the roll classes in reverse order, no Ctrl-C checks
     int full                 # the last call stopped because the table reached its capacity
     long states              # turn states evaluated by the last call
     double deadline
@@ -217,14 +224,27 @@ cdef inline uint64_t opt_check(uint64_t key1, uint64_t key2) noexcept nogil:
     16 bytes a state instead of 24."""
     return (fmix(key2 ^ fmix(key1 * 0xC2B2AE3D27D4EB4FULL)) & ~CUT_BIT) | KEY_USED
 
-cdef inline opt_entry *opt_slot(opt_solver *o, uint64_t key1, uint64_t key2, uint64_t *check) noexcept nogil:
-    """The key's slot, or the empty slot where it would go (linear
-    probing); its check in `check`."""
+cdef inline opt_entry *opt_slot(opt_solver *o, uint64_t key1, uint64_t key2, uint64_t *check, double *value,
+                                bint *cut) noexcept nogil:
+    """The key's slot, its value and whether a depth limit cut below it, or
+    the empty slot where it would go (value -1; linear probing); the key's
+    check in `check`.  Each word is read once: what another thread writes
+    meanwhile either matches whole or reads as another key's."""
     cdef uint64_t i = opt_home(o, key1, key2)
     cdef uint64_t want = opt_check(key1, key2)
+    cdef uint64_t word, found
+    cdef double v
     check[0] = want
     while True:
-        if o.table[i].check == 0 or (o.table[i].check & ~CUT_BIT) == want:
+        word = o.table[i].check
+        if word == 0:
+            value[0] = -1.0
+            return &o.table[i]
+        v = o.table[i].value
+        found = word ^ ci_bits(v)
+        if (found & ~CUT_BIT) == want:
+            value[0] = v
+            cut[0] = (found & CUT_BIT) != 0
             return &o.table[i]
         i += 1
         if i == o.size:
@@ -232,9 +252,9 @@ cdef inline opt_entry *opt_slot(opt_solver *o, uint64_t key1, uint64_t key2, uin
 
 cdef inline void opt_store(opt_solver *o, opt_entry *e, uint64_t check, bint cut, double value) noexcept nogil:
     """Fills the empty slot e (from opt_slot) with a state's value."""
-    e.check = check | (CUT_BIT if cut else 0)
     e.value = value
-    o.used += 1
+    e.check = (check | (CUT_BIT if cut else 0)) ^ ci_bits(value)
+    ci_count_add(o.count)
 
 cdef double opt_lookup(void *solver, const ci_state *s) noexcept nogil:
     """The best expected gain of a decision state: memoised, or proven
@@ -622,10 +642,13 @@ cdef double roll_bounds_second(const opt_solver *o, bound_work *w, double *plain
     return over_classes(w.gain_rolls, w.bust, gaining[0], plain[0])
 
 cdef bint opt_out_of_time(opt_solver *o) noexcept nogil:
-    """The deadline passed, or Ctrl-C (o.interrupted)."""
+    """The deadline passed, or Ctrl-C (o.interrupted), or (a helper) its
+    owner is done."""
     cdef double now = now_seconds()
     if now > o.deadline:
         return True
+    if o.helper:
+        return ci_flag(o.halt) != 0
     if ticked_signal(now, &o.next_tick):
         o.interrupted = 1
         return True
@@ -651,12 +674,12 @@ cdef inline double opt_known(opt_solver *o, const ci_state *s, int depth, uint64
     if not keyed:
         turn_key(o, s, depth, key1, key2)
     cdef uint64_t check
-    cdef opt_entry *e = opt_slot(o, key1[0], key2[0], &check)
-    if e.check == 0:
-        return -1.0
-    if e.check & CUT_BIT:
+    cdef double value
+    cdef bint cut = False
+    opt_slot(o, key1[0], key2[0], &check, &value, &cut)
+    if cut:
         o.cut = 1
-    return e.value
+    return value
 
 cdef double opt_expand(opt_solver *o, const ci_state *s, int depth, double bound, double plain,
                        double gaining, const uint64_t *key=NULL) noexcept nogil:
@@ -666,6 +689,8 @@ cdef double opt_expand(opt_solver *o, const ci_state *s, int depth, double bound
     value, or max(stop, roll), stored.  `key`: the state's turn_key, when
     the caller has it."""
     cdef uint64_t key1 = 0, key2 = 0, check
+    cdef double stored
+    cdef bint cut
     if key != NULL:
         key1 = key[0]
         key2 = key[1]
@@ -695,12 +720,13 @@ cdef double opt_expand(opt_solver *o, const ci_state *s, int depth, double bound
     below = o.cut
     o.cut = outer_cut | below
     v = rollv if rollv > stopv else stopv
-    if o.used >= o.capacity:
+    if ci_count(o.count) >= o.capacity:
         o.aborted = 1
         o.full = 1
         return 0.0
-    e = opt_slot(o, key1, key2, &check)
-    opt_store(o, e, check, below, v)
+    e = opt_slot(o, key1, key2, &check, &stored, &cut)
+    if stored < 0.0:                # (a helper may have stored it meanwhile)
+        opt_store(o, e, check, below, v)
     return v
 
 # a placement's child waiting in opt_roll to be valued
@@ -762,8 +788,8 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
     for rounds in range(1, 3):
         todo = (black_cls | white_cls) & ~gain_cls if rounds == 1 else gain_cls
         while todo:
-            k = ci_ctz(todo)
-            todo &= todo - 1
+            k = 63 - ci_clz(todo) if o.helper else ci_ctz(todo)
+            todo &= ~(1ULL << k)
             n = class_placements(c, s, k, moves)
             best = 0.0
             pending = 0

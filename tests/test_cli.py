@@ -250,3 +250,16 @@ def test_svg_output_os_access_refuses_is_refused_before_any_work(p44, tmp_path, 
     assert result.stderr.strip().splitlines() == [
         f"claimsolve: {picture}: option '--svg': cannot write: the file is read-only"]
     assert result.stdout == "" and picture.read_text() == "mine"
+
+
+def test_odds_takes_two_threads_for_the_turn_optimum():
+    """`odds --threads 2`: the same exact turn optimum as one thread;
+    `--threads 3` refused in one line, exit code 2."""
+    start = SEEDS / "claimit" / "start-3p.json"
+    one = run_json("odds", start, "--samples", "20")["turn_optimum"]
+    two = run_json("odds", start, "--samples", "20", "--threads", "2")["turn_optimum"]
+    for objective in ("secured", "held"):
+        assert one[objective]["exact"] and two[objective]["exact"]
+        assert two[objective]["decisions"] == pytest.approx(one[objective]["decisions"], abs=1e-9)
+    refused = run("odds", start, "--threads", "3")
+    assert refused.exit_code == 2 and "--threads" in refused.stderr and len(refused.stderr.splitlines()) == 1

@@ -237,7 +237,7 @@ def _round_optimum(opt):
 
 
 def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, optimum_time=None,
-         hash_mb=optimum_mod.DEFAULT_MEMORY_MB):
+         hash_mb=optimum_mod.DEFAULT_MEMORY_MB, threads=1):
     """The odds table of a Claim It! position (cli.md `odds`).
 
     `time` is the whole call's wall-clock budget in seconds: the exact turn
@@ -246,7 +246,8 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, op
     how many were played, at most `samples`).  Without `time` the optimum
     gets DEFAULT_TIME and every sample is played, so that a seed gives the
     same table on any machine.  `optimum_time` sets the optimum's seconds
-    apart, `hash_mb` the size of its table per objective.  Ctrl-C raises
+    apart, `hash_mb` the size of its table per objective, `threads` (1 or
+    2) its threads (the play-outs run on one).  Ctrl-C raises
     KeyboardInterrupt within about 0.1 s."""
     if position.is_over():
         raise ClaimsolveError("odds: the game is over, there is nothing to decide")
@@ -256,7 +257,7 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, op
     if optimum_time is None:
         optimum_time = DEFAULT_TIME if time is None else time * OPTIMUM_SHARE
     deadline = None if time is None else started + time * (1 - RESERVE_SHARE)
-    solved = {objective: optimum_mod.solve(position, objective, optimum_time / 2, hash_mb)
+    solved = {objective: optimum_mod.solve(position, objective, optimum_time / 2, hash_mb, threads)
               for objective in optimum_mod.OBJECTIVES}
     replayable = solved["secured"]["exact"] and "rolls_limit" not in solved["secured"]
     solver = optimum_mod.solver_for(position, "secured", hash_mb) if replayable else None

@@ -12,7 +12,11 @@ ext/claimit.pyx), memoised on what decides the rest of the turn: each
 space's status (dead, white-able, black-able; with release_white, black-able
 by which white number), the white numbers in use and the gain made.  The
 spaces (r, c) and (c, r) are alike to every roll, so states that differ by
-swapping the statuses of a pair's two spaces share an entry.  A cheap
+swapping the statuses of a pair's two spaces share an entry; and renaming
+the die values (one permutation on rows, columns and white numbers) keeps
+a state's value, so where the turn's start is left as it is by some
+renamings (the empty board by all 720) states share an entry with their
+renamings too (standard rules).  A cheap
 upper bound on the value of rolling (roll_bounds: at most +1 per
 placement, a bounded number of placements, the exact roll
 classes of the next roll, a proven lower bound on the bust chance of every
@@ -55,9 +59,11 @@ def solver_for(position, objective, memory_mb=DEFAULT_MEMORY_MB):
     return _solver(position.players, position.target, position.release_white, objective, memory_mb)
 
 
-def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB):
+def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB, threads=1):
     """Expectimax of the rest of this turn for one objective, within `time`
-    seconds and a table of `memory_mb` MB.  Exact: {"exact": True, "value",
+    seconds and a table of `memory_mb` MB, on `threads` (1 or 2) threads
+    sharing the table (the values are the same; with 2 the states counted
+    vary from run to run).  Exact: {"exact": True, "value",
     "decisions": {move: expected gain}, "states", "seconds"}.  When the whole
     turn does not fit, the rest of the time goes to exact searches limited
     to d = 1, 2, ... more rolls, and the answer is {"exact": False, "reason":
@@ -71,7 +77,7 @@ def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB):
     solver = solver_for(position, objective, memory_mb)
     state = position.engine_state().state_bytes()
     started = _time.perf_counter()
-    complete, states, decisions, _ = solver.solve(state, float(time) * EXACT_SHARE)
+    complete, states, decisions, _ = solver.solve(state, float(time) * EXACT_SHARE, UNLIMITED_ROLLS, threads)
     if complete:
         return _answer(position, decisions, True, states, started, solver)
     if solver.full:
@@ -87,7 +93,7 @@ def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB):
         left = float(time) - (_time.perf_counter() - started)
         if left <= 0:
             break
-        complete, states, decisions, cut = solver.solve(state, left, depth)
+        complete, states, decisions, cut = solver.solve(state, left, depth, threads)
         total += states
         if not complete:
             break

@@ -521,3 +521,64 @@ def test_a_middle_game_board_keys_as_it_is():
     solver = optimum.solver_for(position, "held")
     solver.solve(position.engine_state().state_bytes(), 60.0, 1)
     assert solver.symmetry == 1 and not solver.symmetric
+
+
+# ------------------------------------------------------------------ two threads
+
+@settings(max_examples=6, deadline=None)
+@given(piles=small_turns(), objective=st.sampled_from(["secured", "held"]), release_white=st.booleans())
+def test_two_threads_match_the_reference_on_random_small_turns(piles, objective, release_white):
+    position = checkered(piles, release_white=release_white)
+    optimum.solver_for(position, objective).clear()
+    answer = optimum.solve(position, objective, time=30, threads=2)
+    assert answer["exact"]
+    assert answer["decisions"]["roll"] == pytest.approx(reference_roll(position, objective, {}), abs=1e-9)
+
+
+@pytest.mark.parametrize("name,depth", [("mid-game-3p", 2), ("mid-game-dice-3p", 2), ("late-turn-roll-3p", 255)])
+@pytest.mark.parametrize("objective", ["secured", "held"])
+def test_two_threads_give_one_threads_values(name, depth, objective):
+    """The seeds (a turn's start with at most 2 more rolls; a placement to
+    choose; late in a turn, exact): the values of one thread."""
+    from pathlib import Path
+    position = claimsolve.load(str(Path(__file__).resolve().parents[2] / "seeds" / "claimit" / f"{name}.json"))
+    if name == "mid-game-3p":
+        position = position._replace(board=rules.bust(position.board), dice=None)
+    state = position.engine_state().state_bytes()
+    solver = optimum.solver_for(position, objective)
+    solver.clear()
+    one = solver.solve(state, 60.0, depth, 1)
+    solver.clear()
+    two = solver.solve(state, 60.0, depth, 2)
+    assert one[0] and two[0]
+    assert dict(two[2]) == pytest.approx(dict(one[2]), abs=1e-9)
+
+
+def test_two_threads_stop_on_the_table_and_on_time():
+    """A 1 MB table fills under two threads (`full`, no answer), and a turn
+    too large for its time stops on time; the memo they leave still gives
+    the exact values afterwards."""
+    position = _turn_start("mid-game-3p")
+    state = position.engine_state().state_bytes()
+    small = optimum.solver_for(position, "secured", 1)
+    small.clear()
+    complete, states, decisions, _ = small.solve(state, 60.0, 255, 2)
+    assert not complete and decisions is None and small.full
+    assert small.stored <= small.capacity
+    solver = optimum.solver_for(position, "held")
+    solver.clear()
+    complete, states, decisions, _ = solver.solve(state, 0.2, 255, 2)
+    assert not complete and decisions is None and not solver.full and states > 0
+    after = solver.solve(state, 60.0, 2, 2)
+    solver.clear()
+    fresh = solver.solve(state, 60.0, 2, 1)
+    assert after[0] and dict(after[2]) == pytest.approx(dict(fresh[2]), abs=1e-9)
+
+
+def test_threads_are_one_or_two():
+    position = _turn_start("start-3p")
+    solver = optimum.solver_for(position, "held")
+    with pytest.raises(ValueError, match="threads"):
+        solver.solve(position.engine_state().state_bytes(), 1.0, 2, 3)
+    with pytest.raises(claimsolve.ClaimsolveError, match="threads"):
+        claimsolve.odds(position, samples=10, threads=3)
