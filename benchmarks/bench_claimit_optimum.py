@@ -7,12 +7,13 @@ ce758a0 (benchmarks/baseline.py), side by side in one run:
    middle-game turn starts (2 to 5 players, both variants),
    both objectives, with a budget of `--seconds` a search (default 10) and
    the default table (96 MB): turn states evaluated, processor and wall
-   seconds, and how it ended (exact, time, or table full);
+   seconds, and how it ended (exact, time, or table full); today's code
+   also on `--threads` threads (default 2: the second core);
 2. the odds budget: random middle-game positions with three placements
    made this turn; the seconds each objective's exact search takes, and
    whether `odds` with its default budget gives both objectives exactly.
 
-    python benchmarks/bench_claimit_optimum.py [--seconds 10] [--per-setup 1] [--only 1|2]
+    python benchmarks/bench_claimit_optimum.py [--seconds 10] [--per-setup 1] [--only 1|2] [--threads 1|2]
 
 Each search runs in a fresh process (a fresh table) under each tree; the
 positions are made by today's reference rules (fixed seeds) and handed over
@@ -124,10 +125,10 @@ def early_turn_starts(seeds=(0, 1), turns=(2, 3)):
 
 # ------------------------------------------------------------------ measurements (in a subprocess, under a tree)
 
-def measure_optimum(data, objective, seconds):
+def measure_optimum(data, objective, seconds, threads=1):
     """One exact search from a fresh table: states, processor and wall
     seconds, and how it ended.  Uses only what both trees have
-    (optimum.solver_for, TurnSolver.solve)."""
+    (optimum.solver_for, TurnSolver.solve), and `threads` only when 2."""
     import claimsolve
     from claimsolve.claimit import optimum
     position = claimsolve.from_dict(data)
@@ -135,7 +136,10 @@ def measure_optimum(data, objective, seconds):
     solver.clear()
     state = position.engine_state().state_bytes()
     cpu, wall = time.process_time(), time.perf_counter()
-    complete, states, decisions, _ = solver.solve(state, float(seconds))
+    if threads == 1:
+        complete, states, decisions, _ = solver.solve(state, float(seconds))
+    else:
+        complete, states, decisions, _ = solver.solve(state, float(seconds), 255, threads)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     if complete:
         ended = "exact"
@@ -170,21 +174,25 @@ def _cell(row):
     return f"{row['ended']:10s} {row['states']:>10,} {row['cpu']:6.2f} s cpu {row['wall']:6.2f} s"
 
 
-def part_turn_starts(before, seconds, per_setup):
+def part_turn_starts(before, seconds, per_setup, threads):
     print(f"\n1. The exact turn optimum from the start of a turn (the first roll), {seconds:g} s a search, "
-          "96 MB table: how it ended, turn states, processor and wall seconds")
+          "96 MB table: how it ended, turn states, processor and wall seconds"
+          + ("" if threads == 1 else f"; the last column on {threads} threads"))
     print(f"   {'position':28s} {'objective':9s} {'before (' + baseline.label(before) + ')':>40s}   "
-          f"{'after (now)':>40s}   value")
+          f"{'after (now)':>40s}   " + ("" if threads == 1 else f"{f'now, {threads} threads':>40s}   ") + "value")
     positions = seed_turn_starts() + early_turn_starts() + random_positions(0, per_setup)
     for name, data in positions:
         for objective in ("secured", "held"):
             rows = [baseline.call(__file__, "measure_optimum", [data, objective, seconds], tree=tree,
                                   timeout=seconds * 4 + 60) for tree in (before, None)]
+            if threads != 1:
+                rows.append(baseline.call(__file__, "measure_optimum", [data, objective, seconds, threads],
+                                          timeout=seconds * 4 + 60))
             values = [r["value"] for r in rows if r and r["value"] is not None]
-            agree = "" if len(values) < 2 else ("  (same)" if abs(values[0] - values[1]) < 1e-9 else "  DIFFER")
+            agree = "" if len(values) < 2 else ("  (same)" if max(values) - min(values) < 1e-9 else "  DIFFER")
             value = f"{values[-1]:.6f}{agree}" if values else "-"
-            print(f"   {name:28s} {objective:9s} {_cell(rows[0]):>40s}   {_cell(rows[1]):>40s}   {value}",
-                  flush=True)
+            cells = "   ".join(f"{_cell(row):>40s}" for row in rows)
+            print(f"   {name:28s} {objective:9s} {cells}   {value}", flush=True)
 
 
 def part_odds_budget(before, per_setup):
@@ -216,12 +224,14 @@ def main():
     parser.add_argument("--seconds", type=float, default=10.0, help="budget of a search from a turn's start")
     parser.add_argument("--per-setup", type=int, default=1, help="random positions per players x variant")
     parser.add_argument("--only", choices=["1", "2"], help="run one part")
+    parser.add_argument("--threads", type=int, choices=[1, 2], default=2,
+                        help="part 1: also today's code on this many threads (1: not)")
     parser.add_argument("--baseline", default=baseline.DEFAULT_COMMIT, help="the commit compared against")
     args = parser.parse_args()
     before = baseline.build(args.baseline, quiet=False)
     print("load:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
     if args.only in (None, "1"):
-        part_turn_starts(before, args.seconds, args.per_setup)
+        part_turn_starts(before, args.seconds, args.per_setup, args.threads)
     if args.only in (None, "2"):
         part_odds_budget(before, args.per_setup)
     print("load:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
