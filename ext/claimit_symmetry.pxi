@@ -99,17 +99,24 @@ cdef uint64_t canonical_code(uint64_t ws, uint64_t own, uint64_t used) noexcept 
     cdef uint64_t mixed, code, best
     cdef int v, w, i, j, cut, k
     cdef int8_t t
+    cdef bint distinct
     value_graph(ws, own, used, colour, own_colour)
     for v in range(6):
         first[v] = own_colour[v]
         for w in range(6):
             if w != v:
                 first[v] += 1ULL << (3 + 3 * colour[6 * v + w])
+    distinct = True
+    for v in range(6):
+        for w in range(v + 1, 6):
+            if first[v] == first[w]:
+                distinct = False
     for v in range(6):
         mixed = 0
-        for w in range(6):
-            if w != v:
-                mixed += fmix(first[w] * 8 + <uint64_t> colour[6 * v + w] + 1)
+        if not distinct:             # (all distinct: the order is settled, and so is every state's like it)
+            for w in range(6):
+                if w != v:
+                    mixed += fmix(first[w] * 8 + <uint64_t> colour[6 * v + w] + 1)
         second[v] = (first[v] << 40) | (mixed >> 24)
     for v in range(6):
         base[v] = <int8_t> v
