@@ -212,6 +212,16 @@ def test_odds_stops(positions):
     assert out == ""
 
 
+def test_odds_stops_the_turn_optimums_two_threads(positions):
+    """Ctrl-C while the exact turn optimum runs on two threads (mid-game-3p
+    does not finish in its 4 s): both stop, one line, nothing on stdout."""
+    proc = start(["odds", positions["claimit"], "--threads", 2])
+    wait_until_working(proc, cpu=1.0)
+    out, err = interrupt(proc)
+    assert_interrupted(proc, err)
+    assert out == ""
+
+
 def test_perft_stops(positions):
     proc = start(["perft", positions["c65"], "--depth", 14])
     wait_until_working(proc)
