@@ -564,7 +564,7 @@ def test_two_threads_stop_on_the_table_and_on_time():
     small.clear()
     complete, states, decisions, _ = small.solve(state, 60.0, 255, 2)
     assert not complete and decisions is None and small.full
-    assert small.stored <= small.capacity
+    assert small.capacity <= small.stored <= small.capacity + 1    # (each thread checks, then stores)
     solver = optimum.solver_for(position, "held")
     solver.clear()
     complete, states, decisions, _ = solver.solve(state, 0.2, 255, 2)
