@@ -2,7 +2,8 @@
 nodes, together with the stop/roll odds table.
 
 The budget is the whole command's: the search gets SEARCH_SHARE of `time`,
-the odds table what is left (its own budget: claimsolve.claimit.odds)."""
+the odds table what is left (its own budget: claimsolve.claimit.odds).
+`threads`: MCTS's processes, and (up to 2) the turn optimum's threads."""
 import time as _time
 
 from ..analysis import Analysis
@@ -26,7 +27,7 @@ def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, pro
                          iterations=iterations, seed=seed, threads=threads, progress=progress)
     left = None if time is None else max(time * MIN_ODDS_SHARE, time - (_time.monotonic() - started))
     try:
-        table = odds.odds(position, seed=seed, time=left)
+        table = odds.odds(position, seed=seed, time=left, threads=min(threads, 2))
     except KeyboardInterrupt:
         result.info["interrupted"] = True
         result.complete = False

@@ -165,3 +165,24 @@ def test_render_is_an_aligned_table():
 def test_finished_game_has_no_odds():
     with pytest.raises(ClaimsolveError):
         odds(seed("game-over-3p.json"), samples=10)
+
+
+def test_analyze_gives_the_turn_optimum_its_threads(monkeypatch):
+    """`analyze --threads 2` (MCTS in two processes) runs the odds table's
+    exact turn optimum on two threads (the real search, its calls
+    recorded): the same exact values as one."""
+    position = claimsolve.load(str(Path(__file__).resolve().parents[2] / "seeds" / "claimit" / "start-3p.json"))
+    seen, real = [], optimum.solve
+
+    def recorded(*args, **kwargs):
+        seen.append(args[4] if len(args) > 4 else kwargs.get("threads", 1))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(optimum, "solve", recorded)
+    one = claimsolve.analyze(position, iterations=300, threads=1).odds.turn_optimum
+    assert seen == [1, 1]
+    two = claimsolve.analyze(position, iterations=300, threads=2).odds.turn_optimum
+    assert seen == [1, 1, 2, 2]
+    for objective in ("secured", "held"):
+        assert one[objective]["exact"] and two[objective]["exact"]
+        assert two[objective]["decisions"] == pytest.approx(one[objective]["decisions"], abs=1e-9)
