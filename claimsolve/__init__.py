@@ -93,9 +93,7 @@ def odds(position, samples=None, seed=0, time=None, progress=None, hash_mb=None,
         options["time"] = time
     if hash_mb is not None:
         options["hash_mb"] = limits.memory_mb(hash_mb, "hash")
-    threads = limits.optimum_threads(threads, "threads")
-    if threads != 1:
-        options["threads"] = threads
+    options["threads"] = limits.optimum_threads(threads, "threads")
     return table(position, **options)
 
 

@@ -586,51 +586,29 @@ cdef class TurnSolver:
         placements and roll classes in reverse order, until it is done or
         the first thread is."""
         cdef ci_state s = self.game.read(state)
-        cdef ci_state child
-        cdef const ci_ctx *c = &self.game.block.ctx
         cdef cs_move moves[MAX_TURN_PLACEMENTS]
-        cdef int n, i
+        cdef double values[MAX_TURN_PLACEMENTS]
         with nogil:
-            if s.phase == PHASE_PLACE:
-                n = ci_legal_moves(c, &s, moves)
-                for i in range(n - 1, -1, -1):
-                    memcpy(&child, &s, sizeof(ci_state))
-                    ci_apply(c, &child, moves[i])
-                    opt_decide(&self.helper, &child, depth)
-                    if self.helper.aborted:
-                        break
-            else:
-                opt_roll(&self.helper, &s, depth, -1.0, 0.0, 0.0)
+            opt_root(&self.helper, &s, depth, moves, values)
 
     cdef tuple _search(self, ci_state *s, int depth):
         """solve's search in this thread: (complete, decisions or None)."""
-        cdef ci_state child
-        cdef const ci_ctx *c = &self.game.block.ctx
         cdef cs_move moves[MAX_TURN_PLACEMENTS]
-        cdef int n, i
+        cdef double values[MAX_TURN_PLACEMENTS]
+        cdef int n
         cdef double rollv, stopv, stored
         cdef uint64_t key1, key2, check
         cdef bint cut
         cdef opt_entry *e
-        decisions = []
-        if s.phase == PHASE_PLACE:
-            n = ci_legal_moves(c, s, moves)
-            for i in range(n):
-                memcpy(&child, s, sizeof(ci_state))
-                ci_apply(c, &child, moves[i])
-                with nogil:
-                    rollv = opt_decide(&self.o, &child, depth)
-                raise_pending()
-                if self.o.aborted:
-                    return False, None
-                decisions.append((moves[i], rollv))
-            return True, decisions
         with nogil:
-            rollv = opt_roll(&self.o, s, depth, -1.0, 0.0, 0.0)
+            n = opt_root(&self.o, s, depth, moves, values)
         raise_pending()
         if self.o.aborted:
             return False, None
-        decisions.append((MOVE_ROLL, rollv))
+        if s.phase == PHASE_PLACE:
+            return True, [(moves[i], values[i]) for i in range(n)]
+        rollv = values[0]
+        decisions = [(MOVE_ROLL, rollv)]
         if anything_placed(s):
             stopv = stop_gain(s, self.objective)
             decisions.append((MOVE_STOP, stopv))

@@ -729,6 +729,27 @@ cdef double opt_expand(opt_solver *o, const ci_state *s, int depth, double bound
         opt_store(o, e, check, below, v)
     return v
 
+cdef int opt_root(opt_solver *o, const ci_state *s, int depth, cs_move *moves, double *values) noexcept nogil:
+    """The values a call of TurnSolver.solve asks for: with dice set, each
+    legal placement's (moves, values; their count returned), else rolling's
+    (values[0]; 1 returned).  A helper takes the placements in reverse
+    order.  Stops when o is aborted."""
+    cdef const ci_ctx *c = o.ctx
+    cdef ci_state child
+    cdef int n, i, k
+    if s.phase != PHASE_PLACE:
+        values[0] = opt_roll(o, s, depth, -1.0, 0.0, 0.0)
+        return 1
+    n = ci_legal_moves(c, s, moves)
+    for k in range(n):
+        i = n - 1 - k if o.helper else k
+        memcpy(&child, s, sizeof(ci_state))
+        ci_apply(c, &child, moves[i])
+        values[i] = opt_decide(o, &child, depth)
+        if o.aborted:
+            break
+    return n
+
 # a placement's child waiting in opt_roll to be valued
 ctypedef struct pending_child:
     ci_state state
