@@ -391,9 +391,9 @@ cdef class ClaimItGame:
 cdef class TurnSolver:
     """The exact turn optimum (expectimax over rolls, placements and
     roll/stop for the rest of one turn) for one objective, memoised on the
-    turn state in a table of `memory_mb` MB (16 bytes a state; at most
-    LOAD_PERCENT of its slots are filled: when the search needs more it
-    stops, and `full` says so).  The memo is kept between calls while the
+    turn state in a table of at most `memory_mb` MB (16 bytes a state; it
+    starts at 1 MB and doubles when LOAD_PERCENT of its slots are filled;
+    when the search needs more at the bound it stops, and `full` says so).  The memo is kept between calls while the
     turn's start (the board without this turn's markers, the mover) stays
     the same, so a player asking again later in the turn, or after a
     timeout, goes on."""
@@ -420,29 +420,31 @@ cdef class TurnSolver:
         self.o.prune = 1
         self.o.pairs = 1
         self.allow_symmetry = True
-        self.o.table = <opt_entry *> cs_table_alloc(size * sizeof(opt_entry))
-        if self.o.table == NULL:
-            raise MemoryError("the turn optimum's table: %.0f MB" % memory_mb)
-        self.o.size = size
+        self.o.max_size = size
         self.o.capacity = size * LOAD_PERCENT // 100
-        self.o.used = 0
         self.o.count = &self.o.used
+        self._fresh_table()
 
     def __dealloc__(self):
         cs_table_free(self.o.table, self.o.size * sizeof(opt_entry))
 
+    cdef _fresh_table(self):
+        """An empty memo at its first size (FIRST_SLOTS, or the bound when
+        that is smaller): a short search touches only a few pages."""
+        cdef uint64_t size = FIRST_SLOTS if FIRST_SLOTS < self.o.max_size else self.o.max_size
+        cdef opt_entry *fresh = <opt_entry *> cs_table_alloc(size * sizeof(opt_entry))
+        if fresh == NULL:
+            raise MemoryError("the turn optimum's table: %.0f MB" % (size * sizeof(opt_entry) / 1048576.0))
+        cs_table_free(self.o.table, self.o.size * sizeof(opt_entry))
+        self.o.table = fresh
+        self.o.size = size
+        self.o.grow_at = size * LOAD_PERCENT // 100
+        self.o.used = 0
+
     def clear(self):
         """Empties the memo."""
-        cdef opt_entry *fresh
-        if self.o.used:
-            # fresh zero pages cost less than writing zeros over the old ones
-            fresh = <opt_entry *> cs_table_alloc(self.o.size * sizeof(opt_entry))
-            if fresh == NULL:
-                memset(self.o.table, 0, sizeof(opt_entry) * self.o.size)
-            else:
-                cs_table_free(self.o.table, self.o.size * sizeof(opt_entry))
-                self.o.table = fresh
-        self.o.used = 0
+        if self.o.used or self.o.size != min(<uint64_t> FIRST_SLOTS, self.o.max_size):
+            self._fresh_table()
         self.base_key = None
 
     @property
@@ -480,8 +482,14 @@ cdef class TurnSolver:
 
     @property
     def capacity(self):
-        """The most turn states the memo takes."""
+        """The most turn states the memo takes (at its memory bound)."""
         return self.o.capacity
+
+    @property
+    def table_mb(self):
+        """The memo's size now: it starts small and doubles as it fills, up
+        to memory_mb."""
+        return self.o.size * sizeof(opt_entry) / 1048576.0
 
     @property
     def full(self):
@@ -562,6 +570,9 @@ cdef class TurnSolver:
         self.o.next_tick = now_seconds() + TICK
         helper = None
         if threads == 2:
+            # the two threads share the table: it takes its largest size first
+            if self.o.size < self.o.max_size and not opt_grow(&self.o, self.o.max_size):
+                raise MemoryError("the turn optimum's table: %.0f MB" % self.memory_mb)
             memcpy(&self.helper, &self.o, sizeof(opt_solver))
             self.helper.helper = 1
             self.halt_helper = 0
@@ -613,9 +624,10 @@ cdef class TurnSolver:
             stopv = stop_gain(s, self.objective)
             decisions.append((MOVE_STOP, stopv))
             turn_key(&self.o, s, depth, &key1, &key2)
-            e = opt_slot(&self.o, key1, key2, &check, &stored, &cut)
-            if stored < 0.0 and self.o.used < self.o.capacity:
-                opt_store(&self.o, e, check, self.o.cut, rollv if rollv > stopv else stopv)
+            if opt_room(&self.o):               # (before opt_slot: it may move the table)
+                e = opt_slot(&self.o, key1, key2, &check, &stored, &cut)
+                if stored < 0.0:
+                    opt_store(&self.o, e, check, self.o.cut, rollv if rollv > stopv else stopv)
         return True, decisions
 
 

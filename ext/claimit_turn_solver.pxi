@@ -39,6 +39,7 @@ cdef enum:
     OBJ_HELD = 1
     UNLIMITED = 255          # no limit on the rolls left in the turn
     LOAD_PERCENT = 80        # of the memo's slots filled at most (linear probing)
+    FIRST_SLOTS = 65536      # the memo's first size (1 MB): it doubles as it fills (opt_grow)
 
 cdef double UNKNOWN = -1.0                   # child_value: not valued yet
 cdef double PENDING = -2.0                   # child_value: to be valued in this class
@@ -54,10 +55,12 @@ ctypedef struct opt_solver:
     const ci_ctx *ctx
     int objective
     opt_entry *table
-    uint64_t size            # slots
+    uint64_t size            # slots now: the table starts small and doubles (opt_grow) up to max_size
+    uint64_t max_size        # slots at most (the memory bound)
+    uint64_t grow_at         # entries that make it double (LOAD_PERCENT of size)
     uint64_t used
     uint64_t *count          # the entries stored (&used; a helper's: its owner's, shared)
-    uint64_t capacity        # most entries stored before giving up
+    uint64_t capacity        # most entries stored before giving up (LOAD_PERCENT of max_size)
     int *halt                # a helper: set when its owner is done (NULL: no helper)
     int helper               # a helper thread: the roll classes in reverse order, no Ctrl-C checks
     int full                 # the last call stopped because the table reached its capacity
@@ -212,17 +215,24 @@ cdef int turn_start_symmetry(const ci_ctx *c, const ci_state *start) noexcept no
         return 1
     return start_symmetry(white_spaces(start), black_spaces(start) if supply(start) > 0 else 0, 0)
 
-cdef inline uint64_t opt_home(const opt_solver *o, uint64_t key1, uint64_t key2) noexcept nogil:
-    """The slot where the key's probe starts."""
-    return ci_mulhi(fmix(key1 ^ fmix(key2 * 0x9E3779B97F4A7C15ULL)), o.size)
+cdef uint64_t CHECK_BITS = CUT_BIT - 1              # the fingerprint's 62 bits
 
 cdef inline uint64_t opt_check(uint64_t key1, uint64_t key2) noexcept nogil:
-    """What a slot keeps of its key (key1, key2: 128 bits): 62 bits of a
-    second hash, independent of opt_home's, with KEY_USED.  Two keys of a
-    search share their home and their check with a chance of about 2^-62 a
-    probe (a 64-bit key, as the alpha-beta table's, is the same bargain):
-    16 bytes a state instead of 24."""
-    return (fmix(key2 ^ fmix(key1 * 0xC2B2AE3D27D4EB4FULL)) & ~CUT_BIT) | KEY_USED
+    """What a slot keeps of its key (key1, key2: 128 bits): a 62-bit hash,
+    with KEY_USED.  Two keys of a search share it with a chance of 2^-62
+    (a 64-bit key, as the alpha-beta table's, is the same bargain): 16
+    bytes a state instead of 24."""
+    return (fmix(key1 ^ fmix(key2 * 0x9E3779B97F4A7C15ULL)) & CHECK_BITS) | KEY_USED
+
+cdef inline uint64_t check_home(uint64_t check, uint64_t size) noexcept nogil:
+    """The slot where the probe of a key with this check starts: taken from
+    the check alone, so that opt_grow can move each entry to its home in the
+    larger table without the key."""
+    return ci_mulhi((check & CHECK_BITS) << 2, size)
+
+cdef inline uint64_t opt_home(const opt_solver *o, uint64_t key1, uint64_t key2) noexcept nogil:
+    """The slot where the key's probe starts."""
+    return check_home(opt_check(key1, key2), o.size)
 
 cdef inline opt_entry *opt_slot(opt_solver *o, uint64_t key1, uint64_t key2, uint64_t *check, double *value,
                                 bint *cut) noexcept nogil:
@@ -230,8 +240,8 @@ cdef inline opt_entry *opt_slot(opt_solver *o, uint64_t key1, uint64_t key2, uin
     the empty slot where it would go (value -1; linear probing); the key's
     check in `check`.  Each word is read once: what another thread writes
     meanwhile either matches whole or reads as another key's."""
-    cdef uint64_t i = opt_home(o, key1, key2)
     cdef uint64_t want = opt_check(key1, key2)
+    cdef uint64_t i = check_home(want, o.size)
     cdef uint64_t word, found
     cdef double v
     check[0] = want
@@ -255,6 +265,41 @@ cdef inline void opt_store(opt_solver *o, opt_entry *e, uint64_t check, bint cut
     e.value = value
     e.check = (check | (CUT_BIT if cut else 0)) ^ ci_bits(value)
     ci_count_add(o.count)
+
+cdef int opt_grow(opt_solver *o, uint64_t size) noexcept nogil:
+    """Moves the memo to a table of `size` slots (more than now): each entry
+    to the first empty slot from its home there.  1 done, 0 out of memory
+    (the memo stays as it was).  Not while a helper shares the table: solve
+    gives it the largest size before it starts."""
+    cdef opt_entry *fresh = <opt_entry *> cs_table_alloc(size * sizeof(opt_entry))
+    cdef uint64_t i, j, found
+    if fresh == NULL:
+        return 0
+    for i in range(o.size):
+        if o.table[i].check == 0:
+            continue
+        found = o.table[i].check ^ ci_bits(o.table[i].value)
+        j = check_home(found, size)
+        while fresh[j].check != 0:
+            j += 1
+            if j == size:
+                j = 0
+        fresh[j] = o.table[i]
+    cs_table_free(o.table, o.size * sizeof(opt_entry))
+    o.table = fresh
+    o.size = size
+    o.grow_at = size * LOAD_PERCENT // 100
+    return 1
+
+cdef inline bint opt_room(opt_solver *o) noexcept nogil:
+    """Whether the memo takes one more entry, doubling it if it must; False
+    when it is full at its memory bound (grow_at is capacity there), or a
+    larger table cannot be had."""
+    if ci_count(o.count) < o.grow_at:
+        return True
+    if o.size >= o.max_size:
+        return False
+    return opt_grow(o, 2 * o.size if 2 * o.size < o.max_size else o.max_size) == 1
 
 cdef double opt_lookup(void *solver, const ci_state *s) noexcept nogil:
     """The best expected gain of a decision state: memoised, or proven
@@ -720,7 +765,7 @@ cdef double opt_expand(opt_solver *o, const ci_state *s, int depth, double bound
     below = o.cut
     o.cut = outer_cut | below
     v = rollv if rollv > stopv else stopv
-    if ci_count(o.count) >= o.capacity:
+    if not opt_room(o):
         o.aborted = 1
         o.full = 1
         return 0.0
