@@ -402,6 +402,7 @@ cdef class TurnSolver:
     cdef opt_solver helper          # the second thread's search (threads=2), sharing o's memo
     cdef int halt_helper
     cdef bytes base_key
+    cdef uint64_t bound_slots       # memory_mb in slots (o.max_size: less while the machine has no memory for it)
     cdef bint allow_symmetry
     cdef readonly int symmetry
     cdef readonly int objective
@@ -420,8 +421,7 @@ cdef class TurnSolver:
         self.o.prune = 1
         self.o.pairs = 1
         self.allow_symmetry = True
-        self.o.max_size = size
-        self.o.capacity = size * LOAD_PERCENT // 100
+        self.bound_slots = size
         self.o.count = &self.o.used
         self._fresh_table()
 
@@ -430,20 +430,28 @@ cdef class TurnSolver:
 
     cdef _fresh_table(self):
         """An empty memo at its first size (FIRST_SLOTS, or the bound when
-        that is smaller): a short search touches only a few pages."""
-        cdef uint64_t size = FIRST_SLOTS if FIRST_SLOTS < self.o.max_size else self.o.max_size
+        that is smaller): a short search touches only a few pages.  (With no
+        memory for it, the table it has, emptied.)"""
+        cdef uint64_t size = FIRST_SLOTS if FIRST_SLOTS < self.bound_slots else self.bound_slots
         cdef opt_entry *fresh = <opt_entry *> cs_table_alloc(size * sizeof(opt_entry))
         if fresh == NULL:
-            raise MemoryError("the turn optimum's table: %.0f MB" % (size * sizeof(opt_entry) / 1048576.0))
+            if self.o.table == NULL:
+                raise MemoryError("the turn optimum's table: %.0f MB" % (size * sizeof(opt_entry) / 1048576.0))
+            memset(self.o.table, 0, sizeof(opt_entry) * self.o.size)     # no memory to spare: the old one, emptied
+            self.o.used = 0
+            return
         cs_table_free(self.o.table, self.o.size * sizeof(opt_entry))
         self.o.table = fresh
         self.o.size = size
         self.o.grow_at = size * LOAD_PERCENT // 100
+        self.o.max_size = self.bound_slots
+        self.o.capacity = self.bound_slots * LOAD_PERCENT // 100
         self.o.used = 0
 
     def clear(self):
         """Empties the memo."""
-        if self.o.used or self.o.size != min(<uint64_t> FIRST_SLOTS, self.o.max_size):
+        if self.o.used or self.o.size != min(<uint64_t> FIRST_SLOTS, self.bound_slots) \
+                or self.o.max_size != self.bound_slots:
             self._fresh_table()
         self.base_key = None
 
@@ -493,7 +501,9 @@ cdef class TurnSolver:
 
     @property
     def full(self):
-        """Whether the last call stopped because the memo was full."""
+        """Whether the last call stopped because the memo was full (at
+        memory_mb, or at table_mb when the machine had no memory for a
+        larger table)."""
         return bool(self.o.full)
 
     @property
@@ -572,7 +582,8 @@ cdef class TurnSolver:
         if threads == 2:
             # the two threads share the table: it takes its largest size first
             if self.o.size < self.o.max_size and not opt_grow(&self.o, self.o.max_size):
-                raise MemoryError("the turn optimum's table: %.0f MB" % self.memory_mb)
+                self.o.max_size = self.o.size         # no memory for it: the size it has is the bound (table_mb)
+                self.o.capacity = self.o.grow_at
             memcpy(&self.helper, &self.o, sizeof(opt_solver))
             self.helper.helper = 1
             self.halt_helper = 0

@@ -294,12 +294,17 @@ cdef int opt_grow(opt_solver *o, uint64_t size) noexcept nogil:
 cdef inline bint opt_room(opt_solver *o) noexcept nogil:
     """Whether the memo takes one more entry, doubling it if it must; False
     when it is full at its memory bound (grow_at is capacity there), or a
-    larger table cannot be had."""
+    larger table cannot be had (the bound is then the size it has)."""
     if ci_count(o.count) < o.grow_at:
         return True
     if o.size >= o.max_size:
         return False
-    return opt_grow(o, 2 * o.size if 2 * o.size < o.max_size else o.max_size) == 1
+    if opt_grow(o, 2 * o.size if 2 * o.size < o.max_size else o.max_size):
+        return True
+    # no memory for a larger table: this one is the bound now (full, table_mb says how large)
+    o.max_size = o.size
+    o.capacity = o.grow_at
+    return False
 
 cdef double opt_lookup(void *solver, const ci_state *s) noexcept nogil:
     """The best expected gain of a decision state: memoised, or proven

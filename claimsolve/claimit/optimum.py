@@ -83,7 +83,7 @@ def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB, t
         return _answer(position, decisions, True, states, started, solver)
     if solver.full:
         stopped_by = "memory"
-        reason = (f"the table filled at {solver.stored:,} turn states ({solver.memory_mb:.0f} MB) after "
+        reason = (f"the table filled at {solver.stored:,} turn states ({solver.table_mb:.0f} MB) after "
                   f"{_time.perf_counter() - started:.2g} s: a larger table (--hash) may finish")
     else:
         stopped_by = "time"

@@ -596,6 +596,45 @@ def test_the_memo_starts_small_and_doubles_as_it_fills():
     assert largest[0] and dict(largest[2]) == pytest.approx(dict(grown[2]), abs=1e-12)
 
 
+_NO_MEMORY_TO_GROW = r"""
+import resource, sys
+import claimsolve
+from claimsolve.claimit import optimum, rules
+position = claimsolve.load(sys.argv[1])
+position = position._replace(board=rules.bust(position.board), dice=None)
+solver = optimum.solver_for(position, "held")
+solver.clear()
+with open("/proc/self/status") as status:
+    size = next(int(line.split()[1]) for line in status if line.startswith("VmSize:")) * 1024
+# room for the 1 MB table to double a few times, not for 96 MB
+resource.setrlimit(resource.RLIMIT_AS, (size + (40 << 20), resource.RLIM_INFINITY))
+complete, states, decisions, cut = solver.solve(position.engine_state().state_bytes(), 120.0)
+print(complete, solver.full, solver.table_mb, solver.memory_mb, solver.stored, solver.capacity, sep="|")
+answer = optimum.solve(position, "held", time=120)
+print(answer["exact"], answer.get("stopped_by"), solver.table_mb, answer.get("reason"), sep="|")
+"""
+
+
+def test_a_table_the_machine_cannot_grow_is_full_at_its_size(tmp_path):
+    """When the memory for a larger table cannot be had (here an address
+    space limit, in a process of its own), the search stops as on a full
+    table, at the size it reached, and says how large that is."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    seed = Path(__file__).resolve().parents[2] / "seeds" / "claimit" / "mid-game-3p.json"
+    run = subprocess.run([sys.executable, "-c", _NO_MEMORY_TO_GROW, str(seed)], capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    search, answer = run.stdout.strip().splitlines()
+    complete, full, table_mb, memory_mb, stored, capacity = search.split("|")
+    assert complete == "False" and full == "True"
+    assert 1.0 <= float(table_mb) < float(memory_mb)
+    assert int(stored) == int(capacity) == int(float(table_mb) * 65536) * 80 // 100
+    exact, stopped_by, table_mb, reason = answer.split("|")
+    assert exact == "False" and stopped_by == "memory" and f"({float(table_mb):.0f} MB)" in reason
+
+
 def test_threads_are_one_or_two():
     position = _turn_start("start-3p")
     solver = optimum.solver_for(position, "held")
