@@ -391,10 +391,11 @@ cdef class ClaimItGame:
 cdef class TurnSolver:
     """The exact turn optimum (expectimax over rolls, placements and
     roll/stop for the rest of one turn) for one objective, memoised on the
-    turn state in a table of at most `memory_mb` MB (16 bytes a state; it
-    starts at 1 MB and doubles when LOAD_PERCENT of its slots are filled;
-    when the search needs more at the bound it stops, and `full` says so).  The memo is kept between calls while the
-    turn's start (the board without this turn's markers, the mover) stays
+    turn state in a table of at most `memory_mb` MB, counting the table
+    it grows from while it grows (16 bytes a state; it starts at 1 MB and
+    grows when LOAD_PERCENT of its slots are filled, next_size: 96 MB ends
+    at 94 MB; when the search needs more there it stops, and `full` says
+    so).  The memo is kept between calls while the turn's start (the board without this turn's markers, the mover) stays
     the same, so a player asking again later in the turn, or after a
     timeout, goes on."""
     cdef ClaimItGame game
@@ -402,7 +403,8 @@ cdef class TurnSolver:
     cdef opt_solver helper          # the second thread's search (threads=2), sharing o's memo
     cdef int halt_helper
     cdef bytes base_key
-    cdef uint64_t bound_slots       # memory_mb in slots (o.max_size: less while the machine has no memory for it)
+    cdef uint64_t bound_slots       # the largest size next_size reaches within memory_mb (o.max_size: less
+                                    # while the machine has no memory for it)
     cdef bint allow_symmetry
     cdef readonly int symmetry
     cdef readonly int objective
@@ -421,7 +423,10 @@ cdef class TurnSolver:
         self.o.prune = 1
         self.o.pairs = 1
         self.allow_symmetry = True
-        self.bound_slots = size
+        self.o.bound = size
+        self.bound_slots = FIRST_SLOTS if FIRST_SLOTS < size else size
+        while next_size(self.bound_slots, size) > self.bound_slots:
+            self.bound_slots = next_size(self.bound_slots, size)
         self.o.count = &self.o.used
         self._fresh_table()
 
@@ -490,19 +495,20 @@ cdef class TurnSolver:
 
     @property
     def capacity(self):
-        """The most turn states the memo takes (at its memory bound)."""
+        """The most turn states the memo takes (at its largest size)."""
         return self.o.capacity
 
     @property
     def table_mb(self):
-        """The memo's size now: it starts small and doubles as it fills, up
-        to memory_mb."""
+        """The memo's size now: it starts at 1 MB and grows as it fills
+        (next_size), so that it and the table it grows from stay within
+        memory_mb: 96 MB ends at 94 MB."""
         return self.o.size * sizeof(opt_entry) / 1048576.0
 
     @property
     def full(self):
-        """Whether the last call stopped because the memo was full (at
-        memory_mb, or at table_mb when the machine had no memory for a
+        """Whether the last call stopped because the memo was full (at its
+        largest size, or at table_mb when the machine had no memory for a
         larger table)."""
         return bool(self.o.full)
 
@@ -581,6 +587,7 @@ cdef class TurnSolver:
         helper = None
         if threads == 2:
             # the two threads share the table: it takes its largest size first
+                # (from 1 or 2 MB, so that both stay within memory_mb)
             if self.o.size < self.o.max_size and not opt_grow(&self.o, self.o.max_size):
                 self.o.max_size = self.o.size         # no memory for it: the size it has is the bound (table_mb)
                 self.o.capacity = self.o.grow_at

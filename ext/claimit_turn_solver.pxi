@@ -55,8 +55,9 @@ ctypedef struct opt_solver:
     const ci_ctx *ctx
     int objective
     opt_entry *table
-    uint64_t size            # slots now: the table starts small and doubles (opt_grow) up to max_size
-    uint64_t max_size        # slots at most (the memory bound)
+    uint64_t size            # slots now: the table starts small and grows (next_size, opt_grow) up to max_size
+    uint64_t bound           # the memory bound in slots: the old and the new table of a growth together
+    uint64_t max_size        # slots at most (the size next_size ends at)
     uint64_t grow_at         # entries that make it double (LOAD_PERCENT of size)
     uint64_t used
     uint64_t *count          # the entries stored (&used; a helper's: its owner's, shared)
@@ -266,6 +267,15 @@ cdef inline void opt_store(opt_solver *o, opt_entry *e, uint64_t check, bint cut
     e.check = (check | (CUT_BIT if cut else 0)) ^ ci_bits(value)
     ci_count_add(o.count)
 
+cdef inline uint64_t next_size(uint64_t size, uint64_t bound) noexcept nogil:
+    """The size a table of `size` slots grows to within `bound` slots (size
+    itself: it grows no more).  While a table is held, so is the one it
+    grows into: it doubles while that is at most 1/32 of the bound, then
+    takes the rest of the bound at once (96 MB: 1, 2 MB, then 94 MB)."""
+    if 64 * size <= bound:
+        return 2 * size
+    return bound - size if bound - size > size else size
+
 cdef int opt_grow(opt_solver *o, uint64_t size) noexcept nogil:
     """Moves the memo to a table of `size` slots (more than now): each entry
     to the first empty slot from its home there.  1 done, 0 out of memory
@@ -299,7 +309,7 @@ cdef inline bint opt_room(opt_solver *o) noexcept nogil:
         return True
     if o.size >= o.max_size:
         return False
-    if opt_grow(o, 2 * o.size if 2 * o.size < o.max_size else o.max_size):
+    if opt_grow(o, next_size(o.size, o.bound)):
         return True
     # no memory for a larger table: this one is the bound now (full, table_mb says how large)
     o.max_size = o.size

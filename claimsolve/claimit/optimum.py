@@ -28,7 +28,8 @@ bounds worked out once per white number, then, only if the memo does not
 know the child, its own bound in two passes.  When the
 rest of the turn does not finish within the time budget, or fills the table
 (`memory_mb` MB per objective, 16 bytes a state; it starts at 1 MB and
-doubles as it fills, so that a short search touches few pages), the answer
+grows as it fills, so that a short search touches few pages, the old and
+the new table together within `memory_mb`), the answer
 says which (`exact: false`, `reason`) and gives the Monte Carlo estimate
 instead (the best of the odds table's plans), together with an exact lower
 bound: the value of the best play with at most d more rolls, for the
@@ -41,7 +42,7 @@ from ..errors import ClaimsolveError
 
 OBJECTIVES = ("secured", "held")
 DEFAULT_TIME = 1.0
-DEFAULT_MEMORY_MB = 96         # per objective: 6.3M memo slots of 16 bytes, 5.03M states
+DEFAULT_MEMORY_MB = 96         # per objective: 16-byte entries, it grows to 94 MB (with the 2 MB it grew from), 4.93M states
 EXACT_SHARE = 0.75         # of the time: the unlimited search; the rest: lower bounds
 
 
