@@ -395,9 +395,9 @@ cdef class TurnSolver:
     it grows from while it grows (16 bytes a state; it starts at 1 MB and
     grows when LOAD_PERCENT of its slots are filled, next_size: 96 MB ends
     at 94 MB; when the search needs more there it stops, and `full` says
-    so).  The memo is kept between calls while the turn's start (the board without this turn's markers, the mover) stays
-    the same, so a player asking again later in the turn, or after a
-    timeout, goes on."""
+    so).  The memo is kept between calls while the turn's start (the
+    board without this turn's markers, the mover) stays the same, so a
+    player asking again later in the turn, or after a timeout, goes on."""
     cdef ClaimItGame game
     cdef opt_solver o
     cdef opt_solver helper          # the second thread's search (threads=2), sharing o's memo
@@ -587,7 +587,7 @@ cdef class TurnSolver:
         helper = None
         if threads == 2:
             # the two threads share the table: it takes its largest size first
-                # (from 1 or 2 MB, so that both stay within memory_mb)
+            # (from 1 or 2 MB, so that the two stay within memory_mb)
             if self.o.size < self.o.max_size and not opt_grow(&self.o, self.o.max_size):
                 self.o.max_size = self.o.size         # no memory for it: the size it has is the bound (table_mb)
                 self.o.capacity = self.o.grow_at

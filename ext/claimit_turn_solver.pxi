@@ -39,7 +39,7 @@ cdef enum:
     OBJ_HELD = 1
     UNLIMITED = 255          # no limit on the rolls left in the turn
     LOAD_PERCENT = 80        # of the memo's slots filled at most (linear probing)
-    FIRST_SLOTS = 65536      # the memo's first size (1 MB): it doubles as it fills (opt_grow)
+    FIRST_SLOTS = 65536      # the memo's first size (1 MB): it grows as it fills (next_size, opt_grow)
 
 cdef double UNKNOWN = -1.0                   # child_value: not valued yet
 cdef double PENDING = -2.0                   # child_value: to be valued in this class
@@ -58,7 +58,7 @@ ctypedef struct opt_solver:
     uint64_t size            # slots now: the table starts small and grows (next_size, opt_grow) up to max_size
     uint64_t bound           # the memory bound in slots: the old and the new table of a growth together
     uint64_t max_size        # slots at most (the size next_size ends at)
-    uint64_t grow_at         # entries that make it double (LOAD_PERCENT of size)
+    uint64_t grow_at         # entries that make it grow (LOAD_PERCENT of size)
     uint64_t used
     uint64_t *count          # the entries stored (&used; a helper's: its owner's, shared)
     uint64_t capacity        # most entries stored before giving up (LOAD_PERCENT of max_size)
@@ -302,7 +302,7 @@ cdef int opt_grow(opt_solver *o, uint64_t size) noexcept nogil:
     return 1
 
 cdef inline bint opt_room(opt_solver *o) noexcept nogil:
-    """Whether the memo takes one more entry, doubling it if it must; False
+    """Whether the memo takes one more entry, growing it if it must; False
     when it is full at its memory bound (grow_at is capacity there), or a
     larger table cannot be had (the bound is then the size it has)."""
     if ci_count(o.count) < o.grow_at:
