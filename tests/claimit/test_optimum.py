@@ -575,7 +575,7 @@ def test_two_threads_stop_on_the_table_and_on_time():
     assert after[0] and dict(after[2]) == pytest.approx(dict(fresh[2]), abs=1e-9)
 
 
-def test_the_memo_starts_small_and_doubles_as_it_fills():
+def test_the_memo_starts_small_and_grows_as_it_fills():
     """A fresh memo is 1 MB, so that a short search touches few pages; a
     search that needs more grows it (each entry moved by its check alone),
     the old and the new table together within memory_mb, and finds the
@@ -607,7 +607,7 @@ solver = optimum.solver_for(position, "held")
 solver.clear()
 with open("/proc/self/status") as status:
     size = next(int(line.split()[1]) for line in status if line.startswith("VmSize:")) * 1024
-# room for the 1 MB table to double a few times, not for 96 MB
+# room for the 1 MB table to grow to 2 MB, not to its 94 MB
 resource.setrlimit(resource.RLIMIT_AS, (size + (40 << 20), resource.RLIM_INFINITY))
 complete, states, decisions, cut = solver.solve(position.engine_state().state_bytes(), 120.0)
 print(complete, solver.full, solver.table_mb, solver.memory_mb, solver.stored, solver.capacity, sep="|")
@@ -616,7 +616,7 @@ print(answer["exact"], answer.get("stopped_by"), solver.table_mb, answer.get("re
 """
 
 
-def test_a_table_the_machine_cannot_grow_is_full_at_its_size(tmp_path):
+def test_a_table_the_machine_cannot_grow_is_full_at_its_size():
     """When the memory for a larger table cannot be had (here an address
     space limit, in a process of its own), the search stops as on a full
     table, at the size it reached, and says how large that is."""
