@@ -29,11 +29,11 @@ know the child, its own bound in two passes.  When the
 rest of the turn does not finish within the time budget, or fills the table
 (`memory_mb` MB per objective, 16 bytes a state; it starts at 1 MB and
 grows as it fills, so that a short search touches few pages, the old and
-the new table together within `memory_mb`), the answer
-says which (`exact: false`, `reason`) and gives the Monte Carlo estimate
-instead (the best of the odds table's plans), together with an exact lower
-bound: the value of the best play with at most d more rolls, for the
-largest d that fits.
+the new table together within `memory_mb`), the answer says which
+(`exact: false`, `reason`) and gives the Monte Carlo estimate instead (the
+best of the odds table's plans), together with an exact lower bound: the
+value of the best play with at most d more rolls, for the largest d that
+fits.
 """
 import functools
 import time as _time
