@@ -84,7 +84,10 @@ def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB, t
         return _answer(position, decisions, True, states, started, solver)
     if solver.full:
         stopped_by = "memory"
-        reason = (f"the table filled at {solver.stored:,} turn states ({solver.table_mb:.0f} MB) after "
+        size = f"{solver.table_mb:.0f} MB"
+        if solver.table_mb < solver.memory_mb:
+            size += f" of the {solver.memory_mb:.0f} MB allowed, the table it grew from counted in"
+        reason = (f"the table filled at {solver.stored:,} turn states ({size}) after "
                   f"{_time.perf_counter() - started:.2g} s: a larger table (--hash) may finish")
     else:
         stopped_by = "time"

@@ -633,7 +633,7 @@ def test_a_table_the_machine_cannot_grow_is_full_at_its_size():
     assert 1.0 <= float(table_mb) < float(memory_mb)
     assert int(stored) == int(capacity) == int(float(table_mb) * 65536) * 80 // 100
     exact, stopped_by, table_mb, reason = answer.split("|")
-    assert exact == "False" and stopped_by == "memory" and f"({float(table_mb):.0f} MB)" in reason
+    assert exact == "False" and stopped_by == "memory" and f"({float(table_mb):.0f} MB of the 96 MB" in reason
 
 
 def test_threads_are_one_or_two():
