@@ -588,9 +588,8 @@ cdef class TurnSolver:
         if threads == 2:
             # the two threads share the table: it takes its largest size first
             # (from 1 or 2 MB, so that the two stay within memory_mb)
-            if self.o.size < self.o.max_size and not opt_grow(&self.o, self.o.max_size):
-                self.o.max_size = self.o.size         # no memory for it: the size it has is the bound (table_mb)
-                self.o.capacity = self.o.grow_at
+            if self.o.size < self.o.max_size:
+                opt_grow_to(&self.o, self.o.max_size)
             memcpy(&self.helper, &self.o, sizeof(opt_solver))
             self.helper.helper = 1
             self.halt_helper = 0

@@ -301,6 +301,15 @@ cdef int opt_grow(opt_solver *o, uint64_t size) noexcept nogil:
     o.grow_at = size * LOAD_PERCENT // 100
     return 1
 
+cdef bint opt_grow_to(opt_solver *o, uint64_t size) noexcept nogil:
+    """opt_grow, or, with no memory for it, the bound made the size the
+    table has (full there: table_mb says how large); whether it grew."""
+    if opt_grow(o, size):
+        return True
+    o.max_size = o.size
+    o.capacity = o.grow_at
+    return False
+
 cdef inline bint opt_room(opt_solver *o) noexcept nogil:
     """Whether the memo takes one more entry, growing it if it must; False
     when it is full at its memory bound (grow_at is capacity there), or a
@@ -309,12 +318,7 @@ cdef inline bint opt_room(opt_solver *o) noexcept nogil:
         return True
     if o.size >= o.max_size:
         return False
-    if opt_grow(o, next_size(o.size, o.bound)):
-        return True
-    # no memory for a larger table: this one is the bound now (full, table_mb says how large)
-    o.max_size = o.size
-    o.capacity = o.grow_at
-    return False
+    return opt_grow_to(o, next_size(o.size, o.bound))
 
 cdef double opt_lookup(void *solver, const ci_state *s) noexcept nogil:
     """The best expected gain of a decision state: memoised, or proven
