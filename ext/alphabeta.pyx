@@ -112,6 +112,7 @@ cdef class Searcher:
         self.s.mobility_min_moves = 6
         self.s.etc_min_moves = 8
         self.s.reply_counts = 1
+        self.s.small_trees = 1
         if not search_alloc(&self.s):
             raise MemoryError()
         memcpy(self.s.states[0], <const char *> state, g.state_size)
@@ -167,6 +168,17 @@ cdef class Searcher:
     @reply_counts.setter
     def reply_counts(self, bint on):
         self.s.reply_counts = on
+
+    @property
+    def small_trees(self):
+        """Whether the solver searches the trees the game's small_tree hook
+        names by plain alpha-beta (no table, no ordering work but the
+        game's move_priority)."""
+        return bool(self.s.small_trees)
+
+    @small_trees.setter
+    def small_trees(self, bint on):
+        self.s.small_trees = on
 
     @property
     def tt_min_moves(self):

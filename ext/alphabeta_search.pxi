@@ -2,7 +2,11 @@
 # negamax over sides with the transposition table, principal variation
 # search below a node's first move, copy-make on one preallocated state per
 # ply, and the clock read every CHECK_MASK + 1 nodes for the deadline and
-# the ticks back to Python.  Both drivers (alphabeta_solver.pxi, the exact
+# the ticks back to Python.  Below a state that the game's small_tree hook
+# names, the solver searches with _ab_small instead: plain alpha-beta over
+# the moves as listed, no table, no ordering, no killers or history (what
+# they cost at every node of a tree a few moves deep is more than the nodes
+# they spare).  Both drivers (alphabeta_solver.pxi, the exact
 # solver; alphabeta_deepening.pxi, iterative deepening) call it through
 # child_value.
 
@@ -18,8 +22,9 @@ cdef enum:
     STAT_CUT_LATER = 3       # a later move cut
     STAT_NO_CUT = 4          # every move searched
     STAT_CUT_CHILD_ENTRY = 5 # a child's table entry proved the cut (enhanced transposition cutoff)
-    STAT_COUNT = 6
-STAT_NAMES = ("tt_cut", "cut_tt_move", "cut_first", "cut_later", "no_cut", "cut_child_entry")
+    STAT_SMALL_TREE = 6      # the solver searched the game's small tree below as it is (small_tree hook)
+    STAT_COUNT = 7
+STAT_NAMES = ("tt_cut", "cut_tt_move", "cut_first", "cut_later", "no_cut", "cut_child_entry", "small_tree")
 
 # errors found inside the C loop
 cdef enum:
@@ -45,6 +50,7 @@ cdef struct Search:
     int mobility_min_moves   # nodes with fewer moves skip the mobility count
     int etc_min_moves        # the solver: nodes with this many moves look up their children's entries first (0: never)
     int reply_counts         # 1: the game's reply_counts hook counts the children's replies (0: make each child)
+    int small_trees          # the solver: 1, the trees the game's small_tree hook names are searched by _ab_small
     int etc_value            # order_moves: the value a child's entry proved (>= beta), or -INF
     int etc_move             # ... the move to that child
     cs_move *killers         # two per ply
@@ -181,6 +187,50 @@ cdef int child_value(Search *s, int ply, int sign, int alpha, int beta, int dept
     return -_ab(s, ply, who, -beta, -alpha, depth)
 
 
+cdef int _ab_small(Search *s, int ply, int who, int n, int alpha, int beta) noexcept nogil:
+    """Fail-soft alpha-beta at a decision node of a small tree (the game's
+    small_tree hook) whose n > 0 moves are listed in s.moves[ply]: the moves
+    in the order listed, no table, no clock (the tree is a few moves deep),
+    valued for the side of `who`.  A child is terminal when it has no legal
+    move (the hook's contract), and only then valued as one."""
+    cdef const cs_game *g = s.g
+    cdef char *st = s.states[ply]
+    cdef char *child = s.states[ply + 1]
+    cdef cs_move *moves = s.moves[ply]
+    cdef int sign = s.sign_of[who]
+    cdef int i, v, best, cwho, cn
+    s.nodes += 1
+    if not ensure_ply(s, ply + 2):
+        return 0
+    best = -INF
+    for i in range(n):
+        memcpy(child, st, s.state_size)
+        g.apply(s.ctx, child, moves[i])
+        if best > alpha:
+            alpha = best
+        cn = g.legal_moves(s.ctx, child, s.moves[ply + 1])
+        if cn == 0:
+            s.nodes += 1
+            v = sign * root_final(s, child)
+        else:
+            cwho = g.to_move(s.ctx, child)
+            if cwho < 0:
+                s.error = ERR_CHANCE
+                s.stop = 1
+                return 0
+            if s.sign_of[cwho] == sign:
+                v = _ab_small(s, ply + 1, cwho, cn, alpha, beta)
+            else:
+                v = -_ab_small(s, ply + 1, cwho, cn, -beta, -alpha)
+            if s.stop:
+                return 0
+        if v > best:
+            best = v
+            if best >= beta:
+                break
+    return best
+
+
 cdef int _ab(Search *s, int ply, int who, int alpha, int beta, int depth) noexcept nogil:
     """Fail-soft alpha-beta at a decision node where `who` moves, valued for
     his side."""
@@ -214,6 +264,14 @@ cdef int _ab(Search *s, int ply, int who, int alpha, int beta, int depth) noexce
     n = g.legal_moves(s.ctx, st, moves)
     if n == 0:
         return sign * root_final(s, st)
+    if s.exact and s.small_trees and g.small_tree != NULL and g.small_tree(s.ctx, st):
+        s.stats[STAT_SMALL_TREE] += 1
+        nodes0 = s.nodes
+        v = _ab_small(s, ply, who, n, alpha, beta)
+        s.nodes -= 1                    # _ab_small counted this node again
+        if (nodes0 ^ s.nodes) > CHECK_MASK:
+            tick(s)                     # the subtree may have passed a clock reading
+        return v
 
     # nodes with few moves have small subtrees: cheaper to search than to
     # fetch from the table

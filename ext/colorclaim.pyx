@@ -40,6 +40,7 @@ cdef enum:
     NUM_COLOURS = 5
     EMPTY = 255
     GREEDY_SHARE = 224       # playout "greedy": share of greedy moves, out of 256
+    SMALL_TREE_PAIRS = 3     # the small_tree hook: positions with at most this many neighbouring pairs
 
 COLOURS = "RYGBK"
 # MCTS playout policies (see cc_playout_greedy); "greedy" is the default: MCTS
@@ -498,6 +499,20 @@ cdef void cc_move_priority(const void *ctx, const void *st, const cs_move *moves
             out[k] = (margin + stack_gain(s, src, dst, mine, theirs)) * 4
 
 
+cdef inline int neighbour_pairs(const CCContext *c, uint64_t occupied) noexcept nogil:
+    """The pairs of orthogonally neighbouring stacks."""
+    return (cc_popcount(occupied & (occupied >> 1) & c.has_neighbour[1])
+            + cc_popcount(occupied & (occupied >> c.width)))
+
+
+cdef int cc_small_tree(const void *ctx, const void *st) noexcept nogil:
+    """At most SMALL_TREE_PAIRS pairs of neighbouring stacks.  Every move
+    empties the moved stack's space and fills none, so it removes at least
+    the pair it moved along and never makes a new one: at most that many
+    moves are left."""
+    return neighbour_pairs(<const CCContext *> ctx, (<const CCState *> st).occupied) <= SMALL_TREE_PAIRS
+
+
 cdef int cc_playout_greedy(const void *ctx, const void *st, const cs_move *moves,
                            int n, uint64_t *rng) noexcept nogil:
     """With probability GREEDY_SHARE / 256 the move of highest priority (the
@@ -581,6 +596,7 @@ cdef class ColorClaimGame:
         g.move_count = cc_move_count
         g.reply_counts = cc_reply_counts
         g.final_value = cc_evaluate_margin
+        g.small_tree = cc_small_tree
 
     @property
     def state_size(self):

@@ -142,6 +142,14 @@ cdef class GameState:
             raise ValueError("final_value is only defined at a terminal state")
         return self.g.final_value(self.g.ctx, self.st(), player)
 
+    def small_tree(self):
+        """The game's small_tree hook at this state (the exact solver
+        searches the tree below without its table and ordering), None when
+        the game has none."""
+        if self.g.small_tree == NULL:
+            return None
+        return bool(self.g.small_tree(self.g.ctx, self.st()))
+
     def hash(self):
         return self.g.hash(self.g.ctx, self.st())
 

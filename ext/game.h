@@ -138,6 +138,15 @@ typedef struct cs_game {
        whose evaluate() must first find out whether the game has ended.
        NULL: evaluate(). */
     int (*final_value)(const void *ctx, const void *st, int player);
+
+    /* optional, for games without chance: nonzero when the game tree below
+       `st` is so small (a few moves to the end) that the exact solver
+       searches it fastest as it is, without its table and move ordering
+       (Color Claim: at most 3 pairs of neighbouring stacks, so at most 3
+       more moves).  In such a tree legal_moves() must return 0 exactly at
+       the terminal states, which the solver then takes for terminal
+       without calling to_move().  NULL: the solver never does. */
+    int (*small_tree)(const void *ctx, const void *st);
 } cs_game;
 
 #define CS_GAME_CAPSULE "claimsolve.cs_game"

@@ -133,6 +133,40 @@ def test_random_games_agree(setup):
         assert position.engine_state().hash() == engine.hash()
 
 
+def neighbour_pairs(position):
+    """Pairs of orthogonally neighbouring stacks, from the reference grid."""
+    grid = position.grid
+    return sum(1 for r, row in enumerate(grid) for c, stack in enumerate(row) if stack is not None
+               for dr, dc in ((0, 1), (1, 0))
+               if r + dr < len(grid) and c + dc < len(row) and grid[r + dr][c + dc] is not None)
+
+
+def longest_line(position):
+    """The most moves any line of play can still last (reference rules)."""
+    return max((1 + longest_line(position.play(m)) for m in position.legal_moves()), default=0)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setups())
+def test_small_tree_hook_names_positions_with_at_most_three_moves_left(setup):
+    """The engine's small_tree hook (the solver searches the tree below
+    without its table) holds exactly at positions with at most 3 pairs of
+    neighbouring stacks; from such a position no line lasts more moves
+    than there are pairs, and it ends exactly when no move is listed."""
+    position, rng = setup
+    while True:
+        engine = position.engine_state()
+        pairs = neighbour_pairs(position)
+        assert engine.small_tree() == (pairs <= 3)
+        if pairs <= 3:
+            assert longest_line(position) <= pairs
+            assert (engine.legal_moves() == []) == engine.is_terminal()
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position = position.play(rng.choice(moves))
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setups())
 def test_reply_counts_are_what_each_child_gives(setup):

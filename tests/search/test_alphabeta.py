@@ -130,6 +130,7 @@ def test_children_entries_cut_without_changing_any_value(size, seed, stacks):
     for etc in (0, 8):
         searcher = alphabeta._searcher(position, _alphabeta.Table(64))
         searcher.etc_min_moves = etc
+        searcher.small_trees = False        # the table used to the last moves: more children's entries
         answer = searcher.solve(None, None, False, 1)
         assert answer["complete"]
         values[etc] = {position.turn_name(path): (lo, hi) for path, lo, hi in answer["moves"]}
@@ -147,11 +148,47 @@ def test_counted_replies_change_no_value_and_no_node(size, seed, stacks):
     for counted in (False, True):
         searcher = alphabeta._searcher(position, _alphabeta.Table(64))
         searcher.reply_counts = counted
+        searcher.small_trees = False
         answer = searcher.solve(None, None, False, 1)
         answers[counted] = (answer["moves"], answer["nodes"], answer["pv"])
         stats[counted] = searcher.stats
     assert answers[True] == answers[False]
     assert stats[True] == stats[False] and stats[True]["cut_child_entry"] > 0
+
+
+@pytest.mark.parametrize("size,seed,stacks", [("4x3", 1, 8), ("4x4", 2, 10), ("4x4", 1, 9), ("3x3", 3, 9)])
+def test_small_trees_change_no_value(size, seed, stacks):
+    """The trees the game's small_tree hook names (Color Claim: at most 3
+    pairs of neighbouring stacks) are searched without the table: every
+    move's value is the same as with the table to the end, and equal to
+    brute force; the searches differ (other nodes)."""
+    position = reduced(size, seed, stacks)
+    answers, stats = {}, {}
+    for small in (False, True):
+        searcher = alphabeta._searcher(position, _alphabeta.Table(64))
+        searcher.small_trees = small
+        assert searcher.small_trees == small
+        answers[small] = searcher.solve(None, None, False, 1)
+        stats[small] = searcher.stats
+    assert stats[False]["small_tree"] == 0 < stats[True]["small_tree"]
+    assert answers[True]["nodes"] != answers[False]["nodes"]
+    values = {small: {position.turn_name(path): (lo, hi) for path, lo, hi in answer["moves"]}
+              for small, answer in answers.items()}
+    assert values[True] == values[False] == {move: (v, v) for move, v in move_values(position).items()}
+
+
+def test_small_trees_give_the_same_value_only_answer_on_an_endgame():
+    """A 20-stack 6x5 endgame, value-only: the same value (+6, the seed
+    README's) with and without the small trees, which the search meets."""
+    position = load(Path(__file__).resolve().parents[2] / "seeds" / "colorclaim" / "endgame-6x5-20-seed1.json")
+    found = {}
+    for small in (False, True):
+        searcher = alphabeta._searcher(position, _alphabeta.Table(64))
+        searcher.small_trees = small
+        answer = searcher.solve(None, None, True, 1)
+        assert answer["complete"]
+        found[small] = (answer["lower"], searcher.stats["small_tree"] > 0)
+    assert found == {False: (6, False), True: (6, True)}
 
 
 def test_the_table_grows_with_the_search_not_only_with_what_it_holds():
