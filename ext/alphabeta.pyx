@@ -172,8 +172,8 @@ cdef class Searcher:
     @property
     def small_trees(self):
         """Whether the solver searches the trees the game's small_tree hook
-        names by plain alpha-beta (no table, no ordering work but the
-        game's move_priority)."""
+        names by plain alpha-beta (_ab_small: the moves as listed, no
+        table, no ordering)."""
         return bool(self.s.small_trees)
 
     @small_trees.setter

@@ -200,6 +200,8 @@ cdef int _ab_small(Search *s, int ply, int who, int n, int alpha, int beta) noex
     cdef int sign = s.sign_of[who]
     cdef int i, v, best, cwho, cn
     s.nodes += 1
+    # ply + 1 (the children and their moves) the caller has; the children's
+    # own children go to ply + 2
     if not ensure_ply(s, ply + 2):
         return 0
     best = -INF
