@@ -189,17 +189,17 @@ cdef int child_value(Search *s, int ply, int sign, int alpha, int beta, int dept
 
 cdef int _ab_small(Search *s, int ply, int who, int n, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta at a decision node of a small tree (the game's
-    small_tree hook) whose n > 0 moves are listed in s.moves[ply]: the moves
-    in the order listed, no table, no clock (the tree is a few moves deep),
-    valued for the side of `who`.  A child is terminal when it has no legal
-    move (the hook's contract), and only then valued as one."""
+    small_tree hook), already counted, whose n > 0 moves are listed in
+    s.moves[ply]: the moves in the order listed, no table, no clock (the
+    tree is a few moves deep), valued for the side of `who`.  A child is
+    terminal when it has no legal move (the hook's contract), and only then
+    valued as one."""
     cdef const cs_game *g = s.g
     cdef char *st = s.states[ply]
     cdef char *child = s.states[ply + 1]
     cdef cs_move *moves = s.moves[ply]
     cdef int sign = s.sign_of[who]
     cdef int i, v, best, cwho, cn
-    s.nodes += 1
     # ply + 1 (the children and their moves) the caller has; the children's
     # own children go to ply + 2
     if not ensure_ply(s, ply + 2):
@@ -211,8 +211,8 @@ cdef int _ab_small(Search *s, int ply, int who, int n, int alpha, int beta) noex
         if best > alpha:
             alpha = best
         cn = g.legal_moves(s.ctx, child, s.moves[ply + 1])
+        s.nodes += 1                    # the child (its caller counted this node)
         if cn == 0:
-            s.nodes += 1
             v = sign * root_final(s, child)
         else:
             cwho = g.to_move(s.ctx, child)
@@ -270,7 +270,6 @@ cdef int _ab(Search *s, int ply, int who, int alpha, int beta, int depth) noexce
         s.stats[STAT_SMALL_TREE] += 1
         nodes0 = s.nodes
         v = _ab_small(s, ply, who, n, alpha, beta)
-        s.nodes -= 1                    # _ab_small counted this node again
         if (nodes0 ^ s.nodes) > CHECK_MASK:
             tick(s)                     # the subtree may have passed a clock reading
         return v
