@@ -113,6 +113,7 @@ cdef class Searcher:
         self.s.etc_min_moves = 8
         self.s.reply_counts = 1
         self.s.small_trees = 1
+        self.s.small_tree_values = 1
         if not search_alloc(&self.s):
             raise MemoryError()
         memcpy(self.s.states[0], <const char *> state, g.state_size)
@@ -179,6 +180,17 @@ cdef class Searcher:
     @small_trees.setter
     def small_trees(self, bint on):
         self.s.small_trees = on
+
+    @property
+    def small_tree_values(self):
+        """Whether the game's small_tree_value hook (where it has one) values
+        the small trees instead of _ab_small (the same values and node
+        counts)."""
+        return bool(self.s.small_tree_values)
+
+    @small_tree_values.setter
+    def small_tree_values(self, bint on):
+        self.s.small_tree_values = on
 
     @property
     def tt_min_moves(self):

@@ -6,7 +6,7 @@
 # names, the solver searches with _ab_small instead: plain alpha-beta over
 # the moves as listed, no table, no ordering, no killers or history (what
 # they cost at every node of a tree a few moves deep is more than the nodes
-# they spare).  Both drivers (alphabeta_solver.pxi, the exact
+# they spare), or the game's small_tree_value runs that search itself.  Both drivers (alphabeta_solver.pxi, the exact
 # solver; alphabeta_deepening.pxi, iterative deepening) call it through
 # child_value.
 
@@ -51,6 +51,7 @@ cdef struct Search:
     int etc_min_moves        # the solver: nodes with this many moves look up their children's entries first (0: never)
     int reply_counts         # 1: the game's reply_counts hook counts the children's replies (0: make each child)
     int small_trees          # the solver: 1, the trees the game's small_tree hook names are searched by _ab_small
+    int small_tree_values    # ... 1: by the game's small_tree_value hook where it has one
     int etc_value            # order_moves: the value a child's entry proved (>= beta), or -INF
     int etc_move             # ... the move to that child
     cs_move *killers         # two per ply
@@ -263,16 +264,22 @@ cdef int _ab(Search *s, int ply, int who, int alpha, int beta, int depth) noexce
     if not ensure_ply(s, ply + 1):
         return 0
     moves = s.moves[ply]
-    n = g.legal_moves(s.ctx, st, moves)
-    if n == 0:
-        return sign * root_final(s, st)
     if s.exact and s.small_trees and g.small_tree != NULL and g.small_tree(s.ctx, st):
         s.stats[STAT_SMALL_TREE] += 1
         nodes0 = s.nodes
-        v = _ab_small(s, ply, who, n, alpha, beta)
+        if s.small_tree_values and g.small_tree_value != NULL:
+            v = g.small_tree_value(s.ctx, st, alpha, beta, &s.nodes)
+        else:
+            n = g.legal_moves(s.ctx, st, moves)
+            if n == 0:
+                return sign * root_final(s, st)
+            v = _ab_small(s, ply, who, n, alpha, beta)
         if (nodes0 ^ s.nodes) > CHECK_MASK:
             tick(s)                     # the subtree may have passed a clock reading
         return v
+    n = g.legal_moves(s.ctx, st, moves)
+    if n == 0:
+        return sign * root_final(s, st)
 
     # nodes with few moves have small subtrees: cheaper to search than to
     # fetch from the table

@@ -40,7 +40,7 @@ cdef enum:
     NUM_COLOURS = 5
     EMPTY = 255
     GREEDY_SHARE = 224       # playout "greedy": share of greedy moves, out of 256
-    SMALL_TREE_PAIRS = 3     # the small_tree hook: positions with at most this many neighbouring pairs
+    SMALL_TREE_PAIRS = 4     # the small_tree hook: positions with at most this many neighbouring pairs
 
 COLOURS = "RYGBK"
 # MCTS playout policies (see cc_playout_greedy); "greedy" is the default: MCTS
@@ -300,6 +300,13 @@ cdef void cc_apply(const void *ctx, void *st, cs_move m) noexcept nogil:
     cdef const CCContext *c = <const CCContext *> ctx
     cdef CCState *s = <CCState *> st
     cdef int src = <int> (m >> 3)
+    s.hash = hash_after(c, s, src, src + c.step[(m >> 1) & 3], m & 1)
+    apply_move(c, s, m)
+
+
+cdef inline void apply_move(const CCContext *c, CCState *s, cs_move m) noexcept nogil:
+    """cc_apply but the hash (the small trees need none)."""
+    cdef int src = <int> (m >> 3)
     cdef int d = <int> ((m >> 1) & 3)
     cdef bint claim = m & 1
     cdef int dst = src + c.step[d]
@@ -312,7 +319,6 @@ cdef void cc_apply(const void *ctx, void *st, cs_move m) noexcept nogil:
     cdef uint64_t dst_bit = (<uint64_t> 1) << dst
     cdef int new_height
     cdef int new_shield
-    s.hash = hash_after(c, s, src, dst, claim)
     # the colours' points: the covered top scores no more (a claim lifts
     # it off), the moved top scores the covered height too (not on a claim)
     s.value[colour_of(under)] -= under_height * pips(under)
@@ -513,6 +519,97 @@ cdef int cc_small_tree(const void *ctx, const void *st) noexcept nogil:
     return neighbour_pairs(<const CCContext *> ctx, (<const CCState *> st).occupied) <= SMALL_TREE_PAIRS
 
 
+cdef inline uint64_t sources_from(const CCContext *c, uint64_t occupied, uint64_t single, uint64_t mine,
+                                  uint64_t theirs, bint theirs_shielded, uint64_t *src) noexcept nogil:
+    """movable_from in every direction d: the sources of the stack moves to
+    src[d], of the claim moves to src[4 + d]; returns the union of the stack
+    moves' sources (0: no move, since every claim is also a stack move)."""
+    cdef uint64_t any_src = 0
+    cdef int d
+    for d in range(4):
+        if c.has_neighbour[d]:
+            movable_from(c, occupied, single, mine, theirs, theirs_shielded, d, &src[d], &src[4 + d])
+            any_src |= src[d]
+        else:
+            src[d] = 0
+            src[4 + d] = 0
+    return any_src
+
+
+cdef int small_value(const CCContext *c, const CCState *s, const uint64_t *src, int alpha, int beta,
+                     uint64_t *nodes) noexcept nogil:
+    """Fail-soft negamax value for the mover of `s`, which has at most
+    SMALL_TREE_PAIRS neighbouring pairs and the moves whose sources `src`
+    holds (sources_from): the moves in the order cc_legal_moves lists them,
+    each child counted in *nodes.  A child with no move is valued from the
+    colours' points without being made."""
+    cdef CCState child
+    cdef uint64_t child_src[8]
+    cdef int me = s.to_move
+    cdef int mine = s.claim[me]
+    cdef int theirs = s.claim[1 - me]
+    cdef int margin = claim_value(s.value, mine) - claim_value(s.value, theirs)
+    cdef int d, i, kind, dst, a, b, my_claim, v, best = -1000000
+    cdef uint64_t bits, src_bit, dst_bit, occupied, single
+    cdef uint8_t under
+    cdef bint claim, ended
+    for d in range(4):
+        for kind in range(2):
+            bits = src[4 * kind + d]
+            claim = kind
+            while bits:
+                i = cc_ctz(bits)
+                bits &= bits - 1
+                if best > alpha:
+                    alpha = best
+                dst = i + c.step[d]
+                src_bit = (<uint64_t> 1) << i
+                dst_bit = (<uint64_t> 1) << dst
+                under = s.top[dst]
+                a = colour_of(s.top[i])
+                b = colour_of(under)
+                occupied = s.occupied & ~src_bit
+                single = s.single & ~(src_bit | dst_bit)
+                if claim:
+                    my_claim = b
+                    if s.height[i] == 1:
+                        single |= dst_bit
+                else:
+                    my_claim = mine
+                nodes[0] += 1
+                # no neighbouring pair left, or none the other player may use
+                ended = (neighbour_pairs(c, occupied) == 0
+                         or not sources_from(c, occupied, single, colour_after(s, theirs, a, b, src_bit, dst_bit),
+                                             colour_after(s, my_claim, a, b, src_bit, dst_bit), claim, child_src))
+                if ended:
+                    # the mover's margin right after the move
+                    if claim:
+                        v = s.value[b] - pips(under) - claim_value(s.value, theirs)
+                    else:
+                        v = margin + stack_gain(s, i, dst, mine, theirs)
+                else:
+                    memcpy(&child, s, sizeof(CCState))
+                    apply_move(c, &child, i * 8 + d * 2 + claim)
+                    v = -small_value(c, &child, child_src, -beta, -alpha, nodes)
+                if v > best:
+                    best = v
+                    if best >= beta:
+                        return best
+    return best
+
+
+cdef int cc_small_tree_value(const void *ctx, const void *st, int alpha, int beta, uint64_t *nodes) noexcept nogil:
+    """game.h `small_tree_value`: small_value, or the final margin where the
+    mover has no move."""
+    cdef const CCContext *c = <const CCContext *> ctx
+    cdef const CCState *s = <const CCState *> st
+    cdef int me = s.to_move
+    cdef uint64_t src[8]
+    if not sources_from(c, s.occupied, s.single, owned_by(s, me), owned_by(s, 1 - me), s.shield == 1 - me, src):
+        return score(s, me) - score(s, 1 - me)
+    return small_value(c, s, src, alpha, beta, nodes)
+
+
 cdef int cc_playout_greedy(const void *ctx, const void *st, const cs_move *moves,
                            int n, uint64_t *rng) noexcept nogil:
     """With probability GREEDY_SHARE / 256 the move of highest priority (the
@@ -597,6 +694,7 @@ cdef class ColorClaimGame:
         g.reply_counts = cc_reply_counts
         g.final_value = cc_evaluate_margin
         g.small_tree = cc_small_tree
+        g.small_tree_value = cc_small_tree_value
 
     @property
     def state_size(self):

@@ -150,6 +150,18 @@ cdef class GameState:
             return None
         return bool(self.g.small_tree(self.g.ctx, self.st()))
 
+    def small_tree_value(self, int alpha, int beta):
+        """The game's small_tree_value hook at this state (one the
+        small_tree hook names): (the fail-soft value for the side to move
+        in the window alpha..beta, the states its search made); None when
+        the game has none."""
+        cdef uint64_t nodes = 0
+        if self.g.small_tree_value == NULL:
+            return None
+        if self.g.small_tree == NULL or not self.g.small_tree(self.g.ctx, self.st()):
+            raise ValueError("small_tree_value is only defined where small_tree holds")
+        return self.g.small_tree_value(self.g.ctx, self.st(), alpha, beta, &nodes), nodes
+
     def hash(self):
         return self.g.hash(self.g.ctx, self.st())
 

@@ -142,11 +142,20 @@ typedef struct cs_game {
     /* optional, for games without chance: nonzero when the game tree below
        `st` is so small (a few moves to the end) that the exact solver
        searches it fastest as it is, without its table and move ordering
-       (Color Claim: at most 3 pairs of neighbouring stacks, so at most 3
+       (Color Claim: at most 4 pairs of neighbouring stacks, so at most 4
        more moves).  In such a tree legal_moves() must return 0 exactly at
        the terminal states, which the solver then takes for terminal
        without calling to_move().  NULL: the solver never does. */
     int (*small_tree)(const void *ctx, const void *st);
+    /* optional, with small_tree: the value, for the side of the player to
+       move, of a state small_tree names, found by the game itself
+       (fail-soft: at most alpha an upper bound, at least beta a lower bound,
+       exact between them), adding to *nodes the states its search makes, one
+       each, as the solver's own search of the small tree would count them
+       (Color Claim: the same search on its bitboards, a child that ends the
+       game valued without being made).  NULL: the solver searches the small
+       tree. */
+    int (*small_tree_value)(const void *ctx, const void *st, int alpha, int beta, uint64_t *nodes);
 } cs_game;
 
 #define CS_GAME_CAPSULE "claimsolve.cs_game"

@@ -34,6 +34,7 @@ cdef extern from "game.h" nogil:
                              int *replies, int *movers, uint64_t *hashes) noexcept nogil
         int (*final_value)(const void *ctx, const void *st, int player) noexcept nogil
         int (*small_tree)(const void *ctx, const void *st) noexcept nogil
+        int (*small_tree_value)(const void *ctx, const void *st, int alpha, int beta, uint64_t *nodes) noexcept nogil
     int cs_side(const cs_game *g, int player)
     int cs_two_sided(const cs_game *g)
     uint64_t cs_rand(uint64_t *s)

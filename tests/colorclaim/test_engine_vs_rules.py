@@ -7,9 +7,10 @@ from hypothesis import strategies as st
 
 from claimsolve._colorclaim import colorclaim_game
 from claimsolve._engine import GameState
-from claimsolve.colorclaim import ColorClaimPosition
+from claimsolve.colorclaim import ColorClaimPosition, rules
 from claimsolve.colorclaim.position import FULL_SET
 from claimsolve.colorclaim.rules import COLOURS, State
+from colorclaim_helpers import negamax
 
 SHAPES = [(2, 2), (3, 2), (2, 3), (3, 3), (4, 3), (3, 4), (4, 4), (5, 4), (6, 5),
           (1, 5), (7, 3), (5, 6), (8, 8), (1, 2), (16, 4), (2, 1)]
@@ -146,25 +147,79 @@ def longest_line(position):
     return max((1 + longest_line(position.play(m)) for m in position.legal_moves()), default=0)
 
 
+SMALL_TREE_PAIRS = 4      # the engine's small_tree hook: at most this many neighbouring pairs
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setups())
-def test_small_tree_hook_names_positions_with_at_most_three_moves_left(setup):
-    """The engine's small_tree hook (the solver searches the tree below
-    without its table) holds exactly at positions with at most 3 pairs of
-    neighbouring stacks; from such a position no line lasts more moves
-    than there are pairs, and it ends exactly when no move is listed."""
+def test_small_tree_hook_names_positions_with_at_most_four_moves_left(setup):
+    """The engine's small_tree hook (the solver leaves the tree below to
+    the game's small_tree_value) holds exactly at positions with at most 4
+    pairs of neighbouring stacks; from such a position no line lasts more
+    moves than there are pairs, and it ends exactly when no move is listed."""
     position, rng = setup
     while True:
         engine = position.engine_state()
         pairs = neighbour_pairs(position)
-        assert engine.small_tree() == (pairs <= 3)
-        if pairs <= 3:
+        assert engine.small_tree() == (pairs <= SMALL_TREE_PAIRS)
+        if pairs <= SMALL_TREE_PAIRS:
             assert longest_line(position) <= pairs
             assert (engine.legal_moves() == []) == engine.is_terminal()
         moves = position.legal_moves()
         if not moves:
             break
         position = position.play(rng.choice(moves))
+
+
+def plain_alpha_beta(position, alpha, beta):
+    """Fail-soft alpha-beta on the reference over the moves in the
+    engine's order, no table, no ordering (the search the solver runs in a
+    small tree where a game has no small_tree_value): (the states it
+    makes, one per child, the value for the player to move)."""
+    made, best = 0, None
+    for code in position.engine_state().legal_moves():
+        if best is not None and best > alpha:
+            alpha = best
+        child = position.play(position.move_name(code))
+        made += 1
+        if child.is_over():
+            v = -rules.margin(child.state)
+        else:
+            below, v = plain_alpha_beta(child, -beta, -alpha)
+            made += below
+            v = -v
+        if best is None or v > best:
+            best = v
+            if best >= beta:
+                break
+    return made, best
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setups(), st.integers(-12, 12), st.integers(1, 12))
+def test_small_tree_value_is_the_exact_value_within_its_window(setup, alpha, width):
+    """Where the small_tree hook holds, the engine's small_tree_value is the
+    reference's exact final margin for the mover (within the window; fail-
+    soft bounds outside it), and it counts the states plain alpha-beta over
+    the listed moves would make."""
+    position, rng = setup
+    beta = alpha + width
+    while not position.is_over():
+        engine = position.engine_state()
+        if engine.small_tree():
+            exact = negamax(position)
+            value, nodes = engine.small_tree_value(-10000, 10000)
+            assert value == exact
+            assert nodes == plain_alpha_beta(position, -10000, 10000)[0]
+            value, nodes = engine.small_tree_value(alpha, beta)
+            if value <= alpha:
+                assert exact <= value
+            elif value >= beta:
+                assert exact >= value
+            else:
+                assert value == exact
+            assert (nodes, value) == plain_alpha_beta(position, alpha, beta)
+        position = position.play(rng.choice(position.legal_moves()))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -158,23 +158,30 @@ def test_counted_replies_change_no_value_and_no_node(size, seed, stacks):
 
 @pytest.mark.parametrize("size,seed,stacks", [("4x3", 1, 8), ("4x4", 2, 10), ("4x4", 1, 9)])
 def test_small_trees_change_no_value(size, seed, stacks):
-    """The trees the game's small_tree hook names (Color Claim: at most 3
+    """The trees the game's small_tree hook names (Color Claim: at most 4
     pairs of neighbouring stacks) are searched without the table: every
     move's value is the same as with the table to the end, and equal to
-    brute force; the searches differ (other nodes)."""
+    brute force; the searches differ (other nodes).  The game's own
+    small_tree_value and the solver's plain alpha-beta there give the same
+    answer, node for node."""
     position = reduced(size, seed, stacks)
     answers, stats = {}, {}
-    for small in (False, True):
+    for small, own in ((False, True), (True, False), (True, True)):
         searcher = alphabeta._searcher(position, _alphabeta.Table(64))
         searcher.small_trees = small
-        assert searcher.small_trees == small
-        answers[small] = searcher.solve(None, None, False, 1)
-        stats[small] = searcher.stats
-    assert stats[False]["small_tree"] == 0 < stats[True]["small_tree"]
-    assert answers[True]["nodes"] != answers[False]["nodes"]
-    values = {small: {position.turn_name(path): (lo, hi) for path, lo, hi in answer["moves"]}
-              for small, answer in answers.items()}
-    assert values[True] == values[False] == {move: (v, v) for move, v in move_values(position).items()}
+        searcher.small_tree_values = own
+        assert (searcher.small_trees, searcher.small_tree_values) == (small, own)
+        answers[small, own] = searcher.solve(None, None, False, 1)
+        stats[small, own] = searcher.stats
+    assert stats[False, True]["small_tree"] == 0 < stats[True, True]["small_tree"]
+    assert answers[True, True]["nodes"] != answers[False, True]["nodes"]
+    for key in ("moves", "nodes", "pv", "best"):
+        assert answers[True, True][key] == answers[True, False][key]
+    assert stats[True, True] == stats[True, False]
+    values = {key: {position.turn_name(path): (lo, hi) for path, lo, hi in answer["moves"]}
+              for key, answer in answers.items()}
+    exact = {move: (v, v) for move, v in move_values(position).items()}
+    assert values[True, True] == values[False, True] == exact
 
 
 def test_small_trees_give_the_same_value_only_answer_on_an_endgame():

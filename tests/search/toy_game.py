@@ -61,7 +61,8 @@ class CsGame(c.Structure):
                 ("hash", PROTOTYPES["hash"]), ("side", c.c_void_p), ("playout_policy", c.c_void_p),
                 ("move_priority", c.c_void_p), ("in_turn", c.c_void_p), ("move_count", c.c_void_p),
                 ("chance_sample", c.c_void_p), ("playout_value", c.c_void_p), ("reply_counts", c.c_void_p),
-                ("final_value", c.c_void_p), ("small_tree", c.c_void_p)]
+                ("final_value", c.c_void_p), ("small_tree", c.c_void_p),
+                ("small_tree_value", c.c_void_p)]
 
 
 class ToyGame:
@@ -111,7 +112,7 @@ class ToyGame:
                              max_moves=2, max_outcomes=0, chance_outcomes=None, side=side_pointer,
                              playout_policy=None, move_priority=None, in_turn=None, move_count=None,
                              chance_sample=None, playout_value=value_pointer, reply_counts=None, final_value=None,
-                             small_tree=None,
+                             small_tree=None, small_tree_value=None,
                              **hooks)
         new_capsule = ctypes.pythonapi.PyCapsule_New
         new_capsule.restype = ctypes.py_object
