@@ -8,6 +8,9 @@ in its own process, on the same positions:
   4x4 setup, seed 1              every move's value (capped at --cap seconds)
   20-stack 6x5 endgames          value-only and every move's value
                                  (seeds/colorclaim/endgame-6x5-20-seed*.json)
+  ten 20-stack 6x5 endgames      `analyze` at its default budget and threads:
+                                 is the value proven? (start-6x5.json, then
+                                 random.Random(S) moves, S = 1-10)
 
 Value-only is `solve --value-only` (the value and one best move); "every
 move" is `solve` (each legal move's exact value).  Each answer gets a fresh
@@ -57,6 +60,47 @@ def measure(where, value_only, hash_mb, cap=None, threads=1):
         best = [s.move for s in result.suggestions if s.exact and s.score == value]
     return {"value": value, "best": best, "nodes": result.nodes, "cpu": cpu, "wall": wall,
             "complete": result.complete}
+
+
+def analyze_endgame(seed):
+    """`claimsolve analyze` as a user runs it (the default budget and
+    threads) on start-6x5.json after random.Random(seed) moves to 20 stacks:
+    {"value" (None unless proven), "engine", "wall"}."""
+    import random
+    import claimsolve
+    position = claimsolve.load(str(SEEDS / "start-6x5.json"))
+    rng = random.Random(seed)
+    while position.stack_count() > 20:
+        position = position.play(rng.choice(position.legal_moves()))
+    wall = time.perf_counter()
+    result = claimsolve.analyze(position).result
+    wall = time.perf_counter() - wall
+    proven = result.engine == "solver" and result.complete
+    return {"value": result.info.get("value") if proven else None, "engine": result.engine, "wall": wall}
+
+
+def analyze_endgames(before, name):
+    print("\nanalyze at its default budget (2 s) and threads, ten 20-stack 6x5 endgames: the value proven?")
+    print(f"  {'seed':<6} {name:>24} {'now':>24}")
+    proven = {"old": 0, "new": 0}
+    for seed in range(1, 11):
+        cells = []
+        for side, tree in (("old", before), ("new", None)):
+            try:
+                m = baseline.call(__file__, "analyze_endgame", [seed], tree=tree, timeout=120)
+            except baseline.BaselineError as exc:
+                print(f"  ({exc})", flush=True)
+                cells.append(f"{'failed':>24}")
+                continue
+            if m["value"] is not None:
+                proven[side] += 1
+                what = f"{m['value']:+d} proven"
+            else:
+                what = f"{m['engine']}, not proven"
+            what += f" {m['wall']:.2f} s"
+            cells.append(f"{what:>24}")
+        print(f"  {seed:<6} {cells[0]} {cells[1]}", flush=True)
+    print(f"  proven: {name} {proven['old']} of 10, now {proven['new']} of 10")
 
 
 def both(before, where, value_only, hash_mb, cap):
@@ -136,6 +180,7 @@ def main():
     for file in ENDGAMES:
         old, new = both(before, str(SEEDS / file), True, args.hash, None)
         row(file.replace(".json", ""), old, new)
+    analyze_endgames(before, name)
     if not args.quick:
         header(f"every move's value (capped at {args.cap:g} s)", name)
         old, new = both(before, "4x4:1", False, args.hash, args.cap)

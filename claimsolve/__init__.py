@@ -36,7 +36,7 @@ def _position(position):
     return position
 
 
-def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=0, threads=1, hash_mb=64,
+def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=0, threads=None, hash_mb=64,
             progress=None):
     """Best-move suggestions; see claimsolve.analysis.analyze.  An iteration
     budget is MCTS's: with engine "alphabeta" or "solver" it is refused
@@ -54,7 +54,8 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
     if top is not None:
         limits.top(top, "top")
     limits.seed(seed, "seed")
-    limits.threads(threads, "threads")
+    if threads is not None:
+        limits.threads(threads, "threads")
     limits.memory_mb(hash_mb, "hash")
     return _analyze(position, time=time, iterations=iterations, engine=engine, top=top, seed=seed,
                     threads=threads, hash_mb=hash_mb, progress=progress)

@@ -523,9 +523,10 @@ def odds(pos, samples, seed, seconds, hash_mb, threads, svg_path, as_json):
 @click.option("--engine", type=click.Choice(analysis_mod.ENGINES), default="auto", show_default=True)
 @click.option("--top", type=Checked(limits.top, "n"), default=5, show_default=True, help="Suggestions shown.")
 @click.option("--seed", type=SEED, default=0, show_default=True)
-@click.option("--threads", type=Checked(limits.threads, "n"), default=1, show_default=True,
+@click.option("--threads", type=Checked(limits.threads, "n"), default=None,
               help="MCTS: root-parallel searches in N processes; the exact solver: N threads sharing "
-                   "its table (alpha-beta uses one); Claim It!'s exact turn optimum: up to 2 threads.")
+                   "its table (alpha-beta uses one); Claim It!'s exact turn optimum: up to 2 threads. "
+                   "Default: one, but the exact solver runs on the machine's cores (at most 2).")
 @click.option("--hash", "hash_mb", type=MEGABYTES, default=64, show_default=True)
 @click.option("--svg", "svg_path", type=OUTPUT_FILE,
               help="Also write the board with the suggestions drawn on it to FILE.")

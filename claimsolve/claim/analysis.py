@@ -35,6 +35,7 @@ def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, pro
         raise ClaimsolveError("option '--engine': the exact solver is for Color Claim; Claim is analysed by"
                               " alphabeta or mcts")
     budget = None if time is None else time * (1 - POSTPROCESS_SHARE)
+    threads = threads or 1
     if engine == "auto":
         if iterations is not None:
             engine = "mcts"          # an iteration budget only means something to MCTS

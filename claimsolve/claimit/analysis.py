@@ -22,6 +22,7 @@ def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, pro
     if engine in ("alphabeta", "solver"):
         raise ClaimsolveError(
             f"option '--engine': {engine} needs a game without dice; Claim It! is analysed by mcts")
+    threads = threads or 1
     started = _time.monotonic()
     result = mcts.search(position, time=None if time is None else time * SEARCH_SHARE,
                          iterations=iterations, seed=seed, threads=threads, progress=progress)

@@ -13,16 +13,22 @@ from ..search import alphabeta, mcts
 # value is proven and the rest is not, the answer is the value-only one (the
 # best move exact, the others the bounds proven on the way); when not even
 # the value is, alpha-beta answers with the rest of the budget.
+# Unless told otherwise the solver runs on the machine's cores (at most 2:
+# alphabeta.default_threads).  With 2 threads on 2 cores, ten 20-stack 6x5
+# endgames (start-6x5.json, then random.Random(S) moves, S = 1-10) have
+# their value proven in 0.3-1.7 s of wall time: 90% of the default 2 s is
+# the share that proves them all, and the rest is alpha-beta's if it fails.
 # (benchmarks/bench_solver_frontier.py: 4x3 starts, 12 stacks, value-only in
-# about 0.1 s; 20-stack 6x5 endgames value-only in 0.2 to 12 s of processor
-# time, every move's value in 3 to 60 s; a 4x4 start, 16 dense stacks,
-# value-only in 3 to 13 s.)
+# about 0.02 s; 4x4 starts, 16 dense stacks, value-only in 1.2-2.9 s of
+# processor time on one thread.)
 AUTO_SOLVE_STACKS = 20
-SOLVER_SHARE = 0.75
+SOLVER_SHARE = 0.9
 
 
 def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, progress):
     """The Analysis of `position` (see claimsolve.analysis.analyze)."""
+    solver_threads = alphabeta.default_threads() if threads is None else threads
+    threads = threads or 1
     if engine == "mcts":
         result = mcts.search(position, time=time, iterations=iterations, seed=seed,
                              threads=threads, progress=progress)
@@ -35,7 +41,7 @@ def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, pro
         return Analysis(position, result)
     if engine == "solver":
         return Analysis(position, alphabeta.solve(position, time=time, hash_mb=hash_mb, progress=progress,
-                                                  threads=threads))
+                                                  threads=solver_threads))
     if engine == "alphabeta":
         return Analysis(position, alphabeta.search(position, time=time, hash_mb=hash_mb, top=top or 1,
                                                    progress=progress))
@@ -46,12 +52,12 @@ def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, pro
         table = alphabeta.new_table(hash_mb)
         budget = None if time is None else time * SOLVER_SHARE
         solved = alphabeta.solve(position, time=budget, hash_mb=hash_mb, progress=progress,
-                                 table=table, value_only=time is not None, threads=threads)
+                                 table=table, value_only=time is not None, threads=solver_threads)
         if solved.complete and time is not None:
             left = budget - (_time.monotonic() - started)
             if left > 0:
                 every = alphabeta.solve(position, time=left, hash_mb=hash_mb, progress=progress, table=table,
-                                        threads=threads)
+                                        threads=solver_threads)
                 if every.complete:
                     return Analysis(position, every)
         if solved.complete:

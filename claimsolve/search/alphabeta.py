@@ -6,6 +6,8 @@ Values are in the game's score units for the player to move (Color Claim: the
 final margin).  With more than two players and no teams the search is
 paranoid: the player to move against everyone else.
 """
+import os
+
 from .. import _alphabeta, limits
 from ..errors import ClaimsolveError, Interrupted
 from .line import move_names
@@ -13,6 +15,20 @@ from .player import Player, register_player
 from .result import SearchResult, Suggestion
 
 DEFAULT_HASH_MB = 64
+# `analyze` runs the exact solver on this many threads at most when it is
+# not told how many: on 2 cores two threads take 0.46-0.67 of one thread's
+# wall time (benchmarks/bench_solver_threads.py); more were never measured.
+DEFAULT_THREADS_MAX = 2
+
+
+def default_threads():
+    """The exact solver's threads when `analyze` is not told: the cores this
+    process may run on, at most DEFAULT_THREADS_MAX."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:          # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(DEFAULT_THREADS_MAX, cores))
 
 
 def _result_word(value):

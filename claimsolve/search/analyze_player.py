@@ -40,7 +40,8 @@ class AnalyzePlayer(Player):
         if len(legal) == 1:           # nothing to think about (Claim It!: the roll that opens a turn)
             return legal[0]
         self.moves += 1
-        self.last = analyze(position, time=self.time, engine=self.engine, top=self.top,
+        # one thread: the same seed, the same game (and match games run side by side)
+        self.last = analyze(position, time=self.time, engine=self.engine, top=self.top, threads=1,
                             seed=(self.seed + self.moves) % (limits.MAX_SEED + 1), progress=self.progress)
         best = self.last.best_move
         return best if best is not None else legal[0]

@@ -256,7 +256,16 @@ def test_analyze_is_what_analyze_prints(client):
         expected = json.loads(cli("analyze", SEEDS / name, "--json", *args).stdout)
         response = post(client, "analyze", {"position": position(name), **options})
         assert response.status_code == 200, response.text
-        assert untimed(response.json()) == untimed(expected), name
+        answer = response.json()
+        if expected["engine"] == "solver":
+            # by default the solver runs on the cores: its values are the
+            # same every run, but its node count, which of several equally
+            # good moves comes first and the line shown may vary
+            for found in (answer, expected):
+                assert found["nodes"] > 0 and found["pv"][0] == found["suggestions"][0]["move"]
+                found["suggestions"].sort(key=lambda s: s["move"])
+                del found["nodes"], found["pv"]
+        assert untimed(answer) == untimed(expected), name
 
 
 def test_solve_and_odds_are_what_they_print(client):
