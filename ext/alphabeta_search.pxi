@@ -6,9 +6,9 @@
 # names, the solver searches with _ab_small instead: plain alpha-beta over
 # the moves as listed, no table, no ordering, no killers or history (what
 # they cost at every node of a tree a few moves deep is more than the nodes
-# they spare), or the game's small_tree_value runs that search itself.  Both drivers (alphabeta_solver.pxi, the exact
-# solver; alphabeta_deepening.pxi, iterative deepening) call it through
-# child_value.
+# they spare), or the game's small_tree_value runs that search itself.
+# Both drivers (alphabeta_solver.pxi, the exact solver;
+# alphabeta_deepening.pxi, iterative deepening) call it through child_value.
 
 cdef enum:
     MAX_PLY = 1024           # deepest line searched

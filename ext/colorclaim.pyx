@@ -257,6 +257,28 @@ cdef inline uint64_t colour_after(const CCState *s, int colour, int a, int b,
     return x
 
 
+cdef inline void child_view(const CCState *s, int src, int dst, bint claim, uint64_t *occupied,
+                            uint64_t *single, uint64_t *his, uint64_t *movers) noexcept nogil:
+    """What the other player faces once the mover's stack at src has gone
+    onto (claim: claimed) the one at dst, from the bitboards cc_apply would
+    leave: the occupied spaces, the single pyramids, the stacks he owns and
+    those the mover owns (the mover is shielded after a claim)."""
+    cdef int me = s.to_move
+    cdef uint64_t src_bit = (<uint64_t> 1) << src
+    cdef uint64_t dst_bit = (<uint64_t> 1) << dst
+    cdef int a = colour_of(s.top[src])
+    cdef int b = colour_of(s.top[dst])
+    cdef int my_claim = s.claim[me]
+    occupied[0] = s.occupied & ~src_bit
+    single[0] = s.single & ~(src_bit | dst_bit)
+    if claim:
+        my_claim = b
+        if s.height[src] == 1:
+            single[0] |= dst_bit
+    his[0] = colour_after(s, s.claim[1 - me], a, b, src_bit, dst_bit)
+    movers[0] = colour_after(s, my_claim, a, b, src_bit, dst_bit)
+
+
 cdef void cc_reply_counts(const void *ctx, const void *st, const cs_move *moves, int n,
                           int *replies, int *movers, uint64_t *hashes) noexcept nogil:
     """game.h `reply_counts`: each move's child's move count, mover (the
@@ -264,33 +286,17 @@ cdef void cc_reply_counts(const void *ctx, const void *st, const cs_move *moves,
     cc_apply would leave, without making the child."""
     cdef const CCContext *c = <const CCContext *> ctx
     cdef const CCState *s = <const CCState *> st
-    cdef int me = s.to_move
-    cdef int other = 1 - me
-    cdef int k, src, dst, a, b, my_claim
-    cdef uint64_t src_bit, dst_bit, occupied, single
-    cdef uint8_t moved, under
+    cdef int other = 1 - s.to_move
+    cdef int k, src, dst
+    cdef uint64_t occupied, single, his, movers_own
     cdef bint claim
     for k in range(n):
         src = <int> (moves[k] >> 3)
         dst = src + c.step[(moves[k] >> 1) & 3]
         claim = moves[k] & 1
-        src_bit = (<uint64_t> 1) << src
-        dst_bit = (<uint64_t> 1) << dst
-        moved = s.top[src]
-        under = s.top[dst]
-        a = colour_of(moved)
-        b = colour_of(under)
-        occupied = s.occupied & ~src_bit
-        single = s.single & ~(src_bit | dst_bit)
-        if claim:
-            my_claim = b
-            if s.height[src] == 1:
-                single |= dst_bit
-        else:
-            my_claim = s.claim[me]
+        child_view(s, src, dst, claim, &occupied, &single, &his, &movers_own)
         # the other player moves in the child; a claim shields the mover
-        replies[k] = count_from(c, occupied, single, colour_after(s, s.claim[other], a, b, src_bit, dst_bit),
-                                colour_after(s, my_claim, a, b, src_bit, dst_bit), claim)
+        replies[k] = count_from(c, occupied, single, his, movers_own, claim)
         movers[k] = other
         if hashes != NULL:
             hashes[k] = hash_after(c, s, src, dst, claim)
@@ -549,8 +555,8 @@ cdef int small_value(const CCContext *c, const CCState *s, const uint64_t *src, 
     cdef int mine = s.claim[me]
     cdef int theirs = s.claim[1 - me]
     cdef int margin = claim_value(s.value, mine) - claim_value(s.value, theirs)
-    cdef int d, i, kind, dst, a, b, my_claim, v, best = -1000000
-    cdef uint64_t bits, src_bit, dst_bit, occupied, single
+    cdef int d, i, kind, dst, v, best = -1000000
+    cdef uint64_t bits, occupied, single, his, movers_own
     cdef uint8_t under
     cdef bint claim, ended
     for d in range(4):
@@ -563,28 +569,16 @@ cdef int small_value(const CCContext *c, const CCState *s, const uint64_t *src, 
                 if best > alpha:
                     alpha = best
                 dst = i + c.step[d]
-                src_bit = (<uint64_t> 1) << i
-                dst_bit = (<uint64_t> 1) << dst
-                under = s.top[dst]
-                a = colour_of(s.top[i])
-                b = colour_of(under)
-                occupied = s.occupied & ~src_bit
-                single = s.single & ~(src_bit | dst_bit)
-                if claim:
-                    my_claim = b
-                    if s.height[i] == 1:
-                        single |= dst_bit
-                else:
-                    my_claim = mine
+                child_view(s, i, dst, claim, &occupied, &single, &his, &movers_own)
                 nodes[0] += 1
                 # no neighbouring pair left, or none the other player may use
                 ended = (neighbour_pairs(c, occupied) == 0
-                         or not sources_from(c, occupied, single, colour_after(s, theirs, a, b, src_bit, dst_bit),
-                                             colour_after(s, my_claim, a, b, src_bit, dst_bit), claim, child_src))
+                         or not sources_from(c, occupied, single, his, movers_own, claim, child_src))
                 if ended:
                     # the mover's margin right after the move
                     if claim:
-                        v = s.value[b] - pips(under) - claim_value(s.value, theirs)
+                        under = s.top[dst]
+                        v = s.value[colour_of(under)] - pips(under) - claim_value(s.value, theirs)
                     else:
                         v = margin + stack_gain(s, i, dst, mine, theirs)
                 else:
