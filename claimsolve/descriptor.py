@@ -54,7 +54,8 @@ class GameDescriptor:
                  takes; `new` refuses the others
     analyze      Lazy of analyze(position, time, iterations, engine, seed,
                  threads, hash_mb, top, progress) -> claimsolve.analysis.Analysis,
-                 or None when the game has no engine
+                 or None when the game has no engine; `threads` None means
+                 the defaults (claimsolve.analysis.analyze)
     solve        Lazy of its exact solver (claimsolve.solve), or None
     odds         Lazy of its stop/roll odds table (claimsolve.odds), or None
     player_kinds Lazy of {kind: factory(options, seed) -> Player}, the match

@@ -135,16 +135,32 @@ cdef inline void movable(const CCContext *c, const CCState *s, int d,
                  stack_src, claim_src)
 
 
+cdef inline uint64_t sources_from(const CCContext *c, uint64_t occupied, uint64_t single, uint64_t mine,
+                                  uint64_t theirs, bint theirs_shielded, uint64_t *src) noexcept nogil:
+    """movable_from in every direction d: the sources of the stack moves to
+    src[d], of the claim moves to src[4 + d]; returns the union of the stack
+    moves' sources (0: no move, since every claim is also a stack move)."""
+    cdef uint64_t any_src = 0
+    cdef int d
+    for d in range(4):
+        if c.has_neighbour[d]:
+            movable_from(c, occupied, single, mine, theirs, theirs_shielded, d, &src[d], &src[4 + d])
+            any_src |= src[d]
+        else:
+            src[d] = 0
+            src[4 + d] = 0
+    return any_src
+
+
 cdef inline int count_from(const CCContext *c, uint64_t occupied, uint64_t single, uint64_t mine,
                            uint64_t theirs, bint theirs_shielded) noexcept nogil:
     """The number of legal moves of a mover who owns `mine` against `theirs`."""
-    cdef uint64_t stack_src, claim_src
-    cdef int d
+    cdef uint64_t src[8]
+    cdef int k
     cdef int n = 0
-    for d in range(4):
-        if c.has_neighbour[d]:
-            movable_from(c, occupied, single, mine, theirs, theirs_shielded, d, &stack_src, &claim_src)
-            n += cc_popcount(stack_src) + cc_popcount(claim_src)
+    sources_from(c, occupied, single, mine, theirs, theirs_shielded, src)
+    for k in range(8):
+        n += cc_popcount(src[k])
     return n
 
 
@@ -523,23 +539,6 @@ cdef int cc_small_tree(const void *ctx, const void *st) noexcept nogil:
     the pair it moved along and never makes a new one: at most that many
     moves are left."""
     return neighbour_pairs(<const CCContext *> ctx, (<const CCState *> st).occupied) <= SMALL_TREE_PAIRS
-
-
-cdef inline uint64_t sources_from(const CCContext *c, uint64_t occupied, uint64_t single, uint64_t mine,
-                                  uint64_t theirs, bint theirs_shielded, uint64_t *src) noexcept nogil:
-    """movable_from in every direction d: the sources of the stack moves to
-    src[d], of the claim moves to src[4 + d]; returns the union of the stack
-    moves' sources (0: no move, since every claim is also a stack move)."""
-    cdef uint64_t any_src = 0
-    cdef int d
-    for d in range(4):
-        if c.has_neighbour[d]:
-            movable_from(c, occupied, single, mine, theirs, theirs_shielded, d, &src[d], &src[4 + d])
-            any_src |= src[d]
-        else:
-            src[d] = 0
-            src[4 + d] = 0
-    return any_src
 
 
 cdef int small_value(const CCContext *c, const CCState *s, const uint64_t *src, int alpha, int beta,

@@ -85,3 +85,40 @@ def test_an_iteration_budget_under_auto_means_mcts_even_with_a_time():
         result = analyze(position, time=30, iterations=200).result
         assert result.engine == "mcts"
         assert result.info["iterations"] == 200      # the iterations ended it, not the 30 s
+
+
+def test_the_solver_runs_on_the_cores_unless_told(monkeypatch):
+    """Unset, `threads` gives the exact solver the cores (at most 2) and
+    MCTS one process; told, every solve gets that many.  The value is the
+    same either way."""
+    position = load("endgame-6x5-20-seed1.json")
+    solve = colorclaim_analysis.alphabeta.solve
+    threads = []
+
+    def counting_threads(position, **options):
+        threads.append(options["threads"])
+        return solve(position, **options)
+
+    monkeypatch.setattr(colorclaim_analysis.alphabeta, "solve", counting_threads)
+    values = {}
+    for told in (None, 1):
+        threads.clear()
+        result = analyze(position, time=600, threads=told).result
+        assert result.engine == "solver" and result.complete
+        values[told] = result.info["value"]
+        expected = colorclaim_analysis.alphabeta.default_threads() if told is None else told
+        assert threads and set(threads) == {expected}
+    assert values == {None: 6, 1: 6}
+
+
+def test_default_threads_are_the_cores_this_process_may_use_at_most_two():
+    import os
+    import subprocess
+    import sys
+    from claimsolve.search.alphabeta import DEFAULT_THREADS_MAX, default_threads
+    assert DEFAULT_THREADS_MAX == 2
+    assert default_threads() == min(2, len(os.sched_getaffinity(0)))
+    one_core = ("import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+                "from claimsolve.search.alphabeta import default_threads; print(default_threads())")
+    out = subprocess.run([sys.executable, "-c", one_core], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "1"
