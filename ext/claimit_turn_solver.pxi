@@ -485,6 +485,8 @@ ctypedef struct number_bounds:
     uint64_t bust_cls        # the classes with no black and no white of the free numbers but n
     int gain_rolls           # the rolls of the classes with a white of those numbers
     int unblocked[7]         # top_share_sums of bust_cls over the white-able spaces, nfree - 1 largest
+    int stop_bust            # a child proven "stop" had this many busting rolls (217: none yet) ...
+    int stop_gain_rolls      # ... and this many gaining ones
 
 cdef void number_bounds_of(const ci_ctx *c, uint64_t black_cls, uint64_t ws, int f, int n,
                            number_bounds *out) noexcept nogil:
@@ -493,8 +495,10 @@ cdef void number_bounds_of(const ci_ctx *c, uint64_t black_cls, uint64_t ws, int
     out.bust_cls = ALL_CLASSES & ~(black_cls | white_cls)
     out.gain_rolls = rolls_of(c, white_cls)
     top_share_sums(c, out.bust_cls, ws, ci_popcount(rest), out.unblocked)
+    out.stop_bust = 217
+    out.stop_gain_rolls = 0
 
-cdef double white_child_bound(const opt_solver *o, double g, int sp, const number_bounds *nb,
+cdef double white_child_bound(const opt_solver *o, double g, int sp, number_bounds *nb,
                               uint64_t black_cls, int blackable, int nwhite, int nfree, int sup) noexcept nogil:
     """An upper bound on rolling in the state a white on the space sp
     leaves (its stop gain g; standard rules, a black in the supply, at least
@@ -507,7 +511,13 @@ cdef double white_child_bound(const opt_solver *o, double g, int sp, const numbe
     the same white candidates as before.  Its shares are at most those of
     nb (fewer classes, fewer spaces), and its white classes at most nb's:
     so the bound is at least roll_bounds_first's, and when it proves
-    "stop", so would roll_bounds."""
+    "stop", so would roll_bounds.
+
+    Every white of the number leaves the same stop gain and capacity, and
+    the bound falls as the busting rolls grow and the gaining ones shrink:
+    a child with at least the busting rolls and at most the gaining rolls
+    of one proven "stop" (nb.stop_bust, nb.stop_gain_rolls) is "stop"
+    without working the bound out."""
     cdef const ci_ctx *c = o.ctx
     cdef double plain, gaining, bound
     cdef double survives[7]
@@ -524,13 +534,16 @@ cdef double white_child_bound(const opt_solver *o, double g, int sp, const numbe
     else:
         capacity = nwhite - 1 if nwhite - 1 < left else left
         gain_rolls = nb.gain_rolls
-    if capacity == 0:
+    if capacity == 0 or (bust >= nb.stop_bust and gain_rolls <= nb.stop_gain_rolls):
         return -1.0
     bound = rising_pass(o.objective, g, capacity, bust, gain_rolls, nb.unblocked, left, survives, shifted,
                         &plain, &gaining)
     if bound >= g - 1e-9 and o.objective == OBJ_HELD:
         bound = held_gain_pass(g, capacity, bust, gain_rolls, nb.gain_rolls, nb.unblocked, left, survives,
                                shifted, &plain, &gaining)
+    if bound < g - 1e-9 and (nb.stop_bust == 217 or (bust <= nb.stop_bust and gain_rolls >= nb.stop_gain_rolls)):
+        nb.stop_bust = bust
+        nb.stop_gain_rolls = gain_rolls
     return bound
 
 cdef int later_gain_rolls(const opt_solver *o, int sup, uint64_t ws, int nfree,
@@ -814,6 +827,12 @@ cdef int opt_root(opt_solver *o, const ci_state *s, int depth, cs_move *moves, d
             break
     return n
 
+cdef inline void make_child(const ci_ctx *c, const ci_state *s, cs_move move, ci_state *child) noexcept nogil:
+    """The decision state a placement leaves."""
+    memcpy(child, s, sizeof(ci_state))
+    place(c, child, move)
+    child.phase = PHASE_DECIDE
+
 # a placement's child waiting in opt_roll to be valued
 ctypedef struct pending_child:
     ci_state state
@@ -864,6 +883,8 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
     cdef int nwhite = ci_popcount(ws)
     cdef int blackable = ci_popcount(black_spaces(s)) if sup > 0 else 0
     cdef bint quick = o.prune and not c.release_white and sup > 0 and nfree >= 2
+    # a white's child's stop gain: a white adds no black, and lies on a space that is not the mover's
+    cdef double white_stop = stop_gain(s, o.objective) + (1.0 if o.objective == OBJ_HELD else 0.0)
     if o.pairs:
         # the spaces r < c whose partner (c, r) has the same status
         same = black_spaces(s) if not c.release_white else s.colour[s.to_move] & ~blocked(s)
@@ -891,17 +912,11 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
                     continue
                 if v < 0.0:
                     ch = &waiting[pending]
-                    memcpy(&ch.state, s, sizeof(ci_state))
-                    place(c, &ch.state, moves[i])
-                    ch.state.phase = PHASE_DECIDE
-                    ch.stop = stop_gain(&ch.state, o.objective)
-                    ch.stage = 1
-                    if after == 0:
-                        o.cut = 1
-                        v = ch.stop
-                    elif quick and number > 0:
-                        # roll_bounds_first later, if this does not settle it
-                        # and the memo does not know the child
+                    if after != 0 and quick and number > 0:
+                        # a white: its stop gain is known and the per-number bound needs no child made;
+                        # roll_bounds_first later, if this does not settle it and the memo does not
+                        # know the child
+                        ch.stop = white_stop
                         if not (numbers_known >> number) & 1:
                             number_bounds_of(c, black_cls, ws, free_now, number, &per_number[number])
                             numbers_known |= 1 << number
@@ -911,12 +926,21 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
                         if ch.bound < ch.stop - 1e-9:
                             o.number_stops += 1
                             v = ch.stop
-                    elif o.prune:
-                        # the first pass only: the memo may know the child (roll_bounds_second when not)
-                        ch.bound = roll_bounds_first(o, &ch.state, &ch.work, &ch.plain, &ch.gaining)
+                        else:
+                            make_child(c, s, moves[i], &ch.state)
                     else:
-                        ch.bound = ch.plain = ch.gaining = 0.0
-                        ch.work.more = False
+                        make_child(c, s, moves[i], &ch.state)
+                        ch.stop = stop_gain(&ch.state, o.objective)
+                        ch.stage = 1
+                        if after == 0:
+                            o.cut = 1
+                            v = ch.stop
+                        elif o.prune:
+                            # the first pass only: the memo may know the child (roll_bounds_second when not)
+                            ch.bound = roll_bounds_first(o, &ch.state, &ch.work, &ch.plain, &ch.gaining)
+                        else:
+                            ch.bound = ch.plain = ch.gaining = 0.0
+                            ch.work.more = False
                     if v < 0.0:
                         ch.upper = (ch.bound if ch.bound > ch.stop else ch.stop) if o.prune else 1e300
                         # the memo will be asked for it, unless its bound proves "stop": its key
