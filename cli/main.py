@@ -489,7 +489,7 @@ def solve(pos, seconds, hash_mb, value_only, threads, as_json):
 @click.option("--time", "seconds", type=SECONDS, default=None,
               help="Wall-clock budget of the whole command: the turn optimum gets a share, the play-outs "
                    "stop when the rest is spent (default: 4 s for the optimum, every sample played).")
-@click.option("--hash", "hash_mb", type=MEGABYTES, default=96, show_default=True,
+@click.option("--hash", "hash_mb", type=MEGABYTES, default=128, show_default=True,
               help="Memory of the exact turn optimum's table, MB per objective.")
 @click.option("--threads", type=Checked(limits.optimum_threads, "n"), default=1, show_default=True,
               help="Threads of the exact turn optimum (1 or 2), sharing its table: the same values, "

@@ -393,8 +393,8 @@ cdef class TurnSolver:
     roll/stop for the rest of one turn) for one objective, memoised on the
     turn state in a table of at most `memory_mb` MB, counting the table
     it grows from while it grows (16 bytes a state; it starts at 1 MB and
-    grows when LOAD_PERCENT of its slots are filled, next_size: 96 MB ends
-    at 94 MB; when the search needs more there it stops, and `full` says
+    grows when LOAD_PERCENT of its slots are filled, next_size: 128 MB ends
+    at 124 MB; when the search needs more there it stops, and `full` says
     so).  The memo is kept between calls while the turn's start (the
     board without this turn's markers, the mover) stays the same, so a
     player asking again later in the turn, or after a timeout, goes on."""
@@ -502,7 +502,7 @@ cdef class TurnSolver:
     def table_mb(self):
         """The memo's size now: it starts at 1 MB and grows as it fills
         (next_size), so that it and the table it grows from stay within
-        memory_mb: 96 MB ends at 94 MB."""
+        memory_mb: 128 MB ends at 124 MB."""
         return self.o.size * sizeof(opt_entry) / 1048576.0
 
     @property

@@ -271,7 +271,7 @@ cdef inline uint64_t next_size(uint64_t size, uint64_t bound) noexcept nogil:
     """The size a table of `size` slots grows to within `bound` slots (size
     itself: it grows no more).  While a table is held, so is the one it
     grows into: it doubles while that is at most 1/32 of the bound, then
-    takes the rest of the bound at once (96 MB: 1, 2 MB, then 94 MB)."""
+    takes the rest of the bound at once (128 MB: 1, 2, 4 MB, then 124 MB)."""
     if 64 * size <= bound:
         return 2 * size
     return bound - size if bound - size > size else size

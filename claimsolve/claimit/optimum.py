@@ -42,7 +42,7 @@ from ..errors import ClaimsolveError
 
 OBJECTIVES = ("secured", "held")
 DEFAULT_TIME = 1.0
-DEFAULT_MEMORY_MB = 96         # per objective: 16-byte entries, it grows to 94 MB (with the 2 MB it grew from), 4.93M states
+DEFAULT_MEMORY_MB = 128        # per objective: 16-byte entries, it grows to 124 MB (with the 4 MB it grew from), 6.5M states
 EXACT_SHARE = 0.75         # of the time: the unlimited search; the rest: lower bounds
 
 

@@ -607,7 +607,7 @@ solver = optimum.solver_for(position, "held")
 solver.clear()
 with open("/proc/self/status") as status:
     size = next(int(line.split()[1]) for line in status if line.startswith("VmSize:")) * 1024
-# room for the 1 MB table to grow to 2 MB, not to its 94 MB
+# room for the 1 MB table to grow to 2 MB, not to its 124 MB
 resource.setrlimit(resource.RLIMIT_AS, (size + (40 << 20), resource.RLIM_INFINITY))
 complete, states, decisions, cut = solver.solve(position.engine_state().state_bytes(), 120.0)
 print(complete, solver.full, solver.table_mb, solver.memory_mb, solver.stored, solver.capacity, sep="|")
@@ -633,7 +633,7 @@ def test_a_table_the_machine_cannot_grow_is_full_at_its_size():
     assert 1.0 <= float(table_mb) < float(memory_mb)
     assert int(stored) == int(capacity) == int(float(table_mb) * 65536) * 80 // 100
     exact, stopped_by, table_mb, reason = answer.split("|")
-    assert exact == "False" and stopped_by == "memory" and f"({float(table_mb):.0f} MB of the 96 MB" in reason
+    assert exact == "False" and stopped_by == "memory" and f"({float(table_mb):.0f} MB of the {optimum.DEFAULT_MEMORY_MB} MB" in reason
 
 
 def test_threads_are_one_or_two():
