@@ -6,10 +6,10 @@ ce758a0 (benchmarks/baseline.py), side by side in one run:
    of turns 2 and 3 of two 3-player games, and a fixed set of random
    middle-game turn starts (2 to 5 players, both variants),
    both objectives, with a budget of `--seconds` a search (default 10) and
-   each side's default table (today 128 MB): turn states evaluated,
-   processor and wall seconds, and how it ended (exact, time, or table
-   full); today's code also on `--threads` threads (default 2: the second
-   core);
+   each side's default table (optimum.DEFAULT_MEMORY_MB): turn states
+   evaluated, processor and wall seconds, and how it ended (exact, time,
+   or table full); today's code also on `--threads` threads (default 2:
+   the second core);
 2. the odds budget: random middle-game positions with three placements
    made this turn; the seconds each objective's exact search takes, and
    whether `odds` with its default budget gives both objectives exactly.
@@ -176,8 +176,10 @@ def _cell(row):
 
 
 def part_turn_starts(before, seconds, per_setup, threads):
+    from claimsolve.claimit import optimum
     print(f"\n1. The exact turn optimum from the start of a turn (the first roll), {seconds:g} s a search, "
-          "each side's default table (today 128 MB): how it ended, turn states, processor and wall seconds"
+          f"each side's default table (now {optimum.DEFAULT_MEMORY_MB} MB): how it ended, turn states, "
+          "processor and wall seconds"
           + ("" if threads == 1 else f"; the last column on {threads} threads"))
     print(f"   {'position':28s} {'objective':9s} {'before (' + baseline.label(before) + ')':>40s}   "
           f"{'after (now)':>40s}   " + ("" if threads == 1 else f"{f'now, {threads} threads':>40s}   ") + "value")
