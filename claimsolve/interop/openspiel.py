@@ -166,7 +166,14 @@ class OpenSpielMCTSPlayer(Player):
 
 # the options of "openspiel-mcts:...", checked by claimsolve.limits as the
 # command line's options are
-_OPTIONS = {"time": limits.seconds, "simulations": limits.iterations, "iterations": limits.iterations,
+def _simulations(text, name):
+    """A simulation budget for MCTSBot: at least 2, as its first simulation
+    only evaluates the root and the second gives the root its children
+    (with 1 MCTSBot has no move to choose)."""
+    return limits.integer(text, name, 2, limits.MAX_ITERATIONS)
+
+
+_OPTIONS = {"time": limits.seconds, "simulations": _simulations, "iterations": _simulations,
             "c": lambda text, name: limits.number(text, name, 0.0, 1e6),
             "rollouts": lambda text, name: limits.count(text, name, 1, 1_000_000)}
 

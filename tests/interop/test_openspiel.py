@@ -774,16 +774,33 @@ def test_openspiel_mcts_player_plays_whole_claim_turns():
         make_player("openspiel-mcts:iterations=3,simulations=3", seed=1, game="claim")
 
 
+def test_openspiel_mcts_needs_two_simulations(capsys):
+    """MCTSBot's first simulation only evaluates the root: with one it has
+    no move to choose (a ValueError deep in OpenSpiel), so 1 is refused as
+    the option's error, on the command line a line and exit status 2."""
+    from claimsolve.cli.main import main
+    for option in ("iterations", "simulations"):
+        with pytest.raises(ClaimsolveError, match=f"option '{option}': must be a whole number from 2 "):
+            make_player(f"openspiel-mcts:{option}=1", seed=1, game="colorclaim")
+    with pytest.raises(SystemExit) as done:
+        main(["match", "colorclaim", "--size", "2x2", "--a", "random", "--b", "openspiel-mcts:iterations=1",
+              "--games", "1"])
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert "openspiel-mcts:iterations=1" in err and "Traceback" not in err
+    assert make_player("openspiel-mcts:iterations=2", seed=1, game="colorclaim").simulations == 2
+
+
 def test_claim_match_with_openspiel_mcts_from_the_command_line():
     from click.testing import CliRunner
 
     from claimsolve.cli.main import main
 
     result = CliRunner().invoke(main, ["match", "claim", "--players", "2", "--a", "random",
-                                       "--b", "openspiel-mcts:iterations=10", "--games", "2"],
+                                       "--b", "openspiel-mcts:iterations=2", "--games", "2"],
                                 catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    assert "B = openspiel-mcts:iterations=10" in result.output and "(2 seats, 2 games)" in result.output
+    assert "B = openspiel-mcts:iterations=2" in result.output and "(2 seats, 2 games)" in result.output
 
 
 # --- the benchmark script ----------------------------------------------------------
