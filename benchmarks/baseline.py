@@ -21,6 +21,7 @@ commit also has.
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -49,12 +50,39 @@ def full_sha(commit):
     return proc.stdout.strip()
 
 
+def missing_build_tools():
+    """What this interpreter lacks to build a tree's extensions: Cython, or
+    a setuptools that reads the project's pyproject (77 or later); None
+    when it has both."""
+    probe = ("import importlib.metadata as m, sys\n"
+             "try:\n    import Cython\nexcept ImportError:\n    sys.exit('Cython')\n"
+             "try:\n    major = int(m.version('setuptools').split('.')[0])\n"
+             "except (m.PackageNotFoundError, ValueError):\n    major = 0\n"
+             "if major < 77:\n    sys.exit('setuptools 77 or later')\n")
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    return proc.stderr.strip().splitlines()[-1] if proc.returncode != 0 else None
+
+
+def build_failure(stderr):
+    """The line of a failed build's output that says why: the first that
+    names an error, else the last."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    for line in lines:
+        if re.search(r"\berror\b", line, re.IGNORECASE):
+            return line
+    return lines[-1] if lines else "no message"
+
+
 def build(commit=DEFAULT_COMMIT, quiet=True):
     """The folder of `commit`'s tree with its extensions built in place."""
     sha = full_sha(commit)
     tree = cache_folder() / sha
     if (tree / ".built").exists():
         return tree
+    missing = missing_build_tools()
+    if missing:
+        raise BaselineError(f"baseline: building {commit} needs {missing} in this environment "
+                            f"(pip install -e \".[bench]\" brings both)")
     if not quiet:
         print(f"building the baseline {commit} ({sha[:10]}) in {tree} ...", file=sys.stderr, flush=True)
     tree.parent.mkdir(parents=True, exist_ok=True)
@@ -69,8 +97,10 @@ def build(commit=DEFAULT_COMMIT, quiet=True):
         proc = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "-q"],
                               cwd=work, capture_output=True, text=True)
         if proc.returncode != 0:
-            last = (proc.stderr.strip().splitlines() or ["no message"])[-1]
-            raise BaselineError(f"baseline: building {commit} failed: {last}")
+            log = tree.parent / f"{sha[:10]}.build.log"
+            log.write_text(proc.stdout + proc.stderr)
+            raise BaselineError(f"baseline: building {commit} failed: {build_failure(proc.stderr)} "
+                                f"(the whole build output: {log})")
         (work / ".built").write_text(sha + "\n")
         if tree.exists():           # another run built it meanwhile
             shutil.rmtree(work)
@@ -80,6 +110,16 @@ def build(commit=DEFAULT_COMMIT, quiet=True):
         shutil.rmtree(work, ignore_errors=True)
         raise
     return tree
+
+
+def build_or_exit(commit):
+    """build(commit) for a benchmark's command line: its progress on
+    stderr, and a failure as one line and exit status 2, not a traceback."""
+    try:
+        return build(commit, quiet=False)
+    except BaselineError as exc:
+        print(exc, file=sys.stderr)
+        sys.exit(2)
 
 
 def call(script, function, args=(), tree=None, timeout=None):

@@ -231,7 +231,7 @@ def main():
                         help="part 1: also today's code on this many threads (1: not)")
     parser.add_argument("--baseline", default=baseline.DEFAULT_COMMIT, help="the commit compared against")
     args = parser.parse_args()
-    before = baseline.build(args.baseline, quiet=False)
+    before = baseline.build_or_exit(args.baseline)
     print("load:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
     if args.only in (None, "1"):
         part_turn_starts(before, args.seconds, args.per_setup, args.threads)

@@ -169,7 +169,7 @@ def main():
                         help="seconds each every-move answer of a 4x4 or an endgame may take (default 400)")
     parser.add_argument("--quick", action="store_true", help="skip the every-move 4x4 and endgame rows")
     args = parser.parse_args()
-    before = baseline.build(args.baseline, quiet=False)
+    before = baseline.build_or_exit(args.baseline)
     name = baseline.label(before)
     print(f"Color Claim solver: {name} (before) against today's code (now), processor seconds")
     print("(* = not finished within the cap; ratios are before / now)")
