@@ -263,7 +263,7 @@ def main(argv=None):
 
     if args.quick:
         args.games, args.move_time, args.positions, args.speed_time = 2, 0.1, 4, 0.3
-        setups = [("2x4", args.seed), ("4x2", args.seed)]
+        setups = [("2x3", args.seed), ("3x2", args.seed)]
         speed_runs = 1
     else:
         setups = [(size, seed) for size in ("2x4", "4x2", "3x3")

@@ -91,7 +91,7 @@ def test_the_solver_runs_on_the_cores_unless_told(monkeypatch):
     """Unset, `threads` gives the exact solver the cores (at most 2) and
     MCTS one process; told, every solve gets that many.  The value is the
     same either way."""
-    position = load("endgame-6x5-20-seed1.json")
+    position = load("late-6x5.json")
     solve = colorclaim_analysis.alphabeta.solve
     threads = []
 
@@ -108,7 +108,7 @@ def test_the_solver_runs_on_the_cores_unless_told(monkeypatch):
         values[told] = result.info["value"]
         expected = colorclaim_analysis.alphabeta.default_threads() if told is None else told
         assert threads and set(threads) == {expected}
-    assert values == {None: 6, 1: 6}
+    assert values == {None: 22, 1: 22}
 
 
 def test_default_threads_are_the_cores_this_process_may_use_at_most_two():
