@@ -562,6 +562,46 @@ cdef int later_gain_rolls(const opt_solver *o, int sup, uint64_t ws, int nfree,
         return 0
     return rolls_of(c, black_cls) + top_shares(c, ALL_CLASSES & ~black_cls, ws, nfree)
 
+cdef void release_unblocked(const ci_ctx *c, uint64_t bust_cls, uint64_t ws, int f, int union_rolls,
+                            int *unblocked) noexcept nogil:
+    """With release_white (a black in the supply): unblocked[m] (m = 0..6)
+    the most busting rolls of now that m more placements can make legal.
+    A busting class's candidates are blocked (for good) or white-able
+    spaces whose number is in use; white-able spaces only shrink.  Such a
+    candidate becomes legal when a white lands on its space (then
+    black-able) or when a black frees its number: m placements make at
+    most a whites and b blacks, a + b = m, so they unblock at most the a
+    largest shares of the white-able spaces plus the b largest of the
+    numbers in use (a share: the busting rolls with that space, or that
+    number on a white-able space, among their candidates), and never more
+    than the busting rolls with a white-able candidate (union_rolls, also
+    unblocked[6], for every m >= 6)."""
+    cdef int spaces[7]
+    cdef int numbers[7]
+    cdef int share, n, i, m, a, most, used = 0
+    top_share_sums(c, bust_cls, ws, 6, spaces)
+    for n in range(1, 7):
+        if (f >> (n - 1)) & 1:
+            continue
+        share = rolls_of(c, bust_cls & white_classes_at(c, ws, 1 << (n - 1)))
+        i = used
+        used += 1
+        while i > 0 and numbers[i - 1] < share:
+            numbers[i] = numbers[i - 1]
+            i -= 1
+        numbers[i] = share
+    unblocked[0] = 0
+    for m in range(1, 6):
+        most = 0
+        for a in range(m + 1):
+            share = spaces[a]
+            for i in range(m - a if m - a < used else used):
+                share += numbers[i]
+            if share > most:
+                most = share
+        unblocked[m] = most if most < union_rolls else union_rolls
+    unblocked[6] = union_rolls
+
 cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, double *gaining) noexcept nogil:
     """An upper bound on the expected gain of rolling now (the rest of the
     turn played in the best way), from four facts of the rules:
@@ -580,8 +620,10 @@ cdef double roll_bounds(const opt_solver *o, const ci_state *s, double *plain, d
       spaces, blocked spaces only grow), so Q = q minus the largest share the
       f free numbers' spaces can cover (sum of the f largest per-space
       shares), q the exact bust chance of this roll.  With release_white
-      numbers come back: Q = the share of rolls whose every candidate is
-      blocked (0 when a black is still in supply).
+      numbers come back too (a black frees the number under it): the roll
+      after m more placements busts with chance at least q less what m
+      placements can unblock (release_unblocked), and never less than the
+      share of rolls whose every candidate is blocked.
     - without release_white, every later roll gains with chance at most G
       (later_gain_rolls), and G <= 1 - Q (with release_white: G = 1 - Q).
     A later roll then busts with chance >= Q, gains 1 with chance <= G and
@@ -664,6 +706,12 @@ cdef double roll_bounds_first(const opt_solver *o, const ci_state *s, bound_work
         if cover < 0:
             cover = 0
     survive = 1.0 - cover / 216.0
+    if c.release_white and sup > 0 and cover < bust:
+        # the survival rising with the placements made, as far as they can unblock: every
+        # placement may (a white a space, a black a number), so "held" has no shift either
+        release_unblocked(c, bust_cls, ws, f, bust - cover, w.unblocked)
+        return rising_pass(OBJ_SECURED, g, capacity, bust, gain_rolls, w.unblocked, 6, w.survives,
+                           w.shifted, plain, gaining)
     if w.rising and nfree > 0:
         bound = rising_pass(o.objective, g, capacity, bust, gain_rolls, w.unblocked, nfree, w.survives,
                             w.shifted, plain, gaining)
