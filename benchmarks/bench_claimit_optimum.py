@@ -12,9 +12,12 @@ ce758a0 (benchmarks/baseline.py), side by side in one run:
    the second core);
 2. the odds budget: random middle-game positions with three placements
    made this turn; the seconds each objective's exact search takes, and
-   whether `odds` with its default budget gives both objectives exactly.
+   whether `odds` with its default budget gives both objectives exactly;
+3. release_white later in a turn: random middle-game positions of that
+   variant with 12 and 15 placements made this turn (whites come back
+   there, and turns run long), both objectives, `--seconds` a search.
 
-    python benchmarks/bench_claimit_optimum.py [--seconds 10] [--per-setup 1] [--only 1|2] [--threads 1|2]
+    python benchmarks/bench_claimit_optimum.py [--seconds 10] [--per-setup 1] [--only 1|2|3] [--threads 1|2]
 
 Each search runs in a fresh process (a fresh table) under each tree; the
 positions are made by today's reference rules (fixed seeds) and handed over
@@ -90,6 +93,22 @@ def random_positions(placements, per_setup):
                     name = f"{players}p {'release' if release_white else 'standard'} seed {seed - 1}"
                     out.append((name, position.to_json()))
                     made += 1
+    return out
+
+
+def release_late_positions(per_setup, placements=(12, 15)):
+    """(name, JSON) of per_setup release_white positions for each of 2..5
+    players and each count of placements made this turn (fixed seeds)."""
+    out = []
+    for made in placements:
+        for players in range(2, 6):
+            seed, got = 9000 + 100 * players + 10 * made, 0
+            while got < per_setup:
+                position = random_position(players, True, seed, made)
+                seed += 1
+                if position is not None:
+                    out.append((f"{players}p release seed {seed - 1}, {made} made", position.to_json()))
+                    got += 1
     return out
 
 
@@ -222,11 +241,33 @@ def part_odds_budget(before, per_setup):
           f"odds not exact on both objectives: before {misses[before]}, now {misses[None]}")
 
 
+def part_release_late(before, seconds, per_setup):
+    print(f"\n3. release_white later in a turn: 12 and 15 placements made, {seconds:g} s a search, one thread, "
+          "each side's default table: how it ended, turn states, processor and wall seconds")
+    print(f"   {'position':34s} {'objective':9s} {'before (' + baseline.label(before) + ')':>40s}   "
+          f"{'after (now)':>40s}   value")
+    exact = {before: 0, None: 0}
+    positions = release_late_positions(per_setup)
+    for name, data in positions:
+        for objective in ("secured", "held"):
+            rows = [baseline.call(__file__, "measure_optimum", [data, objective, seconds], tree=tree,
+                                  timeout=seconds * 4 + 60) for tree in (before, None)]
+            for tree, row in zip((before, None), rows):
+                exact[tree] += bool(row and row["ended"] == "exact")
+            values = [r["value"] for r in rows if r and r["value"] is not None]
+            agree = "" if len(values) < 2 else ("  (same)" if max(values) - min(values) < 1e-9 else "  DIFFER")
+            value = f"{values[-1]:.6f}{agree}" if values else "-"
+            cells = "   ".join(f"{_cell(row):>40s}" for row in rows)
+            print(f"   {name:34s} {objective:9s} {cells}   {value}", flush=True)
+    print(f"   exact within {seconds:g} s: before {exact[before]} of {2 * len(positions)}, "
+          f"now {exact[None]} of {2 * len(positions)}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="budget of a search from a turn's start")
     parser.add_argument("--per-setup", type=int, default=1, help="random positions per players x variant")
-    parser.add_argument("--only", choices=["1", "2"], help="run one part")
+    parser.add_argument("--only", choices=["1", "2", "3"], help="run one part")
     parser.add_argument("--threads", type=int, choices=[1, 2], default=2,
                         help="part 1: also today's code on this many threads (1: not)")
     parser.add_argument("--baseline", default=baseline.DEFAULT_COMMIT, help="the commit compared against")
@@ -237,6 +278,8 @@ def main():
         part_turn_starts(before, args.seconds, args.per_setup, args.threads)
     if args.only in (None, "2"):
         part_odds_budget(before, args.per_setup)
+    if args.only in (None, "3"):
+        part_release_late(before, args.seconds, args.per_setup)
     print("load:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
 
 
