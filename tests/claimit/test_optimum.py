@@ -344,13 +344,15 @@ def swapped_pair(piles, r, c):
 @pytest.mark.parametrize("objective", ["secured", "held"])
 def test_swapping_the_piles_of_a_pair_keeps_the_value(objective, release_white):
     """The premise of the pair-canonical memo, in the reference rules alone:
-    the spaces (r, c) and (c, r) swapped (here on a board that is not
-    symmetric) give the rest of the turn the same value."""
+    the piles of the spaces (r, c) and (c, r) swapped, for two pairs (here
+    on a board that is not symmetric), give the rest of the turn the same
+    value."""
     position = checkered(LOPSIDED, release_white)
     # (4, 6) the mover's and (6, 4) empty; (5, 6) a white and (6, 5) the opponent's: both swapped
     other = checkered(swapped_pair(swapped_pair(LOPSIDED, 4, 6), 5, 6), release_white)
     assert other.board != position.board
-    assert reference_roll(other, objective, {}) == pytest.approx(reference_roll_of(position, objective), abs=1e-12)
+    assert reference_roll(other, objective, {}) == pytest.approx(reference_roll_of(position, objective),
+                                                                 abs=1e-12)
 
 
 @pytest.mark.parametrize("release_white", [False, True])
