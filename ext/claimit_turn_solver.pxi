@@ -706,12 +706,6 @@ cdef double roll_bounds_first(const opt_solver *o, const ci_state *s, bound_work
         if cover < 0:
             cover = 0
     survive = 1.0 - cover / 216.0
-    if c.release_white and sup > 0 and cover < bust:
-        # the survival rising with the placements made, as far as they can unblock: every
-        # placement may (a white a space, a black a number), so "held" has no shift either
-        release_unblocked(c, bust_cls, ws, f, bust - cover, w.unblocked)
-        return rising_pass(OBJ_SECURED, g, capacity, bust, gain_rolls, w.unblocked, 6, w.survives,
-                           w.shifted, plain, gaining)
     if w.rising and nfree > 0:
         bound = rising_pass(o.objective, g, capacity, bust, gain_rolls, w.unblocked, nfree, w.survives,
                             w.shifted, plain, gaining)
@@ -719,6 +713,13 @@ cdef double roll_bounds_first(const opt_solver *o, const ci_state *s, bound_work
         gaining[0] = relaxed_value(g + 1.0, capacity - 1, survive)
         plain[0] = relaxed_value(g, capacity, survive)
         bound = over_classes(gain_rolls, bust, gaining[0], plain[0])
+    if c.release_white and bound >= g - 1e-9 and sup > 0 and cover < bust:
+        # what the cheap bound did not settle: the survival rising with the placements made, as
+        # far as they can unblock; every placement may (a white a space, a black a number), so
+        # "held" has no shift either
+        release_unblocked(c, bust_cls, ws, f, bust - cover, w.unblocked)
+        return rising_pass(OBJ_SECURED, g, capacity, bust, gain_rolls, w.unblocked, 6, w.survives,
+                           w.shifted, plain, gaining)
     if bound < g - 1e-9 or c.release_white:
         return bound
     w.more = True
