@@ -79,20 +79,28 @@ def random_position(players, release_white, seed, placements):
     return position
 
 
+def positions_from(players, release_white, seed, placements, count):
+    """(seed, position) of the first `count` positions random_position
+    makes from `seed` on (the next seed when a game ends or a turn busts)."""
+    out = []
+    while len(out) < count:
+        position = random_position(players, release_white, seed, placements)
+        if position is not None:
+            out.append((seed, position))
+        seed += 1
+    return out
+
+
 def random_positions(placements, per_setup):
     """(name, JSON) of per_setup positions for each of 2..5 players and both
-    variants (fixed seeds: the next seed when a game ends or a turn busts)."""
+    variants (fixed seeds)."""
     out = []
     for players in range(2, 6):
         for release_white in (False, True):
-            seed, made = 1000 * players + 100 * release_white, 0
-            while made < per_setup:
-                position = random_position(players, release_white, seed, placements)
-                seed += 1
-                if position is not None:
-                    name = f"{players}p {'release' if release_white else 'standard'} seed {seed - 1}"
-                    out.append((name, position.to_json()))
-                    made += 1
+            for seed, position in positions_from(players, release_white, 1000 * players + 100 * release_white,
+                                                 placements, per_setup):
+                name = f"{players}p {'release' if release_white else 'standard'} seed {seed}"
+                out.append((name, position.to_json()))
     return out
 
 
@@ -102,13 +110,9 @@ def release_late_positions(per_setup, placements=(12, 15)):
     out = []
     for made in placements:
         for players in range(2, 6):
-            seed, got = 9000 + 100 * players + 10 * made, 0
-            while got < per_setup:
-                position = random_position(players, True, seed, made)
-                seed += 1
-                if position is not None:
-                    out.append((f"{players}p release seed {seed - 1}, {made} made", position.to_json()))
-                    got += 1
+            for seed, position in positions_from(players, True, 9000 + 100 * players + 10 * made, made,
+                                                 per_setup):
+                out.append((f"{players}p release seed {seed}, {made} made", position.to_json()))
     return out
 
 
@@ -194,6 +198,16 @@ def _cell(row):
     return f"{row['ended']:10s} {row['states']:>10,} {row['cpu']:6.2f} s cpu {row['wall']:6.2f} s"
 
 
+def _row_line(name, width, objective, rows):
+    """A position's line: each side's cell, then the value, and whether the
+    sides that finished agree on it."""
+    values = [r["value"] for r in rows if r and r["value"] is not None]
+    agree = "" if len(values) < 2 else ("  (same)" if max(values) - min(values) < 1e-9 else "  DIFFER")
+    value = f"{values[-1]:.6f}{agree}" if values else "-"
+    cells = "   ".join(f"{_cell(row):>40s}" for row in rows)
+    return f"   {name:{width}s} {objective:9s} {cells}   {value}"
+
+
 def part_turn_starts(before, seconds, per_setup, threads):
     from claimsolve.claimit import optimum
     print(f"\n1. The exact turn optimum from the start of a turn (the first roll), {seconds:g} s a search, "
@@ -210,11 +224,7 @@ def part_turn_starts(before, seconds, per_setup, threads):
             if threads != 1:
                 rows.append(baseline.call(__file__, "measure_optimum", [data, objective, seconds, threads],
                                           timeout=seconds * 4 + 60))
-            values = [r["value"] for r in rows if r and r["value"] is not None]
-            agree = "" if len(values) < 2 else ("  (same)" if max(values) - min(values) < 1e-9 else "  DIFFER")
-            value = f"{values[-1]:.6f}{agree}" if values else "-"
-            cells = "   ".join(f"{_cell(row):>40s}" for row in rows)
-            print(f"   {name:28s} {objective:9s} {cells}   {value}", flush=True)
+            print(_row_line(name, 28, objective, rows), flush=True)
 
 
 def part_odds_budget(before, per_setup):
@@ -254,11 +264,7 @@ def part_release_late(before, seconds, per_setup):
                                   timeout=seconds * 4 + 60) for tree in (before, None)]
             for tree, row in zip((before, None), rows):
                 exact[tree] += bool(row and row["ended"] == "exact")
-            values = [r["value"] for r in rows if r and r["value"] is not None]
-            agree = "" if len(values) < 2 else ("  (same)" if max(values) - min(values) < 1e-9 else "  DIFFER")
-            value = f"{values[-1]:.6f}{agree}" if values else "-"
-            cells = "   ".join(f"{_cell(row):>40s}" for row in rows)
-            print(f"   {name:34s} {objective:9s} {cells}   {value}", flush=True)
+            print(_row_line(name, 34, objective, rows), flush=True)
     print(f"   exact within {seconds:g} s: before {exact[before]} of {2 * len(positions)}, "
           f"now {exact[None]} of {2 * len(positions)}")
 

@@ -576,8 +576,8 @@ cdef void release_unblocked(const ci_ctx *c, uint64_t bust_cls, uint64_t ws, int
     number on a white-able space, among their candidates), and never more
     than the busting rolls with a white-able candidate (union_rolls, also
     unblocked[6], for every m >= 6)."""
-    cdef int spaces[7]
-    cdef int numbers[7]
+    cdef int spaces[7]          # spaces[a]: the sum of the a largest space shares
+    cdef int numbers[7]         # numbers[b]: the sum of the b largest number shares
     cdef int share, n, i, m, a, most, used = 0
     top_share_sums(c, bust_cls, ws, 6, spaces)
     for n in range(1, 7):
@@ -590,13 +590,18 @@ cdef void release_unblocked(const ci_ctx *c, uint64_t bust_cls, uint64_t ws, int
             numbers[i] = numbers[i - 1]
             i -= 1
         numbers[i] = share
+    for i in range(used, 6):
+        numbers[i] = 0
+    for i in range(5, 0, -1):            # shares (decreasing) -> sums of the largest
+        numbers[i] = numbers[i - 1]
+    numbers[0] = 0
+    for i in range(1, 6):
+        numbers[i] += numbers[i - 1]
     unblocked[0] = 0
     for m in range(1, 6):
         most = 0
         for a in range(m + 1):
-            share = spaces[a]
-            for i in range(m - a if m - a < used else used):
-                share += numbers[i]
+            share = spaces[a] + numbers[m - a]
             if share > most:
                 most = share
         unblocked[m] = most if most < union_rolls else union_rolls

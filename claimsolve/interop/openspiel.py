@@ -164,8 +164,6 @@ class OpenSpielMCTSPlayer(Player):
                 node = bot.mcts_search(state)
 
 
-# the options of "openspiel-mcts:...", checked by claimsolve.limits as the
-# command line's options are
 def _simulations(text, name):
     """A simulation budget for MCTSBot: at least 2, as its first simulation
     only evaluates the root and the second gives the root its children
@@ -173,6 +171,8 @@ def _simulations(text, name):
     return limits.integer(text, name, 2, limits.MAX_ITERATIONS)
 
 
+# the options of "openspiel-mcts:...", checked by claimsolve.limits as the
+# command line's options are
 _OPTIONS = {"time": limits.seconds, "simulations": _simulations, "iterations": _simulations,
             "c": lambda text, name: limits.number(text, name, 0.0, 1e6),
             "rollouts": lambda text, name: limits.count(text, name, 1, 1_000_000)}
