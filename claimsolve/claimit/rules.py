@@ -7,6 +7,7 @@ a pile is a tuple of tokens from bottom to top, written as in the position
 JSON: a colour marker "1".."5", a black marker "B", a white marker "w1".."w6".
 Players are 1-based here, as in the JSON.
 """
+from functools import cache
 from itertools import permutations
 
 SIZE = 6
@@ -85,7 +86,7 @@ def whites_in_use(board):
 
 
 def black_supply(board):
-    return BLACK_MARKERS - sum(p.count(BLACK) for p in board)
+    return BLACK_MARKERS - sum(p.count(BLACK) for p in board if p)
 
 
 # --- "A turn": the candidates of a roll ---------------------------------------
@@ -94,8 +95,14 @@ def candidates(dice):
     """Each assignment of one die to the row, one to the column and the third
     as the number: the distinct (r, c, n), ordered by space.  A space occurs
     at most once (its number is the die left over)."""
+    return list(_candidates(tuple(dice)))
+
+
+@cache
+def _candidates(dice):
+    """candidates, worked out once for each ordering of the dice."""
     found = {(r, c, n) for r, c, n in permutations(dice)}
-    return sorted(found)
+    return tuple(sorted(found))
 
 
 def placement(board, player, r, c, n):
@@ -106,26 +113,44 @@ def placement(board, player, r, c, n):
       white n if white n is not already on the board;
     - a space topped by the player's own colour or by a white marker takes
       a black marker if the supply is not empty (n does not matter)."""
-    pile = board[space_index(r, c)]
+    kind = marker_for(board[space_index(r, c)], player)
+    if kind == "w":
+        return ("w", r, c, n) if n not in whites_in_use(board) else None
+    if kind == "B":
+        return ("B", r, c, 0) if black_supply(board) > 0 else None
+    return None
+
+
+def marker_for(pile, player):
+    """What the pile would take by itself: "w" (a white marker: the pile is
+    empty or topped by an opponent's colour marker), "B" (a black: topped by
+    the player's own colour or by a white marker), or None (blocked)."""
     if is_blocked(pile):
         return None
     t = top(pile)
     if t is None or (is_colour(t) and int(t) != player):
-        if n in whites_in_use(board):
-            return None
-        return ("w", r, c, n)
-    if black_supply(board) <= 0:
-        return None
-    return ("B", r, c, 0)
+        return "w"
+    return "B"
 
 
 def legal_placements(board, player, dice):
-    """The legal placements of a roll, by space; empty means a bust."""
+    """The legal placements of a roll, by space; empty means a bust.  (As
+    placement for each candidate; the white numbers in use and the black
+    supply read once.)"""
     moves = []
-    for r, c, n in candidates(dice):
-        move = placement(board, player, r, c, n)
-        if move is not None:
-            moves.append(move)
+    in_use = supply = None
+    for r, c, n in _candidates(tuple(dice)):
+        kind = marker_for(board[space_index(r, c)], player)
+        if kind == "w":
+            if in_use is None:
+                in_use = whites_in_use(board)
+            if n not in in_use:
+                moves.append(("w", r, c, n))
+        elif kind == "B":
+            if supply is None:
+                supply = black_supply(board)
+            if supply > 0:
+                moves.append(("B", r, c, 0))
     return moves
 
 
@@ -241,17 +266,18 @@ def points(board, players):
 
 # --- "What is chance" ----------------------------------------------------------
 
+@cache
 def roll_classes():
     """The 216 ordered rolls folded by the multiset of their values (the
-    candidates depend on nothing else): [(sorted dice, ordered rolls), ...],
-    56 classes, the counts summing to 216."""
+    candidates depend on nothing else): ((sorted dice, ordered rolls), ...),
+    56 classes, the counts summing to 216 (worked out once)."""
     counts = {}
     for a in range(1, 7):
         for b in range(1, 7):
             for c in range(1, 7):
                 key = tuple(sorted((a, b, c)))
                 counts[key] = counts.get(key, 0) + 1
-    return sorted(counts.items())
+    return tuple(sorted(counts.items()))
 
 
 def bust_rolls(board, player):

@@ -206,7 +206,8 @@ def match_text(result):
     seats = f"{result.players} seats" if result.teams == result.players else \
         f"{result.players} seats in {result.teams} teams"
     lines = [
-        f"{result.game}: A = {result.a}  vs  B = {result.b}  ({seats}, {result.games} games)",
+        f"{result.game}: A = {result.a}  vs  B = {result.b}  ({seats}, {result.games} "
+        f"game{'' if result.games == 1 else 's'})",
         f"A: {wins} won, {draws} drawn (shared), {losses} lost",
         f"A's score: {result.score:.3f} points per game (95% CI {lo:.3f} to {hi:.3f}); "
         f"equal strength would score {result.expected_share:.3f}",

@@ -5,6 +5,7 @@ import collections
 import functools
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -796,11 +797,15 @@ def test_claim_match_with_openspiel_mcts_from_the_command_line():
 
     from claimsolve.cli.main import main
 
-    result = CliRunner().invoke(main, ["match", "claim", "--players", "2", "--a", "random",
-                                       "--b", "openspiel-mcts:iterations=2", "--games", "2"],
+    # one game on a random island (shorter than the standard one's 19 s): OpenSpiel's Python MCTS
+    # plays out the whole rest of the game at each simulation
+    result = CliRunner().invoke(main, ["match", "claim", "--players", "2", "--island", "random", "--seed", "1",
+                                       "--a", "random", "--b", "openspiel-mcts:iterations=2", "--games", "1"],
                                 catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    assert "B = openspiel-mcts:iterations=2" in result.output and "(2 seats, 2 games)" in result.output
+    assert "B = openspiel-mcts:iterations=2" in result.output and "(2 seats, 1 game)" in result.output
+    tally = re.search(r"A: (\d+) won, (\d+) drawn \(shared\), (\d+) lost", result.output)
+    assert tally and sum(int(n) for n in tally.groups()) == 1, result.output
 
 
 # --- the benchmark script ----------------------------------------------------------
