@@ -15,6 +15,11 @@ if os.environ.get("CLAIMSOLVE_EXT"):
     EXTENSIONS = [e for e in EXTENSIONS if e in os.environ["CLAIMSOLVE_EXT"].split(",")]
 
 compile_args = ["-O3"] if sys.platform != "win32" else ["/O2"]
+if sys.platform != "win32":
+    # what GCC 14 refuses by default, refused by every GCC and Clang: a build here fails where
+    # it would fail on a newer compiler, not only warn
+    compile_args += ["-Werror=incompatible-pointer-types", "-Werror=int-conversion",
+                     "-Werror=implicit-function-declaration", "-Werror=implicit-int"]
 if os.environ.get("CLAIMSOLVE_NATIVE"):
     compile_args.append("-march=native")
 

@@ -44,8 +44,10 @@ cdef extern from *:
     static inline int ci_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int ci_clz(unsigned long long x) { return __builtin_clzll(x); }
     static inline unsigned long long ci_bits(double v) { unsigned long long b; __builtin_memcpy(&b, &v, 8); return b; }
-    static inline void ci_count_add(unsigned long long *p) { __atomic_fetch_add(p, 1ULL, __ATOMIC_RELAXED); }
-    static inline unsigned long long ci_count(const unsigned long long *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    /* uint64_t, as the Cython side declares them: a pointer to it is not one to unsigned long long
+       (GCC 14 refuses the mismatch as an error) */
+    static inline void ci_count_add(uint64_t *p) { __atomic_fetch_add(p, (uint64_t) 1, __ATOMIC_RELAXED); }
+    static inline uint64_t ci_count(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline int ci_flag(const int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void ci_flag_set(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     static inline unsigned long long ci_mulhi(unsigned long long a, unsigned long long b) {
