@@ -57,6 +57,37 @@ def test_empty_black_supply_forbids_black_but_not_white():
     assert rules.legal_placements(board, 2, (1, 1, 1)) == [("w", 1, 1, 1)]
 
 
+def test_legal_placements_are_placement_for_each_candidate():
+    """legal_placements reads the white numbers in use and the black supply
+    once per roll: the same moves as placement (which reads them for one
+    candidate) on every roll, for the mover and an opponent, on boards with
+    whites in use, every kind of pile and an empty black supply."""
+    empty_supply = list(rules.empty_board())
+    for i in range(30):
+        empty_supply[i + 6] = (BLACK, "2")
+    empty_supply[space_index(1, 1)] = ("1",)
+    empty_supply[space_index(1, 2)] = ("w3",)
+    boards = [
+        rules.empty_board(),
+        board_with(s1_1=("w2",), s2_2=("2",), s2_6=("1",), s6_2=("w5",), s3_3=(BLACK, "2"), s4_4=("1", BLACK),
+                   s5_5=("2", "w6"), s6_6=("w1", BLACK), s1_5=(BLACK,)),
+        tuple(empty_supply),
+    ]
+    for board in boards:
+        for player in (1, 2):
+            for dice, _ in rules.roll_classes():
+                one_by_one = [m for r, c, n in rules.candidates(dice)
+                              if (m := rules.placement(board, player, r, c, n)) is not None]
+                assert rules.legal_placements(board, player, dice) == one_by_one, (dice, player)
+    # the boards do reach every outcome: a white, a black, a white refused (its number in use), a black refused
+    kinds = {m[0] for board in boards for dice, _ in rules.roll_classes()
+             for m in rules.legal_placements(board, 1, dice)}
+    assert kinds == {"w", "B"}
+    assert rules.placement(boards[1], 1, 1, 3, 2) is None           # white 2 is on 1,1
+    assert rules.placement(boards[2], 1, 1, 1, 4) is None           # no black left for 1's own space
+    assert rules.placement(boards[1], 1, 2, 6, 4) == ("B", 2, 6, 0)
+
+
 def test_bust_removes_this_turns_markers_only():
     board = board_with(s1_1=("w1",), s1_2=("2", "w2"), s1_3=("1", BLACK), s1_4=("w3", BLACK),
                        s1_5=("2", "w4", BLACK), s1_6=(BLACK, "2"))
