@@ -76,11 +76,11 @@ def solve(position, time=None, hash_mb=256, progress=None, value_only=False, thr
                   threads=threads)
 
 
-def odds(position, samples=None, seed=0, time=None, progress=None, hash_mb=None, threads=1):
+def odds(position, samples=None, seed=0, time=None, progress=None, hash_mb=None, threads=None):
     """The stop/roll odds table, for the games with one (the descriptor's
     `odds`: Claim It!); `hash_mb`: the memory of its exact turn optimum's
     table, MB per objective; `threads` (1 or 2): the turn optimum's
-    threads."""
+    threads (None: the cores this process may run on, at most 2)."""
     table = _capability(_position(position), "odds", "the stop/roll table")
     if samples is not None:
         limits.samples(samples, "samples")
@@ -94,7 +94,8 @@ def odds(position, samples=None, seed=0, time=None, progress=None, hash_mb=None,
         options["time"] = time
     if hash_mb is not None:
         options["hash_mb"] = limits.memory_mb(hash_mb, "hash")
-    options["threads"] = limits.optimum_threads(threads, "threads")
+    if threads is not None:
+        options["threads"] = limits.optimum_threads(threads, "threads")
     return table(position, **options)
 
 

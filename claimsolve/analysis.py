@@ -46,9 +46,9 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
     `top` (all when None).  `time` is the whole call's wall-clock budget (the
     game's analysis shares it out).  `threads`: MCTS's root-parallel
     processes, the exact solver's threads, Claim It!'s turn optimum's (at
-    most 2); None: one for each, but the exact solver runs on the cores this
-    process may use (claimsolve.search.alphabeta.default_threads: at most
-    2).  Ctrl-C raises Interrupted (a
+    most 2); None: one MCTS process, and the exact solver and the turn
+    optimum run on the cores this process may use
+    (claimsolve.search.alphabeta.default_threads: at most 2).  Ctrl-C raises Interrupted (a
     KeyboardInterrupt) whose `partial` is the Analysis so far (its result's
     info["interrupted"] set), or None when the search had no answer yet."""
     if engine not in ENGINES:

@@ -491,9 +491,10 @@ def solve(pos, seconds, hash_mb, value_only, threads, as_json):
                    "stop when the rest is spent (default: 4 s for the optimum, every sample played).")
 @click.option("--hash", "hash_mb", type=MEGABYTES, default=128, show_default=True,
               help="Memory of the exact turn optimum's table, MB per objective.")
-@click.option("--threads", type=Checked(limits.optimum_threads, "n"), default=1, show_default=True,
+@click.option("--threads", type=Checked(limits.optimum_threads, "n"), default=None,
               help="Threads of the exact turn optimum (1 or 2), sharing its table: the same values, "
-                   "the turn states counted vary from run to run with 2.")
+                   "the turn states counted vary from run to run with 2. Default: the machine's cores, "
+                   "at most 2.")
 @click.option("--svg", "svg_path", type=OUTPUT_FILE,
               help="Also write a chart of the plans (win chance with its 95% interval, bust chance) to FILE.")
 @json_option
@@ -526,7 +527,8 @@ def odds(pos, samples, seed, seconds, hash_mb, threads, svg_path, as_json):
 @click.option("--threads", type=Checked(limits.threads, "n"), default=None,
               help="MCTS: root-parallel searches in N processes; the exact solver: N threads sharing "
                    "its table (alpha-beta uses one); Claim It!'s exact turn optimum: up to 2 threads. "
-                   "Default: one, but the exact solver runs on the machine's cores (at most 2).")
+                   "Default: one MCTS process; the exact solver and the turn optimum run on the "
+                   "machine's cores (at most 2).")
 @click.option("--hash", "hash_mb", type=MEGABYTES, default=64, show_default=True)
 @click.option("--svg", "svg_path", type=OUTPUT_FILE,
               help="Also write the board with the suggestions drawn on it to FILE.")

@@ -3,7 +3,8 @@ nodes, together with the stop/roll odds table.
 
 The budget is the whole command's: the search gets SEARCH_SHARE of `time`,
 the odds table what is left (its own budget: claimsolve.claimit.odds).
-`threads`: MCTS's processes, and (up to 2) the turn optimum's threads."""
+`threads`: MCTS's processes (None: one), and (up to 2) the turn optimum's
+threads (None: the cores this process may run on, at most 2)."""
 import time as _time
 
 from ..analysis import Analysis
@@ -22,13 +23,12 @@ def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, pro
     if engine in ("alphabeta", "solver"):
         raise ClaimsolveError(
             f"option '--engine': {engine} needs a game without dice; Claim It! is analysed by mcts")
-    threads = threads or 1
     started = _time.monotonic()
     result = mcts.search(position, time=None if time is None else time * SEARCH_SHARE,
-                         iterations=iterations, seed=seed, threads=threads, progress=progress)
+                         iterations=iterations, seed=seed, threads=threads or 1, progress=progress)
     left = None if time is None else max(time * MIN_ODDS_SHARE, time - (_time.monotonic() - started))
     try:
-        table = odds.odds(position, seed=seed, time=left, threads=min(threads, 2))
+        table = odds.odds(position, seed=seed, time=left, threads=None if threads is None else min(threads, 2))
     except KeyboardInterrupt:
         result.info["interrupted"] = True
         result.complete = False

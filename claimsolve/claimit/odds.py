@@ -27,6 +27,7 @@ import time as _time
 from dataclasses import dataclass, field
 
 from ..errors import ClaimsolveError
+from ..search.alphabeta import default_threads
 from . import optimum as optimum_mod
 
 DEFAULT_SAMPLES = 6000       # per row: a mid-game table in about 1.2 s (benchmarks/bench_claimit.py)
@@ -237,7 +238,7 @@ def _round_optimum(opt):
 
 
 def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, optimum_time=None,
-         hash_mb=optimum_mod.DEFAULT_MEMORY_MB, threads=1):
+         hash_mb=optimum_mod.DEFAULT_MEMORY_MB, threads=None):
     """The odds table of a Claim It! position (cli.md `odds`).
 
     `time` is the whole call's wall-clock budget in seconds: the exact turn
@@ -247,8 +248,11 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, op
     gets DEFAULT_TIME and every sample is played, so that a seed gives the
     same table on any machine.  `optimum_time` sets the optimum's seconds
     apart, `hash_mb` the size of its table per objective, `threads` (1 or
-    2) its threads (the play-outs run on one).  Ctrl-C raises
-    KeyboardInterrupt within about 0.1 s."""
+    2) its threads (None: the cores this process may run on, at most 2,
+    as search.alphabeta.default_threads says; the values are the same on
+    one or two, the turn states counted vary from run to run on two, and
+    more searches finish within the budget there); the play-outs run on
+    one.  Ctrl-C raises KeyboardInterrupt within about 0.1 s."""
     if position.is_over():
         raise ClaimsolveError("odds: the game is over, there is nothing to decide")
     started = _time.monotonic()
@@ -257,6 +261,8 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, op
     if optimum_time is None:
         optimum_time = DEFAULT_TIME if time is None else time * OPTIMUM_SHARE
     deadline = None if time is None else started + time * (1 - RESERVE_SHARE)
+    if threads is None:
+        threads = default_threads()
     solved = {objective: optimum_mod.solve(position, objective, optimum_time / 2, hash_mb, threads)
               for objective in optimum_mod.OBJECTIVES}
     replayable = solved["secured"]["exact"] and "rolls_limit" not in solved["secured"]

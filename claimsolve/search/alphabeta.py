@@ -15,15 +15,18 @@ from .player import Player, register_player
 from .result import SearchResult, Suggestion
 
 DEFAULT_HASH_MB = 64
-# `analyze` runs the exact solver on this many threads at most when it is
-# not told how many: on 2 cores two threads take 0.46-0.67 of one thread's
-# wall time (benchmarks/bench_solver_threads.py); more were never measured.
+# the exact searches run on this many threads at most when they are not
+# told how many: on 2 cores two threads take 0.46-0.67 of one thread's wall
+# time (benchmarks/bench_solver_threads.py), and Claim It!'s turn optimum
+# evaluates 1.5-2.2 times the turn states in the same time; more were never
+# measured (the turn optimum takes 2 at most).
 DEFAULT_THREADS_MAX = 2
 
 
 def default_threads():
-    """The exact solver's threads when `analyze` is not told: the cores this
-    process may run on, at most DEFAULT_THREADS_MAX."""
+    """The threads of an exact search when it is not told (Color Claim's
+    solver in `analyze`, Claim It!'s turn optimum in `odds` and `analyze`):
+    the cores this process may run on, at most DEFAULT_THREADS_MAX."""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:          # not on Linux

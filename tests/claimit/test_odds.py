@@ -1,6 +1,7 @@
 """The odds table: cli.md's JSON, exact parts exact, Monte Carlo parts
 converging to the exact values."""
 import math
+import os
 from pathlib import Path
 
 import pytest
@@ -170,7 +171,8 @@ def test_finished_game_has_no_odds():
 def test_analyze_gives_the_turn_optimum_its_threads(monkeypatch):
     """`analyze --threads 2` (MCTS in two processes) runs the odds table's
     exact turn optimum on two threads (the real search, its calls
-    recorded): the same exact values as one."""
+    recorded): the same exact values as one.  Untold, `analyze` and `odds`
+    run it on the cores this process may use, at most 2."""
     position = claimsolve.load(str(Path(__file__).resolve().parents[2] / "seeds" / "claimit" / "start-3p.json"))
     seen, real = [], optimum.solve
 
@@ -186,3 +188,7 @@ def test_analyze_gives_the_turn_optimum_its_threads(monkeypatch):
     for objective in ("secured", "held"):
         assert one[objective]["exact"] and two[objective]["exact"]
         assert two[objective]["decisions"] == pytest.approx(one[objective]["decisions"], abs=1e-9)
+    cores = min(2, len(os.sched_getaffinity(0)))
+    claimsolve.analyze(position, iterations=300)
+    claimsolve.odds(position, samples=20)
+    assert seen == [1, 1, 2, 2] + [cores] * 4
