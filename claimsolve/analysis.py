@@ -48,9 +48,10 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
     processes, the exact solver's threads, Claim It!'s turn optimum's (at
     most 2); None: one MCTS process, and the exact solver and the turn
     optimum run on the cores this process may use
-    (claimsolve.search.alphabeta.default_threads: at most 2).  Ctrl-C raises Interrupted (a
-    KeyboardInterrupt) whose `partial` is the Analysis so far (its result's
-    info["interrupted"] set), or None when the search had no answer yet."""
+    (claimsolve.search.alphabeta.default_threads: at most 2).  Ctrl-C
+    raises Interrupted (a KeyboardInterrupt) whose `partial` is the
+    Analysis so far (its result's info["interrupted"] set), or None when
+    the search had no answer yet."""
     if engine not in ENGINES:
         raise ClaimsolveError(f"option '--engine': unknown engine '{engine}' (one of: {', '.join(ENGINES)})")
     if time is None and iterations is None:

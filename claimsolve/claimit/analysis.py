@@ -28,7 +28,8 @@ def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, pro
                          iterations=iterations, seed=seed, threads=threads or 1, progress=progress)
     left = None if time is None else max(time * MIN_ODDS_SHARE, time - (_time.monotonic() - started))
     try:
-        table = odds.odds(position, seed=seed, time=left, threads=None if threads is None else min(threads, 2))
+        optimum_threads = None if threads is None else min(threads, 2)     # None: the cores
+        table = odds.odds(position, seed=seed, time=left, threads=optimum_threads)
     except KeyboardInterrupt:
         result.info["interrupted"] = True
         result.complete = False
