@@ -500,9 +500,13 @@ def test_the_canonical_code_is_equal_exactly_for_renamings(state, perm, swaps, c
     assert (code(*other) == code(*state)) == _isomorphic(state, other)
 
 
-def _turn_start(name):
+def _seed(name):
     from pathlib import Path
-    position = claimsolve.load(str(Path(__file__).resolve().parents[2] / "seeds" / "claimit" / f"{name}.json"))
+    return claimsolve.load(str(Path(__file__).resolve().parents[2] / "seeds" / "claimit" / f"{name}.json"))
+
+
+def _turn_start(name):
+    position = _seed(name)
     return position._replace(board=rules.bust(position.board), dice=None)
 
 
@@ -586,6 +590,28 @@ def test_two_threads_stop_on_the_table_and_on_time():
     solver.clear()
     fresh = solver.solve(state, 60.0, 2, 1)
     assert after[0] and dict(after[2]) == pytest.approx(dict(fresh[2]), abs=1e-9)
+
+
+def test_two_threads_start_on_one(monkeypatch):
+    """optimum.solve on two threads runs its first FIRST_SLICE seconds on
+    one: a search that ends within it leaves the memo at the 1 MB it
+    starts from (two threads would have shared it at its full size), and
+    one that does not is joined by the second thread on the memo it left
+    (the table then at its full size), with one thread's values."""
+    late = _seed("late-turn-roll-3p")
+    solver = optimum.solver_for(late, "secured")
+    solver.clear()
+    assert optimum.solve(late, "secured", time=2, threads=2)["exact"] and solver.table_mb == 1.0
+    start = _turn_start("start-3p")                  # 5,431 turn states: some 0.07 s on one thread
+    solver = optimum.solver_for(start, "secured")
+    solver.clear()
+    one = optimum.solve(start, "secured", time=10, threads=1)
+    assert one["exact"] and solver.table_mb < 64
+    monkeypatch.setattr(optimum, "FIRST_SLICE", 0.001)
+    solver.clear()
+    two = optimum.solve(start, "secured", time=10, threads=2)
+    assert two["exact"] and solver.table_mb > 64
+    assert two["decisions"] == pytest.approx(one["decisions"], abs=1e-9)
 
 
 def test_the_memo_starts_small_and_grows_as_it_fills():
