@@ -15,9 +15,14 @@ ce758a0 (benchmarks/baseline.py), side by side in one run:
    whether `odds` with its default budget gives both objectives exactly;
 3. release_white later in a turn: random middle-game positions of that
    variant with 12 and 15 placements made this turn (whites come back
-   there, and turns run long), both objectives, `--seconds` a search.
+   there, and turns run long), both objectives, `--seconds` a search;
+4. one thread against two, today's code: random middle-game positions with
+   one or two placements made this turn (3 per player count, standard
+   rules), each objective with the share `odds` gives it by default: how
+   many searches are exact on each (`odds` takes the machine's cores, at
+   most 2, unless told).
 
-    python benchmarks/bench_claimit_optimum.py [--seconds 10] [--per-setup 1] [--only 1|2|3] [--threads 1|2]
+    python benchmarks/bench_claimit_optimum.py [--seconds 10] [--per-setup 1] [--only 1|2|3|4] [--threads 1|2]
 
 Each search runs in a fresh process (a fresh table) under each tree; the
 positions are made by today's reference rules (fixed seeds) and handed over
@@ -175,6 +180,18 @@ def measure_optimum(data, objective, seconds, threads=1):
     return {"states": states, "cpu": cpu, "wall": wall, "ended": ended, "value": value}
 
 
+def measure_odds_share(data, objective, threads):
+    """The exact search `odds` makes by default for one objective (half of
+    its DEFAULT_TIME, through optimum.solve) on `threads`, from a fresh
+    table: exact or not, turn states, wall seconds."""
+    import claimsolve
+    from claimsolve.claimit import odds, optimum
+    position = claimsolve.from_dict(data)
+    optimum.solver_for(position, objective).clear()
+    answer = optimum.solve(position, objective, odds.DEFAULT_TIME / 2, threads=threads)
+    return {"exact": answer["exact"], "states": answer["states"], "wall": answer["seconds"]}
+
+
 def measure_odds(data):
     """Whether `odds` with its default optimum budget gives both objectives
     exactly (few samples: the play-outs do not matter here)."""
@@ -269,11 +286,37 @@ def part_release_late(before, seconds, per_setup):
           f"now {exact[None]} of {2 * len(positions)}")
 
 
+def part_threads(per_setup=3):
+    print("\n4. One or two placements made this turn (standard rules): the exact turn optimum with the share "
+          "`odds` gives each objective by default, on one thread and on two (today's code): exact or not, "
+          "turn states, wall seconds")
+    exact = {}
+    for made in (1, 2):
+        for players in range(2, 6):
+            for seed, position in positions_from(players, False, 7000 + 100 * players + 10 * made, made, per_setup):
+                cells = []
+                for threads in (1, 2):
+                    for objective in ("secured", "held"):
+                        row = baseline.call(__file__, "measure_odds_share", [position.to_json(), objective, threads],
+                                            timeout=120)
+                        key = (made, threads, objective)
+                        exact[key] = exact.get(key, 0) + bool(row and row["exact"])
+                        cells.append("killed" if row is None else
+                                     f"{'exact' if row['exact'] else 'time':5s} {row['states']:>9,} {row['wall']:5.2f} s")
+                print(f"   {made} made, {players}p seed {seed:5d}   1 thread: {cells[0]}  {cells[1]}   "
+                      f"2 threads: {cells[2]}  {cells[3]}", flush=True)
+    for made in (1, 2):
+        count = 4 * per_setup
+        print(f"   {made} made: exact on 1 thread secured {exact[(made, 1, 'secured')]} of {count}, held "
+              f"{exact[(made, 1, 'held')]} of {count}; on 2 threads secured {exact[(made, 2, 'secured')]} of "
+              f"{count}, held {exact[(made, 2, 'held')]} of {count}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="budget of a search from a turn's start")
     parser.add_argument("--per-setup", type=int, default=1, help="random positions per players x variant")
-    parser.add_argument("--only", choices=["1", "2", "3"], help="run one part")
+    parser.add_argument("--only", choices=["1", "2", "3", "4"], help="run one part")
     parser.add_argument("--threads", type=int, choices=[1, 2], default=2,
                         help="part 1: also today's code on this many threads (1: not)")
     parser.add_argument("--baseline", default=baseline.DEFAULT_COMMIT, help="the commit compared against")
@@ -286,6 +329,8 @@ def main():
         part_odds_budget(before, args.per_setup)
     if args.only in (None, "3"):
         part_release_late(before, args.seconds, args.per_setup)
+    if args.only in (None, "4"):
+        part_threads()
     print("load:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
 
 
