@@ -555,7 +555,8 @@ cdef class TurnSolver:
         raised.  threads=2: a second thread runs the same search with the
         roll classes in reverse order, storing what it values in the same
         memo (values the same; the states counted, both threads', vary from
-        run to run)."""
+        run to run).  The two share the table at the size it has: when it
+        must grow, both stop, it grows, and both go on from the memo."""
         cdef ci_state s = self.game.read(state)
         cdef ci_state start
         cdef const ci_ctx *c = &self.game.block.ctx
@@ -582,34 +583,51 @@ cdef class TurnSolver:
         self.o.number_stops = 0
         self.o.aborted = 0
         self.o.full = 0
+        self.o.grow = 0
         self.o.interrupted = 0
         self.o.cut = 0
         self.o.deadline = now_seconds() + seconds
         self.o.next_tick = now_seconds() + TICK
-        helper = None
-        if threads == 2:
-            # the two threads share the table: it takes its largest size first
-            # (from 1 or 2 MB, so that the two stay within memory_mb)
-            if self.o.size < self.o.max_size:
-                opt_grow_to(&self.o, self.o.max_size)
-            memcpy(&self.helper, &self.o, sizeof(opt_solver))
-            self.helper.helper = 1
-            self.halt_helper = 0
-            self.helper.halt = &self.halt_helper
-            helper = threading.Thread(target=self._helper_run, args=(state, depth), daemon=True,
-                                      name="claimsolve-turn-optimum")
-            helper.start()
-        try:
+        if threads == 1:
             complete, decisions = self._search(&s, depth)
-        finally:
-            if helper is not None:
-                ci_flag_set(&self.halt_helper, 1)
-                helper.join()
-                self.o.states += self.helper.states
-                self.o.pruned += self.helper.pruned
-                self.o.cutoffs += self.helper.cutoffs
-                self.o.number_stops += self.helper.number_stops
+            return complete, self.o.states, decisions, bool(self.o.cut)
+        while True:
+            complete, decisions = self._search_two(state, &s, depth)
+            if complete or not self.o.grow or self.o.interrupted or now_seconds() > self.o.deadline:
+                break
+            # the shared table must grow: one thread holds it now
+            self.o.aborted = 0
+            self.o.grow = 0
+            if not opt_grow_to(&self.o, next_size(self.o.size, self.o.bound)):
+                self.o.full = 1
+                break
         return complete, self.o.states, decisions, bool(self.o.cut)
+
+    cdef tuple _search_two(self, bytes state, ci_state *s, int depth):
+        """_search with a helper thread sharing the table at its size (which
+        neither grows: o.grow says when it must); the helper's counts added
+        to o's."""
+        self.o.shared = 1
+        self.o.grow = 0
+        memcpy(&self.helper, &self.o, sizeof(opt_solver))
+        self.helper.helper = 1
+        self.helper.states = self.helper.pruned = self.helper.cutoffs = self.helper.number_stops = 0
+        self.halt_helper = 0
+        self.helper.halt = &self.halt_helper
+        helper = threading.Thread(target=self._helper_run, args=(state, depth), daemon=True,
+                                  name="claimsolve-turn-optimum")
+        helper.start()
+        try:
+            return self._search(s, depth)
+        finally:
+            ci_flag_set(&self.halt_helper, 1)
+            helper.join()
+            self.o.shared = 0
+            self.o.grow |= self.helper.grow and not self.o.interrupted
+            self.o.states += self.helper.states
+            self.o.pruned += self.helper.pruned
+            self.o.cutoffs += self.helper.cutoffs
+            self.o.number_stops += self.helper.number_stops
 
     def _helper_run(self, bytes state, int depth):
         """The second thread: the search of `solve` on self.helper, the

@@ -65,6 +65,8 @@ ctypedef struct opt_solver:
     int *halt                # a helper: set when its owner is done (NULL: no helper)
     int helper               # a helper thread: the roll classes in reverse order, no Ctrl-C checks
     int full                 # the last call stopped because the table reached its capacity
+    int shared               # two threads share the table: it does not grow (solve grows it between runs)
+    int grow                 # the last call stopped because the shared table must grow
     long states              # turn states evaluated by the last call
     double deadline
     double next_tick         # the next check for Ctrl-C
@@ -279,8 +281,8 @@ cdef inline uint64_t next_size(uint64_t size, uint64_t bound) noexcept nogil:
 cdef int opt_grow(opt_solver *o, uint64_t size) noexcept nogil:
     """Moves the memo to a table of `size` slots (more than now): each entry
     to the first empty slot from its home there.  1 done, 0 out of memory
-    (the memo stays as it was).  Not while a helper shares the table: solve
-    gives it the largest size before it starts."""
+    (the memo stays as it was).  Not while a helper shares the table: then
+    opt_room sets o.grow, both threads stop, and solve grows it."""
     cdef opt_entry *fresh = <opt_entry *> cs_table_alloc(size * sizeof(opt_entry))
     cdef uint64_t i, j, found
     if fresh == NULL:
@@ -313,10 +315,14 @@ cdef bint opt_grow_to(opt_solver *o, uint64_t size) noexcept nogil:
 cdef inline bint opt_room(opt_solver *o) noexcept nogil:
     """Whether the memo takes one more entry, growing it if it must; False
     when it is full at its memory bound (grow_at is capacity there), or a
-    larger table cannot be had (the bound is then the size it has)."""
+    larger table cannot be had (the bound is then the size it has), or
+    (o.grow set) when it must grow while two threads share it."""
     if ci_count(o.count) < o.grow_at:
         return True
     if o.size >= o.max_size:
+        return False
+    if o.shared:
+        o.grow = 1
         return False
     return opt_grow_to(o, next_size(o.size, o.bound))
 
@@ -853,7 +859,7 @@ cdef double opt_expand(opt_solver *o, const ci_state *s, int depth, double bound
     v = rollv if rollv > stopv else stopv
     if not opt_room(o):
         o.aborted = 1
-        o.full = 1
+        o.full = not o.grow
         return 0.0
     e = opt_slot(o, key1, key2, &check, &stored, &cut)
     if stored < 0.0:                # (a helper may have stored it meanwhile)

@@ -44,10 +44,6 @@ OBJECTIVES = ("secured", "held")
 DEFAULT_TIME = 1.0
 DEFAULT_MEMORY_MB = 128        # per objective: 16-byte entries, it grows to 124 MB (with the 4 MB it grew from), 6.5M states
 EXACT_SHARE = 0.75         # of the time: the unlimited search; the rest: lower bounds
-# on 2 threads the first FIRST_SLICE seconds run on one: two threads share the
-# table at its full size, made resident at once (124 MB: 0.1-0.25 s here),
-# which a search that ends sooner, most of those late in a turn, never needs
-FIRST_SLICE = 0.1
 
 
 @functools.lru_cache(maxsize=8)
@@ -69,8 +65,7 @@ def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB, t
     """Expectimax of the rest of this turn for one objective, within `time`
     seconds and a table of `memory_mb` MB, on `threads` (1 or 2) threads
     sharing the table (the values are the same; with 2 the states counted
-    vary from run to run, and the first FIRST_SLICE seconds run on one).
-    Exact: {"exact": True, "value", "decisions": {move: expected gain},
+    vary from run to run).  Exact: {"exact": True, "value", "decisions": {move: expected gain},
     "states", "seconds"}.  When the whole
     turn does not fit, the rest of the time goes to exact searches limited
     to d = 1, 2, ... more rolls, and the answer is {"exact": False, "reason":
@@ -84,16 +79,7 @@ def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB, t
     solver = solver_for(position, objective, memory_mb)
     state = position.engine_state().state_bytes()
     started = _time.perf_counter()
-    exact_time = float(time) * EXACT_SHARE
-    if threads == 2 and exact_time > FIRST_SLICE:
-        complete, states, decisions, _ = solver.solve(state, FIRST_SLICE, UNLIMITED_ROLLS, 1)
-        if not complete and not solver.full:
-            # the second thread joins; the memo carries over (the same turn)
-            left = exact_time - (_time.perf_counter() - started)
-            complete, more, decisions, _ = solver.solve(state, max(0.0, left), UNLIMITED_ROLLS, 2)
-            states += more
-    else:
-        complete, states, decisions, _ = solver.solve(state, exact_time, UNLIMITED_ROLLS, threads)
+    complete, states, decisions, _ = solver.solve(state, float(time) * EXACT_SHARE, UNLIMITED_ROLLS, threads)
     if complete:
         return _answer(position, decisions, True, states, started, solver)
     if solver.full:

@@ -545,8 +545,6 @@ def test_a_middle_game_board_keys_as_it_is():
 @settings(max_examples=6, deadline=None)
 @given(piles=small_turns(), objective=st.sampled_from(["secured", "held"]), release_white=st.booleans())
 def test_two_threads_match_the_reference_on_random_small_turns(piles, objective, release_white):
-    # the solver itself: optimum.solve would run these small turns on one
-    # thread (its first FIRST_SLICE seconds)
     position = checkered(piles, release_white=release_white)
     solver = optimum.solver_for(position, objective)
     solver.clear()
@@ -596,34 +594,28 @@ def test_two_threads_stop_on_the_table_and_on_time():
     assert after[0] and dict(after[2]) == pytest.approx(dict(fresh[2]), abs=1e-9)
 
 
-def test_two_threads_start_on_one(monkeypatch):
-    """optimum.solve on two threads runs its first FIRST_SLICE seconds on
-    one: a search that ends within it leaves the memo at the 1 MB it
-    starts from (two threads would have shared it at its full size), and
-    one that does not is joined by the second thread on the memo it left
-    (the table then at its full size), with one thread's values."""
+def test_two_threads_share_the_table_at_its_size():
+    """Two threads share the memo at the size it has (it grows under them
+    as it would under one: test_the_memo_starts_small_and_grows_as_it_fills),
+    so a short search on two leaves it at the 1 MB it starts from; the
+    values are one thread's."""
     late = _seed("late-turn-roll-3p")
+    state = late.engine_state().state_bytes()
     solver = optimum.solver_for(late, "secured")
     solver.clear()
-    assert optimum.solve(late, "secured", time=2, threads=2)["exact"] and solver.table_mb == 1.0
-    start = _turn_start("start-3p")                  # 5,431 turn states: some 0.07 s on one thread
-    solver = optimum.solver_for(start, "secured")
+    one = solver.solve(state, 60.0, 255, 1)
     solver.clear()
-    one = optimum.solve(start, "secured", time=10, threads=1)
-    assert one["exact"] and solver.table_mb < 64
-    monkeypatch.setattr(optimum, "FIRST_SLICE", 0.001)
-    solver.clear()
-    two = optimum.solve(start, "secured", time=10, threads=2)
-    assert two["exact"] and solver.table_mb > 64
-    assert two["decisions"] == pytest.approx(one["decisions"], abs=1e-9)
+    two = solver.solve(state, 60.0, 255, 2)
+    assert one[0] and two[0] and solver.table_mb == 1.0
+    assert dict(two[2]) == pytest.approx(dict(one[2]), abs=1e-12)
 
 
 def test_the_memo_starts_small_and_grows_as_it_fills():
     """A fresh memo is 1 MB, so that a short search touches few pages; a
     search that needs more grows it (each entry moved by its check alone),
-    the old and the new table together within memory_mb, and finds the
-    values of a table that had its largest size from the start (two
-    threads share it at that size)."""
+    the old and the new table together within memory_mb; two threads
+    sharing it grow it the same way (both stop, it grows, both go on from
+    the memo), to the same values."""
     position = _turn_start("mid-game-3p")
     state = position.engine_state().state_bytes()
     solver = optimum.solver_for(position, "held")
