@@ -65,8 +65,8 @@ def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB, t
     """Expectimax of the rest of this turn for one objective, within `time`
     seconds and a table of `memory_mb` MB, on `threads` (1 or 2) threads
     sharing the table (the values are the same; with 2 the states counted
-    vary from run to run).  Exact: {"exact": True, "value", "decisions": {move: expected gain},
-    "states", "seconds"}.  When the whole
+    vary from run to run).  Exact: {"exact": True, "value",
+    "decisions": {move: expected gain}, "states", "seconds"}.  When the whole
     turn does not fit, the rest of the time goes to exact searches limited
     to d = 1, 2, ... more rolls, and the answer is {"exact": False, "reason":
     why the whole turn did not fit (stopped_by: "time" or "memory"),
