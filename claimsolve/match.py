@@ -12,7 +12,6 @@ teams, 0 for a loss; allies score alike).
 import contextlib
 import itertools
 import json
-import math
 import random
 import signal
 from dataclasses import dataclass, field
@@ -21,8 +20,8 @@ from .catalog import get_game
 from .errors import ClaimsolveError, Interrupted
 from .files import write_atomically
 from .player_kinds import make_player
+from .stats import elo, json_elo, wilson_interval
 
-Z95 = 1.959963984540054
 
 
 @dataclass
@@ -145,32 +144,6 @@ class MatchResult:
         if with_games:
             out["records"] = [r.to_json() for r in self.records]
         return out
-
-
-def wilson_interval(p, n):
-    """95% interval of a mean `p` of `n` games' points: the Wilson score
-    interval, which stays honest at 0% and 100% (a game's points lie in
-    [0, 1]); (0, 1) before any game."""
-    if n == 0:
-        return (0.0, 1.0)
-    denom = 1 + Z95 ** 2 / n
-    centre = (p + Z95 ** 2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(max(0.0, p * (1 - p)) / n + Z95 ** 2 / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def json_elo(x):
-    """Elo for JSON: an infinite difference (a clean sweep) is null."""
-    return None if x is None or math.isinf(x) else round(x, 1)
-
-
-def elo(score):
-    """The logistic Elo difference of a mean score; +-inf at 1 and 0."""
-    if score <= 1e-9:
-        return -math.inf
-    if score >= 1.0 - 1e-9:
-        return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
 
 
 def starting_positions(game, count, seed, players=None, size=None, island=None, variant=None):

@@ -2,7 +2,7 @@
 and the sequential probability ratio test of `study match --sprt`."""
 import math
 
-from ..match import elo, json_elo, wilson_interval
+from ..stats import elo, json_elo, wilson_interval
 
 __all__ = ["wilson_interval", "proportion", "elo", "json_elo", "score_of_elo", "sprt_llr", "sprt_bounds", "sprt_decision"]
 
