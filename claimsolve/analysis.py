@@ -31,13 +31,98 @@ class Analysis:
     def best_move(self):
         return self.result.best.move if self.result.best else None
 
+    @property
+    def exact(self):
+        """Every score shown is a proven value (SearchResult.exact)."""
+        return self.result.exact
+
+    def labels(self):
+        """What the answer's numbers are, for people and for the page:
+        {"method", "scores", "ordered_by", "notes"} (answer_labels)."""
+        return answer_labels(self.result, game_of(self.position), self.odds is not None)
+
     def to_json(self):
         out = {"game": self.position.game, "to_move": self.position.player_to_move}
         out.update(self.result.to_json())
+        out.update(self.labels())
         out.update(self.extra)
         if self.odds is not None:
             out["odds"] = self.odds.to_json()
         return out
+
+
+def answer_labels(result, game, with_odds=False):
+    """The labels of a search's answer, from what the search proved, never
+    from whether it finished its depth:
+
+    method      a short name for a header ("exact solver", "alpha-beta
+                depth 5", "MCTS, 15,576 simulations")
+    scores      one sentence: what the scores are, in which units, and
+                whether they are proven
+    ordered_by  the shown column that orders the suggestions ("value",
+                "score" or "visits")
+    notes       sentences to show with the answer: a solver that was tried
+                and did not finish, bounds proven by a heuristic search, why
+                two rankings shown together differ"""
+    engine, info = result.engine, result.info
+    notes = []
+    if engine == "none":
+        return {"method": "the game is over", "scores": "no moves: the game is over", "ordered_by": None,
+                "notes": notes}
+    if engine == "solver":
+        if result.exact:
+            method, scores = "exact solver", ("final-score margins for the player to move with best play, "
+                                              "proven by the exact solver")
+        elif info.get("value_only") and result.complete:
+            method = "exact solver (the value and one best move)"
+            scores = ("final-score margins for the player to move with best play: the best move's is "
+                      "proven (=); the other moves show the bounds proven on the way (<=, >=)")
+            notes.append(f"solver: the value {info['value']:+d} ({info['result']}) is proven, with one move "
+                         "that reaches it; the other moves' values were not all proven in the time")
+        else:
+            method = "exact solver (not finished)"
+            scores = ("final-score margins for the player to move with best play: proven values where "
+                      "shown with =, else the bounds proven so far")
+            stopped = "interrupted" if info.get("interrupted") else "not finished within the time"
+            notes.append(f"solver: {stopped} after {result.seconds:.2f} s; {_proven_count(result)} of the "
+                         f"{len(result.suggestions)} moves shown have their value proven")
+        ordered_by = "value"
+    elif engine == "alphabeta":
+        depth = info.get("depth")
+        method = f"alpha-beta depth {depth}" if depth is not None else "alpha-beta"
+        if result.exact:
+            scores = ("final-score margins for the player to move, proven: every line reached the end of "
+                      "the game")
+        else:
+            at = f" (alpha-beta to depth {depth})" if depth is not None else ""
+            scores = f"{game.scores}{at}: a heuristic, not proven"
+            if any(s.proven for s in result.suggestions):
+                notes.append("moves marked proven have their value settled: every line below them reached "
+                             "the end of the game")
+        ordered_by = "score"
+        tried = info.get("solver_tried")
+        if tried:
+            notes.append(f"solver: not proven within {tried['seconds']:.2f} s; the scores are alpha-beta's"
+                         + (f" at depth {depth}" if depth is not None else ""))
+    elif engine == "mcts":
+        simulations = info.get("iterations", result.nodes)
+        method = f"MCTS, {simulations:,} simulations"
+        scores = (f"mean result for the player to move over the simulations through each move "
+                  f"(1 win, 0.5 draw, 0 loss; {simulations:,} in all), with its 95% interval")
+        ordered_by = "visits"
+        if any(s.result for s in result.suggestions):
+            notes.append("moves with a proven result (MCTS-Solver) come first; the others by visits")
+        if with_odds:
+            notes.append("the suggestions rank by MCTS visits (win chance, every seat searched); the odds "
+                         "table ranks its plans by the win chance of play-outs that follow fixed "
+                         "policies, so the two orders can differ")
+    else:
+        method, scores, ordered_by = engine, "the engine's scores", "score"
+    return {"method": method, "scores": scores, "ordered_by": ordered_by, "notes": notes}
+
+
+def _proven_count(result):
+    return sum(1 for s in result.suggestions if s.exact)
 
 
 def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=0,

@@ -62,7 +62,8 @@ class GameDescriptor:
                  player kinds only this game plays, or None
     openspiel    Lazy of game_from_position(position, returns) -> pyspiel.Game
                  (needs open_spiel), or None
-    scores       what alpha-beta's static scores measure, for people
+    scores       what alpha-beta's static scores measure, in which units, for
+                 people (claimsolve.analysis.answer_labels)
     seed_needs   {option: value} that `new` needs for a seed to mean anything
                  (Claim: {"island": "random"}, the only island grown from
                  one); `new` refuses a seed given without them.  Empty: a

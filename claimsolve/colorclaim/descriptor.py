@@ -11,4 +11,6 @@ GAME = GameDescriptor(
     analyze=Lazy("claimsolve.colorclaim.analysis:analyze"),
     solve=Lazy("claimsolve.search.alphabeta:solve"),
     openspiel=Lazy("claimsolve.colorclaim.openspiel:game_from_position"),
+    scores="estimated final-score margins for the player to move, in points (the static evaluation: "
+           "the margin after the mover's best single move)",
 )

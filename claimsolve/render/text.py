@@ -2,6 +2,7 @@
 (Boards are drawn by each game's own module in this package.)"""
 import math
 
+from ..analysis import answer_labels
 from ..catalog import game_of
 
 
@@ -118,52 +119,72 @@ def analysis_text(analysis, color=False):
         if "winners" in extra:
             lines.append("Winner(s): " + ", ".join(str(w) for w in extra["winners"]))
         return "\n".join(lines)
-    lines.append(f"Player {position.player_to_move} to move.  Engine: {engine_label(result, game_of(position))}")
+    labels = answer_labels(result, game_of(position), analysis.odds is not None)
+    lines.append(f"Player {position.player_to_move} to move.  Engine: {labels['method']}.")
+    lines.append(f"Scores: {labels['scores']}.")
+    lines.append(ORDER_TEXT.get(labels["ordered_by"], f"Ordered by {labels['ordered_by']}."))
     lines.append("")
-    header = ["#", "move", "score"]
-    has_visits = any(s.visits is not None for s in result.suggestions)
-    has_depth = any(s.depth is not None for s in result.suggestions)
-    if has_visits:
-        header.append("visits")
-    if has_depth:
-        header.append("depth")
-    header.append("")
-    rows = []
-    for rank, s in enumerate(result.suggestions, 1):
-        row = [str(rank), s.move, score_text(result.engine, s)]
-        if has_visits:
-            row.append(f"{s.visits:,}" if s.visits is not None else "")
-        if has_depth:
-            row.append(str(s.depth) if s.depth is not None else "")
-        row.append(_proof(s))
-        rows.append(row)
-    lines.extend(_table(header, rows))
+    lines.extend(suggestion_rows(result))
     if result.pv:
         lines.append("")
         lines.append("PV: " + line_text(result.pv))
     lines.append(f"{result.nodes:,} nodes in {result.seconds:.2f} s ({result.nodes_per_second:,.0f}/s)"
                  + ("" if result.complete else "; interrupted" if result.info.get("interrupted")
                     else "; budget reached"))
-    tried = result.info.get("solver_tried")
-    if tried:
-        lines.append(f"(The exact solver was tried first for {tried['seconds']:.2f} s and could not finish.)")
+    for note in labels["notes"]:
+        lines.append(f"Note: {note}.")
     if analysis.odds is not None:
         lines.append("")
         lines.append(analysis.odds.render(color=color))
     return "\n".join(lines)
 
 
+ORDER_TEXT = {
+    "visits": "Ordered by visits: the search's choice is the move it explored most; a mean over few visits "
+              "is less sure (see its interval).",
+    "score": "Ordered by score.",
+    "value": "Ordered by value (proven values and bounds).",
+}
+
+
+def suggestion_rows(result, top=None):
+    """The suggestions of a SearchResult as an aligned table (lines), the
+    columns by engine: MCTS rows show visits, their share of the root's,
+    the mean result and its 95% interval (the list is ordered by visits);
+    alpha-beta rows their score and its depth; the solver's the value or
+    the bounds proven.  A last column says what is proven of a move."""
+    suggestions = result.suggestions if top is None else result.suggestions[:top]
+    mcts = result.engine == "mcts"
+    has_depth = any(s.depth is not None for s in suggestions)
+    if mcts:
+        header = ["#", "move", "visits", "share", "mean", "95% CI", ""]
+    else:
+        header = ["#", "move", "value" if result.engine == "solver" else "score"]
+        if has_depth:
+            header.append("depth")
+        header.append("")
+    rows = []
+    for rank, s in enumerate(suggestions, 1):
+        if mcts:
+            share = s.extra.get("share")
+            interval = s.extra.get("ci95")
+            row = [str(rank), s.move, f"{s.visits:,}" if s.visits is not None else "",
+                   f"{100 * share:.1f}%" if share is not None else "", score_text(result.engine, s),
+                   f"{interval[0]:.3f}-{interval[1]:.3f}" if interval else "", _proof(s)]
+        else:
+            row = [str(rank), s.move, score_text(result.engine, s)]
+            if has_depth:
+                row.append(str(s.depth) if s.depth is not None else "")
+            row.append(_proof(s))
+        rows.append(row)
+    return _table(header, rows)
+
+
 def engine_label(result, game):
-    """What engine answered and what its scores measure, for people."""
-    labels = {
-        "solver": "exact solver (values are final-score margins with best play)",
-        "alphabeta": f"alpha-beta with static evaluation (scores are {game.scores})",
-        "mcts": "MCTS (scores are mean rewards: 1 win, 0.5 draw, 0 loss)",
-    }
-    label = labels.get(result.engine, result.engine)
-    if result.engine == "alphabeta" and "depth" in result.info:
-        label += f", depth {result.info['depth']}"
-    return label
+    """What engine answered and what its scores measure, for people: the
+    method and the scores of claimsolve.analysis.answer_labels."""
+    labels = answer_labels(result, game)
+    return f"{labels['method']} ({labels['scores']})"
 
 
 def score_text(engine, s):
@@ -185,10 +206,13 @@ def score_text(engine, s):
 
 
 def _proof(s):
-    if s.proven:
-        return f"proven {s.proven}"
+    """What is proven of a move, for people: "proven win (=+3)", "proven
+    win (>=+1)", "proven =-2"; for MCTS-Solver margins the same."""
+    if s.result:
+        proven = s.proven
+        return f"proven {s.result}" + (f" ({proven})" if proven else "")
     if s.exact:
-        return "exact"
+        return f"proven {s.proven}" if s.proven else "exact"
     return ""
 
 

@@ -121,8 +121,8 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
     bounds proven on the way (the best move exact, first).
 
     Suggestions: every legal move, best first, `score` its exact value for the
-    player to move (`exact=True`, `proven` win/draw/loss).  When `time` runs
-    out first, `complete` is False and each suggestion carries its proven
+    player to move (`exact=True`, `result` win/draw/loss, `proven` "=V").
+    When `time` runs out first, `complete` is False and each suggestion carries its proven
     bounds in `extra` ({"lower": lo, "upper": hi}, None where unbounded);
     info then holds the position's proven bounds.  Ctrl-C stops it: an
     Interrupted (a KeyboardInterrupt) is raised with the answer so far
@@ -151,7 +151,7 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
     for path, lower, upper in answer["moves"]:
         name = position.turn_name(path)
         if lower == upper:
-            suggestions.append(Suggestion(move=name, score=lower, proven=_result_word(lower), exact=True))
+            suggestions.append(Suggestion(move=name, score=lower, result=_result_word(lower), exact=True))
         else:
             shown_lower = _alphabeta._shown(lower)
             shown_upper = _alphabeta._shown(upper)
@@ -161,7 +161,7 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
             elif shown_upper is not None and upper < 0:
                 proven = "loss"
             score = shown_lower if shown_lower is not None else shown_upper
-            suggestions.append(Suggestion(move=name, score=score, proven=proven,
+            suggestions.append(Suggestion(move=name, score=score, result=proven,
                                           extra={"lower": shown_lower, "upper": shown_upper}))
     pv = move_names(position, answer["pv"])
     # best first: by value (exact) or proven lower bound, then upper bound;
@@ -225,7 +225,7 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
     for path, score, move_depth, bound in answer["moves"]:
         exact = answer["exact"] and bound == "exact"
         suggestion = Suggestion(move=position.turn_name(path), score=score, depth=move_depth,
-                                exact=exact, proven=_result_word(score) if exact else None)
+                                exact=exact, result=_result_word(score) if exact else None)
         if bound != "exact":
             suggestion.extra["bound"] = bound
         suggestions.append(suggestion)

@@ -12,6 +12,7 @@ import time as _time
 from .. import limits
 from .._mcts import DEFAULT_EVAL_SCALE, DEFAULT_EXPLORATION, DEFAULT_PLAYOUT_TURNS, Tree, derive_seed
 from ..errors import ClaimsolveError, Interrupted
+from ..stats import wilson_interval
 from .line import move_names
 from .player import Player, register_player
 from .result import SearchResult, Suggestion
@@ -319,11 +320,20 @@ def _ranked(roots, root_bounds):
     return rows
 
 
-def _suggestion(row):
-    """The Suggestion of a ranked row whose move is a move string."""
+def _suggestion(row, total_visits):
+    """The Suggestion of a ranked row whose move is a move string: its mean
+    result, its visits and their share of the root's, the mean's 95%
+    interval (Wilson's, as if the simulations were independent draws of a
+    result in [0, 1]: a guide to how sure the mean is, which narrows as the
+    move is visited more), and what the solver proved of its margin."""
     move, visits, mean, lower, upper = row
     result = result_of(lower, upper)
     extra = {}
+    if visits:
+        extra["share"] = round(visits / total_visits, 4) if total_visits else 0.0
+    if result is None and visits:
+        low, high = wilson_interval(mean, visits)
+        extra["ci95"] = [round(low, 4), round(high, 4)]
     if lower is not None and lower == upper:
         extra["margin"] = lower
     else:
@@ -331,7 +341,7 @@ def _suggestion(row):
             extra["margin_at_least"] = lower
         if upper is not None:
             extra["margin_at_most"] = upper
-    return Suggestion(move=move, score=mean, visits=visits, proven=result,
+    return Suggestion(move=move, score=mean, visits=visits, result=result,
                       exact=result is not None, extra=extra)
 
 
@@ -371,7 +381,8 @@ def _result(tree, roots, done, seconds, tree_nodes, threads, other_bounds=()):
             lower, upper = _intersect(lower, other[0], max), _intersect(upper, other[1], min)
     root_bounds = None if tree.root_bounds() is None else (lower, upper)
     rows = _ranked(roots, root_bounds)
-    suggestions = [_suggestion(row) for row in rows]
+    total = sum(row[1] for row in rows)
+    suggestions = [_suggestion(row, total) for row in rows]
     pv = tree.principal_variation()
     if suggestions and (not pv or pv[0] != suggestions[0].move):
         pv = [suggestions[0].move]

@@ -1,7 +1,18 @@
 """What a search answers, the same shape for every engine and game.
 
 `SearchResult.to_json()` is the body of `analyze --json` (cli.md): the best
-suggestion first.
+suggestion first.  Two words are kept apart:
+
+- `complete`: the search did all it set out to do (its depth, its solve,
+  its budget of simulations) and was not cut short;
+- `exact`: every score shown is a proven value (the exact solver finished,
+  or every line reached the end of the game).  A heuristic search
+  (alpha-beta on a static evaluation, MCTS) is never exact because it
+  finished: only proofs make a score exact.
+
+A suggestion whose value or one of whose bounds is proven says so on its
+own (`proven`: "=+1", ">=+1", "<=-2", "+1..+3"), whatever the rest of the
+answer is.
 """
 from dataclasses import dataclass, field
 
@@ -10,23 +21,67 @@ from dataclasses import dataclass, field
 class Suggestion:
     move: str                 # canonical notation
     score: float              # the engine's value for the player to move:
-                              #   alphabeta/solver: margin in points; mcts: mean reward in [0, 1]
+                              #   alphabeta/solver: margin in points; mcts: mean result in [0, 1]
     visits: int = None        # MCTS: visits of this move
     depth: int = None         # alpha-beta: depth of the score
-    proven: str = None        # "win" | "draw" | "loss" when the result is proven (exact)
-    exact: bool = False       # the score is the exact game value
+    result: str = None        # "win" | "draw" | "loss" when proven values or bounds settle it
+    exact: bool = False       # the score is the move's proven value
     extra: dict = field(default_factory=dict)   # engine-specific statistics
+
+    @property
+    def proven(self):
+        """What is proven of this move's final margin, as text: "=+1" (its
+        exact value), ">=+1" or "<=-2" (one bound), "+1..+3" (both); None
+        when nothing is."""
+        lower, upper = self.margin_bounds()
+        if lower is None and upper is None:
+            return None
+        if lower is not None and lower == upper:
+            return f"={_signed(lower)}"
+        if upper is None:
+            return f">={_signed(lower)}"
+        if lower is None:
+            return f"<={_signed(upper)}"
+        return f"{_signed(lower)}..{_signed(upper)}"
+
+    def margin_bounds(self):
+        """(lower, upper) proven bounds on the move's final margin (None: not
+        bounded on that side): the solver's and MCTS-Solver's bounds, or
+        the exact margin of a proven alpha-beta or solver score."""
+        extra = self.extra
+        if "margin" in extra:
+            return extra["margin"], extra["margin"]
+        if "margin_at_least" in extra or "margin_at_most" in extra:
+            return extra.get("margin_at_least"), extra.get("margin_at_most")
+        if "lower" in extra or "upper" in extra:
+            return extra.get("lower"), extra.get("upper")
+        if self.exact and self.visits is None and self.score is not None:
+            return self.score, self.score
+        return None, None
 
     def to_json(self):
         out = {"move": self.move, "score": self.score}
-        for key in ("visits", "depth", "proven"):
+        for key in ("visits", "depth"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
+        proven = self.proven
+        if proven is not None:
+            out["proven"] = proven
+        if self.result is not None:
+            out["result"] = self.result
         if self.exact:
             out["exact"] = True
         out.update(self.extra)
         return out
+
+
+def _signed(x):
+    if isinstance(x, float) and x.is_integer():
+        x = int(x)
+    if x == 0:
+        return "0"
+    return f"{x:+d}" if isinstance(x, int) else f"{x:+g}"
 
 
 @dataclass
@@ -36,12 +91,21 @@ class SearchResult:
     pv: list = field(default_factory=list)        # principal variation, move strings
     nodes: int = 0                                # nodes / simulations searched
     seconds: float = 0.0
-    complete: bool = True                         # False: the budget ran out first
+    complete: bool = True                         # False: the budget ran out (or Ctrl-C) first
     info: dict = field(default_factory=dict)      # engine-specific (depth reached, iterations, ...)
 
     @property
     def best(self):
         return self.suggestions[0] if self.suggestions else None
+
+    @property
+    def exact(self):
+        """True when every suggestion shown carries its proven value (on a
+        finished game: the final margin is exact)."""
+        if not self.suggestions:
+            return bool(self.info.get("over")) or (self.engine in ("solver", "alphabeta")
+                                                   and self.complete and "value" in self.info)
+        return all(s.exact for s in self.suggestions)
 
     @property
     def nodes_per_second(self):
@@ -50,6 +114,7 @@ class SearchResult:
     def to_json(self):
         out = {
             "engine": self.engine,
+            "exact": self.exact,
             "suggestions": [s.to_json() for s in self.suggestions],
             "pv": list(self.pv),
             "nodes": self.nodes,

@@ -67,7 +67,7 @@ def test_solver_values_equal_brute_force(position):
     value = max(truth.values())
     assert result.engine == "solver" and result.complete
     assert {s.move: s.score for s in result.suggestions} == truth
-    assert all(s.exact and s.proven == ("win" if s.score > 0 else "loss" if s.score < 0 else "draw")
+    assert all(s.exact and s.result == ("win" if s.score > 0 else "loss" if s.score < 0 else "draw")
                for s in result.suggestions)
     assert [s.score for s in result.suggestions] == sorted(truth.values(), reverse=True)
     assert result.info == {"value": value, "result": "win" if value > 0 else "loss" if value < 0 else "draw"}
@@ -267,7 +267,7 @@ def test_depth_limited_search_beyond_the_end_is_exact():
     searched = alphabeta.search(position, depth=30)
     assert searched.info.get("solved") is True
     assert searched.best.score == solved.info["value"]
-    assert searched.best.exact and searched.best.proven == solved.info["result"]
+    assert searched.best.exact and searched.best.result == solved.info["result"]
 
 
 def test_top_moves_get_exact_scores():

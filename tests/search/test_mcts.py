@@ -22,8 +22,8 @@ def result_name(value):
 
 def assert_bounds_hold(suggestion, value):
     """The proofs reported for a move agree with its exact margin `value`."""
-    if suggestion.proven is not None:
-        assert suggestion.proven == result_name(value), suggestion.move
+    if suggestion.result is not None:
+        assert suggestion.result == result_name(value), suggestion.move
     extra = suggestion.extra
     if "margin" in extra:
         assert extra["margin"] == value, suggestion.move
@@ -69,7 +69,7 @@ def test_proves_the_win_and_the_losses(index):
     result = mcts.search(position, iterations=200000, seed=index)
     assert result.complete and result.info["result"] == "win"
     assert result.info["value"] == values[winner]
-    assert result.best.proven == "win" and result.best.score == 1.0 and result.best.exact
+    assert result.best.result == "win" and result.best.score == 1.0 and result.best.exact
     assert result.best.extra["margin"] == values[winner]
     for suggestion in result.suggestions:
         assert_bounds_hold(suggestion, values[suggestion.move])
@@ -118,7 +118,7 @@ def test_a_proven_loss_is_reported_and_the_search_stops_early():
     values = move_values(position)
     result = mcts.search(position, iterations=1000000, seed=1)
     assert result.info["result"] == "loss" and result.info["value"] == max(values.values())
-    assert all(s.proven == "loss" and s.score == 0.0 for s in result.suggestions)
+    assert all(s.result == "loss" and s.score == 0.0 for s in result.suggestions)
     assert values[result.best.move] == max(values.values())     # the smallest loss
     assert result.nodes < 1000000
 
@@ -404,7 +404,7 @@ def test_three_player_search_with_dice():
     first = mcts.search(MID_GAME_3P, iterations=3000, seed=3)
     again = mcts.search(MID_GAME_3P, iterations=3000, seed=3)
     assert comparable(first) == comparable(again)
-    assert not first.complete and all(s.proven is None for s in first.suggestions)
+    assert not first.complete and all(s.result is None for s in first.suggestions)
     assert {s.move for s in first.suggestions} <= set(MID_GAME_3P.legal_moves())
     assert sum(s.visits for s in first.suggestions) == 3000
     position = MID_GAME_3P

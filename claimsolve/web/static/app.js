@@ -537,7 +537,9 @@ function showProgress(info) {
 
 function showResult(result) {
   state.analysis.result = result;
-  $("engine-state").textContent = result.complete ? "(done, exact)" : "(done)";
+  // "exact" only where every score shown is proven (the answer's own field), never because the
+  // search finished its depth
+  $("engine-state").textContent = result.exact ? "(done, exact)" : "(done)";
   const rate = result.nodes_per_second ? `, ${Math.round(result.nodes_per_second).toLocaleString()}/s` : "";
   const depth = result.depth !== undefined ? `depth ${result.depth}, ` : "";
   $("engine-line").textContent = `${result.engine}: ${depth}${result.nodes.toLocaleString()} nodes in ` +
@@ -570,7 +572,7 @@ function renderSuggestions(result, live) {
     const tr = document.createElement("tr");
     tr.dataset.move = s.move;
     const extra = hasVisits ? (s.visits ?? "").toLocaleString() : (s.depth ?? "");
-    const proven = s.proven ? ` (${s.proven})` : "";
+    const proven = s.result ? ` (proven ${s.result})` : "";
     for (const text of [String(i + 1), s.move, scoreText(result.engine, s) + proven, String(extra)]) {
       const td = document.createElement("td");
       td.textContent = text;
@@ -593,9 +595,9 @@ function lineText(moves) {
 
 // the side to move's share in [0, 1] of a suggestion's score
 function evaluation(engine, s) {
-  if (s.proven === "win") return { share: 1, text: "win" };
-  if (s.proven === "loss") return { share: 0, text: "loss" };
-  if (s.proven === "draw") return { share: 0.5, text: "draw" };
+  if (s.result === "win") return { share: 1, text: "win" };
+  if (s.result === "loss") return { share: 0, text: "loss" };
+  if (s.result === "draw") return { share: 0.5, text: "draw" };
   if (s.score === null || s.score === undefined) return null;
   if (engine === "mcts") return { share: Number(s.score), text: `${Math.round(100 * s.score)}%` };
   const scale = (state.module && state.module.evalScale) || 10;

@@ -1,0 +1,112 @@
+"""Every answer says what its numbers are and how sure: `exact` only where
+every shown score is proven, a method and a sentence for the scores, the
+column that orders the list, and what is proven of each move on its own."""
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import claimsolve
+from claimsolve.cli.main import main
+from claimsolve.search.result import Suggestion
+
+SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+
+
+def test_a_depth_limited_alpha_beta_answer_is_never_exact():
+    position = claimsolve.load(SEEDS / "claim" / "play-2p.json")
+    answer = claimsolve.analyze(position, engine="alphabeta", time=0.3).to_json()
+    assert answer["engine"] == "alphabeta" and answer["exact"] is False
+    assert answer["method"] == f"alpha-beta depth {answer['depth']}"
+    assert "not proven" in answer["scores"] and "evaluation points" in answer["scores"]
+    assert answer["ordered_by"] == "score"
+    assert all("proven" not in s and "result" not in s for s in answer["suggestions"])
+    scores = [s["score"] for s in answer["suggestions"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_a_solver_that_does_not_finish_says_so_and_alpha_beta_answers():
+    # the 4x4 start of seed 7 needs tens of millions of nodes to prove: not in 0.05 s
+    position = claimsolve.new("colorclaim", size="4x4", seed=7)
+    answer = claimsolve.analyze(position, time=0.05).to_json()
+    assert answer["engine"] == "alphabeta" and answer["exact"] is False
+    assert any(note.startswith("solver: not proven within") for note in answer["notes"])
+    assert "not proven" in answer["scores"]
+
+
+def test_a_finished_solve_is_exact_move_by_move():
+    position = claimsolve.load(SEEDS / "colorclaim" / "start-3x3-seed1.json")
+    answer = claimsolve.analyze(position, time=5).to_json()
+    assert answer["engine"] == "solver" and answer["exact"] is True
+    assert answer["method"] == "exact solver" and answer["ordered_by"] == "value"
+    for s in answer["suggestions"]:
+        value = s["score"]
+        assert s["proven"] == ("=0" if value == 0 else f"={value:+d}")
+        assert s["result"] == ("win" if value > 0 else "loss" if value < 0 else "draw")
+
+
+def test_a_value_only_answer_proves_its_best_move_and_bounds_the_others():
+    position = claimsolve.new("colorclaim", size="4x4", seed=1)
+    result = claimsolve.solve(position, value_only=True)
+    answer = claimsolve.analysis.Analysis(position, result).to_json()
+    assert result.complete and answer["exact"] is False      # the other moves are bounds only
+    best = answer["suggestions"][0]
+    assert best["move"] == result.info["best_move"] and best["proven"] == _eq(result.info["value"])
+    assert answer["method"] == "exact solver (the value and one best move)"
+    assert answer["notes"] and "is proven" in answer["notes"][0]
+    others = answer["suggestions"][1:]
+    assert others and all(s.get("proven", "").startswith(("<=", ">=")) or ".." in s.get("proven", "")
+                          for s in others if "proven" in s)
+
+
+def test_mcts_lists_are_ordered_by_visits_and_say_how_sure_each_mean_is():
+    position = claimsolve.load(SEEDS / "claim" / "settle-2p.json")
+    answer = claimsolve.analyze(position, iterations=3000, seed=3).to_json()
+    assert answer["engine"] == "mcts" and answer["exact"] is False
+    assert answer["ordered_by"] == "visits" and answer["method"] == f"MCTS, {answer['iterations']:,} simulations"
+    rows = answer["suggestions"]
+    visits = [s["visits"] for s in rows]
+    assert visits == sorted(visits, reverse=True)
+    assert 0 < sum(s["share"] for s in rows) <= 1.0001
+    for s in rows:
+        low, high = s["ci95"]
+        assert 0 <= low <= s["score"] <= high <= 1
+        assert s["share"] == pytest.approx(s["visits"] / sum(visits), abs=1e-3) or len(rows) < 3
+
+
+def test_the_text_names_the_ordering_column_and_shows_it():
+    result = CliRunner().invoke(main, ["analyze", str(SEEDS / "claim" / "settle-2p.json"), "--iterations", "2000"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    header = next(line for line in lines if line.startswith("#  move"))
+    assert header.split() == ["#", "move", "visits", "share", "mean", "95%", "CI"]
+    assert any(line.startswith("Ordered by visits") for line in lines)
+    assert any(line.startswith("Scores: mean result") for line in lines)
+
+
+def test_analyze_json_carries_the_labels():
+    result = CliRunner().invoke(main, ["analyze", str(SEEDS / "colorclaim" / "start-3x3-seed1.json"), "--json"])
+    data = json.loads(result.output)
+    assert {"exact", "method", "scores", "ordered_by", "notes", "complete"} <= set(data)
+    assert data["exact"] is True
+
+
+@pytest.mark.parametrize("extra, score, exact, text", [
+    ({"margin": 3}, 1.0, True, "=+3"),
+    ({"margin_at_least": 1}, 1.0, True, ">=+1"),
+    ({"margin_at_most": -2}, 0.0, True, "<=-2"),
+    ({"lower": 1, "upper": 3}, 1, False, "+1..+3"),
+    ({"lower": None, "upper": 0}, 0, False, "<=0"),
+    ({}, -4, True, "=-4"),
+    ({}, 0.61, False, None),
+])
+def test_what_is_proven_of_a_move_as_text(extra, score, exact, text):
+    visits = 10 if ("margin" in str(extra) or score == 0.61) else None
+    suggestion = Suggestion(move="m", score=score, visits=visits, exact=exact, extra=dict(extra))
+    assert suggestion.proven == text
+    assert suggestion.to_json().get("proven") == text
+
+
+def _eq(value):
+    return "=0" if value == 0 else f"={value:+d}"
