@@ -71,7 +71,8 @@ def render_odds(result, color=False):
     bold = (lambda s: f"\033[1m{s}\033[0m") if color else (lambda s: s)
     lines = []
     if result.mode == "placement":
-        lines.append(f"Player {result.to_move} to move: which placement?")
+        lines.append(f"Player {result.to_move} to move: which placement?  Ranked by win chance (the mean result "
+                     "of play-outs: this placement, then fixed policies).")
     else:
         lines.append(f"Player {result.to_move} to move: roll again or stop?  The next roll busts with "
                      f"{result.bust_rolls}/216 = {100 * result.bust_probability:.1f}% (exact).")
