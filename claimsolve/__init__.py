@@ -2,6 +2,8 @@
 
     import claimsolve
     position = claimsolve.load("position.json")      # or claimsolve.new("colorclaim", size="4x4", seed=7)
+    position = claimsolve.load("game.jsonl", ply=12) # a game record's position after 12 moves
+    record = claimsolve.load_game("game.jsonl")      # the record itself (claimsolve.records)
     analysis = claimsolve.analyze(position, time=2)  # best-move suggestions
     claimsolve.solve(position)                       # exact values (Color Claim)
     claimsolve.odds(position)                        # roll or stop (Claim It!)
@@ -16,7 +18,8 @@ from . import limits
 from .catalog import game_of, get_game, ids_where
 from .errors import ClaimsolveError, MoveError, PositionError
 from .game import Position
-from .positions import dumps, from_dict, game_class, load, loads
+from .positions import dumps, from_dict, game_class, loads
+from .records import load_game, load_position as load
 
 __version__ = "0.1.0"
 
@@ -118,4 +121,4 @@ def perft(position, depth):
 
 
 __all__ = ["ClaimsolveError", "MoveError", "PositionError", "analyze", "dumps", "from_dict",
-           "load", "loads", "new", "odds", "perft", "solve"]
+           "load", "load_game", "loads", "new", "odds", "perft", "solve"]

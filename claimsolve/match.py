@@ -20,17 +20,22 @@ from .catalog import get_game
 from .errors import ClaimsolveError, Interrupted
 from .files import write_atomically
 from .player_kinds import make_player
+from .records import VERSION as RECORD_VERSION
 from .stats import elo, json_elo, wilson_interval
 
 
 
 @dataclass
 class GameRecord:
+    """A game of a match as the match counts it; `to_json` is its game
+    record (claimsolve.records, docs/records.md), a line of `match --save`."""
     start: dict          # the starting position's JSON
     a_seats: list        # 1-based seats of player A's team
     moves: list          # every move played, chance outcomes included
-    points: list         # points per seat (1-based seats at index 0..)
+    points: list         # points per seat (1-based seats at index 0..); None: not over
     final: dict = None   # the final position's JSON
+    players: list = None     # who played each seat (a player spec), seat 1 first
+    winners: list = None     # the final position's winners (seats)
 
     @property
     def a_seat(self):
@@ -42,10 +47,17 @@ class GameRecord:
         return self.points[self.a_seats[0] - 1]
 
     def to_json(self):
-        out = {"start": self.start}
-        if self.a_seat is not None:
-            out["a_seat"] = self.a_seat
-        out.update({"a_seats": self.a_seats, "moves": self.moves, "points": self.points})
+        out = {"record": RECORD_VERSION, "game": self.start.get("game"), "start": self.start}
+        if self.players is not None:
+            out["players"] = list(self.players)
+        out["moves"] = list(self.moves)
+        result = None
+        if self.points is not None:
+            result = {"points": [float(p) for p in self.points]}
+            if self.winners is not None:
+                result["winners"] = list(self.winners)
+        out["result"] = result
+        out["a_seats"] = list(self.a_seats)
         return out
 
 
@@ -220,7 +232,10 @@ def run_match(game, spec_a, spec_b, games, players=None, size=None, island=None,
                       for seat in range(1, start.num_players + 1)]
             moves, final = play_game(start, lineup, rng)
             record = GameRecord(start=start.to_json(), a_seats=a_seats, moves=moves,
-                                points=list(final.points()), final=final.to_json() if keep_records else None)
+                                points=list(final.points()), final=final.to_json() if keep_records else None,
+                                players=[spec_a if seat in a_seats else spec_b
+                                         for seat in range(1, start.num_players + 1)],
+                                winners=list(final.winners()))
             with sigint_deferred():
                 if on_game is not None:
                     on_game(record)
@@ -254,7 +269,8 @@ def _player_seed(seed, index, seat):
 
 
 def game_line(record):
-    """A game as one JSON line (start, seats, moves, points) for replay."""
+    """A game as one line of its game record (docs/records.md), for replay
+    and review."""
     return json.dumps(record.to_json()) + "\n"
 
 

@@ -58,6 +58,8 @@ class Session:
         self.hint = hint             # hint(position) -> Analysis, for `?`
         self.progress = progress     # progress(label) -> a ProgressLine or None
         self.quit = False
+        self.human_name = "you"                  # who played each seat, in the game's record
+        self.engine_name = getattr(engine, "spec", None) or getattr(engine, "name", None) or "engine"
 
     # --- the record ---------------------------------------------------------
     @property
@@ -67,9 +69,13 @@ class Session:
     def record(self):
         """The game as a `match --save` record (claimsolve.match.GameRecord):
         A is you; the points are None while the game is not over."""
+        over = self.position.is_over()
+        players = [self.human_name if seat in self.human else self.engine_name
+                   for seat in range(1, self.start.num_players + 1)]
         return GameRecord(start=self.start.to_json(), a_seats=sorted(self.human), moves=self.moves,
-                          points=list(self.position.points()) if self.position.is_over() else None,
-                          final=self.position.to_json())
+                          points=list(self.position.points()) if over else None,
+                          final=self.position.to_json(), players=players,
+                          winners=list(self.position.winners()) if over else None)
 
     # --- playing ------------------------------------------------------------
     def play(self, move, seat):

@@ -74,11 +74,13 @@ def make_player(spec, seed=0, game=None):
     kind, options = parse_spec(spec)
     factory = _factory(spec, kind, game)
     try:
-        return factory(options, limits.fold_seed(seed))
+        player = factory(options, limits.fold_seed(seed))
     except ClaimsolveError as exc:
         raise ClaimsolveError(f"player '{spec}': {exc.message}") from None
     except (ValueError, KeyError) as exc:
         raise ClaimsolveError(f"player '{spec}': {exc}") from None
+    player.spec = spec                     # who played, in game records
+    return player
 
 
 def _factory(spec, kind, game):

@@ -54,7 +54,8 @@ from claimsolve import limits
 from claimsolve.catalog import all_games, ids_where
 from claimsolve.errors import ClaimsolveError, Interrupted
 from claimsolve.files import write_atomically
-from claimsolve.positions import dumps, load
+from claimsolve.positions import dumps
+from claimsolve.records import load_position
 from claimsolve.progress import progress_for
 
 from claimsolve import render
@@ -361,8 +362,33 @@ def emit_json(data):
 
 
 def read_position(path):
+    """The position a command works on: a position file, or a game record's
+    position after `--ply` moves of its main line (default: the last) of
+    its `--game`-th game (a file of many; claimsolve.records)."""
     _current_source[0] = path
-    return load(path)
+    ctx = click.get_current_context(silent=True)
+    meta = ctx.meta if ctx is not None else {}
+    return load_position(path, ply=meta.get("record_ply"), game=meta.get("record_game"))
+
+
+def _remember(ctx, param, value):
+    ctx.meta[f"record_{param.name}"] = value
+    return value
+
+
+def position_argument(f):
+    """The POS argument of a command that reads a position, with the
+    options that pick a position out of a game record."""
+    f = click.option("--game", type=Checked(lambda value, name: limits.integer(value, name, 1, limits.MAX_INT),
+                                            "k"),
+                     default=None, expose_value=False, callback=_remember, is_eager=True,
+                     help="A file of many game records: the K-th game (from 1).")(f)
+    f = click.option("--ply", type=Checked(lambda value, name: limits.integer(value, name, 0, limits.MAX_INT),
+                                           "n"),
+                     default=None, expose_value=False, callback=_remember, is_eager=True,
+                     help="A game record: the position after its first N moves (0: the start; "
+                          "default: the last).")(f)
+    return click.argument("pos")(f)
 
 
 def use_color():
@@ -391,7 +417,7 @@ def new(game, players, size, island, variant, seed, as_json):
 
 
 @main.command()
-@click.argument("pos")
+@position_argument
 @click.option("--svg", "svg_path", type=OUTPUT_FILE, help="Also write a picture to FILE.")
 @json_option
 def show(pos, svg_path, as_json):
@@ -407,7 +433,7 @@ def show(pos, svg_path, as_json):
 
 
 @main.command()
-@click.argument("pos")
+@position_argument
 @json_option
 def moves(pos, as_json):
     """The legal moves of POS, canonical, one per line."""
@@ -421,7 +447,7 @@ def moves(pos, as_json):
 
 
 @main.command()
-@click.argument("pos")
+@position_argument
 @click.argument("move", nargs=-1, required=True)
 @click.option("--seed", type=SEED, default=None, help="Seed for dice drawn by a bare 'roll'.")
 @json_option
@@ -433,7 +459,7 @@ def apply(pos, move, seed, as_json):
 
 
 @main.command()
-@click.argument("pos")
+@position_argument
 @click.option("--depth", type=Checked(limits.depth, "n"), required=True, help="Plies to count.")
 @json_option
 def perft(pos, depth, as_json):
@@ -448,7 +474,7 @@ def perft(pos, depth, as_json):
 
 
 @main.command(cls=CapabilityCommand, capability="solve")
-@click.argument("pos")
+@position_argument
 @click.option("--time", "seconds", type=SECONDS, default=None, help="Stop after SECONDS and report proven bounds.")
 @click.option("--hash", "hash_mb", type=MEGABYTES, default=256, show_default=True,
               help="Transposition table size in MB.")
@@ -483,7 +509,7 @@ def solve(pos, seconds, hash_mb, value_only, threads, as_json):
 
 
 @main.command(cls=CapabilityCommand, capability="odds")
-@click.argument("pos")
+@position_argument
 @click.option("--samples", type=Checked(limits.samples, "n"), default=None, help="Monte Carlo play-outs per row.")
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--time", "seconds", type=SECONDS, default=None,
@@ -518,7 +544,7 @@ def odds(pos, samples, seed, seconds, hash_mb, threads, svg_path, as_json):
 
 
 @main.command()
-@click.argument("pos")
+@position_argument
 @click.option("--time", "seconds", type=SECONDS, default=None, help="Wall-clock budget (default 2 s).")
 @click.option("--iterations", type=Checked(limits.iterations, "n"), default=None, help="MCTS iterations budget.")
 @click.option("--engine", type=click.Choice(analysis_mod.ENGINES), default="auto", show_default=True)

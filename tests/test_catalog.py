@@ -186,9 +186,9 @@ def test_a_plugged_in_game_plays_matches_with_its_own_kinds(nim, tmp_path):
     data = json.loads(out.stdout)
     assert data["games"] == 4 and data["expected_share"] == 0.5 and data["elo"] is not None
     records = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
-    assert [r["a_seat"] for r in records] == [1, 2, 1, 2]
     assert [r["a_seats"] for r in records] == [[1], [2], [1], [2]]
-    assert all(sorted(r["points"]) == [0.0, 1.0] for r in records)
+    assert [r["players"] for r in records] == [["take-most", "random"], ["random", "take-most"]] * 2
+    assert all(sorted(r["result"]["points"]) == [0.0, 1.0] for r in records)
     with pytest.raises(ClaimsolveError, match="take-most plays nim, not colorclaim"):
         make_player("take-most", game="colorclaim")
     # a generic kind says which games it plays from the catalog: nim has no exact solver
@@ -249,11 +249,14 @@ def test_team_points_are_the_teams(nim):
     assert position.play("take1").points() == (1.0, 0.0, 1.0, 0.0)
 
 
-def test_saved_two_seat_records_keep_a_seat(tmp_path):
-    result = run_match("colorclaim", "random", "random", 2, size="2x2", seed=1)
+def test_saved_two_seat_records_name_a_and_every_seat(tmp_path):
+    result = run_match("colorclaim", "random", "alphabeta:depth=1", 2, size="2x2", seed=1)
     save_games(result, tmp_path / "g.jsonl")
     lines = [json.loads(line) for line in (tmp_path / "g.jsonl").read_text().splitlines()]
-    assert [(r["a_seat"], r["a_seats"]) for r in lines] == [(1, [1]), (2, [2])]
+    assert [(r["a_seats"], r["players"]) for r in lines] == [([1], ["random", "alphabeta:depth=1"]),
+                                                             ([2], ["alphabeta:depth=1", "random"])]
+    read = claimsolve.records.load(tmp_path / "g.jsonl")
+    assert [r.a_seats for r in read] == [[1], [2]] and [r.mainline() for r in read] == [r.moves for r in result.records]
 
 
 # --- refusals -------------------------------------------------------------------

@@ -243,7 +243,7 @@ def test_match_keeps_every_finished_game_and_prints_the_score(tmp_path):
     records = [json.loads(line) for line in saved.read_text().splitlines()]
     assert len(records) == score["games"] > 0                # every finished game, counted and written
     assert score["wins"] + score["draws"] + score["losses"] == score["games"]
-    assert all(record["moves"] and len(record["points"]) == 2 for record in records)
+    assert all(record["moves"] and len(record["result"]["points"]) == 2 for record in records)
 
 
 def test_match_text_score(tmp_path):

@@ -125,8 +125,8 @@ def test_color_claim_a_whole_game(tmp_path):
     assert code == 0, stderr
     assert "Game over:" in stdout
     record = record_of(stdout)
-    assert record["a_seat"] == 1 and record["a_seats"] == [1]
-    assert len(record["moves"]) >= played and sorted(record["points"]) in ([0.0, 1.0], [0.5, 0.5])
+    assert record["record"] == 1 and record["a_seats"] == [1] and record["players"][0] == "you"
+    assert len(record["moves"]) >= played and sorted(record["result"]["points"]) in ([0.0, 1.0], [0.5, 0.5])
     final = replay(record, tmp_path)
     assert final["to_move"] in (1, 2) and final == json.loads(json.dumps(final))
     # the record's moves replay to a finished game whose result is the record's
@@ -159,7 +159,7 @@ def test_color_claim_hint_undo_save_and_end_of_input(tmp_path):
     code, stdout, stderr = game.finish()
     assert code == 0, stderr
     record = record_of(stdout)
-    assert record["start"] == start and record["points"] is None
+    assert record["start"] == start and record["result"] is None
     assert record["moves"][0] == first and len(record["moves"]) == 2     # the undone moves are gone
     assert replay(record, tmp_path) == json.loads((tmp_path / "again.json").read_text())
 
