@@ -158,6 +158,8 @@ cdef class Tree:
     cdef uint64_t rng
     cdef int sides[CS_MAX_PLAYERS]
     cdef double rewards[CS_MAX_PLAYERS]
+    cdef double root_sums[CS_MAX_PLAYERS]   # every player's rewards summed over the root's simulations
+    cdef uint64_t root_count                # the simulations they sum (since the root was set)
     cdef uint32_t *path
     cdef int *path_who
     cdef int *path_mover
@@ -237,6 +239,7 @@ cdef class Tree:
         self.nodes[0].tag.bounds = UNKNOWN
         self.used = 1
         self.iterations = 0
+        self._clear_root_sums()
         who = self.g.to_move(self.g.ctx, self.root_state)
         self.root_mover = who if who >= 0 else chance_mover
 
@@ -250,6 +253,22 @@ cdef class Tree:
 
     def root_visits(self):
         return self.nodes[0].visits
+
+    def root_means(self):
+        """Every player's mean reward over the simulations run since the root
+        was set (a re-rooted tree starts again at 0): a list, one per player,
+        or None before any simulation.  The mover's is the mean over all his
+        moves' visits; the others' are what the tree expects for them."""
+        cdef int i
+        if self.root_count == 0:
+            return None
+        return [self.root_sums[i] / self.root_count for i in range(self.g.num_players)]
+
+    cdef void _clear_root_sums(self) noexcept nogil:
+        cdef int i
+        for i in range(CS_MAX_PLAYERS):
+            self.root_sums[i] = 0.0
+        self.root_count = 0
 
     def root_bounds(self):
         """(lower, upper) bounds on the final margin of the player to move
@@ -388,6 +407,7 @@ cdef class Tree:
             return False
         self._reroot(found, mover)
         memcpy(self.root_state, &view[0], self.g.state_size)
+        self._clear_root_sums()
         return True
 
     def advance(self, cs_move move):
@@ -403,6 +423,7 @@ cdef class Tree:
                 child = i
                 break
         self.g.apply(self.g.ctx, self.root_state, move)
+        self._clear_root_sums()
         if child == 0:
             memset(&self.nodes[0], 0, sizeof(Node))
             self.nodes[0].tag.bounds = UNKNOWN
@@ -452,6 +473,9 @@ cdef class Tree:
             g.apply(g.ctx, st, self.nodes[idx].move)
             if who >= 0:
                 mover = who
+        for k in range(g.num_players):
+            self.root_sums[k] += r[k]
+        self.root_count += 1
         for k in range(depth - 1, -1, -1):
             node = &self.nodes[self.path[k]]
             node.visits += 1
