@@ -7,6 +7,7 @@
     analysis = claimsolve.analyze(position, time=2)  # best-move suggestions
     claimsolve.solve(position)                       # exact values (Color Claim)
     claimsolve.odds(position)                        # roll or stop (Claim It!)
+    claimsolve.review(claimsolve.load_game("game.jsonl"), time=1)   # every move graded
 
 The games are listed in claimsolve.catalog; each describes itself in its
 package's `descriptor` module (claimsolve.descriptor.GameDescriptor).
@@ -112,6 +113,20 @@ def _capability(position, name, what, hint=""):
     return capability
 
 
+def review(record, time=None, workers=None, progress=None, seed=0, objective=None):
+    """Every move of a game record graded (claimsolve.reviewer.review): the
+    engine's best, the value before and after in the game's units, the
+    loss and a grade; `record` a claimsolve.records.GameRecord (read one
+    with claimsolve.load_game), `time` seconds a position."""
+    from .records import GameRecord
+    from .reviewer import review as _review
+    if not isinstance(record, GameRecord):
+        raise ClaimsolveError(f"not a game record: {type(record).__name__} (read one with claimsolve.load_game)")
+    if time is not None:
+        limits.seconds(time, "time")
+    return _review(record, time=time, workers=workers, progress=progress, seed=seed, objective=objective)
+
+
 def perft(position, depth):
     """Move sequences per depth from `position` (deterministic games), counted
     in the engine: a list of `depth` counts."""
@@ -121,4 +136,4 @@ def perft(position, depth):
 
 
 __all__ = ["ClaimsolveError", "MoveError", "PositionError", "analyze", "dumps", "from_dict",
-           "load", "load_game", "loads", "new", "odds", "perft", "solve"]
+           "load", "load_game", "loads", "new", "odds", "perft", "review", "solve"]

@@ -71,6 +71,9 @@ class GameDescriptor:
     match_start  Lazy of start(players, size, island, variant, seed) ->
                  Position, the start of a match game when it is not `new`'s
                  (Claim: the play phase after random settles), or None
+    review       import path of its review kit (claimsolve.colorclaim.review):
+                 how `claimsolve review` analyses a position and grades a
+                 move in the game's units (claimsolve.reviewer), or None
     render       import path of its drawing module (claimsolve.render.claim):
                  render_text(position, color), render_svg(position),
                  board(position, moves) -> (Canvas, geometry) and
@@ -94,6 +97,7 @@ class GameDescriptor:
     match_start: Lazy = None
     scores: str = "estimated margins"
     render: str = None
+    review: str = None
 
     def __post_init__(self):
         unknown = (set(self.options) | set(self.seed_needs)) - set(NEW_OPTIONS)

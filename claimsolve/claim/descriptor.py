@@ -5,6 +5,7 @@ GAME = GameDescriptor(
     id="claim",
     title="Claim (1983)",
     render="claimsolve.render.claim",
+    review="claimsolve.claim.review",
     position=Lazy("claimsolve.claim.position:ClaimPosition"),
     openspiel=Lazy("claimsolve.claim.openspiel:game_from_position"),
     analyze=Lazy("claimsolve.claim.analysis:analyze"),

@@ -5,6 +5,7 @@ GAME = GameDescriptor(
     id="claimit",
     title="Claim It! (2006)",
     render="claimsolve.render.claimit",
+    review="claimsolve.claimit.review",
     position=Lazy("claimsolve.claimit.position:ClaimItPosition"),
     options={"players": "2 to 5, default 2"},
     analyze=Lazy("claimsolve.claimit.analysis:analyze"),

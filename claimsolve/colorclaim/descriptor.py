@@ -5,6 +5,7 @@ GAME = GameDescriptor(
     id="colorclaim",
     title="Color Claim (2012)",
     render="claimsolve.render.colorclaim",
+    review="claimsolve.colorclaim.review",
     position=Lazy("claimsolve.colorclaim.position:ColorClaimPosition"),
     options={"size": "W and H at least 2, W*H at most 30, default 6x5",
              "seed": "the random draw of the pyramids"},

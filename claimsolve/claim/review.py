@@ -1,0 +1,59 @@
+"""How `claimsolve review` grades a Claim turn (claimsolve.reviewer): in win
+chance, the mover's expected result (1 win, 0.5 draw, 0 loss) as MCTS
+estimates it, in every phase and for every number of seats.
+
+A position's value for a seat is that seat's mean result over the
+position's own search (every seat's rewards are summed at the root), so
+that the value before a turn and the value after it, for the seat that
+played it, are the same kind of estimate: a turn as good as the engine's
+loses nothing on average, and a worse one loses about what the search
+sees.  (The mean of the most visited turn alone would be the larger of
+many noisy means, and make every turn look like a small loss.)  MCTS
+proves results in two-sided games only near the end; a proven position
+is exact."""
+from ..search.mcts import MCTSTree, _result
+
+UNIT = ("win chance: the expected result for the seat that moved (1 win, 0.5 draw, 0 loss), estimated by "
+        "MCTS from each position's own search; exact only where a result is proven")
+THRESHOLDS = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
+NOTES = ("MCTS estimates of win chance carry noise of a few hundredths at a second a move: grades below "
+         "'mistake' are a guide, not a verdict",)
+GRAPH = "chance"            # how the review graph draws the values (claimsolve.render.review)
+DIGITS = 3
+DEFAULT_TIME = 1.0
+MEMORY_MB = 128
+_REWARD = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+
+
+def evaluate(position, move, seconds, seed):
+    tree = MCTSTree(position, seed=seed, memory_mb=MEMORY_MB)
+    done, spent = tree.search(time=seconds)
+    result = _result(tree, [tree.turn_rows()], done, spent, tree.tree_nodes, 1)
+    best = result.best
+    seats = tree._tree.root_means() or [None] * position.num_players
+    mover = position.player_to_move
+    exact = "result" in result.info and tree.root_exact()
+    if exact:
+        mine = _REWARD[result.info["result"]]
+        side = {seat for team in position.teams() if mover in team for seat in team}
+        seats = [mine if seat in side else 1.0 - mine for seat in range(1, position.num_players + 1)]
+        value = mine
+    else:
+        seats = list(seats)
+        value = seats[mover - 1]
+    return {"best": best.move if best is not None else None, "value": value, "seats": seats, "exact": exact,
+            "method": f"MCTS, {done:,} simulations"}
+
+
+def final(position):
+    points = list(position.points())
+    return {"best": None, "value": points[position.player_to_move - 1], "seats": points, "exact": True,
+            "method": "the result"}
+
+
+def decision(position, move):
+    return position.turn_name(position.move_codes(move))
+
+
+def graph(position, evaluation):
+    return list(evaluation["seats"])

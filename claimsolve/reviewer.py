@@ -1,0 +1,303 @@
+"""`claimsolve review`: every move of a recorded game graded, as players do
+on lichess after a game (docs/review.md).
+
+Every position of the game's main line is analysed once, on the machine's
+cores, by its game's review kit (the descriptor's `review`: a module with
+`evaluate`, `final`, `UNIT`, `THRESHOLDS`, ...).  For the move played at
+ply k by seat P:
+
+- `best`: the engine's move in the position before it;
+- `before`: the value for P of the position before the move, with the best
+  move played (the kit's analysis of that position);
+- `after`: the value for P of the move played: the kit's own value of it
+  where its analysis gives every move's (Claim It!'s turn optimum), else the
+  analysis of the position after the move, seen from P;
+- `loss` = before - after, at least 0, in the game's units; the `grade`
+  from the kit's thresholds (best: the engine's move or no loss);
+- `exact` where the values it rests on are proven (the solver, the turn
+  optimum finished).
+
+Games with dice add each roll's `luck`: the value after the roll minus the
+mean over the 216 rolls (the kit's `luck`), so that a player's result
+splits into what the dice gave and what the decisions lost.
+
+    review = claimsolve.review(claimsolve.load_game("game.jsonl"), time=0.5)
+    review.to_json()["moves"][0]      # {"ply": 1, "move": ..., "loss": ..., "grade": ...}
+"""
+import importlib
+import multiprocessing
+import signal
+import time as _time
+from dataclasses import dataclass, field
+
+from . import limits
+from .catalog import get_game
+from .errors import ClaimsolveError, Interrupted
+from .search.alphabeta import default_threads
+
+GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
+
+
+def kit_of(game_id):
+    """The review kit of a game (its descriptor's `review` module)."""
+    descriptor = get_game(game_id)
+    if descriptor.review is None:
+        raise ClaimsolveError(f"review: no review for game '{game_id}'")
+    return importlib.import_module(descriptor.review)
+
+
+def grade_of(loss, thresholds, engines_move, exact=False):
+    """The grade of a move losing `loss` (the game's units): "best" for the
+    engine's own move, or a move proven to lose nothing, else by the
+    thresholds ({"inaccuracy", "mistake", "blunder"}: the least loss of
+    each; "good" below them all)."""
+    if engines_move or (exact and loss <= 0):
+        return "best"
+    if loss >= thresholds["blunder"]:
+        return "blunder"
+    if loss >= thresholds["mistake"]:
+        return "mistake"
+    if loss >= thresholds["inaccuracy"]:
+        return "inaccuracy"
+    return "good"
+
+
+@dataclass
+class ReviewedMove:
+    ply: int              # 1 for the game's first move
+    seat: int             # who played it
+    move: str
+    best: str             # the engine's move (None where the position had no analysis)
+    before: float         # the mover's value with the best move
+    after: float          # the mover's value with the move played
+    loss: float
+    grade: str
+    exact: bool
+    forced: bool = False  # the only legal move
+    luck: float = None    # games with dice, at a roll: what the dice gave
+    method: str = None    # what analysed the position
+
+    def to_json(self, digits):
+        out = {"ply": self.ply, "seat": self.seat, "move": self.move, "best": self.best,
+               "before": _round(self.before, digits), "after": _round(self.after, digits),
+               "loss": _round(self.loss, digits), "grade": self.grade, "exact": self.exact}
+        if self.forced:
+            out["forced"] = True
+        if self.luck is not None:
+            out["luck"] = _round(self.luck, digits)
+        if self.method:
+            out["method"] = self.method
+        return out
+
+
+@dataclass
+class Review:
+    game: str
+    unit: str                       # what the values measure, in words
+    thresholds: dict
+    players: list                   # who played each seat (None where unknown)
+    moves: list                     # [ReviewedMove], in order
+    evals: list                     # per ply 0..n: every seat's value there (the graph)
+    time_per_move: float
+    workers: int
+    seconds: float = 0.0
+    digits: int = 3
+    luck: bool = False              # a game with dice: luck at its rolls
+    graph: str = "chance"           # what the values are: "margin", "chance" (0..1) or "counts"
+    sides: int = 2                  # teams of the game (a margin or chance of two sides mirror)
+    interrupted: bool = False
+    notes: list = field(default_factory=list)
+
+    def summary(self):
+        """Per seat: its moves (forced ones apart), the mean and total loss,
+        the count of each grade, the exact ones; with dice the luck and the
+        decisions' share of the result."""
+        out = []
+        for seat in range(1, len(self.players) + 1):
+            mine = [m for m in self.moves if m.seat == seat]
+            chosen = [m for m in mine if not m.forced]
+            total = sum(m.loss for m in chosen)
+            entry = {"seat": seat, "player": self.players[seat - 1], "moves": len(chosen),
+                     "forced": len(mine) - len(chosen),
+                     "mean_loss": _round(total / len(chosen), self.digits) if chosen else 0.0,
+                     "total_loss": _round(total, self.digits),
+                     "grades": {grade: sum(1 for m in chosen if m.grade == grade) for grade in GRADES},
+                     "exact": sum(1 for m in mine if m.exact)}
+            if self.luck:
+                entry["luck"] = _round(sum(m.luck for m in mine if m.luck is not None), self.digits)
+                entry["decisions"] = _round(-total, self.digits)
+            out.append(entry)
+        return out
+
+    def to_json(self):
+        out = {"game": self.game, "unit": self.unit, "thresholds": self.thresholds,
+               "time_per_move": self.time_per_move, "workers": self.workers,
+               "moves": [m.to_json(self.digits) for m in self.moves],
+               "summary": self.summary(),
+               "evals": [[_round(v, self.digits) for v in row] for row in self.evals],
+               "exact_moves": sum(1 for m in self.moves if m.exact),
+               "seconds": round(self.seconds, 2), "notes": list(self.notes)}
+        if self.interrupted:
+            out["interrupted"] = True
+        return out
+
+
+def _round(value, digits):
+    if value is None:
+        return None
+    value = round(float(value), digits)
+    return int(value) if digits == 0 else value + 0.0
+
+
+# --- the analysis of every position, on the cores --------------------------------------
+
+def _evaluate(job):
+    """A worker's job: the kit's evaluation of each (position, move) of a
+    group of consecutive positions (Claim It!: one turn, so that the turn
+    optimum's memo serves all its decisions)."""
+    game, items, seconds, seed, options = job
+    kit = kit_of(game)
+    out = []
+    for index, position, move in items:
+        if position.is_over():
+            out.append((index, kit.final(position)))
+        else:
+            out.append((index, kit.evaluate(position, move, seconds, limits.fold_seed(seed * 1000003 + index),
+                                            **options)))
+    return out
+
+
+def _groups(kit, positions, moves):
+    """Consecutive positions analysed by one worker: a whole turn where the
+    kit asks for it (GROUP_TURNS), else one position each."""
+    items = [(i, positions[i], moves[i] if i < len(moves) else None) for i in range(len(positions))]
+    if not getattr(kit, "GROUP_TURNS", False):
+        return [[item] for item in items]
+    groups = []
+    for item in items:
+        if groups and groups[-1][-1][1].player_to_move == item[1].player_to_move and not item[1].is_over():
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    return groups
+
+
+def _ignore_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _analyse(game, groups, seconds, seed, options, workers, on_done):
+    """Runs the groups on `workers` processes (one: in this process), calling
+    on_done(index, evaluation) for each position as its group finishes, in
+    the game's order.  Ctrl-C stops the workers at once."""
+    jobs = [(game, group, seconds, seed, options) for group in groups]
+    if workers == 1:
+        for job in jobs:
+            for index, evaluation in _evaluate(job):
+                on_done(index, evaluation)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    pool = context.Pool(workers, initializer=_ignore_sigint)
+    try:
+        for answers in pool.imap(_evaluate, jobs, chunksize=1):
+            for index, evaluation in answers:
+                on_done(index, evaluation)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+# --- the review ------------------------------------------------------------------------
+
+def review(record, time=None, workers=None, progress=None, seed=0, objective=None):
+    """The Review of a GameRecord (claimsolve.records): `time` seconds of
+    analysis a position (None: the game's DEFAULT_TIME), on `workers`
+    processes (None: the machine's cores, at most 2); `objective`: what
+    values a Claim It! decision (the turn optimum's "secured", the default,
+    or "held").  `progress(info)` is called as each move is graded
+    ({"done", "total", "move": the entry}).  Ctrl-C raises Interrupted
+    whose `partial` is the Review of the moves graded so far."""
+    started = _time.monotonic()
+    kit = kit_of(record.game)
+    options = {}
+    if objective is not None:
+        choices = getattr(kit, "OBJECTIVES", None)
+        if choices is None:
+            raise ClaimsolveError(f"option 'objective': {record.game} has one measure of a move (it is for the "
+                                  "games whose turn optimum has objectives: claimit)")
+        options["objective"] = limits.choice(objective, "objective", choices)
+    seconds = kit.DEFAULT_TIME if time is None else limits.seconds(time, "time")
+    workers = default_threads() if workers is None else limits.threads(workers, "workers")
+    limits.seed(seed, "seed")
+    positions = record.positions()
+    moves = record.mainline()
+    players = record.players or [None] * record.start.num_players
+    unit = kit.unit(**options) if hasattr(kit, "unit") else kit.UNIT
+    result = Review(game=record.game, unit=unit, thresholds=dict(kit.THRESHOLDS), players=list(players),
+                    moves=[], evals=[], time_per_move=seconds, workers=workers, digits=kit.DIGITS,
+                    luck=getattr(kit, "HAS_LUCK", False), graph=kit.GRAPH, sides=len(record.start.teams()))
+    evaluations = [None] * len(positions)
+    graded = [0]
+
+    def on_done(index, evaluation):
+        evaluations[index] = evaluation
+        # a move is graded once the positions before and after it are analysed
+        while graded[0] < len(moves) and evaluations[graded[0] + 1] is not None:
+            k = graded[0]
+            entry = _grade(kit, positions[k], moves[k], positions[k + 1], evaluations[k], evaluations[k + 1], k + 1)
+            result.moves.append(entry)
+            graded[0] += 1
+            if progress is not None:
+                progress({"done": graded[0], "total": len(moves), "move": entry.to_json(result.digits)})
+
+    try:
+        _analyse(record.game, _groups(kit, positions, moves), seconds, seed, options, workers, on_done)
+    except KeyboardInterrupt:
+        result.interrupted = True
+        result.evals = [kit.graph(positions[i], evaluations[i]) for i in range(graded[0] + 1)
+                        if evaluations[i] is not None]
+        result.seconds = _time.monotonic() - started
+        raise Interrupted(result) from None
+    result.evals = [kit.graph(position, evaluation) for position, evaluation in zip(positions, evaluations)]
+    result.notes = list(getattr(kit, "NOTES", ()))
+    result.seconds = _time.monotonic() - started
+    return result
+
+
+def _grade(kit, position, move, after_position, evaluation, next_evaluation, ply):
+    """The ReviewedMove of `move` from `position` (analysed: `evaluation`) to
+    `after_position` (`next_evaluation`)."""
+    seat = position.player_to_move
+    played = kit.decision(position, move)
+    before = evaluation["value"]
+    values = evaluation.get("moves")
+    same_analysis = values is not None and played in values
+    if same_analysis:
+        after, exact = values[played], evaluation["exact"]
+    else:
+        after = next_evaluation["seats"][seat - 1]
+        exact = evaluation["exact"] and next_evaluation["exact"]
+    engines_move = evaluation["best"] is not None and played == evaluation["best"]
+    loss = max(0.0, before - after)
+    # a zero loss counts as the engine's move where it is proven, or where the
+    # position's own analysis valued both moves alike (Claim It!'s mirror placements)
+    if (exact or same_analysis) and loss < 1e-9:
+        loss = 0.0
+        engines_move = True
+    luck = kit.luck(position, move, after_position, evaluation, next_evaluation) if hasattr(kit, "luck") else None
+    forced = evaluation.get("forced", False)
+    if forced:
+        grade = "best"
+    elif hasattr(kit, "grade"):
+        grade = kit.grade(loss, before, after, exact, engines_move)
+    else:
+        grade = grade_of(loss, kit.THRESHOLDS, engines_move, exact)
+    return ReviewedMove(ply=ply, seat=seat, move=move, best=evaluation["best"], before=before, after=after,
+                        loss=loss, grade=grade, exact=exact, forced=forced, luck=luck, method=evaluation.get("method"))
+
+
+__all__ = ["GRADES", "Review", "ReviewedMove", "grade_of", "kit_of", "review"]
