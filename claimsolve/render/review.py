@@ -1,0 +1,183 @@
+"""A game's review for people: `claimsolve review` as text, and the
+evaluation over the game as a graph (`review --svg`), as lichess draws it
+under its board: the value at every ply, the grades marked on it."""
+import math
+
+from . import svg as S
+from .boards import PAGE
+from .charts import GRID, _ticks
+
+GRADE_COLOURS = {"inaccuracy": "#e0a800", "mistake": "#e67e22", "blunder": "#c0392b"}
+SEAT_COLOURS = ["#2c6fbb", "#c0392b", "#2e8b57", "#8e44ad", "#d35400"]
+
+
+def _value(review, x, signed=True):
+    if x is None:
+        return "?"
+    if review.graph == "margin" and float(x).is_integer():
+        return f"{int(x):+d}" if signed else f"{int(x)}"
+    return f"{x:+.{review.digits}f}" if signed else f"{x:.{review.digits}f}"
+
+
+def review_text(review, title=None):
+    """The review as a table of moves and a summary per player."""
+    lines = []
+    stopped = " (interrupted: the moves graded so far)" if review.interrupted else ""
+    lines.append(f"Review of {title or review.game}: {len(review.moves)} moves, {review.time_per_move:g} s a "
+                 f"position on {review.workers} worker{'s' * (review.workers != 1)}, {review.seconds:.1f} s"
+                 f"{stopped}.")
+    lines.append(f"Values: {review.unit}.")
+    t = review.thresholds
+    lines.append(f"Loss = before - after, for the player who moved.  Grades: best (the engine's move, or no loss), "
+                 f"good (less than {_value(review, t['inaccuracy'], False)}), inaccuracy "
+                 f"({_value(review, t['inaccuracy'], False)} or more), mistake ({_value(review, t['mistake'], False)}"
+                 f" or more), blunder ({_value(review, t['blunder'], False)} or more).")
+    for note in review.notes:
+        lines.append(f"Note: {note}.")
+    lines.append("")
+    header = ["ply", "seat", "move", "best", "before", "after", "loss", "grade"]
+    if review.luck:
+        header.append("luck")
+    header.append("")
+    rows = []
+    for m in review.moves:
+        row = [str(m.ply), str(m.seat), m.move, m.best or "", _value(review, m.before), _value(review, m.after),
+               _value(review, m.loss, False), m.grade]
+        if review.luck:
+            row.append(_value(review, m.luck) if m.luck is not None else "")
+        row.append(", ".join(word for word, on in (("exact", m.exact), ("forced", m.forced)) if on))
+        rows.append(row)
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
+    numeric = {0, 1, 4, 5, 6} | ({8} if review.luck else set())
+    for row in [header] + rows:
+        cells = [str(c).rjust(w) if i in numeric else str(c).ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        lines.append("  ".join(cells).rstrip())
+    lines.append("")
+    for entry in review.summary():
+        who = f" ({entry['player']})" if entry["player"] else ""
+        grades = ", ".join(f"{count} {grade}" for grade, count in entry["grades"].items())
+        forced = f" and {entry['forced']} forced" if entry["forced"] else ""
+        line = (f"Player {entry['seat']}{who}: {entry['moves']} moves{forced}; mean loss "
+                f"{_value(review, entry['mean_loss'], False)}; {grades}; {entry['exact']} exact.")
+        if review.luck:
+            line += (f"  Dice: {_value(review, entry['luck'])}, decisions: {_value(review, entry['decisions'])} "
+                     f"({_short_unit(review.unit)} against the turns' expected gains with best play).")
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def review_svg(review, title=None):
+    """The evaluation over the game, an SVG document (str): each seat's
+    value after every ply as a line (one line, seat 1's, where the two
+    sides' values mirror each other), a dot at every graded move coloured
+    by its grade (inaccuracy, mistake, blunder), exact stretches drawn
+    solid.  Each move is a <g class="move"> with data-ply, data-grade and a
+    <title> in words, so the board can go to it."""
+    evals = review.evals
+    n = len(evals)
+    seats = len(review.players)
+    # a margin or a win chance of two sides: one line, player 1's; else a line per seat
+    mirrored = review.graph in ("margin", "chance") and review.sides == 2
+    shown = [0] if mirrored else list(range(seats))
+    values = [row[s] for row in evals for s in shown if row[s] is not None]
+    low, high = (min(values), max(values)) if values else (0.0, 1.0)
+    if review.graph == "chance":
+        low, high = 0.0, 1.0
+    elif review.graph == "margin":
+        bound = max(1.0, math.ceil(max(abs(low), abs(high))))
+        low, high = -bound, bound
+    else:
+        low, high = min(0.0, math.floor(low)), max(1.0, math.ceil(high))
+    if high - low < 1e-9:
+        low, high = low - 1, high + 1
+    left, top, plot_w, plot_h = 70, 70, 760, 260
+    width, height = left + plot_w + 40, top + plot_h + 90
+    name = title or review.game
+    canvas = S.Canvas(width, height, f"Review of {name}: the evaluation over the game",
+                      f"{len(review.moves)} moves graded; values: {review.unit}.")
+    out = canvas.elements
+    out.append(f'<rect x="0" y="0" width="{width}" height="{height}" fill="{PAGE}"/>')
+    out.append(S.text(20, 28, f"Review of {name}", size=16, weight="bold"))
+    what = ("player 1's win chance" if review.graph == "chance" else "player 1's margin") if mirrored else \
+        "each player's value"
+    out.append(S.text(20, 50, f"{what} after every ply ({_short_unit(review.unit)}); dots: inaccuracies, "
+                              "mistakes and blunders", size=12.5, fill="#444444"))
+
+    def gx(ply):
+        return left + plot_w * (ply / (n - 1) if n > 1 else 0.5)
+
+    def gy(value):
+        return top + plot_h * (1 - (value - low) / (high - low))
+
+    out.append(f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#ffffff" stroke="#999999"/>')
+    for value in _levels(review.graph, low, high):
+        out.append(f'<line x1="{left}" y1="{S.num(gy(value))}" x2="{left + plot_w}" y2="{S.num(gy(value))}" '
+                   f'stroke="{GRID}"/>')
+        out.append(S.text(left - 8, gy(value) + 4, _axis(review.graph, value), size=11, anchor="end",
+                          fill="#555555"))
+    for k in _ticks(max(1, n - 1)):
+        out.append(S.text(gx(k), top + plot_h + 18, k, size=11, anchor="middle", fill="#555555"))
+    out.append(S.text(left + plot_w / 2, top + plot_h + 36, "ply", size=12, anchor="middle", fill="#444444"))
+    for s in shown:
+        points = [(gx(ply), gy(row[s])) for ply, row in enumerate(evals) if row[s] is not None]
+        if not points:
+            continue
+        colour = SEAT_COLOURS[s % len(SEAT_COLOURS)]
+        path = " L".join(f"{S.num(x)},{S.num(y)}" for x, y in points)
+        if mirrored:
+            zero = gy(0.5 if review.graph == "chance" else 0.0)
+            area = (f"M{S.num(points[0][0])},{S.num(zero)} L{path} L{S.num(points[-1][0])},{S.num(zero)} Z")
+            out.append(f'<path class="advantage" d="{area}" fill="{colour}" fill-opacity="0.15" stroke="none"/>')
+        out.append(f'<path class="evaluation" data-seat="{s + 1}" d="M{path}" fill="none" stroke="{colour}" '
+                   f'stroke-width="2" stroke-linejoin="round"><title>player {s + 1}</title></path>')
+    for m in review.moves:
+        if m.ply >= n:
+            continue
+        row = evals[m.ply]
+        s = 0 if mirrored else m.seat - 1
+        if row[s] is None:
+            continue
+        colour = GRADE_COLOURS.get(m.grade)
+        words = (f"ply {m.ply}, player {m.seat}: {m.move} ({m.grade}; best {m.best}, loss "
+                 f"{_value(review, m.loss, False)}{', exact' if m.exact else ''})")
+        dot = (f'<circle cx="{S.num(gx(m.ply))}" cy="{S.num(gy(row[s]))}" r="4.5" fill="{colour}" '
+               f'stroke="#ffffff" stroke-width="1"/>') if colour else ""
+        out.append(f'<g class="move" data-ply="{m.ply}" data-grade="{m.grade}"><title>{S.escape(words)}</title>'
+                   f'{dot}</g>')
+    x = left
+    legend_y = top + plot_h + 62
+    for grade, colour in GRADE_COLOURS.items():
+        out.append(f'<circle cx="{S.num(x + 5)}" cy="{legend_y - 4}" r="4.5" fill="{colour}"/>')
+        out.append(S.text(x + 14, legend_y, grade, size=11.5, fill="#444444"))
+        x += S.text_width(grade, 11.5) + 34
+    if not mirrored:
+        for s in shown:
+            colour = SEAT_COLOURS[s % len(SEAT_COLOURS)]
+            out.append(f'<line x1="{S.num(x)}" y1="{legend_y - 4}" x2="{S.num(x + 16)}" y2="{legend_y - 4}" '
+                       f'stroke="{colour}" stroke-width="2"/>')
+            out.append(S.text(x + 20, legend_y, f"player {s + 1}", size=11.5, fill="#444444"))
+            x += S.text_width(f"player {s + 1}", 11.5) + 40
+    return canvas.document()
+
+
+def _levels(graph, low, high):
+    """The values the axis marks: quarters of a win chance, round steps of
+    points or spaces."""
+    if graph == "chance":
+        return [0.0, 0.25, 0.5, 0.75, 1.0]
+    span = high - low
+    step = next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 10 ** 9) if span / s <= 8)
+    first = math.ceil(low / step) * step
+    return [first + k * step for k in range(int((high - first) / step) + 1)]
+
+
+def _axis(graph, value):
+    if graph == "chance":
+        return f"{100 * value:.0f}%"
+    if graph == "margin":
+        return f"{value:+.0f}" if value else "0"
+    return f"{value:.0f}"
+
+
+def _short_unit(unit):
+    return unit.split(":", 1)[0]
