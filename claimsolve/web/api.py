@@ -237,7 +237,49 @@ def _capability(position, name):
                            " (use analyze)" if name == "solve" else "")
 
 
-LONG = {"analyze": analyze_args, "odds": odds_args, "solve": solve_args}
+def review_args(body, max_time):
+    """The checked arguments of `review` (tasks.review): {"record": a game
+    record (its JSON object, or the text of a file; "game": K picks one of
+    a file of many), "time": seconds a position, "seed", "objective"}.  The
+    engine time of the whole review (a position's time for every position
+    of the game) is capped by the server's --max-time."""
+    from ..reviewer import kit_of
+    from .. import records
+    check_keys(body, ["record", "game", "time", "seed", "objective"])
+    if "position" in body:
+        raise bad("unknown option 'position' (review takes \"record\": a game record, docs/records.md)")
+    if "record" not in body:
+        raise bad("missing 'record': the game record to review (docs/records.md)")
+    data = body["record"]
+    game = body.get("game")
+    if game is not None:
+        game = limits.integer(game, "game", 1, limits.MAX_INT)
+    if isinstance(data, str):
+        documents = records._documents(data, "record")
+        record = records._pick(documents, game, "record")
+    elif isinstance(data, dict):
+        if game is not None:
+            raise bad("option 'game': picks a game of a file of many (\"record\" as its text); this record is one")
+        record = records.GameRecord.from_json(data, "record")
+    else:
+        raise bad(f"option 'record': a game record's JSON object or text, not {_json_type(data)}")
+    kit = kit_of(record.game)
+    positions = len(record.mainline()) + 1
+    if body.get("time") is None:
+        seconds = min(kit.DEFAULT_TIME, max_time / positions)
+    else:
+        seconds = limits.seconds(body["time"], "time")
+        if seconds * positions > max_time * (1 + 1e-9):
+            raise bad(f"option 'time': {seconds:g} s a position for the game's {positions} positions is "
+                      f"{seconds * positions:g} engine seconds; this server allows {max_time:g} (serve --max-time): "
+                      f"at most {max_time / positions:.3g} s a position")
+    args = {"record": record.to_json(), "time": seconds, "seed": limits.seed(body.get("seed", 0), "seed")}
+    if body.get("objective") is not None:
+        args["objective"] = _text(body, "objective")
+    return args
+
+
+LONG = {"analyze": analyze_args, "odds": odds_args, "solve": solve_args, "review": review_args}
 
 # /api/svg: {"of": "show" | "analyze" | "odds", ...that command's options}
 SVG_OF = ("show", "analyze", "odds")
@@ -263,6 +305,7 @@ def games():
     for game in all_games():
         out.append({"id": game.id, "title": game.title, "options": dict(game.options),
                     "solve": game.solve is not None, "odds": game.odds is not None,
+                    "review": game.review is not None,
                     "has_chance": game.has_chance})
     return out
 

@@ -7,14 +7,15 @@ Starlette application (run by uvicorn: claimsolve.web.serve).
     POST /api/new | show | moves | apply          answered at once
     POST /api/check         the page's apply: {"legal": true, "position"} or
                             {"legal": false, "error": apply's line}, a 200 either way
-    POST /api/analyze | odds | solve              run in a worker process
+    POST /api/analyze | odds | solve | review     run in a worker process
     POST /api/svg           {"of": "show" | "analyze" | "odds", ...}: a picture
 
-A POST body is a JSON object (claimsolve.web.api).  /api/analyze, /odds and
-/solve stream their progress as server-sent events when the request accepts
-text/event-stream: events `progress` (the search's reports: best move,
-score, depth or simulations, and the top suggestions so far), then `result`
-(what --json prints) or `error` ({"error": line}).
+A POST body is a JSON object (claimsolve.web.api).  /api/analyze, /odds,
+/solve and /review stream their progress as server-sent events when the
+request accepts text/event-stream: events `progress` (the search's reports:
+best move, score, depth or simulations, and the top suggestions so far; a
+review's each move graded), then `result` (what --json prints) or `error`
+({"error": line}).
 
 Nothing here reads or writes a path on the server's disk but the package's
 own static files: a position comes in the request and goes out in the

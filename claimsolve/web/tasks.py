@@ -89,7 +89,18 @@ def odds_svg(args, progress):
     return render.odds_svg(table)
 
 
-TASKS = {"analyze": analyze, "odds": odds, "solve": solve, "analysis_svg": analysis_svg, "odds_svg": odds_svg}
+def review(args, progress):
+    """`review --json`, a move graded at a time in the progress reports
+    ({"done", "total", "move"}); the positions one after another in this
+    worker (the server's workers are its cores)."""
+    from claimsolve.records import GameRecord
+    record = GameRecord.from_json(args["record"])
+    return claimsolve.review(record, time=args["time"], workers=1, progress=progress, seed=args.get("seed", 0),
+                             objective=args.get("objective")).to_json()
+
+
+TASKS = {"analyze": analyze, "odds": odds, "solve": solve, "analysis_svg": analysis_svg, "odds_svg": odds_svg,
+         "review": review}
 
 
 def run(task, args, progress):
