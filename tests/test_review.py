@@ -1,0 +1,181 @@
+"""`claimsolve review` (docs/review.md): every move of a recorded game graded
+in its game's units, exact where a solver reaches; Claim It!'s dice apart
+from its decisions."""
+import json
+import random
+import xml.etree.ElementTree as ET
+
+import pytest
+from starlette.testclient import TestClient
+
+import claimsolve
+from claimsolve import records
+from claimsolve.claimit import optimum
+from claimsolve.errors import ClaimsolveError
+from claimsolve.match import run_match, save_games
+from claimsolve.reviewer import GRADES, grade_of
+from claimsolve.search import alphabeta
+from claimsolve.web import create_app
+
+from hostile.common import assert_refused, run
+
+
+def random_game(game, play_seed, **options):
+    rng = random.Random(play_seed)
+    start = position = claimsolve.new(game, **options)
+    moves = []
+    while not position.is_over():
+        move = position.resolve_chance(rng.choice(position.legal_moves()), rng)
+        moves.append(move)
+        position = position.play(move)
+    return records.GameRecord.from_moves(start, moves, players=["random", "random"])
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_color_claim_3x3_review_is_the_exact_values_move_by_move(seed):
+    record = random_game("colorclaim", seed, size="3x3", seed=seed)
+    review = claimsolve.review(record, time=2, workers=1)
+    positions = record.positions()
+    assert len(review.moves) == len(record.mainline()) > 0
+    for entry, before, after in zip(review.moves, positions, positions[1:]):
+        value = alphabeta.solve(before).info["value"]
+        assert entry.exact and entry.before == value
+        next_value = after.margin() if after.is_over() else alphabeta.solve(after).info["value"]
+        assert entry.after == -next_value                    # the other player moves next
+        assert entry.loss == max(0, value + next_value)
+        best_values = {s.move: s.score for s in alphabeta.solve(before).suggestions}
+        assert best_values[entry.best] == value
+        assert (entry.grade == "best") == (entry.loss == 0)
+        assert entry.seat == before.player_to_move
+
+
+def test_grades_follow_the_thresholds():
+    t = {"inaccuracy": 1, "mistake": 3, "blunder": 6}
+    assert [grade_of(loss, t, False) for loss in (0.5, 1, 2.9, 3, 6, 40)] == \
+        ["good", "inaccuracy", "inaccuracy", "mistake", "blunder", "blunder"]
+    assert grade_of(9, t, True) == "best" and grade_of(0, t, False, exact=True) == "best"
+    assert grade_of(0, t, False) == "good"
+
+
+def test_a_proven_win_thrown_away_is_a_blunder_in_color_claim():
+    from claimsolve.colorclaim import review as kit
+    assert kit.grade(1, 1, 0, True, False) == "mistake"         # a win made a draw
+    assert kit.grade(2, 1, -1, True, False) == "blunder"        # a win made a loss
+    assert kit.grade(2, 1, -1, False, False) == "inaccuracy"    # estimates: the points only
+
+
+@pytest.fixture(scope="module")
+def claimit_record():
+    """The first 40 decisions of a two-player game, and their review."""
+    result = run_match("claimit", "threshold:3", "random", 1, players=2, seed=11)
+    start = claimsolve.from_dict(result.records[0].start)
+    record = records.GameRecord.from_moves(start, result.records[0].moves[:40])
+    return record, claimsolve.review(record, time=0.4, workers=2)
+
+
+def test_claim_it_decisions_are_valued_by_the_turn_optimum(claimit_record):
+    claimit_record, review = claimit_record
+    positions = claimit_record.positions()
+    assert review.luck and len(review.moves) == len(positions) - 1
+    checked = 0
+    for entry, position in zip(review.moves, positions):
+        assert entry.loss >= 0 and entry.grade in GRADES
+        if entry.move.startswith("roll"):
+            assert entry.luck is not None and entry.loss == 0 or "stop" in position.legal_moves()
+        else:
+            assert entry.luck is None
+        if entry.exact and checked < 4:
+            answer = optimum.solve(position, "secured", 5)
+            decision = "roll" if entry.move.startswith("roll") else entry.move
+            assert answer["exact"]
+            assert entry.before == pytest.approx(answer["value"])
+            assert entry.after == pytest.approx(answer["decisions"][decision])
+            checked += 1
+    assert checked > 0
+
+
+def test_claim_it_luck_and_decisions_add_up_to_each_exact_turn(claimit_record):
+    claimit_record, review = claimit_record
+    positions = claimit_record.positions()
+    turns, current = [], []
+    for entry in review.moves:
+        if current and entry.seat != current[-1].seat:
+            turns.append(current)
+            current = []
+        current.append(entry)
+    # a turn's gain = the value at its start + the luck of its rolls - the losses of its decisions
+    checked = 0
+    for turn in turns:
+        if not all(m.exact for m in turn):
+            continue
+        start, end = positions[turn[0].ply - 1], positions[turn[-1].ply]
+        seat = turn[0].seat
+        gained = end.secured(seat) - start.secured(seat)
+        expected = turn[0].before
+        assert gained == pytest.approx(expected + sum(m.luck or 0 for m in turn) - sum(m.loss for m in turn))
+        checked += 1
+    assert checked > 0
+    summary = {entry["seat"]: entry for entry in review.to_json()["summary"]}
+    assert set(summary) == {1, 2} and all("luck" in entry and "decisions" in entry for entry in summary.values())
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_claim_turns_are_graded_in_win_chance(players):
+    result = run_match("claim", "random", "greedy", 1, players=players, seed=4)
+    record = records.GameRecord.from_json(result.records[0].to_json())
+    cut = records.GameRecord.from_moves(record.start, record.mainline()[:8])   # the first eight turns
+    review = claimsolve.review(cut, time=0.1, workers=2).to_json()
+    assert review["unit"].startswith("win chance") and len(review["moves"]) == 8
+    for entry in review["moves"]:
+        assert {"move", "best", "before", "after", "loss", "grade", "exact"} <= set(entry)
+        assert 0 <= entry["before"] <= 1 and 0 <= entry["after"] <= 1 and entry["loss"] >= 0
+        assert entry["loss"] == pytest.approx(max(0, entry["before"] - entry["after"]), abs=2e-3)
+    assert len(review["evals"]) == 9 and all(len(row) == players for row in review["evals"])
+    assert sum(s["moves"] for s in review["summary"]) == 8
+
+
+def test_the_command_line_review_its_picture_and_its_annotated_record(tmp_path):
+    result = run_match("colorclaim", "random", "alphabeta:depth=1", 2, size="3x3", seed=3)
+    save_games(result, tmp_path / "games.jsonl")
+    path = tmp_path / "games.jsonl"
+    text = run("review", path, "--game", 2, "--time", "0.5")
+    assert text.exit_code == 0, text.output
+    assert "ply  seat  move" in text.stdout and "Player 1 (alphabeta:depth=1)" in text.stdout
+    data = json.loads(run("review", path, "--game", 2, "--json", "--time", "0.5", "--svg", tmp_path / "r.svg",
+                          "--save", tmp_path / "annotated.json").stdout)
+    assert [m["move"] for m in data["moves"]] == result.records[1].moves
+    assert all(m["exact"] for m in data["moves"])
+    picture = ET.fromstring((tmp_path / "r.svg").read_text())
+    plies = [g.get("data-ply") for g in picture.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "move"]
+    assert plies == [str(m["ply"]) for m in data["moves"]]
+    annotated = claimsolve.load_game(tmp_path / "annotated.json")
+    assert [node.eval["grade"] for node in annotated.moves] == [m["grade"] for m in data["moves"]]
+    assert_refused(run("review", path), "holds 2 games")
+    assert_refused(run("review", path, "--game", 1, "--objective", "held"), "option 'objective'")
+
+
+def test_review_refuses_what_is_not_a_record(tmp_path):
+    position = tmp_path / "p.json"
+    position.write_text(claimsolve.dumps(claimsolve.new("colorclaim", size="3x3", seed=1)))
+    assert_refused(run("review", position), str(position), "not a game record")
+    with pytest.raises(ClaimsolveError, match="not a game record"):
+        claimsolve.review(claimsolve.load(position))
+
+
+def test_the_api_streams_a_review_move_by_move():
+    record = random_game("colorclaim", 5, size="3x3", seed=5)
+    with TestClient(create_app(max_time=20, workers=1, queue=1)) as client:
+        body = {"record": record.to_json(), "time": 0.5}
+        with client.stream("POST", "/api/review", content=json.dumps(body),
+                           headers={"Accept": "text/event-stream"}) as response:
+            text = "".join(response.iter_text())
+        events = [block for block in text.split("\n\n") if block.strip()]
+        names = [block.split("\n")[0].removeprefix("event: ") for block in events]
+        assert names == ["progress"] * len(record.mainline()) + ["result"]
+        result = json.loads(events[-1].split("\n")[1].removeprefix("data: "))
+        assert [m["move"] for m in result["moves"]] == record.mainline()
+        too_long = client.post("/api/review", content=json.dumps({"record": record.to_json(), "time": 15}))
+        assert too_long.status_code == 400 and "option 'time'" in too_long.json()["error"]
+        bad = dict(record.to_json(), moves=["a1xz9"])
+        refused = client.post("/api/review", content=json.dumps({"record": bad}))
+        assert refused.status_code == 400 and "ply 1 ('a1xz9')" in refused.json()["error"]
