@@ -17,7 +17,7 @@ from claimsolve.reviewer import GRADES, grade_of
 from claimsolve.search import alphabeta
 from claimsolve.web import create_app
 
-from hostile.common import assert_refused, run
+from hostile.common import SEEDS, assert_refused, run
 
 
 def random_game(game, play_seed, **options):
@@ -66,11 +66,26 @@ def test_a_proven_win_thrown_away_is_a_blunder_in_color_claim():
 
 @pytest.fixture(scope="module")
 def claimit_record():
-    """The first 40 decisions of a two-player game, and their review."""
-    result = run_match("claimit", "threshold:3", "random", 1, players=2, seed=11)
-    start = claimsolve.from_dict(result.records[0].start)
-    record = records.GameRecord.from_moves(start, result.records[0].moves[:40])
-    return record, claimsolve.review(record, time=0.4, workers=2)
+    """A late turn of a three-player game (its turn optimum has 61 states:
+    exact in milliseconds) played out by a seeded rule, then the next
+    player's turn; and their review."""
+    rng = random.Random(3)
+    start = position = claimsolve.load(SEEDS / "claimit" / "late-turn-roll-3p.json")
+    moves, turns, placed = [], 0, 0
+    while turns < 2 and not position.is_over():
+        legal = position.legal_moves()
+        if "stop" in legal and placed >= 1:          # one more placement in each turn, then stop
+            move = "stop"
+        else:
+            move = position.resolve_chance(legal[0] if "roll" not in legal else "roll", rng)
+        placed += move not in ("stop",) and not move.startswith("roll")
+        seat = position.player_to_move
+        position = position.play(move)
+        moves.append(move)
+        if position.player_to_move != seat:
+            turns, placed = turns + 1, 0
+    record = records.GameRecord.from_moves(start, moves)
+    return record, claimsolve.review(record, time=1, workers=2)
 
 
 def test_claim_it_decisions_are_valued_by_the_turn_optimum(claimit_record):
@@ -80,18 +95,16 @@ def test_claim_it_decisions_are_valued_by_the_turn_optimum(claimit_record):
     checked = 0
     for entry, position in zip(review.moves, positions):
         assert entry.loss >= 0 and entry.grade in GRADES
-        if entry.move.startswith("roll"):
-            assert entry.luck is not None and entry.loss == 0 or "stop" in position.legal_moves()
-        else:
-            assert entry.luck is None
-        if entry.exact and checked < 4:
+        assert (entry.luck is not None) == entry.move.startswith("roll")
+        if entry.exact:
             answer = optimum.solve(position, "secured", 5)
             decision = "roll" if entry.move.startswith("roll") else entry.move
             assert answer["exact"]
             assert entry.before == pytest.approx(answer["value"])
             assert entry.after == pytest.approx(answer["decisions"][decision])
             checked += 1
-    assert checked > 0
+    first_turn = [m for m in review.moves if m.seat == review.moves[0].seat]
+    assert checked >= len(first_turn) > 1       # the late turn is exact throughout
 
 
 def test_claim_it_luck_and_decisions_add_up_to_each_exact_turn(claimit_record):
@@ -103,10 +116,11 @@ def test_claim_it_luck_and_decisions_add_up_to_each_exact_turn(claimit_record):
             turns.append(current)
             current = []
         current.append(entry)
+    turns.append(current)
     # a turn's gain = the value at its start + the luck of its rolls - the losses of its decisions
     checked = 0
     for turn in turns:
-        if not all(m.exact for m in turn):
+        if not all(m.exact for m in turn) or turn[-1].move not in ("stop",) and not turn[-1].move.startswith("roll"):
             continue
         start, end = positions[turn[0].ply - 1], positions[turn[-1].ply]
         seat = turn[0].seat
@@ -116,7 +130,16 @@ def test_claim_it_luck_and_decisions_add_up_to_each_exact_turn(claimit_record):
         checked += 1
     assert checked > 0
     summary = {entry["seat"]: entry for entry in review.to_json()["summary"]}
-    assert set(summary) == {1, 2} and all("luck" in entry and "decisions" in entry for entry in summary.values())
+    assert set(summary) == {1, 2, 3} and all("luck" in entry and "decisions" in entry for entry in summary.values())
+
+
+def test_a_whole_claim_it_game_is_reviewed_move_by_move():
+    result = run_match("claimit", "threshold:3", "random", 1, players=2, seed=11)
+    record = records.GameRecord.from_json(result.records[0].to_json())
+    review = claimsolve.review(record, time=0.02, workers=2).to_json()
+    assert [m["move"] for m in review["moves"]] == record.mainline()
+    assert all(m["loss"] >= 0 and m["grade"] in GRADES for m in review["moves"])
+    assert {"secured spaces"} == {review["unit"].split(":")[0]}
 
 
 @pytest.mark.parametrize("players", [2, 3])
