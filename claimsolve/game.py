@@ -6,6 +6,39 @@ from the game's plain-Python reference (the executable spec); `engine_state`
 hands the same position to the game's Cython engine for searching.
 """
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class MoveReport:
+    """What one move does, for people and for drawing it (Position.describe).
+
+    text      one line for people: the move as the notation writes it, then
+              what it did, e.g. "f4-f3 T@g3 captures e3", "b1xb2 claims G2",
+              "w3@2,5 (white 3 on space 2,5)"
+    from_     the point a piece or stack left (JSON "from"), or None
+    to        the point it ended on, or where a marker went, or None
+    route     the points the moving piece passed through, from_ to to (a
+              step or stack move: the two; a jump chain: every landing)
+    placed    points where a piece or marker was put (settled Vikings,
+              towers, a Claim It! marker, the spaces a stop took)
+    captured  points whose pieces the move took off the board (captured
+              Vikings and towers, brawl removals, a bust's markers, the
+              opponents' markers a stop sends back)
+    claimed   the point of the pyramid claimed (Color Claim), or None
+    Points are named as the game's notation writes them ("c4", "2,5")."""
+
+    text: str
+    from_: str = None
+    to: str = None
+    route: tuple = ()
+    placed: tuple = ()
+    captured: tuple = ()
+    claimed: str = None
+
+    def to_json(self):
+        return {"text": self.text, "from": self.from_, "to": self.to, "route": list(self.route),
+                "placed": list(self.placed), "captured": list(self.captured), "claimed": self.claimed}
 
 
 class Position(ABC):
@@ -38,6 +71,14 @@ class Position(ABC):
         """The position after `move` (a string in any accepted form).  Raises
         MoveError.  `rng` (random.Random) draws chance outcomes where the
         move leaves them open (Claim It!'s bare `roll`)."""
+
+    def describe(self, move):
+        """A MoveReport of `move` (a string in any accepted form) played here:
+        what it moves, places, captures or claims.  Raises MoveError as
+        `play` does.  This default knows nothing of the board: the move's
+        text alone, no marks; each game's Position says more."""
+        self.play(move)
+        return MoveReport(text=" ".join(move.split()))
 
     @abstractmethod
     def is_over(self):

@@ -457,6 +457,13 @@ class ClaimPosition(Position):
     def play(self, move, rng=None):
         return ClaimPosition(rules.play_move(self._state, move))
 
+    def describe(self, move):
+        """What the turn `move` does (claimsolve.game.MoveReport): the Vikings
+        settled or removed, the movement and its route, the pieces captured,
+        the towers placed or swapped (claimsolve/claim/describe.py)."""
+        from .describe import describe
+        return describe(self._state, move)
+
     def is_over(self):
         return rules.is_over(self._state)
 

@@ -10,7 +10,7 @@ import functools
 import random
 
 from ..errors import MoveError, PositionError
-from ..game import Position
+from ..game import MoveReport, Position
 from . import rules
 from .rules import SIZE
 
@@ -132,6 +132,22 @@ def placement_name(move):
 
 def dice_name(dice):
     return "roll:" + ",".join(str(d) for d in dice)
+
+
+def space_name(index):
+    r, c = rules.space_of(index)
+    return f"{r},{c}"
+
+
+def listed(names):
+    """"1,1", "1,1 and 2,5", "1,1, 2,5 and 4,4"."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def turn_spaces(board):
+    """The spaces holding a marker placed this turn, by index."""
+    return [i for i, pile in enumerate(board) if rules.has_turn_marker(pile)]
 
 
 class ClaimItPosition(Position):
@@ -403,6 +419,78 @@ class ClaimItPosition(Position):
         if arg not in rules.legal_placements(self.board, self.to_move, self.dice):
             raise MoveError(move, self._why_illegal(arg))
         return self._replace(board=rules.place(self.board, arg, self.release_white), dice=None)
+
+    def describe(self, move):
+        """What the decision `move` does (claimsolve.game.MoveReport): a
+        roll's dice or its bust, a placement's marker and what it lands on,
+        what a stop secures, holds and takes."""
+        kind, arg = parse_move(move)
+        if kind == "roll":
+            if self.is_over() or self.dice is not None:
+                self.play(move)                     # the reason it is not legal
+            return MoveReport(text="roll (the dice not yet drawn)")
+        after = self.play(move)
+        mover = self.to_move
+        if kind == "dice":
+            return self._describe_roll(after, arg)
+        if kind == "stop":
+            return self._describe_stop(after, mover)
+        kind, r, c, n = arg
+        where = f"{r},{c}"
+        pile = self.board[rules.space_index(r, c)]
+        if kind == "w":
+            words = f"white {n} on space {where}"
+            if pile:
+                words += f", on player {rules.holder(pile)}'s marker"
+        else:
+            words = f"black on space {where}"
+            under = rules.top(pile)
+            if not rules.is_white(under):
+                words += f", on player {mover}'s own marker"
+            elif self.release_white:
+                words += f"; white {rules.white_number(under)} goes back to the supply"
+            else:
+                words += f", on white {rules.white_number(under)}"
+            words += ": secured at a stop"
+        name = placement_name(arg)
+        return MoveReport(text=f"{name} ({words})", to=where, placed=(where,))
+
+    def _describe_roll(self, after, dice):
+        name = dice_name(dice)
+        shown = ", ".join(map(str, dice))
+        if after.dice is not None:
+            count = len(after.legal_moves())
+            return MoveReport(text=f"{name} (dice {shown}: {count} legal placement{'s' * (count != 1)})")
+        # a bust: the roll allows no placement, the turn's markers come off
+        taken = [space_name(i) for i in turn_spaces(self.board)]
+        words = f"{name} (dice {shown}) busts: no space takes a marker"
+        words += f"; the markers placed this turn come off {listed(taken)}" if taken else "; nothing was placed this turn"
+        return MoveReport(text=words + self._over(after), captured=tuple(taken))
+
+    def _describe_stop(self, after, mover):
+        spaces = turn_spaces(self.board)
+        secured = [space_name(i) for i in spaces if rules.is_secured(after.board[i])]
+        held = [space_name(i) for i in spaces if not rules.is_secured(after.board[i])]
+        taken = [i for i in spaces if self.board[i] and rules.is_colour(self.board[i][0])
+                 and int(self.board[i][0]) != mover]
+        words = []
+        if secured:
+            words.append(f"secures {listed(secured)}")
+        if held:
+            words.append(f"holds {listed(held)}")
+        for owner in sorted({int(self.board[i][0]) for i in taken}):
+            mine = [space_name(i) for i in taken if int(self.board[i][0]) == owner]
+            words.append(f"takes {listed(mine)} from player {owner}")
+        text = "stop: " + "; ".join(words)
+        if after.final_round is not None and self.final_round is None:
+            text += (f"; player {mover} has {after.secured(mover)} secured spaces (the target is "
+                     f"{after.target}): the final round begins")
+        return MoveReport(text=text + self._over(after), placed=tuple(secured + held),
+                          captured=tuple(space_name(i) for i in taken))
+
+    @staticmethod
+    def _over(after):
+        return "; the game is over" if after.is_over() else ""
 
     def _why_illegal(self, move):
         kind, r, c, n = move

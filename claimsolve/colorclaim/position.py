@@ -6,7 +6,7 @@ from collections import Counter
 
 from .. import limits
 from ..errors import ClaimsolveError, MoveError, PositionError
-from ..game import Position
+from ..game import MoveReport, Position
 from . import rules
 from .rules import COLOURS, SIZES, DIRECTIONS, Move, Pyramid, State
 
@@ -18,6 +18,7 @@ FULL_SET = tuple(Pyramid(c, s) for c in COLOURS for s in SIZES for _ in range(MA
 DEFAULT_SIZE = (6, 5)
 MAX_NEW_SPACES = len(FULL_SET)   # 30
 
+COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "K": "black"}
 _MOVE = re.compile(r"([a-z])([0-9]{1,3})([-x])([a-z])([0-9]{1,3})")     # ASCII digits only (not `١`)
 
 
@@ -272,6 +273,32 @@ class ColorClaimPosition(Position):
     def play(self, move, rng=None):
         return type(self)(rules.play(self._state, self.parse_move(move)))
 
+    def describe(self, move):
+        """What `move` does (claimsolve.game.MoveReport): the stack moved, the
+        pyramid claimed and the colour given up, the shield."""
+        move = self.parse_move(move)
+        state = self._state
+        mover = state.to_move
+        source, target = point_name(move.source), point_name(move.target)
+        moved, under = state.stack(move.source), state.stack(move.target)
+        name = move_name(move)
+        if move.claim:
+            pyramid = under[-1]
+            words = f"{name} claims {pyramid_token(pyramid)} ({COLOUR_NAMES[pyramid.colour]})"
+            given_up = state.claims[mover - 1]
+            if given_up is not None:
+                words += f", gives up {given_up}"
+            words += (f"; {stack_token(moved)} moves to {target}; player {mover}'s stacks are shielded "
+                      "from the next move")
+            return MoveReport(text=words, from_=source, to=target, route=(source, target), claimed=target)
+        stack = under + moved
+        owner = rules.owner(stack, state.claims)
+        whose = "nobody's" if owner is None else f"player {owner}'s"
+        words = f"{name} stacks {stack_token(moved)} on {stack_token(under)} ({len(stack)} high, {whose})"
+        if state.shield is not None:
+            words += f"; player {state.shield}'s shield ends"
+        return MoveReport(text=words, from_=source, to=target, route=(source, target))
+
     def is_over(self):
         return rules.is_over(self._state)
 
@@ -355,3 +382,4 @@ def _parse_size(size):
         raise ClaimsolveError(f"option '--size': {f'{width}x{height}' if max(abs(width), abs(height)) < 1000 else limits.quoted(size)}"
                               f": need 2 <= W, H and W*H <= {MAX_NEW_SPACES} (the 30 pyramids)")
     return width, height
+
