@@ -80,6 +80,12 @@ class Position(ABC):
         self.play(move)
         return MoveReport(text=" ".join(move.split()))
 
+    def turn_begins(self):
+        """True when the player to move has decided nothing yet this turn.
+        Here every move is a whole turn; a game whose turns take several
+        decisions (Claim It!'s rolls and placements) overrides this."""
+        return True
+
     @abstractmethod
     def is_over(self):
         """True when the game has ended."""

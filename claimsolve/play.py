@@ -1,14 +1,18 @@
 """`claimsolve play`: a game against the engine in the terminal.
 
 You play one seat, the engine (a match player's SPEC, claimsolve.player_kinds)
-every other.  After every move the board is drawn as `show` draws it.  At
-your turn you type a move in the game's notation (docs/positions.md; a Claim
-turn whole, as `apply` takes it) or one of the words of HELP.  A move that is
-not legal is refused with the reason in one line and you type again.
+every other.  Every move played is reported in words (Position.describe:
+what it moved, placed, captured or claimed); the board is drawn as `show`
+draws it after each of yours and once after each turn of the engine's (a
+Claim It! turn of several decisions is one block).  At your turn you type a
+move in the game's notation (docs/positions.md; a Claim turn whole, as
+`apply` takes it) or one of the words of HELP.  A move that is not legal is
+refused with the reason in one line and you type again.
 
 Dice (Claim It!) are rolled by the program from `--seed` for `roll`, or typed
 as `roll:3,5,1` when you play with real dice (with dice="typed" the program
-asks for the engine's rolls too).
+asks for the engine's rolls too).  `undo` never takes a roll back: its dice
+stay drawn.
 
 The game ends when it is over, or on `quit`, end of input (Ctrl-D) or Ctrl-C;
 then its record is printed (or written to a file) as one line in the format
@@ -17,6 +21,7 @@ with its dice), the points (null while the game is not over).  Replayed with
 `claimsolve apply START MOVE...` it gives the same final position.
 """
 import json
+import os
 
 from .errors import ClaimsolveError, MoveError
 from .files import write_atomically
@@ -28,8 +33,8 @@ HINT_TIME = 1.0      # seconds the engine thinks for `?`
 HINT_TOP = 3
 HELP = """Type a move in the game's notation, or:
   ?          the engine's top 3 moves with their scores
-  moves      the legal moves
-  undo       back to your previous turn
+  moves      the legal moves (the first 40; moves all: every one)
+  undo       take back your last move (a roll's dice stay drawn)
   save FILE  write the position as position JSON
   board      draw the board again
   quit       end the game (its record is printed)
@@ -79,11 +84,14 @@ class Session:
 
     # --- playing ------------------------------------------------------------
     def play(self, move, seat):
-        """Plays `move` (already legal-checked or from the engine) for `seat`."""
+        """Plays `move` (legal-checked, or the engine's, its chance resolved)
+        for `seat`; returns its MoveReport (Position.describe)."""
         before = self.position
+        report = before.describe(move)
         self.position = before.play(move, rng=self.rng)
         self.history.append((before, move, seat))
         self.engine.observe(before, move)
+        return report
 
     def show(self):
         self.out(self.position.render(color=self.color))
@@ -102,6 +110,29 @@ class Session:
         return self.record()
 
     def engine_turn(self, seat):
+        """The engine's whole turn (in Claim It! every decision until the
+        turn passes), printed as one block, each decision in words with its
+        dice, then the board once."""
+        reports = []
+        try:
+            while not self.position.is_over() and self.position.player_to_move == seat:
+                move = self._engine_move(seat)
+                if move is None:
+                    return
+                reports.append(self.play(move, seat))
+                if self.position.turn_begins():
+                    break
+        finally:            # a Ctrl-C in mid-turn still shows what was played
+            if len(reports) == 1:
+                self.out(f"\nPlayer {seat} (engine) plays {reports[0].text}\n")
+            elif reports:
+                self.out(f"\nPlayer {seat} (engine) plays:\n" + "".join(f"  {r.text}\n" for r in reports))
+            if reports:
+                self.show()
+
+    def _engine_move(self, seat):
+        """The engine's next decision, its chance drawn (or typed); None
+        when the input ended while typing dice."""
         line = self.progress(f"player {seat} (engine) thinking") if self.progress else None
         self.engine.progress = line
         try:
@@ -113,14 +144,8 @@ class Session:
             if line is not None:
                 line.close()
         if self.dice == "typed" and _is_bare_roll(self.position, move):
-            move = self._typed_roll(seat)
-            if move is None:
-                return
-        else:
-            move = self.position.resolve_chance(move, self.rng)
-        self.play(move, seat)
-        self.out(f"\nPlayer {seat} (engine) plays {move}\n")
-        self.show()
+            return self._typed_roll(seat)
+        return self.position.resolve_chance(move, self.rng)
 
     def _typed_roll(self, seat):
         while True:
@@ -142,7 +167,7 @@ class Session:
             return
         text = text.strip()
         word, _, rest = text.partition(" ")
-        word = word.lower()
+        word, rest = word.lower(), rest.strip()
         if not text:
             return
         if word in ("quit", "exit"):
@@ -151,29 +176,35 @@ class Session:
             self.out(HELP)
         elif text == "?":
             self.suggest()
-        elif word == "moves" and not rest:
-            self.out(line_text(self.position.legal_moves()))     # " | " between Claim turns
+        elif word == "moves" and rest.lower() in ("", "all"):
+            self.list_moves(every=bool(rest))
         elif word == "board" and not rest:
             self.show()
         elif word == "undo" and not rest:
             self.undo()
         elif word == "save":
-            self.save(rest.strip())
+            self.save(rest)
         else:
             self.human_move(text, seat)
 
     def human_move(self, text, seat):
         move = self.position.resolve_chance(text, self.rng)     # a bare roll: the program's dice
         try:
-            after = self.position.play(move)
+            report = self.play(move, seat)
         except MoveError as exc:
             self.err(f"move '{text}': {exc.problem}")
             return
-        self.position, before = after, self.position
-        self.history.append((before, move, seat))
-        self.engine.observe(before, move)
-        self.out(f"\nPlayer {seat} (you) plays {move}\n")
+        self.out(f"\nPlayer {seat} (you) plays {report.text}\n")
         self.show()
+
+    def list_moves(self, every=False):
+        """The legal moves, MOVES_SHOWN of them unless `every`, with how
+        many there are when some are left out."""
+        legal = self.position.legal_moves()
+        shown = legal if every else legal[:MOVES_SHOWN]
+        if len(shown) < len(legal):
+            self.out(f"{len(legal):,} legal moves, the first {len(shown)} ('moves all' lists every one):")
+        self.out(_wrapped(shown))
 
     def suggest(self):
         line = self.progress("thinking about your move") if self.progress else None
@@ -192,29 +223,92 @@ class Session:
             self.out(f"  {rank}. {s.move:<{width}}  {score_text(analysis.result.engine, s)}")
 
     def undo(self):
+        """Back to before your last decision, with every move played since.
+        A roll is never taken back (its dice stay drawn: rolling again must
+        not give other dice), so neither is a decision before one."""
         mine = [i for i, (_before, _move, seat) in enumerate(self.history) if seat in self.human]
         if not mine:
             self.err("undo: you have made no move yet")
             return
         index = mine[-1]
+        for before, move, seat in reversed(self.history[index:]):
+            if not _is_roll(before, move):
+                continue
+            if seat in self.human:
+                self.err(f"undo: your {move} cannot be undone: the dice of a roll stay drawn")
+            else:
+                self.err(f"undo: player {seat} (engine) has rolled since your last move ({move}): "
+                         "the dice of a roll stay drawn")
+            return
+        taken = [move for _before, move, _seat in self.history[index:]]
+        turn = self.turn_number(index)
         self.position = self.history[index][0]
         del self.history[index:]
         self.engine.reset()              # its tree followed the moves taken back
         for before, move, _seat in self.history:
             self.engine.observe(before, move)
-        self.out(f"\nBack to your turn {len(mine)} ({index} move{'s' * (index != 1)} played).\n")
+        self.out(f"\nBack to your turn {turn} (taken back: {line_text(taken)}).\n")
         self.show()
+
+    def turn_number(self, index):
+        """Which of its seat's turns the decision history[index] is in (1 for
+        the first), counting turns, not decisions."""
+        seat = self.history[index][2]
+        starts = [i for i, (before, _move, who) in enumerate(self.history[:index + 1])
+                  if who == seat and (i == 0 or before.turn_begins() or self.history[i - 1][2] != seat)]
+        return max(1, len(starts))
 
     def save(self, path):
         if not path:
             self.err("save: name the file, like: save game.json")
             return
         try:
+            _check_path(path)
             write_atomically(path, dumps(self.position))
         except ClaimsolveError as exc:
             self.err(str(exc))
             return
-        self.out(f"Saved the position to {path}.")
+        self.out(f"Saved the position to {printable(path)}.")
+
+
+MOVES_SHOWN = 40      # `moves` lists this many; `moves all` every one
+LINE_WIDTH = 100      # a list of moves is wrapped at this width
+
+
+def _wrapped(moves):
+    """The moves as line_text writes them, wrapped between moves."""
+    separator = " | " if any(" " in move for move in moves) else " "
+    lines, line = [], ""
+    for move in moves:
+        if line and len(line) + len(separator) + len(move) > LINE_WIDTH:
+            lines.append(line + separator.rstrip())
+            line = move
+        else:
+            line = move if not line else line + separator + move
+    return "\n".join(lines + [line])
+
+
+def printable(text):
+    """`text` with what cannot be shown (control characters, the lone
+    surrogates of bytes that were not UTF-8) written as Python escapes."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+def _check_path(path):
+    """Refuses a file name no file can have (ClaimsolveError naming it),
+    before write_atomically tries it: a NUL character, or text the file
+    system cannot encode."""
+    try:
+        name = os.fsencode(path)
+    except UnicodeError:
+        raise ClaimsolveError("cannot write: the file system cannot take this name", path) from None
+    if b"\0" in name:
+        raise ClaimsolveError("cannot write: a file name cannot hold a NUL character", path)
+
+
+def _is_roll(position, move):
+    """True for a roll with its dice drawn (Claim It!'s `roll:3,5,1`)."""
+    return getattr(position, "has_chance", False) and move.strip().lower().startswith("roll:")
 
 
 def _is_bare_roll(position, move):

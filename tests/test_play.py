@@ -67,8 +67,10 @@ class Player:
         self.proc.stdin.flush()
         return self.until_prompt()
 
-    def legal_moves(self):
-        said = self.type("moves").strip().splitlines()[-1]
+    def legal_moves(self, every=False):
+        """The moves `moves` lists (`moves all`: every one), its lines joined."""
+        lines = self.type("moves all" if every else "moves").strip().splitlines()
+        said = " ".join(line for line in lines if "legal moves, the first" not in line)
         return said.split(" | ") if " | " in said else said.split()
 
     def complaint(self):
@@ -143,7 +145,7 @@ def test_color_claim_hint_undo_save_and_end_of_input(tmp_path):
     assert lines[0].startswith("The engine's top 3")
     assert [line.split(".")[0] for line in lines[1:4]] == ["1", "2", "3"]
     suggested = [line.split()[1] for line in lines[1:4]]
-    assert all(move in game.legal_moves() for move in suggested)
+    assert all(move in game.legal_moves(every=True) for move in suggested)
     first = game.legal_moves()[0]
     game.type(first)
     after_reply = game.type("save after.json")
@@ -226,3 +228,184 @@ def test_bad_options_are_one_line(tmp_path, args, message):
                           capture_output=True, text=True, timeout=WAIT, stdin=subprocess.DEVNULL)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and message in done.stderr
+
+
+# --- the session itself, in this process: what a player reads ---------------------
+
+class Scripted:
+    """A Session's person: types `lines` one at a time (then the end of
+    input) and keeps what the session printed, each prompt in its place."""
+
+    def __init__(self, lines):
+        self.lines = list(lines)
+        self.said = []
+
+    def out(self, text):
+        self.said.append(str(text))
+
+    def err(self, text):
+        self.said.append("ERR " + str(text))
+
+    def ask(self, prompt):
+        self.said.append("PROMPT " + prompt)
+        return self.lines.pop(0) if self.lines else None
+
+    def text(self):
+        return "\n".join(self.said)
+
+    def since_prompt(self, k):
+        """What was printed after the k-th prompt (1-based) up to the next."""
+        prompts = [i for i, line in enumerate(self.said) if line.startswith("PROMPT ")]
+        end = prompts[k] if k < len(prompts) else len(self.said)
+        return "\n".join(self.said[prompts[k - 1] + 1:end])
+
+
+class EagerStopper:
+    """An engine for Claim It! that places the first legal marker and stops
+    as soon as it may; in other games it plays the first legal move."""
+
+    name = "eager"
+    progress = None
+
+    def choose(self, position):
+        legal = position.legal_moves()
+        return "stop" if "stop" in legal else legal[0]
+
+    def observe(self, position, move):
+        pass
+
+    def reset(self):
+        pass
+
+
+def session(start, lines, seed=1, engine=None):
+    import random
+
+    from claimsolve.play import Session
+    person = Scripted(lines)
+    game = Session(start, human={1}, engine=engine or EagerStopper(), rng=random.Random(seed), out=person.out,
+                   err=person.err, ask=person.ask)
+    return game, person
+
+
+def test_claim_it_undo_never_draws_the_dice_again():
+    import claimsolve
+    start = claimsolve.new("claimit", players=2)
+    game, person = session(start, ["roll", "undo", "roll"])
+    game.run()
+    dice = game.position.dice
+    assert dice is not None and [move for move in game.moves] == [f"roll:{','.join(map(str, dice))}"]
+    text = person.text()
+    assert f"ERR undo: your roll:{','.join(map(str, dice))} cannot be undone: the dice of a roll stay drawn" in text
+    assert "ERR move 'roll': the dice" in text              # rolling again is not a move while they lie
+    # a placement is taken back, to the same dice; the second roll of the
+    # turn then takes the dice the program draws next, as it would have
+    first = start.resolve_chance("roll", __import__("random").Random(1))
+    placements = start.play(first).legal_moves()
+    game, person = session(start, ["roll", placements[0], "undo", placements[-1], "roll"])
+    game.run()
+    assert game.moves[0] == first and game.moves[1] == placements[-1]
+    assert "Back to your turn 1 (taken back: " + placements[0] + ")." in person.text()
+    again, _ = session(start, ["roll", placements[-1], "roll"])
+    again.run()
+    assert again.moves == game.moves                          # the same dice as without the undo
+
+
+def test_claim_it_undo_after_the_engines_rolls_is_refused():
+    import claimsolve
+    start = claimsolve.new("claimit", players=2)
+    first = start.resolve_chance("roll", __import__("random").Random(4))
+    placement = start.play(first).legal_moves()[0]
+    game, person = session(start, ["roll", placement, "stop", "undo"], seed=4)
+    game.run()
+    engine_rolls = [move for before, move, seat in game.history if seat == 2 and move.startswith("roll:")]
+    assert engine_rolls
+    assert (f"ERR undo: player 2 (engine) has rolled since your last move ({engine_rolls[-1]}): "
+            "the dice of a roll stay drawn") in person.text()
+    assert game.position.player_to_move == 1 and len(game.history) == 3 + len(
+        [1 for _b, _m, seat in game.history if seat == 2])
+
+
+def test_the_engines_turn_is_one_block_and_the_board_is_drawn_once():
+    import claimsolve
+    start = claimsolve.new("claimit", players=2)
+
+    class Threshold(EagerStopper):
+        """Rolls until it has placed 3 markers, then stops."""
+
+        def choose(self, position):
+            from claimsolve.claimit.players import placed_this_turn
+            legal = position.legal_moves()
+            if "stop" in legal and placed_this_turn(position) >= 3:
+                return "stop"
+            return "roll" if "roll" in legal else legal[0]
+
+    first = start.resolve_chance("roll", __import__("random").Random(2))
+    placement = start.play(first).legal_moves()[0]
+    game, person = session(start, ["roll", placement, "stop"], seed=2, engine=Threshold())
+    game.run()
+    block = person.since_prompt(3)                       # after your stop, up to your next prompt
+    engine = [(before, move) for before, move, seat in game.history if seat == 2]
+    assert len(engine) >= 3
+    assert block.count("Claim It!  2 players") == 2      # the board after your stop, then once after its turn
+    lines = block.splitlines()
+    head = lines.index("Player 2 (engine) plays:")
+    shown = lines[head + 1:head + 1 + len(engine)]
+    assert shown == ["  " + before.describe(move).text for before, move in engine]
+    assert any(move.startswith("roll:") and "(dice " in line for (_b, move), line in zip(engine, shown))
+
+
+def test_turns_are_counted_as_turns():
+    """Two turns of yours (roll, place, stop) and the engine's, then a
+    placement of your third turn taken back: "your turn 3", not the number
+    of your decisions (8)."""
+    import claimsolve
+    start = claimsolve.new("claimit", players=2)
+    lines = []
+    for _ in range(3):          # on a nearly empty board no roll busts
+        game, _person = session(start, lines + ["roll"])
+        game.run()
+        lines += ["roll", game.position.legal_moves()[0], "stop"]
+    lines[-1] = "undo"
+    game, person = session(start, lines)
+    game.run()
+    assert "Back to your turn 3 (taken back: " + lines[-2] + ")." in person.text()
+    assert len([1 for _b, _m, seat in game.history if seat == 1]) == 7
+
+
+def test_every_move_is_reported_with_what_it_captured(tmp_path):
+    import claimsolve
+    start = claimsolve.load(SEEDS / "claim" / "play-2p.json")
+
+    class Capturer(EagerStopper):
+        def choose(self, position):
+            return "f4-f3 T@g3" if "f4-f3 T@g3" in position.legal_moves() else position.legal_moves()[0]
+
+    game, person = session(start, ["c3-e3"], engine=Capturer())
+    game.run()
+    text = person.text()
+    assert "Player 1 (you) plays c3-e3 captures e2" in text
+    assert "Player 2 (engine) plays f4-f3 T@g3 captures e3" in text
+
+
+def test_moves_shows_the_first_40_and_how_many_then_all():
+    import claimsolve
+    start = claimsolve.load(SEEDS / "claim" / "settle-2p.json")
+    legal = start.legal_moves()
+    game, person = session(start, ["moves", "moves all"])
+    game.run()
+    first, every = person.since_prompt(1), person.since_prompt(2)
+    assert first.splitlines()[0] == f"{len(legal):,} legal moves, the first 40 ('moves all' lists every one):"
+    assert " ".join(first.splitlines()[1:]).split() == legal[:40]
+    assert every.split() == legal
+    assert max(len(line) for line in every.splitlines()) <= 100
+    small = claimsolve.load(SEEDS / "claim" / "play-2p.json")
+    game, person = session(small, ["moves"])
+    game.run()
+    assert person.since_prompt(1).split() == small.legal_moves()
+    turns = claimsolve.from_dict({"game": "claim", "players": 2, "territories": ["a a a b b b"] * 3,
+                                  "board": ["2 . . . . 2", ". 1 . T2 1 .", ". . . . . ."]})
+    assert any(" " in move for move in turns.legal_moves())         # turns with towers: " | " between
+    game, person = session(turns, ["moves"])
+    game.run()
+    assert " ".join(person.since_prompt(1).splitlines()).split(" | ") == turns.legal_moves()

@@ -492,6 +492,10 @@ class ClaimItPosition(Position):
     def _over(after):
         return "; the game is over" if after.is_over() else ""
 
+    def turn_begins(self):
+        """True at the start of a turn: no dice on the table, nothing placed."""
+        return self.dice is None and not self.turn_in_progress()
+
     def _why_illegal(self, move):
         kind, r, c, n = move
         pile = self.board[rules.space_index(r, c)]
