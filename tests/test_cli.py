@@ -263,3 +263,47 @@ def test_odds_takes_two_threads_for_the_turn_optimum():
         assert two[objective]["decisions"] == pytest.approx(one[objective]["decisions"], abs=1e-9)
     refused = run("odds", start, "--threads", "3")
     assert refused.exit_code == 2 and "--threads" in refused.stderr and len(refused.stderr.splitlines()) == 1
+
+
+def test_an_unfinished_solve_says_what_it_proved_in_a_few_lines():
+    """Moves with no bound are one line (their count), moves sharing a bound
+    one line each bound; exact values and lone bounds keep their rows."""
+    from claimsolve.render import solve_text
+    from claimsolve.search.result import SearchResult, Suggestion
+
+    position = __import__("claimsolve").load(SEEDS / "colorclaim" / "start-4x4-seed1.json")
+    moves = position.legal_moves()
+
+    def bound(move, lower, upper):
+        return Suggestion(move, None, extra={"lower": lower, "upper": upper})
+
+    suggestions = ([Suggestion(moves[0], 2, exact=True), bound(moves[1], None, 0)]
+                   + [bound(move, None, 2) for move in moves[2:30]] + [bound(move, 1, 3) for move in moves[30:32]]
+                   + [bound(move, None, None) for move in moves[32:]])
+    result = SearchResult("solver", suggestions, pv=[moves[0]], nodes=1000, seconds=0.5, complete=False,
+                          info={"value": None, "lower": 2, "upper": None})
+    lines = solve_text(position, result).splitlines()
+    assert lines[0] == "Not finished within the time limit. Proven so far: the value for player 1 lies in [+2, ?]."
+    assert lines[2:9] == [
+        "move      value",
+        f"{moves[0]:<8}     +2",
+        f"{moves[1]:<8}   <=+0",
+        f"{moves[30]:<8}  +1..+3",
+        f"{moves[31]:<8}  +1..+3",
+        f"28 moves <=+2: {', '.join(moves[2:7])} and 23 more",
+        f"The other {len(moves) - 32} moves: no bound proven yet ({', '.join(moves[32:37])} and "
+        f"{len(moves) - 37} more)",
+    ]
+    none = SearchResult("solver", [bound(move, None, None) for move in moves], nodes=10, seconds=0.1,
+                        complete=False, info={"value": None, "lower": None, "upper": None})
+    lines = solve_text(position, none).splitlines()
+    assert lines[0] == "Not finished within the time limit. Nothing proven yet: no bound on the value for player 1."
+    assert lines[2] == f"{len(moves)} moves: no bound proven yet ({', '.join(moves[:5])} and {len(moves) - 5} more)"
+    assert len(lines) == 4
+
+
+def test_solve_cut_short_on_the_full_board_is_a_few_lines():
+    result = run("solve", SEEDS / "colorclaim" / "start-6x5.json", "--time", "0.3")
+    assert result.exit_code == 0
+    assert len(result.stdout.strip().splitlines()) < 12          # not a row per move of its 196
+    assert "[?, ?]" not in result.stdout

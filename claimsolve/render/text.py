@@ -83,22 +83,70 @@ def solve_text(position, result):
         if lo is not None and lo == hi:
             lines.append(f"{stopped}. Proven so far: the value for player {mover} is {lo:+d}; "
                          "not every move's value is.")
+        elif lo is None and hi is None:
+            lines.append(f"{stopped}. Nothing proven yet: no bound on the value for player {mover}.")
         else:
             lines.append(f"{stopped}. Proven so far: the value for player {mover} "
                          f"lies in [{_bound(lo)}, {_bound(hi)}].")
     if data.get("moves"):
         lines.append("")
-        lines.append("move      value")
-        for m in data["moves"]:
-            if m["value"] is not None:
-                lines.append(f"{m['move']:<8}  {m['value']:+5d}")
-            else:
-                lines.append(f"{m['move']:<8}  [{_bound(m['lower'])}, {_bound(m['upper'])}]")
+        lines.extend(_solved_moves(data["moves"]))
     if data["pv"]:
         lines.append("")
         lines.append("PV: " + line_text(data["pv"]))
     lines.append(f"{result.nodes:,} nodes in {result.seconds:.3f} s ({result.nodes_per_second:,.0f} nodes/s)")
     return "\n".join(lines)
+
+
+# an unfinished solve lists each move with a bound; beyond this many moves
+# sharing one bound they are one line (their count and the first few)
+SAME_BOUND_ROWS = 3
+MOVES_NAMED = 5
+
+
+def _solved_moves(moves):
+    """The moves' values as `solve` prints them: a row per move with a value
+    or a bound; when the solve did not finish, moves sharing one bound (more
+    than SAME_BOUND_ROWS of them) as one line, and the moves with no bound
+    at all as a count."""
+    rows, groups, unbounded = [], {}, []
+    for m in moves:
+        if m["value"] is not None:
+            rows.append((m["move"], f"{m['value']:+5d}"))
+        elif m["lower"] is None and m["upper"] is None:
+            unbounded.append(m["move"])
+        else:
+            groups.setdefault(_bound_text(m["lower"], m["upper"]), []).append(m["move"])
+    for bound, names in groups.items():
+        if len(names) <= SAME_BOUND_ROWS:
+            rows.extend((name, bound) for name in names)
+    width = max([8] + [len(name) for name, _ in rows])
+    lines = [f"{'move':<{width}}  value"] if rows else []
+    lines.extend(f"{name:<{width}}  {value:>5}" for name, value in rows)
+    for bound, names in groups.items():
+        if len(names) > SAME_BOUND_ROWS:
+            lines.append(f"{len(names)} moves {bound}: {_some(names)}")
+    if unbounded:
+        others = "the other " if rows or groups else ""
+        lines.append(f"{others}{len(unbounded)} move{'s' * (len(unbounded) != 1)}: no bound proven yet"
+                     f" ({_some(unbounded)})")
+        lines[-1] = lines[-1][0].upper() + lines[-1][1:]
+    return lines
+
+
+def _bound_text(lower, upper):
+    """A move's proven bounds: ">=+1", "<=-2", "+1..+3"."""
+    if lower is None:
+        return f"<={_bound(upper)}"
+    if upper is None:
+        return f">={_bound(lower)}"
+    return f"{_bound(lower)}..{_bound(upper)}"
+
+
+def _some(names):
+    """The first MOVES_NAMED names, and how many more."""
+    shown = ", ".join(names[:MOVES_NAMED])
+    return shown if len(names) <= MOVES_NAMED else f"{shown} and {len(names) - MOVES_NAMED} more"
 
 
 def _bound(x):
