@@ -52,6 +52,12 @@ class GameDescriptor:
                  seat/team model: Position.teams())
     options      {option of `new`: help} for each option of NEW_OPTIONS it
                  takes; `new` refuses the others
+    choices      {option: (value, ...)} for each option whose values are a
+                 closed set (players, island, variant, size: the values
+                 `new` takes, as the web API's JSON gives them), for the
+                 page's select boxes; an option not here is open (seed)
+    defaults     {option: value} of `new` when the option is not given, for
+                 the options of `choices`
     analyze      Lazy of analyze(position, time, iterations, engine, seed,
                  threads, hash_mb, top, progress) -> claimsolve.analysis.Analysis,
                  or None when the game has no engine; `threads` None means
@@ -88,6 +94,8 @@ class GameDescriptor:
     title: str
     position: Lazy
     options: dict = field(default_factory=dict)
+    choices: dict = field(default_factory=dict)
+    defaults: dict = field(default_factory=dict)
     seed_needs: dict = field(default_factory=dict)
     analyze: Lazy = None
     solve: Lazy = None
@@ -104,6 +112,13 @@ class GameDescriptor:
         if unknown:
             raise ValueError(f"game '{self.id}': unknown option(s) {', '.join(sorted(unknown))}"
                              f" (options: {', '.join(NEW_OPTIONS)})")
+        untaken = (set(self.choices) | set(self.defaults)) - set(self.options)
+        if untaken:
+            raise ValueError(f"game '{self.id}': choices or defaults for option(s) it does not take: "
+                             f"{', '.join(sorted(untaken))}")
+        for option, value in self.defaults.items():
+            if value not in self.choices.get(option, ()):
+                raise ValueError(f"game '{self.id}': the default {value!r} of '{option}' is not one of its choices")
 
     @property
     def position_class(self):

@@ -303,3 +303,58 @@ def test_new_without_seed_draws_one_only_for_games_with_a_random_setup():
     assert run("new", "claimit").exit_code == 0
     first, second = run("new", "colorclaim", "--size", "3x3").stdout, run("new", "colorclaim", "--size", "3x3").stdout
     assert json.loads(first)["game"] == "colorclaim" and first != second
+
+
+def _new_args(game, option, value):
+    """The `new` options that make a position with `option` = `value` and
+    the others at their defaults (a seed where the setup draws one)."""
+    given = {option: value}
+    if game.uses_seed(**{k: v for k, v in given.items() if k != "seed"}) and option != "seed":
+        given["seed"] = 1
+    return given
+
+
+def test_every_closed_choice_of_every_game_makes_a_start():
+    """The descriptors' `choices` (the page's select boxes) are values `new`
+    takes, on the command line as in Python; `defaults` are what `new` does
+    without the option."""
+    seen = 0
+    for game in catalog.all_games():
+        assert set(game.defaults) == set(game.choices) and set(game.choices) <= set(game.options)
+        for option, values in game.choices.items():
+            assert values and len(set(values)) == len(values)
+            for value in values:
+                given = _new_args(game, option, value)
+                position = claimsolve.new(game.id, **given)
+                args = [f"--{name}={text}" for name, text in given.items()]
+                result = run("new", game.id, *args)
+                assert result.exit_code == 0, result.stderr
+                assert json.loads(result.stdout) == position.to_json()
+                seen += 1
+            default = _new_args(game, option, game.defaults[option])
+            without = {k: v for k, v in default.items() if k != option}
+            assert claimsolve.new(game.id, **default) == claimsolve.new(game.id, **without)
+    assert seen >= 60
+    assert claimsolve.get_game("claimit").choices["variant"] == ("standard", "release_white")
+    assert "6x5" in claimsolve.get_game("colorclaim").choices["size"]
+    assert "1x9" not in claimsolve.get_game("colorclaim").choices["size"]
+
+
+def test_claim_it_starts_with_the_release_white_variant():
+    released = json.loads(run("new", "claimit", "--variant", "release_white").stdout)
+    assert released["variant"] == {"release_white": True}
+    assert json.loads(run("new", "claimit", "--variant", "standard").stdout)["variant"] == {"release_white": False}
+    refused = run("new", "claimit", "--variant", "battle-for-two")
+    assert refused.exit_code == 2
+    assert refused.stderr == ("claimsolve: option '--variant': 'battle-for-two': Claim It! variants are "
+                              "standard, release_white\n")
+
+
+def test_a_descriptor_refuses_choices_of_an_option_it_does_not_take():
+    from claimsolve.descriptor import GameDescriptor, Lazy
+    with pytest.raises(ValueError, match="does not take: size"):
+        GameDescriptor(id="x", title="X", position=Lazy("a.b:C"), options={"players": "2"},
+                       choices={"size": ("3x3",)}, defaults={"size": "3x3"})
+    with pytest.raises(ValueError, match="the default 5 of 'players' is not one of its choices"):
+        GameDescriptor(id="x", title="X", position=Lazy("a.b:C"), options={"players": "2"},
+                       choices={"players": (2, 3)}, defaults={"players": 5})

@@ -16,5 +16,9 @@ GAME = GameDescriptor(
              "island": "standard (the island for the seats, default), standard-2, standard-3, standard-4 or random",
              "variant": "standard (default) or battle-for-two",
              "seed": "the random island's seed (with --island random; default a fresh one)"},
+    choices={"players": (2, 3, 4),
+             "island": ("standard", "standard-2", "standard-3", "standard-4", "random"),
+             "variant": ("standard", "battle-for-two")},
+    defaults={"players": 2, "island": "standard", "variant": "standard"},
     seed_needs={"island": "random"},
 )

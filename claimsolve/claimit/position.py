@@ -9,6 +9,7 @@ busts at once: the position returned is the next player's.
 import functools
 import random
 
+from .. import limits
 from ..errors import MoveError, PositionError
 from ..game import MoveReport, Position
 from . import rules
@@ -293,8 +294,12 @@ class ClaimItPosition(Position):
 
     @classmethod
     def new(cls, players=None, size=None, seed=None, island=None, variant=None):
-        """The empty board, player 1 to roll."""
+        """The empty board, player 1 to roll.  `variant`: None or "standard",
+        or "release_white" (seeds/claimit/RULES.md, "Variant")."""
         from ..errors import ClaimsolveError
+        if variant not in (None, "standard", "release_white"):
+            raise ClaimsolveError(f"option '--variant': {limits.quoted(variant)}: Claim It! variants are "
+                                  "standard, release_white")
         if players is None:
             players = 2
         if not _is_int(players) or not 2 <= players <= 5:
@@ -303,7 +308,7 @@ class ClaimItPosition(Position):
             raise ClaimsolveError("option '--size': the Claim It! board is always 6x6")
         if island is not None:
             raise ClaimsolveError("option '--island': islands belong to Claim, not Claim It!")
-        return cls(players, rules.empty_board())
+        return cls(players, rules.empty_board(), release_white=variant == "release_white")
 
     def _replace(self, **changes):
         fields = dict(players=self.players, board=self.board, to_move=self.to_move, dice=self.dice,

@@ -300,10 +300,14 @@ def svg_request(body, max_time):
 
 
 def games():
-    """The games and what `new` takes of each (for the page's new-game form)."""
+    """The games and what `new` takes of each (for the page's new-game form):
+    each option's help, and for the options with a closed set of values
+    their choices (a select box) and default."""
     out = []
     for game in all_games():
         out.append({"id": game.id, "title": game.title, "options": dict(game.options),
+                    "choices": {option: list(values) for option, values in game.choices.items()},
+                    "defaults": dict(game.defaults),
                     "solve": game.solve is not None, "odds": game.odds is not None,
                     "review": game.review is not None,
                     "has_chance": game.has_chance})

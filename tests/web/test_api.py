@@ -68,7 +68,13 @@ def test_games_lists_the_catalog(client):
     assert [g["id"] for g in answer["games"]] == [g.id for g in all_games()]
     assert answer["max_time"] == 20 and answer["workers"] == 1
     for game in answer["games"]:
-        assert set(game["options"]) == set(claimsolve.get_game(game["id"]).options)
+        descriptor = claimsolve.get_game(game["id"])
+        assert set(game["options"]) == set(descriptor.options)
+        # the closed sets of values, for the page's select boxes, and their defaults
+        assert game["choices"] == {option: list(values) for option, values in descriptor.choices.items()}
+        assert game["defaults"] == descriptor.defaults
+    claimit = next(game for game in answer["games"] if game["id"] == "claimit")
+    assert claimit["choices"]["variant"] == ["standard", "release_white"] and claimit["defaults"]["players"] == 2
 
 
 @pytest.mark.parametrize("game", [g.id for g in all_games()])
