@@ -755,13 +755,19 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
     engine.reset()
     if sys.stdin is None:                    # started with standard input closed (<&-)
         raise ClaimsolveError("cannot read the moves: standard input is closed")
+    _lenient_input()
 
     def ask(prompt):
-        try:
-            return input(prompt)
-        except EOFError:
+        """A line typed, None at the end of input.  Read from sys.stdin, not
+        by input(): on a terminal input() stops at a NUL (Ctrl-@) and then
+        waits for the next line, joining the two."""
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
             click.echo("")
             return None
+        return line.rstrip("\r\n")
 
     session = play_mod.Session(
         start, human={seat}, engine=engine, rng=random.Random(seed), out=click.echo,
@@ -772,19 +778,60 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
     click.echo(f"{descriptor.title}: you play seat {seat}, the engine ({spec}) the others.  "
                "Type a move, or help.")
     interrupted = False
+    with _first_interrupt_only():
+        try:
+            session.run()
+        except KeyboardInterrupt:
+            interrupted = True
+            click.echo("")                   # off the line of the prompt or the progress line
+        line = play_mod.record_line(session.record())
+        if record_path:
+            write_atomically(record_path, line + "\n")
+            click.echo(f"The game's record ({len(session.moves)} moves) is in {record_path}.")
+        else:
+            click.echo(f"The game's record ({len(session.moves)} moves, match --save format):")
+            click.echo(line)
+        if interrupted:
+            raise KeyboardInterrupt
+
+
+def _lenient_input():
+    """Standard input read as the user typed it, whatever the bytes: a line
+    that is not UTF-8 keeps its bytes as lone surrogates (refused as a move,
+    quoted in escapes by error_line) instead of failing to decode."""
     try:
-        session.run()
-    except KeyboardInterrupt:
-        interrupted = True
-    line = play_mod.record_line(session.record())
-    if record_path:
-        write_atomically(record_path, line + "\n")
-        click.echo(f"The game's record ({len(session.moves)} moves) is in {record_path}.")
-    else:
-        click.echo(f"The game's record ({len(session.moves)} moves, match --save format):")
-        click.echo(line)
-    if interrupted:
+        sys.stdin.reconfigure(errors="surrogateescape")
+    except (AttributeError, ValueError, OSError):      # not a text file of the io module (a test's)
+        pass
+
+
+@contextlib.contextmanager
+def _first_interrupt_only():
+    """While `play` runs: the first Ctrl-C stops the game (KeyboardInterrupt,
+    as ever); any after it, while the record is printed and the command ends,
+    are ignored, so that the record is printed whole and the exit code is
+    130, never death by SIGINT.  A SIGINT that was ignored or handled
+    otherwise when the command started is left as it is."""
+    fired = []
+
+    def once(signum, frame):
+        if fired:
+            return
+        fired.append(signum)
         raise KeyboardInterrupt
+
+    try:
+        if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+            raise ValueError("SIGINT is not Python's default")
+        signal.signal(signal.SIGINT, once)
+    except ValueError:                  # that, or not the main thread (a test's runner)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN if fired else signal.default_int_handler)
+
 
 @main.command()
 @click.option("--port", type=Checked(lambda value, name: limits.integer(value, name, 0, 65535), "port"),
