@@ -27,12 +27,12 @@ from .errors import ClaimsolveError, MoveError
 from .files import write_atomically
 from .match import GameRecord
 from .positions import dumps
-from .render.text import line_text, score_text
+from .render.text import answer_lines, line_text
 
 HINT_TIME = 1.0      # seconds the engine thinks for `?`
 HINT_TOP = 3
 HELP = """Type a move in the game's notation, or:
-  ?          the engine's top 3 moves with their scores
+  ?          the engine's top 3 moves, as analyze shows them
   moves      the legal moves (the first 40; moves all: every one)
   undo       take back your last move (a roll's dice stay drawn)
   save FILE  write the position as position JSON
@@ -213,14 +213,12 @@ class Session:
         finally:
             if line is not None:
                 line.close()
-        rows = analysis.result.suggestions[:HINT_TOP]
-        if not rows:
+        if not analysis.result.suggestions:
             self.out("No suggestions.")
             return
-        width = max(len(s.move) for s in rows)
-        self.out(f"The engine's top {len(rows)} ({analysis.result.engine}):")
-        for rank, s in enumerate(rows, 1):
-            self.out(f"  {rank}. {s.move:<{width}}  {score_text(analysis.result.engine, s)}")
+        shown = min(HINT_TOP, len(analysis.result.suggestions))
+        self.out(f"The engine's top {shown}:")
+        self.out("\n".join(answer_lines(analysis, top=HINT_TOP, color=self.color)))
 
     def undo(self):
         """Back to before your last decision, with every move played since.

@@ -141,10 +141,13 @@ def test_color_claim_hint_undo_save_and_end_of_input(tmp_path):
     game = Player("colorclaim", "--size", "3x4", "--seed", "2", "--vs", "random", cwd=tmp_path)
     game.until_prompt()
     hint = game.type("?")
-    lines = [line.strip() for line in hint.strip().splitlines()]
-    assert lines[0].startswith("The engine's top 3")
-    assert [line.split(".")[0] for line in lines[1:4]] == ["1", "2", "3"]
-    suggested = [line.split()[1] for line in lines[1:4]]
+    lines = hint.strip().splitlines()
+    assert lines[0] == "The engine's top 3:"
+    assert lines[1].startswith("Engine: ") and lines[2].startswith("Scores: ") and lines[3].startswith("Ordered by")
+    header = next(i for i, line in enumerate(lines) if line.startswith("#  move"))
+    rows = lines[header + 1:header + 4]
+    suggested = [row.split()[1] for row in rows]
+    assert [row.split()[0] for row in rows] == ["1", "2", "3"]
     assert all(move in game.legal_moves(every=True) for move in suggested)
     first = game.legal_moves()[0]
     game.type(first)
@@ -409,3 +412,28 @@ def test_moves_shows_the_first_40_and_how_many_then_all():
     game, person = session(turns, ["moves"])
     game.run()
     assert " ".join(person.since_prompt(1).splitlines()).split(" | ") == turns.legal_moves()
+
+
+def test_the_hint_shows_analyzes_labels_and_columns():
+    """`?` prints what analyze prints of the same answer below the board (the
+    engine, what its scores are, what orders them, the table's columns, the
+    notes), cut to the top 3."""
+    import claimsolve
+    from claimsolve.render import analysis_text
+
+    for position, engine in [(claimsolve.load(SEEDS / "colorclaim" / "start-3x4-seed1.json"), "solver"),
+                             (claimsolve.load(SEEDS / "claim" / "play-2p.json"), "alphabeta"),
+                             (claimsolve.load(SEEDS / "claimit" / "mid-game-dice-3p.json"), "mcts")]:
+        analysis = claimsolve.analyze(position, iterations=2000 if engine == "mcts" else None,
+                                      time=None if engine == "mcts" else 0.5, engine=engine, seed=1)
+        analysis.result.suggestions = analysis.result.suggestions[:3]
+        game, person = session(position, ["?"])
+        game.hint = lambda _position, _progress: analysis
+        game.run()
+        said = person.since_prompt(1).splitlines()
+        assert said[0] == f"The engine's top {min(3, len(analysis.result.suggestions))}:"
+        board = position.render()
+        shown = analysis_text(analysis)[len(board):].strip().splitlines()
+        assert shown[0].startswith(f"Player {position.player_to_move} to move.  Engine: ")
+        assert said[1:] == [shown[0].split("  ", 1)[1]] + shown[1:]
+        assert any(line.startswith("#  move") for line in said)

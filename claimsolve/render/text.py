@@ -156,7 +156,6 @@ def _bound(x):
 
 
 def analysis_text(analysis, color=False):
-    result = analysis.result
     position = analysis.position
     lines = [position.render(color=color), ""]
     if position.is_over():
@@ -167,12 +166,22 @@ def analysis_text(analysis, color=False):
         if "winners" in extra:
             lines.append("Winner(s): " + ", ".join(str(w) for w in extra["winners"]))
         return "\n".join(lines)
-    labels = answer_labels(result, game_of(position), analysis.odds is not None)
-    lines.append(f"Player {position.player_to_move} to move.  Engine: {labels['method']}.")
-    lines.append(f"Scores: {labels['scores']}.")
-    lines.append(ORDER_TEXT.get(labels["ordered_by"], f"Ordered by {labels['ordered_by']}."))
-    lines.append("")
-    lines.extend(suggestion_rows(result))
+    answer = answer_lines(analysis, color=color)
+    lines.append(f"Player {position.player_to_move} to move.  {answer[0]}")
+    lines.extend(answer[1:])
+    return "\n".join(lines)
+
+
+def answer_lines(analysis, top=None, color=False):
+    """An analysis of a position not over as analyze prints it below the
+    board (and play's `?` below its prompt): the engine, what the scores
+    are and what orders them (answer_labels), the suggestions' table (the
+    first `top`), the PV, the work done, the notes, a Claim It! odds table."""
+    result = analysis.result
+    labels = answer_labels(result, game_of(analysis.position), analysis.odds is not None)
+    lines = [f"Engine: {labels['method']}.", f"Scores: {labels['scores']}.",
+             ORDER_TEXT.get(labels["ordered_by"], f"Ordered by {labels['ordered_by']}."), ""]
+    lines.extend(suggestion_rows(result, top))
     if result.pv:
         lines.append("")
         lines.append("PV: " + line_text(result.pv))
@@ -184,7 +193,7 @@ def analysis_text(analysis, color=False):
     if analysis.odds is not None:
         lines.append("")
         lines.append(analysis.odds.render(color=color))
-    return "\n".join(lines)
+    return lines
 
 
 ORDER_TEXT = {
