@@ -111,24 +111,22 @@ class Session:
 
     def engine_turn(self, seat):
         """The engine's whole turn (in Claim It! every decision until the
-        turn passes), printed as one block, each decision in words with its
-        dice, then the board once."""
-        reports = []
-        try:
-            while not self.position.is_over() and self.position.player_to_move == seat:
-                move = self._engine_move(seat)
-                if move is None:
-                    return
-                reports.append(self.play(move, seat))
-                if self.position.turn_begins():
-                    break
-        finally:            # a Ctrl-C in mid-turn still shows what was played
-            if len(reports) == 1:
-                self.out(f"\nPlayer {seat} (engine) plays {reports[0].text}\n")
-            elif reports:
-                self.out(f"\nPlayer {seat} (engine) plays:\n" + "".join(f"  {r.text}\n" for r in reports))
-            if reports:
-                self.show()
+        turn passes) as one block: each decision in words with its dice as
+        it is made (the first after "Player N (engine) plays", the others
+        indented below it), then the board once."""
+        played = 0
+        while not self.position.is_over() and self.position.player_to_move == seat:
+            move = self._engine_move(seat)
+            if move is None:
+                return
+            report = self.play(move, seat)
+            self.out(f"  {report.text}" if played else f"\nPlayer {seat} (engine) plays {report.text}")
+            played += 1
+            if self.position.turn_begins():
+                break
+        if played:
+            self.out("")
+            self.show()
 
     def _engine_move(self, seat):
         """The engine's next decision, its chance drawn (or typed); None

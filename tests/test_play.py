@@ -352,9 +352,11 @@ def test_the_engines_turn_is_one_block_and_the_board_is_drawn_once():
     assert len(engine) >= 3
     assert block.count("Claim It!  2 players") == 2      # the board after your stop, then once after its turn
     lines = block.splitlines()
-    head = lines.index("Player 2 (engine) plays:")
-    shown = lines[head + 1:head + 1 + len(engine)]
-    assert shown == ["  " + before.describe(move).text for before, move in engine]
+    head = next(i for i, line in enumerate(lines) if line.startswith("Player 2 (engine) plays "))
+    below = lines[head + 1:head + len(engine)]
+    assert all(line.startswith("  ") for line in below)
+    shown = [lines[head].removeprefix("Player 2 (engine) plays ")] + [line[2:] for line in below]
+    assert shown == [before.describe(move).text for before, move in engine]
     assert any(move.startswith("roll:") and "(dice " in line for (_b, move), line in zip(engine, shown))
 
 
