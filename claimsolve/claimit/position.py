@@ -469,7 +469,8 @@ class ClaimItPosition(Position):
         # a bust: the roll allows no placement, the turn's markers come off
         taken = [space_name(i) for i in turn_spaces(self.board)]
         words = f"{name} (dice {shown}) busts: no space takes a marker"
-        words += f"; the markers placed this turn come off {listed(taken)}" if taken else "; nothing was placed this turn"
+        words += (f"; the markers placed this turn come off {listed(taken)}" if taken
+                  else "; nothing was placed this turn")
         return MoveReport(text=words + self._over(after), captured=tuple(taken))
 
     def _describe_stop(self, after, mover):
