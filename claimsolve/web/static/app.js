@@ -843,9 +843,10 @@ function renderOdds(odds) {
         `L${hi},${cy + 5}" stroke="#222" stroke-width="1.2"/>`);
     }
     parts.push(`<rect x="${left}" y="${barTop + bar + 1}" width="${(1 - r.survive) * barW}" height="4" fill="#b3261e"/>`);
-    // the number beside its bar, inside it where the bar reaches the right edge
-    const inside = r.win > 0.8;
-    parts.push(`<text x="${inside ? x(r.win) - 4 : x(r.win) + 6}" y="${barTop + bar - 3}" font-size="10.5" ` +
+    // the number beside its bar and interval, inside the bar where they reach the right edge
+    const reach = r.win_ci95 ? Math.max(r.win, r.win_ci95[1]) : r.win;
+    const inside = reach > 0.8;
+    parts.push(`<text x="${inside ? x(r.win) - 4 : x(reach) + 5}" y="${barTop + bar - 3}" font-size="10.5" ` +
       `text-anchor="${inside ? "end" : "start"}" fill="${inside ? "#fff" : "#222"}">${pct(r.win)}</text>`);
     y += rowH;
   });
