@@ -200,8 +200,9 @@ def played_marks(before, move, after, report):
       put               [{point, piece}] what stands on each placed point
                         after the move (Claim: "T1" a tower, "1" a Viking;
                         Claim It!: the pile, "2/w3")
-      removed           [{point, piece}] what stood on each captured point
-                        before it (Claim: the captured Vikings and towers)
+      removed           [{point, piece, left}] what stood on each captured
+                        point before it (Claim: the captured Vikings and
+                        towers) and what stands there after it (or null)
     and of each game: Claim "towers" (the points of towers placed) and
     "vikings_captured"; Color Claim "stack" (the stack moved) and "pyramid"
     (the pyramid claimed, "G2"); Claim It! "marker" (the marker placed:
@@ -213,7 +214,8 @@ def played_marks(before, move, after, report):
     data["move"] = move
     data["player"] = old.get("to_move")
     data["put"] = [{"point": point, "piece": pieces_after.get(point)} for point in data["placed"]]
-    data["removed"] = [{"point": point, "piece": pieces_before.get(point)} for point in data["captured"]]
+    data["removed"] = [{"point": point, "piece": pieces_before.get(point), "left": pieces_after.get(point)}
+                       for point in data["captured"]]
     if before.game == "claim":
         data["towers"] = [p["point"] for p in data["put"] if (p["piece"] or "").startswith("T")]
         data["vikings_captured"] = [p["point"] for p in data["removed"]

@@ -156,7 +156,7 @@ def test_check_reports_a_claim_capture_and_its_route(client):
     assert answer["report"] == "c3-e3 captures e2"
     played = answer["played"]
     assert (played["from"], played["to"], played["route"], played["player"]) == ("c3", "e3", ["c3", "e3"], 1)
-    assert played["removed"] == [{"point": "e2", "piece": "2"}] and played["vikings_captured"] == ["e2"]
+    assert played["removed"] == [{"point": "e2", "piece": "2", "left": None}] and played["vikings_captured"] == ["e2"]
     assert played["towers"] == [] and played["put"] == []
     # a jump chain: every landing on the route
     chain = check(client, "claim/play-battle-for-two.json", ["i11-c9"])["played"]

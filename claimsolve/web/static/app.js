@@ -476,10 +476,16 @@ function lastMoveMarkup(played) {
   for (const gone of played.removed || []) {
     const p = at(gone.point);
     if (!p) continue;
-    const ghost = state.module.ghost && gone.piece ? state.module.ghost(gone.piece, p, L) : "";
+    const ghost = state.module.ghost && gone.piece ? state.module.ghost(gone.piece, p, L, played) : "";
     const r = cell * 0.3;
-    over.push(`<g class="last-captured" data-mark="${gone.point}" data-piece="${escapeHtml(gone.piece || "")}">` +
-      `<title>${escapeHtml(`taken off ${gone.point}: ${gone.piece}`)}</title><g opacity="0.5">${ghost}</g>` +
+    // where a piece stands after the move (a stop's space, a tower put at once on a captured
+    // tower's point, what a bust leaves under its markers) the one taken off is drawn small
+    // in the corner
+    const again = Boolean(gone.left);
+    const place = again ? ` transform="translate(${p.x + cell * 0.3},${p.y - cell * 0.3}) scale(0.45) ` +
+      `translate(${-p.x},${-p.y})"` : "";
+    over.push(`<g class="last-captured" data-mark="${gone.point}" data-piece="${escapeHtml(gone.piece || "")}"${place}>` +
+      `<title>${escapeHtml(`taken off ${gone.point}: ${gone.piece}`)}</title><g opacity="${again ? 0.85 : 0.5}">${ghost}</g>` +
       `<path d="M${p.x - r},${p.y - r} L${p.x + r},${p.y + r} M${p.x - r},${p.y + r} L${p.x + r},${p.y - r}" ` +
       `stroke="#b3261e" stroke-width="${cell * 0.08}" stroke-linecap="round"/></g>`);
   }

@@ -98,7 +98,9 @@ export function draw(position, L, show) {
 
 export function status(position) {
   const target = position.target ? ` Target: ${position.target} secured spaces.` : "";
-  if (position.dice) return `Dice ${position.dice.join(" ")}: click a space to place a marker.${target}`;
+  if (position.dice) {
+    return `Dice ${position.dice.join(" ")}: click a highlighted space to place the marker shown on it.${target}`;
+  }
   return `Roll (the server's dice, or type your own) or stop.${target}`;
 }
 
@@ -165,10 +167,13 @@ export function highlights(position, legal, L) {
   return out.join("");
 }
 
-// the top marker of a pile taken off (a bust, a stop's returns), where it stood
-export function ghost(pile, p) {
+// the marker taken off a pile, where it stood: a bust takes the turn's top
+// marker; a stop sends back the opponent's marker under the white
+export function ghost(pile, p, L, played) {
   const tokens = pile.split("/");
-  return tokenSvg(tokens[tokens.length - 1], p.x, p.y - 4);
+  const colours = tokens.filter((t) => /^\d$/.test(t));
+  const gone = played && played.move === "stop" && colours.length ? colours[colours.length - 1] : tokens[tokens.length - 1];
+  return tokenSvg(gone, p.x, p.y - 4);
 }
 
 // Why a click places no marker (app.js explainIllegal), from the dice and the
