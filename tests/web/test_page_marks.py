@@ -98,11 +98,13 @@ def message(driver):
 
 
 def last_move(driver):
-    return script(driver, "const box = document.getElementById('last-move'); return box && !box.hidden ? box.textContent : ''")
+    return script(driver, "const box = document.getElementById('last-move');"
+                          "return box && !box.hidden ? box.textContent : ''")
 
 
 def current_move(driver):
-    return script(driver, "const li = document.querySelector('#move-list li.current'); return li ? li.textContent : null")
+    return script(driver, "const li = document.querySelector('#move-list li.current');"
+                          "return li ? li.textContent : null")
 
 
 def marks(driver, selector):
@@ -137,7 +139,8 @@ def load_position(driver, path):
     script(driver, "document.getElementById('load-file').hidden = true")
     expected = json.dumps(json.loads(Path(path).read_text()), separators=(",", ":"))
     wait(driver, lambda d: board_ready(d) and script(
-        d, "return JSON.stringify(window.claimsolveBoard.state.line[0].position)") == expected, f"the loaded {path.name}")
+        d, "return JSON.stringify(window.claimsolveBoard.state.line[0].position)") == expected,
+         f"the loaded {path.name}")
     legal(driver)
 
 

@@ -391,7 +391,8 @@ function drawBoardMarks() {
   // taken off and put on above them
   const under = marksLayer(svg, "board-marks-under", svg.querySelector(".piece, .marker") || below);
   const over = marksLayer(svg, "board-marks", below);
-  const marks = entry.lastMove && entry.lastMove.played ? lastMoveMarkup(entry.lastMove.played) : { under: "", over: "" };
+  const played = entry.lastMove && entry.lastMove.played;
+  const marks = played ? lastMoveMarkup(played) : { under: "", over: "" };
   let hints = "";
   if (state.module.highlights && entry.show && !entry.show.over && entry.legal) {
     hints = state.module.highlights(entry.position, entry.legal, state.layout);
@@ -468,11 +469,15 @@ function lastMoveMarkup(played) {
   for (const put of played.put || []) {
     const p = at(put.point);
     if (p) over.push(`<rect class="last-placed" data-mark="${put.point}" ${box(p, 4)} rx="5" fill="none" ` +
-      `stroke="#0b7a75" stroke-width="3" stroke-dasharray="6 3"><title>${escapeHtml(`placed on ${put.point}: ${put.piece}`)}</title></rect>`);
+      `stroke="#0b7a75" stroke-width="3" stroke-dasharray="6 3">` +
+      `<title>${escapeHtml(`placed on ${put.point}: ${put.piece}`)}</title></rect>`);
   }
   const claimed = at(played.claimed);
-  if (claimed) over.push(`<circle class="last-claimed" data-mark="${played.claimed}" cx="${claimed.x}" cy="${claimed.y}" ` +
-    `r="${cell * 0.44}" fill="none" stroke="#0b7a75" stroke-width="3"><title>claimed ${escapeHtml(played.pyramid || "")}</title></circle>`);
+  if (claimed) {
+    over.push(`<circle class="last-claimed" data-mark="${played.claimed}" cx="${claimed.x}" cy="${claimed.y}" ` +
+      `r="${cell * 0.44}" fill="none" stroke="#0b7a75" stroke-width="3">` +
+      `<title>claimed ${escapeHtml(played.pyramid || "")}</title></circle>`);
+  }
   for (const gone of played.removed || []) {
     const p = at(gone.point);
     if (!p) continue;
@@ -484,8 +489,9 @@ function lastMoveMarkup(played) {
     const again = Boolean(gone.left);
     const place = again ? ` transform="translate(${p.x + cell * 0.3},${p.y - cell * 0.3}) scale(0.45) ` +
       `translate(${-p.x},${-p.y})"` : "";
-    over.push(`<g class="last-captured" data-mark="${gone.point}" data-piece="${escapeHtml(gone.piece || "")}"${place}>` +
-      `<title>${escapeHtml(`taken off ${gone.point}: ${gone.piece}`)}</title><g opacity="${again ? 0.85 : 0.5}">${ghost}</g>` +
+    over.push(`<g class="last-captured" data-mark="${gone.point}" data-piece="${escapeHtml(gone.piece || "")}"` +
+      `${place}><title>${escapeHtml(`taken off ${gone.point}: ${gone.piece}`)}</title>` +
+      `<g opacity="${again ? 0.85 : 0.5}">${ghost}</g>` +
       `<path d="M${p.x - r},${p.y - r} L${p.x + r},${p.y + r} M${p.x - r},${p.y + r} L${p.x + r},${p.y - r}" ` +
       `stroke="#b3261e" stroke-width="${cell * 0.08}" stroke-linecap="round"/></g>`);
   }
