@@ -242,7 +242,7 @@ def test_color_claim_move_marked_and_refusals_explained(page, shots):
     wait(driver, lambda d: current_move(d) == "a1xa2", "the claim played")
     wait(driver, lambda d: "a1xa2 claims K1 (black)" in last_move(d), "the claim said")
     assert marks(driver, ".last-square") == {"a1": "", "a2": ""}
-    assert marks(driver, ".last-claimed") == {"a2": ""}
+    assert marks(driver, ".last-claimed") == {"a2": "K1"}          # the pyramid claimed, drawn in the corner
     driver.save_screenshot(str(shots / "marks-colorclaim.png"))
     # b1 cannot move: a1 is empty now, and both other neighbours are player 1's, shielded by the claim
     click_point(driver, "b1")

@@ -474,9 +474,12 @@ function lastMoveMarkup(played) {
   }
   const claimed = at(played.claimed);
   if (claimed) {
-    over.push(`<circle class="last-claimed" data-mark="${played.claimed}" cx="${claimed.x}" cy="${claimed.y}" ` +
-      `r="${cell * 0.44}" fill="none" stroke="#0b7a75" stroke-width="3">` +
-      `<title>claimed ${escapeHtml(played.pyramid || "")}</title></circle>`);
+    // the pyramid claimed has left the board: drawn small in the corner of its space, ringed
+    const x = claimed.x + cell * 0.3, y = claimed.y - cell * 0.3;
+    const badge = state.module.ghost && played.pyramid ? state.module.ghost(played.pyramid, { x, y }, L, played) : "";
+    over.push(`<g class="last-claimed" data-mark="${played.claimed}" data-piece="${escapeHtml(played.pyramid || "")}">` +
+      `<title>claimed ${escapeHtml(played.pyramid || "")}</title>` +
+      `<circle cx="${x}" cy="${y}" r="${cell * 0.19}" fill="#fff" stroke="#0b7a75" stroke-width="2.5"/>${badge}</g>`);
   }
   for (const gone of played.removed || []) {
     const p = at(gone.point);

@@ -87,6 +87,14 @@ export function draw(position, L, show) {
   return out.join("\n");
 }
 
+// a pyramid that left the board (the one claimed), small, centred on p
+export function ghost(token, p) {
+  const top = stackOf(token)[0];
+  const half = 4 + top.size, height = 7 + 2 * top.size;
+  return `<polygon points="${p.x - half},${p.y + height / 2} ${p.x + half},${p.y + height / 2} ${p.x},${p.y - height / 2}" ` +
+    `fill="${FILL[top.colour]}" stroke="#000" stroke-width="0.8"/>`;
+}
+
 export function status() {
   return "Click a stack, then the neighbouring stack it goes onto.";
 }
