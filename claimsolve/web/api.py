@@ -151,15 +151,15 @@ def check(body):
     import random
     from ..errors import MoveError
     from .tasks import error_text
+    if body.get("seed") is None:
+        # a seed of our own, so that the dice of a bare roll are known and written in the record
+        body = {**body, "seed": random.randrange(limits.MAX_SEED)}
     try:
         answer = json.loads(apply(body))
     except MoveError as exc:
         return {"legal": False, "error": error_text(exc)}
-    # the same dice apply drew: resolve_chance draws as play does, from the same seed
-    seed = body.get("seed")
-    if seed is None:
-        return {"legal": True, "position": answer, "moves": list(body["moves"])}
-    rng = random.Random(seed)
+    # the dice apply drew: resolve_chance draws as play does, from the same seed
+    rng = random.Random(limits.seed(body["seed"], "seed"))
     position, resolved = position_of(body), []
     for move in body["moves"]:
         move = position.resolve_chance(move, rng)

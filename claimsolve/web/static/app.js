@@ -303,6 +303,7 @@ const GRADE_MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 function moveElement(node, tag, ply, numbered) {
   const el = document.createElement(tag);
   el.dataset.id = node.id;
+  el.dataset.label = node.label;
   el.classList.add("move");
   if (numbered) {
     const number = document.createElement("span");
@@ -343,7 +344,7 @@ function variationElement(first, ply) {
   let node = first;
   let k = ply;
   while (node) {
-    box.append(moveElement(node, "span", k, true));
+    box.append(moveElement(node, "span", k, true), " ");
     if (node !== first && node.parent.children[0] === node) {
       for (const other of node.parent.children.slice(1)) box.append(variationElement(other, k));
     }
@@ -361,6 +362,7 @@ function renderMoveList() {
   const items = [];
   const start = document.createElement("li");
   start.dataset.id = root.id;
+  start.dataset.label = "start";
   start.textContent = "start";
   start.className = "start";
   if (current() === root) start.classList.add("current");
@@ -372,7 +374,7 @@ function renderMoveList() {
     if (node.parent.children.length > 1) {
       const li = document.createElement("li");
       li.className = "variations";
-      for (const other of node.parent.children.slice(1)) li.append(variationElement(other, ply));
+      for (const other of node.parent.children.slice(1)) li.append(variationElement(other, ply), " ");
       items.push(li);
     }
     node = node.children[0];
@@ -594,6 +596,7 @@ function clearSuggestions() {
   $("engine-line").textContent = "";
   $("engine-state").textContent = "";
   $("engine-labels").replaceChildren();
+  $("suggestions").querySelector("thead").replaceChildren();
   $("odds-panel").hidden = true;
   setEval(null);
   drawArrows(null);
@@ -754,10 +757,9 @@ function renderOddsRanking(result) {
     note.id = "odds-ranking";
     $("odds-panel").querySelector("h2").after(note);
   }
-  const policy = result.odds.placement_policy ? ` (${result.odds.placement_policy})` : "";
-  note.textContent = "Ranks the plans for the rest of this turn by win chance, from play-outs that follow each " +
-    `plan and a fixed placement policy${policy}. The suggestions above rank single moves by ` +
-    `${result.ordered_by || "their own column"} of a search over every seat's choices: the two orders can differ.`;
+  note.textContent = "Each plan is valued by its win chance in play-outs that follow it with a fixed placement " +
+    `policy; the best is the pink bar. The suggestions above rank moves by ${result.ordered_by || "their own column"} ` +
+    "of a search over every seat's choices: the two orders can differ.";
 }
 
 function signed(v) {
@@ -1146,7 +1148,7 @@ async function loadText(text, name) {
     answer = await api("record", { record: text, game });
   }
   const which = answer.games > 1 ? ` (game ${answer.game} of ${answer.games})` : "";
-  setGame(answer, `Loaded ${name}${which}: ${mainLine().length - 1} moves.`);
+  setGame(answer, `Loaded ${name}${which}: ${answer.record.moves.length} moves.`);
 }
 
 // the game of a file of many that the player picks (null: cancelled)
@@ -1289,7 +1291,7 @@ async function openLink() {
 
 // --- board and bar flips ---------------------------------------------------------------------
 
-// the board turned round: the drawing rotated about its centre, each text turned back upright
+// the board turned round: the drawing rotated about its centre
 function applyFlip() {
   const svg = $("board");
   if (!state.flipped || !state.layout || state.module.generic) return;
@@ -1299,10 +1301,12 @@ function applyFlip() {
   g.setAttribute("transform", `rotate(180 ${box.x + box.width / 2} ${box.y + box.height / 2})`);
   g.append(...Array.from(svg.childNodes));
   svg.append(g);
-  for (const text of g.querySelectorAll("text")) {
-    const x = text.getAttribute("x") || 0, y = text.getAttribute("y") || 0;
-    const own = text.getAttribute("transform") || "";
-    text.setAttribute("transform", `rotate(180 ${x} ${y}) ${own}`);
+  // texts and pieces turned upright again about their own centres: they keep their places mirrored
+  for (const el of g.querySelectorAll("text, .piece")) {
+    if (el.tagName === "text" && el.parentElement.closest(".piece")) continue;
+    const b = el.getBBox();
+    const own = el.getAttribute("transform") || "";
+    el.setAttribute("transform", `rotate(180 ${b.x + b.width / 2} ${b.y + b.height / 2}) ${own}`);
   }
 }
 
@@ -1327,6 +1331,7 @@ function endReview() {
   if (state.review && state.review.controller) state.review.controller.abort();
   state.review = null;
   $("review-panel").hidden = true;
+  $("board-column").classList.remove("reviewing");
   $("review-button").textContent = "Review";
 }
 
@@ -1350,6 +1355,7 @@ async function startReview() {
   state.review = review;
   $("review-button").textContent = "Stop review";
   $("review-panel").hidden = false;
+  $("board-column").classList.add("reviewing");
   $("review-graph").replaceChildren();
   $("review-summary").replaceChildren();
   showReviewProgress(review, `Reviewing ${review.total} moves at ${time} s a position...`);
@@ -1422,7 +1428,8 @@ function drawReview(review) {
     low = -bound; high = bound;
   }
   if (high - low < 1e-9) { low -= 1; high += 1; }
-  const W = 600, H = 130, pad = 4;
+  // drawn at the size shown, so that the dots stay round
+  const W = Math.max(300, Math.round($("review-graph").clientWidth || 600)), H = 110, pad = 6;
   const gx = (ply) => pad + (W - 2 * pad) * (n > 1 ? ply / (n - 1) : 0.5);
   const gy = (v) => pad + (H - 2 * pad) * (1 - (v - low) / (high - low));
   const parts = [`<rect class="ground" x="0" y="0" width="${W}" height="${H}" fill="${mirrored ? "#4a4a4a" : "#fff"}"/>`];
@@ -1441,7 +1448,7 @@ function drawReview(review) {
       parts.push(`<path class="evaluation" data-seat="${s + 1}" d="M${path}" fill="none" stroke="${SEAT_COLOURS[s % 5]}" stroke-width="1.8"><title>player ${s + 1}</title></path>`);
     }
   }
-  parts.push(`<line id="review-cursor" x1="0" y1="0" x2="0" y2="${H}" stroke="#2f4858" stroke-width="1.5" visibility="hidden"/>`);
+  parts.push(`<line id="review-cursor" x1="0" y1="0" x2="0" y2="${H}" stroke="#3d8fd6" stroke-width="2" visibility="hidden"/>`);
   const colWidth = (W - 2 * pad) / Math.max(1, n - 1);
   for (let ply = 0; ply < n; ply++) {
     parts.push(`<rect class="ply" data-ply="${ply}" x="${(gx(ply) - colWidth / 2).toFixed(1)}" y="0" ` +
