@@ -1468,10 +1468,15 @@ function drawReview(review) {
   svg.innerHTML = parts.join("");
   const what = mirrored ? (result.graph === "chance" ? "player 1's win chance" : "player 1's margin") :
     "each player's value";
-  $("review-legend").textContent = `${what} after every ply (${result.unit}); ` +
+  $("review-legend").textContent = `${what} after every ply (${shortUnit(result.unit)}); ` +
     "dots: inaccuracy (yellow), mistake (orange), blunder (red). Click to go to a ply.";
   renderReviewSummary(result);
   moveReviewCursor();
+}
+
+// "points" of "points: the final-score margin ..."
+function shortUnit(unit) {
+  return String(unit).split(":")[0];
 }
 
 function moveReviewCursor() {
@@ -1523,7 +1528,8 @@ function renderReviewSummary(result) {
   }
   table.append(thead, tbody);
   const caption = document.createElement("p");
-  caption.textContent = `Loss: the value before the move minus after it, for the player who moved (${result.unit}).`;
+  caption.textContent = "Loss: the value before the move minus after it, for the player who moved, in " +
+    `${shortUnit(result.unit)}; forced moves are left out of the mean.`;
   $("review-summary").replaceChildren(table, caption);
 }
 
