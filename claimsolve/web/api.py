@@ -149,32 +149,36 @@ def apply(body):
 
 
 def check(body):
-    """The page's apply: {"legal": true, "position": ..., "move", "played",
-    "report"} or {"legal": false, "error": the line apply prints}, answered
-    200 either way (an illegal click is no failed request).  Other bad input
-    is still a 400.
+    """The page's apply: {"legal": true, "position": ..., "moves", "move",
+    "played", "report"} or {"legal": false, "error": the line apply prints},
+    answered 200 either way (an illegal click is no failed request).  Other
+    bad input is still a 400.
 
-    Of the last move: "move" as played (a bare Claim It! `roll` with the
-    dice drawn: "roll:3,6,6"), "report" the words of Position.describe (as
-    the terminal's `play` prints them) and "played" its marks (played_marks)."""
+    "moves": the moves as a record writes them (a bare Claim It! `roll` with
+    the dice drawn: "roll:3,6,6"); of the last one, "move" as played,
+    "report" the words of Position.describe (as the terminal's `play` prints
+    them) and "played" its marks (played_marks)."""
     import random
     from ..errors import MoveError
     from .tasks import error_text
     position, moves, seed = _apply_request(body)
-    if seed is None:                  # drawn here, so that the dice can be named below
-        seed = random.randrange(2 ** 63)
+    if seed is None:
+        # a seed of our own, so that the dice of a bare roll are known and written in the record
+        seed = random.randrange(limits.MAX_SEED)
     try:
         after = commands.apply_moves(position, moves, seed=seed)
     except MoveError as exc:
         return {"legal": False, "error": error_text(exc)}
-    # the same dice apply drew: a bare roll resolved with the same generator
+    # the dice apply drew: resolve_chance draws as play does, from the same seed
     rng = random.Random(seed)
-    resolved = [position.resolve_chance(move, rng) for move in moves]
-    before = commands.apply_moves(position, resolved[:-1]) if len(resolved) > 1 else position
+    before, resolved = position, []
+    for index, move in enumerate(moves):
+        resolved.append(before.resolve_chance(move, rng))
+        if index < len(moves) - 1:
+            before = before.play(resolved[-1])
     report = before.describe(resolved[-1])
-    return {"legal": True, "position": json.loads(dumps(after)), "move": resolved[-1],
+    return {"legal": True, "position": json.loads(dumps(after)), "moves": resolved, "move": resolved[-1],
             "played": played_marks(before, resolved[-1], after, report), "report": report.text}
-
 
 def _pieces(data):
     """{point name: token} of a position JSON's board, as the game's notation
@@ -239,7 +243,62 @@ def board_svg(body):
     return position_of(body).svg()
 
 
-QUICK = {"new": new, "show": show, "moves": moves, "apply": apply, "check": check}
+def record(body):
+    """A game record read by the library's reader (claimsolve.records):
+    {"record": a record's JSON object, or a file's text (one record, or one
+    a line), "game": K (from 1) for a file of many}.  Answers
+    {"games": how many the file holds, "game": K, "record": the record as
+    version 1 writes it, "start": the start position, "moves": the tree},
+    each move of the tree {"move", "position": the position after it,
+    "comment", "eval", "variations": [[moves...]]} (the last three where the
+    record has them), so the board shows any of them without asking again.
+    A file of many games without "game" answers {"games": K, "list": [{"game",
+    "line", "players", "moves", "result"}]} to choose from.  A bad record is
+    a 400 with the reader's line."""
+    from .. import records
+    check_keys(body, ["record", "game"])
+    if "position" in body:
+        raise bad("unknown option 'position' (record takes \"record\": a game record, docs/records.md)")
+    if "record" not in body:
+        raise bad("missing 'record': a game record's JSON or the text of a file of them (docs/records.md)")
+    data, game = body["record"], body.get("game")
+    if game is not None:
+        game = limits.integer(game, "game", 1, limits.MAX_INT)
+    if isinstance(data, str):
+        documents = records._documents(data, "record")
+    elif isinstance(data, dict):
+        documents = [(None, data)]
+    else:
+        raise bad(f"option 'record': a game record's JSON object or text, not {_json_type(data)}")
+    if game is None and len(documents) > 1:
+        listed = []
+        for line, item in documents:
+            chosen = records._pick([(line, item)], None, "record")
+            listed.append({"game": len(listed) + 1, "line": line, "players": chosen.players,
+                           "moves": len(chosen.moves), "result": chosen.result})
+        return {"games": len(documents), "list": listed}
+    chosen = records._pick(documents, game, "record")
+
+    def tree(position, nodes):
+        out = []
+        for node in nodes:
+            item = {"move": node.move}
+            if node.variations:
+                item["variations"] = [tree(position, line) for line in node.variations]
+            position = position.play(node.move)
+            item["position"] = position.to_json()
+            if node.comment is not None:
+                item["comment"] = node.comment
+            if node.eval is not None:
+                item["eval"] = node.eval
+            out.append(item)
+        return out
+
+    return {"games": len(documents), "game": game or 1, "record": chosen.to_json(),
+            "start": chosen.start.to_json(), "moves": tree(chosen.start, chosen.moves)}
+
+
+QUICK = {"new": new, "show": show, "moves": moves, "apply": apply, "check": check, "record": record}
 
 
 # --- the long commands: checked here, run in a worker -----------------------------------

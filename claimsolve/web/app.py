@@ -5,8 +5,11 @@ Starlette application (run by uvicorn: claimsolve.web.serve).
     GET  /static/...        its script, style sheet, icon and game boards
     GET  /api/games         the games, their `new` options, the server's caps
     POST /api/new | show | moves | apply          answered at once
-    POST /api/check         the page's apply: {"legal": true, "position"} or
+    POST /api/check         the page's apply: {"legal": true, "position", "moves"} or
                             {"legal": false, "error": apply's line}, a 200 either way
+    POST /api/record        a game record read (and checked) by claimsolve.records:
+                            its start, moves and variations with the position after
+                            each, or a 400 with the reader's line
     POST /api/analyze | odds | solve | review     run in a worker process
     POST /api/svg           {"of": "show" | "analyze" | "odds", ...}: a picture
 

@@ -409,3 +409,49 @@ def test_busy_workers_answer_429_and_a_hung_up_stream_frees_its_worker(client):
     # both streams closed: their searches are cancelled and the worker is free again
     quick = post(client, "analyze", {"position": position("colorclaim/start-3x3-seed1.json"), "time": 2})
     assert quick.status_code == 200, quick.text
+
+
+# --- /api/record: a game record read by claimsolve.records, for the board ------------------------
+
+START_3X3 = {"game": "colorclaim", "board": ["G3 G2 K3", "G1 R1 Y2", "K2 G1 K1"], "to_move": 1,
+             "claims": [None, None], "shield": None}
+
+
+def test_record_answers_the_start_the_moves_and_the_variations(client):
+    games = "".join(json.dumps({"record": 1, "start": START_3X3, "moves": moves}) + "\n" for moves in [
+        ["a2xa3", "b1xb2"],
+        ["b2-a2", {"move": "a1xb1", "comment": "the reply", "variations": [["c1-b1", "b1xa1"]]}, "c1-b1"]])
+    listed = post(client, "record", {"record": games})
+    assert listed.status_code == 200, listed.text
+    assert listed.json() == {"games": 2, "list": [
+        {"game": 1, "line": 1, "players": None, "moves": 2, "result": None},
+        {"game": 2, "line": 2, "players": None, "moves": 3, "result": None}]}
+    answer = post(client, "record", {"record": games, "game": 2}).json()
+    assert answer["games"] == 2 and answer["game"] == 2 and answer["start"] == START_3X3
+    start = claimsolve.from_dict(START_3X3)
+    moves = answer["moves"]
+    assert [m["move"] for m in moves] == ["b2-a2", "a1xb1", "c1-b1"] and moves[1]["comment"] == "the reply"
+    assert moves[2]["position"] == start.play("b2-a2").play("a1xb1").play("c1-b1").to_json()
+    # the variation replaces a1xb1: played from the position after b2-a2
+    variation = moves[1]["variations"][0]
+    assert [m["move"] for m in variation] == ["c1-b1", "b1xa1"]
+    assert variation[1]["position"] == start.play("b2-a2").play("c1-b1").play("b1xa1").to_json()
+    assert answer["record"]["moves"][1]["variations"] == [["c1-b1", "b1xa1"]]
+    # one record as a JSON object, as the page's link holds it
+    one = post(client, "record", {"record": {"record": 1, "start": START_3X3, "moves": ["a2xa3"]}}).json()
+    assert one["games"] == 1 and [m["move"] for m in one["moves"]] == ["a2xa3"]
+
+
+def test_a_bad_record_is_refused_with_the_readers_line(client):
+    games = (json.dumps({"record": 1, "start": START_3X3, "moves": ["a2xa3"]}) + "\n" +
+             json.dumps({"record": 1, "start": START_3X3, "moves": ["b2-a2", "zz"]}) + "\n")
+    refused = post(client, "record", {"record": games})
+    assert refused.status_code == 400
+    assert refused.json()["error"] == ("record: line 2: ply 2 ('zz'): not a Color Claim move (write b1-b2 to stack, "
+                                       "b1xb2 to claim)")
+    for body, words in [({"record": "{\"record\": 1}"}, "field 'start': missing"),
+                        ({"record": games, "game": 3}, "option '--game': the file holds 2 games"),
+                        ({"record": 5}, "option 'record': a game record's JSON object or text, not a number"),
+                        ({}, "missing 'record'")]:
+        answer = post(client, "record", body)
+        assert answer.status_code == 400 and words in answer.json()["error"], (body, answer.text)
