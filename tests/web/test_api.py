@@ -144,6 +144,68 @@ def test_claim_it_roll_with_seed_and_typed_dice(client):
     assert typed.text == cli("apply", SEEDS / name, "roll:4,1,4").stdout
 
 
+def check(client, name, moves, **options):
+    response = post(client, "check", {"position": position(name), "moves": moves, **options})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_check_reports_a_claim_capture_and_its_route(client):
+    answer = check(client, "claim/play-2p.json", ["c3-e3"])
+    assert answer["legal"] and answer["move"] == "c3-e3"
+    assert answer["report"] == "c3-e3 captures e2"
+    played = answer["played"]
+    assert (played["from"], played["to"], played["route"], played["player"]) == ("c3", "e3", ["c3", "e3"], 1)
+    assert played["removed"] == [{"point": "e2", "piece": "2", "left": None}] and played["vikings_captured"] == ["e2"]
+    assert played["towers"] == [] and played["put"] == []
+    # a jump chain: every landing on the route
+    chain = check(client, "claim/play-battle-for-two.json", ["i11-c9"])["played"]
+    assert chain["route"] == ["i11", "i9", "g9", "e9", "c9"]
+
+
+def test_check_reports_towers_and_settled_vikings(client):
+    towers = check(client, "claim/towers-2p.json", ["T@b4"])
+    assert towers["report"] == "T@b4"
+    assert towers["played"]["towers"] == ["b4"] and towers["played"]["put"] == [{"point": "b4", "piece": "T1"}]
+    settle = check(client, "claim/settle-2p.json", ["d5+c3"])
+    assert settle["report"] == "c3+d5 settles Vikings on c3 and d5"
+    assert settle["played"]["put"] == [{"point": "c3", "piece": "1"}, {"point": "d5", "piece": "1"}]
+    assert settle["played"]["towers"] == []
+
+
+def test_check_reports_a_color_claim_stack_and_its_claim(client):
+    answer = check(client, "colorclaim/start-3x3-seed1.json", ["a1xa2"])
+    assert answer["report"].startswith("a1xa2 claims K1 (black); R3 moves to a2")
+    played = answer["played"]
+    assert (played["stack"], played["pyramid"], played["claimed"], played["route"]) == ("R3", "K1", "a2", ["a1", "a2"])
+    stacked = check(client, "colorclaim/start-3x3-seed1.json", ["a1-a2"])["played"]
+    assert stacked["claimed"] is None and "pyramid" not in stacked
+
+
+def test_check_names_the_dice_of_a_roll_and_the_marker_placed(client):
+    name = "claimit/mid-game-3p.json"
+    answer = check(client, name, ["roll"], seed=11)
+    # the same dice as apply with that seed, named in the move and the words
+    assert answer["position"] == json.loads(cli("apply", SEEDS / name, "roll", "--seed", 11).stdout)
+    dice = answer["position"]["dice"]
+    assert answer["move"] == "roll:" + ",".join(map(str, dice))
+    assert answer["played"]["dice"] == dice and answer["played"]["bust"] is False
+    assert answer["report"] == claimsolve.load(SEEDS / name).describe(answer["move"]).text
+    placement = claimsolve.load(SEEDS / "claimit/mid-game-dice-3p.json").legal_moves()[0]
+    placed = check(client, "claimit/mid-game-dice-3p.json", [placement])
+    marker, space = placement.split("@")
+    assert placed["played"]["marker"] == marker and placed["played"]["to"] == space
+    assert placed["played"]["put"][0]["point"] == space
+    assert placed["played"]["put"][0]["piece"].split("/")[-1] == marker
+    assert placed["report"].startswith(placement + " (")
+
+
+def test_check_refuses_an_illegal_move_with_the_commands_line(client):
+    path = SEEDS / "claim/play-2p.json"
+    answer = check(client, "claim/play-2p.json", ["d3-d4"])
+    assert answer == {"legal": False, "error": cli_error(cli("apply", path, "d3-d4"), path)}
+
+
 @pytest.mark.parametrize("name, moves", [
     ("claim/settle-2p.json", ["a5"]),
     ("claim/play-2p.json", ["d3-d4"]),

@@ -182,6 +182,7 @@ async function drawBoard() {
   markup += `<g id="marks"></g><g id="hints"></g><g id="arrows"></g><g id="targets">${targets.join("")}</g>`;
   svg.innerHTML = markup;
   drawSelection();
+  drawBoardMarks();
 }
 
 function renderStatus() {
@@ -457,21 +458,32 @@ async function clickToken(token) {
   renderActions();
 }
 
+// Clicks that start no legal move.  The game's module explains them in words
+// (`explain`: {text}) from the position and its legal moves, or names the move
+// the clicks wholly make ({move}: the server says why it is illegal); a move
+// is never made up to have something to send.
 async function explainIllegal(clicks) {
   const entry = current();
-  const attempt = state.module.attempt ? state.module.attempt(clicks, entry.position, entry.legal, state.layout) : null;
-  if (attempt) {
+  const module = state.module;
+  const why = module.explain ? module.explain(clicks, entry.position, entry.legal, state.layout) : null;
+  if (why && why.text) {
+    setMessage(`Illegal: ${why.text}`, "error");
+    return;
+  }
+  if (why && why.move) {
     try {
-      const answer = await api("check", { position: entry.position, moves: [attempt] });
+      const answer = await api("check", { position: entry.position, moves: [why.move] });
       // legal after all (a move the clicks cannot tell apart): play it
-      if (answer.legal) await playMove(attempt);
+      if (answer.legal) await playMove(why.move);
       else setMessage(`Illegal: ${answer.error}`, "error");
     } catch (e) {
       setMessage(e.message, "error");
     }
     return;
   }
-  setMessage(`Illegal: no legal move goes ${clicks.join(", ")}.`, "error");
+  const starts = [...nextTokens(entry.tokens, [])].filter(isPoint);
+  const hint = starts.length && starts.length <= 12 ? ` A move starts at ${starts.join(", ")}.` : "";
+  setMessage(`Illegal: no legal move goes ${clicks.join(", ")}.${hint}`, "error");
 }
 
 async function playMove(move, options = {}) {
@@ -495,7 +507,9 @@ async function playMove(move, options = {}) {
   let played = recorded;
   if (options.describe) played = options.describe(next) || move;
   if (recorded !== move && played === move) played = recorded;
-  addChild(entry, next, recorded, played);
+  const child = addChild(entry, next, recorded, played);
+  // the server's account of the move, for its marks on the board (drawBoardMarks)
+  if (answer.played) child.lastMove = { played: answer.played, report: answer.report };
   await showIndex(state.index + 1, { autoPlay: true, keepMessage: Boolean(options.message) });
   if (options.message) setMessage(options.message);
   return true;
@@ -521,6 +535,135 @@ function drawSelection() {
     }
   }
   hints.innerHTML = dots.join("");
+}
+
+// --- the last move and the legal targets, marked on the board ------------------------------
+
+// Draws, under the clicked selection, the marks of the move that led here (its
+// route, what it captured and placed: the check answer's "played") and the
+// game's highlights of where a click may go (Claim It!: the spaces a roll
+// allows, each with its marker); the last move in words under the board.
+function drawBoardMarks() {
+  const svg = $("board");
+  const entry = current();
+  const below = svg.querySelector("#marks");
+  if (!entry || !state.layout || !below) return;
+  // squares, route and highlights under the pieces (as lichess tints a square); what was
+  // taken off and put on above them
+  const under = marksLayer(svg, "board-marks-under", svg.querySelector(".piece, .marker") || below);
+  const over = marksLayer(svg, "board-marks", below);
+  const played = entry.lastMove && entry.lastMove.played;
+  const marks = played ? lastMoveMarkup(played) : { under: "", over: "" };
+  let hints = "";
+  if (state.module.highlights && entry.show && !entry.show.over && entry.legal) {
+    hints = state.module.highlights(entry.position, entry.legal, state.layout);
+  }
+  under.innerHTML = marks.under + hints;
+  over.innerHTML = marks.over;
+  lastMoveWords(entry);
+  if (!entry.lastMove && !entry.lastMoveAsked && entry.parent) askLastMove(entry, entry.parent);
+}
+
+function marksLayer(svg, id, before) {
+  let layer = svg.querySelector(`#${id}`);
+  if (!layer) {
+    layer = document.createElementNS(SVGNS, "g");
+    layer.id = id;
+    before.parentNode.insertBefore(layer, before);
+  }
+  return layer;
+}
+
+// A position reached otherwise than by a click here (a loaded record, a
+// link): the server describes its move, when that move from the position
+// before gives it.
+async function askLastMove(entry, previous) {
+  entry.lastMoveAsked = true;
+  if (!previous || !entry.move) return;
+  try {
+    const answer = await api("check", { position: previous.position, moves: [entry.move] });
+    if (!answer.legal || JSON.stringify(answer.position) !== JSON.stringify(entry.position)) return;
+    entry.lastMove = { played: answer.played, report: answer.report };
+    if (current() === entry) {
+      await drawBoard();
+      applyFlip();
+    }
+  } catch (e) {
+    /* no words for this move: the board is still right */
+  }
+}
+
+function lastMoveWords(entry) {
+  let box = $("last-move");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "last-move";
+    $("board-wrap").append(box);
+  }
+  const last = entry.lastMove;
+  box.hidden = !(last && last.report);
+  if (box.hidden) {
+    box.textContent = "";
+    return;
+  }
+  const who = last.played && last.played.player ? ` (player ${last.played.player})` : "";
+  box.textContent = `Last move${who}: ${last.report}`;
+}
+
+function lastMoveMarkup(played) {
+  const L = state.layout;
+  const cell = L.cell;
+  const at = (name) => (name ? L.points.get(name) : null);
+  const box = (p, inset) => `x="${p.x - cell / 2 + inset}" y="${p.y - cell / 2 + inset}" ` +
+    `width="${cell - 2 * inset}" height="${cell - 2 * inset}"`;
+  const out = [], over = [];
+  for (const name of [played.from, played.to]) {
+    const p = at(name);
+    if (p) out.push(`<rect class="last-square" data-mark="${name}" ${box(p, 1)} fill="#f2c94c" fill-opacity="0.55" ` +
+      `stroke="#d08a00" stroke-width="2"/>`);
+  }
+  const route = (played.route || []).map(at).filter(Boolean);
+  if (route.length > 1) {
+    out.push(`<polyline class="last-route" data-route="${played.route.join(" ")}" ` +
+      `points="${route.map((p) => `${p.x},${p.y}`).join(" ")}" fill="none" stroke="#d08a00" ` +
+      `stroke-width="${cell * 0.09}" stroke-linecap="round" stroke-linejoin="round" stroke-opacity="0.85"/>`);
+    for (const p of route.slice(1, -1)) {
+      out.push(`<circle cx="${p.x}" cy="${p.y}" r="${cell * 0.1}" fill="#d08a00" fill-opacity="0.85"/>`);
+    }
+  }
+  for (const put of played.put || []) {
+    const p = at(put.point);
+    if (p) over.push(`<rect class="last-placed" data-mark="${put.point}" ${box(p, 4)} rx="5" fill="none" ` +
+      `stroke="#0b7a75" stroke-width="3" stroke-dasharray="6 3">` +
+      `<title>${escapeHtml(`placed on ${put.point}: ${put.piece}`)}</title></rect>`);
+  }
+  const claimed = at(played.claimed);
+  if (claimed) {
+    // the pyramid claimed has left the board: drawn small in the corner of its space, ringed
+    const x = claimed.x + cell * 0.3, y = claimed.y - cell * 0.3;
+    const badge = state.module.ghost && played.pyramid ? state.module.ghost(played.pyramid, { x, y }, L, played) : "";
+    over.push(`<g class="last-claimed" data-mark="${played.claimed}" data-piece="${escapeHtml(played.pyramid || "")}">` +
+      `<title>claimed ${escapeHtml(played.pyramid || "")}</title>` +
+      `<circle cx="${x}" cy="${y}" r="${cell * 0.19}" fill="#fff" stroke="#0b7a75" stroke-width="2.5"/>${badge}</g>`);
+  }
+  for (const gone of played.removed || []) {
+    const p = at(gone.point);
+    if (!p) continue;
+    const ghost = state.module.ghost && gone.piece ? state.module.ghost(gone.piece, p, L, played) : "";
+    const r = cell * 0.3;
+    // where a piece stands after the move (a stop's space, a tower put at once on a captured
+    // tower's point, what a bust leaves under its markers) the one taken off is drawn small
+    // in the corner
+    const again = Boolean(gone.left);
+    const place = again ? ` transform="translate(${p.x + cell * 0.3},${p.y - cell * 0.3}) scale(0.45) ` +
+      `translate(${-p.x},${-p.y})"` : "";
+    over.push(`<g class="last-captured" data-mark="${gone.point}" data-piece="${escapeHtml(gone.piece || "")}"` +
+      `${place}><title>${escapeHtml(`taken off ${gone.point}: ${gone.piece}`)}</title>` +
+      `<g opacity="${again ? 0.85 : 0.5}">${ghost}</g>` +
+      `<path d="M${p.x - r},${p.y - r} L${p.x + r},${p.y + r} M${p.x - r},${p.y + r} L${p.x + r},${p.y - r}" ` +
+      `stroke="#b3261e" stroke-width="${cell * 0.08}" stroke-linecap="round"/></g>`);
+  }
+  return { under: out.join(""), over: over.join("") };
 }
 
 function renderActions() {
@@ -968,26 +1111,42 @@ function renderOdds(odds) {
     return tr;
   });
   $("odds-table").querySelector("tbody").replaceChildren(...rows);
-  // the chart: win chance with its interval, bust chance (1 - survive) beside it
-  const w = 420, rowH = 26, left = 150, top = 20, barW = 250;
-  const h = top + rowH * odds.rows.length + 26;
+  // the chart: win chance with its interval, bust chance (1 - survive) beside it; a plan's
+  // label wraps onto as many lines as it needs (never cut), its row as tall as they are
+  const w = 440, line = 13, left = 160, top = 20, barW = 240, bar = 14;
+  const labels = odds.rows.map((r) => wrapWords(shortPlan(r), 24));
+  const heights = labels.map((lines) => Math.max(26, lines.length * line + 10));
+  const h = top + heights.reduce((a, b) => a + b, 0) + 26;
   const parts = [`<rect width="${w}" height="${h}" fill="#fff"/>`,
     `<text x="${left}" y="13" font-size="11" fill="#5b6770">win chance with its 95% interval; red: bust chance</text>`];
   const best = Math.max(...odds.rows.map((r) => r.win));
+  const x = (v) => left + v * barW;
+  let y = top;
   odds.rows.forEach((r, i) => {
-    const y = top + i * rowH;
-    const x = (v) => left + v * barW;
-    parts.push(`<text x="${left - 6}" y="${y + 15}" font-size="11" text-anchor="end">${escapeHtml(shortPlan(r))}</text>`);
-    parts.push(`<rect x="${left}" y="${y + 3}" width="${r.win * barW}" height="${rowH - 12}" ` +
+    const rowH = heights[i];
+    const middle = y + rowH / 2;
+    const first = middle - ((labels[i].length - 1) * line) / 2 + 4;
+    parts.push(`<text class="plan-label" x="${left - 6}" y="${first}" font-size="11" text-anchor="end">` +
+      labels[i].map((text, k) => `<tspan x="${left - 6}" dy="${k ? line : 0}">${escapeHtml(text)}</tspan>`).join("") +
+      `<title>${escapeHtml(r.label)}</title></text>`);
+    const barTop = middle - bar / 2 - 2;
+    parts.push(`<rect x="${left}" y="${barTop}" width="${r.win * barW}" height="${bar}" ` +
       `fill="${r.win === best ? "#b0127a" : "#7f97a8"}"/>`);
     if (r.win_ci95) {
-      parts.push(`<path d="M${x(r.win_ci95[0])},${y + 9} L${x(r.win_ci95[1])},${y + 9} M${x(r.win_ci95[0])},${y + 4} ` +
-        `L${x(r.win_ci95[0])},${y + 14} M${x(r.win_ci95[1])},${y + 4} L${x(r.win_ci95[1])},${y + 14}" stroke="#222" stroke-width="1.2"/>`);
+      const [lo, hi] = r.win_ci95.map(x);
+      const cy = barTop + bar / 2;
+      parts.push(`<path d="M${lo},${cy} L${hi},${cy} M${lo},${cy - 5} L${lo},${cy + 5} M${hi},${cy - 5} ` +
+        `L${hi},${cy + 5}" stroke="#222" stroke-width="1.2"/>`);
     }
-    parts.push(`<rect x="${left}" y="${y + rowH - 8}" width="${(1 - r.survive) * barW}" height="4" fill="#b3261e"/>`);
-    parts.push(`<text x="${x(r.win) + 6}" y="${y + 13}" font-size="10.5">${pct(r.win)}</text>`);
+    parts.push(`<rect x="${left}" y="${barTop + bar + 1}" width="${(1 - r.survive) * barW}" height="4" fill="#b3261e"/>`);
+    // the number beside its bar and interval, inside the bar where they reach the right edge
+    const reach = r.win_ci95 ? Math.max(r.win, r.win_ci95[1]) : r.win;
+    const inside = reach > 0.8;
+    parts.push(`<text x="${inside ? x(r.win) - 4 : x(reach) + 5}" y="${barTop + bar - 3}" font-size="10.5" ` +
+      `text-anchor="${inside ? "end" : "start"}" fill="${inside ? "#fff" : "#222"}">${pct(r.win)}</text>`);
+    y += rowH;
   });
-  const axisY = top + rowH * odds.rows.length + 4;
+  const axisY = y + 4;
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
     parts.push(`<text x="${left + v * barW}" y="${axisY + 14}" font-size="10" text-anchor="middle" fill="#5b6770">${v * 100}%</text>`);
     parts.push(`<line x1="${left + v * barW}" y1="${top}" x2="${left + v * barW}" y2="${axisY}" stroke="#ddd"/>`);
@@ -1000,7 +1159,19 @@ function renderOdds(odds) {
 function shortPlan(r) {
   if (r.plan === "stop") return "stop now";
   if (r.plan && r.plan.startsWith("roll:")) return `roll up to ${r.plan.slice(5)} more`;
-  return r.label.length > 24 ? `${r.label.slice(0, 23)}...` : r.label;
+  return r.label;
+}
+
+// `text` in lines of at most `width` characters, broken between words (a
+// longer word stands on a line of its own, whole)
+function wrapWords(text, width) {
+  const lines = [];
+  for (const word of String(text).split(/\s+/).filter(Boolean)) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= width) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines.length ? lines : [""];
 }
 
 function pct(v) {

@@ -97,6 +97,29 @@ function counts(position) {
   return out;
 }
 
+// a piece as the board draws it; `extra` attributes of its shape, `name`
+// its point for the hover title (none: no title, as for a captured piece)
+function pieceSvg(token, p, extra = "", name = null) {
+  const tower = token.startsWith("T");
+  const colour = Number(tower ? token.slice(1) : token);
+  const title = name ? `<title>${name}: ${tower ? "tower" : "Viking"} of colour ${colour}</title>` : "";
+  if (tower) {
+    return `<path d="${towerPath(p.x, p.y, CELL)}" fill="${PIECE[colour]}" stroke="#222" stroke-width="1.5" ` +
+      `stroke-linejoin="round" ${extra}>${title}</path>` +
+      `<text x="${p.x}" y="${p.y + 10}" font-size="13" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
+      `text-anchor="middle">${colour}</text>`;
+  }
+  return `<circle cx="${p.x}" cy="${p.y}" r="${CELL * 0.36}" fill="${PIECE[colour]}" stroke="#222" ` +
+    `stroke-width="1.2" ${extra}>${title}</circle>` +
+    `<text x="${p.x}" y="${p.y + 5.5}" font-size="16" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
+    `text-anchor="middle">${colour}</text>`;
+}
+
+// a captured piece where it stood, for the last move's marks (app.js crosses it out)
+export function ghost(token, p) {
+  return pieceSvg(token, p);
+}
+
 export function draw(position, L) {
   const g = L.grid;
   const out = [`<rect x="0" y="0" width="${L.width}" height="${L.height}" fill="#fbfaf6"/>`,
@@ -145,20 +168,7 @@ export function draw(position, L) {
   // the pieces
   for (const [name, p] of L.points) {
     const token = g.board[p.r][p.c];
-    if (token === ".") continue;
-    const tower = token.startsWith("T");
-    const colour = Number(tower ? token.slice(1) : token);
-    if (tower) {
-      out.push(`<path d="${towerPath(p.x, p.y, CELL)}" fill="${PIECE[colour]}" stroke="#222" stroke-width="1.5" ` +
-        `stroke-linejoin="round" class="piece tower"><title>${name}: tower of colour ${colour}</title></path>`);
-      out.push(`<text x="${p.x}" y="${p.y + 10}" font-size="13" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
-        `text-anchor="middle">${colour}</text>`);
-    } else {
-      out.push(`<circle cx="${p.x}" cy="${p.y}" r="${CELL * 0.36}" fill="${PIECE[colour]}" stroke="#222" ` +
-        `stroke-width="1.2" class="piece viking"><title>${name}: Viking of colour ${colour}</title></circle>`);
-      out.push(`<text x="${p.x}" y="${p.y + 5.5}" font-size="16" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
-        `text-anchor="middle">${colour}</text>`);
-    }
+    if (token !== ".") out.push(pieceSvg(token, p, `class="piece ${token.startsWith("T") ? "tower" : "viking"}"`, name));
   }
   // coordinates
   for (let c = 0; c < g.width; c++) {
@@ -247,41 +257,87 @@ export function shapes(move, position, L) {
   return out;
 }
 
-function neighbour(L, name) {
+const pieceWords = (token) => (token.startsWith("T") ? `a tower of colour ${token.slice(1)}` :
+  `a Viking of colour ${token}`);
+
+function tokenAt(position, L, name) {
   const p = L.points.get(name);
-  if (!p) return null;
-  for (const q of L.points.entries()) {
-    if (Math.abs(q[1].r - p.r) + Math.abs(q[1].c - p.c) === 1) return q[0];
-  }
-  return null;
+  return p ? L.grid.board[p.r][p.c] : null;
 }
 
-// A move string for clicks that start no legal move, for the server to say why.
-export function attempt(clicks, position, legal, L) {
+function firstTokens(legal, position) {
+  const out = new Set();
+  for (const move of legal) {
+    const t = tokens(move, position);
+    if (t.ordered) out.add(t.tokens[0]);
+    else t.tokens.forEach((x) => out.add(x));
+  }
+  return [...out].filter((x) => x !== "pass");
+}
+
+function some(points) {
+  return points.length <= 10 ? points.join(", ") : `${points.slice(0, 10).join(", ")} and ${points.length - 10} more`;
+}
+
+// Why the clicks start no legal turn (app.js explainIllegal): {text} from the
+// board where the position says it, {move} when the clicks make a whole
+// movement (the server's reason), never a move the player did not click.
+export function explain(clicks, position, legal, L) {
   const points = clicks.filter((c) => c !== "pass");
   if (!points.length) return null;
-  const sample = legal.find((m) => m !== "pass") || "";
+  const last = points[points.length - 1];
+  const token = tokenAt(position, L, last);
+  const occupied = token && token !== ".";
+  const starts = firstTokens(legal, position);
   if (position.phase === "settle") {
-    const colour = (sample.match(/=(\d)/) || [])[0] || "";
-    if (points.length === 1) {
-      const other = sample.split("+").map(pointOf).find((p) => p !== points[0]);
-      return other ? `${points[0]}${colour}+${other}${colour}` : null;
+    const partial = points.length === 1 ? `${last}+?` : points.join("+");
+    if (occupied) {
+      return { text: `move '${partial}': ${last} is occupied (${pieceWords(token)}), not free: ` +
+        "Vikings settle on free points." };
     }
-    return points.slice(-2).map((p) => p + colour).join("+");
+    return { text: `move '${partial}': no legal settle puts Vikings on ${listed(points)}.` };
   }
   if (position.phase === "brawl") {
-    const want = sample ? sample.split(" ").length : points.length;
-    const chosen = [...points];
-    for (const p of sample.split(" ").map((x) => x.slice(1))) {
-      if (chosen.length >= want) break;
-      if (p && !chosen.includes(p)) chosen.push(p);
+    if (!occupied) return { text: `${last} is free: the brawl removes opposing Vikings; click them.` };
+    if (!starts.includes(last)) {
+      return { text: `${last} holds ${pieceWords(token)}, which this brawl cannot remove ` +
+        `(removable: ${some(starts)}).` };
     }
-    return chosen.map((p) => `x${p}`).join(" ");
+    return { text: `no legal removal takes ${listed(points)} together (the cap: no colour loses more than 4).` };
   }
-  if (position.phase === "towers") return points.map((p) => `T@${p}`).join(" ");
+  if (position.phase === "towers") {
+    if (occupied) return { text: `${last} is occupied (${pieceWords(token)}): a tower goes on a free point (${some(starts)}).` };
+    return { text: `no tower goes on ${last}: the conquest check places towers on ${some(starts)}.` };
+  }
+  // the play phase: a Viking, where it goes, ...
+  const mine = position.variant === "battle-for-two" ? [position.to_move, position.to_move + 2] : [position.to_move];
   if (points.length === 1) {
-    const next = neighbour(L, points[0]);
-    return next ? `${points[0]}-${next}` : null;
+    const where = starts.length ? ` A turn starts at ${some(starts)}.` : "";
+    if (!occupied) return { text: `${last} is free: click one of your Vikings first.${where}` };
+    if (token.startsWith("T")) return { text: `${last} holds ${pieceWords(token)}: towers never move.${where}` };
+    if (!mine.includes(Number(token))) {
+      return { text: `${last} holds ${pieceWords(token)}, not yours (you move colour ${mine.join(" or ")}).${where}` };
+    }
+    const streak = ((position.history || {}).streak || {})[String(position.to_move)];
+    if (streak && streak[0] === last && streak[1] >= 2 && (position.rules || {}).standstill !== "off") {
+      return { text: `your Viking on ${last} moved in your last ${streak[1]} turns: the same Viking may not ` +
+        `move three turns in a row (standstill).${where}` };
+    }
+    return { text: `your Viking on ${last} has no legal movement (no free neighbouring point, nothing to jump ` +
+      `over).${where}` };
   }
-  return `${points[points.length - 2]}-${points[points.length - 1]}`;
+  if (points.length === 2) return { move: `${points[0]}-${last}` };   // a movement clicked whole: the server's reason
+  // the turn so far was legal; its next click is not
+  const before = points.slice(0, -1);
+  const next = new Set();
+  for (const move of legal) {
+    const t = tokens(move, position);
+    if (t.tokens.length > before.length && before.every((c, i) => t.tokens[i] === c)) next.add(t.tokens[before.length]);
+  }
+  return { text: `after ${before.join(", ")} the turn does not go on at ${last}` +
+    (next.size ? `: it goes on at ${some([...next])}.` : ".") };
+}
+
+function listed(names) {
+  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }

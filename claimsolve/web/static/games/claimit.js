@@ -50,14 +50,17 @@ export function draw(position, L, show) {
     out.push(`<text x="${MARGIN + (i - 0.5) * CELL}" y="${MARGIN - 10}" text-anchor="middle" font-size="14">${i}</text>`);
     out.push(`<text x="${MARGIN - 14}" y="${MARGIN + (i - 0.5) * CELL + 5}" text-anchor="middle" font-size="14">${i}</text>`);
   }
+  // the spaces first, then the piles: app.js draws its marks between them (the last move, the legal spaces)
+  for (const p of L.points.values()) {
+    out.push(`<rect x="${p.x - CELL / 2}" y="${p.y - CELL / 2}" width="${CELL}" height="${CELL}" fill="#e8dcc0" stroke="#8a7a5a"/>`);
+  }
   for (const [name, p] of L.points) {
-    const x = p.x - CELL / 2, y = p.y - CELL / 2;
-    out.push(`<rect x="${x}" y="${y}" width="${CELL}" height="${CELL}" fill="#e8dcc0" stroke="#8a7a5a"/>`);
+    const y = p.y - CELL / 2;
     const pile = pileOf(position, p.r, p.c);
     pile.forEach((token, level) => {
       const cx = p.x + 6 * level - 3 * (pile.length - 1);
       const cy = p.y - 6 * level + 3 * (pile.length - 1) - 4;
-      out.push(tokenSvg(token, cx, cy));
+      out.push(`<g class="marker">${tokenSvg(token, cx, cy)}</g>`);
     });
     if (pile.length > 1) {
       out.push(`<text x="${p.x}" y="${y + CELL - 3}" text-anchor="middle" font-size="10" fill="#333">${pile.join("/")}</text>`);
@@ -95,7 +98,9 @@ export function draw(position, L, show) {
 
 export function status(position) {
   const target = position.target ? ` Target: ${position.target} secured spaces.` : "";
-  if (position.dice) return `Dice ${position.dice.join(" ")}: click a space to place a marker.${target}`;
+  if (position.dice) {
+    return `Dice ${position.dice.join(" ")}: click a highlighted space to place the marker shown on it.${target}`;
+  }
   return `Roll (the server's dice, or type your own) or stop.${target}`;
 }
 
@@ -117,12 +122,84 @@ export function shapes(move, position, L) {
   return p ? [{ kind: move.startsWith("B") ? "square" : "ring", at: p }] : [];
 }
 
-export function attempt(clicks, position, legal) {
+// the legal placements by space: {"2,5": ["w3"], "4,4": ["B"]} (the moves
+// the server listed: what the page shows is what is legal)
+export function placements(legal) {
+  const out = new Map();
+  for (const move of legal || []) {
+    const at = move.indexOf("@");
+    if (at < 0) continue;
+    const space = move.slice(at + 1);
+    if (!out.has(space)) out.set(space, []);
+    out.get(space).push(move.slice(0, at));
+  }
+  return out;
+}
+
+// the spaces a roll names (row die, column die; the third die the white's
+// number), each with its number: three dice give up to six
+function candidates(dice) {
+  const out = new Map();
+  const orders = [[0, 1, 2], [1, 0, 2], [0, 2, 1], [2, 0, 1], [1, 2, 0], [2, 1, 0]];
+  for (const [r, c, n] of orders) {
+    const space = `${dice[r]},${dice[c]}`;
+    if (!out.has(space)) out.set(space, dice[n]);
+  }
+  return out;
+}
+
+// After a roll: each legal space tinted, with the marker it would take.
+export function highlights(position, legal, L) {
+  if (!position.dice) return "";
+  const out = [];
+  for (const [space, markers] of placements(legal)) {
+    const p = L.points.get(space);
+    if (!p) continue;
+    const x = p.x - CELL / 2, y = p.y - CELL / 2;
+    const label = markers.join(" ");
+    out.push(`<g class="legal-space" data-space="${space}" data-markers="${label}">` +
+      `<rect x="${x + 2}" y="${y + 2}" width="${CELL - 4}" height="${CELL - 4}" fill="#2a9d3a" fill-opacity="0.16" ` +
+      `stroke="#2a7d3a" stroke-width="3" rx="4"/>` +
+      `<rect x="${x + 3}" y="${y + 3}" width="${8 + 8 * label.length}" height="15" rx="3" fill="#2a7d3a"/>` +
+      `<text x="${x + 7}" y="${y + 14.5}" font-size="11.5" font-weight="bold" fill="#fff">${label}</text>` +
+      `<title>${space}: ${markers.map((m) => (m === "B" ? "a black marker" : `white ${m.slice(1)}`)).join(" or ")}</title></g>`);
+  }
+  return out.join("");
+}
+
+// the marker taken off a pile, where it stood: a bust takes the turn's top
+// marker; a stop sends back the opponent's marker under the white
+export function ghost(pile, p, L, played) {
+  const tokens = pile.split("/");
+  const colours = tokens.filter((t) => /^\d$/.test(t));
+  const gone = played && played.move === "stop" && colours.length ? colours[colours.length - 1] : tokens[tokens.length - 1];
+  return tokenSvg(gone, p.x, p.y - 4);
+}
+
+// Why a click places no marker (app.js explainIllegal), from the dice and the
+// board: never a marker the roll does not give.
+export function explain(clicks, position, legal) {
   const space = clicks[clicks.length - 1];
   if (!/^\d,\d$/.test(space)) return null;
-  const placement = legal.find((m) => m.includes("@"));
-  const marker = placement ? placement.slice(0, placement.indexOf("@")) : "w1";
-  return `${marker}@${space}`;
+  if (!position.dice) {
+    return { text: legal.includes("stop") ? `no dice are rolled: roll (or stop) before a marker goes on ${space}.` :
+      `no dice are rolled: roll first; then a marker goes on a space the dice name.` };
+  }
+  const dice = position.dice;
+  const rolled = dice.join(", ");
+  const allowed = [...placements(legal).keys()];
+  const where = allowed.length === 1 ? `a marker may go on 1 space (highlighted): ${allowed[0]}` :
+    `a marker may go on ${allowed.length} spaces (highlighted): ${allowed.join(" ")}`;
+  const number = candidates(dice).get(space);
+  if (number === undefined) return { text: `Space ${space} is not a candidate of the roll ${rolled}: ${where}.` };
+  const [r, c] = space.split(",").map(Number);
+  const pile = pileOf(position, r, c);
+  if (pile.includes("B")) return { text: `Space ${space} is blocked (a black marker is in its pile ${pile.join("/")}): ${where}.` };
+  const top = pile[pile.length - 1];
+  if (!top || (!top.startsWith("w") && top !== String(position.to_move))) {
+    return { text: `Space ${space} would take white ${number}, which is already on the board: ${where}.` };
+  }
+  return { text: `Space ${space} would take a black marker, and the supply has none left: ${where}.` };
 }
 
 // the name a move played gets in the moves list: a roll with its dice
@@ -136,6 +213,14 @@ let rollSeed = null;
 // "roll": the server's dice (from the seed field when it holds one, which
 // then counts up), and a field to type the dice rolled at the table.
 export function wordButton(word, entry, api, playMove) {
+  if (word === "stop") {
+    const stop = document.createElement("button");
+    stop.type = "button";
+    stop.textContent = "stop";
+    stop.title = "Stop: the markers placed this turn become yours (on a black marker: secured)";
+    stop.addEventListener("click", () => playMove("stop"));
+    return stop;
+  }
   if (word !== "roll") return null;
   const group = document.createElement("span");
   group.className = "group";

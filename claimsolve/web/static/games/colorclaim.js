@@ -45,16 +45,19 @@ export function draw(position, L, show) {
   const g = L.grid;
   const claims = position.claims || [null, null];
   const out = [`<rect x="0" y="0" width="${L.width}" height="${L.height}" fill="#fbf8f0"/>`];
+  // the spaces first, then the stacks: app.js draws its marks between them (the last move)
+  for (const p of L.points.values()) {
+    out.push(`<rect x="${p.x - CELL / 2}" y="${p.y - CELL / 2}" width="${CELL}" height="${CELL}" fill="#efe6d2" stroke="#8a7a5a"/>`);
+  }
   for (const [name, p] of L.points) {
     const x = p.x - CELL / 2, y = p.y - CELL / 2;
-    out.push(`<rect x="${x}" y="${y}" width="${CELL}" height="${CELL}" fill="#efe6d2" stroke="#8a7a5a"/>`);
     const stack = stackOf(g.rows[p.r][p.c]);
     if (!stack) continue;
     const top = stack[stack.length - 1];
     const who = owner(stack, claims);
     if (who) {
       out.push(`<rect x="${x + 3}" y="${y + 3}" width="${CELL - 6}" height="${CELL - 6}" fill="none" ` +
-        `stroke="${OWNER[who]}" stroke-width="4"/>`);
+        `stroke="${OWNER[who]}" stroke-width="4" class="marker"/>`);
     }
     const half = 10 + 6 * top.size;
     const base = y + CELL - 10, apex = base - (18 + 10 * top.size);
@@ -84,6 +87,14 @@ export function draw(position, L, show) {
   return out.join("\n");
 }
 
+// a pyramid that left the board (the one claimed), small, centred on p
+export function ghost(token, p) {
+  const top = stackOf(token)[0];
+  const half = 4 + top.size, height = 7 + 2 * top.size;
+  return `<polygon points="${p.x - half},${p.y + height / 2} ${p.x + half},${p.y + height / 2} ${p.x},${p.y - height / 2}" ` +
+    `fill="${FILL[top.colour]}" stroke="#000" stroke-width="0.8"/>`;
+}
+
 export function status() {
   return "Click a stack, then the neighbouring stack it goes onto.";
 }
@@ -111,12 +122,36 @@ export function shapes(move, position, L) {
   return out;
 }
 
-export function attempt(clicks, position, legal, L) {
-  if (clicks.length >= 2) return `${clicks[clicks.length - 2]}-${clicks[clicks.length - 1]}`;
-  const p = L.points.get(clicks[0]);
-  if (!p) return null;
-  for (const [name, q] of L.points) {
-    if (Math.abs(q.r - p.r) + Math.abs(q.c - p.c) === 1) return `${clicks[0]}-${name}`;
-  }
+// why the stack on `from` may not go onto `to` (a neighbour), by the rules'
+// three refusals (seeds/colorclaim/RULES.md, "Your move"); null when it may
+function refusal(position, L, from, to) {
+  const g = L.grid;
+  const p = L.points.get(from), q = L.points.get(to);
+  const moved = stackOf(g.rows[p.r][p.c]), under = stackOf(g.rows[q.r][q.c]);
+  const claims = position.claims || [null, null];
+  if (!under) return `${to} is empty`;
+  const mover = owner(moved, claims), target = owner(under, claims);
+  const me = position.to_move, other = 3 - me;
+  if (position.shield && target === position.shield) return `${to} is player ${position.shield}'s, shielded by his claim`;
+  if (mover === null && target !== null) return `an unowned stack may not go onto player ${target}'s ${to}`;
+  if (mover === other && target === other) return `your opponent's stack may not go onto his own ${to}`;
   return null;
+}
+
+// Why the clicks are no legal move (app.js explainIllegal): a first click on
+// an empty space or a stack that cannot move, in words; a stack and where it
+// goes, clicked whole, for the server to say why.
+export function explain(clicks, position, legal, L) {
+  const last = clicks[clicks.length - 1];
+  if (clicks.length >= 2) return { move: `${clicks[clicks.length - 2]}-${last}` };
+  const p = L.points.get(last);
+  if (!p) return null;
+  const token = L.grid.rows[p.r][p.c];
+  if (token === ".") return { text: `${last} is empty: click a stack, then the neighbouring stack it goes onto.` };
+  const reasons = [];
+  for (const [name, q] of L.points) {
+    if (Math.abs(q.r - p.r) + Math.abs(q.c - p.c) !== 1) continue;
+    reasons.push(refusal(position, L, last, name) || `onto ${name}: no legal move`);
+  }
+  return { text: `the stack on ${last} (${token}) cannot move: ${reasons.join("; ")}.` };
 }
