@@ -1,5 +1,5 @@
 """The `claimsolve` command: a thin click front end over the claimsolve
-package (the commands: README.md and `claimsolve COMMAND --help`).  Every command reads positions with
+package (the commands: docs/tour.md, docs/cli.md and `claimsolve COMMAND --help`).  Every command reads positions with
 claimsolve.load, does its work through a library function and prints text
 for people or, with --json, one JSON document.  Bad input: one line on
 stderr naming the file and the field or move, exit code 2."""
