@@ -1,5 +1,5 @@
 """The `claimsolve` command: a thin click front end over the claimsolve
-package (the commands: README.md and `claimsolve COMMAND --help`).  Every command reads positions with
+package (the commands: docs/tour.md, docs/cli.md and `claimsolve COMMAND --help`).  Every command reads positions with
 claimsolve.load, does its work through a library function and prints text
 for people or, with --json, one JSON document.  Bad input: one line on
 stderr naming the file and the field or move, exit code 2."""
@@ -168,8 +168,8 @@ class CommandGroup(click.Group):
         """A command that worked to a --time budget and runs as a process of
         its own (no `args` given: the console script, python -m; not a test's
         CliRunner) ends with os._exit once its output is flushed: the
-        interpreter's teardown (freeing the search's tables: 0.03-0.15 s) is
-        no part of the budget."""
+        interpreter's teardown (freeing the search's tables) is no part of
+        the budget."""
         try:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         except SystemExit as exc:
@@ -308,8 +308,8 @@ class CapabilityCommand(Command):
             formatter.write_text(f"Games: {', '.join(having) or 'none'}.")
 
 
-# the least share of --time a search gets, however long starting took (a loaded
-# machine can take 0.3 s to start: a budget of 0.5 s still holds within 10%)
+# the least share of --time a search gets, however long starting took (on a
+# loaded machine a short budget still holds: benchmarks/bench_budgets.py)
 MIN_SEARCH_SHARE = 0.25
 
 

@@ -27,7 +27,7 @@ __all__ = ["KINDS", "run", "report", "default_workers"]
 
 TARGET_BATCH_SECONDS = 1.0     # a batch takes about this long, once task times are known,
 MAX_BATCHES_PER_SECOND = 20    # ... or longer on many workers: the coordinator writes each batch
-                               # (benchmarks: about 60 batches of 50 rows a second on a loaded 2-core machine)
+                               # (well below what it can write: docs/benchmarks.md)
 BATCHES_PER_WORKER = 4         # ... and the tasks left make at least this many batches per worker
 NOTE_INTERVAL = 1.0            # seconds between the progress line's notes (a query of the file)
 
