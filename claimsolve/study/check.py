@@ -302,7 +302,7 @@ def integer(column, null=False, low=None, high=None):
     return Rule(bad, words)
 
 
-def real(column, null=False, low=None, high=None):
+def real(column, null=False, low=None, high=None, what=None):
     types = ("real", "integer", "null") if null else ("real", "integer")
     bad = _typeof(column, types)
     words = "a number" + (" or NULL" if null else "")
@@ -312,7 +312,13 @@ def real(column, null=False, low=None, high=None):
     if high is not None:
         bad += f" OR {_q(column)} > {high}"
         words += f", at most {high}"
-    return Rule(bad, words)
+    return Rule(bad, what or words)
+
+
+def when(column, null=False):
+    """A time: seconds since 1970, up to the end of year 9999 (a report
+    shows it as a date)."""
+    return real(column, null, 0, LAST_TIMESTAMP, what="a time (seconds since 1970)" + (" or NULL" if null else ""))
 
 
 def text(column, null=False, among=None):
@@ -358,8 +364,8 @@ def _sql_text(value):
 
 def runs_rules():
     return {
-        "started": real("started", null=True, low=0, high=LAST_TIMESTAMP),
-        "ended": real("ended", null=True, low=0, high=LAST_TIMESTAMP),
+        "started": when("started", null=True),
+        "ended": when("ended", null=True),
         "status": text("status", among=RUN_STATUSES),
         "runner": text("runner", null=True),
         "todo": integer("todo", low=0),
@@ -378,7 +384,7 @@ def fixed_rules():
         "cpu_seconds": real("cpu_seconds", null=True, low=0),
         "worker": text("worker"),
         "run": integer("run"),
-        "done_at": real("done_at", low=0, high=LAST_TIMESTAMP),
+        "done_at": when("done_at"),
     }
 
 
