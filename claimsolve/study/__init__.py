@@ -68,6 +68,7 @@ def run(kind, options, db, workers=None, scheduler=None, batch=None, progress=No
         raise ClaimsolveError("option '--batch': must be a whole number of tasks, at least 1")
     if scheduler is not None:
         check_scheduler(scheduler)
+        scheduler = scheduler.strip()
     try:
         store = Store.create_or_open(db, kind, params, study.columns, study.describe)
         try:
