@@ -116,9 +116,6 @@ class Store:
         return self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?",
                                  (table,)).fetchone() is not None
 
-    def _has_any_table(self):
-        return self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='table'").fetchone() is not None
-
     def _check_same(self, kind, params, describe):
         stored_kind = self.meta("kind")
         if stored_kind != kind:

@@ -390,32 +390,40 @@ def test_a_bad_scheduler_is_refused_in_one_line_before_any_work(tmp_path, addres
 
 
 @pytest.mark.slow
-def test_a_server_that_is_not_dask_is_refused_and_the_process_exits(tmp_path):
-    """A port that accepts and answers, but not as Dask does: one line,
-    exit 2, within 10 s, and the process ends (no thread left behind)."""
+@pytest.mark.parametrize("answer, needle", [(b"HTTP/1.1 400 Bad Request\r\n\r\n", "not a Dask scheduler"),
+                                            (None, "no Dask scheduler answers")])
+def test_a_server_that_is_not_dask_is_refused_and_the_process_exits(tmp_path, answer, needle):
+    """A port that accepts and answers, but not as Dask does, or that
+    accepts and says nothing: one line, exit 2, and the process ends (no
+    thread left behind) within 10 s."""
     pytest.importorskip("distributed")
     import socket
     import threading
     server = socket.create_server(("127.0.0.1", 0))
     port = server.getsockname()[1]
+    held = []
 
-    def answer():
+    def serve():
         while True:
             try:
                 conn, _ = server.accept()
             except OSError:
                 return
-            conn.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+            held.append(conn)
+            if answer:
+                conn.sendall(answer)
 
-    threading.Thread(target=answer, daemon=True).start()
+    threading.Thread(target=serve, daemon=True).start()
     db = str(tmp_path / "s.sqlite")
     try:
         proc = subprocess.run(CLI + [*SOLVE, "--db", db, "--scheduler", f"tcp://127.0.0.1:{port}"],
                               capture_output=True, text=True, timeout=10)
     finally:
         server.close()
+        for conn in held:
+            conn.close()
     assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, proc.stderr
-    assert "not a Dask scheduler" in proc.stderr
+    assert needle in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
 
 
 # -- resource limits ----------------------------------------------------------------------------------
