@@ -21,6 +21,7 @@ from click.testing import CliRunner
 
 from claimsolve import study
 from claimsolve.cli.main import main
+from claimsolve.study.kinds import KINDS
 
 CLI = [sys.executable, "-m", "claimsolve.cli.main"]
 PAGE = 4096
@@ -222,8 +223,11 @@ def test_every_column_dropped_null_mistyped_or_not_json_is_refused(studies, tmp_
     (a NULL where a row may hold one, a whole number for a real)."""
     source = studies[kind]
     accepted, count = [], 0
+    own = {name for name, _ in KINDS[kind].columns}
     for table in ("tasks", "runs"):
         for column in _columns(source, table):
+            if kind != "solve" and column not in own:
+                continue            # the columns every study has: tried on the solve study
             for how in MUTATIONS:
                 copy = str(tmp_path / f"{table}-{column}-{how}" / "s.sqlite")
                 try:
@@ -247,7 +251,7 @@ def test_every_column_dropped_null_mistyped_or_not_json_is_refused(studies, tmp_
                | {("dropped", "cpu_seconds")})
     for table, column, how in accepted:
         assert (how, column) in allowed, (table, column, how)
-    assert len(accepted) < count // 4, accepted
+    assert count >= 7 * len(own) and len(accepted) < count // 4, (count, accepted)
 
 
 NULLABLE = ("value", "result", "best", "lower", "upper", "start_seed", "cpu_seconds", "started", "ended", "runner")
