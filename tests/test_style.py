@@ -69,7 +69,10 @@ def answer():
 
 def test_api_style_is_the_renderers_style(answer):
     assert answer == json.loads(json.dumps(style.as_json()))
-    assert (STATIC / "style.js").read_text().count('fetch("/api/style")') == 1
+    # the page asks for it in one place, once (static/style.js, imported by the others)
+    asking = {p.name: len(re.findall(r'fetch\("/api/style"|api\("style"', p.read_text())) for p in scripts()}
+    assert asking["style.js"] == 1 and sum(asking.values()) == 1
+    assert 'from "./style.js"' in (STATIC / "app.js").read_text()
 
 
 def fills(svg, tag):
