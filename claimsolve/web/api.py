@@ -16,6 +16,7 @@ from ..descriptor import NEW_OPTIONS
 from ..errors import ClaimsolveError
 from ..positions import dumps, from_dict, parse_json
 from .. import render
+from ..render import style as _style
 
 MAX_BODY = 1024 * 1024              # bytes of a request body (413 beyond)
 MAX_HASH_MB = 1024                  # a search's table on the server, per worker
@@ -450,6 +451,12 @@ def games():
                     "review": game.review is not None,
                     "has_chance": game.has_chance})
     return out
+
+
+def style():
+    """The drawing constants the page draws its boards, marks and charts
+    with: claimsolve.render.style, the ones the SVG pictures use."""
+    return _style.as_json()
 
 
 def error_of(exc):

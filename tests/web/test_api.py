@@ -301,7 +301,7 @@ def test_the_page_and_its_files(client):
     page = client.get("/")
     assert page.status_code == 200 and "<svg id=\"board\"" in page.text
     assert "default-src 'self'" in page.headers["content-security-policy"]
-    for path in ("/static/app.js", "/static/style.css", "/static/favicon.svg", "/favicon.ico"):
+    for path in ("/static/app.js", "/static/style.js", "/static/style.css", "/static/favicon.svg", "/favicon.ico"):
         assert client.get(path).status_code == 200, path
     for game in all_games():
         assert client.get(f"/static/games/{game.id}.js").status_code == 200

@@ -1,8 +1,13 @@
 // The analysis board: one page over the JSON API (/api/...).  The page knows
 // no game by name: a game's board is drawn by /static/games/<game id>.js
 // (loaded when a position of that game is first shown); a game without such
-// a file is shown with the server's picture and its moves as buttons.
+// a file is shown with the server's picture and its moves as buttons.  Its
+// colours and sizes are the server's (style.js: GET /api/style), as the
+// server's pictures use them.
 
+import { style } from "./style.js";
+
+const MARKS = style.marks;
 const $ = (id) => document.getElementById(id);
 const SVGNS = "http://www.w3.org/2000/svg";
 
@@ -524,14 +529,14 @@ function drawSelection() {
   for (const c of state.clicks) {
     const p = state.layout.points.get(c);
     if (p) chosen.push(`<rect x="${p.x - cell / 2 + 2}" y="${p.y - cell / 2 + 2}" width="${cell - 4}" ` +
-                       `height="${cell - 4}" rx="5" fill="none" stroke="#b0127a" stroke-width="4"/>`);
+                       `height="${cell - 4}" rx="5" fill="none" stroke="${MARKS.selection}" stroke-width="4"/>`);
   }
   marks.innerHTML = chosen.join("");
   const dots = [];
   if (state.clicks.length) {
     for (const token of nextTokens(candidates(state.clicks), state.clicks)) {
       const p = state.layout.points.get(token);
-      if (p) dots.push(`<circle cx="${p.x}" cy="${p.y}" r="${cell * 0.14}" fill="#b0127a" fill-opacity="0.55"/>`);
+      if (p) dots.push(`<circle cx="${p.x}" cy="${p.y}" r="${cell * 0.14}" fill="${MARKS.selection}" fill-opacity="0.55"/>`);
     }
   }
   hints.innerHTML = dots.join("");
@@ -619,22 +624,22 @@ function lastMoveMarkup(played) {
   const out = [], over = [];
   for (const name of [played.from, played.to]) {
     const p = at(name);
-    if (p) out.push(`<rect class="last-square" data-mark="${name}" ${box(p, 1)} fill="#f2c94c" fill-opacity="0.55" ` +
-      `stroke="#d08a00" stroke-width="2"/>`);
+    if (p) out.push(`<rect class="last-square" data-mark="${name}" ${box(p, 1)} fill="${MARKS.last_square}" ` +
+      `fill-opacity="0.55" stroke="${MARKS.last_move}" stroke-width="2"/>`);
   }
   const route = (played.route || []).map(at).filter(Boolean);
   if (route.length > 1) {
     out.push(`<polyline class="last-route" data-route="${played.route.join(" ")}" ` +
-      `points="${route.map((p) => `${p.x},${p.y}`).join(" ")}" fill="none" stroke="#d08a00" ` +
+      `points="${route.map((p) => `${p.x},${p.y}`).join(" ")}" fill="none" stroke="${MARKS.last_move}" ` +
       `stroke-width="${cell * 0.09}" stroke-linecap="round" stroke-linejoin="round" stroke-opacity="0.85"/>`);
     for (const p of route.slice(1, -1)) {
-      out.push(`<circle cx="${p.x}" cy="${p.y}" r="${cell * 0.1}" fill="#d08a00" fill-opacity="0.85"/>`);
+      out.push(`<circle cx="${p.x}" cy="${p.y}" r="${cell * 0.1}" fill="${MARKS.last_move}" fill-opacity="0.85"/>`);
     }
   }
   for (const put of played.put || []) {
     const p = at(put.point);
     if (p) over.push(`<rect class="last-placed" data-mark="${put.point}" ${box(p, 4)} rx="5" fill="none" ` +
-      `stroke="#0b7a75" stroke-width="3" stroke-dasharray="6 3">` +
+      `stroke="${MARKS.placed}" stroke-width="3" stroke-dasharray="6 3">` +
       `<title>${escapeHtml(`placed on ${put.point}: ${put.piece}`)}</title></rect>`);
   }
   const claimed = at(played.claimed);
@@ -644,7 +649,8 @@ function lastMoveMarkup(played) {
     const badge = state.module.ghost && played.pyramid ? state.module.ghost(played.pyramid, { x, y }, L, played) : "";
     over.push(`<g class="last-claimed" data-mark="${played.claimed}" data-piece="${escapeHtml(played.pyramid || "")}">` +
       `<title>claimed ${escapeHtml(played.pyramid || "")}</title>` +
-      `<circle cx="${x}" cy="${y}" r="${cell * 0.19}" fill="#fff" stroke="#0b7a75" stroke-width="2.5"/>${badge}</g>`);
+      `<circle cx="${x}" cy="${y}" r="${cell * 0.19}" fill="${MARKS.ring}" stroke="${MARKS.placed}" ` +
+      `stroke-width="2.5"/>${badge}</g>`);
   }
   for (const gone of played.removed || []) {
     const p = at(gone.point);
@@ -661,7 +667,7 @@ function lastMoveMarkup(played) {
       `${place}><title>${escapeHtml(`taken off ${gone.point}: ${gone.piece}`)}</title>` +
       `<g opacity="${again ? 0.85 : 0.5}">${ghost}</g>` +
       `<path d="M${p.x - r},${p.y - r} L${p.x + r},${p.y + r} M${p.x - r},${p.y + r} L${p.x + r},${p.y - r}" ` +
-      `stroke="#b3261e" stroke-width="${cell * 0.08}" stroke-linecap="round"/></g>`);
+      `stroke="${MARKS.taken}" stroke-width="${cell * 0.08}" stroke-linecap="round"/></g>`);
   }
   return { under: out.join(""), over: over.join("") };
 }
@@ -1042,7 +1048,7 @@ function drawArrows(line) {
     layer.innerHTML = "";
     return;
   }
-  const colours = ["#b0127a", "#1f5fbf", "#e07b00", "#2a7d3a", "#6a3db8"];
+  const colours = MARKS.line;
   const parts = [];
   let position = current().position;
   line.slice(0, 8).forEach((move, ply) => {
@@ -1059,8 +1065,7 @@ function drawArrows(line) {
 
 function shapeMarkup(shape, colour, opacity, number) {
   const cell = state.layout.cell;
-  const colours = ["#b0127a", "#1f5fbf", "#e07b00", "#2a7d3a", "#6a3db8"];
-  const head = colours.indexOf(colour);
+  const head = MARKS.line.indexOf(colour);
   const width = cell * 0.16;
   const label = (x, y) => `<circle cx="${x}" cy="${y}" r="${cell * 0.19}" fill="${colour}" opacity="${opacity}"/>` +
     `<text x="${x}" y="${y + cell * 0.08}" font-size="${cell * 0.24}" text-anchor="middle" fill="#fff" ` +
@@ -1117,6 +1122,9 @@ function renderOdds(odds) {
   const labels = odds.rows.map((r) => wrapWords(shortPlan(r), 24));
   const heights = labels.map((lines) => Math.max(26, lines.length * line + 10));
   const h = top + heights.reduce((a, b) => a + b, 0) + 26;
+  // its colours are those of odds --svg (render/charts.py): the best plan's bar in the best
+  // suggestion's colour, the others' in the win colour, the bust chance in the bust colour
+  const C = style.charts;
   const parts = [`<rect width="${w}" height="${h}" fill="#fff"/>`,
     `<text x="${left}" y="13" font-size="11" fill="#5b6770">win chance with its 95% interval; red: bust chance</text>`];
   const best = Math.max(...odds.rows.map((r) => r.win));
@@ -1131,25 +1139,25 @@ function renderOdds(odds) {
       `<title>${escapeHtml(r.label)}</title></text>`);
     const barTop = middle - bar / 2 - 2;
     parts.push(`<rect x="${left}" y="${barTop}" width="${r.win * barW}" height="${bar}" ` +
-      `fill="${r.win === best ? "#b0127a" : "#7f97a8"}"/>`);
+      `fill="${r.win === best ? style.common.best : C.win}"/>`);
     if (r.win_ci95) {
       const [lo, hi] = r.win_ci95.map(x);
       const cy = barTop + bar / 2;
       parts.push(`<path d="M${lo},${cy} L${hi},${cy} M${lo},${cy - 5} L${lo},${cy + 5} M${hi},${cy - 5} ` +
-        `L${hi},${cy + 5}" stroke="#222" stroke-width="1.2"/>`);
+        `L${hi},${cy + 5}" stroke="${C.interval}" stroke-width="1.2"/>`);
     }
-    parts.push(`<rect x="${left}" y="${barTop + bar + 1}" width="${(1 - r.survive) * barW}" height="4" fill="#b3261e"/>`);
+    parts.push(`<rect x="${left}" y="${barTop + bar + 1}" width="${(1 - r.survive) * barW}" height="4" fill="${C.bust}"/>`);
     // the number beside its bar and interval, inside the bar where they reach the right edge
     const reach = r.win_ci95 ? Math.max(r.win, r.win_ci95[1]) : r.win;
     const inside = reach > 0.8;
     parts.push(`<text x="${inside ? x(r.win) - 4 : x(reach) + 5}" y="${barTop + bar - 3}" font-size="10.5" ` +
-      `text-anchor="${inside ? "end" : "start"}" fill="${inside ? "#fff" : "#222"}">${pct(r.win)}</text>`);
+      `text-anchor="${inside ? "end" : "start"}" fill="${inside ? "#fff" : style.common.ink}">${pct(r.win)}</text>`);
     y += rowH;
   });
   const axisY = y + 4;
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
     parts.push(`<text x="${left + v * barW}" y="${axisY + 14}" font-size="10" text-anchor="middle" fill="#5b6770">${v * 100}%</text>`);
-    parts.push(`<line x1="${left + v * barW}" y1="${top}" x2="${left + v * barW}" y2="${axisY}" stroke="#ddd"/>`);
+    parts.push(`<line x1="${left + v * barW}" y1="${top}" x2="${left + v * barW}" y2="${axisY}" stroke="${C.grid}"/>`);
   }
   const chart = $("odds-chart");
   chart.setAttribute("viewBox", `0 0 ${w} ${h}`);
@@ -1577,8 +1585,8 @@ function showReviewProgress(review, text) {
   $("review-status").textContent = text;
 }
 
-const GRADE_COLOURS = { inaccuracy: "#e0a800", mistake: "#e67e22", blunder: "#c0392b" };
-const SEAT_COLOURS = ["#2c6fbb", "#c0392b", "#2e8b57", "#8e44ad", "#d35400"];
+const GRADE_COLOURS = style.charts.grades;     // as review --svg draws them
+const SEAT_COLOURS = style.charts.seats;
 
 // the evaluation over the game, as lichess draws it: player 1's value (a margin or a win chance, the
 // two sides' mirror) as an area from the middle line, or a line per seat; a dot per graded move
@@ -1614,7 +1622,7 @@ function drawReview(review) {
       // player 1's share: the area from the line down to the bottom, light (lichess's white)
       parts.push(`<path class="advantage" d="M${points[0][0].toFixed(1)},${H} L${path} L${points[points.length - 1][0].toFixed(1)},${H} Z" fill="#f3f1ea"/>`);
       parts.push(`<line x1="0" y1="${middle.toFixed(1)}" x2="${W}" y2="${middle.toFixed(1)}" stroke="#999" stroke-dasharray="3 3"/>`);
-      parts.push(`<path class="evaluation" d="M${path}" fill="none" stroke="#b0127a" stroke-width="1.5"/>`);
+      parts.push(`<path class="evaluation" d="M${path}" fill="none" stroke="${style.charts.evaluation}" stroke-width="1.5"/>`);
     } else {
       parts.push(`<path class="evaluation" data-seat="${s + 1}" d="M${path}" fill="none" stroke="${SEAT_COLOURS[s % 5]}" stroke-width="1.8"><title>player ${s + 1}</title></path>`);
     }

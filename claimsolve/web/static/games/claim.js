@@ -6,17 +6,22 @@
 //   play     T@b2 c3-e5 e5-e7 T@f6: click in the order it happens (a Viking,
 //            where it goes, where it goes on, where towers go)
 
+import { style } from "../style.js";
+
 export const evalScale = 300;       // alpha-beta scores: a tower is worth 300
 
-const PIECE = { 1: "#d62728", 2: "#1f5fbf", 3: "#f0b400", 4: "#2a9d3a" };
-const PIECE_TEXT = { 1: "#ffffff", 2: "#ffffff", 3: "#1a1a1a", 4: "#ffffff" };
-const SEA = "#cfe3ef";
-const LAND = ["#eadfb4", "#cfe0b0", "#e8cba8", "#c8d9cf", "#ddd0e6", "#f0e7c8"];
-const SHORE = "#3b4a57";
-const BORDER = "#7d6f55";
-const CELL = 44;
-const MARGIN = 30;
-const TITLE = 8;
+// the palette and sizes: the server's (claimsolve/render/style.py), as its pictures use them
+const S = style.games.claim;
+const PIECE = S.piece;
+const PIECE_TEXT = S.piece_text;
+const SEA = S.sea;
+const LAND = S.land;
+const SHORE = S.shore;
+const BORDER = S.border;
+const STROKE = S.piece_stroke;
+const CELL = S.cell;
+const MARGIN = S.margin;
+const TITLE = S.page.title;
 
 function grid(position) {
   const land = position.territories.map((row) => row.trim().split(/\s+/));
@@ -34,7 +39,7 @@ function colours(position) {
 export function layout(position) {
   const g = grid(position);
   const legend = 22 * colours(position).length + 10;
-  const width = Math.max(g.width * CELL + 2 * MARGIN, 420);
+  const width = Math.max(g.width * CELL + 2 * MARGIN, S.page.min_width);
   const left = (width - g.width * CELL) / 2;
   const top = TITLE + MARGIN;
   const points = new Map();
@@ -104,12 +109,12 @@ function pieceSvg(token, p, extra = "", name = null) {
   const colour = Number(tower ? token.slice(1) : token);
   const title = name ? `<title>${name}: ${tower ? "tower" : "Viking"} of colour ${colour}</title>` : "";
   if (tower) {
-    return `<path d="${towerPath(p.x, p.y, CELL)}" fill="${PIECE[colour]}" stroke="#222" stroke-width="1.5" ` +
+    return `<path d="${towerPath(p.x, p.y, CELL)}" fill="${PIECE[colour]}" stroke="${STROKE}" stroke-width="1.5" ` +
       `stroke-linejoin="round" ${extra}>${title}</path>` +
       `<text x="${p.x}" y="${p.y + 10}" font-size="13" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
       `text-anchor="middle">${colour}</text>`;
   }
-  return `<circle cx="${p.x}" cy="${p.y}" r="${CELL * 0.36}" fill="${PIECE[colour]}" stroke="#222" ` +
+  return `<circle cx="${p.x}" cy="${p.y}" r="${CELL * 0.36}" fill="${PIECE[colour]}" stroke="${STROKE}" ` +
     `stroke-width="1.2" ${extra}>${title}</circle>` +
     `<text x="${p.x}" y="${p.y + 5.5}" font-size="16" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
     `text-anchor="middle">${colour}</text>`;
@@ -122,7 +127,7 @@ export function ghost(token, p) {
 
 export function draw(position, L) {
   const g = L.grid;
-  const out = [`<rect x="0" y="0" width="${L.width}" height="${L.height}" fill="#fbfaf6"/>`,
+  const out = [`<rect x="0" y="0" width="${L.width}" height="${L.height}" fill="${S.background}"/>`,
     `<rect x="${L.left - 8}" y="${L.top - 8}" width="${g.width * CELL + 16}" height="${g.height * CELL + 16}" ` +
     `rx="10" fill="${SEA}"/>`];
   const fills = landColours(g);
@@ -141,12 +146,12 @@ export function draw(position, L) {
     const cy = pool.reduce((s, p) => s + p.y, 0) / pool.length;
     const at = pool.reduce((a, b) => (Math.hypot(b.x - cx, b.y - cy) < Math.hypot(a.x - cx, a.y - cy) ? b : a));
     labelled.add(at);
-    out.push(`<text x="${at.x}" y="${at.y + 11}" font-size="32" fill="#000" fill-opacity="0.16" ` +
+    out.push(`<text x="${at.x}" y="${at.y + 11}" font-size="32" fill="${S.letter}" fill-opacity="0.16" ` +
       `font-weight="bold" text-anchor="middle">${letter}</text>`);
   }
   for (const p of L.points.values()) {
     if (g.board[p.r][p.c] === "." && !labelled.has(p)) {
-      out.push(`<circle cx="${p.x}" cy="${p.y}" r="2.5" fill="#6b604a"/>`);
+      out.push(`<circle cx="${p.x}" cy="${p.y}" r="2.5" fill="${S.point}"/>`);
     }
   }
   // borders between territories (dashed) and the shore (thick)
@@ -173,10 +178,10 @@ export function draw(position, L) {
   // coordinates
   for (let c = 0; c < g.width; c++) {
     out.push(`<text x="${L.left + c * CELL + CELL / 2}" y="${L.top + g.height * CELL + 22}" font-size="13" ` +
-      `fill="#444" text-anchor="middle">${String.fromCharCode(97 + c)}</text>`);
+      `fill="${S.coordinates}" text-anchor="middle">${String.fromCharCode(97 + c)}</text>`);
   }
   for (let r = 0; r < g.height; r++) {
-    out.push(`<text x="${L.left - 14}" y="${L.top + r * CELL + CELL / 2 + 5}" font-size="13" fill="#444" ` +
+    out.push(`<text x="${L.left - 14}" y="${L.top + r * CELL + CELL / 2 + 5}" font-size="13" fill="${S.coordinates}" ` +
       `text-anchor="end">${g.height - r}</text>`);
   }
   // a line per colour
@@ -188,7 +193,7 @@ export function draw(position, L) {
     const off = 18 - c.vikings;
     const text = `colour ${colour}: ${c.vikings} Vikings on the island, ${off} ${settle ? "in hand" : "lost"}; ` +
       `towers ${c.towers} on the island, ${3 - c.towers} in hand`;
-    out.push(`<circle cx="${MARGIN}" cy="${y - 5}" r="7" fill="${PIECE[colour]}" stroke="#222"/>`);
+    out.push(`<circle cx="${MARGIN}" cy="${y - 5}" r="7" fill="${PIECE[colour]}" stroke="${STROKE}"/>`);
     out.push(`<text x="${MARGIN + 14}" y="${y}" font-size="12.5">${text}</text>`);
     y += 22;
   }

@@ -2,13 +2,17 @@
 // and the neighbouring stack it goes onto (b1-b2), claiming the colour of
 // the stack it lands on or not (b1xb2).
 
+import { style } from "../style.js";
+
 export const evalScale = 4;          // scores are final-score margins (points)
 
-const FILL = { R: "#d62728", Y: "#f2c500", G: "#2ca02c", B: "#1f63c6", K: "#222222" };
+// the palette and sizes: the server's (claimsolve/render/style.py), as its pictures use them
+const S = style.games.colorclaim;
+const FILL = S.pyramid;
 const NAMES = { R: "red", Y: "yellow", G: "green", B: "blue", K: "black" };
-const OWNER = { 1: "#e07b00", 2: "#7a3db8" };
-const CELL = 64;
-const MARGIN = 28;
+const OWNER = S.owner;
+const CELL = S.cell;
+const MARGIN = S.margin;
 
 function grid(position) {
   const rows = position.board.map((row) => row.trim().split(/\s+/));
@@ -29,7 +33,7 @@ function owner(stack, claims) {
 
 export function layout(position) {
   const g = grid(position);
-  const width = Math.max(g.width * CELL + 2 * MARGIN, 420);     // room for the players' lines
+  const width = Math.max(g.width * CELL + 2 * MARGIN, S.page.min_width);     // room for the players' lines
   const left = (width - g.width * CELL) / 2;
   const points = new Map();
   for (let r = 0; r < g.height; r++) {
@@ -44,10 +48,10 @@ export function layout(position) {
 export function draw(position, L, show) {
   const g = L.grid;
   const claims = position.claims || [null, null];
-  const out = [`<rect x="0" y="0" width="${L.width}" height="${L.height}" fill="#fbf8f0"/>`];
+  const out = [`<rect x="0" y="0" width="${L.width}" height="${L.height}" fill="${S.background}"/>`];
   // the spaces first, then the stacks: app.js draws its marks between them (the last move)
   for (const p of L.points.values()) {
-    out.push(`<rect x="${p.x - CELL / 2}" y="${p.y - CELL / 2}" width="${CELL}" height="${CELL}" fill="#efe6d2" stroke="#8a7a5a"/>`);
+    out.push(`<rect x="${p.x - CELL / 2}" y="${p.y - CELL / 2}" width="${CELL}" height="${CELL}" fill="${S.space}" stroke="${S.grid}"/>`);
   }
   for (const [name, p] of L.points) {
     const x = p.x - CELL / 2, y = p.y - CELL / 2;
@@ -62,7 +66,7 @@ export function draw(position, L, show) {
     const half = 10 + 6 * top.size;
     const base = y + CELL - 10, apex = base - (18 + 10 * top.size);
     out.push(`<polygon points="${p.x - half},${base} ${p.x + half},${base} ${p.x},${apex}" fill="${FILL[top.colour]}" ` +
-      `stroke="#000" stroke-width="1" class="piece"><title>${name}: ${g.rows[p.r][p.c]}</title></polygon>`);
+      `stroke="${S.pyramid_stroke}" stroke-width="1" class="piece"><title>${name}: ${g.rows[p.r][p.c]}</title></polygon>`);
     if (stack.length > 1) {
       out.push(`<text x="${x + CELL - 8}" y="${y + 16}" font-size="13" font-weight="bold" text-anchor="end">x${stack.length}</text>`);
     }
@@ -92,7 +96,7 @@ export function ghost(token, p) {
   const top = stackOf(token)[0];
   const half = 4 + top.size, height = 7 + 2 * top.size;
   return `<polygon points="${p.x - half},${p.y + height / 2} ${p.x + half},${p.y + height / 2} ${p.x},${p.y - height / 2}" ` +
-    `fill="${FILL[top.colour]}" stroke="#000" stroke-width="0.8"/>`;
+    `fill="${FILL[top.colour]}" stroke="${S.pyramid_stroke}" stroke-width="0.8"/>`;
 }
 
 export function status() {
