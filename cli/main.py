@@ -540,7 +540,7 @@ def odds(pos, samples, seed, seconds, hash_mb, threads, svg_path, as_json):
     if as_json:
         emit_json(table.to_json())
     else:
-        click.echo(table.render(color=use_color()))
+        click.echo(render.odds_text(table, color=use_color()))
 
 
 @main.command()
