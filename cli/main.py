@@ -52,7 +52,7 @@ from claimsolve import analysis as analysis_mod
 from claimsolve import commands
 from claimsolve import limits
 from claimsolve.catalog import all_games, ids_where
-from claimsolve.errors import ClaimsolveError, Interrupted
+from claimsolve.errors import ClaimsolveError, Interrupted, one_line
 from claimsolve.files import write_atomically
 from claimsolve.positions import dumps
 from claimsolve.records import load_position
@@ -71,21 +71,14 @@ _current_source = [None]   # the position file the command read, for error lines
 INTERRUPTED_EXIT = 130
 
 
-# the longest error line printed (a message quoting a megabyte of input is cut)
-MAX_ERROR_LINE = 1000
 # the errors of writing standard output that are the output's fault, not a bug
 # (EPIPE, a reader that stopped, is handled apart: silently)
 OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF}
 
 
 def error_line(message):
-    """`claimsolve: MESSAGE` as one printable line: control characters (a
-    newline in a move), lone surrogates and escapes are written as Python
-    escapes, and a very long message is cut in the middle."""
-    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in str(message))
-    if len(text) > MAX_ERROR_LINE:
-        text = f"{text[:MAX_ERROR_LINE - 200]} ...({len(text)} characters)... {text[-150:]}"
-    return f"claimsolve: {text}"
+    """`claimsolve: MESSAGE` as one printable line (claimsolve.errors.one_line)."""
+    return f"claimsolve: {one_line(message)}"
 
 
 def usage_error(ctx, exc):
@@ -844,7 +837,7 @@ def _first_interrupt_only():
               help="Analyses run at once, each in its own process (a few more wait; more are refused).")
 def serve(port, host, max_time, workers):
     """The analysis board in the browser, and its JSON API under /api/."""
-    from claimsolve import web
+    from claimsolve import web     # deferred: start-up (starlette, uvicorn)
 
     if not web.is_loopback(host):
         click.echo(error_line(f"warning: listening on {host}: anyone who can reach this machine can use "

@@ -23,7 +23,7 @@ import multiprocessing
 import threading
 import time
 
-from ..errors import ClaimsolveError
+from ..errors import ClaimsolveError, one_line
 
 CANCEL_GRACE = 3.0       # seconds a worker gets to stop a cancelled search
 POLL = 0.05              # seconds between the runner's looks at a cancel or the deadline
@@ -89,7 +89,7 @@ def _worker_main(connection):
         except Cancelled:
             connection.send(("cancelled", job))
         except ClaimsolveError as exc:
-            connection.send(("error", job, tasks.error_text(exc)))
+            connection.send(("error", job, one_line(exc)))
         except KeyboardInterrupt:
             return
         except Exception as exc:     # a bug: reported as a 500 with its one line

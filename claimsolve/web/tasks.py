@@ -7,7 +7,9 @@ import math
 
 import claimsolve
 from claimsolve import render
+from claimsolve.catalog import all_games
 from claimsolve.positions import from_dict
+from claimsolve.records import GameRecord
 
 # the longest list a progress report carries (a search reports its top moves)
 MAX_PROGRESS_ITEMS = 64
@@ -16,19 +18,12 @@ MAX_PROGRESS_ITEMS = 64
 def warm():
     """Imports each game's code and engines once, when the worker starts, so
     that the first task answers as fast as the others."""
-    from claimsolve.catalog import all_games
-    from claimsolve.search import alphabeta, mcts  # noqa: F401
+    from claimsolve.search import alphabeta, mcts  # noqa: F401  (the warm-up itself: the searches loaded)
     for game in all_games():
         game.position_class
         for capability in (game.analyze, game.solve, game.odds):
             if capability is not None:
                 capability.load()
-
-
-def error_text(exc):
-    """The one line the command prints for `exc`, without its `claimsolve: `."""
-    from claimsolve.cli.main import error_line
-    return error_line(exc).removeprefix("claimsolve: ")
 
 
 def jsonable(value, depth=0):
@@ -93,7 +88,6 @@ def review(args, progress):
     """`review --json`, a move graded at a time in the progress reports
     ({"done", "total", "move"}); the positions one after another in this
     worker (the server's workers are its cores)."""
-    from claimsolve.records import GameRecord
     record = GameRecord.from_json(args["record"])
     review = claimsolve.review(record, time=args["time"], workers=1, progress=progress, seed=args.get("seed", 0),
                                objective=args.get("objective"))
