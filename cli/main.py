@@ -60,15 +60,73 @@ from claimsolve.progress import progress_for
 
 from claimsolve import render
 
-if _SIGINT_BEFORE is signal.default_int_handler:
-    signal.signal(signal.SIGINT, _SIGINT_BEFORE)     # Ctrl-C is KeyboardInterrupt again
-
 
 _current_source = [None]   # the position file the command read, for error lines
 
 # Ctrl-C (SIGINT): the command stops within a second, prints the answer so
 # far where it has one (marked interrupted), one line on stderr, exit code 130
 INTERRUPTED_EXIT = 130
+
+
+# a Ctrl-C this long after the first one, which the command has not
+# finished handling, ends the process at once (exit 130): a second chance to
+# stop it, never a way to cut its cleaning up short
+FORCE_AFTER = 3.0
+
+
+class _CtrlC:
+    """Python's SIGINT handler while a command runs as a process of its own:
+    the first Ctrl-C raises KeyboardInterrupt, as ever (the command stops
+    and prints its answer so far); the ones after it are ignored while the
+    command ends, so that a second Ctrl-C a moment later cannot break the
+    answer, the record or the cleaning up (a KeyboardInterrupt inside a
+    lock's release, a pool's join or the exception handler) and the exit
+    code is 130 every time, never death by SIGINT.  A Ctrl-C FORCE_AFTER
+    seconds after the first, the command still running, ends it at once
+    (exit 130).  In a process forked by the command (a worker that kept
+    this handler), the first Ctrl-C raises and the others are ignored.  A
+    SIGINT that was ignored or handled otherwise when the command started
+    is left as it is."""
+
+    first = None            # the monotonic clock at the first Ctrl-C
+    pid = None              # the process that installed the handler
+
+    @classmethod
+    def install(cls):
+        """Takes SIGINT when Python's default handler has it; True if so."""
+        try:
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                cls.first, cls.pid = None, os.getpid()
+                signal.signal(signal.SIGINT, cls.handle)
+                return True
+        except ValueError:                  # not the main thread
+            pass
+        return False
+
+    @classmethod
+    def ignore(cls):
+        """The command is done, its exit code decided: SIGINT is ignored
+        through the interpreter's teardown (which would put back SIGINT's
+        default action, death by SIGINT, in place of a Python handler)."""
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:
+            pass
+
+    @classmethod
+    def handle(cls, signum, frame):
+        if os.getpid() != cls.pid:          # a forked worker: stop its work once
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            raise KeyboardInterrupt
+        if cls.first is None:
+            cls.first = time.monotonic()
+            raise KeyboardInterrupt
+        if time.monotonic() - cls.first >= FORCE_AFTER:
+            try:
+                os.write(2, b"claimsolve: interrupted again: stopped at once\n")
+            except OSError:
+                pass
+            os._exit(INTERRUPTED_EXIT)
 
 
 # the longest error line printed (a message quoting a megabyte of input is cut)
@@ -163,19 +221,28 @@ class CommandGroup(click.Group):
                 ctx.exit(0)
             except click.UsageError as exc:
                 usage_error(ctx, exc)
+            except KeyboardInterrupt:           # Ctrl-C before the command runs (click: exit 1)
+                click.echo("claimsolve: interrupted", err=True)
+                ctx.exit(INTERRUPTED_EXIT)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        """A command that worked to a --time budget and runs as a process of
-        its own (no `args` given: the console script, python -m; not a test's
-        CliRunner) ends with os._exit once its output is flushed: the
-        interpreter's teardown (freeing the search's tables: 0.03-0.15 s) is
-        no part of the budget."""
+        """A command that runs as a process of its own (no `args` given: the
+        console script, python -m; not a test's CliRunner) takes Ctrl-C
+        once (_CtrlC), and when it worked to a --time budget ends with
+        os._exit once its output is flushed: the interpreter's teardown
+        (freeing the search's tables: 0.03-0.15 s) is no part of the
+        budget."""
+        alone = args is None and standalone_mode
+        installed = alone and _CtrlC.install()
         try:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         except SystemExit as exc:
-            if args is None and standalone_mode and _FAST_EXIT[0]:
+            if alone and _FAST_EXIT[0]:
                 _exit_now(exc.code)
             raise
+        finally:
+            if installed:
+                _CtrlC.ignore()
 
     def invoke(self, ctx):
         _current_source[0] = None
@@ -778,21 +845,20 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
     click.echo(f"{descriptor.title}: you play seat {seat}, the engine ({spec}) the others.  "
                "Type a move, or help.")
     interrupted = False
-    with _first_interrupt_only():
-        try:
-            session.run()
-        except KeyboardInterrupt:
-            interrupted = True
-            click.echo("")                   # off the line of the prompt or the progress line
-        line = play_mod.record_line(session.record())
-        if record_path:
-            write_atomically(record_path, line + "\n")
-            click.echo(f"The game's record ({len(session.moves)} moves) is in {record_path}.")
-        else:
-            click.echo(f"The game's record ({len(session.moves)} moves, match --save format):")
-            click.echo(line)
-        if interrupted:
-            raise KeyboardInterrupt
+    try:
+        session.run()
+    except KeyboardInterrupt:
+        interrupted = True
+        click.echo("")                       # off the line of the prompt or the progress line
+    line = play_mod.record_line(session.record())
+    if record_path:
+        write_atomically(record_path, line + "\n")
+        click.echo(f"The game's record ({len(session.moves)} moves) is in {record_path}.")
+    else:
+        click.echo(f"The game's record ({len(session.moves)} moves, match --save format):")
+        click.echo(line)
+    if interrupted:
+        raise KeyboardInterrupt
 
 
 def _lenient_input():
@@ -803,34 +869,6 @@ def _lenient_input():
         sys.stdin.reconfigure(errors="surrogateescape")
     except (AttributeError, ValueError, OSError):      # not a text file of the io module (a test's)
         pass
-
-
-@contextlib.contextmanager
-def _first_interrupt_only():
-    """While `play` runs: the first Ctrl-C stops the game (KeyboardInterrupt,
-    as ever); any after it, while the record is printed and the command ends,
-    are ignored, so that the record is printed whole and the exit code is
-    130, never death by SIGINT.  A SIGINT that was ignored or handled
-    otherwise when the command started is left as it is."""
-    fired = []
-
-    def once(signum, frame):
-        if fired:
-            return
-        fired.append(signum)
-        raise KeyboardInterrupt
-
-    try:
-        if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-            raise ValueError("SIGINT is not Python's default")
-        signal.signal(signal.SIGINT, once)
-    except ValueError:                  # that, or not the main thread (a test's runner)
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN if fired else signal.default_int_handler)
 
 
 @main.command()
@@ -856,6 +894,9 @@ def serve(port, host, max_time, workers):
 from claimsolve.cli.study import study_group  # noqa: E402
 
 main.add_command(study_group(sys.modules[__name__]))
+
+if _SIGINT_BEFORE is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _SIGINT_BEFORE)     # loaded: Ctrl-C is KeyboardInterrupt again (main: once)
 
 
 if __name__ == "__main__":  # pragma: no cover
