@@ -19,6 +19,7 @@ import sys
 from . import limits
 from .catalog import game_ids, get_game
 from .errors import ClaimsolveError, PositionError
+from .files import problem as os_problem
 
 MAX_BYTES = 16 * 1024 * 1024     # 16 MB: a position file is a few KB
 MAX_NESTING = 32                 # a Claim position nests 4 levels deep
@@ -215,6 +216,8 @@ def load(path):
         source = getattr(path, "name", None)
         return loads(_read_capped(path, source), source)
     path = os.fsdecode(path) if isinstance(path, (bytes, os.PathLike)) else str(path)
+    if path == "":
+        raise ClaimsolveError("cannot read: the file name is an empty string")
     if path == "-":
         if sys.stdin is None:                   # started with standard input closed (<&-)
             raise ClaimsolveError("cannot read: standard input is closed", "-")
@@ -224,7 +227,7 @@ def load(path):
         with open(path, "rb") as f:
             data = _read_capped(f, path)
     except OSError as exc:
-        raise ClaimsolveError(f"cannot read: {exc.strerror or exc}", path) from None
+        raise ClaimsolveError(f"cannot read: {os_problem(exc, path)}", path) from None
     except ValueError as exc:                   # a NUL character in the path
         raise ClaimsolveError(f"cannot read: {exc}", path) from None
     return loads(data, path)

@@ -12,6 +12,11 @@ import stat
 import sys
 import time
 
+try:
+    import resource
+except ImportError:         # not Unix
+    resource = None
+
 
 def _process_start():
     """The monotonic clock's reading when this process started (Linux: its
@@ -53,7 +58,7 @@ from claimsolve import commands
 from claimsolve import limits
 from claimsolve.catalog import all_games, ids_where
 from claimsolve.errors import ClaimsolveError, Interrupted
-from claimsolve.files import write_atomically
+from claimsolve.files import FOLDER_GONE, absolute, folder_gone, write_atomically
 from claimsolve.positions import dumps
 from claimsolve.records import load_position
 from claimsolve.progress import progress_for
@@ -156,6 +161,95 @@ def usage_error(ctx, exc):
     ctx.exit(2)
 
 
+def _limit_text(resource_name, option, unit=1, what=""):
+    """", at most N{what} for this process (ulimit OPTION)" for a finite soft
+    limit, else ""."""
+    try:
+        soft = resource.getrlimit(getattr(resource, resource_name))[0]
+    except (AttributeError, OSError, ValueError):       # no such limit here (resource is None off Unix)
+        return ""
+    if soft == resource.RLIM_INFINITY:
+        return ""
+    return f", at most {soft // unit:,}{what} for this process (ulimit {option})"
+
+
+def out_of_memory():
+    """The line for a command the memory it may use is too small for."""
+    return (f"out of memory{_limit_text('RLIMIT_AS', '-v', 1 << 20, ' MB')}: give the command more, "
+            "or ask for less (a smaller --hash, fewer --threads)")
+
+
+def limit_problem(exc):
+    """The line for an OSError that is a limit of the machine or of the
+    process, not a bug (too many open files, no memory), or one about a
+    relative path once the working folder was deleted; None for any
+    other."""
+    if exc.errno == errno.ENOMEM:
+        return out_of_memory()
+    if exc.errno == errno.EMFILE:
+        return f"too many open files{_limit_text('RLIMIT_NOFILE', '-n')}: the command needs more"
+    if exc.errno == errno.ENFILE:
+        return "too many open files on this system: the command needs more"
+    if isinstance(exc, FileNotFoundError) and folder_gone():
+        return f"{exc.filename}: {FOLDER_GONE}" if exc.filename else FOLDER_GONE
+    return None
+
+
+class QuietStderr:
+    """Standard error that never fails the command: a line that cannot be
+    written (`2>/dev/full`, a closed pipe, a file past `ulimit -f`) is lost,
+    and the exit code still says what happened (2 for a refusal, 0 for an
+    answer on standard output), not 1 nor Python's 120 for a failed
+    flush."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except (OSError, ValueError):
+            return len(text)
+
+    def flush(self):
+        try:
+            self._stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def standard_streams():
+    """A command run as a process of its own: a standard stream it was
+    started without (`2>&-`) is /dev/null on its file descriptor, so that
+    no file the command opens takes descriptor 0, 1 or 2 (where a line for
+    standard error, Python's or C's, would land in it); standard error
+    started closed writes nowhere (the command still does its work: an
+    answer, exit 0) and one that cannot be written loses its lines
+    (QuietStderr).  Standard output started closed is refused when the
+    command begins (CommandGroup.parse_args)."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
+            except OSError:
+                pass
+    if sys.stderr is None:
+        try:
+            sys.stderr = open(os.devnull, "w")
+        except OSError:
+            return
+    if not isinstance(sys.stderr, QuietStderr):
+        sys.stderr = QuietStderr(sys.stderr)
+
+
 def silence_stdout():
     """Points file descriptor 1 at /dev/null, so that the interpreter's last
     flush of what standard output still buffers neither fails nor prints."""
@@ -233,6 +327,8 @@ class CommandGroup(click.Group):
         (freeing the search's tables: 0.03-0.15 s) is no part of the
         budget."""
         alone = args is None and standalone_mode
+        if alone:
+            standard_streams()
         installed = alone and _CtrlC.install()
         try:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
@@ -262,6 +358,15 @@ class CommandGroup(click.Group):
                 # Ctrl-C: the answer so far, if any, is printed already
                 click.echo("claimsolve: interrupted", err=True)
                 ctx.exit(INTERRUPTED_EXIT)
+            except MemoryError:
+                click.echo(error_line(out_of_memory()), err=True)
+                ctx.exit(2)
+            except OSError as exc:
+                message = limit_problem(exc)
+                if message is None:
+                    raise
+                click.echo(error_line(message), err=True)
+                ctx.exit(2)
 
     def format_commands(self, ctx, formatter):
         super().format_commands(ctx, formatter)
@@ -321,7 +426,7 @@ def output_file(value, name):
                               "write to a file", value)
     if mode is not None and not os.access(path, os.W_OK):
         raise ClaimsolveError(f"option '{name}': cannot write: the file is read-only", value)
-    folder = os.path.dirname(os.path.abspath(path))
+    folder = os.path.dirname(absolute(path, f"option '{name}': "))
     if not os.path.isdir(folder):
         raise ClaimsolveError(f"option '{name}': cannot write: the folder {folder} does not exist", value)
     if not os.access(folder, os.W_OK | os.X_OK):
@@ -336,7 +441,11 @@ def same_file(a, b):
     try:
         return os.path.samefile(a, b)
     except (OSError, ValueError):
+        pass
+    try:
         return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):       # a relative path with the working folder deleted
+        return os.path.isabs(a) and os.path.isabs(b) and os.path.normpath(a) == os.path.normpath(b)
 
 
 def refuse_same_file(option, output, pos):
