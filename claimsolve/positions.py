@@ -102,6 +102,29 @@ def _refuse_repeated(data):
         stack.extend(reversed(children))            # the first in the file is reported
 
 
+def _refuse_empty_strings(data):
+    """Refuses an empty or blank string anywhere in a position the game's
+    reader took (no field takes one: a field wants a value, or null where
+    docs/positions.md allows none; `"claims": [null, ""]` is not `[null,
+    null]`), naming the field by its path, like `claims[1]` or
+    `history.streak.1[0]`.  (The game's own faults, an unknown key among
+    them, are reported first.)"""
+    stack = [(data, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if limits.blank(value):
+                raise PositionError(path, limits.blank(value))
+            continue
+        if isinstance(value, dict):
+            children = [(child, f"{path}.{key}" if path else key) for key, child in value.items()]
+        elif isinstance(value, (list, tuple)):
+            children = [(child, f"{path}[{index}]") for index, child in enumerate(value)]
+        else:
+            continue
+        stack.extend(reversed(children))            # the first in the file is reported
+
+
 def shown(value, width=60):
     """A JSON value as an error message quotes it: on one line, at most
     about `width` characters."""
@@ -139,7 +162,9 @@ def from_dict(data, source=None):
         game_id = data["game"]
         if not isinstance(game_id, str) or game_id not in game_ids():
             raise PositionError("game", f"unknown game {shown(game_id)} (one of: {', '.join(game_ids())})")
-        return game_class(game_id).from_json(data)
+        position = game_class(game_id).from_json(data)
+        _refuse_empty_strings(data)
+        return position
     except ClaimsolveError as exc:
         if exc.source is None:
             exc.source = source
