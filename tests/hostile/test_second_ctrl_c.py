@@ -61,8 +61,15 @@ def assert_130(code, out):
     assert lines[-1] == "claimsolve: interrupted", out[-1500:]
 
 
-@pytest.mark.parametrize("timing", TIMINGS, ids=["at-once", "later"])
-@pytest.mark.parametrize("command", sorted(COMMANDS))
+# a moment each for the searches on two threads, two for the commands with
+# worker processes (where a Ctrl-C in the pool's wait or a worker's start was
+# a traceback or death by SIGINT)
+CASES = [("analyze", TIMINGS[1]), ("solve", TIMINGS[0]), ("odds", TIMINGS[1]),
+         ("match", TIMINGS[0]), ("match", TIMINGS[1]), ("review", TIMINGS[0]), ("review", TIMINGS[1])]
+
+
+@pytest.mark.parametrize("command, timing", CASES,
+                         ids=[f"{command}-{'later' if delay else 'at-once'}" for command, (delay, _) in CASES])
 def test_a_second_ctrl_c_exits_130(files, command, timing):
     delay, gap = timing
     term = Terminal(*COMMANDS[command](files), cwd=files["folder"])
