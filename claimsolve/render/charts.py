@@ -29,7 +29,8 @@ def odds_svg(odds):
     left = 20 + label_w
     row_h, top = 34, 92
     width = left + win_w + gap + bust_w + 90
-    height = top + row_h * len(rows) + 96
+    notes = list(odds.notes.values())                     # e.g. a table cut short of its samples (the server)
+    height = top + row_h * len(rows) + 96 + 18 * len(notes)
     top_win = max(r["win_ci95"][1] for r in rows)
     win_max = min(1.0, max(0.1, math.ceil(top_win * 10 - 1e-9) / 10))   # the axis: up to the next 10%
     tick = 0.1 if win_max <= 0.6 else 0.2
@@ -111,6 +112,9 @@ def odds_svg(odds):
     out.append(S.text(20, y, advice, size=13, weight="bold", fill=S.BEST))
     out.append(S.text(20, y + 20, f"Monte Carlo: {odds.samples:,} play-outs per row (seed {odds.seed}); every "
                                   "row uses the same dice for sample i.", size=11.5, fill="#555555"))
+    for index, note in enumerate(notes):
+        out.append(S.text(20, y + 38 + 18 * index, note[:1].upper() + note[1:] + ".", size=11.5, weight="bold",
+                          fill=BUST))
     return canvas.document()
 
 
