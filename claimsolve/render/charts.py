@@ -21,7 +21,8 @@ def odds_svg(odds):
     turn busts (1 - survive); the recommended plan stands out in bold
     magenta.  Each row is a <g class="plan"> (class "plan best" for the best
     one) with data-plan, data-win, data-low, data-high and data-bust, and a
-    <title> in words."""
+    <title> in words.  Each of the table's `notes` (the server's: a table
+    cut short of its samples) is a sentence under the chart."""
     rows = odds.rows
     best_row = max(rows, key=lambda r: r["win"])
     label_w = max(220, min(380, max(S.text_width(r["label"], 12.5) for r in rows) + 20))

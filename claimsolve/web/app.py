@@ -4,7 +4,7 @@ Starlette application (run by uvicorn: claimsolve.web.serve).
     GET  /                  the analysis board (static/index.html)
     GET  /static/...        its script, style sheet, icon and game boards
     GET  /api/games         the games, their `new` options, the server's caps
-    POST /api/new | show | moves | apply          answered at once
+    POST /api/new | show | moves | apply          answered by a quick worker (at most QUICK_TIME s)
     POST /api/check         the page's apply: {"legal": true, "position"} or
                             {"legal": false, "error": apply's line}, a 200 either way
     POST /api/analyze | odds | solve | review     run in a worker process
