@@ -96,14 +96,20 @@ def analyze(args, progress):
 
 def _odds_table(args, progress):
     """The odds table, its play-outs stopped at the request's time or else
-    the server's cap ("cap": its --max-time), whichever applies; a table
-    cut short of the samples asked says so in its notes ("truncated")."""
-    from claimsolve.claimit.odds import DEFAULT_SAMPLES
+    at the server's cap ("cap": its --max-time); under the cap the exact
+    turn optimum keeps the budget it has without a time (odds --json
+    without --time: the same table, every sample played, when they fit).
+    A table cut short of the samples asked says so in its notes
+    ("truncated")."""
+    from claimsolve.claimit import odds as table_of
     position = from_dict(args["position"])
     time, cap = args.get("time"), args.get("cap")
-    table = claimsolve.odds(position, samples=args.get("samples"), seed=args.get("seed", 0),
-                            time=time if time is not None else cap, progress=progress)
-    asked = args.get("samples") or DEFAULT_SAMPLES
+    asked = args.get("samples") or table_of.DEFAULT_SAMPLES
+    if time is not None:
+        table = claimsolve.odds(position, samples=asked, seed=args.get("seed", 0), time=time, progress=progress)
+    else:       # api.odds_args checked the game and the options
+        table = table_of.odds(position, samples=asked, seed=args.get("seed", 0), time=cap, progress=progress,
+                              optimum_time=min(table_of.DEFAULT_TIME, cap * table_of.OPTIMUM_SHARE))
     if table.samples < asked:
         why = (f"the request's time of {time:g} s" if time is not None else
                f"this server's cap of {cap:g} s a request (serve --max-time)")
