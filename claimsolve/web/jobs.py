@@ -23,10 +23,11 @@ catches work that has no budget of its own (a quick request's cap).
 `pool.abort()` (the server is stopping: SIGINT, SIGTERM) kills every worker
 at once and ends every task, running or waiting, with Stopped.
 
-The workers ignore SIGINT (a terminal's Ctrl-C reaches the whole process
-group): the server stops them, and they never print a traceback of their
-own.  A worker that is killed is started again from the event loop's
-thread, the only one that may set that up.
+The workers ignore SIGINT from the first line they run (a terminal's
+Ctrl-C reaches the whole process group): the server stops them.  (The
+server's own SIGINT disposition is never changed to start them: a Ctrl-C
+meanwhile would be lost.)  A worker that is killed is started again on the
+event loop, by the pool.
 """
 import asyncio
 import concurrent.futures
@@ -77,8 +78,8 @@ def _worker_main(connection, niceness=WORKER_NICENESS):
     ("error", job, line) | ("refused", job, status, line) | ("cancelled",
     job) | ("failed", job, text).  ("cancel", job) stops job `job`; a
     cancel of a job already finished is ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # the server stops us (a terminal's Ctrl-C reaches us too)
     import os
-    signal.signal(signal.SIGINT, signal.SIG_IGN)     # started so already; the server stops us
     from . import tasks
     from .api import ApiError
     if niceness:
@@ -133,21 +134,6 @@ def _worker_main(connection, niceness=WORKER_NICENESS):
             return
 
 
-def _spawn(process):
-    """process.start(), the new process ignoring SIGINT from its first
-    instruction (an ignored signal stays ignored across exec, and Python
-    keeps it so): on the main thread only, where the signal can be set;
-    elsewhere (a test's server thread) as it is."""
-    if threading.current_thread() is not threading.main_thread():
-        process.start()
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        process.start()
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 class _Worker:
     """One worker process and the parent's end of its pipe."""
 
@@ -162,7 +148,7 @@ class _Worker:
         parent, child = self.context.Pipe(duplex=True)
         self.process = self.context.Process(target=_worker_main, args=(child, self.niceness), daemon=True,
                                             name="claimsolve-serve-worker")
-        _spawn(self.process)
+        self.process.start()
         child.close()
         self.connection = parent
         self.ready = False
