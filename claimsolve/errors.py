@@ -12,7 +12,7 @@ class ClaimsolveError(Exception):
         self.source = source
 
     def __str__(self):
-        if self.source is not None:
+        if self.source is not None and self.source != "":      # (no file has the empty name)
             return f"{self.source}: {self.message}"
         return self.message
 

@@ -8,6 +8,45 @@ import time
 from .errors import ClaimsolveError
 
 
+FOLDER_GONE = ("the working folder no longer exists (it was deleted): give a full path, or change to a "
+               "folder that exists")
+
+
+def folder_gone():
+    """Whether the working folder was deleted (or cannot be reached): a
+    relative path then names nothing, and os.path.abspath raises."""
+    try:
+        os.getcwd()
+        return False
+    except OSError:
+        return True
+
+
+def problem(exc, path):
+    """What an OSError on `path` says, in words: its strerror, and why when
+    `path` is relative and the working folder was deleted."""
+    if not os.path.isabs(os.fspath(path)) and folder_gone():
+        return FOLDER_GONE
+    return getattr(exc, "strerror", None) or str(exc)
+
+
+def absolute(path, where=""):
+    """os.path.abspath(path), or ClaimsolveError (`where` its first words,
+    like "option '--svg': ") when the working folder was deleted."""
+    try:
+        return os.path.abspath(path)
+    except OSError:
+        raise ClaimsolveError(f"{where}cannot use {os.fsdecode(path)}: {FOLDER_GONE}") from None
+
+
+def resolved(path, where=""):
+    """os.path.realpath(path), or ClaimsolveError as absolute() says."""
+    try:
+        return os.path.realpath(path)
+    except OSError:
+        raise ClaimsolveError(f"{where}cannot use {os.fsdecode(path)}: {FOLDER_GONE}") from None
+
+
 def write_atomically(path, text):
     """Writes `text` to `path` through a temporary file in the same folder,
     renamed into place only once complete.  A file that exists keeps its
@@ -20,7 +59,7 @@ def write_atomically(path, text):
     but a regular file (a folder, a device such as /dev/full, a pipe) is
     refused, never replaced."""
     path = os.fspath(path)
-    target = os.path.realpath(path)
+    target = resolved(path)
     if os.path.exists(target) and not os.path.isfile(target):
         raise ClaimsolveError("cannot write: not a regular file (a folder, a device or a pipe)", path)
     try:
@@ -28,7 +67,7 @@ def write_atomically(path, text):
     except FileNotFoundError:
         old_mode = None
     except OSError as exc:
-        raise ClaimsolveError(f"cannot write: {exc.strerror}", path) from None
+        raise ClaimsolveError(f"cannot write: {problem(exc, path)}", path) from None
     if old_mode is not None and not os.access(target, os.W_OK):
         raise ClaimsolveError("cannot write: the file is read-only", path)
     directory = os.path.dirname(target)
@@ -47,7 +86,7 @@ def write_atomically(path, text):
     except OSError as exc:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
-        raise ClaimsolveError(f"cannot write: {exc.strerror}", path) from None
+        raise ClaimsolveError(f"cannot write: {problem(exc, path)}", path) from None
 
 
 class LineLog:
@@ -78,7 +117,7 @@ class LineLog:
                                           "(remove it, or give another name)", self.path) from None
                 fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
         except OSError as exc:
-            raise ClaimsolveError(f"{self._where}cannot write: {exc.strerror}", self.path) from None
+            raise ClaimsolveError(f"{self._where}cannot write: {problem(exc, self.path)}", self.path) from None
         self._fd = fd
         self._synced = time.monotonic()
 

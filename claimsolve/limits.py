@@ -69,6 +69,14 @@ def quoted(value):
     return _shown(value)
 
 
+def blank(value):
+    """What is wrong with an empty or blank string where a field wants a
+    value ("an empty string"), or None for any other value."""
+    if not isinstance(value, str) or value.strip():
+        return None
+    return "an empty string" if not value else f"a blank string ({_shown(value)}: white space only)"
+
+
 def _label(name):
     """How an error names what the user gave: "option '--seed'", or, for a
     name that is already a description (it holds a space: "option 'k'

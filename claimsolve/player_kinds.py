@@ -7,6 +7,7 @@ and each game's own kinds (its descriptor's `player_kinds`, found through
 claimsolve.catalog).
 """
 import importlib
+import importlib.util
 
 from . import limits
 from .catalog import all_games, get_game, ids_where
@@ -17,16 +18,36 @@ from .search.player import GENERIC_KINDS
 GENERIC_KIND_MODULES = ("claimsolve.search.mcts", "claimsolve.search.alphabeta",
                         "claimsolve.search.random_player", "claimsolve.search.analyze_player")
 OPENSPIEL_KIND_MODULE = "claimsolve.interop.openspiel"
+# the kinds OPENSPIEL_KIND_MODULE registers: it (with numpy and pyspiel, tens
+# of MB) is imported only when one of them is asked for
+OPENSPIEL_KINDS = ("openspiel-mcts",)
 
 
-def _load_generic_kinds():
+def _load_generic_kinds(kind=None):
+    """Imports the modules that register the generic kinds; the OpenSpiel
+    one only for an OpenSpiel `kind` (when it is installed)."""
     for module in GENERIC_KIND_MODULES:
         importlib.import_module(module)
-    try:
-        importlib.import_module(OPENSPIEL_KIND_MODULE)   # kind "openspiel-mcts"
-    except ImportError as exc:
-        if not (exc.name or "").startswith(("pyspiel", "open_spiel")):
-            raise
+    if kind in OPENSPIEL_KINDS:
+        try:
+            importlib.import_module(OPENSPIEL_KIND_MODULE)
+        except ImportError as exc:
+            if not (exc.name or "").startswith(("pyspiel", "open_spiel")):
+                raise
+
+
+def _openspiel_kinds(descriptor):
+    """The OpenSpiel kinds that play `descriptor` (None: any game), known
+    without importing OpenSpiel: installed, and the game has an OpenSpiel
+    version."""
+    if OPENSPIEL_KINDS[0] in GENERIC_KINDS:           # imported already: its own rule
+        return {kind for kind in OPENSPIEL_KINDS
+                if descriptor is None or GENERIC_KINDS[kind].plays is None or GENERIC_KINDS[kind].plays(descriptor)}
+    if importlib.util.find_spec("pyspiel") is None:
+        return set()
+    if descriptor is not None and descriptor.openspiel is None:
+        return set()
+    return set(OPENSPIEL_KINDS)
 
 
 def _own_kinds(game):
@@ -56,11 +77,11 @@ def kinds(game=None):
     _load_generic_kinds()
     if game is None:
         own = {kind for each in all_games() for kind in _own_kinds(each)}
-        return sorted(set(GENERIC_KINDS) | own)
+        return sorted(set(GENERIC_KINDS) | own | _openspiel_kinds(None))
     descriptor = get_game(game)
     generic = {kind for kind, entry in GENERIC_KINDS.items()
                if entry.plays is None or entry.plays(descriptor)}
-    return sorted(generic | set(_own_kinds(descriptor)))
+    return sorted(generic | set(_own_kinds(descriptor)) | _openspiel_kinds(descriptor))
 
 
 def make_player(spec, seed=0, game=None):
@@ -70,8 +91,8 @@ def make_player(spec, seed=0, game=None):
     of the engines' seeds.  Each kind checks its options with
     claimsolve.limits.spec_options: an error names the spec and the option
     as written."""
-    _load_generic_kinds()
     kind, options = parse_spec(spec)
+    _load_generic_kinds(kind)
     factory = _factory(spec, kind, game)
     try:
         player = factory(options, limits.fold_seed(seed))

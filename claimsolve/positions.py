@@ -19,6 +19,7 @@ import sys
 from . import limits
 from .catalog import game_ids, get_game
 from .errors import ClaimsolveError, PositionError
+from .files import problem as os_problem
 
 MAX_BYTES = 16 * 1024 * 1024     # 16 MB: a position file is a few KB
 MAX_NESTING = 32                 # a Claim position nests 4 levels deep
@@ -101,6 +102,29 @@ def _refuse_repeated(data):
         stack.extend(reversed(children))            # the first in the file is reported
 
 
+def _refuse_empty_strings(data):
+    """Refuses an empty or blank string anywhere in a position the game's
+    reader took (no field takes one: a field wants a value, or null where
+    docs/positions.md allows none; `"claims": [null, ""]` is not `[null,
+    null]`), naming the field by its path, like `claims[1]` or
+    `history.streak.1[0]`.  (The game's own faults, an unknown key among
+    them, are reported first.)"""
+    stack = [(data, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if limits.blank(value):
+                raise PositionError(path, limits.blank(value))
+            continue
+        if isinstance(value, dict):
+            children = [(child, f"{path}.{key}" if path else key) for key, child in value.items()]
+        elif isinstance(value, (list, tuple)):
+            children = [(child, f"{path}[{index}]") for index, child in enumerate(value)]
+        else:
+            continue
+        stack.extend(reversed(children))            # the first in the file is reported
+
+
 def shown(value, width=60):
     """A JSON value as an error message quotes it: on one line, at most
     about `width` characters."""
@@ -138,7 +162,9 @@ def from_dict(data, source=None):
         game_id = data["game"]
         if not isinstance(game_id, str) or game_id not in game_ids():
             raise PositionError("game", f"unknown game {shown(game_id)} (one of: {', '.join(game_ids())})")
-        return game_class(game_id).from_json(data)
+        position = game_class(game_id).from_json(data)
+        _refuse_empty_strings(data)
+        return position
     except ClaimsolveError as exc:
         if exc.source is None:
             exc.source = source
@@ -215,6 +241,8 @@ def load(path):
         source = getattr(path, "name", None)
         return loads(_read_capped(path, source), source)
     path = os.fsdecode(path) if isinstance(path, (bytes, os.PathLike)) else str(path)
+    if path == "":
+        raise ClaimsolveError("cannot read: the file name is an empty string")
     if path == "-":
         if sys.stdin is None:                   # started with standard input closed (<&-)
             raise ClaimsolveError("cannot read: standard input is closed", "-")
@@ -224,7 +252,7 @@ def load(path):
         with open(path, "rb") as f:
             data = _read_capped(f, path)
     except OSError as exc:
-        raise ClaimsolveError(f"cannot read: {exc.strerror or exc}", path) from None
+        raise ClaimsolveError(f"cannot read: {os_problem(exc, path)}", path) from None
     except ValueError as exc:                   # a NUL character in the path
         raise ClaimsolveError(f"cannot read: {exc}", path) from None
     return loads(data, path)

@@ -34,6 +34,7 @@ import sys
 from dataclasses import dataclass, field
 
 from .errors import ClaimsolveError, MoveError
+from .files import problem as os_problem
 from .positions import MAX_BYTES, from_dict, parse_json, shown
 
 VERSION = 1
@@ -307,6 +308,8 @@ def _read(path):
     source = _source(path)
     if hasattr(path, "read"):
         return _read_from(path, source)
+    if source == "":
+        raise ClaimsolveError("cannot read: the file name is an empty string")
     if source == "-":
         if sys.stdin is None:
             raise ClaimsolveError("cannot read: standard input is closed", "-")
@@ -315,7 +318,7 @@ def _read(path):
         with open(source, "rb") as f:
             return _read_from(f, source)
     except OSError as exc:
-        raise ClaimsolveError(f"cannot read: {exc.strerror or exc}", source) from None
+        raise ClaimsolveError(f"cannot read: {os_problem(exc, source)}", source) from None
     except ValueError as exc:               # a NUL character in the path
         raise ClaimsolveError(f"cannot read: {exc}", source) from None
 

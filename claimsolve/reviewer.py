@@ -198,7 +198,11 @@ def _analyse(game, groups, seconds, seed, options, workers, on_done):
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    pool = context.Pool(workers, initializer=_ignore_sigint)
+    try:
+        pool = context.Pool(workers, initializer=_ignore_sigint)
+    except OSError as exc:       # its locks are files (/dev/shm): ulimit -f 0, -n, a full /dev/shm
+        raise ClaimsolveError(f"cannot start {workers} worker processes: {exc.strerror or exc} "
+                              "(--threads 1 reviews in this process)") from None
     try:
         for answers in pool.imap(_evaluate, jobs, chunksize=1):
             for index, evaluation in answers:

@@ -1,5 +1,5 @@
 """The `claimsolve` command: a thin click front end over the claimsolve
-package (the commands: README.md and `claimsolve COMMAND --help`).  Every command reads positions with
+package (the commands: docs/tour.md, docs/cli.md and `claimsolve COMMAND --help`).  Every command reads positions with
 claimsolve.load, does its work through a library function and prints text
 for people or, with --json, one JSON document.  Bad input: one line on
 stderr naming the file and the field or move, exit code 2."""
@@ -11,6 +11,11 @@ import signal
 import stat
 import sys
 import time
+
+try:
+    import resource
+except ImportError:         # not Unix
+    resource = None
 
 
 def _process_start():
@@ -53,15 +58,12 @@ from claimsolve import commands
 from claimsolve import limits
 from claimsolve.catalog import all_games, ids_where
 from claimsolve.errors import ClaimsolveError, Interrupted
-from claimsolve.files import write_atomically
+from claimsolve.files import FOLDER_GONE, absolute, folder_gone, write_atomically
 from claimsolve.positions import dumps
 from claimsolve.records import load_position
 from claimsolve.progress import progress_for
 
 from claimsolve import render
-
-if _SIGINT_BEFORE is signal.default_int_handler:
-    signal.signal(signal.SIGINT, _SIGINT_BEFORE)     # Ctrl-C is KeyboardInterrupt again
 
 
 _current_source = [None]   # the position file the command read, for error lines
@@ -69,6 +71,67 @@ _current_source = [None]   # the position file the command read, for error lines
 # Ctrl-C (SIGINT): the command stops within a second, prints the answer so
 # far where it has one (marked interrupted), one line on stderr, exit code 130
 INTERRUPTED_EXIT = 130
+
+
+# a Ctrl-C this long after the first one, which the command has not
+# finished handling, ends the process at once (exit 130): a second chance to
+# stop it, never a way to cut its cleaning up short
+FORCE_AFTER = 3.0
+
+
+class _CtrlC:
+    """Python's SIGINT handler while a command runs as a process of its own:
+    the first Ctrl-C raises KeyboardInterrupt, as ever (the command stops
+    and prints its answer so far); the ones after it are ignored while the
+    command ends, so that a second Ctrl-C a moment later cannot break the
+    answer, the record or the cleaning up (a KeyboardInterrupt inside a
+    lock's release, a pool's join or the exception handler) and the exit
+    code is 130 every time, never death by SIGINT.  A Ctrl-C FORCE_AFTER
+    seconds after the first, the command still running, ends it at once
+    (exit 130).  In a process forked by the command (a worker that kept
+    this handler), the first Ctrl-C raises and the others are ignored.  A
+    SIGINT that was ignored or handled otherwise when the command started
+    is left as it is."""
+
+    first = None            # the monotonic clock at the first Ctrl-C
+    pid = None              # the process that installed the handler
+
+    @classmethod
+    def install(cls):
+        """Takes SIGINT when Python's default handler has it; True if so."""
+        try:
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                cls.first, cls.pid = None, os.getpid()
+                signal.signal(signal.SIGINT, cls.handle)
+                return True
+        except ValueError:                  # not the main thread
+            pass
+        return False
+
+    @classmethod
+    def ignore(cls):
+        """The command is done, its exit code decided: SIGINT is ignored
+        through the interpreter's teardown (which would put back SIGINT's
+        default action, death by SIGINT, in place of a Python handler)."""
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:
+            pass
+
+    @classmethod
+    def handle(cls, signum, frame):
+        if os.getpid() != cls.pid:          # a forked worker: stop its work once
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            raise KeyboardInterrupt
+        if cls.first is None:
+            cls.first = time.monotonic()
+            raise KeyboardInterrupt
+        if time.monotonic() - cls.first >= FORCE_AFTER:
+            try:
+                os.write(2, b"claimsolve: interrupted again: stopped at once\n")
+            except OSError:
+                pass
+            os._exit(INTERRUPTED_EXIT)
 
 
 # the longest error line printed (a message quoting a megabyte of input is cut)
@@ -96,6 +159,95 @@ def usage_error(ctx, exc):
     where = exc.ctx or ctx
     click.echo(error_line(f"{message} (try '{where.command_path} --help')"), err=True)
     ctx.exit(2)
+
+
+def _limit_text(resource_name, option, unit=1, what=""):
+    """", at most N{what} for this process (ulimit OPTION)" for a finite soft
+    limit, else ""."""
+    try:
+        soft = resource.getrlimit(getattr(resource, resource_name))[0]
+    except (AttributeError, OSError, ValueError):       # no such limit here (resource is None off Unix)
+        return ""
+    if soft == resource.RLIM_INFINITY:
+        return ""
+    return f", at most {soft // unit:,}{what} for this process (ulimit {option})"
+
+
+def out_of_memory():
+    """The line for a command the memory it may use is too small for."""
+    return (f"out of memory{_limit_text('RLIMIT_AS', '-v', 1 << 20, ' MB')}: give the command more, "
+            "or ask for less (a smaller --hash, fewer --threads)")
+
+
+def limit_problem(exc):
+    """The line for an OSError that is a limit of the machine or of the
+    process, not a bug (too many open files, no memory), or one about a
+    relative path once the working folder was deleted; None for any
+    other."""
+    if exc.errno == errno.ENOMEM:
+        return out_of_memory()
+    if exc.errno == errno.EMFILE:
+        return f"too many open files{_limit_text('RLIMIT_NOFILE', '-n')}: the command needs more"
+    if exc.errno == errno.ENFILE:
+        return "too many open files on this system: the command needs more"
+    if isinstance(exc, FileNotFoundError) and folder_gone():
+        return f"{exc.filename}: {FOLDER_GONE}" if exc.filename else FOLDER_GONE
+    return None
+
+
+class QuietStderr:
+    """Standard error that never fails the command: a line that cannot be
+    written (`2>/dev/full`, a closed pipe, a file past `ulimit -f`) is lost,
+    and the exit code still says what happened (2 for a refusal, 0 for an
+    answer on standard output), not 1 nor Python's 120 for a failed
+    flush."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except (OSError, ValueError):
+            return len(text)
+
+    def flush(self):
+        try:
+            self._stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def standard_streams():
+    """A command run as a process of its own: a standard stream it was
+    started without (`2>&-`) is /dev/null on its file descriptor, so that
+    no file the command opens takes descriptor 0, 1 or 2 (where a line for
+    standard error, Python's or C's, would land in it); standard error
+    started closed writes nowhere (the command still does its work: an
+    answer, exit 0) and one that cannot be written loses its lines
+    (QuietStderr).  Standard output started closed is refused when the
+    command begins (CommandGroup.parse_args)."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
+            except OSError:
+                pass
+    if sys.stderr is None:
+        try:
+            sys.stderr = open(os.devnull, "w")
+        except OSError:
+            return
+    if not isinstance(sys.stderr, QuietStderr):
+        sys.stderr = QuietStderr(sys.stderr)
 
 
 def silence_stdout():
@@ -163,19 +315,29 @@ class CommandGroup(click.Group):
                 ctx.exit(0)
             except click.UsageError as exc:
                 usage_error(ctx, exc)
+            except KeyboardInterrupt:           # Ctrl-C before the command runs (click: exit 1)
+                click.echo("claimsolve: interrupted", err=True)
+                ctx.exit(INTERRUPTED_EXIT)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        """A command that worked to a --time budget and runs as a process of
-        its own (no `args` given: the console script, python -m; not a test's
-        CliRunner) ends with os._exit once its output is flushed: the
-        interpreter's teardown (freeing the search's tables: 0.03-0.15 s) is
-        no part of the budget."""
+        """A command that runs as a process of its own (no `args` given: the
+        console script, python -m; not a test's CliRunner) takes Ctrl-C
+        once (_CtrlC), and when it worked to a --time budget ends with
+        os._exit once its output is flushed: the interpreter's teardown
+        (freeing the search's tables) is no part of the budget."""
+        alone = args is None and standalone_mode
+        if alone:
+            standard_streams()
+        installed = alone and _CtrlC.install()
         try:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         except SystemExit as exc:
-            if args is None and standalone_mode and _FAST_EXIT[0]:
+            if alone and _FAST_EXIT[0]:
                 _exit_now(exc.code)
             raise
+        finally:
+            if installed:
+                _CtrlC.ignore()
 
     def invoke(self, ctx):
         _current_source[0] = None
@@ -195,6 +357,15 @@ class CommandGroup(click.Group):
                 # Ctrl-C: the answer so far, if any, is printed already
                 click.echo("claimsolve: interrupted", err=True)
                 ctx.exit(INTERRUPTED_EXIT)
+            except MemoryError:
+                click.echo(error_line(out_of_memory()), err=True)
+                ctx.exit(2)
+            except OSError as exc:
+                message = limit_problem(exc)
+                if message is None:
+                    raise
+                click.echo(error_line(message), err=True)
+                ctx.exit(2)
 
     def format_commands(self, ctx, formatter):
         super().format_commands(ctx, formatter)
@@ -254,7 +425,7 @@ def output_file(value, name):
                               "write to a file", value)
     if mode is not None and not os.access(path, os.W_OK):
         raise ClaimsolveError(f"option '{name}': cannot write: the file is read-only", value)
-    folder = os.path.dirname(os.path.abspath(path))
+    folder = os.path.dirname(absolute(path, f"option '{name}': "))
     if not os.path.isdir(folder):
         raise ClaimsolveError(f"option '{name}': cannot write: the folder {folder} does not exist", value)
     if not os.access(folder, os.W_OK | os.X_OK):
@@ -269,7 +440,11 @@ def same_file(a, b):
     try:
         return os.path.samefile(a, b)
     except (OSError, ValueError):
+        pass
+    try:
         return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):       # a relative path with the working folder deleted
+        return os.path.isabs(a) and os.path.isabs(b) and os.path.normpath(a) == os.path.normpath(b)
 
 
 def refuse_same_file(option, output, pos):
@@ -308,8 +483,8 @@ class CapabilityCommand(Command):
             formatter.write_text(f"Games: {', '.join(having) or 'none'}.")
 
 
-# the least share of --time a search gets, however long starting took (a loaded
-# machine can take 0.3 s to start: a budget of 0.5 s still holds within 10%)
+# the least share of --time a search gets, however long starting took (on a
+# loaded machine a short budget still holds: benchmarks/bench_budgets.py)
 MIN_SEARCH_SHARE = 0.25
 
 
@@ -778,21 +953,20 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
     click.echo(f"{descriptor.title}: you play seat {seat}, the engine ({spec}) the others.  "
                "Type a move, or help.")
     interrupted = False
-    with _first_interrupt_only():
-        try:
-            session.run()
-        except KeyboardInterrupt:
-            interrupted = True
-            click.echo("")                   # off the line of the prompt or the progress line
-        line = play_mod.record_line(session.record())
-        if record_path:
-            write_atomically(record_path, line + "\n")
-            click.echo(f"The game's record ({len(session.moves)} moves) is in {record_path}.")
-        else:
-            click.echo(f"The game's record ({len(session.moves)} moves, match --save format):")
-            click.echo(line)
-        if interrupted:
-            raise KeyboardInterrupt
+    try:
+        session.run()
+    except KeyboardInterrupt:
+        interrupted = True
+        click.echo("")                       # off the line of the prompt or the progress line
+    line = play_mod.record_line(session.record())
+    if record_path:
+        write_atomically(record_path, line + "\n")
+        click.echo(f"The game's record ({len(session.moves)} moves) is in {record_path}.")
+    else:
+        click.echo(f"The game's record ({len(session.moves)} moves, match --save format):")
+        click.echo(line)
+    if interrupted:
+        raise KeyboardInterrupt
 
 
 def _lenient_input():
@@ -803,34 +977,6 @@ def _lenient_input():
         sys.stdin.reconfigure(errors="surrogateescape")
     except (AttributeError, ValueError, OSError):      # not a text file of the io module (a test's)
         pass
-
-
-@contextlib.contextmanager
-def _first_interrupt_only():
-    """While `play` runs: the first Ctrl-C stops the game (KeyboardInterrupt,
-    as ever); any after it, while the record is printed and the command ends,
-    are ignored, so that the record is printed whole and the exit code is
-    130, never death by SIGINT.  A SIGINT that was ignored or handled
-    otherwise when the command started is left as it is."""
-    fired = []
-
-    def once(signum, frame):
-        if fired:
-            return
-        fired.append(signum)
-        raise KeyboardInterrupt
-
-    try:
-        if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-            raise ValueError("SIGINT is not Python's default")
-        signal.signal(signal.SIGINT, once)
-    except ValueError:                  # that, or not the main thread (a test's runner)
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN if fired else signal.default_int_handler)
 
 
 @main.command()
@@ -856,6 +1002,9 @@ def serve(port, host, max_time, workers):
 from claimsolve.cli.study import study_group  # noqa: E402
 
 main.add_command(study_group(sys.modules[__name__]))
+
+if _SIGINT_BEFORE is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _SIGINT_BEFORE)     # loaded: Ctrl-C is KeyboardInterrupt again (main: once)
 
 
 if __name__ == "__main__":  # pragma: no cover

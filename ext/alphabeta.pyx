@@ -37,13 +37,13 @@ from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t, u
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
                                PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK)
 from posix.unistd cimport usleep
-import threading
 from game cimport *
 from turns cimport *
 
 include "interrupts.pxi"
 include "capsule.pxi"
 include "table_memory.pxi"
+include "helper_threads.pxi"
 
 cdef enum:
     INF = 32000              # outside every value; fits the table's int16

@@ -1,10 +1,14 @@
 # The exact solver's workers (included by alphabeta.pyx): the Pool of
 # alphabeta_solver.pxi, its memory, and the threads that run its tests.
 # Worker 0 is the Searcher's own search in the calling thread (it alone
-# returns to Python on the clock: Ctrl-C, progress); workers 1.. are Python
-# threads that run C code without the GIL, each with its own per-ply
-# buffers, killers and history, all sharing the Searcher's table
-# (alphabeta_table.pxi says how that is safe without locks).  The time, Ctrl-C or an error in any worker halts them all.
+# returns to Python on the clock: Ctrl-C, progress); workers 1.. are C
+# threads (helper_threads.pxi), each with its own per-ply buffers, killers
+# and history, all sharing the Searcher's table (alphabeta_table.pxi says
+# how that is safe without locks).  The time, Ctrl-C or an error in any
+# worker halts them all, and pool_run joins them before it returns: the
+# pool is freed only once no worker runs (a second Ctrl-C cannot cut the
+# join short, as it could a Python thread's join, leaving a worker on
+# freed memory).
 
 cdef enum:
     IDLE_MICROSECONDS = 20   # a waiting worker's pause between looks at the pool
@@ -124,33 +128,53 @@ cdef dict pool_status(Searcher self, Pool *p):
             "best": self.root_paths[p.order[0]] if p.round_steps > 0 else None}
 
 
-def _worker_thread(Searcher searcher, int w):
-    with nogil:
-        worker_loop(searcher.pool, w)
+cdef struct WorkerStart:
+    Pool *p
+    int w
+
+
+cdef void *_worker_main(void *arg) noexcept nogil:
+    """A helper thread's body: worker w's loop (helper_threads.pxi)."""
+    cdef WorkerStart *start = <WorkerStart *> arg
+    worker_loop(start.p, start.w)
+    return NULL
 
 
 cdef void pool_run(Searcher self, Pool *p) except *:
     """Runs the pool's tests to the end on its workers, then adds the
-    helpers' nodes, counts and first error to the Searcher's."""
+    helpers' nodes, counts and first error to the Searcher's.  Nothing
+    between the helpers' start and their join can raise (worker 0's ticks
+    keep what Python raises for afterwards: Searcher.on_tick); a helper that
+    cannot be started (no thread to be had) leaves its share to the
+    others."""
     cdef int k, i
     cdef Search *h
-    helpers = []
+    cdef pthread_t *threads = <pthread_t *> calloc(p.workers, sizeof(pthread_t))
+    cdef WorkerStart *starts = <WorkerStart *> calloc(p.workers, sizeof(WorkerStart))
+    cdef bint *started = <bint *> calloc(p.workers, sizeof(bint))
+    if threads == NULL or starts == NULL or started == NULL:
+        free(threads)
+        free(starts)
+        free(started)
+        raise MemoryError()
     for k in range(1, p.workers):
         h = p.search[k]
         h.start = self.s.start
         h.deadline = self.s.deadline
-        thread = threading.Thread(target=_worker_thread, args=(self, k), daemon=True,
-                                  name="claimsolve-solver-%d" % k)
-        thread.start()
-        helpers.append(thread)
-    try:
-        with nogil:
-            worker_loop(p, 0)
-    finally:
+        starts[k].p = p
+        starts[k].w = k
+    with nogil:
+        for k in range(1, p.workers):
+            started[k] = cs_thread_start(&threads[k], _worker_main, &starts[k])
+        worker_loop(p, 0)
         if p.phase != PHASE_DONE:
-            ab_flag_set(&p.halt, 1)    # an exception in worker 0: the others stop too
-        for thread in helpers:
-            thread.join()
+            ab_flag_set(&p.halt, 1)    # worker 0 stopped (time, Ctrl-C, an error): the others stop too
+        for k in range(1, p.workers):
+            if started[k]:
+                cs_thread_join(threads[k])
+    free(threads)
+    free(starts)
+    free(started)
     for k in range(1, p.workers):
         h = p.search[k]
         self.s.nodes += h.nodes

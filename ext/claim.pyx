@@ -200,8 +200,7 @@ cdef enum:
     MK_PASS = 6
 MOVE_KINDS = {1: "settle", 2: "remove", 3: "tower", 4: "move", 5: "stop", 6: "pass"}
 # MCTS playout policies: "capture" (capturing movements first; the default:
-# MCTS with it beat MCTS with uniform playouts 13-3 over 16 two-seat games from
-# random settles at 0.3 s a move), "uniform"
+# MCTS with it beat MCTS with uniform playouts, docs/benchmarks.md), "uniform"
 PLAYOUTS = ("capture", "uniform")
 
 # evaluation (units: a tower is worth TOWER_VALUE; a win WIN_VALUE)

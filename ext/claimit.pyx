@@ -33,8 +33,6 @@ from libc.string cimport memcpy, memset
 from libc.math cimport exp
 from game cimport *
 
-import threading
-
 cdef extern from *:
     """
     #if defined(__GNUC__) && defined(__x86_64__)
@@ -66,6 +64,7 @@ cdef extern from *:
 
 include "interrupts.pxi"
 include "table_memory.pxi"
+include "helper_threads.pxi"
 include "claimit_rules.pxi"
 include "claimit_game.pxi"
 include "claimit_policy.pxi"
@@ -390,6 +389,23 @@ cdef class ClaimItGame:
             free(reward)
 
 
+cdef struct HelperStart:
+    opt_solver *o            # the helper's search (TurnSolver.helper), sharing the memo
+    ci_state s               # the state the search starts from
+    int depth
+
+
+cdef void *_helper_main(void *arg) noexcept nogil:
+    """The turn optimum's second thread: the search of `solve` on its own
+    opt_solver (placements and roll classes in reverse order), until it is
+    done or the first thread is."""
+    cdef HelperStart *start = <HelperStart *> arg
+    cdef cs_move moves[MAX_TURN_PLACEMENTS]
+    cdef double values[MAX_TURN_PLACEMENTS]
+    opt_root(start.o, &start.s, start.depth, moves, values)
+    return NULL
+
+
 cdef class TurnSolver:
     """The exact turn optimum (expectimax over rolls, placements and
     roll/stop for the rest of one turn) for one objective, memoised on the
@@ -592,7 +608,7 @@ cdef class TurnSolver:
             complete, decisions = self._search(&s, depth)
             return complete, self.o.states, decisions, bool(self.o.cut)
         while True:
-            complete, decisions = self._search_two(state, &s, depth)
+            complete, decisions = self._search_two(&s, depth)
             if complete or not self.o.grow or self.o.interrupted or now_seconds() > self.o.deadline:
                 break
             # the shared table must grow: one thread holds it now
@@ -603,10 +619,16 @@ cdef class TurnSolver:
                 break
         return complete, self.o.states, decisions, bool(self.o.cut)
 
-    cdef tuple _search_two(self, bytes state, ci_state *s, int depth):
-        """_search with a helper thread sharing the table at its size (which
-        neither grows: o.grow says when it must); the helper's counts added
-        to o's."""
+    cdef tuple _search_two(self, ci_state *s, int depth):
+        """_search with a helper thread (a C thread: helper_threads.pxi)
+        sharing the table at its size (which neither grows: o.grow says when
+        it must); the helper's counts added to o's.  The helper is joined
+        before this returns or raises, whatever stopped the search (a second
+        Ctrl-C cannot cut the join short); with no thread to be had, the
+        search runs alone."""
+        cdef HelperStart start
+        cdef pthread_t thread
+        cdef bint started
         self.o.shared = 1
         self.o.grow = 0
         memcpy(&self.helper, &self.o, sizeof(opt_solver))
@@ -614,30 +636,26 @@ cdef class TurnSolver:
         self.helper.states = self.helper.pruned = self.helper.cutoffs = self.helper.number_stops = 0
         self.halt_helper = 0
         self.helper.halt = &self.halt_helper
-        helper = threading.Thread(target=self._helper_run, args=(state, depth), daemon=True,
-                                  name="claimsolve-turn-optimum")
-        helper.start()
+        start.o = &self.helper
+        memcpy(&start.s, s, sizeof(ci_state))
+        start.depth = depth
+        with nogil:
+            started = cs_thread_start(&thread, _helper_main, &start)
+        if not started:
+            self.o.shared = 0
+            return self._search(s, depth)
         try:
             return self._search(s, depth)
         finally:
             ci_flag_set(&self.halt_helper, 1)
-            helper.join()
+            with nogil:
+                cs_thread_join(thread)
             self.o.shared = 0
             self.o.grow |= self.helper.grow and not self.o.interrupted
             self.o.states += self.helper.states
             self.o.pruned += self.helper.pruned
             self.o.cutoffs += self.helper.cutoffs
             self.o.number_stops += self.helper.number_stops
-
-    def _helper_run(self, bytes state, int depth):
-        """The second thread: the search of `solve` on self.helper, the
-        placements and roll classes in reverse order, until it is done or
-        the first thread is."""
-        cdef ci_state s = self.game.read(state)
-        cdef cs_move moves[MAX_TURN_PLACEMENTS]
-        cdef double values[MAX_TURN_PLACEMENTS]
-        with nogil:
-            opt_root(&self.helper, &s, depth, moves, values)
 
     cdef tuple _search(self, ci_state *s, int depth):
         """solve's search in this thread: (complete, decisions or None)."""

@@ -30,8 +30,8 @@ does not settle it, and for the other children, the memo is asked before
 the child's own bound is finished: roll_bounds_first (then, for a white's
 child, the memo), and roll_bounds_second only when the memo does not know
 the child.  A child the memo will be asked about has its key worked out,
-and its slot's load started (the probes' cache misses were a third of the
-time), as soon as it joins the waiting children.
+and its slot's load started (so that the memo's probes do not wait on
+memory; docs/benchmarks.md), as soon as it joins the waiting children.
 """
 
 cdef enum:

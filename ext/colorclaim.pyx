@@ -44,14 +44,13 @@ cdef enum:
 
 COLOURS = "RYGBK"
 # MCTS playout policies (see cc_playout_greedy); "greedy" is the default: MCTS
-# with it beat MCTS with uniform playouts 24-4 (2 draws) over 30 6x5 games at
-# 0.1 s a move (benchmarks/bench_playout_colorclaim.py)
+# with it beats MCTS with uniform playouts (benchmarks/bench_playout_colorclaim.py,
+# docs/benchmarks.md)
 PLAYOUTS = ("greedy", "uniform")
 # static evaluations (the `evaluate` hook): "margin", the margin of the stacks
 # owned now; "lookahead" (the default), the mover's margin after his best move:
-# alpha-beta with it beat alpha-beta with "margin" 53-31 (16 draws), score
-# 0.610, 95% CI [0.512, 0.700], over 100 6x5 games at 0.1 s a move
-# (benchmarks/bench_eval_colorclaim.py)
+# alpha-beta with it beats alpha-beta with "margin" (benchmarks/bench_eval_colorclaim.py,
+# docs/benchmarks.md)
 EVALUATIONS = ("margin", "lookahead")
 DEFAULT_EVALUATION = "lookahead"
 

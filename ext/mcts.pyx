@@ -46,11 +46,11 @@ cdef enum:
 cdef float UNVISITED_MEAN = 1e9         # above any UCB1 value of a visited child
 
 
-DEFAULT_EXPLORATION = 0.4      # UCB1 constant: beat 1.0 by 65% of points on 6x5 (docs/mcts.md)
+DEFAULT_EXPLORATION = 0.4      # UCB1 constant: it beat 1.0 on 6x5 (docs/mcts.md)
 DEFAULT_EVAL_SCALE = 4.0
 DEFAULT_PLAYOUT_TURNS = 1      # games with playout_value: playouts cut after one change of turn
-                               # (Claim It! 3 players, 300 games vs two threshold:6 at equal
-                               # processor time: 55.3% against 42.0% for whole playouts)
+                               # (in Claim It! they beat whole playouts at equal processor
+                               # time: docs/benchmarks.md)
 
 cdef union NodeTag:
     float prob          # a chance outcome: its probability

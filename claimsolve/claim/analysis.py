@@ -6,14 +6,10 @@
   time.
 - Towers and play phases with two sides (2 seats, battle-for-two, 4 seats
   in two teams): alpha-beta over whole turns with the static evaluation,
-  negamax over the sides.  In the two-seat play phase it beat our MCTS 9-1
-  over 10 games at 0.2 s a move (benchmarks/bench_claim.py measures it
-  again).
+  negamax over the sides (docs/benchmarks.md: its matches against MCTS).
 - Towers and play phases with 3 seats: MCTS (max^n).  Alpha-beta can only
-  be paranoid there (the root player against both others), and it lost:
-  one paranoid alpha-beta against two MCTS players scored 0 of 6 games, one
-  MCTS against two paranoid alpha-betas 3 of 6 (an equal player wins 2), at
-  0.2 s a move.
+  be paranoid there (the root player against both others), and it lost to
+  MCTS in matches (docs/benchmarks.md).
 `engine` picks one of the two; the exact solver is for Color Claim.
 
 The budget is the whole command's: the search gets `time` less what naming

@@ -30,10 +30,9 @@ from ..errors import ClaimsolveError
 from ..search.alphabeta import default_threads
 from . import optimum as optimum_mod
 
-DEFAULT_SAMPLES = 6000       # per row: a mid-game table in about 1.2 s (benchmarks/bench_claimit.py)
-# seconds for the exact turn optimum (both objectives), without a budget: with three placements made
-# this turn the slowest middle-game positions of benchmarks/bench_claimit_optimum.py (section 2,
-# standard rules) take 1.4 s of processor time for one objective
+DEFAULT_SAMPLES = 6000       # per row: a mid-game table in a second or two (docs/benchmarks.md)
+# seconds for the exact turn optimum (both objectives), without a budget: enough for the middle-game
+# positions with three placements made this turn to finish (docs/benchmarks.md)
 DEFAULT_TIME = 4.0
 OPTIMUM_SHARE = 0.3          # of a budget (`time`): the exact turn optimum; the rest: the play-outs
 RESERVE_SHARE = 0.02         # of a budget: kept for the table's arithmetic and printing

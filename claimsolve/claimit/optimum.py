@@ -7,33 +7,18 @@ roll/stop, for two objectives:
 - "held": the spaces he holds when the turn ends minus at its start,
 
 a bust gaining 0 for both; the start of the turn is the position with the
-turn's markers taken off.  The expectimax runs in C (TurnSolver in
-ext/claimit.pyx), memoised on what decides the rest of the turn: each
-space's status (dead, white-able, black-able; with release_white, black-able
-by which white number), the white numbers in use and the gain made.  The
-spaces (r, c) and (c, r) are alike to every roll, so states that differ by
-swapping the statuses of a pair's two spaces share an entry; and renaming
-the die values (one permutation on rows, columns and white numbers) keeps
-a state's value, so where the turn's start is left as it is by some
-renamings (the empty board by all 720) states share an entry with their
-renamings too (standard rules).  A cheap
-upper bound on the value of rolling (roll_bounds: at most +1 per
-placement, a bounded number of placements, the exact roll
-classes of the next roll, a proven lower bound on the bust chance of every
-later one and an upper bound on its chance to gain) proves "stop" without
-expanding "roll" (such states are not stored), and stops the sum over the
-roll classes once the rest cannot make rolling beat stopping.  A state's
-children are bounded as cheaply as can be first: a white's child from
-bounds worked out once per white number, then, only if the memo does not
-know the child, its own bound in two passes.  When the
-rest of the turn does not finish within the time budget, or fills the table
-(`memory_mb` MB per objective, 16 bytes a state; it starts at 1 MB and
-grows as it fills, so that a short search touches few pages, the old and
-the new table together within `memory_mb`), the answer says which
-(`exact: false`, `reason`) and gives the Monte Carlo estimate instead (the
-best of the odds table's plans), together with an exact lower bound: the
-value of the best play with at most d more rolls, for the largest d that
-fits.
+turn's markers taken off.  It gives `odds` (and the `optimum` player) the
+exact worth of rolling and of stopping, where the search finishes in time.
+
+The search runs in C (TurnSolver in ext/claimit.pyx); how it is memoised
+and bounded is written once, in ext/claimit_turn_solver.pxi.  Its table
+holds `memory_mb` MB per objective, 16 bytes a state (it starts small and
+grows as it fills, so that a short search touches few pages).  When the
+rest of the turn does not finish within the time budget, or fills the
+table, the answer says which (`exact: false`, `reason`) and gives the Monte
+Carlo estimate instead (the best of the odds table's plans), together with
+an exact lower bound: the value of the best play with at most d more
+rolls, for the largest d that fits.
 """
 import functools
 import time as _time

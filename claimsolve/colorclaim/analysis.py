@@ -14,13 +14,9 @@ from ..search import alphabeta, mcts
 # best move exact, the others the bounds proven on the way); when not even
 # the value is, alpha-beta answers with the rest of the budget.
 # Unless told otherwise the solver runs on the machine's cores (at most 2:
-# alphabeta.default_threads).  With 2 threads on 2 cores, ten 20-stack 6x5
-# endgames (start-6x5.json, then random.Random(S) moves, S = 1-10) have
-# their value proven in 0.3-1.7 s of wall time: 90% of the default 2 s is
-# the share that proves them all, and the rest is alpha-beta's if it fails.
-# (benchmarks/bench_solver_frontier.py: 4x3 starts, 12 stacks, value-only in
-# about 0.02 s; 4x4 starts, 16 dense stacks, value-only in 1.2-2.9 s of
-# processor time on one thread.)
+# alphabeta.default_threads).  AUTO_SOLVE_STACKS and SOLVER_SHARE are set so
+# that with 2 threads on 2 cores the default 2 s prove the value of 20-stack
+# 6x5 endgames, and the rest is alpha-beta's if it fails (docs/benchmarks.md).
 AUTO_SOLVE_STACKS = 20
 SOLVER_SHARE = 0.9
 

@@ -123,7 +123,10 @@ def _parse_claims(claims):
     if not isinstance(claims, list) or len(claims) != 2:
         raise PositionError("claims", "must be a list of 2: a colour letter or null for each player")
     for index, colour in enumerate(claims):
-        if colour is not None and (not isinstance(colour, str) or colour not in COLOURS):
+        if limits.blank(colour):
+            raise PositionError(f"claims[{index}]", f"{limits.blank(colour)} (null for none, or one of "
+                                f"{', '.join(COLOURS)})")
+        if colour is not None and (not isinstance(colour, str) or len(colour) != 1 or colour not in COLOURS):
             raise PositionError(f"claims[{index}]",
                                 f"must be null or one of {', '.join(COLOURS)}, not {limits.quoted(colour)}")
     if claims[0] is not None and claims[0] == claims[1]:

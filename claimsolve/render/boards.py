@@ -11,9 +11,10 @@ import re
 
 from ..catalog import game_of
 from . import svg as S
+from .style import COMMON
 from .text import engine_label, score_text
 
-PAGE = "#fbfaf6"
+PAGE = COMMON["page"]
 
 
 def board_svg(position):

@@ -4,10 +4,12 @@ import math
 
 from . import svg as S
 from .boards import PAGE, _wrap
+from .style import CHARTS
 
-WIN = "#2f6db5"           # win-chance bars
-BUST = "#b5472f"          # bust-chance bars
-GRID = "#d9d4c7"
+WIN = CHARTS["win"]           # win-chance bars
+BUST = CHARTS["bust"]         # bust-chance bars
+GRID = CHARTS["grid"]
+INTERVAL = CHARTS["interval"]   # error bars
 
 
 def _percent(x):
@@ -95,7 +97,7 @@ def odds_svg(odds):
         group.append(f'<path class="error-bar" d="M{S.num(wx(low))},{S.num(mid)} L{S.num(wx(high))},{S.num(mid)} '
                      f'M{S.num(wx(low))},{S.num(mid - 7)} L{S.num(wx(low))},{S.num(mid + 7)} '
                      f'M{S.num(wx(high))},{S.num(mid - 7)} L{S.num(wx(high))},{S.num(mid + 7)}" '
-                     f'stroke="{S.INK}" stroke-width="1.6" fill="none"/>')
+                     f'stroke="{INTERVAL}" stroke-width="1.6" fill="none"/>')
         group.append(S.text(wx(high) + 6, mid + 4.5, _percent(row["win"]), size=11.5,
                             weight="bold" if best else None))
         group.append(f'<rect class="bust-bar" x="{S.num(bx(0))}" y="{S.num(mid - 8)}" '

@@ -12,18 +12,21 @@ from collections import deque
 
 from ..claim import rules
 from . import svg as S
+from .style import CLAIM
 from .svg import escape
 
 COLOUR_NAMES = {1: "red", 2: "blue", 3: "yellow", 4: "green"}
 ANSI = {1: "91", 2: "94", 3: "93", 4: "92"}
 ANSI_LAND = "2"                 # territory letters: faint
 
-SVG_PIECE = {1: "#d62728", 2: "#1f5fbf", 3: "#f0b400", 4: "#2a9d3a"}
-SVG_PIECE_TEXT = {1: "#ffffff", 2: "#ffffff", 3: "#1a1a1a", 4: "#ffffff"}
-SVG_SEA = "#cfe3ef"
-SVG_LAND = ("#eadfb4", "#cfe0b0", "#e8cba8", "#c8d9cf", "#ddd0e6", "#f0e7c8")
-SVG_SHORE = "#3b4a57"
-SVG_BORDER = "#7d6f55"
+# the palette and sizes: claimsolve.render.style (the page draws with them too)
+SVG_PIECE = CLAIM["piece"]
+SVG_PIECE_TEXT = CLAIM["piece_text"]
+SVG_SEA = CLAIM["sea"]
+SVG_LAND = CLAIM["land"]
+SVG_SHORE = CLAIM["shore"]
+SVG_BORDER = CLAIM["border"]
+STROKE = CLAIM["piece_stroke"]
 
 
 # --- text ---------------------------------------------------------------------------
@@ -198,10 +201,10 @@ def board(position, moves=()):
     Geometry for drawing on it.  (`moves`, the turns to be drawn on it,
     need no room of their own.)"""
     island, state = position.island, position.state
-    cell, margin, title_h = 44, 30, 34
+    cell, margin, title_h = CLAIM["cell"], CLAIM["margin"], CLAIM["svg"]["title"]
     width_px, height_px = island.width * cell, island.height * cell
     legend_h = 22 * len(position.colours) + 30
-    total_w = max(width_px + 2 * margin, 640)
+    total_w = max(width_px + 2 * margin, CLAIM["svg"]["min_width"])
     total_h = title_h + height_px + 2 * margin + legend_h
     left, top = (total_w - width_px) / 2, title_h + margin
     geometry = Geometry(island, left, top, cell)
@@ -213,7 +216,7 @@ def board(position, moves=()):
         title = f"Claim: {position.phase} phase, player {position.player_to_move} to move"
     canvas = S.Canvas(total_w, total_h, title)
     out = canvas.elements
-    out.extend([f'<rect x="0" y="0" width="{total_w:.0f}" height="{total_h:.0f}" fill="#fbfaf6"/>',
+    out.extend([f'<rect x="0" y="0" width="{total_w:.0f}" height="{total_h:.0f}" fill="{CLAIM["background"]}"/>',
                 f'<rect x="{left - 8:.1f}" y="{top - 8:.1f}" width="{width_px + 16}" height="{height_px + 16}" '
                 f'rx="10" fill="{SVG_SEA}"/>'])
     out.append(f'<text x="{total_w / 2:.1f}" y="24" font-size="16" font-weight="bold" text-anchor="middle">'
@@ -230,13 +233,13 @@ def board(position, moves=()):
         label_cell = _label_point(island, letter, state.board)
         labelled.add(label_cell)
         x, y = corner(*island.column_row(label_cell))
-        out.append(f'<text x="{x + cell / 2:.1f}" y="{y + cell / 2 + 11:.1f}" font-size="32" fill="#000000" '
+        out.append(f'<text x="{x + cell / 2:.1f}" y="{y + cell / 2 + 11:.1f}" font-size="32" fill="{CLAIM["letter"]}" '
                    f'fill-opacity="0.16" font-weight="bold" text-anchor="middle">{letter}</text>')
     # point marks
     for c in island.points:
         if state.board[c] is None and c not in labelled:
             x, y = corner(*island.column_row(c))
-            out.append(f'<circle cx="{x + cell / 2:.1f}" cy="{y + cell / 2:.1f}" r="2.5" fill="#6b604a"/>')
+            out.append(f'<circle cx="{x + cell / 2:.1f}" cy="{y + cell / 2:.1f}" r="2.5" fill="{CLAIM["point"]}"/>')
     # borders: thin between territories, thick along the shore
     thin, thick = [], []
     for c in island.points:
@@ -268,12 +271,12 @@ def board(position, moves=()):
         fill, ink = SVG_PIECE[piece.colour], SVG_PIECE_TEXT[piece.colour]
         name = island.point_name(c)
         if piece.kind == "viking":
-            out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{cell * 0.36:.1f}" fill="{fill}" stroke="#222" '
+            out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{cell * 0.36:.1f}" fill="{fill}" stroke="{STROKE}" '
                        f'stroke-width="1.2"><title>{name}: Viking of colour {piece.colour}</title></circle>')
             out.append(f'<text x="{cx:.1f}" y="{cy + 5.5:.1f}" font-size="16" font-weight="bold" fill="{ink}" '
                        f'text-anchor="middle">{piece.colour}</text>')
         else:
-            out.append(f'<path d="{_tower_path(cx, cy, cell)}" fill="{fill}" stroke="#222" stroke-width="1.5" '
+            out.append(f'<path d="{_tower_path(cx, cy, cell)}" fill="{fill}" stroke="{STROKE}" stroke-width="1.5" '
                        f'stroke-linejoin="round"><title>{name}: tower of colour {piece.colour}</title></path>')
             out.append(f'<text x="{cx:.1f}" y="{cy + 10:.1f}" font-size="13" font-weight="bold" fill="{ink}" '
                        f'text-anchor="middle">{piece.colour}</text>')
@@ -281,16 +284,16 @@ def board(position, moves=()):
     for column in range(island.width):
         x = left + column * cell + cell / 2
         letter = chr(ord("a") + column)
-        out.append(f'<text x="{x:.1f}" y="{top + height_px + 24:.1f}" font-size="13" fill="#444" '
+        out.append(f'<text x="{x:.1f}" y="{top + height_px + 24:.1f}" font-size="13" fill="{CLAIM["coordinates"]}" '
                    f'text-anchor="middle">{letter}</text>')
     for row in range(island.height):
         _, y = corner(0, row)
-        out.append(f'<text x="{left - 14:.1f}" y="{y + cell / 2 + 5:.1f}" font-size="13" fill="#444" '
+        out.append(f'<text x="{left - 14:.1f}" y="{y + cell / 2 + 5:.1f}" font-size="13" fill="{CLAIM["coordinates"]}" '
                    f'text-anchor="end">{row + 1}</text>')
     # a line per colour
     y = top + height_px + margin + 20
     for colour in position.colours:
-        out.append(f'<circle cx="{margin + 8}" cy="{y - 5}" r="7" fill="{SVG_PIECE[colour]}" stroke="#222"/>')
+        out.append(f'<circle cx="{margin + 8}" cy="{y - 5}" r="7" fill="{SVG_PIECE[colour]}" stroke="{STROKE}"/>')
         text = (f"colour {colour}: Vikings {position.vikings_on_island(colour)} on the island, "
                 f"{position.vikings_in_hand(colour)} in hand, {position.vikings_lost(colour)} lost; towers "
                 f"{position.towers_on_island(colour)} on the island, {position.towers_in_hand(colour)} in hand")

@@ -7,12 +7,13 @@ from ..claimit import rules
 from ..claimit.odds import PLACEMENT_POLICY, REST_OF_GAME
 from ..claimit.rules import SIZE
 from . import svg as S
+from .style import CLAIMIT, claimit_centre
 from .svg import escape
 
 # ANSI foreground colours of players 1..5
 ANSI = {1: "31", 2: "34", 3: "32", 4: "33", 5: "35"}
-# SVG fills of players 1..5
-FILLS = {1: "#d62728", 2: "#1f77b4", 3: "#2ca02c", 4: "#e6b800", 5: "#9467bd"}
+# SVG fills of players 1..5: claimsolve.render.style (the page draws with them too)
+FILLS = CLAIMIT["player"]
 RESET = "\033[0m"
 
 
@@ -132,7 +133,7 @@ class Geometry:
         self.margin, self.cell, self.buttons_y = margin, cell, buttons_y
 
     def centre(self, r, c):
-        return self.margin + (c - 0.5) * self.cell, self.margin + (r - 0.5) * self.cell
+        return claimit_centre(r, c)
 
     def button(self, decision):
         """The centre of the button of `decision` ("roll" or "stop")."""
@@ -153,7 +154,7 @@ def _decision(move):
 def board(position, moves=()):
     """The board drawn on a Canvas (claimsolve.render.svg) and its Geometry;
     with a roll or stop among `moves`, the two buttons under the board."""
-    cell, margin = 60, 30
+    cell, margin = CLAIMIT["cell"], CLAIMIT["margin"]
     size = margin * 2 + cell * SIZE
     buttons = any(_decision(move) for move in moves)
     height = size + 30 + (BUTTON_H + 52 if buttons else 0)
@@ -162,7 +163,7 @@ def board(position, moves=()):
         state += ", dice " + " ".join(map(str, position.dice))
     canvas = S.Canvas(size, height, f"Claim It! {position.players} players: {state}")
     out = canvas.elements
-    out.append(f'<rect width="{size}" height="{height}" fill="#f4ecd8"/>')
+    out.append(f'<rect width="{size}" height="{height}" fill="{CLAIMIT["background"]}"/>')
     for i in range(1, SIZE + 1):
         x = margin + (i - 0.5) * cell
         out.append(f'<text x="{x}" y="{margin - 10}" text-anchor="middle" font-size="14">{i}</text>')
@@ -171,8 +172,8 @@ def board(position, moves=()):
     for r in range(1, SIZE + 1):
         for c in range(1, SIZE + 1):
             x, y = margin + (c - 1) * cell, margin + (r - 1) * cell
-            out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="#e8dcc0" '
-                       f'stroke="#8a7a5a"/>')
+            out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{CLAIMIT["space"]}" '
+                       f'stroke="{CLAIMIT["grid"]}"/>')
             pile = position.board[rules.space_index(r, c)]
             for level, token in enumerate(pile):
                 cx = x + cell / 2 + 6 * level - 3 * (len(pile) - 1)
@@ -181,14 +182,14 @@ def board(position, moves=()):
             if len(pile) > 1:
                 # the whole pile in words: what lies under the top is hidden
                 out.append(f'<text x="{x + cell / 2}" y="{y + cell - 3}" text-anchor="middle" '
-                           f'font-size="10" fill="#333">{escape("/".join(pile))}</text>')
+                           f'font-size="10" fill="{CLAIMIT["pile_text"]}">{escape("/".join(pile))}</text>')
     out.append(f'<text x="{margin}" y="{size + 10}" font-size="16">{escape(state)}</text>')
     geometry = Geometry(margin, cell, size + 28 if buttons else None)
     if buttons:
         for decision in DECISIONS:
             x, y = geometry.button(decision)
             out.append(f'<rect x="{S.num(x - BUTTON_W / 2)}" y="{S.num(y - BUTTON_H / 2)}" width="{BUTTON_W}" '
-                       f'height="{BUTTON_H}" rx="8" fill="#fffaf0" stroke="#8a7a5a"/>')
+                       f'height="{BUTTON_H}" rx="8" fill="{CLAIMIT["button"]}" stroke="{CLAIMIT["grid"]}"/>')
             out.append(S.text(x, y + 5, decision, size=15, anchor="middle", weight="bold"))
     return canvas, geometry
 
@@ -220,10 +221,11 @@ def _token_svg(token, cx, cy, scale=1.0):
         return (f'<g transform="translate({S.num(cx)},{S.num(cy)}) scale({scale})">'
                 f'{_token_svg(token, 0, 0)}</g>')
     if token == rules.BLACK:
-        return (f'<rect x="{cx - 16}" y="{cy - 16}" width="32" height="32" rx="4" fill="#222" '
-                f'stroke="#000"/>')
+        return (f'<rect x="{cx - 16}" y="{cy - 16}" width="32" height="32" rx="4" fill="{CLAIMIT["black"]}" '
+                f'stroke="{CLAIMIT["black_stroke"]}"/>')
     if rules.is_white(token):
-        return (f'<circle cx="{cx}" cy="{cy}" r="14" fill="#fff" stroke="#333"/>'
+        return (f'<circle cx="{cx}" cy="{cy}" r="14" fill="{CLAIMIT["white"]}" stroke="{CLAIMIT["marker_stroke"]}"/>'
                 f'<text x="{cx}" y="{cy + 5}" text-anchor="middle" font-size="14">{token[1:]}</text>')
-    return (f'<circle cx="{cx}" cy="{cy}" r="16" fill="{FILLS[int(token)]}" stroke="#333"/>'
-            f'<text x="{cx}" y="{cy + 5}" text-anchor="middle" font-size="13" fill="#fff">{token}</text>')
+    return (f'<circle cx="{cx}" cy="{cy}" r="16" fill="{FILLS[int(token)]}" stroke="{CLAIMIT["marker_stroke"]}"/>'
+            f'<text x="{cx}" y="{cy + 5}" text-anchor="middle" font-size="13" '
+            f'fill="{CLAIMIT["player_text"]}">{token}</text>')

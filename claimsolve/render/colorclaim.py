@@ -11,13 +11,15 @@ import re
 
 from ..colorclaim.rules import owner, stack_value
 from . import svg as S
+from .style import COLORCLAIM
 from .svg import escape
 
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "K": "black"}
 ANSI = {"R": "31", "Y": "33", "G": "32", "B": "34", "K": "90"}
 OWNER_MARKS = {None: " ", 1: "'", 2: '"'}
-SVG_FILL = {"R": "#d62728", "Y": "#f2c500", "G": "#2ca02c", "B": "#1f63c6", "K": "#222222"}
-SVG_OWNER = {1: "#e07b00", 2: "#7a3db8"}
+# the palette and sizes: claimsolve.render.style (the page draws with them too)
+SVG_FILL = COLORCLAIM["pyramid"]
+SVG_OWNER = COLORCLAIM["owner"]
 
 
 def cell_text(stack):
@@ -96,7 +98,7 @@ class Geometry:
 
 def board(position, moves=()):
     """The board drawn on a Canvas (claimsolve.render.svg) and its Geometry."""
-    cell, margin = 64, 28
+    cell, margin = COLORCLAIM["cell"], COLORCLAIM["margin"]
     board_w, board_h = position.width * cell, position.height * cell
     total_w = board_w + 2 * margin
     total_h = board_h + 2 * margin + 56
@@ -104,7 +106,7 @@ def board(position, moves=()):
              + ("game over" if position.is_over() else f"player {position.player_to_move} to move"))
     canvas = S.Canvas(total_w, total_h, title)
     out = canvas.elements
-    out.append(f'<rect x="0" y="0" width="{total_w}" height="{total_h}" fill="#fbf8f0"/>')
+    out.append(f'<rect x="0" y="0" width="{total_w}" height="{total_h}" fill="{COLORCLAIM["background"]}"/>')
     claims = position.claims
     for row in range(position.height):
         y = margin + (position.height - 1 - row) * cell
@@ -113,7 +115,8 @@ def board(position, moves=()):
         for column in range(position.width):
             x = margin + column * cell
             stack = position.grid[row][column]
-            out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="#efe6d2" stroke="#8a7a5a"/>')
+            out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{COLORCLAIM["space"]}" '
+                       f'stroke="{COLORCLAIM["grid"]}"/>')
             if stack is None:
                 continue
             top = stack[-1]
@@ -125,7 +128,7 @@ def board(position, moves=()):
             base, apex = y + cell - 10, y + cell - 10 - (18 + 10 * top.size)
             cx = x + cell / 2
             out.append(f'<polygon points="{cx - half},{base} {cx + half},{base} {cx},{apex}" '
-                       f'fill="{SVG_FILL[top.colour]}" stroke="#000" stroke-width="1">'
+                       f'fill="{SVG_FILL[top.colour]}" stroke="{COLORCLAIM["pyramid_stroke"]}" stroke-width="1">'
                        f'<title>{escape(cell_text(stack))}: {stack_value(stack)} points</title></polygon>')
             if len(stack) > 1:
                 out.append(f'<text x="{x + cell - 8}" y="{y + 16}" font-size="13" font-weight="bold" '

@@ -6,9 +6,10 @@ import math
 from . import svg as S
 from .boards import PAGE
 from .charts import GRID, _ticks
+from .style import CHARTS
 
-GRADE_COLOURS = {"inaccuracy": "#e0a800", "mistake": "#e67e22", "blunder": "#c0392b"}
-SEAT_COLOURS = ["#2c6fbb", "#c0392b", "#2e8b57", "#8e44ad", "#d35400"]
+GRADE_COLOURS = CHARTS["grades"]
+SEAT_COLOURS = CHARTS["seats"]
 
 
 def _value(review, x, signed=True):

@@ -8,10 +8,12 @@ an <svg> with a viewBox and an accessible <title> (and <desc>).
 import math
 from xml.sax.saxutils import escape as _escape
 
-FONT = "Helvetica, Arial, sans-serif"
-BEST = "#d6006f"          # the best suggestion: magenta, a colour no game's pieces use
-OTHER = "#34495e"         # the others: dark slate
-INK = "#1a1a1a"
+from .style import COMMON
+
+FONT = COMMON["font"]
+BEST = COMMON["best"]          # the best suggestion
+OTHER = COMMON["other"]        # the others
+INK = COMMON["ink"]
 PANEL_WIDTH = 290
 
 

@@ -16,10 +16,9 @@ from .result import SearchResult, Suggestion
 
 DEFAULT_HASH_MB = 64
 # the exact searches run on this many threads at most when they are not
-# told how many: on 2 cores two threads take 0.46-0.67 of one thread's wall
-# time (benchmarks/bench_solver_threads.py), and Claim It!'s turn optimum
-# evaluates 1.5-2.2 times the turn states in the same time; more were never
-# measured (the turn optimum takes 2 at most).
+# told how many: a second thread shortens both the solver's and Claim It!'s
+# turn optimum's searches (docs/benchmarks.md), more were never measured
+# (the turn optimum takes 2 at most).
 DEFAULT_THREADS_MAX = 2
 
 

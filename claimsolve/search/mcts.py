@@ -409,9 +409,9 @@ def _worker(connection, position, seed, time, iterations, options):
     (_start_workers)."""
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _stop_once)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
+        if hasattr(signal, "pthread_sigmask"):      # a Ctrl-C that came since the fork raises here
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         tree = MCTSTree(position, seed=seed, **options)
         try:
             done, _seconds = tree.search(time=time, iterations=iterations)

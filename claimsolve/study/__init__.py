@@ -16,18 +16,20 @@ other parameters on the same file are refused.
 """
 import collections
 import os
+import sqlite3
 import time
 
 from ..errors import ClaimsolveError, Interrupted
 from ..match import sigint_deferred
+from .check import check_scheduler
 from .kinds import KINDS, get_kind
-from .store import Store
+from .store import Store, failure
 
 __all__ = ["KINDS", "run", "report", "default_workers"]
 
 TARGET_BATCH_SECONDS = 1.0     # a batch takes about this long, once task times are known,
 MAX_BATCHES_PER_SECOND = 20    # ... or longer on many workers: the coordinator writes each batch
-                               # (benchmarks: about 60 batches of 50 rows a second on a loaded 2-core machine)
+                               # (well below what it can write: docs/benchmarks.md)
 BATCHES_PER_WORKER = 4         # ... and the tasks left make at least this many batches per worker
 NOTE_INTERVAL = 1.0            # seconds between the progress line's notes (a query of the file)
 
@@ -49,13 +51,13 @@ class Outcome(dict):
 
 
 def run(kind, options, db, workers=None, scheduler=None, batch=None, progress=None, on_batch=None,
-        client=None, connect_timeout=30):
+        client=None, connect_timeout=8):
     """Runs (or continues) the study of `kind` ("solve", "match",
     "policies") with `options` (the kind's options(), as the command line
     gives them) in the SQLite file `db`.  Local processes (`workers`,
     default every core) or the Dask cluster at `scheduler` (or an open
-    distributed `client`; `connect_timeout` seconds to reach it and find
-    a worker).  `batch` fixes the tasks per batch (default: about
+    distributed `client`; `connect_timeout` seconds to reach it, and
+    half a minute to find a worker).  `batch` fixes the tasks per batch (default: about
     a second of work).  `progress(info)` gets {done, total, rate, eta, note}
     as batches finish; `on_batch(rows)` the rows each batch recorded.
     Ctrl-C: an Interrupted whose `partial` is the Outcome so far."""
@@ -64,12 +66,20 @@ def run(kind, options, db, workers=None, scheduler=None, batch=None, progress=No
     ids = list(study.task_ids(params))
     if batch is not None and (not isinstance(batch, int) or batch < 1):
         raise ClaimsolveError("option '--batch': must be a whole number of tasks, at least 1")
-    store = Store.create_or_open(db, kind, params, study.columns, study.describe)
+    if scheduler is not None:
+        check_scheduler(scheduler)
+        scheduler = scheduler.strip()
     try:
-        return _run(study, params, ids, store, workers, scheduler, batch, progress, on_batch, client,
-                    connect_timeout)
-    finally:
-        store.close()
+        store = Store.create_or_open(db, kind, params, study.columns, study.describe)
+        try:
+            return _run(study, params, ids, store, workers, scheduler, batch, progress, on_batch, client,
+                        connect_timeout)
+        finally:
+            store.close()
+    except sqlite3.Error as exc:        # the disk full, a file size limit, too many open files
+        raise failure(exc, db) from None
+    except OSError as exc:
+        raise failure(exc, db, doing="go on with the study") from None
 
 
 def _run(study, params, ids, store, workers, scheduler, batch, progress, on_batch, client, connect_timeout):
@@ -90,7 +100,11 @@ def _run(study, params, ids, store, workers, scheduler, batch, progress, on_batc
         from .runners import LocalRunner
         runner = LocalRunner(workers or default_workers())
     outcome["runner"] = runner.description
-    run_id = store.begin_run(runner.description, len(todo))
+    try:
+        run_id = store.begin_run(runner.description, len(todo))
+    except BaseException:
+        runner.close()
+        raise
     started = time.monotonic()
     sizer = _BatchSizer(batch, runner.workers)
     batches, next_batch = {}, 0
@@ -141,7 +155,13 @@ def _run(study, params, ids, store, workers, scheduler, batch, progress, on_batc
         raise Interrupted(outcome) from None
     finally:
         runner.close()
-        store.end_run(run_id, status)
+        try:
+            store.end_run(run_id, status)
+        except sqlite3.Error:
+            if status in ("done", "decided"):
+                raise
+            # else what stopped the run (the disk full?) is the error to report;
+            # the run's row says "running" and the next run goes on all the same
     outcome.update(status=status, seconds=time.monotonic() - started)
     return outcome
 
@@ -207,8 +227,13 @@ def report(db):
     """The report of the study in `db`, finished or not: {"summary": ...,
     "text": ...}; the summary says how far the study got."""
     from .reports import build
-    store = Store.read(db)
     try:
-        return build(store)
-    finally:
-        store.close()
+        store = Store.read(db)
+        try:
+            return build(store)
+        finally:
+            store.close()
+    except sqlite3.Error as exc:
+        raise failure(exc, db, reading=True) from None
+    except OSError as exc:
+        raise failure(exc, db, reading=True) from None

@@ -13,6 +13,7 @@ from collections import Counter
 
 from .. import limits
 from ..catalog import get_game, ids_where
+from . import check
 from ..errors import ClaimsolveError
 from ..match import _player_seed, play_game, starting_positions
 from ..player_kinds import make_player
@@ -101,6 +102,9 @@ def _by_seat(rows, seats):
 
 # -- solve -----------------------------------------------------------------------------------
 
+RESULTS = ("win", "draw", "loss")
+
+
 class SolveStudy(StudyKind):
     """Exact values of many random setups: the value for the player to move
     first, the result, the best move, nodes and seconds, per setup."""
@@ -124,6 +128,27 @@ class SolveStudy(StudyKind):
         position = descriptor.new(size=size, seed=seed_list[0])     # refuses a bad size
         return {"game": game, "size": size or _size_of(position), "seeds": seeds_text(seed_list),
                 "time": time, "hash_mb": hash_mb}
+
+    params_types = {"game": "text", "size": "text?", "seeds": "text", "time": "number?", "hash_mb": "count"}
+
+    def params_problem(self, params):
+        if get_game(params["game"]).solve is None:
+            return f"{params['game']} has no exact solver"
+        parse_seeds(params["seeds"], "seeds")
+        return None
+
+    def column_rules(self, params):
+        return {"seed": check.integer("seed"), "to_move": check.integer("to_move", low=1),
+                "value": check.integer("value", null=True), "result": check.text("result", True, RESULTS),
+                "best": check.text("best", null=True), "lower": check.integer("lower", null=True),
+                "upper": check.integer("upper", null=True), "nodes": check.integer("nodes", low=0),
+                "complete": check.boolean("complete")}
+
+    def row_rules(self, params):
+        word = "CASE WHEN value > 0 THEN 'win' WHEN value < 0 THEN 'loss' ELSE 'draw' END"
+        return [("seed != id", "column 'seed' is not the row's id (a setup's id is its seed)"),
+                (f"complete = 1 AND (value IS NULL OR result IS NOT {word})",
+                 "a complete solve whose 'result' is not the word of its 'value'")]
 
     def task_ids(self, params):
         return parse_seeds(params["seeds"])
@@ -252,6 +277,29 @@ class MatchStudy(StudyKind):
                 "players": start.num_players if descriptor.takes("players") else None,
                 "size": size, "island": island, "variant": variant, "seed": seed,
                 "sprt": sprt, "alpha": alpha, "beta": beta, "sides": sides, "seats": start.num_players}
+
+    params_types = {"game": "text", "a": "text", "b": "text", "games": "count", "players": "count?",
+                    "size": "text?", "island": "text?", "variant": "text?", "seed": "whole", "sprt": "sprt?",
+                    "alpha": "share", "beta": "share", "sides": "count", "seats": "count"}
+
+    def params_problem(self, params):
+        get_game(params["game"])
+        if params["games"] > MAX_TASKS:
+            return f"'games' is {params['games']}, more than {MAX_TASKS:,}"
+        if params["sides"] > params["seats"]:
+            return f"{params['sides']} sides at {params['seats']} seats"
+        return None
+
+    def column_rules(self, params):
+        seats = params["seats"]
+        return {"start_seed": check.integer("start_seed", null=True), "a_seats": check.seats("a_seats", seats),
+                "first": check.integer("first", low=1, high=seats), "points": check.numbers("points", seats),
+                "a_points": check.real("a_points", low=0, high=1), "plies": check.integer("plies", low=0),
+                "moves": check.texts("moves")}
+
+    def row_rules(self, params):
+        return [("json_extract(points, '$[' || (json_extract(a_seats, '$[0]') - 1) || ']') != a_points",
+                 "column 'a_points' is not the points of A's seat in column 'points'")]
 
     def task_ids(self, params):
         return range(params["games"])
@@ -468,6 +516,35 @@ class PoliciesStudy(StudyKind):
         return {"game": game, "policies": specs, "games": rounds * per_round, "rounds": rounds,
                 "per_round": per_round, "players": seats if descriptor.takes("players") else None,
                 "seats": seats, "size": size, "island": island, "variant": variant, "seed": seed}
+
+    params_types = {"game": "text", "policies": "texts", "games": "count", "rounds": "count",
+                    "per_round": "count", "players": "count?", "seats": "count", "size": "text?",
+                    "island": "text?", "variant": "text?", "seed": "whole"}
+
+    def params_problem(self, params):
+        get_game(params["game"])
+        specs, seats = params["policies"], params["seats"]
+        if len(specs) < 2 or len(specs) > MAX_POLICIES or len(set(specs)) != len(specs):
+            return f"'policies' must be 2 to {MAX_POLICIES} different specs"
+        n = len(specs)
+        if (math.comb(n, seats) if n >= seats else math.comb(n + seats - 1, seats)) * seats > MAX_ROUND:
+            return f"{n} policies at {seats} seats make more than {MAX_ROUND:,} games a round"
+        per_round = len(tables(specs, seats)) * seats
+        if params["per_round"] != per_round:
+            return f"'per_round' is {params['per_round']}; its policies and seats make {per_round}"
+        if params["games"] != params["rounds"] * per_round or params["games"] > MAX_TASKS:
+            return f"'games' is {params['games']}, not {params['rounds']} rounds of {per_round}"
+        return None
+
+    def column_rules(self, params):
+        seats = params["seats"]
+        return {"round": check.integer("round", low=0), "start_seed": check.integer("start_seed", null=True),
+                "seating": check.texts("seating", seats, among=params["policies"]),
+                "first": check.integer("first", low=1, high=seats), "points": check.numbers("points", seats),
+                "plies": check.integer("plies", low=0)}
+
+    def row_rules(self, params):
+        return [(f"round != id / {params['per_round']}", "column 'round' is not the round of the row's id")]
 
     def task_ids(self, params):
         return range(params["games"])

@@ -13,6 +13,7 @@ import signal
 import uuid
 
 from ..errors import ClaimsolveError
+from .check import probe_scheduler
 from .tasks import run_batch
 
 PR_SET_PDEATHSIG = 1
@@ -93,6 +94,11 @@ class LocalRunner:
         self._futures.clear()
 
 
+def _short(exc, width=160):
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 class DaskRunner:
     """The batches run on the Dask cluster whose scheduler is at `address`
     (claimsolve installed on its workers).  A worker that dies costs the
@@ -102,7 +108,7 @@ class DaskRunner:
 
     MAX_RESENDS = 3
 
-    def __init__(self, address, client=None, timeout=30):
+    def __init__(self, address, client=None, timeout=8, workers_timeout=30):
         try:
             import distributed
         except ImportError:
@@ -110,17 +116,21 @@ class DaskRunner:
         self._distributed = distributed
         self._own_client = client is None
         if client is None:
+            probe_scheduler(address)
             try:
                 client = distributed.Client(address, timeout=timeout, set_as_default=False)
-            except (OSError, TimeoutError) as exc:
+            except Exception as exc:      # noqa: BLE001 (whatever a server that is not Dask's makes it raise)
                 raise ClaimsolveError(f"option '--scheduler': cannot reach the Dask scheduler at {address} "
-                                      f"({exc})") from None
+                                      f"({_short(exc)})") from None
         self.client = client
         self.description = f"dask:{address}"
+        self._futures = {}
         try:
-            client.wait_for_workers(1, timeout=timeout)
+            client.wait_for_workers(1, timeout=workers_timeout)
         except (TimeoutError, OSError):
-            raise ClaimsolveError(f"option '--scheduler': the Dask cluster at {address} has no workers") from None
+            self.close()
+            raise ClaimsolveError(f"option '--scheduler': the Dask cluster at {address} has no workers "
+                                  f"(none came within {workers_timeout:g} s)") from None
         threads = sum(client.nthreads().values()) or 1
         self.capacity = 2 * threads
         self.workers = threads

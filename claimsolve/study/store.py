@@ -16,13 +16,16 @@ readers read while it writes).  A batch's rows and its run's count are one
 transaction, so a kill loses at most the batches in flight.  Two runs on
 one file at once are refused (an exclusive lock on the file for the run).
 """
+import errno
 import fcntl
 import json
 import os
 import sqlite3
 import time
+import urllib.parse
 
 from ..errors import ClaimsolveError
+from . import check
 
 FORMAT = 1
 BUSY_TIMEOUT = 30.0
@@ -59,55 +62,59 @@ class Store:
 
     @classmethod
     def read(cls, path):
-        """Opens an existing study to read it."""
-        if not os.path.isfile(path):
-            raise ClaimsolveError("no such study file", path)
-        conn = _connect(path)
-        store = cls(path, conn)
-        store._check_is_study()
-        return store
+        """Opens an existing study to read it, once checked
+        (claimsolve.study.check).  In a folder that cannot be written, a
+        study whose last run ended cleanly is read as it is (SQLite's
+        immutable mode: no reader or writer can be there meanwhile)."""
+        check.check_path(path, writing=False)
+        _check_header(path)
+        writable = check.folder_writable(path)
+        if not writable and check.needs_writable_folder(path):
+            raise ClaimsolveError(f"the folder {check.folder_of(path)} is not writable, and the study's last run "
+                                  f"left its log {path}-wal unmerged, which only a process that can write there "
+                                  "merges", path)
+        if _checked(path):
+            raise ClaimsolveError("not a claimsolve study (no meta, tasks and runs tables)", path)
+        conn = _connect(path, immutable=not writable)
+        try:
+            return cls(path, conn)
+        except BaseException:
+            conn.close()
+            raise
 
     @classmethod
     def create_or_open(cls, path, kind, params, columns, describe):
         """The study at `path` for a run: a new file gets `kind`, `params`
         and the tasks table of `columns` [(name, SQL type)]; an existing
-        one must hold the same kind and parameters (else a ClaimsolveError
-        saying which differ, with `describe(key, value)` showing a value as
-        its option reads)."""
-        folder = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(folder):
-            raise ClaimsolveError(f"option '--db': the folder {folder} does not exist", path)
-        if os.path.isdir(path):
-            raise ClaimsolveError("option '--db': is a folder, not a file", path)
+        one is checked (claimsolve.study.check) and must hold the same kind
+        and parameters (else a ClaimsolveError saying which differ, with
+        `describe(key, value)` showing a value as its option reads).
+        Nothing is written to a file that is refused."""
+        check.check_path(path, writing=True)
+        made = not os.path.exists(path)
         lock = _lock(path)
+        conn = None
         try:
+            _check_header(path)
+            empty = _checked(path, kind)
             conn = _connect(path)
             store = cls(path, conn, lock)
-            if store._has("meta"):
-                store._check_is_study()
-                store._check_same(kind, params, describe)
-            elif store._has_any_table():
-                raise ClaimsolveError("option '--db': is an SQLite file but not a claimsolve study", path)
-            else:
+            if empty:
                 store._create(kind, params, columns)
+            else:
+                store._check_same(kind, params, describe)
             return store
         except BaseException:
+            if conn is not None:
+                conn.close()
             _unlock(lock)
+            if made and _size(path) == 0:       # made by this run, and nothing could be written
+                _remove_quietly(path)
             raise
 
     def _has(self, table):
         return self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?",
                                  (table,)).fetchone() is not None
-
-    def _has_any_table(self):
-        return self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='table'").fetchone() is not None
-
-    def _check_is_study(self):
-        if not (self._has("meta") and self._has("tasks") and self._has("runs")):
-            raise ClaimsolveError("not a claimsolve study (no meta, tasks and runs tables)", self.path)
-        fmt = self.meta("format")
-        if fmt != FORMAT:
-            raise ClaimsolveError(f"a study file of format {fmt}; this claimsolve reads format {FORMAT}", self.path)
 
     def _check_same(self, kind, params, describe):
         stored_kind = self.meta("kind")
@@ -221,19 +228,131 @@ class Store:
             self._lock = None
 
 
-def _connect(path):
-    """An open connection; nothing is written to the file (a file that is
-    not a study is left as it was: WAL mode is set when a study is made,
-    and stays with the file)."""
+def _connect(path, immutable=False, read_only=False):
+    """An open connection to a file that exists; nothing is written to the
+    file (a file that is not a study is left as it was: WAL mode is set when
+    a study is made, and stays with the file).  `immutable`: for a file in a
+    folder that cannot be written (SQLite makes no log files beside it)."""
+    mode = "?immutable=1" if immutable else "?mode=ro" if read_only else "?mode=rw"
+    uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + mode
     try:
-        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
+        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT, isolation_level=None)
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
     except sqlite3.DatabaseError as exc:
-        raise ClaimsolveError(f"not a claimsolve study ({exc})", path) from None
+        raise failure(exc, path, reading=True) from None
     # `with conn:` commits or rolls back; autocommit outside it
     conn.isolation_level = ""
     return conn
+
+
+def _checked(path, kind=None):
+    """Checks the study at `path` (claimsolve.study.check; `kind`: for a run
+    of that kind) and says whether it is empty (no table: a new study).
+    With no log beside it (FILE-wal, FILE-journal: no run going on, none
+    killed), it is read in SQLite's immutable mode, which makes no file
+    beside it and writes nothing, whatever the file holds; else read-only
+    (the log is read, and merged into the file only once the file passed)."""
+    quiet = not any(os.path.exists(path + suffix) for suffix in ("-wal", "-journal"))
+    conn = _connect(path, immutable=quiet, read_only=not quiet)
+    try:
+        if conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0:
+            return True
+        check.check_study(conn, path, kind)
+        return False
+    finally:
+        conn.close()
+
+
+SQLITE_HEADER = b"SQLite format 3\0"
+
+
+def _check_header(path):
+    """A file that is not empty starts with SQLite's header."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise ClaimsolveError(f"cannot read the file: {exc.strerror}", path) from None
+    if head and head != SQLITE_HEADER:
+        raise ClaimsolveError("not a claimsolve study (not an SQLite file: its first bytes are not SQLite's "
+                              "header)", path)
+
+
+def _size(path):
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return None
+
+
+def _remove_quietly(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _limit_text(resource_name, unit=""):
+    try:
+        import resource
+        soft, _ = resource.getrlimit(getattr(resource, resource_name))
+    except (ImportError, AttributeError, ValueError, OSError):
+        return ""
+    if soft == resource.RLIM_INFINITY:
+        return ""
+    return f"{soft}{unit}"
+
+
+def _disk_full(path, room=1 << 20):
+    """Whether the file system of `path`'s folder has less than `room`
+    bytes free (SQLite says "disk I/O error" when its shared-memory file
+    finds no room)."""
+    try:
+        info = os.statvfs(check.folder_of(path))
+    except (OSError, ValueError):
+        return False
+    return info.f_bavail * info.f_frsize < room
+
+
+def _out_of_descriptors():
+    """Whether this process has (nearly) all the files open it may."""
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        return len(os.listdir("/proc/self/fd")) >= soft - 2
+    except OSError as exc:
+        return exc.errno in (errno.EMFILE, errno.ENFILE)
+    except (ImportError, ValueError):
+        return False
+
+
+def failure(exc, path, reading=False, doing=None):
+    """A ClaimsolveError, naming `path`, for an SQLite error or an OSError
+    met while a study is read or written (or, `doing`, while its run does
+    something else: "start the worker processes"): the disk full, a file
+    size limit (ulimit -f), too many open files (ulimit -n), a damaged
+    file.  What was written before stays: the run can go on later."""
+    text = str(exc)
+    errno_ = getattr(exc, "errno", None)
+    files = _limit_text("RLIMIT_NOFILE")
+    size = _limit_text("RLIMIT_FSIZE", " bytes")
+    if errno_ in (errno.EMFILE, errno.ENFILE) or ("unable to open" in text and _out_of_descriptors()):
+        why = "too many open files" + (f" (this process may open {files}: ulimit -n)" if files else "")
+    elif errno_ in (errno.ENOSPC, errno.EDQUOT) or "disk is full" in text or ("disk I/O error" in text
+                                                                          and _disk_full(path)):
+        why = "the disk is full"
+    elif errno_ == errno.EFBIG or (size and ("disk I/O error" in text or "disk is full" in text)):
+        why = "the file size limit is reached" + (f" ({size}: ulimit -f)" if size else "")
+    elif isinstance(exc, sqlite3.DatabaseError) and ("malformed" in text or "not a database" in text):
+        return ClaimsolveError(f"the SQLite file is damaged ({text}); restore it from a copy, or use another "
+                               "--db", path)
+    else:
+        why = text if not isinstance(exc, OSError) else (exc.strerror or text)
+    if reading:
+        return ClaimsolveError(f"cannot read the study: {why}", path)
+    return ClaimsolveError(f"cannot {doing or 'write the study'}: {why}; what was recorded before is kept: "
+                           "run the same command again to continue", path)
 
 
 def _lock(path):

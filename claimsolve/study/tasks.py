@@ -28,11 +28,30 @@ class StudyKind:
     decide(params, store)        a decision that ends the study early
                                  ({"decision": ...}) or None
     describe(key, value)         a stored parameter as its option reads
+
+    and, for the check of a stored study (claimsolve.study.check), which
+    trusts nothing in the file:
+
+    params_types                 {key: type} of the stored parameters
+                                 (check.PARAM_TYPES)
+    params_problem(params)       what is inconsistent in them, or None
+    column_rules(params)         {column: check.Rule} of every column
+    row_rules(params)            [(SQL test of a bad row, what is wrong)]
     """
 
     name = None
     columns = ()
     json_columns = ()
+    params_types = {}
+
+    def params_problem(self, params):
+        return None
+
+    def column_rules(self, params):
+        return {}
+
+    def row_rules(self, params):
+        return []
 
     def decide(self, params, store):
         return None

@@ -16,6 +16,7 @@ from ..descriptor import NEW_OPTIONS
 from ..errors import ClaimsolveError
 from ..positions import dumps, from_dict, parse_json
 from .. import render
+from ..render import style as _style
 
 MAX_BODY = 1024 * 1024              # bytes of a request body (413 beyond)
 MAX_HASH_MB = 1024                  # a search's table on the server, per worker
@@ -124,8 +125,8 @@ def moves(body):
     return position_of(body).legal_moves()
 
 
-def apply(body):
-    """`claimsolve apply POS MOVE... --json`: the position JSON text."""
+def _apply_request(body):
+    """The checked (position, moves, seed) of an apply request."""
     check_keys(body, ["moves", "seed"])
     position = position_of(body)
     played = body.get("moves")
@@ -139,19 +140,102 @@ def apply(body):
     seed = body.get("seed")
     if seed is not None:
         seed = limits.seed(seed, "seed")
+    return position, played, seed
+
+
+def apply(body):
+    """`claimsolve apply POS MOVE... --json`: the position JSON text."""
+    position, played, seed = _apply_request(body)
     return dumps(commands.apply_moves(position, played, seed=seed))
 
 
 def check(body):
-    """The page's apply: {"legal": true, "position": ...} or {"legal":
-    false, "error": the line apply prints}, answered 200 either way (an
-    illegal click is no failed request).  Other bad input is still a 400."""
+    """The page's apply: {"legal": true, "position": ..., "moves", "move",
+    "played", "report"} or {"legal": false, "error": the line apply prints},
+    answered 200 either way (an illegal click is no failed request).  Other
+    bad input is still a 400.
+
+    "moves": the moves as a record writes them (a bare Claim It! `roll` with
+    the dice drawn: "roll:3,6,6"); of the last one, "move" as played,
+    "report" the words of Position.describe (as the terminal's `play` prints
+    them) and "played" its marks (played_marks)."""
+    import random
     from ..errors import MoveError
     from .tasks import error_text
+    position, moves, seed = _apply_request(body)
+    if seed is None:
+        # a seed of our own, so that the dice of a bare roll are known and written in the record
+        seed = random.randrange(limits.MAX_SEED)
     try:
-        return {"legal": True, "position": json.loads(apply(body))}
+        after = commands.apply_moves(position, moves, seed=seed)
     except MoveError as exc:
         return {"legal": False, "error": error_text(exc)}
+    # the dice apply drew: resolve_chance draws as play does, from the same seed
+    rng = random.Random(seed)
+    before, resolved = position, []
+    for index, move in enumerate(moves):
+        resolved.append(before.resolve_chance(move, rng))
+        if index < len(moves) - 1:
+            before = before.play(resolved[-1])
+    report = before.describe(resolved[-1])
+    return {"legal": True, "position": json.loads(dumps(after)), "moves": resolved, "move": resolved[-1],
+            "played": played_marks(before, resolved[-1], after, report), "report": report.text}
+
+def _pieces(data):
+    """{point name: token} of a position JSON's board, as the game's notation
+    names points ("c4", "2,5"); empty points left out."""
+    rows = [row.split() for row in data.get("board", [])]
+    out = {}
+    for r, row in enumerate(rows):
+        for c, token in enumerate(row):
+            if token in (".", "-"):
+                continue
+            name = f"{r + 1},{c + 1}" if data["game"] == "claimit" else f"{chr(97 + c)}{len(rows) - r}"
+            out[name] = token
+    return out
+
+
+def played_marks(before, move, after, report):
+    """The marks of `move` played from `before` to `after` (its MoveReport
+    as JSON, without the text), for the page to draw the last move:
+      move, player      the move as played and the seat that played it
+      from, to, route   where the piece or stack went (Claim: every point of
+                        the route, a jump chain's landings included)
+      placed, captured, claimed   as Position.describe reports them
+      put               [{point, piece}] what stands on each placed point
+                        after the move (Claim: "T1" a tower, "1" a Viking;
+                        Claim It!: the pile, "2/w3")
+      removed           [{point, piece, left}] what stood on each captured
+                        point before it (Claim: the captured Vikings and
+                        towers) and what stands there after it (or null)
+    and of each game: Claim "towers" (the points of towers placed) and
+    "vikings_captured"; Color Claim "stack" (the stack moved) and "pyramid"
+    (the pyramid claimed, "G2"); Claim It! "marker" (the marker placed:
+    "w3", "B"), "dice" (a roll's dice) and "bust" (true when they bust)."""
+    data = report.to_json()
+    del data["text"]
+    old, new = before.to_json(), after.to_json()
+    pieces_before, pieces_after = _pieces(old), _pieces(new)
+    data["move"] = move
+    data["player"] = old.get("to_move")
+    data["put"] = [{"point": point, "piece": pieces_after.get(point)} for point in data["placed"]]
+    data["removed"] = [{"point": point, "piece": pieces_before.get(point), "left": pieces_after.get(point)}
+                       for point in data["captured"]]
+    if before.game == "claim":
+        data["towers"] = [p["point"] for p in data["put"] if (p["piece"] or "").startswith("T")]
+        data["vikings_captured"] = [p["point"] for p in data["removed"]
+                                    if p["piece"] and not p["piece"].startswith("T")]
+    elif before.game == "colorclaim":
+        data["stack"] = pieces_before.get(data["from"])
+        if data["claimed"]:
+            data["pyramid"] = pieces_before[data["claimed"]].split("/")[-1]
+    elif before.game == "claimit":
+        if move.lower().startswith("roll:"):
+            data["dice"] = [int(d) for d in move[5:].split(",")]
+            data["bust"] = new.get("dice") is None
+        elif "@" in move:
+            data["marker"] = move.split("@")[0].upper() if move[0] in "bB" else move.split("@")[0].lower()
+    return data
 
 
 def board_svg(body):
@@ -160,7 +244,62 @@ def board_svg(body):
     return position_of(body).svg()
 
 
-QUICK = {"new": new, "show": show, "moves": moves, "apply": apply, "check": check}
+def record(body):
+    """A game record read by the library's reader (claimsolve.records):
+    {"record": a record's JSON object, or a file's text (one record, or one
+    a line), "game": K (from 1) for a file of many}.  Answers
+    {"games": how many the file holds, "game": K, "record": the record as
+    version 1 writes it, "start": the start position, "moves": the tree},
+    each move of the tree {"move", "position": the position after it,
+    "comment", "eval", "variations": [[moves...]]} (the last three where the
+    record has them), so the board shows any of them without asking again.
+    A file of many games without "game" answers {"games": K, "list": [{"game",
+    "line", "players", "moves", "result"}]} to choose from.  A bad record is
+    a 400 with the reader's line."""
+    from .. import records
+    check_keys(body, ["record", "game"])
+    if "position" in body:
+        raise bad("unknown option 'position' (record takes \"record\": a game record, docs/records.md)")
+    if "record" not in body:
+        raise bad("missing 'record': a game record's JSON or the text of a file of them (docs/records.md)")
+    data, game = body["record"], body.get("game")
+    if game is not None:
+        game = limits.integer(game, "game", 1, limits.MAX_INT)
+    if isinstance(data, str):
+        documents = records._documents(data, "record")
+    elif isinstance(data, dict):
+        documents = [(None, data)]
+    else:
+        raise bad(f"option 'record': a game record's JSON object or text, not {_json_type(data)}")
+    if game is None and len(documents) > 1:
+        listed = []
+        for line, item in documents:
+            chosen = records._pick([(line, item)], None, "record")
+            listed.append({"game": len(listed) + 1, "line": line, "players": chosen.players,
+                           "moves": len(chosen.moves), "result": chosen.result})
+        return {"games": len(documents), "list": listed}
+    chosen = records._pick(documents, game, "record")
+
+    def tree(position, nodes):
+        out = []
+        for node in nodes:
+            item = {"move": node.move}
+            if node.variations:
+                item["variations"] = [tree(position, line) for line in node.variations]
+            position = position.play(node.move)
+            item["position"] = position.to_json()
+            if node.comment is not None:
+                item["comment"] = node.comment
+            if node.eval is not None:
+                item["eval"] = node.eval
+            out.append(item)
+        return out
+
+    return {"games": len(documents), "game": game or 1, "record": chosen.to_json(),
+            "start": chosen.start.to_json(), "moves": tree(chosen.start, chosen.moves)}
+
+
+QUICK = {"new": new, "show": show, "moves": moves, "apply": apply, "check": check, "record": record}
 
 
 # --- the long commands: checked here, run in a worker -----------------------------------
@@ -314,6 +453,12 @@ def games():
                     "review": game.review is not None,
                     "has_chance": game.has_chance})
     return out
+
+
+def style():
+    """The drawing constants the page draws its boards, marks and charts
+    with: claimsolve.render.style, the ones the SVG pictures use."""
+    return _style.as_json()
 
 
 def error_of(exc):

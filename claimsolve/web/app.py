@@ -4,9 +4,14 @@ Starlette application (run by uvicorn: claimsolve.web.serve).
     GET  /                  the analysis board (static/index.html)
     GET  /static/...        its script, style sheet, icon and game boards
     GET  /api/games         the games, their `new` options, the server's caps
+    GET  /api/style         the palettes, sizes and board geometry the pictures and the
+                            page draw with (claimsolve.render.style)
     POST /api/new | show | moves | apply          answered by a quick worker (at most QUICK_TIME s)
-    POST /api/check         the page's apply: {"legal": true, "position"} or
+    POST /api/check         the page's apply: {"legal": true, "position", "moves"} or
                             {"legal": false, "error": apply's line}, a 200 either way
+    POST /api/record        a game record read (and checked) by claimsolve.records:
+                            its start, moves and variations with the position after
+                            each, or a 400 with the reader's line
     POST /api/analyze | odds | solve | review     run in a worker process
     POST /api/svg           {"of": "show" | "analyze" | "odds", ...}: a picture
 
@@ -62,6 +67,7 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+GET_PATHS = ("/api/games", "/api/style")     # the API's two GETs: every other command is a POST
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1", "testserver"]
 
 QUICK_TIME = 5.0         # seconds a quick request (or the checking of a long one's body) may take
@@ -149,6 +155,9 @@ def create_app(max_time=30.0, workers=2, queue=None, hosts=None, quick_time=QUIC
         client hangs up meanwhile (its worker is killed and replaced)."""
         job = quick_pool.start(task, args)
         return await until_gone(request, job)
+
+    async def style(request):
+        return answer(api.style())
 
     async def quick(request):
         name = request.path_params["command"]
@@ -297,6 +306,7 @@ def create_app(max_time=30.0, workers=2, queue=None, hosts=None, quick_time=QUIC
         Route("/", index),
         Route("/favicon.ico", favicon),
         Route("/api/games", games, methods=["GET"]),
+        Route("/api/style", style, methods=["GET"]),
         Route("/api/svg", svg, methods=["POST"]),
         Route("/api/{command:str}", dispatch_for(quick, long), methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
@@ -406,5 +416,5 @@ async def not_found(request, exc):
 async def not_allowed(request, exc):
     if request.url.path.startswith("/api/"):
         return refusal(405, f"{request.method} is not how {request.url.path[:60]} is asked: POST a JSON object"
-                       if request.url.path != "/api/games" else "GET /api/games")
+                       if request.url.path not in GET_PATHS else f"GET {request.url.path}")
     return Response("method not allowed\n", status_code=405, media_type="text/plain", headers=SECURITY_HEADERS)

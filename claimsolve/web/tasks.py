@@ -153,8 +153,11 @@ def review(args, progress):
     worker (the server's workers are its cores)."""
     from claimsolve.records import GameRecord
     record = GameRecord.from_json(args["record"])
-    return claimsolve.review(record, time=args["time"], workers=1, progress=progress, seed=args.get("seed", 0),
-                             objective=args.get("objective")).to_json()
+    review = claimsolve.review(record, time=args["time"], workers=1, progress=progress, seed=args.get("seed", 0),
+                               objective=args.get("objective"))
+    # what the page's graph draws: "margin" or "chance" of two sides mirror (player 1's line), else
+    # a line per seat ("counts")
+    return {**review.to_json(), "graph": review.graph, "sides": review.sides}
 
 
 TASKS = {"quick": quick, "checked": checked, "svg_request": svg_request,

@@ -10,10 +10,8 @@ pseudo-terminal against the command (a few, a process each).
 CLAIMSOLVE_FUZZ_EXAMPLES=200 runs more, with fresh randomness."""
 import os
 import random
-import select
 import subprocess
 import sys
-import termios
 import time
 
 import pytest
@@ -24,20 +22,11 @@ import claimsolve
 from claimsolve.cli.main import error_line
 from claimsolve.play import Session
 
+from .terminal import WAIT, Terminal
+
 EXAMPLES = int(os.environ.get("CLAIMSOLVE_FUZZ_EXAMPLES", "0"))
-WAIT = 120              # seconds a read may wait before the test gives up (a hang, not a timing check)
 PROMPT = b"(you)> "
 COMMAND = [sys.executable, "-m", "claimsolve.cli.main", "play"]
-
-# the command started as a terminal starts it: a session of its own whose
-# controlling terminal is the pseudo-terminal on its standard input, Ctrl-C
-# in the terminal raising SIGINT in it, with SIGINT's default action
-ON_A_TERMINAL = ("import os, sys, fcntl, signal, termios\n"
-                 "os.setsid()\n"
-                 "fcntl.ioctl(0, termios.TIOCSCTTY, 0)\n"
-                 "signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
-                 "os.execv(sys.executable, [sys.executable, '-m', 'claimsolve.cli.main', 'play'] + sys.argv[1:])\n")
-
 
 # --- in this process ----------------------------------------------------------------
 
@@ -156,66 +145,6 @@ def test_garbage_lines_never_raise(game, lines, seed, tmp_path_factory):
 
 # --- a real process: a pipe, and a pseudo-terminal -----------------------------------------
 
-class Terminal:
-    """`claimsolve play ARGS` on a pseudo-terminal of its own, and the keys a
-    person types at it."""
-
-    def __init__(self, *args, cwd):
-        self.master, slave = os.openpty()
-        attrs = termios.tcgetattr(slave)
-        self.intr = attrs[6][termios.VINTR]              # Ctrl-C
-        self.special = {attrs[6][i][0] for i in (termios.VINTR, termios.VQUIT, termios.VSUSP, termios.VSTOP,
-                                              termios.VSTART, termios.VEOF, termios.VLNEXT)}
-        env = dict(os.environ, NO_COLOR="1")
-        self.proc = subprocess.Popen([sys.executable, "-c", ON_A_TERMINAL, *map(str, args)], stdin=slave,
-                                     stdout=slave, stderr=slave, cwd=cwd, env=env)
-        os.close(slave)
-        self.out = bytearray()
-
-    def _read(self, timeout):
-        ready, _, _ = select.select([self.master], [], [], timeout)
-        if not ready:
-            return None
-        try:
-            chunk = os.read(self.master, 65536)
-        except OSError:             # the other end closed: EIO on Linux
-            chunk = b""
-        self.out.extend(chunk)
-        return chunk
-
-    def until(self, needle, after=0):
-        """Reads until `needle` appears in the output after offset `after`."""
-        deadline = time.monotonic() + WAIT
-        while needle not in self.out[after:]:
-            assert time.monotonic() < deadline, f"no {needle!r} in {bytes(self.out[-1500:])!r}"
-            chunk = self._read(deadline - time.monotonic())
-            assert chunk != b"", f"ended before {needle!r}: {bytes(self.out[-1500:])!r}"
-        return self.out.index(needle, after)
-
-    def type(self, data):
-        os.write(self.master, data)
-
-    def press_ctrl_c(self):
-        """Ctrl-C, as a person presses it: not within microseconds of a
-        prompt (input() writes its prompt before its read begins; a SIGINT
-        in between is seen at the next Enter, as in any Python program)."""
-        time.sleep(0.3)
-        self.type(self.intr)
-
-    def ended(self):
-        """(exit code, output) once the process ended; the output read to its end."""
-        deadline = time.monotonic() + WAIT
-        while self._read(max(0.0, deadline - time.monotonic())) not in (b"", None):
-            pass
-        try:
-            code = self.proc.wait(timeout=max(1.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            raise AssertionError(f"claimsolve play did not end: {bytes(self.out[-1500:])!r}")
-        os.close(self.master)
-        return code, bytes(self.out).decode("utf-8", "replace")
-
-
 def assert_ended_by_ctrl_c(code, out):
     assert code == 130, (code, out[-1500:])          # not -2: death by SIGINT
     assert "Traceback" not in out, out[-3000:]
@@ -227,7 +156,7 @@ def assert_ended_by_ctrl_c(code, out):
 def test_ctrl_c_at_the_prompt_prints_the_record_and_exits_130(tmp_path):
     """Once, after a command, and twice (the second as the record comes)."""
     for tries in range(3):
-        term = Terminal("colorclaim", "--size", "3x3", "--seed", str(tries), "--vs", "random", cwd=tmp_path)
+        term = Terminal("play", "colorclaim", "--size", "3x3", "--seed", str(tries), "--vs", "random", cwd=tmp_path)
         term.until(PROMPT)
         if tries:                                   # after a move or two
             term.type(b"moves\n")
@@ -245,7 +174,8 @@ def test_ctrl_c_while_the_engine_thinks_prints_the_record_and_exits_130(tmp_path
     """The engine on its move and on `?` (5 s each: the Ctrl-C comes first),
     with a second Ctrl-C 0-60 ms after the first."""
     for tries in range(4):
-        term = Terminal("colorclaim", "--size", "6x5", "--seed", str(tries), "--vs", "mcts:time=5", cwd=tmp_path)
+        term = Terminal("play", "colorclaim", "--size", "6x5", "--seed", str(tries), "--vs", "mcts:time=5",
+                        cwd=tmp_path)
         start = term.until(PROMPT)
         term.type(b"a1-a2\n" if tries % 2 else b"?\n")
         term.until(b"thinking", start)
@@ -298,7 +228,7 @@ def test_garbage_typed_at_a_terminal(tmp_path_factory, game, lines):
     tests): every line is answered, then `quit` ends the game."""
     where = tmp_path_factory.mktemp("pty")
     args = {"colorclaim": ["--size", "3x3", "--seed", "1"], "claimit": [], "claim": ["--seed", "1"]}[game]
-    term = Terminal(game, "--vs", "random", *args, cwd=where)
+    term = Terminal("play", game, "--vs", "random", *args, cwd=where)
     start = term.until(PROMPT)
     kept = [bytes(b for b in line.replace(b"\n", b" ").replace(b"\r", b" ") if b not in term.special)
             for line in lines]

@@ -144,6 +144,68 @@ def test_claim_it_roll_with_seed_and_typed_dice(client):
     assert typed.text == cli("apply", SEEDS / name, "roll:4,1,4").stdout
 
 
+def check(client, name, moves, **options):
+    response = post(client, "check", {"position": position(name), "moves": moves, **options})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_check_reports_a_claim_capture_and_its_route(client):
+    answer = check(client, "claim/play-2p.json", ["c3-e3"])
+    assert answer["legal"] and answer["move"] == "c3-e3"
+    assert answer["report"] == "c3-e3 captures e2"
+    played = answer["played"]
+    assert (played["from"], played["to"], played["route"], played["player"]) == ("c3", "e3", ["c3", "e3"], 1)
+    assert played["removed"] == [{"point": "e2", "piece": "2", "left": None}] and played["vikings_captured"] == ["e2"]
+    assert played["towers"] == [] and played["put"] == []
+    # a jump chain: every landing on the route
+    chain = check(client, "claim/play-battle-for-two.json", ["i11-c9"])["played"]
+    assert chain["route"] == ["i11", "i9", "g9", "e9", "c9"]
+
+
+def test_check_reports_towers_and_settled_vikings(client):
+    towers = check(client, "claim/towers-2p.json", ["T@b4"])
+    assert towers["report"] == "T@b4"
+    assert towers["played"]["towers"] == ["b4"] and towers["played"]["put"] == [{"point": "b4", "piece": "T1"}]
+    settle = check(client, "claim/settle-2p.json", ["d5+c3"])
+    assert settle["report"] == "c3+d5 settles Vikings on c3 and d5"
+    assert settle["played"]["put"] == [{"point": "c3", "piece": "1"}, {"point": "d5", "piece": "1"}]
+    assert settle["played"]["towers"] == []
+
+
+def test_check_reports_a_color_claim_stack_and_its_claim(client):
+    answer = check(client, "colorclaim/start-3x3-seed1.json", ["a1xa2"])
+    assert answer["report"].startswith("a1xa2 claims K1 (black); R3 moves to a2")
+    played = answer["played"]
+    assert (played["stack"], played["pyramid"], played["claimed"], played["route"]) == ("R3", "K1", "a2", ["a1", "a2"])
+    stacked = check(client, "colorclaim/start-3x3-seed1.json", ["a1-a2"])["played"]
+    assert stacked["claimed"] is None and "pyramid" not in stacked
+
+
+def test_check_names_the_dice_of_a_roll_and_the_marker_placed(client):
+    name = "claimit/mid-game-3p.json"
+    answer = check(client, name, ["roll"], seed=11)
+    # the same dice as apply with that seed, named in the move and the words
+    assert answer["position"] == json.loads(cli("apply", SEEDS / name, "roll", "--seed", 11).stdout)
+    dice = answer["position"]["dice"]
+    assert answer["move"] == "roll:" + ",".join(map(str, dice))
+    assert answer["played"]["dice"] == dice and answer["played"]["bust"] is False
+    assert answer["report"] == claimsolve.load(SEEDS / name).describe(answer["move"]).text
+    placement = claimsolve.load(SEEDS / "claimit/mid-game-dice-3p.json").legal_moves()[0]
+    placed = check(client, "claimit/mid-game-dice-3p.json", [placement])
+    marker, space = placement.split("@")
+    assert placed["played"]["marker"] == marker and placed["played"]["to"] == space
+    assert placed["played"]["put"][0]["point"] == space
+    assert placed["played"]["put"][0]["piece"].split("/")[-1] == marker
+    assert placed["report"].startswith(placement + " (")
+
+
+def test_check_refuses_an_illegal_move_with_the_commands_line(client):
+    path = SEEDS / "claim/play-2p.json"
+    answer = check(client, "claim/play-2p.json", ["d3-d4"])
+    assert answer == {"legal": False, "error": cli_error(cli("apply", path, "d3-d4"), path)}
+
+
 @pytest.mark.parametrize("name, moves", [
     ("claim/settle-2p.json", ["a5"]),
     ("claim/play-2p.json", ["d3-d4"]),
@@ -239,7 +301,7 @@ def test_the_page_and_its_files(client):
     page = client.get("/")
     assert page.status_code == 200 and "<svg id=\"board\"" in page.text
     assert "default-src 'self'" in page.headers["content-security-policy"]
-    for path in ("/static/app.js", "/static/style.css", "/static/favicon.svg", "/favicon.ico"):
+    for path in ("/static/app.js", "/static/style.js", "/static/style.css", "/static/favicon.svg", "/favicon.ico"):
         assert client.get(path).status_code == 200, path
     for game in all_games():
         assert client.get(f"/static/games/{game.id}.js").status_code == 200
@@ -347,3 +409,49 @@ def test_busy_workers_answer_429_and_a_hung_up_stream_frees_its_worker(client):
     # both streams closed: their searches are cancelled and the worker is free again
     quick = post(client, "analyze", {"position": position("colorclaim/start-3x3-seed1.json"), "time": 2})
     assert quick.status_code == 200, quick.text
+
+
+# --- /api/record: a game record read by claimsolve.records, for the board ------------------------
+
+START_3X3 = {"game": "colorclaim", "board": ["G3 G2 K3", "G1 R1 Y2", "K2 G1 K1"], "to_move": 1,
+             "claims": [None, None], "shield": None}
+
+
+def test_record_answers_the_start_the_moves_and_the_variations(client):
+    games = "".join(json.dumps({"record": 1, "start": START_3X3, "moves": moves}) + "\n" for moves in [
+        ["a2xa3", "b1xb2"],
+        ["b2-a2", {"move": "a1xb1", "comment": "the reply", "variations": [["c1-b1", "b1xa1"]]}, "c1-b1"]])
+    listed = post(client, "record", {"record": games})
+    assert listed.status_code == 200, listed.text
+    assert listed.json() == {"games": 2, "list": [
+        {"game": 1, "line": 1, "players": None, "moves": 2, "result": None},
+        {"game": 2, "line": 2, "players": None, "moves": 3, "result": None}]}
+    answer = post(client, "record", {"record": games, "game": 2}).json()
+    assert answer["games"] == 2 and answer["game"] == 2 and answer["start"] == START_3X3
+    start = claimsolve.from_dict(START_3X3)
+    moves = answer["moves"]
+    assert [m["move"] for m in moves] == ["b2-a2", "a1xb1", "c1-b1"] and moves[1]["comment"] == "the reply"
+    assert moves[2]["position"] == start.play("b2-a2").play("a1xb1").play("c1-b1").to_json()
+    # the variation replaces a1xb1: played from the position after b2-a2
+    variation = moves[1]["variations"][0]
+    assert [m["move"] for m in variation] == ["c1-b1", "b1xa1"]
+    assert variation[1]["position"] == start.play("b2-a2").play("c1-b1").play("b1xa1").to_json()
+    assert answer["record"]["moves"][1]["variations"] == [["c1-b1", "b1xa1"]]
+    # one record as a JSON object, as the page's link holds it
+    one = post(client, "record", {"record": {"record": 1, "start": START_3X3, "moves": ["a2xa3"]}}).json()
+    assert one["games"] == 1 and [m["move"] for m in one["moves"]] == ["a2xa3"]
+
+
+def test_a_bad_record_is_refused_with_the_readers_line(client):
+    games = (json.dumps({"record": 1, "start": START_3X3, "moves": ["a2xa3"]}) + "\n" +
+             json.dumps({"record": 1, "start": START_3X3, "moves": ["b2-a2", "zz"]}) + "\n")
+    refused = post(client, "record", {"record": games})
+    assert refused.status_code == 400
+    assert refused.json()["error"] == ("record: line 2: ply 2 ('zz'): not a Color Claim move (write b1-b2 to stack, "
+                                       "b1xb2 to claim)")
+    for body, words in [({"record": "{\"record\": 1}"}, "field 'start': missing"),
+                        ({"record": games, "game": 3}, "option '--game': the file holds 2 games"),
+                        ({"record": 5}, "option 'record': a game record's JSON object or text, not a number"),
+                        ({}, "missing 'record'")]:
+        answer = post(client, "record", body)
+        assert answer.status_code == 400 and words in answer.json()["error"], (body, answer.text)

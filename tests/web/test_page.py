@@ -102,8 +102,8 @@ def message(driver):
 
 
 def current_move(driver):
-    return driver.execute_script("const li = document.querySelector('#move-list li.current');"
-                                 "return li ? li.textContent : null")
+    return driver.execute_script("const item = document.querySelector('#move-list .current');"
+                                 "return item ? item.dataset.label : null")
 
 
 def click_point(driver, name):
@@ -146,6 +146,12 @@ def downloaded_json(driver, pattern):
     return None
 
 
+def set_engine_seats(driver, seats):
+    for box in driver.find_elements(By.CSS_SELECTOR, "#engine-seats input"):
+        if box.is_selected() != (int(box.get_attribute("data-seat")) in seats):
+            box.click()
+
+
 def legal_after(driver, index):
     return driver.execute_script(f"return window.claimsolveBoard.state.line[{index}].legal;")
 
@@ -159,11 +165,14 @@ def new_game(driver, game, **options):
     Select(driver.find_element(By.ID, "new-game")).select_by_value(game)
     for name, value in options.items():
         field = driver.find_element(By.ID, f"new-{name}")
+        if field.tag_name == "select":           # a closed set of values
+            Select(field).select_by_value(str(value))
+            continue
         field.clear()
         field.send_keys(str(value))
-    before = driver.execute_script("return window.claimsolveBoard.state.line[0]")
+    before = driver.execute_script("return window.claimsolveBoard.state.line[0].id")
     driver.find_element(By.ID, "new-start").click()
-    wait(driver, lambda d: d.execute_script("return window.claimsolveBoard.state.line[0]") != before
+    wait(driver, lambda d: d.execute_script("return window.claimsolveBoard.state.line[0].id") != before
          and board_ready(d) and d.execute_script(
              "return window.claimsolveBoard.state.line[0].position.game") == game, f"a new {game} game")
 
@@ -317,10 +326,10 @@ def test_claim_it_dice_typed_at_the_table(page):
 def test_engine_plays_a_seat(page, shots):
     driver = page
     new_game(driver, "colorclaim", size="3x3", seed=1)
-    seats = [o.get_attribute("value") for o in Select(driver.find_element(By.ID, "engine-plays")).options]
-    assert seats == ["", "1", "2"]
+    seats = [box.get_attribute("data-seat") for box in driver.find_elements(By.CSS_SELECTOR, "#engine-seats input")]
+    assert seats == ["1", "2"]
     Select(driver.find_element(By.ID, "engine-move-time")).select_by_value("0.5")
-    Select(driver.find_element(By.ID, "engine-plays")).select_by_value("2")
+    driver.find_element(By.ID, "engine-seat-2").click()
     try:
         # player 1 to move: the engine waits for the user
         assert driver.execute_script("return window.claimsolveBoard.state.line.length") == 1
@@ -342,5 +351,234 @@ def test_engine_plays_a_seat(page, shots):
         assert show["over"] or show["to_move"] == 1
         driver.save_screenshot(str(shots / "colorclaim-engine-reply.png"))
     finally:
-        Select(driver.find_element(By.ID, "engine-plays")).select_by_value("")
+        set_engine_seats(driver, set())
+    assert not console_errors(driver)
+
+
+# --- honest labels, the move tree, records, review, seats, the link (issue 33) -----------------
+
+# two Color Claim 3x3 games, as `claimsolve match colorclaim --size 3x3 --a mcts:time=0.05 --b random
+# --games 2 --save FILE` writes them: a file of many games
+TWO_GAMES = "".join(json.dumps({
+    "record": 1, "game": "colorclaim",
+    "start": {"game": "colorclaim", "board": ["G3 G2 K3", "G1 R1 Y2", "K2 G1 K1"], "to_move": 1,
+              "claims": [None, None], "shield": None},
+    "players": players, "moves": moves}) + "\n" for players, moves in [
+    (["mcts:time=0.05", "random"], ["a2xa3", "b1xb2", "c2-c3", "b3-c3"]),
+    (["random", "mcts:time=0.05"], ["b2-a2", "a1xb1", "c1-b1", "c2-c3", "b3-c3", "a3-a2"])])
+
+
+def engine_done(driver):
+    """The heading's words once the analysis has answered."""
+    return wait(driver, lambda d: (lambda t: t if t.startswith("(done") else None)(
+        d.execute_script("return document.getElementById('engine-state').textContent")), "the analysis done")
+
+
+def move_list(driver):
+    """The moves list: the main line's labels, and each variation's words."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#move-list > li'), li => li.classList.contains('variations')"
+        " ? '(' + Array.from(li.querySelectorAll('.move'), m => m.dataset.label).join(' ') + ')' : li.dataset.label)")
+
+
+def set_engine(driver, on):
+    box = driver.find_element(By.ID, "engine-on")
+    if box.is_selected() != on:
+        box.click()
+
+
+def play(driver, move):
+    """A move played as a click on its suggestion would play it (the page's playMove)."""
+    before = driver.execute_script("return window.claimsolveBoard.state.line.length")
+    driver.execute_script("window.claimsolveBoard.playMove(arguments[0])", move)
+    wait(driver, lambda d: current_move(d) == move and board_ready(d), f"{move} played")
+    return before
+
+
+def load_file(driver, path):
+    driver.execute_script("document.getElementById('load-file').hidden = false")
+    driver.find_element(By.ID, "load-file").send_keys(str(path))
+    driver.execute_script("document.getElementById('load-file').hidden = true")
+
+
+@pytest.mark.slow
+def test_labels_say_exact_only_where_the_solver_proved_it(page, shots):
+    driver = page
+    # the 4x4 start of seed 7: the solver does not finish in a second; alpha-beta answers, not proven
+    new_game(driver, "colorclaim", size="4x4", seed=7)
+    heading = engine_done(driver)
+    if heading == "(done, exact)":
+        # a machine fast enough to prove it in a second: every row proven, then alpha-beta asked for
+        cells = driver.execute_script(
+            "return Array.from(document.querySelectorAll('#suggestions tbody td:nth-child(3)'), td => td.textContent)")
+        assert cells and all(c.startswith("=") for c in cells), cells
+        Select(driver.find_element(By.ID, "engine-kind")).select_by_value("alphabeta")
+        heading = engine_done(driver)
+        labels = driver.find_element(By.ID, "engine-labels").text
+        ordered = driver.find_element(By.CSS_SELECTOR, "#suggestions th.ordered").text
+        driver.save_screenshot(str(shots / "labels-heuristic.png"))
+        Select(driver.find_element(By.ID, "engine-kind")).select_by_value("auto")
+    else:
+        labels = driver.find_element(By.ID, "engine-labels").text
+        ordered = driver.find_element(By.CSS_SELECTOR, "#suggestions th.ordered").text
+        driver.save_screenshot(str(shots / "labels-heuristic.png"))
+        assert "solver: not proven within" in labels
+    assert "exact" not in heading and heading.startswith("(done: alpha-beta depth ") and "not proven" in heading
+    assert "a heuristic, not proven" in labels and "Ordered by score." in labels
+    assert ordered.startswith("score")
+    # the 3x3 start: the solver finishes; every row a proven value with its result
+    new_game(driver, "colorclaim", size="3x3", seed=1)
+    assert engine_done(driver) == "(done, exact)"
+    assert driver.find_element(By.CSS_SELECTOR, "#suggestions th.ordered").text.startswith("value")
+    cells = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#suggestions tbody tr td:nth-child(3)'), td => td.textContent)")
+    assert cells and all(re.fullmatch(r"=([+-]\d+ (win|loss)|0 draw)", c) for c in cells), cells
+    assert "proven by the exact solver" in driver.find_element(By.ID, "engine-labels").text
+    driver.save_screenshot(str(shots / "labels-exact.png"))
+    # MCTS (Claim): mean, interval, visits (the order) and share
+    new_game(driver, "claim")
+    assert engine_done(driver).startswith("(done: MCTS, ")
+    head = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#suggestions thead th'), th => th.textContent)")
+    assert head == ["#", "move", "mean", "95% interval", "visits \u25be", "share"]
+    assert "Ordered by visits." in driver.find_element(By.ID, "engine-labels").text
+    # the evaluation bar is player 1's whoever is to move, and wide enough for its longest numbers
+    assert driver.find_element(By.ID, "eval-seat").text == "P1"
+    for text in ("+296", "-29.50"):
+        width, room = driver.execute_script("const e = document.getElementById('eval-text'); e.textContent = "
+                                            "arguments[0]; return [e.scrollWidth, e.clientWidth]", text)
+        assert width <= room, text
+    assert not console_errors(driver)
+
+
+@pytest.mark.slow
+def test_moves_are_a_tree_saved_and_loaded_as_a_record(page, shots):
+    driver = page
+    new_game(driver, "colorclaim", size="3x3", seed=1)
+    set_engine(driver, False)
+    try:
+        play(driver, "a1xa2")
+        play(driver, "c1xb1")
+        driver.find_element(By.ID, "undo-button").click()
+        driver.find_element(By.ID, "undo-button").click()
+        wait(driver, lambda d: current_move(d) == "start", "back at the start")
+        play(driver, "c3xc2")                       # a move after going back: a variation
+        assert move_list(driver) == ["start", "a1xa2", "(c3xc2)", "c1xb1"]
+        driver.find_element(By.CSS_SELECTOR, "#move-list .variation .move").click()
+        wait(driver, lambda d: current_move(d) == "c3xc2", "the variation's move shown")
+        # the first line is kept: a click on it goes back to it
+        driver.find_element(By.CSS_SELECTOR, '#move-list li[data-label="c1xb1"]').click()
+        wait(driver, lambda d: current_move(d) == "c1xb1", "the main line's move shown")
+        driver.find_element(By.CSS_SELECTOR, "#move-list .variation .move").click()
+        wait(driver, lambda d: current_move(d) == "c3xc2", "the variation shown again")
+        play(driver, "a1xa2")                       # the variation goes on
+        driver.save_screenshot(str(shots / "move-tree.png"))
+        driver.find_element(By.ID, "promote-button").click()
+        wait(driver, lambda d: move_list(d) == ["start", "c3xc2", "(a1xa2 c1xb1)", "a1xa2"], "the variation promoted")
+        driver.find_element(By.ID, "save-game-button").click()
+        record = wait(driver, lambda d: downloaded_json(d, "colorclaim-game*.json"), "the saved game")
+        assert record["record"] == 1 and record["start"]["board"] == ["Y2 R2 G2", "K1 K1 R2", "R3 B1 K2"]
+        assert record["moves"] == [{"move": "c3xc2", "variations": [["a1xa2", "c1xb1"]]}, "a1xa2"]
+        # delete: the move shown and what follows it
+        driver.find_element(By.CSS_SELECTOR, "#move-list .variation .move").click()
+        wait(driver, lambda d: current_move(d) == "a1xa2" and d.execute_script(
+            "return window.claimsolveBoard.state.index") == 1, "the variation's first move shown")
+        driver.find_element(By.ID, "delete-button").click()
+        wait(driver, lambda d: move_list(d) == ["start", "c3xc2", "a1xa2"], "the variation deleted")
+        # the saved record loads back: the same tree
+        saved = next(driver.downloads.glob("colorclaim-game*.json"))
+        load_file(driver, saved)
+        wait(driver, lambda d: move_list(d) == ["start", "c3xc2", "(a1xa2 c1xb1)", "a1xa2"], "the saved tree loaded")
+        assert "Loaded" in message(driver)
+        assert driver.execute_script("return JSON.stringify(window.claimsolveBoard.recordJson().moves)") == \
+            json.dumps(record["moves"], separators=(",", ":"))
+    finally:
+        set_engine(driver, True)
+    assert not console_errors(driver)
+
+
+@pytest.mark.slow
+def test_review_mode_grades_a_game_of_a_file_of_two(page, shots, tmp_path):
+    driver = page
+    path = tmp_path / "two.jsonl"
+    path.write_text(TWO_GAMES)
+    load_file(driver, path)
+    wait(driver, lambda d: d.find_element(By.ID, "game-dialog").get_attribute("open") is not None, "which game?")
+    options = [o.text for o in Select(driver.find_element(By.ID, "game-choice")).options]
+    assert len(options) == 2 and options[1].startswith("game 2 (line 2): random v mcts:time=0.05; 6 moves")
+    Select(driver.find_element(By.ID, "game-choice")).select_by_value("2")
+    driver.find_element(By.ID, "game-open").click()
+    wait(driver, lambda d: move_list(d) == ["start", "b2-a2", "a1xb1", "c1-b1", "c2-c3", "b3-c3", "a3-a2"],
+         "game 2 loaded")
+    Select(driver.find_element(By.ID, "review-time")).select_by_value("0.1")
+    driver.find_element(By.ID, "review-button").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#review-graph path.evaluation"), "the review's graph")
+    assert driver.find_element(By.ID, "review-progress").get_attribute("value") == "6"
+    # the grades: in the graph, in the moves list (?!, ?, ??), in the summary per player
+    dots = driver.execute_script("return Array.from(document.querySelectorAll('#review-graph circle.grade'),"
+                                 " c => [Number(c.dataset.ply), c.classList[1]])")
+    marks = driver.execute_script("return Array.from(document.querySelectorAll('#move-list li .grade'),"
+                                  " g => [g.parentElement.dataset.label, g.textContent])")
+    review = driver.execute_script("return window.claimsolveBoard.state.review.result")
+    graded = [(m["ply"], m["grade"]) for m in review["moves"] if m["grade"] in ("inaccuracy", "mistake", "blunder")]
+    assert graded and sorted(dots) == sorted(map(list, graded))
+    symbol = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+    assert marks == [[review["moves"][ply - 1]["move"], symbol[grade]] for ply, grade in graded]
+    rows = driver.find_elements(By.CSS_SELECTOR, "#review-summary tbody tr")
+    assert [r.text.split()[0] for r in rows] == ["1", "2"] and "mean loss" in driver.find_element(
+        By.ID, "review-summary").text
+    driver.save_screenshot(str(shots / "review.png"))
+    # a click on the graph goes to that ply
+    ActionChains(driver).move_to_element(
+        driver.find_element(By.CSS_SELECTOR, '#review-graph rect.ply[data-ply="2"]')).click().perform()
+    wait(driver, lambda d: d.execute_script("return window.claimsolveBoard.state.index") == 2 and
+         current_move(d) == "a1xb1", "ply 2 shown")
+    assert not console_errors(driver)
+
+
+@pytest.mark.slow
+def test_the_engine_plays_two_seats_of_three(page, shots):
+    driver = page
+    new_game(driver, "claim", players=3)
+    Select(driver.find_element(By.ID, "engine-move-time")).select_by_value("0.5")
+    set_engine_seats(driver, {2, 3})
+    try:
+        assert driver.execute_script("return window.claimsolveBoard.state.line.length") == 1
+        move = legal(driver)[0]
+        play(driver, move)
+        wait(driver, lambda d: d.execute_script("return window.claimsolveBoard.state.line.length") == 4
+             and message(d).startswith("The engine (player 3) played"), "both engines' replies")
+        line = driver.execute_script("return window.claimsolveBoard.state.line.map(n => n.show && n.show.to_move)")
+        assert line == [1, 2, 3, 1]                 # seat 1 is to move again
+        assert move_list(driver)[1] == move and len(move_list(driver)) == 4
+        driver.save_screenshot(str(shots / "claim-3-seats-engines.png"))
+    finally:
+        set_engine_seats(driver, set())
+    assert not console_errors(driver)
+
+
+@pytest.mark.slow
+def test_a_link_holds_the_game_and_the_move_shown(page, server):
+    driver = page
+    new_game(driver, "colorclaim", size="3x3", seed=1)
+    set_engine(driver, False)
+    try:
+        play(driver, "a1xa2")
+        play(driver, "c1xb1")
+        driver.find_element(By.ID, "undo-button").click()
+        play(driver, "c3xc2")
+        driver.find_element(By.ID, "link-button").click()
+        wait(driver, lambda d: "#game=" in d.current_url, "the link in the address")
+        link = driver.current_url
+        driver.get("about:blank")
+        driver.get(link)
+        wait(driver, lambda d: board_ready(d) and move_list(d) == ["start", "a1xa2", "c1xb1", "(c3xc2)"],
+             "the game of the link")
+        assert current_move(driver) == "c3xc2"
+        assert driver.execute_script("const s = window.claimsolveBoard.state; return s.line[s.index].position.to_move") == 1
+    finally:
+        driver.get(server)
+        wait(driver, board_ready, "the board again")
+        set_engine(driver, True)
+        Select(driver.find_element(By.ID, "engine-time")).select_by_value("1")
     assert not console_errors(driver)

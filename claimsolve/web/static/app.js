@@ -1,8 +1,13 @@
 // The analysis board: one page over the JSON API (/api/...).  The page knows
 // no game by name: a game's board is drawn by /static/games/<game id>.js
 // (loaded when a position of that game is first shown); a game without such
-// a file is shown with the server's picture and its moves as buttons.
+// a file is shown with the server's picture and its moves as buttons.  Its
+// colours and sizes are the server's (style.js: GET /api/style), as the
+// server's pictures use them.
 
+import { style } from "./style.js";
+
+const MARKS = style.marks;
 const $ = (id) => document.getElementById(id);
 const SVGNS = "http://www.w3.org/2000/svg";
 
@@ -69,8 +74,13 @@ async function apiEvents(path, body, signal, onEvent) {
 const state = {
   games: [],
   maxTime: 30,
-  line: [],          // [{position, move, show, legal, tokens}]: the game so far; line[0].move is null
+  line: [],          // the nodes of the line shown, from the root (line[0], move null) to its end
   index: 0,          // the entry shown
+  // the moves are a tree (nodeOf): each node {id, position, move, label, parent, children, show, legal,
+  // tokens, comment, eval, review}; children[0] is the main line, the others its variations
+  evalSeat: 1,       // the seat the evaluation bar shows
+  flipped: false,    // the board turned round
+  review: null,      // {controller, result, nodes, done, total, timing}: the review of the main line
   clicks: [],        // the move being clicked together
   module: null,      // the game module of the position shown
   layout: null,      // its layout of the position shown: {points: Map name -> {x, y}, cell, ...}
@@ -137,9 +147,11 @@ async function showIndex(index, options = {}) {
     entry.tokens = entry.legal.map((move) => ({ move, ...state.module.tokens(move, entry.position) }));
   }
   await drawBoard();
+  applyFlip();
   renderStatus();
   renderActions();
   renderMoveList();
+  moveReviewCursor();
   renderSeats(entry);
   clearSuggestions();
   if (!options.keepMessage) setMessage("");
@@ -175,6 +187,7 @@ async function drawBoard() {
   markup += `<g id="marks"></g><g id="hints"></g><g id="arrows"></g><g id="targets">${targets.join("")}</g>`;
   svg.innerHTML = markup;
   drawSelection();
+  drawBoardMarks();
 }
 
 function renderStatus() {
@@ -204,24 +217,175 @@ function setMessage(text, kind = "info") {
 function updateButtons() {
   $("undo-button").disabled = state.index === 0;
   $("redo-button").disabled = state.index >= state.line.length - 1;
+  $("promote-button").disabled = !inVariation(current());
+  $("delete-button").disabled = state.index === 0;
+}
+
+// --- the moves: a tree -------------------------------------------------------------------
+
+let nodeCount = 0;
+const nodes = new Map();        // id -> node, for the moves list's clicks
+
+function makeNode(position, move, parent, label) {
+  const node = { id: ++nodeCount, position, move, label: label || move, parent, children: [],
+                 show: null, legal: null, tokens: null };
+  nodes.set(node.id, node);
+  return node;
+}
+
+// the child of `parent` reached by `move` (a new one, a variation when it has children already), and
+// the line shown through it
+function addChild(parent, position, move, label) {
+  let child = parent.children.find((c) => c.move === move);
+  if (!child) {
+    child = makeNode(position, move, parent, label);
+    parent.children.push(child);
+  }
+  const at = state.line.indexOf(parent);
+  state.line = state.line.slice(0, at + 1).concat(continuation(child));
+  return child;
+}
+
+// the node and its main line after it
+function continuation(node) {
+  const out = [node];
+  while (node.children.length) {
+    node = node.children[0];
+    out.push(node);
+  }
+  return out;
+}
+
+function pathTo(node) {
+  const out = [];
+  for (let n = node; n; n = n.parent) out.unshift(n);
+  return out;
+}
+
+// shows `node`: the line through it, its main line after it
+function goTo(node, options = {}) {
+  const path = pathTo(node);
+  const keep = state.line.indexOf(node) === path.length - 1 && path.every((n, i) => state.line[i] === n);
+  if (!keep) state.line = path.concat(continuation(node).slice(1));
+  return showIndex(path.length - 1, options);
+}
+
+const isMain = (node) => !node.parent || node.parent.children[0] === node;
+
+function inVariation(node) {
+  for (let n = node; n && n.parent; n = n.parent) if (!isMain(n)) return true;
+  return false;
+}
+
+// the variation holding the node shown becomes its parent's main line
+function promoteVariation() {
+  let n = current();
+  while (n.parent && isMain(n)) n = n.parent;
+  if (!n.parent) return;
+  const siblings = n.parent.children;
+  siblings.splice(siblings.indexOf(n), 1);
+  siblings.unshift(n);
+  renderMoveList();
+  updateButtons();
+  setMessage(`Promoted ${n.label}: ${inVariation(n) ? "the main line of its variation" : "the main line"} now.`);
+}
+
+// the node shown and every move after it are deleted; the page shows the move before
+function deleteFromHere() {
+  const node = current();
+  if (!node.parent) return;
+  const parent = node.parent;
+  parent.children.splice(parent.children.indexOf(node), 1);
+  const gone = [];
+  const drop = (n) => { gone.push(n); nodes.delete(n.id); n.children.forEach(drop); };
+  drop(node);
+  state.line = pathTo(parent).concat(continuation(parent).slice(1));
+  setMessage(`Deleted ${node.label} and the ${gone.length - 1} move${gone.length === 2 ? "" : "s"} after it.`);
+  showIndex(state.line.indexOf(parent), { keepMessage: true });
+}
+
+const GRADE_MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+function moveElement(node, tag, ply, numbered) {
+  const el = document.createElement(tag);
+  el.dataset.id = node.id;
+  el.dataset.label = node.label;
+  el.classList.add("move");
+  if (numbered) {
+    const number = document.createElement("span");
+    number.className = "ply";
+    number.textContent = `${ply}.`;
+    el.append(number, " ");
+  }
+  el.append(node.label);
+  const review = node.review || node.eval;
+  if (review && review.grade) {
+    const mark = GRADE_MARKS[review.grade];
+    if (mark) {
+      const span = document.createElement("span");
+      span.className = `grade ${review.grade}`;
+      span.textContent = mark;
+      el.append(span);
+    }
+    el.title = gradeWords(review);
+  }
+  if (node.comment) el.title = (el.title ? el.title + "\n" : "") + node.comment;
+  if (node === current()) el.classList.add("current");
+  const at = state.line.indexOf(node);
+  if (at > state.index) el.classList.add("future");
+  return el;
+}
+
+function gradeWords(m) {
+  if (m.loss === undefined) return m.grade;
+  const best = m.best && m.best !== m.move ? `; the engine's ${m.best}` : "";
+  return `${m.grade}${m.forced ? " (forced)" : ""}: loss ${m.loss}${best}${m.exact ? " (exact)" : ""}`;
+}
+
+// a variation: "(ply. move move ...)", its own variations nested
+function variationElement(first, ply) {
+  const box = document.createElement("span");
+  box.className = "variation";
+  box.append("(");
+  let node = first;
+  let k = ply;
+  while (node) {
+    box.append(moveElement(node, "span", k, true), " ");
+    if (node !== first && node.parent.children[0] === node) {
+      for (const other of node.parent.children.slice(1)) box.append(variationElement(other, k));
+    }
+    node = node.children[0];
+    k += 1;
+  }
+  box.append(")");
+  return box;
 }
 
 function renderMoveList() {
   const list = $("move-list");
+  const root = state.line[0];
+  if (!root) return;
   const items = [];
-  state.line.forEach((entry, i) => {
-    const li = document.createElement("li");
-    li.dataset.index = i;
-    if (i === 0) {
-      li.textContent = "start";
-      li.className = "start";
-    } else {
-      li.textContent = entry.move;
+  const start = document.createElement("li");
+  start.dataset.id = root.id;
+  start.dataset.label = "start";
+  start.textContent = "start";
+  start.className = "start";
+  if (current() === root) start.classList.add("current");
+  items.push(start);
+  let node = root.children[0];
+  let ply = 1;
+  while (node) {
+    items.push(moveElement(node, "li", ply, false));
+    if (node.parent.children.length > 1) {
+      const li = document.createElement("li");
+      li.className = "variations";
+      for (const other of node.parent.children.slice(1)) li.append(variationElement(other, ply), " ");
+      items.push(li);
     }
-    if (i === state.index) li.classList.add("current");
-    if (i > state.index) li.classList.add("future");
-    items.push(li);
-  });
+    node = node.children[0];
+    ply += 1;
+  }
   list.replaceChildren(...items);
   const shown = list.querySelector(".current");
   if (shown) shown.scrollIntoView({ block: "nearest" });
@@ -299,30 +463,41 @@ async function clickToken(token) {
   renderActions();
 }
 
+// Clicks that start no legal move.  The game's module explains them in words
+// (`explain`: {text}) from the position and its legal moves, or names the move
+// the clicks wholly make ({move}: the server says why it is illegal); a move
+// is never made up to have something to send.
 async function explainIllegal(clicks) {
   const entry = current();
-  const attempt = state.module.attempt ? state.module.attempt(clicks, entry.position, entry.legal, state.layout) : null;
-  if (attempt) {
+  const module = state.module;
+  const why = module.explain ? module.explain(clicks, entry.position, entry.legal, state.layout) : null;
+  if (why && why.text) {
+    setMessage(`Illegal: ${why.text}`, "error");
+    return;
+  }
+  if (why && why.move) {
     try {
-      const answer = await api("check", { position: entry.position, moves: [attempt] });
+      const answer = await api("check", { position: entry.position, moves: [why.move] });
       // legal after all (a move the clicks cannot tell apart): play it
-      if (answer.legal) await playMove(attempt);
+      if (answer.legal) await playMove(why.move);
       else setMessage(`Illegal: ${answer.error}`, "error");
     } catch (e) {
       setMessage(e.message, "error");
     }
     return;
   }
-  setMessage(`Illegal: no legal move goes ${clicks.join(", ")}.`, "error");
+  const starts = [...nextTokens(entry.tokens, [])].filter(isPoint);
+  const hint = starts.length && starts.length <= 12 ? ` A move starts at ${starts.join(", ")}.` : "";
+  setMessage(`Illegal: no legal move goes ${clicks.join(", ")}.${hint}`, "error");
 }
 
 async function playMove(move, options = {}) {
   const entry = current();
   const body = { position: entry.position, moves: [move] };
   if (options.seed !== undefined && options.seed !== null) body.seed = options.seed;
-  let next;
+  let next, answer;
   try {
-    const answer = await api("check", body);
+    answer = await api("check", body);
     if (!answer.legal) {
       setMessage(`Illegal: ${answer.error}`, "error");
       return false;
@@ -332,10 +507,14 @@ async function playMove(move, options = {}) {
     setMessage(e.message, "error");
     return false;
   }
-  let played = move;
+  // the move as a record writes it: a bare roll with the dice the server drew
+  const recorded = (answer.moves && answer.moves[0]) || move;
+  let played = recorded;
   if (options.describe) played = options.describe(next) || move;
-  state.line = state.line.slice(0, state.index + 1);
-  state.line.push({ position: next, move: played });
+  if (recorded !== move && played === move) played = recorded;
+  const child = addChild(entry, next, recorded, played);
+  // the server's account of the move, for its marks on the board (drawBoardMarks)
+  if (answer.played) child.lastMove = { played: answer.played, report: answer.report };
   await showIndex(state.index + 1, { autoPlay: true, keepMessage: Boolean(options.message) });
   if (options.message) setMessage(options.message);
   return true;
@@ -350,17 +529,147 @@ function drawSelection() {
   for (const c of state.clicks) {
     const p = state.layout.points.get(c);
     if (p) chosen.push(`<rect x="${p.x - cell / 2 + 2}" y="${p.y - cell / 2 + 2}" width="${cell - 4}" ` +
-                       `height="${cell - 4}" rx="5" fill="none" stroke="#b0127a" stroke-width="4"/>`);
+                       `height="${cell - 4}" rx="5" fill="none" stroke="${MARKS.selection}" stroke-width="4"/>`);
   }
   marks.innerHTML = chosen.join("");
   const dots = [];
   if (state.clicks.length) {
     for (const token of nextTokens(candidates(state.clicks), state.clicks)) {
       const p = state.layout.points.get(token);
-      if (p) dots.push(`<circle cx="${p.x}" cy="${p.y}" r="${cell * 0.14}" fill="#b0127a" fill-opacity="0.55"/>`);
+      if (p) dots.push(`<circle cx="${p.x}" cy="${p.y}" r="${cell * 0.14}" fill="${MARKS.selection}" fill-opacity="0.55"/>`);
     }
   }
   hints.innerHTML = dots.join("");
+}
+
+// --- the last move and the legal targets, marked on the board ------------------------------
+
+// Draws, under the clicked selection, the marks of the move that led here (its
+// route, what it captured and placed: the check answer's "played") and the
+// game's highlights of where a click may go (Claim It!: the spaces a roll
+// allows, each with its marker); the last move in words under the board.
+function drawBoardMarks() {
+  const svg = $("board");
+  const entry = current();
+  const below = svg.querySelector("#marks");
+  if (!entry || !state.layout || !below) return;
+  // squares, route and highlights under the pieces (as lichess tints a square); what was
+  // taken off and put on above them
+  const under = marksLayer(svg, "board-marks-under", svg.querySelector(".piece, .marker") || below);
+  const over = marksLayer(svg, "board-marks", below);
+  const played = entry.lastMove && entry.lastMove.played;
+  const marks = played ? lastMoveMarkup(played) : { under: "", over: "" };
+  let hints = "";
+  if (state.module.highlights && entry.show && !entry.show.over && entry.legal) {
+    hints = state.module.highlights(entry.position, entry.legal, state.layout);
+  }
+  under.innerHTML = marks.under + hints;
+  over.innerHTML = marks.over;
+  lastMoveWords(entry);
+  if (!entry.lastMove && !entry.lastMoveAsked && entry.parent) askLastMove(entry, entry.parent);
+}
+
+function marksLayer(svg, id, before) {
+  let layer = svg.querySelector(`#${id}`);
+  if (!layer) {
+    layer = document.createElementNS(SVGNS, "g");
+    layer.id = id;
+    before.parentNode.insertBefore(layer, before);
+  }
+  return layer;
+}
+
+// A position reached otherwise than by a click here (a loaded record, a
+// link): the server describes its move, when that move from the position
+// before gives it.
+async function askLastMove(entry, previous) {
+  entry.lastMoveAsked = true;
+  if (!previous || !entry.move) return;
+  try {
+    const answer = await api("check", { position: previous.position, moves: [entry.move] });
+    if (!answer.legal || JSON.stringify(answer.position) !== JSON.stringify(entry.position)) return;
+    entry.lastMove = { played: answer.played, report: answer.report };
+    if (current() === entry) {
+      await drawBoard();
+      applyFlip();
+    }
+  } catch (e) {
+    /* no words for this move: the board is still right */
+  }
+}
+
+function lastMoveWords(entry) {
+  let box = $("last-move");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "last-move";
+    $("board-wrap").append(box);
+  }
+  const last = entry.lastMove;
+  box.hidden = !(last && last.report);
+  if (box.hidden) {
+    box.textContent = "";
+    return;
+  }
+  const who = last.played && last.played.player ? ` (player ${last.played.player})` : "";
+  box.textContent = `Last move${who}: ${last.report}`;
+}
+
+function lastMoveMarkup(played) {
+  const L = state.layout;
+  const cell = L.cell;
+  const at = (name) => (name ? L.points.get(name) : null);
+  const box = (p, inset) => `x="${p.x - cell / 2 + inset}" y="${p.y - cell / 2 + inset}" ` +
+    `width="${cell - 2 * inset}" height="${cell - 2 * inset}"`;
+  const out = [], over = [];
+  for (const name of [played.from, played.to]) {
+    const p = at(name);
+    if (p) out.push(`<rect class="last-square" data-mark="${name}" ${box(p, 1)} fill="${MARKS.last_square}" ` +
+      `fill-opacity="0.55" stroke="${MARKS.last_move}" stroke-width="2"/>`);
+  }
+  const route = (played.route || []).map(at).filter(Boolean);
+  if (route.length > 1) {
+    out.push(`<polyline class="last-route" data-route="${played.route.join(" ")}" ` +
+      `points="${route.map((p) => `${p.x},${p.y}`).join(" ")}" fill="none" stroke="${MARKS.last_move}" ` +
+      `stroke-width="${cell * 0.09}" stroke-linecap="round" stroke-linejoin="round" stroke-opacity="0.85"/>`);
+    for (const p of route.slice(1, -1)) {
+      out.push(`<circle cx="${p.x}" cy="${p.y}" r="${cell * 0.1}" fill="${MARKS.last_move}" fill-opacity="0.85"/>`);
+    }
+  }
+  for (const put of played.put || []) {
+    const p = at(put.point);
+    if (p) over.push(`<rect class="last-placed" data-mark="${put.point}" ${box(p, 4)} rx="5" fill="none" ` +
+      `stroke="${MARKS.placed}" stroke-width="3" stroke-dasharray="6 3">` +
+      `<title>${escapeHtml(`placed on ${put.point}: ${put.piece}`)}</title></rect>`);
+  }
+  const claimed = at(played.claimed);
+  if (claimed) {
+    // the pyramid claimed has left the board: drawn small in the corner of its space, ringed
+    const x = claimed.x + cell * 0.3, y = claimed.y - cell * 0.3;
+    const badge = state.module.ghost && played.pyramid ? state.module.ghost(played.pyramid, { x, y }, L, played) : "";
+    over.push(`<g class="last-claimed" data-mark="${played.claimed}" data-piece="${escapeHtml(played.pyramid || "")}">` +
+      `<title>claimed ${escapeHtml(played.pyramid || "")}</title>` +
+      `<circle cx="${x}" cy="${y}" r="${cell * 0.19}" fill="${MARKS.ring}" stroke="${MARKS.placed}" ` +
+      `stroke-width="2.5"/>${badge}</g>`);
+  }
+  for (const gone of played.removed || []) {
+    const p = at(gone.point);
+    if (!p) continue;
+    const ghost = state.module.ghost && gone.piece ? state.module.ghost(gone.piece, p, L, played) : "";
+    const r = cell * 0.3;
+    // where a piece stands after the move (a stop's space, a tower put at once on a captured
+    // tower's point, what a bust leaves under its markers) the one taken off is drawn small
+    // in the corner
+    const again = Boolean(gone.left);
+    const place = again ? ` transform="translate(${p.x + cell * 0.3},${p.y - cell * 0.3}) scale(0.45) ` +
+      `translate(${-p.x},${-p.y})"` : "";
+    over.push(`<g class="last-captured" data-mark="${gone.point}" data-piece="${escapeHtml(gone.piece || "")}"` +
+      `${place}><title>${escapeHtml(`taken off ${gone.point}: ${gone.piece}`)}</title>` +
+      `<g opacity="${again ? 0.85 : 0.5}">${ghost}</g>` +
+      `<path d="M${p.x - r},${p.y - r} L${p.x + r},${p.y + r} M${p.x - r},${p.y + r} L${p.x + r},${p.y - r}" ` +
+      `stroke="${MARKS.taken}" stroke-width="${cell * 0.08}" stroke-linecap="round"/></g>`);
+  }
+  return { under: out.join(""), over: over.join("") };
 }
 
 function renderActions() {
@@ -435,6 +744,8 @@ function clearSuggestions() {
   $("pv").textContent = "";
   $("engine-line").textContent = "";
   $("engine-state").textContent = "";
+  $("engine-labels").replaceChildren();
+  $("suggestions").querySelector("thead").replaceChildren();
   $("odds-panel").hidden = true;
   setEval(null);
   drawArrows(null);
@@ -442,25 +753,39 @@ function clearSuggestions() {
 
 // --- the engine playing a seat -----------------------------------------------------------
 
-function engineSeat() {
-  const value = $("engine-plays").value;
-  return value === "" ? null : Number(value);
+// the seats the engine plays: any set of them (a checkbox a seat)
+function engineSeats() {
+  return new Set(Array.from($("engine-seats").querySelectorAll("input:checked"), (box) => Number(box.dataset.seat)));
 }
 
 function engineToMove(entry) {
-  return !entry.show.over && entry.legal.length > 0 && engineSeat() === entry.show.to_move;
+  return !entry.show.over && entry.legal.length > 0 && engineSeats().has(entry.show.to_move);
 }
 
-// the seats of the game shown in the "engine plays" select (the choice kept while it fits)
+function seatCount(entry) {
+  return entry.position.players || (entry.show.scores || []).length || 2;
+}
+
+// a checkbox for each seat of the game shown (the choices kept while the seats fit)
 function renderSeats(entry) {
-  const select = $("engine-plays");
-  const seats = entry.position.players || (entry.show.scores || []).length || 2;
-  if (select.options.length === seats + 1) return;
-  const chosen = select.value;
-  const options = [new Option("none", "")];
-  for (let seat = 1; seat <= seats; seat++) options.push(new Option(`player ${seat}`, String(seat)));
-  select.replaceChildren(...options);
-  select.value = chosen !== "" && Number(chosen) <= seats ? chosen : "";
+  const box = $("engine-seats");
+  const seats = seatCount(entry);
+  if (box.querySelectorAll("input").length === seats) return;
+  const chosen = engineSeats();
+  const labels = [];
+  for (let seat = 1; seat <= seats; seat++) {
+    const label = document.createElement("label");
+    label.title = `The engine plays player ${seat}: on that seat's turn it thinks and plays its best suggestion`;
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.dataset.seat = String(seat);
+    input.id = `engine-seat-${seat}`;
+    input.checked = chosen.has(seat);
+    input.addEventListener("change", () => { stopAnalysis(); clearSuggestions(); startAnalysis(true); });
+    label.append(input, String(seat));
+    labels.push(label);
+  }
+  box.replaceChildren(...labels);
 }
 
 // the analysis asked for the engine's own move is over: play its best suggestion
@@ -538,14 +863,57 @@ function showProgress(info) {
 function showResult(result) {
   state.analysis.result = result;
   // "exact" only where every score shown is proven (the answer's own field), never because the
-  // search finished its depth
-  $("engine-state").textContent = result.exact ? "(done, exact)" : "(done)";
+  // search finished its depth; otherwise what the numbers are
+  const method = result.method || result.engine;
+  $("engine-state").textContent = result.exact ? "(done, exact)" : `(done: ${method}; not proven)`;
   const rate = result.nodes_per_second ? `, ${Math.round(result.nodes_per_second).toLocaleString()}/s` : "";
   const depth = result.depth !== undefined ? `depth ${result.depth}, ` : "";
   $("engine-line").textContent = `${result.engine}: ${depth}${result.nodes.toLocaleString()} nodes in ` +
     `${Number(result.seconds).toFixed(2)} s${rate}`;
   renderSuggestions(result, false);
-  if (result.odds) renderOdds(result.odds);
+  renderLabels(result);
+  if (result.odds) {
+    renderOdds(result.odds);
+    renderOddsRanking(result);
+  }
+}
+
+// what the scores are, which column orders the list, and the notes (a solver that did not finish...)
+function renderLabels(result) {
+  const box = $("engine-labels");
+  const lines = [];
+  if (result.scores) lines.push(`Scores: ${result.scores}.`);
+  if (result.ordered_by) lines.push(`Ordered by ${result.ordered_by}.`);
+  const parts = lines.map((text) => {
+    const p = document.createElement("p");
+    p.textContent = text;
+    return p;
+  });
+  for (const note of result.notes || []) {
+    const p = document.createElement("p");
+    p.className = "note";
+    p.textContent = `Note: ${note}.`.replace(/\.\.$/, ".");
+    parts.push(p);
+  }
+  box.replaceChildren(...parts);
+}
+
+// the roll-or-stop panel says what it ranks by, and why its order and the suggestions' can differ
+function renderOddsRanking(result) {
+  let note = $("odds-ranking");
+  if (!note) {
+    note = document.createElement("p");
+    note.id = "odds-ranking";
+    $("odds-panel").querySelector("h2").after(note);
+  }
+  note.textContent = "Each plan is valued by its win chance in play-outs that follow it with a fixed placement " +
+    `policy; the best is the pink bar. The suggestions above rank moves by ${result.ordered_by || "their own column"} ` +
+    "of a search over every seat's choices: the two orders can differ.";
+}
+
+function signed(v) {
+  const n = Number(v);
+  return (n > 0 ? "+" : "") + (Number.isInteger(n) ? n : n.toFixed(2));
 }
 
 function scoreText(engine, s) {
@@ -553,31 +921,63 @@ function scoreText(engine, s) {
   if (engine === "mcts") return Number(s.score).toFixed(3);
   if (!s.exact && ("lower" in s || "upper" in s)) {
     // the solver proved bounds on this move, not its value
-    const signed = (v) => (v > 0 ? "+" : "") + v;
     if (s.lower === null) return s.upper === null ? "?" : "<=" + signed(s.upper);
     return s.upper === null ? ">=" + signed(s.lower) : signed(s.lower) + ".." + signed(s.upper);
   }
   const prefix = s.bound === "upper" ? "<=" : "";
-  const n = Number(s.score);
-  return prefix + (n > 0 ? "+" : "") + (Number.isInteger(n) ? n : n.toFixed(2));
+  return prefix + signed(s.score);
+}
+
+// the columns of a list of suggestions, by engine: [name, cell(s), ordering key]
+function suggestionColumns(engine) {
+  if (engine === "mcts") {
+    return [
+      ["mean", (s) => (s.result ? `${s.result} (proven)` : scoreText(engine, s)), "score"],
+      ["95% interval", (s) => (s.ci95 ? `${s.ci95[0].toFixed(2)}-${s.ci95[1].toFixed(2)}` : ""), null],
+      ["visits", (s) => (s.visits ?? "").toLocaleString(), "visits"],
+      ["share", (s) => (s.share !== undefined && s.share !== null ? `${(100 * s.share).toFixed(1)}%` : ""), null],
+    ];
+  }
+  if (engine === "solver") {
+    return [["value", (s) => (s.proven ? `${s.proven}${s.result ? " " + s.result : ""}` : scoreText(engine, s)),
+             "value"]];
+  }
+  return [
+    ["score", (s) => scoreText(engine, s) + (s.proven ? ` (proven ${s.proven}${s.result ? " " + s.result : ""})` : ""),
+     "score"],
+    ["depth", (s) => String(s.depth ?? ""), "depth"],
+  ];
 }
 
 function renderSuggestions(result, live) {
   const table = $("suggestions");
   table.classList.toggle("live", live);
+  const engine = result.engine;
+  const columns = suggestionColumns(engine);
+  const ordered = result.ordered_by || { mcts: "visits", solver: "value" }[engine] || "score";
+  const head = document.createElement("tr");
+  for (const [name, , key] of [["#", null, null], ["move", null, null], ...columns]) {
+    const th = document.createElement("th");
+    th.textContent = name;
+    if (key && key === ordered) {
+      th.classList.add("ordered");
+      th.title = `The list is ordered by ${ordered}`;
+      th.textContent = `${name} \u25BE`;
+    }
+    head.append(th);
+  }
+  table.querySelector("thead").replaceChildren(head);
   const rows = [];
-  const hasVisits = result.suggestions.some((s) => s.visits !== undefined && s.visits !== null);
-  $("suggestions-extra").textContent = hasVisits ? "visits" : "depth";
   result.suggestions.forEach((s, i) => {
     const tr = document.createElement("tr");
     tr.dataset.move = s.move;
-    const extra = hasVisits ? (s.visits ?? "").toLocaleString() : (s.depth ?? "");
-    const proven = s.result ? ` (proven ${s.result})` : "";
-    for (const text of [String(i + 1), s.move, scoreText(result.engine, s) + proven, String(extra)]) {
+    const cells = [String(i + 1), s.move, ...columns.map(([, cell]) => cell(s))];
+    cells.forEach((text, k) => {
       const td = document.createElement("td");
       td.textContent = text;
+      if (k >= 2 && columns[k - 2][2] === ordered) td.classList.add("ordered");
       tr.append(td);
-    }
+    });
     const line = i === 0 && result.pv && result.pv.length ? result.pv : [s.move];
     tr.addEventListener("mouseenter", () => { tr.classList.add("hover"); drawArrows(line); });
     tr.addEventListener("mouseleave", () => { tr.classList.remove("hover"); drawArrows(null); });
@@ -593,27 +993,52 @@ function lineText(moves) {
   return moves.join(moves.some((m) => m.includes(" ")) ? " | " : " ");
 }
 
-// the side to move's share in [0, 1] of a suggestion's score
+// a suggestion's value for the side to move: {share in [0, 1], score (a signed number, or null), result}
 function evaluation(engine, s) {
-  if (s.result === "win") return { share: 1, text: "win" };
-  if (s.result === "loss") return { share: 0, text: "loss" };
-  if (s.result === "draw") return { share: 0.5, text: "draw" };
+  if (s.result === "win") return { share: 1, score: s.score, result: "win", engine };
+  if (s.result === "loss") return { share: 0, score: s.score, result: "loss", engine };
+  if (s.result === "draw") return { share: 0.5, score: s.score, result: "draw", engine };
   if (s.score === null || s.score === undefined) return null;
-  if (engine === "mcts") return { share: Number(s.score), text: `${Math.round(100 * s.score)}%` };
+  if (engine === "mcts") return { share: Number(s.score), score: null, engine };
   const scale = (state.module && state.module.evalScale) || 10;
   const share = 1 / (1 + Math.exp(-Number(s.score) / scale));
-  return { share, text: scoreText(engine, s) };
+  return { share, score: Number(s.score), engine };
 }
 
+const OTHER_RESULT = { win: "loss", loss: "win", draw: "draw" };
+
+// the bar shows one seat's value (player 1 unless flipped), whoever is to move: a two-seat game's
+// values mirror; with more seats only the mover's value is known
 function setEval(value) {
   const fill = $("eval-fill");
-  if (!value) {
+  const text = $("eval-text");
+  const entry = current();
+  const seat = state.evalSeat;
+  $("eval-seat").textContent = `P${seat}`;
+  const bar = $("eval-bar");
+  bar.title = `Evaluation for player ${seat} (the flip button below shows another seat's)`;
+  if (!value || !entry || !entry.show) {
     fill.style.height = "50%";
-    $("eval-text").textContent = "";
+    text.textContent = "";
     return;
   }
-  fill.style.height = `${Math.round(100 * Math.max(0.02, Math.min(0.98, value.share)))}%`;
-  $("eval-text").textContent = value.text;
+  const mover = entry.show.to_move;
+  let share = value.share, score = value.score, result = value.result;
+  if (mover !== seat) {
+    if (seatCount(entry) !== 2) {
+      fill.style.height = "50%";
+      text.textContent = "?";
+      bar.title = `The engine values the side to move (player ${mover}); the bar shows player ${seat}`;
+      return;
+    }
+    share = 1 - share;
+    score = score === null || score === undefined ? score : -score;
+    result = result && OTHER_RESULT[result];
+  }
+  fill.style.height = `${Math.round(100 * Math.max(0.02, Math.min(0.98, share)))}%`;
+  if (result) text.textContent = result;
+  else if (value.engine === "mcts" || score === null || score === undefined) text.textContent = `${Math.round(100 * share)}%`;
+  else text.textContent = signed(score);
 }
 
 function drawArrows(line) {
@@ -623,7 +1048,7 @@ function drawArrows(line) {
     layer.innerHTML = "";
     return;
   }
-  const colours = ["#b0127a", "#1f5fbf", "#e07b00", "#2a7d3a", "#6a3db8"];
+  const colours = MARKS.line;
   const parts = [];
   let position = current().position;
   line.slice(0, 8).forEach((move, ply) => {
@@ -640,8 +1065,7 @@ function drawArrows(line) {
 
 function shapeMarkup(shape, colour, opacity, number) {
   const cell = state.layout.cell;
-  const colours = ["#b0127a", "#1f5fbf", "#e07b00", "#2a7d3a", "#6a3db8"];
-  const head = colours.indexOf(colour);
+  const head = MARKS.line.indexOf(colour);
   const width = cell * 0.16;
   const label = (x, y) => `<circle cx="${x}" cy="${y}" r="${cell * 0.19}" fill="${colour}" opacity="${opacity}"/>` +
     `<text x="${x}" y="${y + cell * 0.08}" font-size="${cell * 0.24}" text-anchor="middle" fill="#fff" ` +
@@ -692,29 +1116,48 @@ function renderOdds(odds) {
     return tr;
   });
   $("odds-table").querySelector("tbody").replaceChildren(...rows);
-  // the chart: win chance with its interval, bust chance (1 - survive) beside it
-  const w = 420, rowH = 26, left = 150, top = 20, barW = 250;
-  const h = top + rowH * odds.rows.length + 26;
+  // the chart: win chance with its interval, bust chance (1 - survive) beside it; a plan's
+  // label wraps onto as many lines as it needs (never cut), its row as tall as they are
+  const w = 440, line = 13, left = 160, top = 20, barW = 240, bar = 14;
+  const labels = odds.rows.map((r) => wrapWords(shortPlan(r), 24));
+  const heights = labels.map((lines) => Math.max(26, lines.length * line + 10));
+  const h = top + heights.reduce((a, b) => a + b, 0) + 26;
+  // its colours are those of odds --svg (render/charts.py): the best plan's bar in the best
+  // suggestion's colour, the others' in the win colour, the bust chance in the bust colour
+  const C = style.charts;
   const parts = [`<rect width="${w}" height="${h}" fill="#fff"/>`,
     `<text x="${left}" y="13" font-size="11" fill="#5b6770">win chance with its 95% interval; red: bust chance</text>`];
   const best = Math.max(...odds.rows.map((r) => r.win));
+  const x = (v) => left + v * barW;
+  let y = top;
   odds.rows.forEach((r, i) => {
-    const y = top + i * rowH;
-    const x = (v) => left + v * barW;
-    parts.push(`<text x="${left - 6}" y="${y + 15}" font-size="11" text-anchor="end">${escapeHtml(shortPlan(r))}</text>`);
-    parts.push(`<rect x="${left}" y="${y + 3}" width="${r.win * barW}" height="${rowH - 12}" ` +
-      `fill="${r.win === best ? "#b0127a" : "#7f97a8"}"/>`);
+    const rowH = heights[i];
+    const middle = y + rowH / 2;
+    const first = middle - ((labels[i].length - 1) * line) / 2 + 4;
+    parts.push(`<text class="plan-label" x="${left - 6}" y="${first}" font-size="11" text-anchor="end">` +
+      labels[i].map((text, k) => `<tspan x="${left - 6}" dy="${k ? line : 0}">${escapeHtml(text)}</tspan>`).join("") +
+      `<title>${escapeHtml(r.label)}</title></text>`);
+    const barTop = middle - bar / 2 - 2;
+    parts.push(`<rect x="${left}" y="${barTop}" width="${r.win * barW}" height="${bar}" ` +
+      `fill="${r.win === best ? style.common.best : C.win}"/>`);
     if (r.win_ci95) {
-      parts.push(`<path d="M${x(r.win_ci95[0])},${y + 9} L${x(r.win_ci95[1])},${y + 9} M${x(r.win_ci95[0])},${y + 4} ` +
-        `L${x(r.win_ci95[0])},${y + 14} M${x(r.win_ci95[1])},${y + 4} L${x(r.win_ci95[1])},${y + 14}" stroke="#222" stroke-width="1.2"/>`);
+      const [lo, hi] = r.win_ci95.map(x);
+      const cy = barTop + bar / 2;
+      parts.push(`<path d="M${lo},${cy} L${hi},${cy} M${lo},${cy - 5} L${lo},${cy + 5} M${hi},${cy - 5} ` +
+        `L${hi},${cy + 5}" stroke="${C.interval}" stroke-width="1.2"/>`);
     }
-    parts.push(`<rect x="${left}" y="${y + rowH - 8}" width="${(1 - r.survive) * barW}" height="4" fill="#b3261e"/>`);
-    parts.push(`<text x="${x(r.win) + 6}" y="${y + 13}" font-size="10.5">${pct(r.win)}</text>`);
+    parts.push(`<rect x="${left}" y="${barTop + bar + 1}" width="${(1 - r.survive) * barW}" height="4" fill="${C.bust}"/>`);
+    // the number beside its bar and interval, inside the bar where they reach the right edge
+    const reach = r.win_ci95 ? Math.max(r.win, r.win_ci95[1]) : r.win;
+    const inside = reach > 0.8;
+    parts.push(`<text x="${inside ? x(r.win) - 4 : x(reach) + 5}" y="${barTop + bar - 3}" font-size="10.5" ` +
+      `text-anchor="${inside ? "end" : "start"}" fill="${inside ? "#fff" : style.common.ink}">${pct(r.win)}</text>`);
+    y += rowH;
   });
-  const axisY = top + rowH * odds.rows.length + 4;
+  const axisY = y + 4;
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
     parts.push(`<text x="${left + v * barW}" y="${axisY + 14}" font-size="10" text-anchor="middle" fill="#5b6770">${v * 100}%</text>`);
-    parts.push(`<line x1="${left + v * barW}" y1="${top}" x2="${left + v * barW}" y2="${axisY}" stroke="#ddd"/>`);
+    parts.push(`<line x1="${left + v * barW}" y1="${top}" x2="${left + v * barW}" y2="${axisY}" stroke="${C.grid}"/>`);
   }
   const chart = $("odds-chart");
   chart.setAttribute("viewBox", `0 0 ${w} ${h}`);
@@ -724,7 +1167,19 @@ function renderOdds(odds) {
 function shortPlan(r) {
   if (r.plan === "stop") return "stop now";
   if (r.plan && r.plan.startsWith("roll:")) return `roll up to ${r.plan.slice(5)} more`;
-  return r.label.length > 24 ? `${r.label.slice(0, 23)}...` : r.label;
+  return r.label;
+}
+
+// `text` in lines of at most `width` characters, broken between words (a
+// longer word stands on a line of its own, whole)
+function wrapWords(text, width) {
+  const lines = [];
+  for (const word of String(text).split(/\s+/).filter(Boolean)) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= width) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines.length ? lines : [""];
 }
 
 function pct(v) {
@@ -748,19 +1203,37 @@ function openNewDialog() {
   $("new-dialog").showModal();
 }
 
+// a select box for each option with a closed set of values (its default chosen), a field for the
+// open ones (a seed); the command line's help as the tooltip
 function renderNewOptions() {
   const game = state.games.find((g) => g.id === $("new-game").value);
   const box = $("new-options");
   const fields = [];
+  const choices = game.choices || {};
+  const defaults = game.defaults || {};
   for (const [name, help] of Object.entries(game.options)) {
     const label = document.createElement("label");
+    label.title = help;
     const caption = document.createElement("span");
-    caption.innerHTML = `${escapeHtml(name)}<small>${escapeHtml(help)}</small>`;
-    const input = document.createElement("input");
-    input.type = name === "players" || name === "seed" ? "number" : "text";
+    caption.textContent = name;
+    let input;
+    if (choices[name]) {
+      input = document.createElement("select");
+      for (const value of choices[name]) {
+        const option = new Option(String(value) + (value === defaults[name] ? " (default)" : ""), String(value));
+        option.dataset.number = typeof value === "number" ? "1" : "";
+        input.append(option);
+      }
+      if (defaults[name] !== undefined) input.value = String(defaults[name]);
+      input.dataset.default = defaults[name] === undefined ? "" : String(defaults[name]);
+    } else {
+      input = document.createElement("input");
+      input.type = name === "seed" ? "number" : "text";
+      input.placeholder = name === "seed" ? "random" : "default";
+    }
     input.name = name;
     input.id = `new-${name}`;
-    input.placeholder = "default";
+    input.title = help;
     label.append(caption, input);
     fields.push(label);
   }
@@ -770,7 +1243,13 @@ function renderNewOptions() {
 async function startNewGame(event) {
   event.preventDefault();
   const body = { game: $("new-game").value };
-  for (const input of $("new-options").querySelectorAll("input")) {
+  for (const input of $("new-options").querySelectorAll("input, select")) {
+    if (input.tagName === "SELECT") {
+      if (input.value === input.dataset.default) continue;      // the default: the server's own
+      const option = input.selectedOptions[0];
+      body[input.name] = option.dataset.number ? Number(input.value) : input.value;
+      continue;
+    }
     if (input.value.trim() === "") continue;
     body[input.name] = input.type === "number" ? Number(input.value) : input.value.trim();
   }
@@ -783,10 +1262,40 @@ async function startNewGame(event) {
   }
 }
 
-function setLine(position, message) {
-  state.line = [{ position, move: null }];
-  showIndex(0, { keepMessage: Boolean(message), autoPlay: true });
+function setLine(position, message, options = {}) {
+  const root = makeNode(position, null, null, "start");
+  nodes.clear();
+  nodes.set(root.id, root);
+  state.line = [root];
+  endReview();
+  showIndex(0, { keepMessage: Boolean(message), autoPlay: options.autoPlay !== false });
   if (message) setMessage(message);
+}
+
+// a game read by /api/record: its tree of moves, each with the position after it
+function setGame(answer, message, at) {
+  const root = makeNode(answer.start, null, null, "start");
+  nodes.clear();
+  nodes.set(root.id, root);
+  const addLine = (parent, items) => {
+    let p = parent;
+    for (const item of items) {
+      const node = makeNode(item.position, item.move, p);
+      if (item.comment !== undefined) node.comment = item.comment;
+      if (item.eval !== undefined) node.eval = item.eval;
+      p.children.push(node);
+      for (const line of item.variations || []) addLine(p, line);
+      p = node;
+    }
+  };
+  addLine(root, answer.moves);
+  endReview();
+  let node = root;
+  for (const k of at || []) node = node.children[k] || node;
+  state.line = pathTo(node).concat(continuation(node).slice(1));
+  state.record = answer.record;
+  showIndex(at ? state.line.indexOf(node) : state.line.length - 1, { keepMessage: true, autoPlay: false });
+  setMessage(message || "");
 }
 
 async function loadFile() {
@@ -795,28 +1304,412 @@ async function loadFile() {
   const text = await file.text();
   $("load-file").value = "";
   try {
-    const position = JSON.parse(text);
-    await api("show", { position });
-    setLine(position, `Loaded ${file.name}.`);
+    await loadText(text, file.name);
   } catch (e) {
     setMessage(`${file.name}: ${e.message}`, "error");
   }
 }
 
-async function saveFile() {
-  const entry = current();
-  // the position written as the commands write it (the API's apply/new text)
-  const text = JSON.stringify(entry.position, null, 2) + "\n";
+// a position file, or a game record (a file of many: the player chooses the game)
+async function loadText(text, name) {
+  let data = null;
+  try { data = JSON.parse(text); } catch (e) { /* JSON lines: a file of games */ }
+  if (data && typeof data === "object" && !Array.isArray(data) && !("record" in data) &&
+      !("start" in data && "moves" in data)) {
+    await api("show", { position: data });
+    setLine(data, `Loaded ${name}.`);
+    return;
+  }
+  let answer = await api("record", { record: text });
+  if (answer.list) {
+    const game = await chooseGame(answer.list, name);
+    if (game === null) return;
+    answer = await api("record", { record: text, game });
+  }
+  const which = answer.games > 1 ? ` (game ${answer.game} of ${answer.games})` : "";
+  setGame(answer, `Loaded ${name}${which}: ${answer.record.moves.length} moves.`);
+}
+
+// the game of a file of many that the player picks (null: cancelled)
+function chooseGame(list, name) {
+  const dialog = $("game-dialog");
+  const select = $("game-choice");
+  $("game-file").textContent = name;
+  select.replaceChildren(...list.map((g) => {
+    const players = g.players ? ` ${g.players.map((p) => p || "?").join(" v ")};` : "";
+    const result = g.result ? ` winners ${g.result.winners.join(", ") || "none"}` : " not over";
+    return new Option(`game ${g.game} (line ${g.line}):${players} ${g.moves} moves,${result}`, String(g.game));
+  }));
+  dialog.showModal();
+  return new Promise((resolve) => {
+    const done = (value) => {
+      $("game-open").onclick = null;
+      $("game-cancel").onclick = null;
+      dialog.close();
+      resolve(value);
+    };
+    $("game-open").onclick = (e) => { e.preventDefault(); done(Number(select.value)); };
+    $("game-cancel").onclick = () => done(null);
+  });
+}
+
+function mainLine() {
+  return continuation(state.line[0]);
+}
+
+// the whole tree as a version-1 game record (docs/records.md): the main line, each move's variations
+function recordJson() {
+  const root = state.line[0];
+  const nodeJson = (node) => {
+    const out = { move: node.move };
+    if (node.comment !== undefined) out.comment = node.comment;
+    const review = node.review || node.eval;
+    if (review) out.eval = review;
+    const siblings = node.parent.children;
+    if (siblings[0] === node && siblings.length > 1) out.variations = siblings.slice(1).map(lineJson);
+    return Object.keys(out).length === 1 ? node.move : out;
+  };
+  const lineJson = (first) => continuation(first).map(nodeJson);
+  const record = { record: 1, game: root.position.game, start: root.position };
+  const seats = engineSeats();
+  if (seats.size) {
+    const players = [];
+    for (let seat = 1; seat <= seatCount(root); seat++) players.push(seats.has(seat) ? "claimsolve serve" : null);
+    record.players = players;
+  }
+  record.moves = root.children.length ? lineJson(root.children[0]) : [];
+  record.result = null;       // the reader works it out from the final position
+  return record;
+}
+
+function download(text, name) {
   const blob = new Blob([text], { type: "application/json" });
   const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;
-  a.download = `${entry.position.game}-${state.index}.json`;
+  a.download = name;
   document.body.append(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
-  setMessage(`Saved ${a.download}.`);
+}
+
+async function saveFile() {
+  const entry = current();
+  // the position written as the commands write it (the API's apply/new text)
+  const name = `${entry.position.game}-${state.index}.json`;
+  download(JSON.stringify(entry.position, null, 2) + "\n", name);
+  setMessage(`Saved ${name}.`);
+}
+
+async function saveGame() {
+  const record = recordJson();
+  const name = `${record.game}-game.json`;
+  download(JSON.stringify(record) + "\n", name);
+  const plies = mainLine().length - 1;
+  const variations = nodesOf(state.line[0]).filter((n) => n.parent && !isMain(n)).length;
+  setMessage(`Saved ${name}: ${plies} moves, ${variations} variation${variations === 1 ? "" : "s"}.`);
+}
+
+function nodesOf(node) {
+  const out = [node];
+  for (const child of node.children) out.push(...nodesOf(child));
+  return out;
+}
+
+// --- a link that holds the game: the record deflated, base64url, in the address ----------------
+
+async function deflate(text) {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate"));
+  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+async function inflate(code) {
+  const base64 = code.replace(/-/g, "+").replace(/_/g, "/");
+  const binary = atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4));
+  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+  return new Response(stream).text();
+}
+
+// the node shown as the child index at each step from the start
+function pathCode(node) {
+  return pathTo(node).slice(1).map((n) => n.parent.children.indexOf(n)).join(".");
+}
+
+async function shareLink() {
+  const code = await deflate(JSON.stringify(recordJson()));
+  const hash = `#game=${code}&at=${pathCode(current())}`;
+  history.replaceState(null, "", hash);
+  let copied = "";
+  try {
+    await navigator.clipboard.writeText(location.href);
+    copied = " and copied";
+  } catch (e) { /* no clipboard here: the address bar holds it */ }
+  setMessage(`The link to this game and move is in the address bar${copied} (${location.href.length} characters).`);
+}
+
+async function openLink() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const code = params.get("game");
+  if (!code) return false;
+  try {
+    const text = await inflate(code);
+    const answer = await api("record", { record: JSON.parse(text) });
+    const at = (params.get("at") || "").split(".").filter((k) => k !== "").map(Number);
+    setGame(answer, "Opened the game of the link.", at);
+    return true;
+  } catch (e) {
+    setMessage(`The link's game cannot be read: ${e.message}`, "error");
+    return false;
+  }
+}
+
+// --- board and bar flips ---------------------------------------------------------------------
+
+// the board turned round: the drawing rotated about its centre
+function applyFlip() {
+  const svg = $("board");
+  if (!state.flipped || !state.layout || state.module.generic) return;
+  const box = svg.viewBox.baseVal;
+  const g = document.createElementNS(SVGNS, "g");
+  g.id = "flipped";
+  g.setAttribute("transform", `rotate(180 ${box.x + box.width / 2} ${box.y + box.height / 2})`);
+  g.append(...Array.from(svg.childNodes));
+  svg.append(g);
+  // texts and pieces turned upright again about their own centres: they keep their places mirrored
+  for (const el of g.querySelectorAll("text, .piece")) {
+    if (el.tagName === "text" && el.parentElement.closest(".piece")) continue;
+    const b = el.getBBox();
+    const own = el.getAttribute("transform") || "";
+    el.setAttribute("transform", `rotate(180 ${b.x + b.width / 2} ${b.y + b.height / 2}) ${own}`);
+  }
+}
+
+async function flipBoard() {
+  state.flipped = !state.flipped;
+  $("flip-button").classList.toggle("on", state.flipped);
+  await drawBoard();
+  applyFlip();
+}
+
+function flipEval() {
+  const seats = current() ? seatCount(current()) : 2;
+  state.evalSeat = state.evalSeat % seats + 1;
+  const result = state.analysis && state.analysis.result;
+  setEval(result && result.suggestions && result.suggestions.length ?
+    evaluation(result.engine, result.suggestions[0]) : null);
+}
+
+// --- review mode: the main line graded by /api/review ------------------------------------------
+
+function endReview() {
+  if (state.review && state.review.controller) state.review.controller.abort();
+  state.review = null;
+  $("review-panel").hidden = true;
+  $("board-column").classList.remove("reviewing");
+  $("review-button").textContent = "Review";
+}
+
+async function startReview() {
+  if (state.review && !state.review.result) {
+    endReview();
+    setMessage("Review stopped.");
+    renderMoveList();
+    return;
+  }
+  const line = mainLine();
+  if (line.length < 2) {
+    setMessage("Review: the game has no moves yet.", "error");
+    return;
+  }
+  for (const node of nodesOf(line[0])) node.review = undefined;
+  const controller = new AbortController();
+  // the review's engine time (a position's time for each position) within the server's --max-time
+  const time = Math.floor(1000 * Math.min(Number($("review-time").value), 0.98 * state.maxTime / line.length)) / 1000;
+  const review = { controller, result: null, nodes: line, done: 0, total: line.length - 1, timing: {} };
+  state.review = review;
+  $("review-button").textContent = "Stop review";
+  $("review-panel").hidden = false;
+  $("board-column").classList.add("reviewing");
+  $("review-graph").replaceChildren();
+  $("review-summary").replaceChildren();
+  showReviewProgress(review, `Reviewing ${review.total} moves at ${time} s a position...`);
+  try {
+    await apiEvents("review", { record: recordJson(), time }, controller.signal, (name, data) => {
+      if (state.review !== review) return;
+      if (name === "progress") {
+        review.done = data.done;
+        const node = line[data.move.ply];
+        if (node) node.review = data.move;
+        showReviewProgress(review, `Reviewed ${data.done} of ${data.total} moves...`);
+        scheduleMoveList();
+      } else if (name === "result") {
+        review.timing.result = performance.now();
+        review.result = data;
+        for (const m of data.moves) if (line[m.ply]) line[m.ply].review = m;
+        drawReview(review);
+        renderMoveList();
+        requestAnimationFrame(() => { review.timing.drawn = performance.now(); });
+        $("review-button").textContent = "Review";
+        showReviewProgress(review, `Reviewed ${data.moves.length} moves in ${data.seconds} s ` +
+          `(${data.exact_moves} exact). Values: ${data.unit}.`);
+      } else if (name === "error") {
+        setMessage(`Review: ${data.error}`, "error");
+        endReview();
+      }
+    });
+  } catch (e) {
+    if (e.name === "AbortError" || state.review !== review) return;
+    setMessage(`Review: ${e.message}`, "error");
+    endReview();
+  }
+}
+
+let moveListPending = false;
+
+// the moves list redrawn at most once a frame while the review reports
+function scheduleMoveList() {
+  if (moveListPending) return;
+  moveListPending = true;
+  requestAnimationFrame(() => { moveListPending = false; renderMoveList(); });
+}
+
+function showReviewProgress(review, text) {
+  const bar = $("review-progress");
+  bar.max = review.total;
+  bar.value = review.result ? review.total : review.done;
+  $("review-status").textContent = text;
+}
+
+const GRADE_COLOURS = style.charts.grades;     // as review --svg draws them
+const SEAT_COLOURS = style.charts.seats;
+
+// the evaluation over the game, as lichess draws it: player 1's value (a margin or a win chance, the
+// two sides' mirror) as an area from the middle line, or a line per seat; a dot per graded move
+// (inaccuracy, mistake, blunder); a click goes to that ply
+function drawReview(review) {
+  const result = review.result;
+  const evals = result.evals;
+  const n = evals.length;
+  const seats = evals.length ? evals[0].length : 2;
+  const mirrored = (result.graph === "margin" || result.graph === "chance") && result.sides === 2;
+  const shown = mirrored ? [0] : [...Array(seats).keys()];
+  const values = [];
+  for (const row of evals) for (const s of shown) if (row[s] !== null && row[s] !== undefined) values.push(row[s]);
+  let low = Math.min(...values, 0), high = Math.max(...values, 1);
+  if (result.graph === "chance") { low = 0; high = 1; }
+  else if (result.graph === "margin") {
+    const bound = Math.max(1, Math.ceil(Math.max(...values.map(Math.abs), 1)));
+    low = -bound; high = bound;
+  }
+  if (high - low < 1e-9) { low -= 1; high += 1; }
+  // drawn at the size shown, so that the dots stay round
+  const W = Math.max(300, Math.round($("review-graph").clientWidth || 600)), H = 110, pad = 6;
+  const gx = (ply) => pad + (W - 2 * pad) * (n > 1 ? ply / (n - 1) : 0.5);
+  const gy = (v) => pad + (H - 2 * pad) * (1 - (v - low) / (high - low));
+  const parts = [`<rect class="ground" x="0" y="0" width="${W}" height="${H}" fill="${mirrored ? "#4a4a4a" : "#fff"}"/>`];
+  const middle = gy(result.graph === "chance" ? 0.5 : 0);
+  for (const s of shown) {
+    const points = [];
+    evals.forEach((row, ply) => { if (row[s] !== null && row[s] !== undefined) points.push([gx(ply), gy(row[s])]); });
+    if (!points.length) continue;
+    const path = points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" L");
+    if (mirrored) {
+      // player 1's share: the area from the line down to the bottom, light (lichess's white)
+      parts.push(`<path class="advantage" d="M${points[0][0].toFixed(1)},${H} L${path} L${points[points.length - 1][0].toFixed(1)},${H} Z" fill="#f3f1ea"/>`);
+      parts.push(`<line x1="0" y1="${middle.toFixed(1)}" x2="${W}" y2="${middle.toFixed(1)}" stroke="#999" stroke-dasharray="3 3"/>`);
+      parts.push(`<path class="evaluation" d="M${path}" fill="none" stroke="${style.charts.evaluation}" stroke-width="1.5"/>`);
+    } else {
+      parts.push(`<path class="evaluation" data-seat="${s + 1}" d="M${path}" fill="none" stroke="${SEAT_COLOURS[s % 5]}" stroke-width="1.8"><title>player ${s + 1}</title></path>`);
+    }
+  }
+  parts.push(`<line id="review-cursor" x1="0" y1="0" x2="0" y2="${H}" stroke="#3d8fd6" stroke-width="2" visibility="hidden"/>`);
+  const colWidth = (W - 2 * pad) / Math.max(1, n - 1);
+  for (let ply = 0; ply < n; ply++) {
+    parts.push(`<rect class="ply" data-ply="${ply}" x="${(gx(ply) - colWidth / 2).toFixed(1)}" y="0" ` +
+      `width="${colWidth.toFixed(1)}" height="${H}" fill="#000" fill-opacity="0"><title>ply ${ply}</title></rect>`);
+  }
+  for (const m of result.moves) {
+    const colour = GRADE_COLOURS[m.grade];
+    const row = evals[m.ply];
+    const s = mirrored ? 0 : m.seat - 1;
+    if (!colour || !row || row[s] === null || row[s] === undefined) continue;
+    parts.push(`<circle class="grade ${m.grade}" data-ply="${m.ply}" cx="${gx(m.ply).toFixed(1)}" cy="${gy(row[s]).toFixed(1)}" ` +
+      `r="4.5" fill="${colour}" stroke="#fff"><title>ply ${m.ply}, player ${m.seat}: ${escapeHtml(m.move)} ` +
+      `(${escapeHtml(gradeWords(m))})</title></circle>`);
+  }
+  const svg = $("review-graph");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.innerHTML = parts.join("");
+  const what = mirrored ? (result.graph === "chance" ? "player 1's win chance" : "player 1's margin") :
+    "each player's value";
+  $("review-legend").textContent = `${what} after every ply (${shortUnit(result.unit)}); ` +
+    "dots: inaccuracy (yellow), mistake (orange), blunder (red). Click to go to a ply.";
+  renderReviewSummary(result);
+  moveReviewCursor();
+}
+
+// "points" of "points: the final-score margin ..."
+function shortUnit(unit) {
+  return String(unit).split(":")[0];
+}
+
+function moveReviewCursor() {
+  const cursor = document.getElementById("review-cursor");
+  const review = state.review;
+  if (!cursor || !review || !review.result) return;
+  const ply = review.nodes.indexOf(current());
+  const rect = ply >= 0 ? $("review-graph").querySelector(`rect.ply[data-ply="${ply}"]`) : null;
+  if (!rect) { cursor.setAttribute("visibility", "hidden"); return; }
+  const x = Number(rect.getAttribute("x")) + Number(rect.getAttribute("width")) / 2;
+  cursor.setAttribute("x1", x);
+  cursor.setAttribute("x2", x);
+  cursor.setAttribute("visibility", "visible");
+}
+
+function onGraphClick(event) {
+  const target = event.target.closest("[data-ply]");
+  if (!target || !state.review) return;
+  const node = state.review.nodes[Number(target.dataset.ply)];
+  if (node && nodes.has(node.id)) goTo(node);
+}
+
+function renderReviewSummary(result) {
+  const grades = ["best", "good", "inaccuracy", "mistake", "blunder"];
+  const head = ["player", "moves", "mean loss", ...grades, "exact"];
+  if (result.summary.some((e) => e.luck !== undefined)) head.push("dice", "decisions");
+  const table = document.createElement("table");
+  const tr = document.createElement("tr");
+  for (const name of head) {
+    const th = document.createElement("th");
+    th.textContent = name;
+    tr.append(th);
+  }
+  const thead = document.createElement("thead");
+  thead.append(tr);
+  const tbody = document.createElement("tbody");
+  for (const e of result.summary) {
+    const row = document.createElement("tr");
+    const who = e.player ? `${e.seat} (${e.player})` : String(e.seat);
+    const cells = [who, e.moves + (e.forced ? ` +${e.forced} forced` : ""), String(e.mean_loss),
+      ...grades.map((g) => String(e.grades[g] ?? 0)), String(e.exact)];
+    if (e.luck !== undefined) cells.push(signed(e.luck), signed(e.decisions));
+    for (const text of cells) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      row.append(td);
+    }
+    tbody.append(row);
+  }
+  table.append(thead, tbody);
+  const caption = document.createElement("p");
+  caption.textContent = "Loss: the value before the move minus after it, for the player who moved, in " +
+    `${shortUnit(result.unit)}; forced moves are left out of the mean.`;
+  $("review-summary").replaceChildren(table, caption);
 }
 
 // --- wiring -------------------------------------------------------------------------------
@@ -862,23 +1755,33 @@ async function main() {
   $("load-button").addEventListener("click", () => $("load-file").click());
   $("load-file").addEventListener("change", loadFile);
   $("save-button").addEventListener("click", saveFile);
+  $("save-game-button").addEventListener("click", saveGame);
+  $("link-button").addEventListener("click", shareLink);
+  $("flip-button").addEventListener("click", flipBoard);
+  $("eval-flip").addEventListener("click", flipEval);
+  $("review-button").addEventListener("click", startReview);
+  $("review-graph").addEventListener("click", onGraphClick);
+  $("promote-button").addEventListener("click", promoteVariation);
+  $("delete-button").addEventListener("click", deleteFromHere);
   $("undo-button").addEventListener("click", () => showIndex(state.index - 1));
   $("redo-button").addEventListener("click", () => showIndex(state.index + 1));
   $("move-list").addEventListener("click", (e) => {
-    const li = e.target.closest("li");
-    if (li) showIndex(Number(li.dataset.index));
+    const item = e.target.closest("[data-id]");
+    const node = item && nodes.get(Number(item.dataset.id));
+    if (node) goTo(node);
   });
   for (const id of ["engine-on", "engine-time", "engine-kind"]) {
     $(id).addEventListener("change", () => { stopAnalysis(); clearSuggestions(); startAnalysis(); });
   }
-  // choosing the engine's seat (or its time) lets it move now if that seat is to move
-  for (const id of ["engine-plays", "engine-move-time"]) {
-    $(id).addEventListener("change", () => { stopAnalysis(); clearSuggestions(); startAnalysis(true); });
-  }
+  // choosing the engine's time lets it move now if one of its seats is to move
+  $("engine-move-time").addEventListener("change", () => { stopAnalysis(); clearSuggestions(); startAnalysis(true); });
   document.addEventListener("keydown", onKey);
+  window.addEventListener("hashchange", () => { if (location.hash.startsWith("#game=")) openLink(); });
+  if (location.hash.startsWith("#game=") && await openLink()) return;
   const position = await api("new", { game: state.games[0].id });
   setLine(position);
 }
 
-window.claimsolveBoard = { state, showIndex, playMove, clickToken };
+window.claimsolveBoard = { state, showIndex, playMove, clickToken, goTo, nodes, recordJson, loadText,
+  mainLine, promoteVariation, deleteFromHere };
 main().catch((e) => setMessage(e.message, "error"));

@@ -6,17 +6,22 @@
 //   play     T@b2 c3-e5 e5-e7 T@f6: click in the order it happens (a Viking,
 //            where it goes, where it goes on, where towers go)
 
+import { style } from "../style.js";
+
 export const evalScale = 300;       // alpha-beta scores: a tower is worth 300
 
-const PIECE = { 1: "#d62728", 2: "#1f5fbf", 3: "#f0b400", 4: "#2a9d3a" };
-const PIECE_TEXT = { 1: "#ffffff", 2: "#ffffff", 3: "#1a1a1a", 4: "#ffffff" };
-const SEA = "#cfe3ef";
-const LAND = ["#eadfb4", "#cfe0b0", "#e8cba8", "#c8d9cf", "#ddd0e6", "#f0e7c8"];
-const SHORE = "#3b4a57";
-const BORDER = "#7d6f55";
-const CELL = 44;
-const MARGIN = 30;
-const TITLE = 8;
+// the palette and sizes: the server's (claimsolve/render/style.py), as its pictures use them
+const S = style.games.claim;
+const PIECE = S.piece;
+const PIECE_TEXT = S.piece_text;
+const SEA = S.sea;
+const LAND = S.land;
+const SHORE = S.shore;
+const BORDER = S.border;
+const STROKE = S.piece_stroke;
+const CELL = S.cell;
+const MARGIN = S.margin;
+const TITLE = S.page.title;
 
 function grid(position) {
   const land = position.territories.map((row) => row.trim().split(/\s+/));
@@ -34,7 +39,7 @@ function colours(position) {
 export function layout(position) {
   const g = grid(position);
   const legend = 22 * colours(position).length + 10;
-  const width = Math.max(g.width * CELL + 2 * MARGIN, 420);
+  const width = Math.max(g.width * CELL + 2 * MARGIN, S.page.min_width);
   const left = (width - g.width * CELL) / 2;
   const top = TITLE + MARGIN;
   const points = new Map();
@@ -97,9 +102,32 @@ function counts(position) {
   return out;
 }
 
+// a piece as the board draws it; `extra` attributes of its shape, `name`
+// its point for the hover title (none: no title, as for a captured piece)
+function pieceSvg(token, p, extra = "", name = null) {
+  const tower = token.startsWith("T");
+  const colour = Number(tower ? token.slice(1) : token);
+  const title = name ? `<title>${name}: ${tower ? "tower" : "Viking"} of colour ${colour}</title>` : "";
+  if (tower) {
+    return `<path d="${towerPath(p.x, p.y, CELL)}" fill="${PIECE[colour]}" stroke="${STROKE}" stroke-width="1.5" ` +
+      `stroke-linejoin="round" ${extra}>${title}</path>` +
+      `<text x="${p.x}" y="${p.y + 10}" font-size="13" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
+      `text-anchor="middle">${colour}</text>`;
+  }
+  return `<circle cx="${p.x}" cy="${p.y}" r="${CELL * 0.36}" fill="${PIECE[colour]}" stroke="${STROKE}" ` +
+    `stroke-width="1.2" ${extra}>${title}</circle>` +
+    `<text x="${p.x}" y="${p.y + 5.5}" font-size="16" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
+    `text-anchor="middle">${colour}</text>`;
+}
+
+// a captured piece where it stood, for the last move's marks (app.js crosses it out)
+export function ghost(token, p) {
+  return pieceSvg(token, p);
+}
+
 export function draw(position, L) {
   const g = L.grid;
-  const out = [`<rect x="0" y="0" width="${L.width}" height="${L.height}" fill="#fbfaf6"/>`,
+  const out = [`<rect x="0" y="0" width="${L.width}" height="${L.height}" fill="${S.background}"/>`,
     `<rect x="${L.left - 8}" y="${L.top - 8}" width="${g.width * CELL + 16}" height="${g.height * CELL + 16}" ` +
     `rx="10" fill="${SEA}"/>`];
   const fills = landColours(g);
@@ -118,12 +146,12 @@ export function draw(position, L) {
     const cy = pool.reduce((s, p) => s + p.y, 0) / pool.length;
     const at = pool.reduce((a, b) => (Math.hypot(b.x - cx, b.y - cy) < Math.hypot(a.x - cx, a.y - cy) ? b : a));
     labelled.add(at);
-    out.push(`<text x="${at.x}" y="${at.y + 11}" font-size="32" fill="#000" fill-opacity="0.16" ` +
+    out.push(`<text x="${at.x}" y="${at.y + 11}" font-size="32" fill="${S.letter}" fill-opacity="0.16" ` +
       `font-weight="bold" text-anchor="middle">${letter}</text>`);
   }
   for (const p of L.points.values()) {
     if (g.board[p.r][p.c] === "." && !labelled.has(p)) {
-      out.push(`<circle cx="${p.x}" cy="${p.y}" r="2.5" fill="#6b604a"/>`);
+      out.push(`<circle cx="${p.x}" cy="${p.y}" r="2.5" fill="${S.point}"/>`);
     }
   }
   // borders between territories (dashed) and the shore (thick)
@@ -145,28 +173,15 @@ export function draw(position, L) {
   // the pieces
   for (const [name, p] of L.points) {
     const token = g.board[p.r][p.c];
-    if (token === ".") continue;
-    const tower = token.startsWith("T");
-    const colour = Number(tower ? token.slice(1) : token);
-    if (tower) {
-      out.push(`<path d="${towerPath(p.x, p.y, CELL)}" fill="${PIECE[colour]}" stroke="#222" stroke-width="1.5" ` +
-        `stroke-linejoin="round" class="piece tower"><title>${name}: tower of colour ${colour}</title></path>`);
-      out.push(`<text x="${p.x}" y="${p.y + 10}" font-size="13" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
-        `text-anchor="middle">${colour}</text>`);
-    } else {
-      out.push(`<circle cx="${p.x}" cy="${p.y}" r="${CELL * 0.36}" fill="${PIECE[colour]}" stroke="#222" ` +
-        `stroke-width="1.2" class="piece viking"><title>${name}: Viking of colour ${colour}</title></circle>`);
-      out.push(`<text x="${p.x}" y="${p.y + 5.5}" font-size="16" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
-        `text-anchor="middle">${colour}</text>`);
-    }
+    if (token !== ".") out.push(pieceSvg(token, p, `class="piece ${token.startsWith("T") ? "tower" : "viking"}"`, name));
   }
   // coordinates
   for (let c = 0; c < g.width; c++) {
     out.push(`<text x="${L.left + c * CELL + CELL / 2}" y="${L.top + g.height * CELL + 22}" font-size="13" ` +
-      `fill="#444" text-anchor="middle">${String.fromCharCode(97 + c)}</text>`);
+      `fill="${S.coordinates}" text-anchor="middle">${String.fromCharCode(97 + c)}</text>`);
   }
   for (let r = 0; r < g.height; r++) {
-    out.push(`<text x="${L.left - 14}" y="${L.top + r * CELL + CELL / 2 + 5}" font-size="13" fill="#444" ` +
+    out.push(`<text x="${L.left - 14}" y="${L.top + r * CELL + CELL / 2 + 5}" font-size="13" fill="${S.coordinates}" ` +
       `text-anchor="end">${g.height - r}</text>`);
   }
   // a line per colour
@@ -178,7 +193,7 @@ export function draw(position, L) {
     const off = 18 - c.vikings;
     const text = `colour ${colour}: ${c.vikings} Vikings on the island, ${off} ${settle ? "in hand" : "lost"}; ` +
       `towers ${c.towers} on the island, ${3 - c.towers} in hand`;
-    out.push(`<circle cx="${MARGIN}" cy="${y - 5}" r="7" fill="${PIECE[colour]}" stroke="#222"/>`);
+    out.push(`<circle cx="${MARGIN}" cy="${y - 5}" r="7" fill="${PIECE[colour]}" stroke="${STROKE}"/>`);
     out.push(`<text x="${MARGIN + 14}" y="${y}" font-size="12.5">${text}</text>`);
     y += 22;
   }
@@ -247,41 +262,87 @@ export function shapes(move, position, L) {
   return out;
 }
 
-function neighbour(L, name) {
+const pieceWords = (token) => (token.startsWith("T") ? `a tower of colour ${token.slice(1)}` :
+  `a Viking of colour ${token}`);
+
+function tokenAt(position, L, name) {
   const p = L.points.get(name);
-  if (!p) return null;
-  for (const q of L.points.entries()) {
-    if (Math.abs(q[1].r - p.r) + Math.abs(q[1].c - p.c) === 1) return q[0];
-  }
-  return null;
+  return p ? L.grid.board[p.r][p.c] : null;
 }
 
-// A move string for clicks that start no legal move, for the server to say why.
-export function attempt(clicks, position, legal, L) {
+function firstTokens(legal, position) {
+  const out = new Set();
+  for (const move of legal) {
+    const t = tokens(move, position);
+    if (t.ordered) out.add(t.tokens[0]);
+    else t.tokens.forEach((x) => out.add(x));
+  }
+  return [...out].filter((x) => x !== "pass");
+}
+
+function some(points) {
+  return points.length <= 10 ? points.join(", ") : `${points.slice(0, 10).join(", ")} and ${points.length - 10} more`;
+}
+
+// Why the clicks start no legal turn (app.js explainIllegal): {text} from the
+// board where the position says it, {move} when the clicks make a whole
+// movement (the server's reason), never a move the player did not click.
+export function explain(clicks, position, legal, L) {
   const points = clicks.filter((c) => c !== "pass");
   if (!points.length) return null;
-  const sample = legal.find((m) => m !== "pass") || "";
+  const last = points[points.length - 1];
+  const token = tokenAt(position, L, last);
+  const occupied = token && token !== ".";
+  const starts = firstTokens(legal, position);
   if (position.phase === "settle") {
-    const colour = (sample.match(/=(\d)/) || [])[0] || "";
-    if (points.length === 1) {
-      const other = sample.split("+").map(pointOf).find((p) => p !== points[0]);
-      return other ? `${points[0]}${colour}+${other}${colour}` : null;
+    const partial = points.length === 1 ? `${last}+?` : points.join("+");
+    if (occupied) {
+      return { text: `move '${partial}': ${last} is occupied (${pieceWords(token)}), not free: ` +
+        "Vikings settle on free points." };
     }
-    return points.slice(-2).map((p) => p + colour).join("+");
+    return { text: `move '${partial}': no legal settle puts Vikings on ${listed(points)}.` };
   }
   if (position.phase === "brawl") {
-    const want = sample ? sample.split(" ").length : points.length;
-    const chosen = [...points];
-    for (const p of sample.split(" ").map((x) => x.slice(1))) {
-      if (chosen.length >= want) break;
-      if (p && !chosen.includes(p)) chosen.push(p);
+    if (!occupied) return { text: `${last} is free: the brawl removes opposing Vikings; click them.` };
+    if (!starts.includes(last)) {
+      return { text: `${last} holds ${pieceWords(token)}, which this brawl cannot remove ` +
+        `(removable: ${some(starts)}).` };
     }
-    return chosen.map((p) => `x${p}`).join(" ");
+    return { text: `no legal removal takes ${listed(points)} together (the cap: no colour loses more than 4).` };
   }
-  if (position.phase === "towers") return points.map((p) => `T@${p}`).join(" ");
+  if (position.phase === "towers") {
+    if (occupied) return { text: `${last} is occupied (${pieceWords(token)}): a tower goes on a free point (${some(starts)}).` };
+    return { text: `no tower goes on ${last}: the conquest check places towers on ${some(starts)}.` };
+  }
+  // the play phase: a Viking, where it goes, ...
+  const mine = position.variant === "battle-for-two" ? [position.to_move, position.to_move + 2] : [position.to_move];
   if (points.length === 1) {
-    const next = neighbour(L, points[0]);
-    return next ? `${points[0]}-${next}` : null;
+    const where = starts.length ? ` A turn starts at ${some(starts)}.` : "";
+    if (!occupied) return { text: `${last} is free: click one of your Vikings first.${where}` };
+    if (token.startsWith("T")) return { text: `${last} holds ${pieceWords(token)}: towers never move.${where}` };
+    if (!mine.includes(Number(token))) {
+      return { text: `${last} holds ${pieceWords(token)}, not yours (you move colour ${mine.join(" or ")}).${where}` };
+    }
+    const streak = ((position.history || {}).streak || {})[String(position.to_move)];
+    if (streak && streak[0] === last && streak[1] >= 2 && (position.rules || {}).standstill !== "off") {
+      return { text: `your Viking on ${last} moved in your last ${streak[1]} turns: the same Viking may not ` +
+        `move three turns in a row (standstill).${where}` };
+    }
+    return { text: `your Viking on ${last} has no legal movement (no free neighbouring point, nothing to jump ` +
+      `over).${where}` };
   }
-  return `${points[points.length - 2]}-${points[points.length - 1]}`;
+  if (points.length === 2) return { move: `${points[0]}-${last}` };   // a movement clicked whole: the server's reason
+  // the turn so far was legal; its next click is not
+  const before = points.slice(0, -1);
+  const next = new Set();
+  for (const move of legal) {
+    const t = tokens(move, position);
+    if (t.tokens.length > before.length && before.every((c, i) => t.tokens[i] === c)) next.add(t.tokens[before.length]);
+  }
+  return { text: `after ${before.join(", ")} the turn does not go on at ${last}` +
+    (next.size ? `: it goes on at ${some([...next])}.` : ".") };
+}
+
+function listed(names) {
+  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }

@@ -3,22 +3,26 @@
 // dice; roll (dice drawn by the server, from a seed when one is given, or
 // typed in) and stop, and a click on a space to place a marker there.
 
+import { style } from "../style.js";
+
 export const evalScale = 1;
 
-const FILL = { 1: "#d62728", 2: "#1f77b4", 3: "#2ca02c", 4: "#e6b800", 5: "#9467bd" };
-const CELL = 60;
-const MARGIN = 30;
-const SIZE = 6;
+// the palette, sizes and spaces: the server's (claimsolve/render/style.py), as its pictures use them
+const S = style.games.claimit;
+const M = style.marks;
+const FILL = S.player;
+const CELL = S.cell;
+const MARGIN = S.margin;
+const SIZE = S.size;
 
 export function layout() {
   const points = new Map();
-  for (let r = 1; r <= SIZE; r++) {
-    for (let c = 1; c <= SIZE; c++) {
-      points.set(`${r},${c}`, { x: MARGIN + (c - 0.5) * CELL, y: MARGIN + (r - 0.5) * CELL, r, c });
-    }
+  for (const [space, [x, y]] of Object.entries(S.spaces)) {
+    const [r, c] = space.split(",").map(Number);
+    points.set(space, { x, y, r, c });
   }
   const side = MARGIN * 2 + CELL * SIZE;
-  return { width: side + 150, height: side + 40, points, cell: CELL };
+  return { width: side + S.page.panel, height: side + S.page.bottom, points, cell: CELL };
 }
 
 function pileOf(position, r, c) {
@@ -27,40 +31,46 @@ function pileOf(position, r, c) {
 }
 
 function tokenSvg(token, cx, cy) {
-  if (token === "B") return `<rect x="${cx - 16}" y="${cy - 16}" width="32" height="32" rx="4" fill="#222" stroke="#000"/>`;
+  if (token === "B") {
+    return `<rect x="${cx - 16}" y="${cy - 16}" width="32" height="32" rx="4" fill="${S.black}" stroke="${S.black_stroke}"/>`;
+  }
   if (token.startsWith("w")) {
-    return `<circle cx="${cx}" cy="${cy}" r="14" fill="#fff" stroke="#333"/>` +
+    return `<circle cx="${cx}" cy="${cy}" r="14" fill="${S.white}" stroke="${S.marker_stroke}"/>` +
       `<text x="${cx}" y="${cy + 5}" text-anchor="middle" font-size="14">${token.slice(1)}</text>`;
   }
-  return `<circle cx="${cx}" cy="${cy}" r="16" fill="${FILL[token] || "#888"}" stroke="#333"/>` +
-    `<text x="${cx}" y="${cy + 5}" text-anchor="middle" font-size="13" fill="#fff">${token}</text>`;
+  return `<circle cx="${cx}" cy="${cy}" r="16" fill="${FILL[token] || S.player_unknown}" stroke="${S.marker_stroke}"/>` +
+    `<text x="${cx}" y="${cy + 5}" text-anchor="middle" font-size="13" fill="${S.player_text}">${token}</text>`;
 }
 
 function die(x, y, value) {
   const pips = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]], 4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
     5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], 6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] }[value] || [];
-  return `<rect x="${x}" y="${y}" width="34" height="34" rx="6" fill="#fff" stroke="#333" stroke-width="1.5" class="die"/>` +
-    pips.map(([dx, dy]) => `<circle cx="${x + 17 + dx * 9}" cy="${y + 17 + dy * 9}" r="3.3" fill="#222"/>`).join("");
+  return `<rect x="${x}" y="${y}" width="34" height="34" rx="6" fill="${M.die}" stroke="${M.die_stroke}" stroke-width="1.5" ` +
+    `class="die"/>` +
+    pips.map(([dx, dy]) => `<circle cx="${x + 17 + dx * 9}" cy="${y + 17 + dy * 9}" r="3.3" fill="${M.pip}"/>`).join("");
 }
 
 export function draw(position, L, show) {
   const side = MARGIN * 2 + CELL * SIZE;
-  const out = [`<rect width="${L.width}" height="${L.height}" fill="#f4ecd8"/>`];
+  const out = [`<rect width="${L.width}" height="${L.height}" fill="${S.background}"/>`];
   for (let i = 1; i <= SIZE; i++) {
     out.push(`<text x="${MARGIN + (i - 0.5) * CELL}" y="${MARGIN - 10}" text-anchor="middle" font-size="14">${i}</text>`);
     out.push(`<text x="${MARGIN - 14}" y="${MARGIN + (i - 0.5) * CELL + 5}" text-anchor="middle" font-size="14">${i}</text>`);
   }
+  // the spaces first, then the piles: app.js draws its marks between them (the last move, the legal spaces)
+  for (const p of L.points.values()) {
+    out.push(`<rect x="${p.x - CELL / 2}" y="${p.y - CELL / 2}" width="${CELL}" height="${CELL}" fill="${S.space}" stroke="${S.grid}"/>`);
+  }
   for (const [name, p] of L.points) {
-    const x = p.x - CELL / 2, y = p.y - CELL / 2;
-    out.push(`<rect x="${x}" y="${y}" width="${CELL}" height="${CELL}" fill="#e8dcc0" stroke="#8a7a5a"/>`);
+    const y = p.y - CELL / 2;
     const pile = pileOf(position, p.r, p.c);
     pile.forEach((token, level) => {
       const cx = p.x + 6 * level - 3 * (pile.length - 1);
       const cy = p.y - 6 * level + 3 * (pile.length - 1) - 4;
-      out.push(tokenSvg(token, cx, cy));
+      out.push(`<g class="marker">${tokenSvg(token, cx, cy)}</g>`);
     });
     if (pile.length > 1) {
-      out.push(`<text x="${p.x}" y="${y + CELL - 3}" text-anchor="middle" font-size="10" fill="#333">${pile.join("/")}</text>`);
+      out.push(`<text x="${p.x}" y="${y + CELL - 3}" text-anchor="middle" font-size="10" fill="${S.pile_text}">${pile.join("/")}</text>`);
     }
     if (pile.length) out.push(`<title>${name}: ${pile.join("/")}</title>`);
   }
@@ -68,7 +78,7 @@ export function draw(position, L, show) {
   const x0 = side + 4;
   out.push(`<text x="${x0}" y="${MARGIN + 8}" font-size="13" font-weight="bold">dice</text>`);
   if (position.dice) position.dice.forEach((v, i) => out.push(die(x0 + i * 40, MARGIN + 16, v)));
-  else out.push(`<text x="${x0}" y="${MARGIN + 38}" font-size="12" fill="#555">not rolled</text>`);
+  else out.push(`<text x="${x0}" y="${MARGIN + 38}" font-size="12" fill="${M.muted}">not rolled</text>`);
   let y = MARGIN + 90;
   for (let player = 1; player <= position.players; player++) {
     let secured = 0, held = 0;
@@ -83,19 +93,21 @@ export function draw(position, L, show) {
       }
     }
     const mark = position.to_move === player ? " <" : "";
-    out.push(`<circle cx="${x0 + 8}" cy="${y - 4}" r="7" fill="${FILL[player]}" stroke="#333"/>`);
+    out.push(`<circle cx="${x0 + 8}" cy="${y - 4}" r="7" fill="${FILL[player]}" stroke="${S.marker_stroke}"/>`);
     out.push(`<text x="${x0 + 20}" y="${y}" font-size="12">${secured} secured, ${held} held${mark}</text>`);
     y += 22;
   }
   if (position.final_round) {
-    out.push(`<text x="${x0}" y="${y + 10}" font-size="12" fill="#b3261e">final round: ${position.final_round.turns_left} turn(s) left</text>`);
+    out.push(`<text x="${x0}" y="${y + 10}" font-size="12" fill="${M.final_round}">final round: ${position.final_round.turns_left} turn(s) left</text>`);
   }
   return out.join("\n");
 }
 
 export function status(position) {
   const target = position.target ? ` Target: ${position.target} secured spaces.` : "";
-  if (position.dice) return `Dice ${position.dice.join(" ")}: click a space to place a marker.${target}`;
+  if (position.dice) {
+    return `Dice ${position.dice.join(" ")}: click a highlighted space to place the marker shown on it.${target}`;
+  }
   return `Roll (the server's dice, or type your own) or stop.${target}`;
 }
 
@@ -117,12 +129,84 @@ export function shapes(move, position, L) {
   return p ? [{ kind: move.startsWith("B") ? "square" : "ring", at: p }] : [];
 }
 
-export function attempt(clicks, position, legal) {
+// the legal placements by space: {"2,5": ["w3"], "4,4": ["B"]} (the moves
+// the server listed: what the page shows is what is legal)
+export function placements(legal) {
+  const out = new Map();
+  for (const move of legal || []) {
+    const at = move.indexOf("@");
+    if (at < 0) continue;
+    const space = move.slice(at + 1);
+    if (!out.has(space)) out.set(space, []);
+    out.get(space).push(move.slice(0, at));
+  }
+  return out;
+}
+
+// the spaces a roll names (row die, column die; the third die the white's
+// number), each with its number: three dice give up to six
+function candidates(dice) {
+  const out = new Map();
+  const orders = [[0, 1, 2], [1, 0, 2], [0, 2, 1], [2, 0, 1], [1, 2, 0], [2, 1, 0]];
+  for (const [r, c, n] of orders) {
+    const space = `${dice[r]},${dice[c]}`;
+    if (!out.has(space)) out.set(space, dice[n]);
+  }
+  return out;
+}
+
+// After a roll: each legal space tinted, with the marker it would take.
+export function highlights(position, legal, L) {
+  if (!position.dice) return "";
+  const out = [];
+  for (const [space, markers] of placements(legal)) {
+    const p = L.points.get(space);
+    if (!p) continue;
+    const x = p.x - CELL / 2, y = p.y - CELL / 2;
+    const label = markers.join(" ");
+    out.push(`<g class="legal-space" data-space="${space}" data-markers="${label}">` +
+      `<rect x="${x + 2}" y="${y + 2}" width="${CELL - 4}" height="${CELL - 4}" fill="${M.legal_fill}" fill-opacity="0.16" ` +
+      `stroke="${M.legal}" stroke-width="3" rx="4"/>` +
+      `<rect x="${x + 3}" y="${y + 3}" width="${8 + 8 * label.length}" height="15" rx="3" fill="${M.legal}"/>` +
+      `<text x="${x + 7}" y="${y + 14.5}" font-size="11.5" font-weight="bold" fill="${M.legal_text}">${label}</text>` +
+      `<title>${space}: ${markers.map((m) => (m === "B" ? "a black marker" : `white ${m.slice(1)}`)).join(" or ")}</title></g>`);
+  }
+  return out.join("");
+}
+
+// the marker taken off a pile, where it stood: a bust takes the turn's top
+// marker; a stop sends back the opponent's marker under the white
+export function ghost(pile, p, L, played) {
+  const tokens = pile.split("/");
+  const colours = tokens.filter((t) => /^\d$/.test(t));
+  const gone = played && played.move === "stop" && colours.length ? colours[colours.length - 1] : tokens[tokens.length - 1];
+  return tokenSvg(gone, p.x, p.y - 4);
+}
+
+// Why a click places no marker (app.js explainIllegal), from the dice and the
+// board: never a marker the roll does not give.
+export function explain(clicks, position, legal) {
   const space = clicks[clicks.length - 1];
   if (!/^\d,\d$/.test(space)) return null;
-  const placement = legal.find((m) => m.includes("@"));
-  const marker = placement ? placement.slice(0, placement.indexOf("@")) : "w1";
-  return `${marker}@${space}`;
+  if (!position.dice) {
+    return { text: legal.includes("stop") ? `no dice are rolled: roll (or stop) before a marker goes on ${space}.` :
+      `no dice are rolled: roll first; then a marker goes on a space the dice name.` };
+  }
+  const dice = position.dice;
+  const rolled = dice.join(", ");
+  const allowed = [...placements(legal).keys()];
+  const where = allowed.length === 1 ? `a marker may go on 1 space (highlighted): ${allowed[0]}` :
+    `a marker may go on ${allowed.length} spaces (highlighted): ${allowed.join(" ")}`;
+  const number = candidates(dice).get(space);
+  if (number === undefined) return { text: `Space ${space} is not a candidate of the roll ${rolled}: ${where}.` };
+  const [r, c] = space.split(",").map(Number);
+  const pile = pileOf(position, r, c);
+  if (pile.includes("B")) return { text: `Space ${space} is blocked (a black marker is in its pile ${pile.join("/")}): ${where}.` };
+  const top = pile[pile.length - 1];
+  if (!top || (!top.startsWith("w") && top !== String(position.to_move))) {
+    return { text: `Space ${space} would take white ${number}, which is already on the board: ${where}.` };
+  }
+  return { text: `Space ${space} would take a black marker, and the supply has none left: ${where}.` };
 }
 
 // the name a move played gets in the moves list: a roll with its dice
@@ -136,6 +220,14 @@ let rollSeed = null;
 // "roll": the server's dice (from the seed field when it holds one, which
 // then counts up), and a field to type the dice rolled at the table.
 export function wordButton(word, entry, api, playMove) {
+  if (word === "stop") {
+    const stop = document.createElement("button");
+    stop.type = "button";
+    stop.textContent = "stop";
+    stop.title = "Stop: the markers placed this turn become yours (on a black marker: secured)";
+    stop.addEventListener("click", () => playMove("stop"));
+    return stop;
+  }
   if (word !== "roll") return null;
   const group = document.createElement("span");
   group.className = "group";

@@ -2,13 +2,17 @@
 // and the neighbouring stack it goes onto (b1-b2), claiming the colour of
 // the stack it lands on or not (b1xb2).
 
+import { style } from "../style.js";
+
 export const evalScale = 4;          // scores are final-score margins (points)
 
-const FILL = { R: "#d62728", Y: "#f2c500", G: "#2ca02c", B: "#1f63c6", K: "#222222" };
+// the palette and sizes: the server's (claimsolve/render/style.py), as its pictures use them
+const S = style.games.colorclaim;
+const FILL = S.pyramid;
 const NAMES = { R: "red", Y: "yellow", G: "green", B: "blue", K: "black" };
-const OWNER = { 1: "#e07b00", 2: "#7a3db8" };
-const CELL = 64;
-const MARGIN = 28;
+const OWNER = S.owner;
+const CELL = S.cell;
+const MARGIN = S.margin;
 
 function grid(position) {
   const rows = position.board.map((row) => row.trim().split(/\s+/));
@@ -29,7 +33,7 @@ function owner(stack, claims) {
 
 export function layout(position) {
   const g = grid(position);
-  const width = Math.max(g.width * CELL + 2 * MARGIN, 420);     // room for the players' lines
+  const width = Math.max(g.width * CELL + 2 * MARGIN, S.page.min_width);     // room for the players' lines
   const left = (width - g.width * CELL) / 2;
   const points = new Map();
   for (let r = 0; r < g.height; r++) {
@@ -44,22 +48,25 @@ export function layout(position) {
 export function draw(position, L, show) {
   const g = L.grid;
   const claims = position.claims || [null, null];
-  const out = [`<rect x="0" y="0" width="${L.width}" height="${L.height}" fill="#fbf8f0"/>`];
+  const out = [`<rect x="0" y="0" width="${L.width}" height="${L.height}" fill="${S.background}"/>`];
+  // the spaces first, then the stacks: app.js draws its marks between them (the last move)
+  for (const p of L.points.values()) {
+    out.push(`<rect x="${p.x - CELL / 2}" y="${p.y - CELL / 2}" width="${CELL}" height="${CELL}" fill="${S.space}" stroke="${S.grid}"/>`);
+  }
   for (const [name, p] of L.points) {
     const x = p.x - CELL / 2, y = p.y - CELL / 2;
-    out.push(`<rect x="${x}" y="${y}" width="${CELL}" height="${CELL}" fill="#efe6d2" stroke="#8a7a5a"/>`);
     const stack = stackOf(g.rows[p.r][p.c]);
     if (!stack) continue;
     const top = stack[stack.length - 1];
     const who = owner(stack, claims);
     if (who) {
       out.push(`<rect x="${x + 3}" y="${y + 3}" width="${CELL - 6}" height="${CELL - 6}" fill="none" ` +
-        `stroke="${OWNER[who]}" stroke-width="4"/>`);
+        `stroke="${OWNER[who]}" stroke-width="4" class="marker"/>`);
     }
     const half = 10 + 6 * top.size;
     const base = y + CELL - 10, apex = base - (18 + 10 * top.size);
     out.push(`<polygon points="${p.x - half},${base} ${p.x + half},${base} ${p.x},${apex}" fill="${FILL[top.colour]}" ` +
-      `stroke="#000" stroke-width="1" class="piece"><title>${name}: ${g.rows[p.r][p.c]}</title></polygon>`);
+      `stroke="${S.pyramid_stroke}" stroke-width="1" class="piece"><title>${name}: ${g.rows[p.r][p.c]}</title></polygon>`);
     if (stack.length > 1) {
       out.push(`<text x="${x + CELL - 8}" y="${y + 16}" font-size="13" font-weight="bold" text-anchor="end">x${stack.length}</text>`);
     }
@@ -82,6 +89,14 @@ export function draw(position, L, show) {
     out.push(`<text x="${MARGIN + 18}" y="${y}" font-size="14">${text}</text>`);
   }
   return out.join("\n");
+}
+
+// a pyramid that left the board (the one claimed), small, centred on p
+export function ghost(token, p) {
+  const top = stackOf(token)[0];
+  const half = 4 + top.size, height = 7 + 2 * top.size;
+  return `<polygon points="${p.x - half},${p.y + height / 2} ${p.x + half},${p.y + height / 2} ${p.x},${p.y - height / 2}" ` +
+    `fill="${FILL[top.colour]}" stroke="${S.pyramid_stroke}" stroke-width="0.8"/>`;
 }
 
 export function status() {
@@ -111,12 +126,36 @@ export function shapes(move, position, L) {
   return out;
 }
 
-export function attempt(clicks, position, legal, L) {
-  if (clicks.length >= 2) return `${clicks[clicks.length - 2]}-${clicks[clicks.length - 1]}`;
-  const p = L.points.get(clicks[0]);
-  if (!p) return null;
-  for (const [name, q] of L.points) {
-    if (Math.abs(q.r - p.r) + Math.abs(q.c - p.c) === 1) return `${clicks[0]}-${name}`;
-  }
+// why the stack on `from` may not go onto `to` (a neighbour), by the rules'
+// three refusals (seeds/colorclaim/RULES.md, "Your move"); null when it may
+function refusal(position, L, from, to) {
+  const g = L.grid;
+  const p = L.points.get(from), q = L.points.get(to);
+  const moved = stackOf(g.rows[p.r][p.c]), under = stackOf(g.rows[q.r][q.c]);
+  const claims = position.claims || [null, null];
+  if (!under) return `${to} is empty`;
+  const mover = owner(moved, claims), target = owner(under, claims);
+  const me = position.to_move, other = 3 - me;
+  if (position.shield && target === position.shield) return `${to} is player ${position.shield}'s, shielded by his claim`;
+  if (mover === null && target !== null) return `an unowned stack may not go onto player ${target}'s ${to}`;
+  if (mover === other && target === other) return `your opponent's stack may not go onto his own ${to}`;
   return null;
+}
+
+// Why the clicks are no legal move (app.js explainIllegal): a first click on
+// an empty space or a stack that cannot move, in words; a stack and where it
+// goes, clicked whole, for the server to say why.
+export function explain(clicks, position, legal, L) {
+  const last = clicks[clicks.length - 1];
+  if (clicks.length >= 2) return { move: `${clicks[clicks.length - 2]}-${last}` };
+  const p = L.points.get(last);
+  if (!p) return null;
+  const token = L.grid.rows[p.r][p.c];
+  if (token === ".") return { text: `${last} is empty: click a stack, then the neighbouring stack it goes onto.` };
+  const reasons = [];
+  for (const [name, q] of L.points) {
+    if (Math.abs(q.r - p.r) + Math.abs(q.c - p.c) !== 1) continue;
+    reasons.push(refusal(position, L, last, name) || `onto ${name}: no legal move`);
+  }
+  return { text: `the stack on ${last} (${token}) cannot move: ${reasons.join("; ")}.` };
 }

@@ -1,0 +1,140 @@
+"""The drawing constants of every picture, in one place: the palettes, the
+sizes and the board geometry that the SVG renderer (claimsolve.render) and
+the analysis board's page (claimsolve/web/static) both draw with.
+
+The renderer reads these names directly; the server answers them as JSON
+(`GET /api/style`, `as_json()`), and the page's scripts read that once when
+they start (static/style.js).  A change of palette or layout is made here,
+once, and both sides follow.  Everything is plain data (str, int, float,
+lists and dicts), so that it goes to JSON as it is; a dict keyed by player
+or colour number has int keys here and string keys in JSON ("1").
+
+docs/drawing.md says which value is used where.
+"""
+from ..claimit.rules import SIZE
+
+# --- every picture ---------------------------------------------------------------------------
+
+COMMON = {
+    "font": "Helvetica, Arial, sans-serif",
+    "ink": "#1a1a1a",                 # text
+    "page": "#fbfaf6",                # the ground of a picture with a panel or a chart
+    "best": "#d6006f",                # the best suggestion: magenta, a colour no game's pieces use
+    "other": "#34495e",               # the other suggestions: dark slate
+    "halo": "#ffffff",                # under arrows and crosses, so that they read on any board
+}
+
+# --- Claim: the island ----------------------------------------------------------------------
+
+CLAIM = {
+    "background": "#fbfaf6",
+    "piece": {1: "#d62728", 2: "#1f5fbf", 3: "#f0b400", 4: "#2a9d3a"},          # by colour number
+    "piece_text": {1: "#ffffff", 2: "#ffffff", 3: "#1a1a1a", 4: "#ffffff"},     # the number on a piece
+    "piece_stroke": "#222",
+    "sea": "#cfe3ef",
+    # territory fills, neighbouring territories told apart (greedy, in letter order)
+    "land": ["#eadfb4", "#cfe0b0", "#e8cba8", "#c8d9cf", "#ddd0e6", "#f0e7c8"],
+    "shore": "#3b4a57",               # the island's edge: thick
+    "border": "#7d6f55",              # between territories: thin, dashed
+    "letter": "#000000",              # a territory's letter, faint (fill-opacity 0.16)
+    "point": "#6b604a",               # the dot of a free point
+    "coordinates": "#444",
+    # geometry: a point is a square `cell` wide; the island `margin` from the legend
+    # below it, centred in a picture at least `min_width` wide, under a title `title` high
+    "cell": 44,
+    "margin": 30,
+    "svg": {"title": 34, "min_width": 640},      # show --svg, analyze --svg
+    "page": {"title": 8, "min_width": 420},      # the analysis board
+}
+
+# --- Color Claim: the grid of stacks --------------------------------------------------------
+
+COLORCLAIM = {
+    "background": "#fbf8f0",
+    "space": "#efe6d2",
+    "grid": "#8a7a5a",
+    "pyramid": {"R": "#d62728", "Y": "#f2c500", "G": "#2ca02c", "B": "#1f63c6", "K": "#222222"},
+    "pyramid_stroke": "#000",
+    "owner": {1: "#e07b00", 2: "#7a3db8"},       # the frame of a stack a player owns, by player
+    # geometry: a space is `cell` square, the grid `margin` in from the picture's edge
+    "cell": 64,
+    "margin": 28,
+    "page": {"min_width": 420},                  # room for the players' lines
+}
+
+# --- Claim It!: the 6 x 6 board ---------------------------------------------------------------
+
+CLAIMIT_SIZE = SIZE
+CLAIMIT_CELL = 60
+CLAIMIT_MARGIN = 30
+
+
+def claimit_centre(r, c):
+    """The centre of space (r, c) (row die, column die; 1..6, row 1 at the
+    top) in pixels."""
+    return CLAIMIT_MARGIN + (c - 0.5) * CLAIMIT_CELL, CLAIMIT_MARGIN + (r - 0.5) * CLAIMIT_CELL
+
+
+CLAIMIT = {
+    "background": "#f4ecd8",
+    "space": "#e8dcc0",
+    "grid": "#8a7a5a",
+    "player": {1: "#d62728", 2: "#1f77b4", 3: "#2ca02c", 4: "#e6b800", 5: "#9467bd"},   # by player
+    "player_unknown": "#888",         # (the page: a player number the palette lacks)
+    "player_text": "#fff",
+    "marker_stroke": "#333",
+    "black": "#222",                  # a black marker
+    "black_stroke": "#000",
+    "white": "#fff",                  # a white marker (its number in ink)
+    "pile_text": "#333",              # a pile written out under it
+    "button": "#fffaf0",              # the roll and stop buttons of analyze --svg
+    # geometry: the spaces, "r,c" -> [x, y] of its centre
+    "size": CLAIMIT_SIZE,
+    "cell": CLAIMIT_CELL,
+    "margin": CLAIMIT_MARGIN,
+    "spaces": {f"{r},{c}": list(claimit_centre(r, c))
+               for r in range(1, CLAIMIT_SIZE + 1) for c in range(1, CLAIMIT_SIZE + 1)},
+    "page": {"panel": 150, "bottom": 40},        # the dice and the standing beside the board; below it
+}
+
+# --- the page's marks on a board (the analysis board only) ----------------------------------
+
+MARKS = {
+    "selection": "#b0127a",           # the points clicked so far, and where a click may go next
+    "last_square": "#f2c94c",         # the last move: its squares (fill) ...
+    "last_move": "#d08a00",           # ... their edge and its route
+    "placed": "#0b7a75",              # what the last move put on the board
+    "taken": "#b3261e",               # what it took off (a cross)
+    "ring": "#fff",                   # the ground of a claimed pyramid's badge
+    "legal_fill": "#2a9d3a",          # Claim It!: a space the roll allows (tinted) ...
+    "legal": "#2a7d3a",               # ... its edge and the marker's badge
+    "legal_text": "#fff",
+    "die": "#fff",                    # Claim It!'s dice
+    "die_stroke": "#333",
+    "pip": "#222",
+    "final_round": "#b3261e",
+    "muted": "#555",
+    # the engine's line: a colour per ply, in turn
+    "line": ["#b0127a", "#1f5fbf", "#e07b00", "#2a7d3a", "#6a3db8"],
+}
+
+# --- charts --------------------------------------------------------------------------------------
+
+CHARTS = {
+    "win": "#2f6db5",                 # win-chance bars (the best plan's in COMMON["best"])
+    "bust": "#b5472f",                # bust-chance bars
+    "grid": "#d9d4c7",
+    "interval": "#1a1a1a",            # error bars: the 95% interval
+    # a review: a graded move's mark, and each seat's line
+    "grades": {"inaccuracy": "#e0a800", "mistake": "#e67e22", "blunder": "#c0392b"},
+    "seats": ["#2c6fbb", "#c0392b", "#2e8b57", "#8e44ad", "#d35400"],
+    "evaluation": "#b0127a",          # the page's graph of a two-sided game: player 1's line
+}
+
+GAMES = {"claim": CLAIM, "colorclaim": COLORCLAIM, "claimit": CLAIMIT}
+
+
+def as_json():
+    """Everything above as one JSON-ready dict (what GET /api/style answers):
+    {"common", "games": {game id: ...}, "marks", "charts"}."""
+    return {"common": COMMON, "games": GAMES, "marks": MARKS, "charts": CHARTS}

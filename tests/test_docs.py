@@ -1,0 +1,123 @@
+"""The documentation against the program: every command output shown in
+README.md and docs/*.md is what the command prints now (docs/regenerate.py
+makes them; exactly where the output is seeded, by its shape where it
+varies), the README's Python block runs as shown (doctest), every shown
+output is marked with its command, and the site builds with `mkdocs build
+--strict`."""
+import doctest
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+spec = importlib.util.spec_from_file_location("docs_regenerate", ROOT / "docs" / "regenerate.py")
+regenerate = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(regenerate)
+
+# The markdown files holding shown outputs that the test runs (the `slow` and
+# `timed` ones are left to docs/regenerate.py).
+FILES = [path for path in regenerate.markdown_files()
+         if any(not item.flags & regenerate.UNTESTED for item in regenerate.parse(path))]
+# Files whose examples other work is rewriting at the time of writing: their
+# shown outputs are not marked yet, so the check that every one is marked
+# names them instead of skipping silently.
+NOT_YET_MARKED = {"docs/cli.md"}
+
+
+def _name(path):
+    return str(path.relative_to(ROOT))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", FILES, ids=_name)
+def test_shown_outputs_are_what_the_commands_print(path):
+    differ = []
+    for item, printed in regenerate.outputs(regenerate.parse(path), fast=True):
+        if not regenerate.matches(item, printed):
+            differ.append(f"{item.where}: `{item.command}` prints now:\n{printed}\n--- the file shows:\n{item.text}")
+    assert not differ, "run `python docs/regenerate.py`:\n\n" + "\n\n".join(differ)
+
+
+def test_readme_and_tour_have_outputs_the_test_runs():
+    assert {"README.md", "docs/tour.md"} <= {_name(path) for path in FILES}
+
+
+def test_shape_is_the_first_words_with_numbers_as_n():
+    assert regenerate.skeleton("25,952 nodes in 1.80 s\n\n1  i3+l5  0.641") == ["N", "", "N"]
+    item = regenerate.Shown(ROOT / "README.md", 1, "x", frozenset({"shape"}), "PV: a\n1,234 nodes", 0, 0)
+    assert regenerate.matches(item, "PV: b c\n99 nodes")
+    assert not regenerate.matches(item, "PV: b c\n99 nodes\nNote: more")
+    assert not regenerate.matches(item, "Best: b\n99 nodes")
+    exact = regenerate.Shown(ROOT / "README.md", 1, "x", frozenset(), "depth  1  27", 0, 0)
+    assert regenerate.matches(exact, "depth  1  27") and not regenerate.matches(exact, "depth  1  28")
+
+
+def test_every_shown_output_is_marked_with_its_command():
+    """A fenced block with a `$ command` line followed by what it prints
+    must come right after an `<!-- output: command -->` marker (blocks of
+    commands alone show no output and need none); the markers parse."""
+    unmarked = []
+    for path in regenerate.markdown_files():
+        regenerate.parse(path)              # a malformed marker raises, naming the file and line
+        if _name(path) in NOT_YET_MARKED:
+            continue
+        lines = path.read_text().split("\n")
+        fence = None
+        for i, line in enumerate(lines):
+            if line.startswith("```"):
+                fence = None if fence is not None else i
+                continue
+            if fence is None or not line.startswith("$ "):
+                continue
+            shows_output = i + 1 < len(lines) and lines[i + 1] and not lines[i + 1].startswith(("$ ", "```"))
+            marked = fence > 0 and regenerate.MARKER.match(lines[fence - 1].strip())
+            if shows_output and not marked:
+                unmarked.append(f"{_name(path)}:{i + 1}: {line}")
+    assert not unmarked, "shown outputs without an <!-- output: ... --> marker:\n" + "\n".join(unmarked)
+
+
+def test_not_yet_marked_files_still_exist():
+    for name in NOT_YET_MARKED:
+        assert (ROOT / name).is_file(), name
+
+
+def test_readme_python_block_runs_as_shown(monkeypatch):
+    text = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"^```pycon\n(.*?)^```", text, re.S | re.M)
+    assert blocks, "README.md has no ```pycon block"
+    monkeypatch.chdir(ROOT)
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for number, block in enumerate(blocks, 1):
+        runner.run(parser.get_doctest(block, {}, f"README.md python block {number}", "README.md", 0))
+    failed, attempted = runner.summarize(verbose=False)
+    assert attempted >= 5 and failed == 0
+
+
+def test_readme_keeps_the_two_set_up_commands_ci_reads():
+    lines = (ROOT / "README.md").read_text().split("\n")
+    assert 'pip install -e ".[test]" && python -m pytest' in lines
+    assert "pip install . && claimsolve analyze seeds/claim/play-2p.json" in lines
+    ci = (ROOT / ".ci" / "run").read_text()
+    pattern = re.search(r"sed -n '(s/.*/p)'", ci).group(1)
+    extracted = subprocess.run(["sed", "-n", pattern, str(ROOT / "README.md")], capture_output=True,
+                               text=True, check=True).stdout.split("\n")[0]
+    assert extracted == 'pip install -e ".[test]" && python -m pytest'
+    assert len(lines) <= 250
+
+
+@pytest.mark.slow
+def test_the_site_builds_strict(tmp_path):
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site"),
+                           "--config-file", str(ROOT / "mkdocs.yml")], capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "site" / "architecture" / "index.html").is_file()
+    assert (tmp_path / "site" / "tour" / "index.html").is_file()

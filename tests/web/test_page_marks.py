@@ -1,0 +1,256 @@
+"""The analysis board's marks in a real browser (the fixtures of
+test_page.py): the last move marked on the board and said under it (a
+Claim capture's route and the Viking it took, crossed out where it stood;
+a Color Claim move's squares and its claim), Claim It!'s legal spaces
+highlighted after a roll with the marker each takes, roll and stop offered
+only when legal, and illegal clicks explained from the position, never with
+a move the page made up.  The engine is switched off: nothing here needs it.
+
+Screenshots go to $CLAIMSOLVE_SCREENSHOTS (or a temporary folder, printed).
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SEEDS = Path(__file__).resolve().parent.parent.parent / "seeds"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    MISSING = None
+except ImportError:
+    MISSING = "selenium is not installed (pip install -e '.[test]')"
+if MISSING is None and not (CHROMIUM and CHROMEDRIVER):
+    MISSING = "Chromium and its driver are not installed (apt-get install chromium chromium-driver)"
+
+if MISSING is not None and os.environ.get("CLAIMSOLVE_REQUIRE_BROWSER"):
+    raise RuntimeError(f"browser tests: {MISSING}")
+pytestmark = [pytest.mark.skipif(MISSING is not None, reason=f"browser tests: {MISSING}"), pytest.mark.slow]
+
+WAIT = 30            # seconds a step may take on a busy machine before the test fails
+
+
+@pytest.fixture(scope="module")
+def server():
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from claimsolve.cli.main import main; main()", "serve", "--port", "0",
+         "--workers", "1", "--max-time", "5"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    match = re.search(r"http://[^/]+/", line)
+    if not match:
+        process.kill()
+        pytest.fail(f"serve did not say where it listens: {line!r} {process.stderr.read()}")
+    yield match.group(0)
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    folder = Path(os.environ.get("CLAIMSOLVE_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"\nscreenshots: {folder}")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = Options()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
+                     "--disable-gpu"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def wait(driver, condition, what):
+    try:
+        return WebDriverWait(driver, WAIT, poll_frequency=0.1).until(lambda d: condition(d))
+    except TimeoutException:
+        pytest.fail(f"waited {WAIT} s for {what}; message: {message(driver)!r}")
+
+
+def script(driver, text):
+    return driver.execute_script(text)
+
+
+def message(driver):
+    return script(driver, "return document.getElementById('message').textContent")
+
+
+def last_move(driver):
+    return script(driver, "const box = document.getElementById('last-move');"
+                          "return box && !box.hidden ? box.textContent : ''")
+
+
+def current_move(driver):
+    return script(driver, "const li = document.querySelector('#move-list li.current');"
+                          "return li ? li.textContent : null")
+
+
+def marks(driver, selector):
+    """{data-mark: data-piece} of the board's marks matching `selector`."""
+    return script(driver, f"return Object.fromEntries(Array.from(document.querySelectorAll('#board {selector}'), "
+                          "e => [e.dataset.mark || e.dataset.route, e.dataset.piece || '']))")
+
+
+def words(driver):
+    return {b.get_attribute("data-word") for b in driver.find_elements(By.CSS_SELECTOR, "#actions [data-word]")}
+
+
+def click_point(driver, name):
+    point = driver.find_element(By.CSS_SELECTOR, f'#board [data-point="{name}"]')
+    ActionChains(driver).move_to_element(point).click().perform()
+
+
+def board_ready(driver):
+    return script(driver, "const s = window.claimsolveBoard && window.claimsolveBoard.state;"
+                          "return Boolean(s && s.line.length && s.line[s.index].tokens && "
+                          "document.querySelector('#board [data-point]'))")
+
+
+def legal(driver):
+    return wait(driver, lambda d: script(d, "const s = window.claimsolveBoard.state; return s.line[s.index].legal;"),
+                "the legal moves")
+
+
+def load_position(driver, path):
+    script(driver, "document.getElementById('load-file').hidden = false")
+    driver.find_element(By.ID, "load-file").send_keys(str(path))
+    script(driver, "document.getElementById('load-file').hidden = true")
+    expected = json.dumps(json.loads(Path(path).read_text()), separators=(",", ":"))
+    wait(driver, lambda d: board_ready(d) and script(
+        d, "return JSON.stringify(window.claimsolveBoard.state.line[0].position)") == expected,
+         f"the loaded {path.name}")
+    legal(driver)
+
+
+def console_errors(driver):
+    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+@pytest.fixture(scope="module")
+def page(server, browser):
+    browser.get(server)
+    wait(browser, board_ready, "the first board")
+    browser.find_element(By.ID, "engine-on").click()          # off: no analysis runs
+    return browser
+
+
+def test_claim_capture_marked_and_said(page, shots):
+    driver = page
+    load_position(driver, SEEDS / "claim/play-2p.json")
+    click_point(driver, "c3")
+    click_point(driver, "e3")                  # the jump over d3 captures e2
+    wait(driver, lambda d: current_move(d) == "c3-e3", "the capture played")
+    wait(driver, lambda d: last_move(d) == "Last move (player 1): c3-e3 captures e2", "the last move in words")
+    assert marks(driver, ".last-route") == {"c3 e3": ""}
+    assert marks(driver, ".last-square") == {"c3": "", "e3": ""}
+    # the captured Viking crossed out where it stood, though the board has no piece there now
+    assert marks(driver, ".last-captured") == {"e2": "2"}
+    titles = script(driver, "return Array.from(document.querySelectorAll('#board .piece title'), t => t.textContent)")
+    assert not any(title.startswith("e2:") for title in titles) and any(title.startswith("e3:") for title in titles)
+    driver.save_screenshot(str(shots / "marks-claim-capture.png"))
+    # undo: the start has no last move; redo: the marks again
+    driver.find_element(By.ID, "undo-button").click()
+    wait(driver, lambda d: current_move(d) == "start" and not last_move(d) and not marks(d, ".last-captured"),
+         "no marks at the start")
+    driver.find_element(By.ID, "redo-button").click()
+    wait(driver, lambda d: marks(d, ".last-captured") == {"e2": "2"}, "the marks on redo")
+    assert not console_errors(driver)
+
+
+def test_claim_first_click_on_an_occupied_point(page):
+    driver = page
+    load_position(driver, SEEDS / "claim/settle-2p.json")
+    click_point(driver, "c3")
+    click_point(driver, "d5")
+    wait(driver, lambda d: "settles Vikings on c3 and d5" in last_move(d), "the settle said")
+    assert marks(driver, ".last-placed") == {"c3": "", "d5": ""}
+    click_point(driver, "c3")
+    wait(driver, lambda d: "c3 is occupied (a Viking of colour 1)" in message(d), "the reason c3 is refused")
+    # no second point was made up for it
+    assert "+?" in message(driver)
+    # the play phase: an opponent's Viking is not a start
+    load_position(driver, SEEDS / "claim/play-2p.json")
+    click_point(driver, "d3")
+    wait(driver, lambda d: "d3 holds a Viking of colour 2, not yours" in message(d), "the reason d3 is refused")
+
+
+def test_claim_it_highlights_roll_stop_and_illegal_click(page, shots):
+    driver = page
+    load_position(driver, SEEDS / "claimit/start-3p.json")
+    assert words(driver) == {"roll"}                     # nothing placed yet: stop is not legal
+    load_position(driver, SEEDS / "claimit/mid-game-3p.json")
+    assert set(legal(driver)) == {"roll", "stop"} and words(driver) == {"roll", "stop"}
+    assert not driver.find_elements(By.CSS_SELECTOR, "#board .legal-space")
+    driver.find_element(By.ID, "dice-entry").send_keys("2,6,2")
+    driver.find_element(By.XPATH, "//div[@id='actions']//button[text()='roll these']").click()
+    wait(driver, lambda d: current_move(d) == "roll:2,6,2", "the typed roll")
+    wait(driver, lambda d: last_move(d).startswith("Last move (player 1): roll:2,6,2 (dice 2, 6, 2"), "the roll said")
+    # each legal space highlighted with the marker the roll puts there, as the legal moves say
+    placements = legal(driver)
+    assert placements == ["w6@2,2", "w2@2,6", "w2@6,2"]
+    shown = wait(driver, lambda d: script(d, "return Object.fromEntries(Array.from("
+                                             "document.querySelectorAll('#board .legal-space'), "
+                                             "e => [e.dataset.space, e.dataset.markers]))"), "the highlights")
+    assert shown == {"2,2": "w6", "2,6": "w2", "6,2": "w2"}
+    assert words(driver) == set()                        # dice rolled: place a marker, no roll or stop
+    click_point(driver, "1,1")
+    wait(driver, lambda d: "1,1" in message(d), "the reason 1,1 is refused")
+    assert message(driver) == ("Illegal: Space 1,1 is not a candidate of the roll 2, 6, 2: a marker may go on 3 "
+                               "spaces (highlighted): 2,2 2,6 6,2.")
+    driver.save_screenshot(str(shots / "marks-claimit-roll.png"))
+    click_point(driver, "2,6")
+    wait(driver, lambda d: current_move(d) == "w2@2,6", "the marker placed")
+    wait(driver, lambda d: last_move(d).startswith("Last move (player 1): w2@2,6 (white 2 on space 2,6"),
+         "the placement said")
+    assert marks(driver, ".last-placed") == {"2,6": ""}
+    assert words(driver) == {"roll", "stop"}
+    assert not driver.find_elements(By.CSS_SELECTOR, "#board .legal-space")
+    driver.save_screenshot(str(shots / "marks-claimit-placed.png"))
+    assert not console_errors(driver)
+
+
+def test_color_claim_move_marked_and_refusals_explained(page, shots):
+    driver = page
+    load_position(driver, SEEDS / "colorclaim/start-3x3-seed1.json")
+    click_point(driver, "a1")
+    click_point(driver, "a2")
+    choice = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#actions button.move[data-move="a1xa2"]'),
+                  "the choice of move")
+    choice[0].click()
+    wait(driver, lambda d: current_move(d) == "a1xa2", "the claim played")
+    wait(driver, lambda d: "a1xa2 claims K1 (black)" in last_move(d), "the claim said")
+    assert marks(driver, ".last-square") == {"a1": "", "a2": ""}
+    assert marks(driver, ".last-claimed") == {"a2": "K1"}          # the pyramid claimed, drawn in the corner
+    driver.save_screenshot(str(shots / "marks-colorclaim.png"))
+    # b1 cannot move: a1 is empty now, and both other neighbours are player 1's, shielded by the claim
+    click_point(driver, "b1")
+    wait(driver, lambda d: "b1" in message(d), "the reason b1 cannot move")
+    assert message(driver) == ("Illegal: the stack on b1 (B1) cannot move: b2 is player 1's, shielded by his claim; "
+                               "a1 is empty; c1 is player 1's, shielded by his claim.")
+    # a stack and an empty neighbour: the server's reason for that very move
+    click_point(driver, "a2")
+    click_point(driver, "a1")
+    wait(driver, lambda d: "a1 is empty" in message(d) and "a2-a1" in message(d), "the reason a2-a1 is refused")
+    assert not console_errors(driver)
