@@ -23,7 +23,8 @@ def odds_svg(odds):
     turn busts (1 - survive); the recommended plan stands out in bold
     magenta.  Each row is a <g class="plan"> (class "plan best" for the best
     one) with data-plan, data-win, data-low, data-high and data-bust, and a
-    <title> in words."""
+    <title> in words.  Each of the table's `notes` (the server's: a table
+    cut short of its samples) is a sentence under the chart."""
     rows = odds.rows
     best_row = max(rows, key=lambda r: r["win"])
     label_w = max(220, min(380, max(S.text_width(r["label"], 12.5) for r in rows) + 20))
@@ -31,7 +32,8 @@ def odds_svg(odds):
     left = 20 + label_w
     row_h, top = 34, 92
     width = left + win_w + gap + bust_w + 90
-    height = top + row_h * len(rows) + 96
+    notes = list(odds.notes.values())                     # e.g. a table cut short of its samples (the server)
+    height = top + row_h * len(rows) + 96 + 18 * len(notes)
     top_win = max(r["win_ci95"][1] for r in rows)
     win_max = min(1.0, max(0.1, math.ceil(top_win * 10 - 1e-9) / 10))   # the axis: up to the next 10%
     tick = 0.1 if win_max <= 0.6 else 0.2
@@ -113,6 +115,9 @@ def odds_svg(odds):
     out.append(S.text(20, y, advice, size=13, weight="bold", fill=S.BEST))
     out.append(S.text(20, y + 20, f"Monte Carlo: {odds.samples:,} play-outs per row (seed {odds.seed}); every "
                                   "row uses the same dice for sample i.", size=11.5, fill="#555555"))
+    for index, note in enumerate(notes):
+        out.append(S.text(20, y + 38 + 18 * index, note[:1].upper() + note[1:] + ".", size=11.5, weight="bold",
+                          fill=BUST))
     return canvas.document()
 
 

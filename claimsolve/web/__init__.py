@@ -15,6 +15,7 @@ from ..errors import ClaimsolveError
 from .app import create_app
 
 DEFAULT_PORT = 8150
+STOP_TIMEOUT = 0.5       # seconds uvicorn waits for the connections when stopping (the app ends them sooner)
 
 
 def is_loopback(host):
@@ -56,25 +57,34 @@ def serve(host="127.0.0.1", port=DEFAULT_PORT, max_time=30.0, workers=2, announc
     shown = f"[{host.strip('[]')}]" if ":" in host else host
     hosts = None if is_loopback(host) else ["*"]
     app = create_app(max_time=max_time, workers=workers, hosts=hosts)
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
-    server = _server_class(uvicorn)(config)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=STOP_TIMEOUT)
+    server = _server_class(uvicorn, app)(config)
     announce(f"claimsolve serve: the analysis board is at http://{shown}:{bound}/ "
              f"({workers} worker{'s' if workers != 1 else ''}, at most {max_time:g} s a request; Ctrl-C stops)")
     sys.stdout.flush()
     server.run(sockets=[sock])
 
 
-def _server_class(uvicorn):
-    """uvicorn's Server, except that a process started with SIGINT ignored
-    (`nohup`, a script's background job) keeps ignoring it, as every other
-    command does: uvicorn answers SIGINT and SIGTERM alike, whatever the
-    process had."""
+def _server_class(uvicorn, app):
+    """uvicorn's Server, except that
+    - a process started with SIGINT ignored (`nohup`, a script's background
+      job) keeps ignoring it, as every other command does (uvicorn answers
+      SIGINT and SIGTERM alike, whatever the process had);
+    - a stop ends whatever is in flight at once, before uvicorn waits for
+      the connections to close: the app's workers are killed and every
+      request answered or ended (claimsolve.web.app, stop()), so that the
+      server is gone within a second, with no traceback."""
     ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame):
             if sig == signal.SIGINT and ignored:
                 return
+            app.state.stopping()
             super().handle_exit(sig, frame)
+
+        async def shutdown(self, sockets=None):
+            app.state.stop()
+            await super().shutdown(sockets=sockets)
 
     return Server

@@ -350,8 +350,10 @@ def odds_args(body, max_time):
     check_keys(body, ["samples", "seed", "time"])
     position = position_of(body)
     args = {"position": position.to_json(), "seed": limits.seed(body.get("seed", 0), "seed")}
-    if body.get("time") is not None:       # else the table's own budget (a second or two)
+    if body.get("time") is not None:
         args["time"] = _capped_time(body, "time", max_time, None)
+    else:       # the table's own budget, its play-outs stopped at the server's cap (marked "truncated")
+        args["cap"] = max_time
     if body.get("samples") is not None:
         args["samples"] = limits.samples(body["samples"], "samples")
     _capability(position, "odds")

@@ -6,7 +6,7 @@ Starlette application (run by uvicorn: claimsolve.web.serve).
     GET  /api/games         the games, their `new` options, the server's caps
     GET  /api/style         the palettes, sizes and board geometry the pictures and the
                             page draw with (claimsolve.render.style)
-    POST /api/new | show | moves | apply          answered at once
+    POST /api/new | show | moves | apply          answered by a quick worker (at most QUICK_TIME s)
     POST /api/check         the page's apply: {"legal": true, "position", "moves"} or
                             {"legal": false, "error": apply's line}, a 200 either way
     POST /api/record        a game record read (and checked) by claimsolve.records:
@@ -25,21 +25,32 @@ review's each move graded), then `result` (what --json prints) or `error`
 Nothing here reads or writes a path on the server's disk but the package's
 own static files: a position comes in the request and goes out in the
 answer.
+
+What a request may cost (docs/cli.md, "serve: what a request may cost"):
+the event loop only reads a body (at most api.MAX_BODY, 413 beyond) and
+passes bytes on.  The quick commands, and the checking of every body, run
+in a pool of QUICK_WORKERS processes, each request at most QUICK_TIME
+seconds (past it the worker is killed and replaced and the answer is a 422);
+the long ones in the --workers pool, every option that sets their work
+capped by --max-time before it starts.  A client that goes away mid-body or
+mid-stream costs nothing and logs nothing (Guard), and a stop (SIGINT,
+SIGTERM) ends every request at once: the workers are killed, what was asked
+is answered 503 "the server is stopping" (stop()).
 """
 import asyncio
 import contextlib
 import json
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.requests import ClientDisconnect
+from starlette.responses import FileResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from . import api
-from .jobs import Busy, Cancelled, Pool, TooLong, WorkerFailed
+from .jobs import Busy, Cancelled, Pool, Stopped, TooLong, WorkerFailed
 
 try:
     from importlib.resources import files as _resource_files
@@ -59,6 +70,30 @@ SECURITY_HEADERS = {
 GET_PATHS = ("/api/games", "/api/style")     # the API's two GETs: every other command is a POST
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1", "testserver"]
 
+QUICK_TIME = 5.0         # seconds a quick request (or the checking of a long one's body) may take
+QUICK_WORKERS = 2        # processes for them, at the server's own priority
+QUICK_QUEUE = 32         # quick requests waiting for one of them (429 beyond)
+STOP_GRACE = 0.25        # seconds a request gets to end by itself when the server stops
+STOPPING = "the server is stopping (SIGINT or SIGTERM): the request was not answered"
+
+
+class Gone(Exception):
+    """The client hung up before its answer: nobody to answer."""
+
+
+class Stop:
+    """Set when the server stops: Guard then ends what is still running."""
+
+    def __init__(self):
+        self.event = None
+
+    def arm(self):
+        self.event = asyncio.Event()        # on the serving loop, when it starts
+
+    def set(self):
+        if self.event is not None:
+            self.event.set()
+
 
 def json_text(data):
     """JSON as the commands print it with --json: indented by 2, a newline."""
@@ -76,26 +111,35 @@ def refusal(status, message):
 
 
 async def read_request(request):
-    """The request's JSON object, refusing a body over api.MAX_BODY (413)
-    before reading it all."""
+    """The request body's bytes (parsed in a worker), refusing a body over
+    api.MAX_BODY (413) before reading it all; Gone when the client hangs
+    up before it is all sent."""
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > api.MAX_BODY:
         raise api.ApiError(413, f"the request body is larger than {api.MAX_BODY // 1024} KB")
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > api.MAX_BODY:
-            raise api.ApiError(413, f"the request body is larger than {api.MAX_BODY // 1024} KB")
-        chunks.append(chunk)
-    return api.read_body(b"".join(chunks))
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > api.MAX_BODY:
+                raise api.ApiError(413, f"the request body is larger than {api.MAX_BODY // 1024} KB")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        raise Gone() from None
+    return b"".join(chunks)
 
 
-def create_app(max_time=30.0, workers=2, queue=None, hosts=None):
+def create_app(max_time=30.0, workers=2, queue=None, hosts=None, quick_time=QUICK_TIME,
+               quick_workers=QUICK_WORKERS):
     """The application: `workers` worker processes for the long commands, at
     most `queue` (default: as many as workers) waiting, engine time per
-    request at most `max_time` seconds; `hosts` the Host names it answers
-    (default: the loopback names; ["*"] any)."""
+    request at most `max_time` seconds; `quick_workers` processes for the
+    quick commands, each request at most `quick_time` seconds; `hosts` the
+    Host names it answers (default: the loopback names; ["*"] any).
+    `app.state.stop()` ends every request at once (the server stops)."""
     pool = Pool(workers, workers if queue is None else queue, deadline=max_time * 2 + 10)
+    quick_pool = Pool(quick_workers, QUICK_QUEUE, deadline=quick_time, niceness=0, grace=0.0)
+    stop_all = Stop()
 
     async def index(request):
         return FileResponse(STATIC / "index.html", headers=SECURITY_HEADERS)
@@ -104,7 +148,13 @@ def create_app(max_time=30.0, workers=2, queue=None, hosts=None):
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml", headers=SECURITY_HEADERS)
 
     async def games(request):
-        return answer({"games": api.games(), "max_time": max_time, "workers": workers})
+        return answer({"games": api.games(), "max_time": max_time, "workers": workers, "quick_time": quick_time})
+
+    async def ask(request, task, args):
+        """The answer of a quick task, in the quick pool; Gone when the
+        client hangs up meanwhile (its worker is killed and replaced)."""
+        job = quick_pool.start(task, args)
+        return await until_gone(request, job)
 
     async def style(request):
         return answer(api.style())
@@ -112,56 +162,69 @@ def create_app(max_time=30.0, workers=2, queue=None, hosts=None):
     async def quick(request):
         name = request.path_params["command"]
         try:
-            body = await read_request(request)
-            result = await run_in_threadpool(api.QUICK[name], body)
+            data = await read_request(request)
+            result = await ask(request, "quick", {"command": name, "body": data})
+        except Gone:
+            return Response(status_code=499)
         except Exception as exc:
-            error = api.error_of(exc)
-            return refusal(error.status, error.message)
+            status, message = failure(exc, f"/api/{name}")
+            return refusal(status, message)
         return answer(result)
 
     async def long(request):
         name = request.path_params["command"]
         try:
-            body = await read_request(request)
-            args = await run_in_threadpool(api.LONG[name], body, max_time)
+            data = await read_request(request)
+            args = await ask(request, "checked", {"command": name, "body": data, "max_time": max_time})
+        except Gone:
+            return Response(status_code=499)
         except Exception as exc:
-            error = api.error_of(exc)
-            return refusal(error.status, error.message)
+            status, message = failure(exc, f"/api/{name}")
+            return refusal(status, message)
         return await run_long(request, name, args, lambda result: answer(result))
 
     async def svg(request):
         try:
-            body = await read_request(request)
-            task, args = await run_in_threadpool(api.svg_request, body, max_time)
-            if task is None:
-                picture = await run_in_threadpool(api.board_svg, body)
-                return Response(picture, media_type="image/svg+xml", headers=SECURITY_HEADERS)
+            data = await read_request(request)
+            checked = await ask(request, "svg_request", {"body": data, "max_time": max_time})
+        except Gone:
+            return Response(status_code=499)
         except Exception as exc:
-            error = api.error_of(exc)
-            return refusal(error.status, error.message)
-        return await run_long(request, task, args,
+            status, message = failure(exc, "/api/svg")
+            return refusal(status, message)
+        if "picture" in checked:
+            return Response(checked["picture"], media_type="image/svg+xml", headers=SECURITY_HEADERS)
+        return await run_long(request, checked["task"], checked["args"],
                               lambda picture: Response(picture, media_type="image/svg+xml", headers=SECURITY_HEADERS))
+
+    async def until_gone(request, job):
+        """The job's result; if the client hangs up first the job is
+        cancelled and Gone raised."""
+        gone = asyncio.ensure_future(disconnected(request))
+        try:
+            await asyncio.wait({job, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+            if not job.done():          # the client hung up (or this request was cancelled)
+                job.cancel()
+                raise Gone()
+        return job.result()
 
     async def run_long(request, task, args, respond):
         streaming = "text/event-stream" in request.headers.get("accept", "")
         progress = asyncio.Queue() if streaming else None
         try:
             job = pool.start(task, args, progress.put_nowait if streaming else None)
-        except Busy as exc:
-            return refusal(429, str(exc))
+        except (Busy, Stopped) as exc:
+            status, message = failure(exc)
+            return refusal(status, message)
         if streaming:
             return StreamingResponse(events(job, progress), media_type="text/event-stream",
                                      headers={**SECURITY_HEADERS, "Cache-Control": "no-store"})
-        gone = asyncio.ensure_future(disconnected(request))
         try:
-            await asyncio.wait({job, gone}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            gone.cancel()
-        if not job.done():              # the client hung up: nobody to answer
-            job.cancel()
+            return respond(await until_gone(request, job))
+        except Gone:                    # nobody to answer
             return Response(status_code=499)
-        try:
-            return respond(job.result())
         except Exception as exc:
             status, message = failure(exc)
             return refusal(status, message)
@@ -191,11 +254,23 @@ def create_app(max_time=30.0, workers=2, queue=None, hosts=None):
             if not job.done():
                 job.cancel()
 
-    def failure(exc):
-        """(status, line) of a long job's failure."""
+    def failure(exc, what=None):
+        """(status, line) of a request's failure: `what` the quick request
+        (its path), None for a long job."""
+        if isinstance(exc, Busy):
+            if what is not None:
+                return 429, (f"busy: {quick_pool.running} requests running and {quick_pool.waiting} waiting "
+                             f"for this server's {quick_workers} quick workers; try again shortly")
+            return 429, str(exc)
         if isinstance(exc, TooLong):
-            return 503, (f"the answer took longer than this server allows ({pool.deadline:g} s for an engine "
-                         f"time of at most {max_time:g} s, serve --max-time); give a smaller budget")
+            if what is not None:
+                return 422, (f"{what}: the request was too large for this server's quick cap: its answer takes "
+                             f"more than {quick_time:g} s, and it was stopped")
+            return 422, (f"the request was too large for this server: its answer was not ready {pool.deadline:g} s "
+                         f"after it started (an engine time of at most {max_time:g} s, serve --max-time), and "
+                         "it was stopped; give a smaller budget or a smaller position")
+        if isinstance(exc, Stopped):
+            return 503, STOPPING
         if isinstance(exc, WorkerFailed):
             return 500, f"internal error: {exc}"
         if isinstance(exc, Cancelled):
@@ -203,13 +278,29 @@ def create_app(max_time=30.0, workers=2, queue=None, hosts=None):
         error = api.error_of(exc)
         return error.status, error.message
 
+    def stop():
+        """The server stops (SIGINT, SIGTERM): every worker killed, every
+        request ended within STOP_GRACE seconds."""
+        pool.abort()
+        quick_pool.abort()
+        stop_all.set()
+
+    def stopping():
+        """The first thing a stop does, from the signal handler: no worker
+        is started again (only flags are set)."""
+        pool.stopping()
+        quick_pool.stopping()
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        stop_all.arm()
         pool.start_workers()
+        quick_pool.start_workers()
         try:
             yield
         finally:
             pool.close()
+            quick_pool.close()
 
     routes = [
         Route("/", index),
@@ -220,10 +311,14 @@ def create_app(max_time=30.0, workers=2, queue=None, hosts=None):
         Route("/api/{command:str}", dispatch_for(quick, long), methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=hosts or LOOPBACK_HOSTS)]
+    middleware = [Middleware(Guard, stop=stop_all),
+                  Middleware(TrustedHostMiddleware, allowed_hosts=hosts or LOOPBACK_HOSTS)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                     exception_handlers={404: not_found, 405: not_allowed})
     app.state.pool = pool
+    app.state.quick_pool = quick_pool
+    app.state.stop = stop
+    app.state.stopping = stopping
     return app
 
 
@@ -238,6 +333,66 @@ def dispatch_for(quick, long):
         shown = name if len(name) <= 40 else name[:20] + "..."
         return refusal(404, f"no such command '/api/{shown}' (the API: {known}; GET /api/games)")
     return dispatch
+
+
+class Guard:
+    """The outermost layer of every HTTP request: a client that goes away
+    (mid-body, mid-stream) ends its request quietly, with no traceback in
+    the log; when the server stops, a request still running STOP_GRACE
+    seconds later is ended here (a 503 if nothing was answered yet, else
+    its answer closed where it stands)."""
+
+    def __init__(self, app, stop):
+        self.app = app
+        self.stop = stop
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or self.stop.event is None:
+            await self.app(scope, receive, send)
+            return
+        sent = {"start": False, "end": False}
+
+        async def tracked(message):
+            if message["type"] == "http.response.start":
+                sent["start"] = True
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                sent["end"] = True
+            await send(message)
+
+        request = asyncio.ensure_future(self.quietly(scope, receive, tracked))
+        stopped = asyncio.ensure_future(self.stop.event.wait())
+        try:
+            await asyncio.wait({request, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            if not request.done():          # the server stops: a moment to answer, then ended here
+                await asyncio.wait({request}, timeout=STOP_GRACE)
+            if not request.done():
+                request.cancel()
+                await asyncio.wait({request})
+                await self.close(send, sent)
+            elif not request.cancelled():
+                request.result()            # a bug: raised for the log and a 500
+        except asyncio.CancelledError:      # uvicorn gave up on the request
+            request.cancel()
+            raise
+        finally:
+            stopped.cancel()
+
+    async def quietly(self, scope, receive, send):
+        try:
+            await self.app(scope, receive, send)
+        except ClientDisconnect:
+            pass                            # the client went away: nobody to tell
+
+    async def close(self, send, sent):
+        try:
+            if not sent["start"]:
+                await send({"type": "http.response.start", "status": 503,
+                            "headers": [(b"content-type", b"application/json"), (b"connection", b"close")]})
+                await send({"type": "http.response.body", "body": json_text({"error": STOPPING}).encode()})
+            elif not sent["end"]:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except (OSError, ClientDisconnect):
+            pass
 
 
 async def disconnected(request):

@@ -1,6 +1,11 @@
-"""The long tasks of the web API, run in a worker process
-(claimsolve.web.jobs): each takes the checked arguments (the position as
-its JSON object) and a progress callable, and answers what the command's
+"""The tasks of the web API, run in a worker process (claimsolve.web.jobs).
+
+The quick ones take a request's body as it came (bytes) and answer it
+(`quick`: new, show, moves, apply, check), or check it for a long command
+(`checked`, `svg_request`): nothing a client sends is read, parsed or
+played on the server's event loop, and each of them runs under the quick
+pool's time cap.  The long ones take the checked arguments (the position
+as its JSON object) and a progress callable, and answer what the command's
 --json prints (the analysis picture: the SVG document `analyze --svg`
 writes)."""
 import math
@@ -8,8 +13,11 @@ import math
 import claimsolve
 from claimsolve import render
 from claimsolve.catalog import all_games
+from claimsolve.claimit import odds as table_of
 from claimsolve.positions import from_dict
 from claimsolve.records import GameRecord
+
+from . import api
 
 # the longest list a progress report carries (a search reports its top moves)
 MAX_PROGRESS_ITEMS = 64
@@ -42,6 +50,31 @@ def jsonable(value, depth=0):
     return str(value)
 
 
+# --- the quick tasks: a request's body, as it came ------------------------------------------
+
+def quick(args, progress):
+    """The answer of a quick command (api.QUICK) to the body's bytes."""
+    return api.QUICK[args["command"]](api.read_body(args["body"]))
+
+
+def checked(args, progress):
+    """The checked arguments of a long command (api.LONG) from the body's
+    bytes, for its task (ApiError or ClaimsolveError: refused)."""
+    return api.LONG[args["command"]](api.read_body(args["body"]), args["max_time"])
+
+
+def svg_request(args, progress):
+    """/api/svg: {"picture": the board's SVG} for "of": "show", else
+    {"task", "args"}: the long task that draws it, checked."""
+    body = api.read_body(args["body"])
+    task, checked_args = api.svg_request(body, args["max_time"])
+    if task is None:
+        return {"picture": api.board_svg(body)}
+    return {"task": task, "args": checked_args}
+
+
+# --- the long tasks ------------------------------------------------------------------------
+
 def _analysis(args, progress):
     position = from_dict(args["position"])
     progress.suggestions = args.get("top") or 5     # live suggestions in the progress reports
@@ -56,11 +89,38 @@ def analyze(args, progress):
     return _analysis(args, progress)[1].to_json()
 
 
-def odds(args, progress):
-    """`odds --json`."""
+def _odds_table(args, progress):
+    """The odds table, its play-outs stopped at the request's time or else
+    at the server's cap ("cap": its --max-time); under the cap the exact
+    turn optimum keeps the budget it has without a time (odds --json
+    without --time: the same table, every sample played, when they fit).
+    A table cut short of the samples asked says so in its notes
+    ("truncated")."""
     position = from_dict(args["position"])
-    return claimsolve.odds(position, samples=args.get("samples"), seed=args.get("seed", 0),
-                           time=args.get("time"), progress=progress).to_json()
+    time, cap = args.get("time"), args.get("cap")
+    asked = args.get("samples") or table_of.DEFAULT_SAMPLES
+    if time is not None:
+        table = claimsolve.odds(position, samples=asked, seed=args.get("seed", 0), time=time, progress=progress)
+    else:       # api.odds_args checked the game and the options
+        table = table_of.odds(position, samples=asked, seed=args.get("seed", 0), time=cap, progress=progress,
+                              optimum_time=min(table_of.DEFAULT_TIME, cap * table_of.OPTIMUM_SHARE))
+    if table.samples < asked:
+        why = (f"the request's time of {time:g} s" if time is not None else
+               f"this server's cap of {cap:g} s a request (serve --max-time)")
+        table.notes["truncated"] = (f"cut short: {table.samples:,} play-outs per row were played of the "
+                                    f"{asked:,} asked, stopped at {why}")
+    return table
+
+
+def odds(args, progress):
+    """`odds --json`; a table cut short of the samples asked has
+    "truncated": true and a "note" saying how many were played."""
+    table = _odds_table(args, progress)
+    answer = table.to_json()
+    if "truncated" in table.notes:
+        answer["truncated"] = True
+        answer["note"] = table.notes["truncated"]
+    return answer
 
 
 def solve(args, progress):
@@ -78,10 +138,7 @@ def analysis_svg(args, progress):
 
 def odds_svg(args, progress):
     """The chart `odds --svg` writes."""
-    position = from_dict(args["position"])
-    table = claimsolve.odds(position, samples=args.get("samples"), seed=args.get("seed", 0),
-                            time=args.get("time"), progress=progress)
-    return render.odds_svg(table)
+    return render.odds_svg(_odds_table(args, progress))
 
 
 def review(args, progress):
@@ -96,7 +153,8 @@ def review(args, progress):
     return {**review.to_json(), "graph": review.graph, "sides": review.sides}
 
 
-TASKS = {"analyze": analyze, "odds": odds, "solve": solve, "analysis_svg": analysis_svg, "odds_svg": odds_svg,
+TASKS = {"quick": quick, "checked": checked, "svg_request": svg_request,
+         "analyze": analyze, "odds": odds, "solve": solve, "analysis_svg": analysis_svg, "odds_svg": odds_svg,
          "review": review}
 
 
