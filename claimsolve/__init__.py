@@ -16,11 +16,12 @@ Every entry point checks its arguments as the command line checks its
 options (claimsolve.limits): a bad value is a ClaimsolveError naming it.
 """
 from . import limits
+from .analysis import ENGINES, analyze as _analyze
 from .catalog import game_of, get_game, ids_where
 from .errors import ClaimsolveError, MoveError, PositionError
 from .game import Position
 from .positions import dumps, from_dict, game_class, loads
-from .records import load_game, load_position as load
+from .records import GameRecord, load_game, load_position as load
 
 __version__ = "0.1.0"
 
@@ -45,7 +46,6 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
     """Best-move suggestions; see claimsolve.analysis.analyze.  An iteration
     budget is MCTS's: with engine "alphabeta" or "solver" it is refused
     (neither counts iterations; give `time`)."""
-    from .analysis import ENGINES, analyze as _analyze
     _position(position)
     if time is not None:
         limits.seconds(time, "time")
@@ -118,8 +118,7 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
     engine's best, the value before and after in the game's units, the
     loss and a grade; `record` a claimsolve.records.GameRecord (read one
     with claimsolve.load_game), `time` seconds a position."""
-    from .records import GameRecord
-    from .reviewer import review as _review
+    from .reviewer import review as _review     # deferred: start-up (its worker processes, the searches)
     if not isinstance(record, GameRecord):
         raise ClaimsolveError(f"not a game record: {type(record).__name__} (read one with claimsolve.load_game)")
     if time is not None:

@@ -57,3 +57,18 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, partial=None):
         super().__init__("interrupted")
         self.partial = partial
+
+
+# the longest line an error is shown as (a message quoting a megabyte of input is cut)
+MAX_LINE = 1000
+
+
+def one_line(message):
+    """An error (or any message) as one printable line: control characters
+    (a newline in a move), lone surrogates and escapes are written as Python
+    escapes, and a very long message is cut in the middle.  The command line
+    prints it after `claimsolve: `; the web API answers with it."""
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in str(message))
+    if len(text) > MAX_LINE:
+        text = f"{text[:MAX_LINE - 200]} ...({len(text)} characters)... {text[-150:]}"
+    return text

@@ -8,6 +8,8 @@ hands the same position to the game's Cython engine for searching.
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
+from .catalog import get_game
+
 
 @dataclass(frozen=True)
 class MoveReport:
@@ -168,7 +170,6 @@ class Position(ABC):
         return self._drawing().render_svg(self)
 
     def _drawing(self):
-        from .catalog import get_game
         drawing = get_game(self.game).drawing()
         if drawing is None:
             raise TypeError(f"{type(self).__name__}: game '{self.game}' has no drawing module "

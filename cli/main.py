@@ -5,8 +5,8 @@ for people or, with --json, one JSON document.  Bad input: one line on
 stderr naming the file and the field or move, exit code 2."""
 import contextlib
 import errno
-import json
 import os
+import random
 import signal
 import stat
 import sys
@@ -56,12 +56,15 @@ import claimsolve
 from claimsolve import analysis as analysis_mod
 from claimsolve import commands
 from claimsolve import limits
-from claimsolve.catalog import all_games, ids_where
-from claimsolve.errors import ClaimsolveError, Interrupted
-from claimsolve.files import FOLDER_GONE, absolute, folder_gone, write_atomically
+from claimsolve.catalog import all_games, get_game, ids_where
+from claimsolve.errors import ClaimsolveError, Interrupted, one_line
+from claimsolve.files import FOLDER_GONE, LineLog, absolute, folder_gone, write_atomically
 from claimsolve.positions import dumps
-from claimsolve.records import load_position
+from claimsolve.records import dumps as record_line, load_game, load_position
 from claimsolve.progress import progress_for
+from claimsolve.cli.options import (MEGABYTES, PLAYERS, SECONDS, SEED, Checked, Command, GameOption, emit_json,
+                                    json_option)
+from claimsolve.cli.study import study
 
 from claimsolve import render
 
@@ -134,21 +137,14 @@ class _CtrlC:
             os._exit(INTERRUPTED_EXIT)
 
 
-# the longest error line printed (a message quoting a megabyte of input is cut)
-MAX_ERROR_LINE = 1000
 # the errors of writing standard output that are the output's fault, not a bug
 # (EPIPE, a reader that stopped, is handled apart: silently)
 OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF}
 
 
 def error_line(message):
-    """`claimsolve: MESSAGE` as one printable line: control characters (a
-    newline in a move), lone surrogates and escapes are written as Python
-    escapes, and a very long message is cut in the middle."""
-    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in str(message))
-    if len(text) > MAX_ERROR_LINE:
-        text = f"{text[:MAX_ERROR_LINE - 200]} ...({len(text)} characters)... {text[-150:]}"
-    return f"claimsolve: {text}"
+    """`claimsolve: MESSAGE` as one printable line (claimsolve.errors.one_line)."""
+    return f"claimsolve: {one_line(message)}"
 
 
 def usage_error(ctx, exc):
@@ -281,19 +277,6 @@ def output_guard(ctx):
         ctx.exit(2)
 
 
-class Command(click.Command):
-    """A command whose usage errors name it (click leaves the context out of
-    some: "option '--size' requires an argument")."""
-
-    def parse_args(self, ctx, args):
-        try:
-            return super().parse_args(ctx, args)
-        except click.UsageError as exc:
-            if exc.ctx is None:
-                exc.ctx = ctx
-            raise
-
-
 class CommandGroup(click.Group):
     """Turns ClaimsolveError into the one-line, exit-2 error of cli.md, naming
     the position file the command read; click's usage errors and a standard
@@ -373,33 +356,6 @@ class CommandGroup(click.Group):
             formatter.write_dl([(game.id, game.title) for game in all_games()])
 
 
-class GameOption(click.Option):
-    """An option of a game's start (`new`, `match`): its help ends with what
-    each game that takes it says (from the catalog), when help is shown."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.base_help = self.help
-
-    def get_help_record(self, ctx):
-        takers = [f"{game.id}: {game.options[self.name]}" for game in all_games() if game.takes(self.name)]
-        self.help = f"{self.base_help}; {'; '.join(takers) or 'no game takes it'}."
-        return super().get_help_record(ctx)
-
-
-class Checked(click.ParamType):
-    """An option's value checked by claimsolve.limits, the one validation the
-    options, the match players' specs and the Python API share: `check(value,
-    name)` returns the value or raises ClaimsolveError naming the option."""
-
-    def __init__(self, check, metavar):
-        self.check = check
-        self.name = metavar
-
-    def convert(self, value, param, ctx):
-        return self.check(value, param.opts[0] if param is not None else self.name)
-
-
 def output_file(value, name):
     """A file the command writes (--svg, --save), checked before any work:
     its folder exists and can be written, a file there already may be
@@ -460,10 +416,6 @@ def refuse_same_file(option, output, pos):
                               "give another file")
 
 
-SECONDS = Checked(limits.seconds, "seconds")
-SEED = Checked(limits.seed, "seed")
-MEGABYTES = Checked(limits.memory_mb, "mb")
-PLAYERS = Checked(limits.players, "n")
 OUTPUT_FILE = Checked(output_file, "file")
 
 
@@ -526,14 +478,6 @@ def show_interrupted(as_json, data, text):
         click.echo(text)
         click.echo("Interrupted (Ctrl-C): the answer so far.")
     raise KeyboardInterrupt
-
-
-def json_option(f):
-    return click.option("--json", "as_json", is_flag=True, help="Machine-readable output (one JSON document).")(f)
-
-
-def emit_json(data):
-    click.echo(json.dumps(data, indent=2))
 
 
 def read_position(path):
@@ -715,7 +659,7 @@ def odds(pos, samples, seed, seconds, hash_mb, threads, svg_path, as_json):
     if as_json:
         emit_json(table.to_json())
     else:
-        click.echo(table.render(color=use_color()))
+        click.echo(render.odds_text(table, color=use_color()))
 
 
 @main.command()
@@ -786,8 +730,7 @@ def review(rec, game_number, seconds, threads, objective, seed, svg_path, save_p
     """Every move of the game in REC graded: the engine's best move, the value before and after in the
     game's units, the loss and a grade; exact where a solver reaches; the dice apart from the decisions in
     Claim It!.  REC is a game record (docs/records.md)."""
-    from claimsolve.records import dumps as record_line, load_game
-    from claimsolve.render.review import review_svg, review_text
+    from claimsolve.render.review import review_svg, review_text     # deferred: start-up
 
     for option, path in (("--svg", svg_path), ("--save", save_path)):
         refuse_same_file(option, path, rec)
@@ -850,8 +793,7 @@ def match(game, spec_a, spec_b, games, players, size, island, variant, seed, sav
     """Plays A against B for N games; score with a 95% interval and Elo.
     A's engine plays one team, B's the others; each start is played once per
     team, A's team rotating (with two teams: swapped)."""
-    from claimsolve.files import LineLog
-    from claimsolve.match import game_line, run_match
+    from claimsolve.match import game_line, run_match     # deferred: start-up (the players' modules)
 
     progress = progress_for("match")
     if save_path and svg_path and same_file(save_path, svg_path):
@@ -903,10 +845,8 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
     (`help` at the prompt lists the rest: ?, undo, save FILE, quit).  At the
     end, on Ctrl-D or Ctrl-C, the game's record is printed in the format of
     `match --save` (replay it with `apply`)."""
-    import random
-
+    # deferred: start-up (the play loop and the players' modules load only to play)
     from claimsolve import play as play_mod
-    from claimsolve.catalog import get_game
     from claimsolve.player_kinds import make_player
 
     refuse_same_file("--record", record_path, load_path)
@@ -990,7 +930,7 @@ def _lenient_input():
               help="Analyses run at once, each in its own process (a few more wait; more are refused).")
 def serve(port, host, max_time, workers):
     """The analysis board in the browser, and its JSON API under /api/."""
-    from claimsolve import web
+    from claimsolve import web     # deferred: start-up (starlette, uvicorn)
 
     if not web.is_loopback(host):
         click.echo(error_line(f"warning: listening on {host}: anyone who can reach this machine can use "
@@ -998,10 +938,7 @@ def serve(port, host, max_time, workers):
     web.serve(host=host, port=port, max_time=max_time, workers=workers, announce=click.echo)
 
 
-# `claimsolve study ...`: its commands are in cli/study.py, made with this module's option types
-from claimsolve.cli.study import study_group  # noqa: E402
-
-main.add_command(study_group(sys.modules[__name__]))
+main.add_command(study)      # `claimsolve study ...`: its commands are in cli/study.py
 
 if _SIGINT_BEFORE is signal.default_int_handler:
     signal.signal(signal.SIGINT, _SIGINT_BEFORE)     # loaded: Ctrl-C is KeyboardInterrupt again (main: once)

@@ -1,177 +1,167 @@
 """`claimsolve study`: thousands of solves or games as one resumable command
-(claimsolve.study), and its reports.  cli/main.py adds the group made by
-`study_group(cli)`, which takes the command line's option types from `cli`
-(that module, also when it runs as __main__)."""
+(claimsolve.study), and its reports; cli/main.py adds the group `study`."""
 import click
 
 from claimsolve import limits
 from claimsolve.errors import Interrupted
 from claimsolve.progress import progress_for
+from claimsolve.cli.options import PLAYERS, SEED, Checked, Command, GameOption, emit_json, json_option
 
 
-def study_group(cli):
-    """The `study` command group, made with the helpers of the command-line
-    module `cli` (Command, Checked, GameOption, PLAYERS, SEED, json_option,
-    emit_json)."""
-    Checked, GameOption, PLAYERS, SEED = cli.Checked, cli.GameOption, cli.PLAYERS, cli.SEED
-    emit_json, json_option = cli.emit_json, cli.json_option
+class StudyGroup(click.Group):
+    """`claimsolve study` alone prints its help, as `claimsolve` does."""
 
-    class StudyGroup(click.Group):
-        """`claimsolve study` alone prints its help, as `claimsolve` does."""
+    command_class = Command
 
-        command_class = cli.Command
-
-        def parse_args(self, ctx, args):
-            try:
-                return super().parse_args(ctx, args)
-            except click.exceptions.NoArgsIsHelpError:
-                click.echo(ctx.get_help())
-                ctx.exit(0)
-
-
-    WORKERS = Checked(lambda value, name: limits.integer(value, name, 1, 1024), "n")
-    BATCH = Checked(lambda value, name: limits.integer(value, name, 1, 100_000), "n")
-    GAMES = Checked(limits.games, "n")
-
-
-    def runner_options(f):
-        """--db and where the tasks run: local processes or a Dask cluster."""
-        options = [
-            click.option("--db", "db", required=True, metavar="FILE",
-                         help="The study's SQLite file: made new, or continued when it holds this study."),
-            click.option("--workers", type=WORKERS, default=None,
-                         help="Local worker processes (default: every core)."),
-            click.option("--scheduler", metavar="ADDRESS", default=None,
-                         help="Run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786; "
-                              "pip install \"claimsolve[dask]\")."),
-            click.option("--batch", type=BATCH, default=None,
-                         help="Tasks sent to a worker at once (default: about a second of work)."),
-            json_option,
-        ]
-        for option in reversed(options):
-            f = option(f)
-        return f
-
-
-    def start_options(f):
-        for option in reversed([
-            click.option("--players", cls=GameOption, type=PLAYERS, metavar="N", default=None, help="Number of players"),
-            click.option("--size", cls=GameOption, metavar="WxH", default=None, help="Board size"),
-            click.option("--island", cls=GameOption, metavar="NAME|random", default=None, help="Island"),
-            click.option("--variant", cls=GameOption, metavar="V", default=None, help="Rules variant"),
-        ]):
-            f = option(f)
-        return f
-
-
-    @click.group(cls=StudyGroup)
-    def study():
-        """Thousands of solves or games as one command: resumable (run it again
-        to continue), on local processes or a Dask cluster; `study report`
-        sums a study up."""
-
-
-    def _run(kind, options, db, workers, scheduler, batch, as_json):
-        from claimsolve import study as study_mod
-
-        if workers is not None and scheduler is not None:
-            raise click.UsageError("--workers is for local processes; a Dask cluster has its own workers")
-        line = progress_for("study")
-        progress = None if line is None else (lambda info: line(study_mod.progress_text(info)))
+    def parse_args(self, ctx, args):
         try:
-            outcome = study_mod.run(kind, options, db, workers=workers, scheduler=scheduler, batch=batch,
-                                    progress=progress)
-        except Interrupted as exc:
-            if line:
-                line.close()
-            partial = exc.partial or {}
-            click.echo(f"Interrupted: {partial.get('done', '?')} of {partial.get('total', '?')} tasks are done and "
-                       f"saved in {db}; run the same command again to continue.", err=True)
-            raise KeyboardInterrupt from None
-        finally:
-            if line:
-                line.close()
-        result = study_mod.report(db)
-        if as_json:
-            emit_json(dict(result["summary"], run=dict(outcome)))
-        else:
-            if outcome.get("completed"):
-                click.echo(f"This run: {outcome['completed']} tasks in {outcome['seconds']:.1f} s on {outcome['runner']}.")
-            click.echo(result["text"])
+            return super().parse_args(ctx, args)
+        except click.exceptions.NoArgsIsHelpError:
+            click.echo(ctx.get_help())
+            ctx.exit(0)
 
 
-    @study.command("solve")
-    @click.argument("game")
-    @click.option("--size", cls=GameOption, metavar="WxH", default=None, help="Board size")
-    @click.option("--seeds", required=True, metavar="SEEDS",
-                  help="The setups: seeds like 1-1000 or 1-10,20,30-40 (one task each).")
-    @click.option("--time", "seconds", type=Checked(limits.seconds, "seconds"), default=None,
-                  help="At most SECONDS per setup (then its proven bounds are kept; default: no limit).")
-    @click.option("--hash", "hash_mb", type=Checked(limits.memory_mb, "mb"), default=64, show_default=True,
-                  help="Each solver's table in MB.")
-    @runner_options
-    def solve(game, size, seeds, seconds, hash_mb, db, workers, scheduler, batch, as_json):
-        """The exact value of every setup SEEDS of GAME: the first player's
-        results, margins, best moves."""
-        _run("solve", dict(game=game, size=size, seeds=seeds, time=seconds, hash_mb=hash_mb), db, workers, scheduler,
-             batch, as_json)
+WORKERS = Checked(lambda value, name: limits.integer(value, name, 1, 1024), "n")
+BATCH = Checked(lambda value, name: limits.integer(value, name, 1, 100_000), "n")
+GAMES = Checked(limits.games, "n")
 
 
-    @study.command("match")
-    @click.argument("game")
-    @click.option("--a", "spec_a", required=True, help="Player A, e.g. mcts:time=0.5 (as in `match`).")
-    @click.option("--b", "spec_b", required=True, help="Player B.")
-    @click.option("--games", type=GAMES, default=100, show_default=True,
-                  help="Games (with --sprt: at most this many).")
-    @start_options
-    @click.option("--seed", type=SEED, default=0, show_default=True,
-                  help="Seeds the starts (game i from SEED + i // sides), the players and the dice.")
-    @click.option("--sprt", metavar="ELO0,ELO1", default=None,
-                  help="Stop as soon as a sequential probability ratio test decides between A - B = ELO0 "
-                       "and ELO1 (two sides only; error rates 5%).")
-    @runner_options
-    def match(game, spec_a, spec_b, games, players, size, island, variant, seed, sprt, db, workers, scheduler, batch,
-              as_json):
-        """A against B over many games, as `match` plays them: score, Elo,
-        points by seat (the first player's edge)."""
-        _run("match", dict(game=game, a=spec_a, b=spec_b, games=games, players=players, size=size, island=island,
-                           variant=variant, seed=seed, sprt=sprt), db, workers, scheduler, batch, as_json)
+def runner_options(f):
+    """--db and where the tasks run: local processes or a Dask cluster."""
+    options = [
+        click.option("--db", "db", required=True, metavar="FILE",
+                     help="The study's SQLite file: made new, or continued when it holds this study."),
+        click.option("--workers", type=WORKERS, default=None,
+                     help="Local worker processes (default: every core)."),
+        click.option("--scheduler", metavar="ADDRESS", default=None,
+                     help="Run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786; "
+                          "pip install \"claimsolve[dask]\")."),
+        click.option("--batch", type=BATCH, default=None,
+                     help="Tasks sent to a worker at once (default: about a second of work)."),
+        json_option,
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
 
 
-    @study.command("policies")
-    @click.argument("game")
-    @click.option("--policies", required=True, metavar="SPECS",
-                  help="The player specs, comma-separated; NAME:A..B is a range: threshold:3..8,risk:0.2,optimum.")
-    @click.option("--games", type=GAMES, default=1000, show_default=True,
-                  help="Games, rounded up to whole rounds (a round: every table of different policies, every "
-                       "seating rotated).")
-    @start_options
-    @click.option("--seed", type=SEED, default=0, show_default=True, help="Seeds the starts, the players and the dice.")
-    @runner_options
-    def policies(game, policies, games, players, size, island, variant, seed, db, workers, scheduler, batch, as_json):
-        """A round robin of player specs at one table size: points per game of
-        each, with 95% intervals."""
-        _run("policies", dict(game=game, policies=policies, games=games, players=players, size=size, island=island,
-                              variant=variant, seed=seed), db, workers, scheduler, batch, as_json)
+def start_options(f):
+    for option in reversed([
+        click.option("--players", cls=GameOption, type=PLAYERS, metavar="N", default=None, help="Number of players"),
+        click.option("--size", cls=GameOption, metavar="WxH", default=None, help="Board size"),
+        click.option("--island", cls=GameOption, metavar="NAME|random", default=None, help="Island"),
+        click.option("--variant", cls=GameOption, metavar="V", default=None, help="Rules variant"),
+    ]):
+        f = option(f)
+    return f
 
 
-    @study.command("report")
-    @click.argument("db", metavar="FILE")
-    @click.option("--svg", "svg_dir", metavar="DIR", default=None, help="Also draw SVG charts in DIR (matplotlib).")
-    @json_option
-    def report(db, svg_dir, as_json):
-        """The results of the study in FILE, finished or not (it says how far
-        it got)."""
-        from claimsolve import study as study_mod
-        from claimsolve.study.reports import write_charts
+@click.group(cls=StudyGroup)
+def study():
+    """Thousands of solves or games as one command: resumable (run it again
+    to continue), on local processes or a Dask cluster; `study report`
+    sums a study up."""
 
-        result = study_mod.report(db)
-        charts = write_charts(result, svg_dir) if svg_dir else []
-        if as_json:
-            emit_json(dict(result["summary"], charts=charts) if charts else result["summary"])
-        else:
-            click.echo(result["text"])
-            for path in charts:
-                click.echo(f"Chart: {path}")
 
-    return study
+def _run(kind, options, db, workers, scheduler, batch, as_json):
+    from claimsolve import study as study_mod     # deferred: start-up (the runners, SQLite)
+
+    if workers is not None and scheduler is not None:
+        raise click.UsageError("--workers is for local processes; a Dask cluster has its own workers")
+    line = progress_for("study")
+    progress = None if line is None else (lambda info: line(study_mod.progress_text(info)))
+    try:
+        outcome = study_mod.run(kind, options, db, workers=workers, scheduler=scheduler, batch=batch,
+                                progress=progress)
+    except Interrupted as exc:
+        if line:
+            line.close()
+        partial = exc.partial or {}
+        click.echo(f"Interrupted: {partial.get('done', '?')} of {partial.get('total', '?')} tasks are done and "
+                   f"saved in {db}; run the same command again to continue.", err=True)
+        raise KeyboardInterrupt from None
+    finally:
+        if line:
+            line.close()
+    result = study_mod.report(db)
+    if as_json:
+        emit_json(dict(result["summary"], run=dict(outcome)))
+    else:
+        if outcome.get("completed"):
+            click.echo(f"This run: {outcome['completed']} tasks in {outcome['seconds']:.1f} s on {outcome['runner']}.")
+        click.echo(result["text"])
+
+
+@study.command("solve")
+@click.argument("game")
+@click.option("--size", cls=GameOption, metavar="WxH", default=None, help="Board size")
+@click.option("--seeds", required=True, metavar="SEEDS",
+              help="The setups: seeds like 1-1000 or 1-10,20,30-40 (one task each).")
+@click.option("--time", "seconds", type=Checked(limits.seconds, "seconds"), default=None,
+              help="At most SECONDS per setup (then its proven bounds are kept; default: no limit).")
+@click.option("--hash", "hash_mb", type=Checked(limits.memory_mb, "mb"), default=64, show_default=True,
+              help="Each solver's table in MB.")
+@runner_options
+def solve(game, size, seeds, seconds, hash_mb, db, workers, scheduler, batch, as_json):
+    """The exact value of every setup SEEDS of GAME: the first player's
+    results, margins, best moves."""
+    _run("solve", dict(game=game, size=size, seeds=seeds, time=seconds, hash_mb=hash_mb), db, workers, scheduler,
+         batch, as_json)
+
+
+@study.command("match")
+@click.argument("game")
+@click.option("--a", "spec_a", required=True, help="Player A, e.g. mcts:time=0.5 (as in `match`).")
+@click.option("--b", "spec_b", required=True, help="Player B.")
+@click.option("--games", type=GAMES, default=100, show_default=True,
+              help="Games (with --sprt: at most this many).")
+@start_options
+@click.option("--seed", type=SEED, default=0, show_default=True,
+              help="Seeds the starts (game i from SEED + i // sides), the players and the dice.")
+@click.option("--sprt", metavar="ELO0,ELO1", default=None,
+              help="Stop as soon as a sequential probability ratio test decides between A - B = ELO0 "
+                   "and ELO1 (two sides only; error rates 5%).")
+@runner_options
+def match(game, spec_a, spec_b, games, players, size, island, variant, seed, sprt, db, workers, scheduler, batch,
+          as_json):
+    """A against B over many games, as `match` plays them: score, Elo,
+    points by seat (the first player's edge)."""
+    _run("match", dict(game=game, a=spec_a, b=spec_b, games=games, players=players, size=size, island=island,
+                       variant=variant, seed=seed, sprt=sprt), db, workers, scheduler, batch, as_json)
+
+
+@study.command("policies")
+@click.argument("game")
+@click.option("--policies", required=True, metavar="SPECS",
+              help="The player specs, comma-separated; NAME:A..B is a range: threshold:3..8,risk:0.2,optimum.")
+@click.option("--games", type=GAMES, default=1000, show_default=True,
+              help="Games, rounded up to whole rounds (a round: every table of different policies, every "
+                   "seating rotated).")
+@start_options
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seeds the starts, the players and the dice.")
+@runner_options
+def policies(game, policies, games, players, size, island, variant, seed, db, workers, scheduler, batch, as_json):
+    """A round robin of player specs at one table size: points per game of
+    each, with 95% intervals."""
+    _run("policies", dict(game=game, policies=policies, games=games, players=players, size=size, island=island,
+                          variant=variant, seed=seed), db, workers, scheduler, batch, as_json)
+
+
+@study.command("report")
+@click.argument("db", metavar="FILE")
+@click.option("--svg", "svg_dir", metavar="DIR", default=None, help="Also draw SVG charts in DIR (matplotlib).")
+@json_option
+def report(db, svg_dir, as_json):
+    """The results of the study in FILE, finished or not (it says how far
+    it got)."""
+    from claimsolve import study as study_mod     # deferred: start-up (the runners, SQLite)
+    from claimsolve.study.reports import write_charts
+
+    result = study_mod.report(db)
+    charts = write_charts(result, svg_dir) if svg_dir else []
+    if as_json:
+        emit_json(dict(result["summary"], charts=charts) if charts else result["summary"])
+    else:
+        click.echo(result["text"])
+        for path in charts:
+            click.echo(f"Chart: {path}")

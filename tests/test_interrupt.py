@@ -376,7 +376,7 @@ def test_claimit_analyze_shares_its_budget_with_the_table(positions):
 
 def test_plan_samples_stops_at_its_time_limit():
     position = claimsolve.load(str(SEEDS / "claimit" / "mid-game-3p.json"))
-    from claimsolve.claimit.odds import plans_for
+    from claimsolve.claimit.plans import plans_for
     game, state = position.engine_game(), position.engine_state().state_bytes()
     specs = [spec for *_, spec in plans_for(position)]
     rows = game.plan_samples(state, specs, 0, 10 ** 7, 1, True, None, 0.05)

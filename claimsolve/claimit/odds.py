@@ -14,164 +14,32 @@ turn; and the win chance (a tied win counted as its share) from Monte Carlo
 play-outs of the rest of the game, every player following the engine's
 playout policy, with a 95% confidence interval.  Every row uses the same
 dice for sample i (common random numbers), so rows are compared pairwise.
-All of it runs in C (claimsolve._claimit): one call per table (twenty
-chunks when a progress display is given; the samples are the same), which
-adds the samples up as it goes (memory stays flat however many).  A time
-budget covers the whole table: the play-outs stop when it is spent.
+The plans are played out in C (claimsolve.claimit.plans), the samples
+added up as they go.  A time budget covers the whole table: the
+play-outs stop when it is spent.
 
 The bust probability is exact (the 216 ordered rolls enumerated), and so is
 the turn optimum when it finishes (claimsolve.claimit.optimum).
 """
-import math
 import time as _time
 from dataclasses import dataclass, field
 
 from ..errors import ClaimsolveError
 from ..search.alphabeta import default_threads
 from . import optimum as optimum_mod
+from .plans import DEFAULT_SAMPLES, PLACEMENT_POLICY, REST_OF_GAME, plan_rows
 
-DEFAULT_SAMPLES = 6000       # per row: a mid-game table in a second or two (docs/benchmarks.md)
 # seconds for the exact turn optimum (both objectives), without a budget: enough for the middle-game
 # positions with three placements made this turn to finish (docs/benchmarks.md)
 DEFAULT_TIME = 4.0
 OPTIMUM_SHARE = 0.3          # of a budget (`time`): the exact turn optimum; the rest: the play-outs
 RESERVE_SHARE = 0.02         # of a budget: kept for the table's arithmetic and printing
-MIN_SAMPLES = 100            # play-outs per row however small the budget (fewer when fewer are asked)
-MAX_MORE_ROLLS = 4
-Z95 = 1.959963984540054
-PLACEMENT_POLICY = ("greedy: a black marker on your own colour first, then a black on a white marker, "
-                    "then a white on an opponent's space, then a white on an empty space; among equals "
-                    "the one touching most of your spaces, then the lowest space")
-REST_OF_GAME = "every player follows the engine's playout policy"
-
-_PLAN = {"stop": 0, "roll": 1, "policy": 2, "place": 3, "optimum": 4}
-
-
-def _roll_label(k):
-    if k == 1:
-        return "roll once more, then stop"
-    return f"roll up to {k} more times, then stop"
-
-
-def plans_for(position, with_optimum=False):
-    """[(plan id, label, first decision, (kind, arg))] for this position."""
-    plans = []
-    if position.dice is not None:
-        for move in position.legal_moves():
-            plans.append((f"place:{move}", f"{move}, then the engine's policy", move,
-                          (_PLAN["place"], position.move_code(move))))
-    else:
-        if position.turn_in_progress():
-            plans.append(("stop", "stop now", "stop", (_PLAN["stop"], 0)))
-        for k in range(1, MAX_MORE_ROLLS + 1):
-            plans.append((f"roll:{k}", _roll_label(k), "roll", (_PLAN["roll"], k)))
-        rolls = position.engine_game().policy_rolls(position.engine_state().state_bytes())
-        plans.append(("policy", "follow the engine's policy", "roll" if rolls else "stop",
-                      (_PLAN["policy"], 0)))
-    if with_optimum:
-        plans.append(("optimum", "play the exact turn optimum (secured)", None, (_PLAN["optimum"], 0)))
-    return plans
-
-
-class _Tally:
-    """The samples of every plan added up (plan_tally sums them in C: memory
-    stays flat however many samples are asked for)."""
-
-    def __init__(self, plans):
-        self.n = 0
-        self.sums = [[0.0] * 5 for _ in range(plans)]
-        self.cross = [[0.0] * plans for _ in range(plans)]   # sums of reward_j * reward_k
-
-    def add(self, part):
-        self.n += part["samples"]
-        for mine, theirs in zip(self.sums + self.cross, part["sums"] + part["cross"]):
-            for i, value in enumerate(theirs):
-                mine[i] += value
-
-    def mean(self, j, field):
-        return self.sums[j][field] / self.n
-
-    def mean_ci(self, j):
-        """The mean reward of plan j and its 95% interval."""
-        n = self.n
-        mean = self.sums[j][4] / n
-        var = max(0.0, (self.cross[j][j] - n * mean * mean) / (n - 1)) if n > 1 else 0.0
-        half = Z95 * math.sqrt(var / n)
-        return mean, (max(0.0, mean - half), min(1.0, mean + half))
-
-    def paired(self, j, k):
-        """Mean of reward_j - reward_k and the probability (normal
-        approximation) that the true mean difference is positive."""
-        n = self.n
-        mean = (self.sums[j][4] - self.sums[k][4]) / n
-        square = self.cross[j][j] - 2 * self.cross[j][k] + self.cross[k][k]
-        var = (square - n * mean * mean) / (n - 1) if n > 1 else 0.0
-        if var <= 1e-12 * max(1.0, square) / n:       # every difference the same
-            return mean, 1.0 if mean > 0 else 0.5
-        se = math.sqrt(var / n)
-        return mean, 0.5 * (1.0 + math.erf(mean / se / math.sqrt(2.0)))
-
-
-def plan_rows(position, samples=DEFAULT_SAMPLES, seed=0, rest_of_game=True, progress=None, solver=None,
-              deadline=None):
-    """Runs every plan `samples` times in C; the rows of the table (dicts).
-    With `deadline` (a time.monotonic() reading) the samples stop when it
-    passes, after MIN_SAMPLES of them at least: "_samples" of a row says how
-    many were played.  The samples are the same however the work is cut
-    (twenty chunks when a progress display is given)."""
-    if position.is_over():
-        raise ClaimsolveError("odds: the game is over")
-    if samples < 2:
-        raise ClaimsolveError("option '--samples': at least 2")
-    plans = plans_for(position, with_optimum=solver is not None)
-    game = position.engine_game()
-    state = position.engine_state().state_bytes()
-    specs = [spec for _, _, _, spec in plans]
-    step = samples if progress is None else max(1, samples // 20)
-    floor = min(samples, MIN_SAMPLES)
-    tally = _Tally(len(plans))
-    started = _time.monotonic()
-    first = 0
-    while first < samples:
-        last = min(samples, first + step)
-        max_seconds = -1.0
-        if deadline is not None:
-            if first < floor:
-                last = min(last, floor)       # these whatever the budget
-            else:
-                max_seconds = max(0.0, deadline - _time.monotonic())
-        part = game.plan_tally(state, specs, first, last, seed, rest_of_game, solver, max_seconds)
-        tally.add(part)
-        first += part["samples"]
-        if progress is not None:
-            progress({"samples": f"{first}/{samples}", "rows": len(plans),
-                      "seconds": round(_time.monotonic() - started, 1)})
-        if first < last:
-            break                             # the budget ran out
-    rows = []
-    for j, (plan_id, label, decision, _) in enumerate(plans):
-        row = {
-            "plan": plan_id,
-            "label": label,
-            "decision": decision,
-            "survive": tally.mean(j, 0),
-            "secured_gain": tally.mean(j, 1),
-            "held_gain": tally.mean(j, 2),
-            "group_gain": tally.mean(j, 3),
-            "_samples": tally.n,
-        }
-        if rest_of_game:
-            win, ci = tally.mean_ci(j)
-            row["win"] = win
-            row["win_ci95"] = [ci[0], ci[1]]
-            row["_tally"] = (tally, j)
-        rows.append(row)
-    return rows
 
 
 @dataclass
 class OddsResult:
-    """The table and what it recommends (`to_json()` is `odds --json`)."""
+    """The table and what it recommends (`to_json()` is `odds --json`;
+    claimsolve.render.odds_text draws it for people)."""
     to_move: int
     mode: str                      # "roll or stop" | "placement"
     bust_rolls: int                # of the 216 ordered rolls, on the board as it stands
@@ -189,11 +57,6 @@ class OddsResult:
     @property
     def bust_probability(self):
         return self.bust_rolls / 216.0
-
-    def render(self, color=False):
-        """The table for people (claimsolve.render.claimit.render_odds)."""
-        from ..render.claimit import render_odds
-        return render_odds(self, color=color)
 
     def to_json(self):
         rows = []
@@ -242,7 +105,7 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, op
 
     `time` is the whole call's wall-clock budget in seconds: the exact turn
     optimum gets OPTIMUM_SHARE of it, and the play-outs stop when the rest is
-    spent (after MIN_SAMPLES per row at least; the result's `samples` says
+    spent (after plans.MIN_SAMPLES per row at least; the result's `samples` says
     how many were played, at most `samples`).  Without `time` the optimum
     gets DEFAULT_TIME and every sample is played, so that a seed gives the
     same table on any machine.  `optimum_time` sets the optimum's seconds

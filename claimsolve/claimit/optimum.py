@@ -23,7 +23,10 @@ rolls, for the largest d that fits.
 import functools
 import time as _time
 
+from .._claimit import OBJECTIVES as CODES, UNLIMITED_ROLLS, TurnSolver
 from ..errors import ClaimsolveError
+from .plans import plan_rows
+from .position import engine_game
 
 OBJECTIVES = ("secured", "held")
 DEFAULT_TIME = 1.0
@@ -33,8 +36,6 @@ EXACT_SHARE = 0.75         # of the time: the unlimited search; the rest: lower 
 
 @functools.lru_cache(maxsize=8)
 def _solver(players, target, release_white, objective, memory_mb):
-    from .._claimit import OBJECTIVES as CODES, TurnSolver
-    from .position import engine_game
     return TurnSolver(engine_game(players, target, release_white), CODES[objective], memory_mb)
 
 
@@ -60,7 +61,6 @@ def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB, t
     can only beat."""
     if position.is_over():
         raise ClaimsolveError("turn optimum: the game is over")
-    from .._claimit import UNLIMITED_ROLLS
     solver = solver_for(position, objective, memory_mb)
     state = position.engine_state().state_bytes()
     started = _time.perf_counter()
@@ -138,7 +138,6 @@ def turn_optimum(position, time=DEFAULT_TIME, rows=None, memory_mb=DEFAULT_MEMOR
             out[objective] = answer
             continue
         if rows is None:
-            from .odds import plan_rows
             rows = plan_rows(position, samples=2000, seed=0, rest_of_game=False)
         out[objective] = fallback(position, objective, rows, answer)
     return out
@@ -183,7 +182,6 @@ def best_decision(position, objective="secured", time=0.2, samples=400, seed=0):
         if (bound is not None and "stop" in bound["decisions"]
                 and bound["decisions"]["roll"] > bound["decisions"]["stop"] + 1e-12):
             return "roll", True
-        from .odds import plan_rows
         rows = plan_rows(position, samples=samples, seed=seed, rest_of_game=False)
         decisions = estimate(position, objective, rows)["decisions"]
     # ties go to stop (no risk) and then to the first placement listed

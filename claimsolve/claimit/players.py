@@ -15,6 +15,8 @@ from .. import limits
 from ..errors import ClaimsolveError
 from ..search.player import Player
 from . import rules
+from .optimum import best_decision
+from .position import placement_name
 
 
 def greedy_placement(position):
@@ -108,7 +110,6 @@ class OptimumPlayer(Player):
         self.estimated_decisions = 0
 
     def choose(self, position):
-        from .optimum import best_decision
         if position.dice is None and not position.turn_in_progress():
             return "roll"
         move, exact = best_decision(position, "secured", time=self.time, samples=self.samples,
@@ -122,7 +123,6 @@ class OptimumPlayer(Player):
 
 
 def _name(move):
-    from .position import placement_name
     return placement_name(move)
 
 

@@ -10,7 +10,7 @@ import functools
 import random
 
 from .. import limits
-from ..errors import MoveError, PositionError
+from ..errors import ClaimsolveError, MoveError, PositionError
 from ..game import MoveReport, Position
 from . import rules
 from .rules import SIZE
@@ -28,7 +28,7 @@ MOVE_DICE = 1000       # 1000 + 100*d1 + 10*d2 + d3
 @functools.lru_cache(maxsize=64)
 def engine_game(players, target, release_white):
     """The Cython game instance (a ClaimItGame) for these rules, shared."""
-    from .._claimit import ClaimItGame
+    from .._claimit import ClaimItGame     # deferred: the engine loads at first use (start-up)
     return ClaimItGame(players, target, release_white)
 
 
@@ -296,7 +296,6 @@ class ClaimItPosition(Position):
     def new(cls, players=None, size=None, seed=None, island=None, variant=None):
         """The empty board, player 1 to roll.  `variant`: None or "standard",
         or "release_white" (seeds/claimit/RULES.md, "Variant")."""
-        from ..errors import ClaimsolveError
         if variant not in (None, "standard", "release_white"):
             raise ClaimsolveError(f"option '--variant': {limits.quoted(variant)}: Claim It! variants are "
                                   "standard, release_white")
@@ -540,7 +539,7 @@ class ClaimItPosition(Position):
         return engine_game(self.players, self.target, self.release_white)
 
     def engine_state(self):
-        from .._engine import GameState
+        from .._engine import GameState     # deferred: the engine loads at first use (start-up)
         game = self.engine_game()
         return GameState(game, game.encode(self))
 

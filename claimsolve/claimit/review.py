@@ -15,7 +15,7 @@ the losses of its decisions."""
 import time as _time
 
 from . import optimum, rules
-from .odds import plan_rows
+from .plans import plan_rows
 
 OBJECTIVES = optimum.OBJECTIVES          # review --objective
 OBJECTIVE = "secured"                    # the default, as the odds table's optimum row

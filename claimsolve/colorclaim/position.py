@@ -326,11 +326,11 @@ class ColorClaimPosition(Position):
 
     # --- engine ----------------------------------------------------------
     def engine_game(self):
-        from .._colorclaim import colorclaim_game
+        from .._colorclaim import colorclaim_game     # deferred: the engine loads at first use (start-up)
         return colorclaim_game(self.width, self.height, self.engine_playout)
 
     def engine_state(self):
-        from .._engine import GameState
+        from .._engine import GameState     # deferred: the engine loads at first use (start-up)
         tops, heights = [], []
         for row in self.grid:
             for stack in row:

@@ -8,6 +8,7 @@ finish, by alpha-beta on the static evaluation (an estimated margin, in
 the same points)."""
 import time as _time
 
+from ..reviewer import grade_of
 from ..search import alphabeta
 
 UNIT = ("points: the final-score margin for the player who moved (his score minus the opponent's) with "
@@ -60,7 +61,6 @@ def graph(position, evaluation):
 
 def grade(loss, before, after, exact, engines_move):
     """By the points lost, and by the proven result made worse."""
-    from ..reviewer import grade_of
     graded = grade_of(loss, THRESHOLDS, engines_move)
     if exact and not engines_move:
         if before > 0 > after:

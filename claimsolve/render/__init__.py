@@ -8,6 +8,7 @@ answers as pictures.
   module (GameDescriptor.render), and Position.render / Position.svg use it.
 - claimsolve.render.boards: analysis_svg, the board with suggestions on it.
 - claimsolve.render.charts: odds_svg and match_svg.
+- odds_text: Claim It!'s odds table as text (claimsolve.render.claimit).
 - claimsolve.render.svg: the SVG primitives they share.
 
 The pictures are SVG documents (str) written by hand, each with a viewBox,
@@ -18,8 +19,9 @@ an accessible <title> and text labels:
 """
 from .boards import analysis_svg, board_svg
 from .charts import match_svg, odds_svg
+from .claimit import render_odds as odds_text
 from .text import (analysis_text, engine_label, line_text, match_text, score_text, solve_json, solve_text,
                    summary)
 
 __all__ = ["analysis_svg", "analysis_text", "board_svg", "engine_label", "line_text", "match_svg",
-           "match_text", "odds_svg", "score_text", "solve_json", "solve_text", "summary"]
+           "match_text", "odds_svg", "odds_text", "score_text", "solve_json", "solve_text", "summary"]

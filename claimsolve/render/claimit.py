@@ -4,7 +4,8 @@ odds table as text, and suggested moves drawn on the board
 with the marker it places, a roll or a stop as a frame around its button
 under the board."""
 from ..claimit import rules
-from ..claimit.odds import PLACEMENT_POLICY, REST_OF_GAME
+from ..claimit.plans import PLACEMENT_POLICY, REST_OF_GAME
+from ..claimit.position import parse_move
 from ..claimit.rules import SIZE
 from . import svg as S
 from .style import CLAIMIT, claimit_centre
@@ -199,8 +200,6 @@ def move_marks(position, geometry, move, colour, width, opacity):
     space with a small picture of the marker placed, a roll (its outcome
     too) or a stop as a frame around its button: (SVG elements, the places
     (x, y) its label may go next to)."""
-    from ..claimit.position import parse_move
-
     decision = _decision(move)
     if decision is not None:
         x, y = geometry.button(decision)

@@ -6,7 +6,6 @@ Everything is written by hand as text (no plotting library): a picture is a
 an <svg> with a viewBox and an accessible <title> (and <desc>).
 """
 import math
-from xml.sax.saxutils import escape as _escape
 
 from .style import COMMON
 
@@ -18,8 +17,11 @@ PANEL_WIDTH = 290
 
 
 def escape(text):
-    """Text for an SVG text node or attribute value (quotes escaped too)."""
-    return _escape(str(text), {'"': "&quot;"})
+    """Text for an SVG text node or attribute value (quotes escaped too): what
+    xml.sax.saxutils.escape(text, {'"': "&quot;"}) gives, without loading
+    xml.sax, which brings urllib and http.client into every command's
+    start-up."""
+    return str(text).replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace('"', "&quot;")
 
 
 def num(x):

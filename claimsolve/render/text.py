@@ -4,6 +4,7 @@ import math
 
 from ..analysis import answer_labels
 from ..catalog import game_of
+from .claimit import render_odds
 
 
 def summary(position):
@@ -192,7 +193,7 @@ def answer_lines(analysis, top=None, color=False):
         lines.append(f"Note: {note}.")
     if analysis.odds is not None:
         lines.append("")
-        lines.append(analysis.odds.render(color=color))
+        lines.append(render_odds(analysis.odds, color=color))
     return lines
 
 

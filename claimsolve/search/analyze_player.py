@@ -8,7 +8,7 @@ default.
     analyze:engine=mcts         that engine (auto, mcts, alphabeta, solver)
 """
 from .. import limits
-from ..analysis import ENGINES
+from ..analysis import ENGINES, analyze
 from .player import Player, register_player
 
 DEFAULT_TIME = 1.0     # seconds a move
@@ -34,8 +34,6 @@ class AnalyzePlayer(Player):
         self.last = None
 
     def choose(self, position):
-        from ..analysis import analyze
-
         legal = position.legal_moves()
         if len(legal) == 1:           # nothing to think about (Claim It!: the roll that opens a turn)
             return legal[0]

@@ -23,6 +23,8 @@ from ..errors import ClaimsolveError, Interrupted
 from ..match import sigint_deferred
 from .check import check_scheduler
 from .kinds import KINDS, get_kind
+from .reports import build
+from .runners import DaskRunner, LocalRunner
 from .store import Store, failure
 
 __all__ = ["KINDS", "run", "report", "default_workers"]
@@ -94,10 +96,8 @@ def _run(study, params, ids, store, workers, scheduler, batch, progress, on_batc
     if not todo:
         return outcome
     if scheduler is not None or client is not None:
-        from .runners import DaskRunner
         runner = DaskRunner(scheduler, client=client, timeout=connect_timeout)
     else:
-        from .runners import LocalRunner
         runner = LocalRunner(workers or default_workers())
     outcome["runner"] = runner.description
     try:
@@ -226,7 +226,6 @@ class _BatchSizer:
 def report(db):
     """The report of the study in `db`, finished or not: {"summary": ...,
     "text": ...}; the summary says how far the study got."""
-    from .reports import build
     try:
         store = Store.read(db)
         try:

@@ -1,5 +1,6 @@
 """SVG charts of study reports, drawn with matplotlib (the `charts` extra;
 no display needed: the Agg backend)."""
+import io
 import os
 
 import matplotlib
@@ -14,7 +15,6 @@ COLORS = {"win": "#2e7d32", "draw": "#9e9e9e", "loss": "#c62828", "bar": "#1565c
 
 
 def _save(figure, folder, name):
-    import io
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", bbox_inches="tight")
     plt.close(figure)

@@ -6,23 +6,74 @@ Each game is reached through the catalog (its descriptor): `solve` takes
 the games with an exact solver, `match` and `policies` every game.
 """
 import itertools
+import json
 import math
 import random
 import re
 from collections import Counter
 
-from .. import limits
+from .. import limits, solve
 from ..catalog import get_game, ids_where
-from . import check
 from ..errors import ClaimsolveError
 from ..match import _player_seed, play_game, starting_positions
 from ..player_kinds import make_player
-from . import stats
-from .tasks import StudyKind
+from . import schema, stats
 
 MAX_TASKS = 10_000_000          # tasks in one study
 MAX_POLICIES = 64               # specs in one round robin
 MAX_ROUND = 100_000             # games in one round of a round robin
+
+
+class StudyKind:
+    """One kind of study.  Subclasses set `name`, `columns` [(name, SQL
+    type)] (the task's parameters and results; `id`, `seconds`, `worker`,
+    `run` and `done_at` come with every row) and `json_columns` (columns
+    holding lists), and define:
+
+    options(**given) -> params   checked, canonical, JSON-able parameters
+    task_ids(params)             the tasks' ids, in the order to run them
+    run_task(params, id, cache)  one task's row {column: value}
+    summary(params, rows, total) the report's data (a dict, JSON-able)
+    text(summary)                the report for people
+    charts(summary, rows, folder) SVG charts written in `folder` (matplotlib)
+    note(params, store)          a few words for the progress line
+    decide(params, store)        a decision that ends the study early
+                                 ({"decision": ...}) or None
+    describe(key, value)         a stored parameter as its option reads
+
+    and, for the check of a stored study (claimsolve.study.check), which
+    trusts nothing in the file:
+
+    params_types                 {key: type} of the stored parameters
+                                 (schema.PARAM_TYPES)
+    params_problem(params)       what is inconsistent in them, or None
+    column_rules(params)         {column: schema.Rule} of every column
+    row_rules(params)            [(SQL test of a bad row, what is wrong)]
+    """
+
+    name = None
+    columns = ()
+    json_columns = ()
+    params_types = {}
+
+    def params_problem(self, params):
+        return None
+
+    def column_rules(self, params):
+        return {}
+
+    def row_rules(self, params):
+        return []
+
+    def decide(self, params, store):
+        return None
+
+    def note(self, params, store):
+        return ""
+
+    def describe(self, key, value):
+        return f"{key} {value}"
+
 
 
 # -- setups: "1-1000", "1-100,200,300-310" ---------------------------------------------------
@@ -138,11 +189,11 @@ class SolveStudy(StudyKind):
         return None
 
     def column_rules(self, params):
-        return {"seed": check.integer("seed"), "to_move": check.integer("to_move", low=1),
-                "value": check.integer("value", null=True), "result": check.text("result", True, RESULTS),
-                "best": check.text("best", null=True), "lower": check.integer("lower", null=True),
-                "upper": check.integer("upper", null=True), "nodes": check.integer("nodes", low=0),
-                "complete": check.boolean("complete")}
+        return {"seed": schema.integer("seed"), "to_move": schema.integer("to_move", low=1),
+                "value": schema.integer("value", null=True), "result": schema.text("result", True, RESULTS),
+                "best": schema.text("best", null=True), "lower": schema.integer("lower", null=True),
+                "upper": schema.integer("upper", null=True), "nodes": schema.integer("nodes", low=0),
+                "complete": schema.boolean("complete")}
 
     def row_rules(self, params):
         word = "CASE WHEN value > 0 THEN 'win' WHEN value < 0 THEN 'loss' ELSE 'draw' END"
@@ -154,7 +205,6 @@ class SolveStudy(StudyKind):
         return parse_seeds(params["seeds"])
 
     def run_task(self, params, seed, cache):
-        from .. import solve
         descriptor = get_game(params["game"])
         position = descriptor.new(size=params["size"], seed=seed)
         result = solve(position, time=params["time"], hash_mb=params["hash_mb"])
@@ -226,7 +276,7 @@ class SolveStudy(StudyKind):
         return "\n".join(lines)
 
     def charts(self, summary, rows, folder):
-        from . import charts
+        from . import charts     # deferred: matplotlib, an extra, loads only to draw
         return charts.solve_charts(summary, folder)
 
 
@@ -292,10 +342,10 @@ class MatchStudy(StudyKind):
 
     def column_rules(self, params):
         seats = params["seats"]
-        return {"start_seed": check.integer("start_seed", null=True), "a_seats": check.seats("a_seats", seats),
-                "first": check.integer("first", low=1, high=seats), "points": check.numbers("points", seats),
-                "a_points": check.real("a_points", low=0, high=1), "plies": check.integer("plies", low=0),
-                "moves": check.texts("moves")}
+        return {"start_seed": schema.integer("start_seed", null=True), "a_seats": schema.seats("a_seats", seats),
+                "first": schema.integer("first", low=1, high=seats), "points": schema.numbers("points", seats),
+                "a_points": schema.real("a_points", low=0, high=1), "plies": schema.integer("plies", low=0),
+                "moves": schema.texts("moves")}
 
     def row_rules(self, params):
         return [("json_extract(points, '$[' || (json_extract(a_seats, '$[0]') - 1) || ']') != a_points",
@@ -404,7 +454,7 @@ class MatchStudy(StudyKind):
         return "\n".join(lines)
 
     def charts(self, summary, rows, folder):
-        from . import charts
+        from . import charts     # deferred: matplotlib, an extra, loads only to draw
         return charts.match_charts(summary, rows, folder)
 
 
@@ -538,10 +588,10 @@ class PoliciesStudy(StudyKind):
 
     def column_rules(self, params):
         seats = params["seats"]
-        return {"round": check.integer("round", low=0), "start_seed": check.integer("start_seed", null=True),
-                "seating": check.texts("seating", seats, among=params["policies"]),
-                "first": check.integer("first", low=1, high=seats), "points": check.numbers("points", seats),
-                "plies": check.integer("plies", low=0)}
+        return {"round": schema.integer("round", low=0), "start_seed": schema.integer("start_seed", null=True),
+                "seating": schema.texts("seating", seats, among=params["policies"]),
+                "first": schema.integer("first", low=1, high=seats), "points": schema.numbers("points", seats),
+                "plies": schema.integer("plies", low=0)}
 
     def row_rules(self, params):
         return [(f"round != id / {params['per_round']}", "column 'round' is not the round of the row's id")]
@@ -573,7 +623,6 @@ class PoliciesStudy(StudyKind):
         rows = store.conn.execute("SELECT seating, points FROM tasks ORDER BY id DESC LIMIT 2000").fetchall()
         if not rows:
             return ""
-        import json
         totals, games = Counter(), Counter()
         for seating, points in rows:
             for spec, p in zip(json.loads(seating), json.loads(points)):
@@ -625,7 +674,7 @@ class PoliciesStudy(StudyKind):
         return "\n".join(lines)
 
     def charts(self, summary, rows, folder):
-        from . import charts
+        from . import charts     # deferred: matplotlib, an extra, loads only to draw
         return charts.policies_charts(summary, folder)
 
 

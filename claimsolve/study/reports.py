@@ -3,6 +3,7 @@ SVG charts (matplotlib, the `charts` extra)."""
 import datetime
 import os
 
+from ..errors import ClaimsolveError
 from .kinds import get_kind
 
 
@@ -61,9 +62,8 @@ def _when(stamp):
 
 def write_charts(result, folder):
     """The study's SVG charts in `folder` (made if missing): their paths."""
-    from ..errors import ClaimsolveError
     try:
-        import matplotlib  # noqa: F401
+        import matplotlib  # noqa: F401  (deferred: an extra; its absence is told in one line)
     except ImportError:
         raise ClaimsolveError("option '--svg': charts need matplotlib: pip install \"claimsolve[charts]\"") from None
     os.makedirs(folder, exist_ok=True)

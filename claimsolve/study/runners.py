@@ -110,7 +110,7 @@ class DaskRunner:
 
     def __init__(self, address, client=None, timeout=8, workers_timeout=30):
         try:
-            import distributed
+            import distributed     # deferred: Dask, an extra, loads only for a cluster
         except ImportError:
             raise ClaimsolveError("option '--scheduler': needs Dask: pip install \"claimsolve[dask]\"") from None
         self._distributed = distributed

@@ -20,14 +20,16 @@ import errno
 import fcntl
 import json
 import os
+import resource
 import sqlite3
 import time
 import urllib.parse
 
+from .. import __version__
 from ..errors import ClaimsolveError
 from . import check
+from .schema import FORMAT
 
-FORMAT = 1
 BUSY_TIMEOUT = 30.0
 FIXED_COLUMNS = (("seconds", "REAL"), ("cpu_seconds", "REAL"), ("worker", "TEXT"), ("run", "INTEGER"),
                  ("done_at", "REAL"))
@@ -131,7 +133,6 @@ class Store:
 
     def _create(self, kind, params, columns):
         cells = ", ".join(f'"{name}" {kind_}' for name, kind_ in list(columns) + list(FIXED_COLUMNS))
-        from .. import __version__
         self.conn.isolation_level = None
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.isolation_level = ""
@@ -295,9 +296,8 @@ def _remove_quietly(path):
 
 def _limit_text(resource_name, unit=""):
     try:
-        import resource
         soft, _ = resource.getrlimit(getattr(resource, resource_name))
-    except (ImportError, AttributeError, ValueError, OSError):
+    except (AttributeError, ValueError, OSError):
         return ""
     if soft == resource.RLIM_INFINITY:
         return ""
@@ -318,7 +318,6 @@ def _disk_full(path, room=1 << 20):
 def _out_of_descriptors():
     """Whether this process has (nearly) all the files open it may."""
     try:
-        import resource
         soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
         return len(os.listdir("/proc/self/fd")) >= soft - 2
     except OSError as exc:

@@ -12,14 +12,10 @@ import socket
 import sys
 
 from ..errors import ClaimsolveError
+from .app import create_app
 
 DEFAULT_PORT = 8150
 STOP_TIMEOUT = 0.5       # seconds uvicorn waits for the connections when stopping (the app ends them sooner)
-
-
-def create_app(*args, **kwargs):
-    from .app import create_app as _create_app
-    return _create_app(*args, **kwargs)
 
 
 def is_loopback(host):
@@ -54,7 +50,7 @@ def listen(host, port):
 def serve(host="127.0.0.1", port=DEFAULT_PORT, max_time=30.0, workers=2, announce=print):
     """Serves the board and the API until interrupted (Ctrl-C).  `announce`
     gets the line saying where (with the real port when `port` is 0)."""
-    import uvicorn
+    import uvicorn     # deferred: the server loads only to serve (create_app and its tests do without)
 
     sock = listen(host, port)
     bound = sock.getsockname()[1]

@@ -9,13 +9,17 @@ prints with --json (new and apply: the position JSON, byte for byte); bad
 input is an ApiError with the one line the command prints.
 """
 import json
+import random
 
-from .. import commands, limits
+import claimsolve
+from .. import commands, limits, records
+from ..analysis import DEFAULT_TIME, ENGINES
 from ..catalog import all_games
 from ..descriptor import NEW_OPTIONS
-from ..errors import ClaimsolveError
+from ..errors import ClaimsolveError, MoveError, one_line
 from ..positions import dumps, from_dict, parse_json
 from .. import render
+from ..reviewer import kit_of
 from ..render import style as _style
 
 MAX_BODY = 1024 * 1024              # bytes of a request body (413 beyond)
@@ -159,9 +163,6 @@ def check(body):
     the dice drawn: "roll:3,6,6"); of the last one, "move" as played,
     "report" the words of Position.describe (as the terminal's `play` prints
     them) and "played" its marks (played_marks)."""
-    import random
-    from ..errors import MoveError
-    from .tasks import error_text
     position, moves, seed = _apply_request(body)
     if seed is None:
         # a seed of our own, so that the dice of a bare roll are known and written in the record
@@ -169,7 +170,7 @@ def check(body):
     try:
         after = commands.apply_moves(position, moves, seed=seed)
     except MoveError as exc:
-        return {"legal": False, "error": error_text(exc)}
+        return {"legal": False, "error": one_line(exc)}
     # the dice apply drew: resolve_chance draws as play does, from the same seed
     rng = random.Random(seed)
     before, resolved = position, []
@@ -256,7 +257,6 @@ def record(body):
     A file of many games without "game" answers {"games": K, "list": [{"game",
     "line", "players", "moves", "result"}]} to choose from.  A bad record is
     a 400 with the reader's line."""
-    from .. import records
     check_keys(body, ["record", "game"])
     if "position" in body:
         raise bad("unknown option 'position' (record takes \"record\": a game record, docs/records.md)")
@@ -328,7 +328,6 @@ def _hash(body, default):
 
 def analyze_args(body, max_time):
     """The checked arguments of `analyze` (tasks.analyze)."""
-    from ..analysis import DEFAULT_TIME, ENGINES
     check_keys(body, ["time", "iterations", "engine", "top", "seed", "hash"])
     position = position_of(body)
     args = {"position": position.to_json()}
@@ -373,7 +372,6 @@ def solve_args(body, max_time):
 
 def _capability(position, name):
     """Refuses here, before a worker is taken, what the library refuses."""
-    import claimsolve
     claimsolve._capability(position, name, {"odds": "the stop/roll table", "solve": "exact solving"}[name],
                            " (use analyze)" if name == "solve" else "")
 
@@ -384,8 +382,6 @@ def review_args(body, max_time):
     a file of many), "time": seconds a position, "seed", "objective"}.  The
     engine time of the whole review (a position's time for every position
     of the game) is capped by the server's --max-time."""
-    from ..reviewer import kit_of
-    from .. import records
     check_keys(body, ["record", "game", "time", "seed", "objective"])
     if "position" in body:
         raise bad("unknown option 'position' (review takes \"record\": a game record, docs/records.md)")
@@ -463,9 +459,8 @@ def style():
 
 def error_of(exc):
     """The ApiError of a ClaimsolveError: the command's line, status 400."""
-    from .tasks import error_text
     if isinstance(exc, ApiError):
         return exc
     if isinstance(exc, ClaimsolveError):
-        return ApiError(400, error_text(exc))
+        return ApiError(400, one_line(exc))
     raise exc

@@ -32,11 +32,13 @@ event loop, by the pool.
 import asyncio
 import concurrent.futures
 import multiprocessing
+import os
 import signal
 import threading
 import time
 
-from ..errors import ClaimsolveError
+from ..errors import ClaimsolveError, one_line
+from .api import ApiError
 
 CANCEL_GRACE = 3.0       # seconds a worker gets to stop a cancelled search
 POLL = 0.05              # seconds between the runner's looks at a cancel, the deadline or a stop
@@ -79,9 +81,7 @@ def _worker_main(connection, niceness=WORKER_NICENESS):
     job) | ("failed", job, text).  ("cancel", job) stops job `job`; a
     cancel of a job already finished is ignored."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # the server stops us (a terminal's Ctrl-C reaches us too)
-    import os
-    from . import tasks
-    from .api import ApiError
+    from . import tasks     # deferred: only a worker runs tasks (the games load there, not in the server)
     if niceness:
         try:
             os.nice(niceness)        # the server's own process answers first
@@ -123,7 +123,7 @@ def _worker_main(connection, niceness=WORKER_NICENESS):
             except ApiError as exc:
                 connection.send(("refused", job, exc.status, exc.message))
             except ClaimsolveError as exc:
-                connection.send(("error", job, tasks.error_text(exc)))
+                connection.send(("error", job, one_line(exc)))
             except KeyboardInterrupt:
                 return
             except Exception as exc:     # a bug: reported as a 500 with its one line
@@ -194,7 +194,6 @@ class _Worker:
         the task, relays its progress, and returns its answer (raising
         ClaimsolveError, ApiError, Cancelled, TooLong, Stopped or
         WorkerFailed).  A worker killed here is started again by the pool."""
-        from .api import ApiError
         started = time.monotonic()
         while not self.ready:
             if cancel.is_set():

@@ -12,7 +12,12 @@ import math
 
 import claimsolve
 from claimsolve import render
+from claimsolve.catalog import all_games
+from claimsolve.claimit import odds as table_of
 from claimsolve.positions import from_dict
+from claimsolve.records import GameRecord
+
+from . import api
 
 # the longest list a progress report carries (a search reports its top moves)
 MAX_PROGRESS_ITEMS = 64
@@ -21,19 +26,12 @@ MAX_PROGRESS_ITEMS = 64
 def warm():
     """Imports each game's code and engines once, when the worker starts, so
     that the first task answers as fast as the others."""
-    from claimsolve.catalog import all_games
-    from claimsolve.search import alphabeta, mcts  # noqa: F401
+    from claimsolve.search import alphabeta, mcts  # noqa: F401  (the warm-up itself: the searches loaded)
     for game in all_games():
         game.position_class
         for capability in (game.analyze, game.solve, game.odds):
             if capability is not None:
                 capability.load()
-
-
-def error_text(exc):
-    """The one line the command prints for `exc`, without its `claimsolve: `."""
-    from claimsolve.cli.main import error_line
-    return error_line(exc).removeprefix("claimsolve: ")
 
 
 def jsonable(value, depth=0):
@@ -56,21 +54,18 @@ def jsonable(value, depth=0):
 
 def quick(args, progress):
     """The answer of a quick command (api.QUICK) to the body's bytes."""
-    from . import api
     return api.QUICK[args["command"]](api.read_body(args["body"]))
 
 
 def checked(args, progress):
     """The checked arguments of a long command (api.LONG) from the body's
     bytes, for its task (ApiError or ClaimsolveError: refused)."""
-    from . import api
     return api.LONG[args["command"]](api.read_body(args["body"]), args["max_time"])
 
 
 def svg_request(args, progress):
     """/api/svg: {"picture": the board's SVG} for "of": "show", else
     {"task", "args"}: the long task that draws it, checked."""
-    from . import api
     body = api.read_body(args["body"])
     task, checked_args = api.svg_request(body, args["max_time"])
     if task is None:
@@ -101,7 +96,6 @@ def _odds_table(args, progress):
     without --time: the same table, every sample played, when they fit).
     A table cut short of the samples asked says so in its notes
     ("truncated")."""
-    from claimsolve.claimit import odds as table_of
     position = from_dict(args["position"])
     time, cap = args.get("time"), args.get("cap")
     asked = args.get("samples") or table_of.DEFAULT_SAMPLES
@@ -151,7 +145,6 @@ def review(args, progress):
     """`review --json`, a move graded at a time in the progress reports
     ({"done", "total", "move"}); the positions one after another in this
     worker (the server's workers are its cores)."""
-    from claimsolve.records import GameRecord
     record = GameRecord.from_json(args["record"])
     review = claimsolve.review(record, time=args["time"], workers=1, progress=progress, seed=args.get("seed", 0),
                                objective=args.get("objective"))

@@ -8,7 +8,8 @@ import pytest
 
 import claimsolve
 from claimsolve.claimit import optimum, rules
-from claimsolve.claimit.odds import odds, plan_rows
+from claimsolve.claimit.odds import odds
+from claimsolve.claimit.plans import plan_rows
 from claimsolve.render.claimit import render_odds
 from claimsolve.errors import ClaimsolveError
 

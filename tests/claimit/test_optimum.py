@@ -204,7 +204,7 @@ def test_a_limit_that_never_binds_gives_the_exact_values():
 def test_lower_bound_beats_every_plan_with_as_many_rolls():
     """The best play with at most d more rolls is at least as good as "roll up
     to k more times" with the greedy placements, k <= d (Monte Carlo)."""
-    from claimsolve.claimit.odds import plan_rows
+    from claimsolve.claimit.plans import plan_rows
     position = mid_game()
     # a 1 MB table fills: the bounds then go as deep as the table allows (not as the clock does)
     optimum.solver_for(position, "secured", memory_mb=1).clear()

@@ -1,0 +1,152 @@
+"""The plans of the rest of a Claim It! turn, played out in C: the rows of
+the odds table (claimsolve.claimit.odds) and the Monte Carlo estimate the
+turn optimum (claimsolve.claimit.optimum) falls back on.
+
+At a roll-or-stop decision the plans are "stop now", "roll once more, then
+stop", "roll up to k more times, then stop", "follow the engine's policy"
+(and, given the exact turn optimum's solver, "play the exact turn optimum
+(secured)"); with `dice` set they are the legal placements, each followed
+by the engine's policy.  Inside a plan, placements follow the greedy rule
+(PLACEMENT_POLICY).  Every plan uses the same dice for sample i (common
+random numbers), so plans are compared pairwise.  One call to C
+(claimsolve._claimit) plays them all (twenty chunks when a progress display
+is given; the samples are the same) and adds the samples up as it goes
+(memory stays flat however many).
+"""
+import math
+import time as _time
+
+from ..errors import ClaimsolveError
+
+DEFAULT_SAMPLES = 6000       # per row: a mid-game table in a second or two (docs/benchmarks.md)
+MIN_SAMPLES = 100            # play-outs per row however small the budget (fewer when fewer are asked)
+MAX_MORE_ROLLS = 4
+Z95 = 1.959963984540054
+PLACEMENT_POLICY = ("greedy: a black marker on your own colour first, then a black on a white marker, "
+                    "then a white on an opponent's space, then a white on an empty space; among equals "
+                    "the one touching most of your spaces, then the lowest space")
+REST_OF_GAME = "every player follows the engine's playout policy"
+
+_PLAN = {"stop": 0, "roll": 1, "policy": 2, "place": 3, "optimum": 4}
+
+
+def _roll_label(k):
+    if k == 1:
+        return "roll once more, then stop"
+    return f"roll up to {k} more times, then stop"
+
+
+def plans_for(position, with_optimum=False):
+    """[(plan id, label, first decision, (kind, arg))] for this position."""
+    plans = []
+    if position.dice is not None:
+        for move in position.legal_moves():
+            plans.append((f"place:{move}", f"{move}, then the engine's policy", move,
+                          (_PLAN["place"], position.move_code(move))))
+    else:
+        if position.turn_in_progress():
+            plans.append(("stop", "stop now", "stop", (_PLAN["stop"], 0)))
+        for k in range(1, MAX_MORE_ROLLS + 1):
+            plans.append((f"roll:{k}", _roll_label(k), "roll", (_PLAN["roll"], k)))
+        rolls = position.engine_game().policy_rolls(position.engine_state().state_bytes())
+        plans.append(("policy", "follow the engine's policy", "roll" if rolls else "stop",
+                      (_PLAN["policy"], 0)))
+    if with_optimum:
+        plans.append(("optimum", "play the exact turn optimum (secured)", None, (_PLAN["optimum"], 0)))
+    return plans
+
+
+class _Tally:
+    """The samples of every plan added up (plan_tally sums them in C: memory
+    stays flat however many samples are asked for)."""
+
+    def __init__(self, plans):
+        self.n = 0
+        self.sums = [[0.0] * 5 for _ in range(plans)]
+        self.cross = [[0.0] * plans for _ in range(plans)]   # sums of reward_j * reward_k
+
+    def add(self, part):
+        self.n += part["samples"]
+        for mine, theirs in zip(self.sums + self.cross, part["sums"] + part["cross"]):
+            for i, value in enumerate(theirs):
+                mine[i] += value
+
+    def mean(self, j, field):
+        return self.sums[j][field] / self.n
+
+    def mean_ci(self, j):
+        """The mean reward of plan j and its 95% interval."""
+        n = self.n
+        mean = self.sums[j][4] / n
+        var = max(0.0, (self.cross[j][j] - n * mean * mean) / (n - 1)) if n > 1 else 0.0
+        half = Z95 * math.sqrt(var / n)
+        return mean, (max(0.0, mean - half), min(1.0, mean + half))
+
+    def paired(self, j, k):
+        """Mean of reward_j - reward_k and the probability (normal
+        approximation) that the true mean difference is positive."""
+        n = self.n
+        mean = (self.sums[j][4] - self.sums[k][4]) / n
+        square = self.cross[j][j] - 2 * self.cross[j][k] + self.cross[k][k]
+        var = (square - n * mean * mean) / (n - 1) if n > 1 else 0.0
+        if var <= 1e-12 * max(1.0, square) / n:       # every difference the same
+            return mean, 1.0 if mean > 0 else 0.5
+        se = math.sqrt(var / n)
+        return mean, 0.5 * (1.0 + math.erf(mean / se / math.sqrt(2.0)))
+
+
+def plan_rows(position, samples=DEFAULT_SAMPLES, seed=0, rest_of_game=True, progress=None, solver=None,
+              deadline=None):
+    """Runs every plan `samples` times in C; the rows of the table (dicts).
+    With `deadline` (a time.monotonic() reading) the samples stop when it
+    passes, after MIN_SAMPLES of them at least: "_samples" of a row says how
+    many were played.  The samples are the same however the work is cut
+    (twenty chunks when a progress display is given)."""
+    if position.is_over():
+        raise ClaimsolveError("odds: the game is over")
+    if samples < 2:
+        raise ClaimsolveError("option '--samples': at least 2")
+    plans = plans_for(position, with_optimum=solver is not None)
+    game = position.engine_game()
+    state = position.engine_state().state_bytes()
+    specs = [spec for _, _, _, spec in plans]
+    step = samples if progress is None else max(1, samples // 20)
+    floor = min(samples, MIN_SAMPLES)
+    tally = _Tally(len(plans))
+    started = _time.monotonic()
+    first = 0
+    while first < samples:
+        last = min(samples, first + step)
+        max_seconds = -1.0
+        if deadline is not None:
+            if first < floor:
+                last = min(last, floor)       # these whatever the budget
+            else:
+                max_seconds = max(0.0, deadline - _time.monotonic())
+        part = game.plan_tally(state, specs, first, last, seed, rest_of_game, solver, max_seconds)
+        tally.add(part)
+        first += part["samples"]
+        if progress is not None:
+            progress({"samples": f"{first}/{samples}", "rows": len(plans),
+                      "seconds": round(_time.monotonic() - started, 1)})
+        if first < last:
+            break                             # the budget ran out
+    rows = []
+    for j, (plan_id, label, decision, _) in enumerate(plans):
+        row = {
+            "plan": plan_id,
+            "label": label,
+            "decision": decision,
+            "survive": tally.mean(j, 0),
+            "secured_gain": tally.mean(j, 1),
+            "held_gain": tally.mean(j, 2),
+            "group_gain": tally.mean(j, 3),
+            "_samples": tally.n,
+        }
+        if rest_of_game:
+            win, ci = tally.mean_ci(j)
+            row["win"] = win
+            row["win_ci95"] = [ci[0], ci[1]]
+            row["_tally"] = (tally, j)
+        rows.append(row)
+    return rows
