@@ -37,6 +37,7 @@ import stat
 import struct
 import time
 
+from .. import files
 from ..errors import ClaimsolveError
 from .kinds import KINDS, get_kind
 from .schema import FORMAT, PARAM_TYPES, _number, _q, _whole, integer, real, text, when
@@ -76,8 +77,7 @@ def check_path(path, writing, option="--db"):
     try:
         folder = folder_of(path)
     except OSError as exc:                   # the working folder was deleted
-        raise ClaimsolveError(f"{label}cannot find the file: {_strerror(exc)} (was the working folder "
-                              "deleted?)", path) from None
+        raise ClaimsolveError(f"{label}{files.problem(exc, path)}", path) from None
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
