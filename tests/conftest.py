@@ -17,6 +17,7 @@ SLOW_MODULES = {
     "tests/claimit/test_engine.py",              # Claim It!'s engine against its reference rules
     "tests/test_interrupt.py",                   # Ctrl-C sent to running commands
     "tests/hostile/test_processes.py",           # hostile input to whole processes
+    "tests/hostile/test_server.py",              # hostile requests to a real `claimsolve serve` process
     "tests/web/test_page.py",                    # the board in a real browser
     "tests/test_pictures.py",                    # pictures rendered in a real browser
     "tests/study/test_study.py",                 # studies on local processes and a Dask cluster
