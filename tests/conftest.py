@@ -17,6 +17,7 @@ SLOW_MODULES = {
     "tests/claimit/test_engine.py",              # Claim It!'s engine against its reference rules
     "tests/test_interrupt.py",                   # Ctrl-C sent to running commands
     "tests/hostile/test_processes.py",           # hostile input to whole processes
+    "tests/hostile/test_server.py",              # hostile requests to a real `claimsolve serve` process
     "tests/web/test_page.py",                    # the board in a real browser
     "tests/test_pictures.py",                    # pictures rendered in a real browser
     "tests/study/test_study.py",                 # studies on local processes and a Dask cluster
@@ -36,6 +37,28 @@ SLOW_TESTS = {
     "tests/test_review.py::test_claim_it_decisions_are_valued_by_the_turn_optimum",
     "tests/test_review.py::test_claim_it_luck_and_decisions_add_up_to_each_exact_turn",
     "tests/test_labels.py::test_a_value_only_answer_proves_its_best_move_and_bounds_the_others",
+    # engine against reference: every legal turn or move of random games, or a full minimax
+    "tests/test_describe.py::test_claim_marks_agree_with_the_boards",
+    "tests/claim/test_position.py::test_random_play_positions_on_small_islands",
+    "tests/colorclaim/test_small_boards.py::test_full_minimax_reference_equals_engine",
+    "tests/colorclaim/test_small_boards.py::test_start_3x3_seed1_value",
+    "tests/search/test_alphabeta.py::test_small_trees_give_the_same_value_only_answer_on_an_endgame",
+    # searches of seconds (MCTS on two processes, proofs of whole games)
+    "tests/claimit/test_odds.py::test_analyze_gives_the_turn_optimum_its_threads",
+    "tests/claim/test_search.py::test_mcts_suggests_legal_whole_turns_and_a_legal_line",
+    "tests/claim/test_search.py::test_alphabeta_proves_the_forced_win_of_the_example_and_plays_it_out",
+    # whole `claimsolve play` processes typed at, whole games
+    "tests/test_play.py::test_the_hint_shows_analyzes_labels_and_columns",
+    "tests/test_play.py::test_color_claim_a_whole_game",
+    "tests/test_play.py::test_color_claim_hint_undo_save_and_end_of_input",
+    "tests/test_play.py::test_claim_it_dice_rolled_by_the_program_and_typed",
+    "tests/test_play.py::test_claim_whole_turns_and_a_reason",
+    # hostile input by the hundred (fuzzing whole commands and sessions), matches, studies
+    "tests/hostile/test_fuzz.py::test_mutated_positions_get_an_answer_or_one_line",
+    "tests/hostile/test_fuzz.py::test_hostile_options_of_every_command_get_an_answer_or_one_line",
+    "tests/hostile/test_play.py::test_garbage_lines_never_raise",
+    "tests/hostile/test_options.py::test_largest_seed_seeds_every_game_of_a_match",
+    "tests/study/test_hostile_files.py::test_the_issues_examples_get_one_line_each",
 }
 
 

@@ -32,6 +32,10 @@ OBJECTIVES = ("secured", "held")
 DEFAULT_TIME = 1.0
 DEFAULT_MEMORY_MB = 128        # per objective: 16-byte entries, it grows to 124 MB (with the 4 MB it grew from), 6.5M states
 EXACT_SHARE = 0.75         # of the time: the unlimited search; the rest: lower bounds
+# a time no search reaches (the engine refuses 1e12 s and more): the table's
+# size (memory_mb) is then the search's only budget, a count of turn states,
+# so that the answer is the same on any machine however loaded
+NO_DEADLINE = 1e11
 
 
 @functools.lru_cache(maxsize=8)

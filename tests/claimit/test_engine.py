@@ -6,15 +6,22 @@ from hypothesis import given, settings, strategies as st
 
 import claimsolve
 from claimsolve.claimit import rules
-from claimsolve.claimit.position import MOVE_ROLL, ClaimItPosition
+from claimsolve.claimit.position import MOVE_ROLL, ClaimItPosition, dice_name
 
 CS_CHANCE, CS_TERMINAL = -1, -2
 
 
-def random_position(players, release_white, target, seed, max_plies=4000):
+# at a roll-or-stop decision: roll 7 times in 10, so that turns grow long
+ROLL_OR_STOP = ["roll"] * 7 + ["stop"] * 3
+DIE = [1, 2, 3, 4, 5, 6]
+
+
+def random_position(players, release_white, target, pick, max_plies=4000):
     """Yields (position, move) along a game of random play that rolls more
-    often than it stops, so turns grow long."""
-    rng = random.Random(seed)
+    often than it stops, so turns grow long.  `pick(options)` chooses each
+    move and each die: a seeded random.Random's `choice`, or hypothesis's
+    `data.draw(st.sampled_from(options))` (a failure then shrinks to a short
+    game)."""
     data = {"game": "claimit", "players": players, "board": [". . . . . ."] * 6,
             "variant": {"release_white": release_white}}
     if target is not None:
@@ -24,13 +31,21 @@ def random_position(players, release_white, target, seed, max_plies=4000):
         if position.is_over():
             return
         moves = position.legal_moves()
-        if moves == ["roll", "stop"]:
-            move = "roll" if rng.random() < 0.7 else "stop"
-        else:
-            move = rng.choice(moves)
-        move = position.resolve_chance(move, rng)
+        move = pick(ROLL_OR_STOP if moves == ["roll", "stop"] else moves)
+        if move == "roll":
+            move = dice_name(tuple(pick(DIE) for _ in range(3)))
         yield position, move
         position = position.play(move)
+
+
+def drawn(data):
+    """pick for random_position: each choice drawn by hypothesis, as an
+    offset from the choice a fixed random.Random(0) makes there, so that
+    the simplest game (every offset 0, what a failure shrinks towards) is a
+    random game that ends, as a game of always the first move does not."""
+    default = random.Random(0)
+    return lambda options: options[(default.randrange(len(options))
+                                     + data.draw(st.integers(0, len(options) - 1))) % len(options)]
 
 
 def check_agreement(position):
@@ -48,10 +63,10 @@ def check_agreement(position):
 
 
 @settings(max_examples=25, deadline=None)
-@given(players=st.integers(2, 5), release_white=st.booleans(), seed=st.integers(0, 2**31),
-       target=st.sampled_from([1, 2, 3, 5, None]))
-def test_random_games_agree_with_the_reference(players, release_white, seed, target):
-    for position, move in random_position(players, release_white, target, seed):
+@given(players=st.integers(2, 5), release_white=st.booleans(), target=st.sampled_from([1, 2, 3, 5, None]),
+       data=st.data())
+def test_random_games_agree_with_the_reference(players, release_white, target, data):
+    for position, move in random_position(players, release_white, target, drawn(data)):
         state = check_agreement(position)
         codes = position.engine_moves(move)
         for code in codes:
@@ -69,7 +84,7 @@ def test_random_games_agree_with_the_reference(players, release_white, seed, tar
 
 def test_a_whole_game_to_the_end_agrees():
     last = None
-    for position, move in random_position(3, False, 3, seed=11):
+    for position, move in random_position(3, False, 3, random.Random(11).choice):
         last = position.play(move)
     assert last.is_over()
     check_agreement(last)

@@ -83,8 +83,8 @@ def test_optimum_row_converges_to_the_exact_turn_optimum():
     never beats the exact held optimum."""
     position = small(FULL + ["B/1 B/2 B/1 1 . 1", "w1 2/w2 . 2 1 w4"])
     optimum.solver_for(position, "secured").clear()
-    exact = optimum.solve(position, "secured", time=10)
-    held = optimum.solve(position, "held", time=10)
+    exact = optimum.solve(position, "secured", time=optimum.NO_DEADLINE)
+    held = optimum.solve(position, "held", time=optimum.NO_DEADLINE)
     solver = optimum.solver_for(position, "secured")
     errors = []
     for samples in (1000, 40000):
@@ -102,7 +102,7 @@ def test_optimum_row_converges_to_the_exact_turn_optimum():
 
 def test_table_includes_the_optimum_row_when_exact():
     position = small(FULL + ["B/1 B/2 B/1 1 . 1", "w1 2/w2 . 2 1 w4"])
-    table = odds(position, samples=300, seed=0, optimum_time=120)      # a cap: it takes milliseconds
+    table = odds(position, samples=300, seed=0, optimum_time=optimum.NO_DEADLINE)   # small: milliseconds
     assert table.turn_optimum["secured"]["exact"] is True
     assert table.turn_optimum["held"]["exact"] is True
     assert table.rows[-1]["plan"] == "optimum"

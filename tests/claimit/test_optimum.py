@@ -1,10 +1,16 @@
 """The exact turn optimum (C expectimax, compressed memo) against a plain
-expectimax over the reference rules, written from cli.md's definition."""
+expectimax over the reference rules, written from cli.md's definition.
+
+The searches here have no deadline (optimum.NO_DEADLINE): a problem small
+enough, or the table's size (a count of turn states), bounds each, so that
+what they assert cannot change with the machine's load; only the tests of
+stopping on time give a time."""
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import claimsolve
 from claimsolve.claimit import optimum, rules
+from claimsolve.claimit.optimum import NO_DEADLINE
 from claimsolve.claimit.position import placement_name
 
 FULL = ["B/1 B/2 B/1 B/2 B/1 B/2", "B/2 B/1 B/2 B/1 B/2 B/1", "B/1 B/2 B/1 B/2 B/1 B/2",
@@ -66,7 +72,7 @@ def reference_roll_of(position, objective):
 
 def fresh_solve(position, objective):
     optimum.solver_for(position, objective).clear()
-    return optimum.solve(position, objective, time=30)
+    return optimum.solve(position, objective, time=NO_DEADLINE)
 
 
 @pytest.mark.parametrize("rows", SMALL)
@@ -123,11 +129,11 @@ def test_a_full_table_says_so_and_estimates():
     names the memory (not the time) and falls back on the estimate."""
     position = mid_game()
     optimum.solver_for(position, "secured", memory_mb=1).clear()
-    answer = optimum.solve(position, "secured", time=60, memory_mb=1)
+    answer = optimum.solve(position, "secured", time=NO_DEADLINE, memory_mb=1)
     assert answer["exact"] is False and answer["stopped_by"] == "memory"
     assert "table filled at" in answer["reason"] and "--hash" in answer["reason"]
     assert answer["lower_bound"]["rolls"] >= 1
-    table = optimum.turn_optimum(position, time=120, memory_mb=1)
+    table = optimum.turn_optimum(position, time=NO_DEADLINE, memory_mb=1)
     for objective in ("secured", "held"):
         entry = table[objective]
         assert entry["exact"] is False and entry["stopped_by"] == "memory"
@@ -184,7 +190,7 @@ def test_depth_limited_values_are_exact_for_their_limit(depth):
     position = small(SMALL[1])
     solver = optimum.solver_for(position, "secured")
     solver.clear()
-    complete, states, decisions, cut = solver.solve(position.engine_state().state_bytes(), 30.0, depth)
+    complete, states, decisions, cut = solver.solve(position.engine_state().state_bytes(), NO_DEADLINE, depth)
     assert complete and cut
     values = {position.move_name(code): v for code, v in decisions}
     assert values["roll"] == pytest.approx(reference_limited_roll(position, "secured", depth, {}), abs=1e-9)
@@ -196,7 +202,7 @@ def test_a_limit_that_never_binds_gives_the_exact_values():
     position = small(SMALL[0])
     exact = fresh_solve(position, "held")["decisions"]
     complete, _, decisions, cut = optimum.solver_for(position, "held").solve(
-        position.engine_state().state_bytes(), 30.0, 40)
+        position.engine_state().state_bytes(), NO_DEADLINE, 40)
     assert complete and not cut
     assert {position.move_name(c): v for c, v in decisions} == pytest.approx(exact, abs=1e-12)
 
@@ -208,7 +214,7 @@ def test_lower_bound_beats_every_plan_with_as_many_rolls():
     position = mid_game()
     # a 1 MB table fills: the bounds then go as deep as the table allows (not as the clock does)
     optimum.solver_for(position, "secured", memory_mb=1).clear()
-    bound = optimum.solve(position, "secured", time=120, memory_mb=1)["lower_bound"]
+    bound = optimum.solve(position, "secured", time=NO_DEADLINE, memory_mb=1)["lower_bound"]
     rows = plan_rows(position, samples=20000, seed=2, rest_of_game=False)
     for row in rows:
         if row["plan"].startswith("roll:") and int(row["plan"][5:]) <= bound["rolls"]:
@@ -217,9 +223,9 @@ def test_lower_bound_beats_every_plan_with_as_many_rolls():
 
 def test_best_decision_follows_the_exact_values():
     position = small(SMALL[1])
-    move, exact = optimum.best_decision(position, "held", time=5)
+    move, exact = optimum.best_decision(position, "held", time=NO_DEADLINE)
     assert exact and move == "stop"          # held: stop 3.0 against roll about 1.77
-    move, exact = optimum.best_decision(position, "secured", time=5)
+    move, exact = optimum.best_decision(position, "secured", time=NO_DEADLINE)
     assert exact and move == "roll"          # secured: nothing secured yet, rolling gains
 
 
@@ -238,7 +244,7 @@ def solve_with(position, objective, prune):
     solver.clear()
     solver.prune = prune
     try:
-        answer = optimum.solve(position, objective, time=30)
+        answer = optimum.solve(position, objective, time=NO_DEADLINE)
         return answer, solver.pruned
     finally:
         solver.prune = True
@@ -301,13 +307,13 @@ def test_optimum_plan_follows_pruned_states():
     assert pruned > 0
     solver.prune = False
     solver.clear()
-    optimum.solve(position, "secured", time=30)
+    optimum.solve(position, "secured", time=NO_DEADLINE)
     state = position.engine_state().state_bytes()
     game = position.engine_game()
     plain_rows = game.plan_samples(state, [(4, 0)], 0, 300, 7, False, solver)
     solver.prune = True
     solver.clear()
-    optimum.solve(position, "secured", time=30)
+    optimum.solve(position, "secured", time=NO_DEADLINE)
     pruned_rows = game.plan_samples(state, [(4, 0)], 0, 300, 7, False, solver)
     assert pruned_rows == plain_rows
 
@@ -364,10 +370,10 @@ def test_pair_swapped_states_share_a_memo_entry(objective, release_white):
     solver = optimum.solver_for(position, objective)
     try:
         solver.pairs = False
-        plain = optimum.solve(position, objective, time=30)
+        plain = optimum.solve(position, objective, time=NO_DEADLINE)
         plain_stored = solver.stored
         solver.pairs = True
-        merged = optimum.solve(position, objective, time=30)
+        merged = optimum.solve(position, objective, time=NO_DEADLINE)
     finally:
         solver.pairs = True
     assert solver.stored < plain_stored
@@ -520,10 +526,10 @@ def test_the_empty_board_keys_on_renamings(objective):
     solver = optimum.solver_for(position, objective)
     try:
         solver.symmetric = True
-        complete, states, decisions, _ = solver.solve(state, 60.0, 3)
+        complete, states, decisions, _ = solver.solve(state, NO_DEADLINE, 3)
         assert complete and solver.symmetric and solver.symmetry == 720
         solver.symmetric = False
-        plain_complete, plain_states, plain_decisions, _ = solver.solve(state, 60.0, 3)
+        plain_complete, plain_states, plain_decisions, _ = solver.solve(state, NO_DEADLINE, 3)
         assert plain_complete and not solver.symmetric
     finally:
         solver.symmetric = True
@@ -536,7 +542,7 @@ def test_a_middle_game_board_keys_as_it_is():
     identity: the canonical form is not worked out there."""
     position = _turn_start("mid-game-3p")
     solver = optimum.solver_for(position, "held")
-    solver.solve(position.engine_state().state_bytes(), 60.0, 1)
+    solver.solve(position.engine_state().state_bytes(), NO_DEADLINE, 1)
     assert solver.symmetry == 1 and not solver.symmetric
 
 
@@ -548,7 +554,7 @@ def test_two_threads_match_the_reference_on_random_small_turns(piles, objective,
     position = checkered(piles, release_white=release_white)
     solver = optimum.solver_for(position, objective)
     solver.clear()
-    complete, _, decisions, _ = solver.solve(position.engine_state().state_bytes(), 30.0, 255, 2)
+    complete, _, decisions, _ = solver.solve(position.engine_state().state_bytes(), NO_DEADLINE, 255, 2)
     assert complete
     roll = {position.move_name(code): value for code, value in decisions}["roll"]
     assert roll == pytest.approx(reference_roll(position, objective, {}), abs=1e-9)
@@ -566,9 +572,9 @@ def test_two_threads_give_one_threads_values(name, depth, objective):
     state = position.engine_state().state_bytes()
     solver = optimum.solver_for(position, objective)
     solver.clear()
-    one = solver.solve(state, 60.0, depth, 1)
+    one = solver.solve(state, NO_DEADLINE, depth, 1)
     solver.clear()
-    two = solver.solve(state, 60.0, depth, 2)
+    two = solver.solve(state, NO_DEADLINE, depth, 2)
     assert one[0] and two[0]
     assert dict(two[2]) == pytest.approx(dict(one[2]), abs=1e-9)
 
@@ -581,16 +587,16 @@ def test_two_threads_stop_on_the_table_and_on_time():
     state = position.engine_state().state_bytes()
     small = optimum.solver_for(position, "secured", 1)
     small.clear()
-    complete, states, decisions, _ = small.solve(state, 60.0, 255, 2)
+    complete, states, decisions, _ = small.solve(state, NO_DEADLINE, 255, 2)
     assert not complete and decisions is None and small.full
     assert small.capacity <= small.stored <= small.capacity + 1    # (each thread checks, then stores)
     solver = optimum.solver_for(position, "held")
     solver.clear()
     complete, states, decisions, _ = solver.solve(state, 0.2, 255, 2)
     assert not complete and decisions is None and not solver.full and states > 0
-    after = solver.solve(state, 60.0, 2, 2)
+    after = solver.solve(state, NO_DEADLINE, 2, 2)
     solver.clear()
-    fresh = solver.solve(state, 60.0, 2, 1)
+    fresh = solver.solve(state, NO_DEADLINE, 2, 1)
     assert after[0] and dict(after[2]) == pytest.approx(dict(fresh[2]), abs=1e-9)
 
 
@@ -603,9 +609,9 @@ def test_two_threads_share_the_table_at_its_size():
     state = late.engine_state().state_bytes()
     solver = optimum.solver_for(late, "secured")
     solver.clear()
-    one = solver.solve(state, 60.0, 255, 1)
+    one = solver.solve(state, NO_DEADLINE, 255, 1)
     solver.clear()
-    two = solver.solve(state, 60.0, 255, 2)
+    two = solver.solve(state, NO_DEADLINE, 255, 2)
     assert one[0] and two[0] and solver.table_mb == 1.0
     assert dict(two[2]) == pytest.approx(dict(one[2]), abs=1e-12)
 
@@ -621,13 +627,13 @@ def test_the_memo_starts_small_and_grows_as_it_fills():
     solver = optimum.solver_for(position, "held")
     solver.clear()
     assert solver.table_mb == 1.0 < solver.memory_mb
-    grown = solver.solve(state, 60.0, 5, 1)        # some 290,000 states
+    grown = solver.solve(state, NO_DEADLINE, 5, 1)  # some 290,000 states
     assert grown[0] and solver.stored > 0.8 * 65536 * 2 and 2.0 < solver.table_mb <= solver.memory_mb - 1
-    again = solver.solve(state, 60.0, 5, 1)         # the grown memo knows every state
+    again = solver.solve(state, NO_DEADLINE, 5, 1)   # the grown memo knows every state
     assert again[0] and again[1] == 0 and dict(again[2]) == dict(grown[2])
     solver.clear()
     assert solver.table_mb == 1.0 and solver.stored == 0
-    largest = solver.solve(state, 60.0, 5, 2)
+    largest = solver.solve(state, NO_DEADLINE, 5, 2)
     assert solver.capacity == int(solver.table_mb * 65536) * 80 // 100 and solver.table_mb > 2.0
     assert largest[0] and dict(largest[2]) == pytest.approx(dict(grown[2]), abs=1e-12)
 
@@ -644,9 +650,9 @@ with open("/proc/self/status") as status:
     size = next(int(line.split()[1]) for line in status if line.startswith("VmSize:")) * 1024
 # room for the 1 MB table to grow to 2 MB, not to its 124 MB
 resource.setrlimit(resource.RLIMIT_AS, (size + (40 << 20), resource.RLIM_INFINITY))
-complete, states, decisions, cut = solver.solve(position.engine_state().state_bytes(), 120.0)
+complete, states, decisions, cut = solver.solve(position.engine_state().state_bytes(), optimum.NO_DEADLINE)
 print(complete, solver.full, solver.table_mb, solver.memory_mb, solver.stored, solver.capacity, sep="|")
-answer = optimum.solve(position, "held", time=120)
+answer = optimum.solve(position, "held", time=optimum.NO_DEADLINE)
 print(answer["exact"], answer.get("stopped_by"), solver.table_mb, answer.get("reason"), sep="|")
 """
 

@@ -4,6 +4,7 @@ import random
 import pytest
 
 import claimsolve
+from claimsolve.claimit import optimum
 from claimsolve.claimit.players import (OptimumPlayer, RiskPlayer, ThresholdPlayer, greedy_placement,
                                         placed_this_turn)
 from claimsolve.claimit.position import placement_name
@@ -78,17 +79,22 @@ def test_optimum_player_takes_the_exact_decision_when_small():
     full = ["B/1 B/2 B/1 B/2 B/1 B/2", "B/2 B/1 B/2 B/1 B/2 B/1"] * 2
     position = claimsolve.from_dict({"game": "claimit", "players": 2, "target": 15,
                                      "board": full + ["B/1 B/2 B/1 1 . 1", "w1 2/w2 . 2 1 w4"]})
-    player = OptimumPlayer(time=5)
+    player = OptimumPlayer(time=optimum.NO_DEADLINE)     # small: milliseconds
     assert player.choose(position) == "roll"     # exact: roll 0.51 > stop 0 secured spaces
     assert player.exact_decisions == 1
 
 
-def test_optimum_player_proves_rolling_by_the_lower_bound():
+def test_optimum_player_proves_rolling_by_the_lower_bound(monkeypatch):
     """Mid-game the whole turn is too large, but the best play with a few
-    more rolls already beats stopping: rolling is proven best."""
+    more rolls already beats stopping: rolling is proven best.  The search
+    has no deadline and a 1 MB table (65,536 turn states), which the whole
+    turn fills and the bounds then go as deep as: the same answer however
+    loaded the machine."""
+    import functools
     from pathlib import Path
     position = claimsolve.load(str(Path(__file__).resolve().parents[2] / "seeds" / "claimit" / "mid-game-3p.json"))
-    player = OptimumPlayer(time=2)     # the quarter left for the bounds: far more than depth 1 needs
+    monkeypatch.setattr(optimum, "solve", functools.partial(optimum.solve, memory_mb=1))
+    player = OptimumPlayer(time=optimum.NO_DEADLINE)
     assert player.choose(position) == "roll"
     assert player.exact_decisions == 1
 

@@ -1,6 +1,5 @@
 """The Cython engine against the reference rules: random boards, random
 setups, random games played through both."""
-import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -48,24 +47,31 @@ def code_name(code, width):
 @st.composite
 def setups(draw):
     """A random position: a shape, pyramids from the 30 (some stacked), claims,
-    shield and player to move, all consistent."""
+    shield and player to move, all consistent; every choice drawn by
+    hypothesis, so that a failure shrinks to a small setup."""
     width, height = draw(st.sampled_from(SHAPES))
     spaces = width * height
-    rng = random.Random(draw(st.integers(0, 2**32)))
-    pyramids = rng.sample(FULL_SET, min(30, rng.randint(max(2, spaces // 2), spaces * 2)))
+    count = min(30, draw(st.integers(max(2, spaces // 2), spaces * 2)))
+    pyramids = draw(st.permutations(FULL_SET))[:count]
     cells = [[] for _ in range(spaces)]
-    occupied = rng.sample(range(spaces), min(spaces, len(pyramids)))
+    occupied = draw(st.permutations(range(spaces)))[:min(spaces, count)]
     for i, pyramid in enumerate(pyramids):
-        cell = occupied[i] if i < len(occupied) else rng.choice(occupied)
+        cell = occupied[i] if i < len(occupied) else draw(st.sampled_from(occupied))
         cells[cell].append(pyramid)
     grid = tuple(tuple(tuple(cells[r * width + c]) or None for c in range(width)) for r in range(height))
-    colours = rng.sample(COLOURS, 2)
-    claims = tuple(c if rng.random() < 0.6 else None for c in colours)
-    to_move = rng.choice((1, 2))
+    colours = draw(st.permutations(COLOURS))[:2]
+    claims = tuple(c if draw(st.booleans()) else None for c in colours)
+    to_move = draw(st.sampled_from((1, 2)))
     shield = None
-    if claims[2 - to_move] is not None and rng.random() < 0.3:
+    if claims[2 - to_move] is not None and draw(st.booleans()):
         shield = 3 - to_move
-    return ColorClaimPosition(State(grid=grid, claims=claims, shield=shield, to_move=to_move)), rng
+    return ColorClaimPosition(State(grid=grid, claims=claims, shield=shield, to_move=to_move))
+
+
+def random_moves(data):
+    """Each move of a random game drawn by hypothesis (from the moves as
+    listed), so that a failure shrinks to a short game."""
+    return lambda moves: data.draw(st.sampled_from(moves))
 
 
 def check_same(position, engine):
@@ -115,17 +121,17 @@ def lookahead(position, player, moves, margin):
     return best if player == mover else -best
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(setups())
-def test_random_games_agree(setup):
-    position, rng = setup
+@settings(max_examples=90, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setups(), st.data())
+def test_random_games_agree(position, data):
+    pick = random_moves(data)
     engine = position.engine_state()
     assert engine.hash() == position.engine_state().hash()
     while True:
         codes, names = check_same(position, engine)
         if not codes:
             break
-        k = rng.randrange(len(codes))
+        k = pick(range(len(codes)))
         assert position.move_code(names[k]) == codes[k]
         assert position.move_name(codes[k]) == names[k]
         position = position.play(names[k])
@@ -151,13 +157,13 @@ SMALL_TREE_PAIRS = 4      # the engine's small_tree hook: at most this many neig
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(setups())
-def test_small_tree_hook_names_positions_with_at_most_four_moves_left(setup):
+@given(setups(), st.data())
+def test_small_tree_hook_names_positions_with_at_most_four_moves_left(position, data):
     """The engine's small_tree hook (the solver leaves the tree below to
     the game's small_tree_value) holds exactly at positions with at most 4
     pairs of neighbouring stacks; from such a position no line lasts more
     moves than there are pairs, and it ends exactly when no move is listed."""
-    position, rng = setup
+    pick = random_moves(data)
     while True:
         engine = position.engine_state()
         pairs = neighbour_pairs(position)
@@ -168,7 +174,7 @@ def test_small_tree_hook_names_positions_with_at_most_four_moves_left(setup):
         moves = position.legal_moves()
         if not moves:
             break
-        position = position.play(rng.choice(moves))
+        position = position.play(pick(moves))
 
 
 def plain_alpha_beta(position, alpha, beta):
@@ -195,14 +201,14 @@ def plain_alpha_beta(position, alpha, beta):
     return made, best
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(setups(), st.integers(-12, 12), st.integers(1, 12))
-def test_small_tree_value_is_the_exact_value_within_its_window(setup, alpha, width):
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setups(), st.integers(-12, 12), st.integers(1, 12), st.data())
+def test_small_tree_value_is_the_exact_value_within_its_window(position, alpha, width, data):
     """Where the small_tree hook holds, the engine's small_tree_value is the
     reference's exact final margin for the mover (within the window; fail-
     soft bounds outside it), and it counts the states plain alpha-beta over
     the listed moves would make."""
-    position, rng = setup
+    pick = random_moves(data)
     beta = alpha + width
     while not position.is_over():
         engine = position.engine_state()
@@ -219,15 +225,15 @@ def test_small_tree_value_is_the_exact_value_within_its_window(setup, alpha, wid
             else:
                 assert value == exact
             assert (nodes, value) == plain_alpha_beta(position, alpha, beta)
-        position = position.play(rng.choice(position.legal_moves()))
+        position = position.play(pick(position.legal_moves()))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(setups())
-def test_reply_counts_are_what_each_child_gives(setup):
+@given(setups(), st.data())
+def test_reply_counts_are_what_each_child_gives(position, data):
     """The solver's ordering counts every move's replies without making the
     children: each count, mover and hash must be the made child's."""
-    position, rng = setup
+    pick = random_moves(data)
     while True:
         engine = position.engine_state()
         codes = engine.legal_moves()
@@ -242,13 +248,12 @@ def test_reply_counts_are_what_each_child_gives(setup):
             assert key == made.hash()
             if replies:
                 assert mover == made.to_move() == child.player_to_move - 1
-        position = position.play(position.move_name(codes[rng.randrange(len(codes))]))
+        position = position.play(position.move_name(pick(codes)))
 
 
 @settings(max_examples=60, deadline=None)
 @given(setups())
-def test_move_priority_is_the_movers_margin_after_the_move(setup):
-    position, _ = setup
+def test_move_priority_is_the_movers_margin_after_the_move(position):
     engine = position.engine_state()
     codes = engine.legal_moves()
     priorities = engine.game.priorities(engine.state_bytes(), codes)
