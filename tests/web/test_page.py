@@ -24,7 +24,7 @@ CHROMEDRIVER = shutil.which("chromedriver")
 try:
     import selenium  # noqa: F401
     from selenium import webdriver
-    from selenium.common.exceptions import TimeoutException
+    from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
@@ -107,8 +107,19 @@ def current_move(driver):
 
 
 def click_point(driver, name):
-    point = driver.find_element(By.CSS_SELECTOR, f'#board [data-point="{name}"]')
-    ActionChains(driver).move_to_element(point).click().perform()
+    """Clicks the point `name`, waiting for the board to hold it: after a
+    move the page draws the board anew, and a point found while it does
+    may be gone when clicked."""
+    def clicked(d):
+        points = d.find_elements(By.CSS_SELECTOR, f'#board [data-point="{name}"]')
+        if not points:
+            return False
+        try:
+            ActionChains(d).move_to_element(points[0]).click().perform()
+        except StaleElementReferenceException:
+            return False
+        return True
+    wait(driver, clicked, f"point {name} on the board")
 
 
 def board_ready(driver):

@@ -23,7 +23,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 try:
     from selenium import webdriver
-    from selenium.common.exceptions import TimeoutException
+    from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
@@ -118,8 +118,19 @@ def words(driver):
 
 
 def click_point(driver, name):
-    point = driver.find_element(By.CSS_SELECTOR, f'#board [data-point="{name}"]')
-    ActionChains(driver).move_to_element(point).click().perform()
+    """Clicks the point `name`, waiting for the board to hold it: after a
+    move the page draws the board anew, and a point found while it does
+    may be gone when clicked."""
+    def clicked(d):
+        points = d.find_elements(By.CSS_SELECTOR, f'#board [data-point="{name}"]')
+        if not points:
+            return False
+        try:
+            ActionChains(d).move_to_element(points[0]).click().perform()
+        except StaleElementReferenceException:
+            return False
+        return True
+    wait(driver, clicked, f"point {name} on the board")
 
 
 def board_ready(driver):
