@@ -408,11 +408,13 @@ def main():
 @click.option("--island", cls=GameOption, metavar="NAME|random", help="Island")
 @click.option("--variant", cls=GameOption, metavar="V", help="Rules variant")
 @click.option("--seed", cls=GameOption, type=SEED, default=None, help="Seed of the random setup (default: random)")
+@click.option("--brawl", cls=GameOption, metavar="RULE", default=None, help="The brawl's rule")
 @json_option
-def new(game, players, size, island, variant, seed, as_json):
+def new(game, players, size, island, variant, seed, brawl, as_json):
     """A starting position of GAME, as position JSON; a game refuses the
     options it does not take."""
-    position = commands.new_position(game, players=players, size=size, island=island, variant=variant, seed=seed)
+    position = commands.new_position(game, players=players, size=size, island=island, variant=variant, seed=seed,
+                                     brawl=brawl)
     click.echo(dumps(position), nl=False)
 
 

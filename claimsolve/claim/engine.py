@@ -39,9 +39,9 @@ def _square_of(name, width):
 # --- positions to engine states and back ---------------------------------
 
 @functools.lru_cache(maxsize=64)
-def _game(territories, width, height, players, battle, same_viking, draw_after, third_party):
+def _game(territories, width, height, players, battle, same_viking, draw_after, third_party, brawl_even):
     return ClaimGame(list(territories), width, height, players, battle, same_viking, draw_after,
-                     third_party)
+                     third_party, brawl_even=brawl_even)
 
 
 def _rows_bottom_first(rows):
@@ -55,7 +55,8 @@ def game_of(data):
     territories = tuple(-1 if token == "-" else ord(token) - ord("a") for row in rows for token in row)
     rules = data["rules"]
     return _game(territories, width, height, data["players"], data["variant"] == "battle-for-two",
-                 rules["standstill"] == "same-viking", rules["draw_after"], rules["third_party_anvil"])
+                 rules["standstill"] == "same-viking", rules["draw_after"], rules["third_party_anvil"],
+                 rules.get("brawl", "even") == "even")
 
 
 def encode(data):
