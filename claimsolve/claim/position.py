@@ -457,6 +457,19 @@ class ClaimPosition(Position):
     def legal_moves(self):
         return rules.legal_moves(self._state)
 
+    def iter_moves(self):
+        """The moves of legal_moves, in its order, generated as they are
+        found (`claimsolve moves` streams them): a play turn on a large
+        island has millions of variants.  The towers and play phases are
+        walked by the engine (engine.iter_turns), the others listed by the
+        rules (settle and brawl turns are tens of thousands at most)."""
+        if self.phase in ("settle", "brawl") or self.is_over():
+            yield from self.legal_moves()
+            return
+        from .engine import iter_turns
+        for move, _end in iter_turns(self):
+            yield move
+
     def legal_turns(self):
         """[(canonical move, resulting ClaimPosition)], one per different
         resulting position."""
