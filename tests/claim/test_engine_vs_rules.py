@@ -8,7 +8,8 @@ At every position visited (`check_position`):
   turn (not `in_turn`, stage "turn") and stores the hash it would compute
   from scratch;
 - the reference's canonical moves are the engine's turn names, with no
-  duplicates, as many as the engine's distinct turns;
+  duplicates, as many as the engine's distinct turns; in the towers and
+  play phases the engine's lazy listing (iter_moves) gives them in order;
 - for each move (a sample of SAMPLE where a turn has thousands): the
   reference's result is the engine's end state decoded, and encoding that
   result gives the engine's end-state bytes exactly, hash included; in the
@@ -213,6 +214,8 @@ def check_position(position, rng, decisions=CODES_SAMPLE):
         if phase in ("towers", "play"):
             walk_decisions(position, engine)
             check_transpositions(data, game, engine)
+            # the lazy listing (`moves` streams it) gives the same moves in the same order
+            assert list(position.iter_moves()) == moves, "iter_moves differs from legal_moves"
     end_of = {name: end for end, name in names.items()}
     if phase in ("towers", "play"):
         turns = position.legal_turns()
