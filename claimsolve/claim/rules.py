@@ -21,7 +21,7 @@ All functions are pure: a State is never changed, a new one is returned.
 """
 from collections import Counter, namedtuple
 from dataclasses import dataclass, replace
-from itertools import combinations
+from itertools import chain, combinations, product
 
 from ..errors import MoveError
 
@@ -645,16 +645,17 @@ def brawl_even_applies(state):
     return bool(_even_losses(state, cells))
 
 
-def _even_losses(state, cells):
-    """The removals of 4 from `cells` that pass the "even" test, as the
-    sorted (colour, Vikings) tuples of their losses per colour."""
+def _even_losses(state, cells, test=True):
+    """The removals of 4 from `cells` within the cap that pass the "even"
+    test (all of them without `test`), as the sorted (colour, Vikings)
+    tuples of their losses per colour."""
     offer = Counter(state.board[cell].colour for cell in cells)
     colours = sorted(offer)
     passing = set()
 
     def walk(index, left, losses):
         if index == len(colours):
-            if left == 0 and brawl_shortfall(state, losses) is None:
+            if left == 0 and (not test or brawl_shortfall(state, losses) is None):
                 passing.add(tuple(sorted((c, n) for c, n in losses.items() if n)))
             return
         colour = colours[index]
@@ -664,6 +665,22 @@ def _even_losses(state, cells):
 
     walk(0, BRAWL_REMOVALS, {})
     return passing
+
+
+def _removals_of(state, cells, losses):
+    """The removals from `cells` (sorted) whose losses per colour are one of
+    `losses` ((colour, Vikings) tuples), in the order of
+    combinations(cells, 4): each colour's Vikings chosen on their own."""
+    rank = {cell: i for i, cell in enumerate(cells)}
+    by_colour = {}
+    for cell in cells:
+        by_colour.setdefault(state.board[cell].colour, []).append(rank[cell])
+    picks = []
+    for vector in losses:
+        for parts in product(*(combinations(by_colour[colour], n) for colour, n in vector)):
+            picks.append(tuple(sorted(chain.from_iterable(parts))))
+    picks.sort()
+    return [tuple(cells[i] for i in pick) for pick in picks]
 
 
 def _brawl_turns(state, build):
@@ -679,13 +696,15 @@ def _brawl_turns(state, build):
         # "a removal of 4 is legal only if every later player of this brawl
         # can still remove his 4 within the cap"; when none is, the cap decides
         even = _even_losses(state, cells) or None
+        if even == _even_losses(state, cells, test=False):
+            even = None                     # every removal within the cap passes
     names = {cell: "x" + island.point_name(cell) for cell in cells}
+    if even is None:
+        chosen = (removed for removed in combinations(cells, quota) if not check or _within_cap(state, removed))
+    else:
+        chosen = _removals_of(state, cells, even)
     out = []
-    for removed in combinations(cells, quota):
-        if check and not _within_cap(state, removed):
-            continue
-        if even is not None and tuple(sorted(Counter(state.board[c].colour for c in removed).items())) not in even:
-            continue
+    for removed in chosen:
         move = " ".join(names[cell] for cell in removed)
         result = None
         if build:
