@@ -147,8 +147,9 @@ def island_cases(budget):
         for engine in ("auto", "alphabeta", "mcts"):
             out.append((f"{name} analyze --engine {engine}", "wall_of",
                         [["analyze", path, "--engine", engine, "--time", budget], CAP_RATIO * budget]))
-        out.append((f"{name} analyze Ctrl-C at {CTRL_C_AFTER:g} s", "ctrl_c_of",
-                    [["analyze", path, "--time", 600], CTRL_C_AFTER, 30]))
+        for engine in ("alphabeta", "mcts"):
+            out.append((f"{name} {engine} Ctrl-C at {CTRL_C_AFTER:g} s", "ctrl_c_of",
+                        [["analyze", path, "--engine", engine, "--time", 600], CTRL_C_AFTER, 30]))
     return out
 
 
@@ -159,6 +160,8 @@ def islands(args):
           "against this code")
     print(f"{'measure':<44} " + " ".join(f"{label:>22}" for label, _ in trees))
     for label, function, call_args in island_cases(args.time):
+        if args.only is not None and args.only not in label:
+            continue
         cells = []
         for _, tree in trees:
             result = baseline.call(__file__, function, call_args, tree=tree, timeout=CAP_RATIO * args.time + 60)
@@ -168,10 +171,14 @@ def islands(args):
                              else f"{wall:.2f} s = {wall / args.time:.2f} T" + ("" if code == 0 else f" exit {code}"))
             else:
                 latency, code, answer = result or (None, None, False)
-                cells.append("no exit in 30 s" if latency is None
-                             else f"{latency:.2f} s, exit {code}, " + ("answer" if answer else "no answer"))
+                if latency is None:
+                    cells.append("no exit in 30 s" if code is None else f"done first, exit {code}")
+                else:
+                    cells.append(f"{latency:.2f} s, exit {code}, " + ("answer" if answer else "no answer"))
         print(f"{label:<44} " + " ".join(f"{cell:>22}" for cell in cells))
     for name, path in ISLANDS.items():
+        if args.only is not None and args.only not in f"{name} moves":
+            continue
         cells = []
         for tree_label, tree in trees:
             seconds = baseline.call(__file__, "first_moves", [path, 20, 60, tree is None], tree=tree, timeout=120)
