@@ -475,10 +475,10 @@ def crowded_position(rng, players, variant, phase, rules, slack=None, left=None,
                 continue
             to_move = rng.choice(movers)
         else:
-            lost = lost or {c: rng.choice(losses) for c in colours}
-            if variant == "battle-for-two" and all(n == 4 for n in lost.values()):
+            drawn = lost or {c: rng.choice(losses) for c in colours}
+            if variant == "battle-for-two" and all(n == 4 for n in drawn.values()):
                 continue
-            on_island = {c: 18 - lost[c] for c in colours}
+            on_island = {c: 18 - drawn[c] for c in colours}
             to_move = rng.randint(1, players) if seats is None else seats[1]
         needed = sum(on_island.values()) + (sum(hand.values()) if phase == "settle" else 0) + slack
         side = 1
