@@ -26,13 +26,13 @@ from .records import GameRecord, load_game, load_position as load
 __version__ = "0.1.0"
 
 
-def new(game, players=None, size=None, seed=None, island=None, variant=None):
+def new(game, players=None, size=None, seed=None, island=None, variant=None, brawl=None):
     """A starting position of `game` (an id of claimsolve.catalog); an option
     the game does not take is a ClaimsolveError."""
     descriptor = get_game(game)
     if seed is not None:
         limits.seed(seed, "seed")
-    return descriptor.new(players=players, size=size, island=island, variant=variant, seed=seed)
+    return descriptor.new(players=players, size=size, island=island, variant=variant, seed=seed, brawl=brawl)
 
 
 def _position(position):

@@ -100,6 +100,13 @@ def answer_labels(result, game, with_odds=False):
                 notes.append("moves marked proven have their value settled: every line below them reached "
                              "the end of the game")
         ordered_by = "score"
+        if info.get("root_complete") is False:
+            notes.append(f"alpha-beta ranked the first {info['root_turns']:,} whole turns it listed: this turn "
+                         "has more variants than can be listed within the budget (MCTS takes a turn a "
+                         "decision at a time)")
+        if info.get("moves_not_shown"):
+            notes.append(f"the best {info['moves_named']:,} moves are named and ranked; "
+                         f"{info['moves_not_shown']:,} more were searched")
         tried = info.get("solver_tried")
         if tried:
             notes.append(f"solver: not proven within {tried['seconds']:.2f} s; the scores are alpha-beta's"
@@ -112,6 +119,12 @@ def answer_labels(result, game, with_odds=False):
         ordered_by = "visits"
         if any(s.result for s in result.suggestions):
             notes.append("moves with a proven result (MCTS-Solver) come first; the others by visits")
+        if info.get("turn_completed"):
+            notes.append("the tree reached no turn's end in the time: the move is its most visited line, "
+                         "completed by the static evaluation")
+        elif info.get("turns_partial"):
+            notes.append(f"the tree holds more whole turns than were named: the {len(result.suggestions):,} "
+                         "turns of its most visited branches are ranked")
         if with_odds:
             notes.append("the suggestions rank by MCTS visits (win chance, every seat searched); the odds "
                          "table ranks its plans by the win chance of play-outs that follow fixed "

@@ -9,7 +9,7 @@ from .catalog import get_game
 from .errors import ClaimsolveError, MoveError
 
 
-def new_position(game, players=None, size=None, island=None, variant=None, seed=None):
+def new_position(game, players=None, size=None, island=None, variant=None, seed=None, brawl=None):
     """`claimsolve new`: the starting position; a game with a random setup
     and no seed given gets a random seed.  A seed the setup would not use
     (Claim without --island random) is refused."""
@@ -21,7 +21,7 @@ def new_position(game, players=None, size=None, island=None, variant=None, seed=
         raise ClaimsolveError(f"option '--seed': {game} draws a setup from a seed only with {needs}")
     if seed is None and uses_seed:
         seed = random.SystemRandom().randrange(1 << 31)
-    return descriptor.new(**options, seed=seed)
+    return descriptor.new(**options, seed=seed, brawl=brawl)
 
 
 def apply_moves(position, moves, seed=None, source=None):

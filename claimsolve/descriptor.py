@@ -18,6 +18,7 @@ NEW_OPTIONS = {
     "island": "has no islands",
     "variant": "has no variants",
     "seed": "has no random setup",
+    "brawl": "has no brawl",
 }
 
 
@@ -137,19 +138,23 @@ class GameDescriptor:
         """True when `new` takes the option (a key of NEW_OPTIONS)."""
         return option in self.options
 
-    def uses_seed(self, players=None, size=None, island=None, variant=None):
-        """True when `new` with these options draws its setup from a seed."""
+    def uses_seed(self, players=None, size=None, island=None, variant=None, brawl=None):
+        """True when `new` with these options draws its setup from a seed
+        (the rules' options, brawl, never matter)."""
         given = {"players": players, "size": size, "island": island, "variant": variant}
         return self.takes("seed") and all(given[option] == value for option, value in self.seed_needs.items())
 
-    def new(self, players=None, size=None, island=None, variant=None, seed=None):
+    def new(self, players=None, size=None, island=None, variant=None, seed=None, brawl=None):
         """A starting position from the options the game takes; an option it
-        does not take is a ClaimsolveError naming it."""
-        given = {"players": players, "size": size, "island": island, "variant": variant, "seed": seed}
+        does not take is a ClaimsolveError naming it.  The Position class's
+        `new` is given only the options the game takes."""
+        given = {"players": players, "size": size, "island": island, "variant": variant, "seed": seed,
+                 "brawl": brawl}
         for option, value in given.items():
             if value is not None and option not in self.options:
                 raise ClaimsolveError(f"option '--{option}': {self.id} {NEW_OPTIONS[option]}")
-        return self.position_class.new(**given)
+        return self.position_class.new(**{option: value for option, value in given.items()
+                                          if option in self.options})
 
     def teams(self, position):
         """position.teams(), checked to hold every seat exactly once."""

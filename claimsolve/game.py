@@ -68,6 +68,11 @@ class Position(ABC):
     def legal_moves(self):
         """Canonical move strings, no two leading to the same position."""
 
+    def iter_moves(self):
+        """legal_moves as a generator (`claimsolve moves` streams it): a game
+        whose moves can be too many to list at once generates them lazily."""
+        yield from self.legal_moves()
+
     @abstractmethod
     def play(self, move, rng=None):
         """The position after `move` (a string in any accepted form).  Raises

@@ -266,13 +266,14 @@ def dumps(position):
 
 
 _ROW_LISTS = ("board", "territories")
-_INLINE_WIDTH = 80         # Claim's rules object fits on one line (78 characters)
+_INLINE_WIDTH = 80
+_INLINE_KEYS = ("rules",)  # flat switches, on one line as the docs show them (Claim's: 97 characters)
 
 
 def _format(value, level, key=None):
     if isinstance(value, (dict, list)) and value:
         inline = json.dumps(value)
-        if key not in _ROW_LISTS and len(inline) <= _INLINE_WIDTH:
+        if key not in _ROW_LISTS and (len(inline) <= _INLINE_WIDTH or key in _INLINE_KEYS):
             return inline
         pad = "  " * (level + 1)
         if isinstance(value, dict):

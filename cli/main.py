@@ -527,11 +527,13 @@ def main():
 @click.option("--island", cls=GameOption, metavar="NAME|random", help="Island")
 @click.option("--variant", cls=GameOption, metavar="V", help="Rules variant")
 @click.option("--seed", cls=GameOption, type=SEED, default=None, help="Seed of the random setup (default: random)")
+@click.option("--brawl", cls=GameOption, metavar="RULE", default=None, help="The brawl's rule")
 @json_option
-def new(game, players, size, island, variant, seed, as_json):
+def new(game, players, size, island, variant, seed, brawl, as_json):
     """A starting position of GAME, as position JSON; a game refuses the
     options it does not take."""
-    position = commands.new_position(game, players=players, size=size, island=island, variant=variant, seed=seed)
+    position = commands.new_position(game, players=players, size=size, island=island, variant=variant, seed=seed,
+                                     brawl=brawl)
     click.echo(dumps(position), nl=False)
 
 
@@ -553,16 +555,36 @@ def show(pos, svg_path, as_json):
 
 @main.command()
 @position_argument
+@click.option("--limit", type=Checked(limits.count, "n"), default=None,
+              help="Print at most N moves (a turn on a large Claim island has millions).")
 @json_option
-def moves(pos, as_json):
-    """The legal moves of POS, canonical, one per line."""
+def moves(pos, limit, as_json):
+    """The legal moves of POS, canonical, one per line, printed as they are
+    found.  With --limit N the first N; when more are left, or on Ctrl-C, a
+    line on standard error says where the list stopped."""
     position = read_position(pos)
-    legal = position.legal_moves()
+    shown = []
+    stopped = None
+    try:
+        for move in position.iter_moves():
+            if limit is not None and len(shown) == limit:
+                stopped = f"--limit {limit}: the first {limit} moves; there are more"
+                break
+            shown.append(move)
+            if not as_json:
+                click.echo(move)
+    except KeyboardInterrupt:
+        # one line, in place of the usual "claimsolve: interrupted": where the list stopped
+        if as_json:
+            emit_json({"moves": shown, "interrupted": True})
+        last = f" (the last: {shown[-1]})" if shown else ""
+        click.echo(f"claimsolve: interrupted after {len(shown)} move{'' if len(shown) == 1 else 's'}"
+                   f"{last}: the list is not complete", err=True)
+        click.get_current_context().exit(INTERRUPTED_EXIT)
     if as_json:
-        emit_json(legal)
-    else:
-        for move in legal:
-            click.echo(move)
+        emit_json(shown)
+    if stopped:
+        click.echo(f"claimsolve: {stopped}", err=True)
 
 
 @main.command()

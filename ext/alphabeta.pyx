@@ -65,6 +65,11 @@ def side_mode(capsule):
     return "sides" if cs_two_sided(g) else "paranoid"
 
 
+cdef int _listing_interrupted() noexcept nogil:
+    """turns.h's `interrupted` hook for the root's listing: Ctrl-C."""
+    return 1 if signalled() else 0
+
+
 cdef class Searcher:
     """The search of one root state.  `solve()` and `search()` return plain
     dicts with move codes; claimsolve.search.alphabeta names the moves."""
@@ -78,6 +83,9 @@ cdef class Searcher:
     cdef char *root_states       # the state after each root move (a whole turn)
     cdef list root_paths         # the decisions (move codes) of each root move
     cdef int n_root
+    cdef readonly bint root_complete  # every whole turn of the root was listed (see __init__)
+    cdef int root_max_turns
+    cdef double root_seconds
     cdef bint paranoid
     cdef public int mobility_weight   # fastest-first weight of the solver: per reply where the mover has 24 moves (tuning)
     cdef Pool *pool          # the solver's workers, while solve() runs
@@ -85,7 +93,13 @@ cdef class Searcher:
     def __cinit__(self):
         memset(&self.s, 0, sizeof(Search))
 
-    def __init__(self, game, state, int root_player, Table table):
+    def __init__(self, game, state, int root_player, Table table, int root_max_turns=0,
+                 double root_seconds=0.0):
+        """`root_max_turns` and `root_seconds` (0: none) bound the listing
+        of the root's whole turns (ext/turns.h): a turn on a large island
+        can have millions of variants.  When a bound stops it the root holds
+        the turns listed so far and `root_complete` is False: a search then
+        ranks those only (never the exact solver's job)."""
         cdef const cs_game *g = game_from_capsule(game.capsule)
         cdef int p, sd_root
         if g.chance_outcomes != NULL:
@@ -133,6 +147,9 @@ cdef class Searcher:
                 self.s.sign_of[p] = 1 if cs_side(g, p) == sd_root else -1
         self.n_root = 0
         self.root_paths = []
+        self.root_complete = True
+        self.root_max_turns = root_max_turns
+        self.root_seconds = root_seconds
         if g.to_move(g.ctx, self.s.states[0]) >= 0:
             self.list_root_moves()
         self.status = {}
@@ -226,10 +243,23 @@ cdef class Searcher:
         cdef size_t size = g.state_size
         if g.in_turn != NULL:
             cs_turns_init(&t, g.state_size, 1)
+            cs_turns_bound(&t, self.root_max_turns, 0,
+                           cs_turns_clock() + self.root_seconds if self.root_seconds > 0 else 0.0)
+            t.interrupted = _listing_interrupted
             try:
-                n = cs_turns_list(g, self.s.states[0], &t)
+                with nogil:
+                    n = cs_turns_list(g, self.s.states[0], &t)
+                raise_pending()                 # Ctrl-C while listing: no answer yet
                 if n < 0:
                     raise MemoryError(cs_turns_error_text(t.error).decode())
+                if t.truncated and n == 0:
+                    # not one whole turn within the bound: list the first one whatever it takes
+                    cs_turns_bound(&t, 1, 0, 0.0)
+                    with nogil:
+                        n = cs_turns_list(g, self.s.states[0], &t)
+                    if n < 0:
+                        raise MemoryError(cs_turns_error_text(t.error).decode())
+                self.root_complete = not t.truncated
                 self.root_states = <char *> malloc(max(1, n) * size)
                 if self.root_states == NULL:
                     raise MemoryError()

@@ -185,6 +185,7 @@ cdef enum:
     F_CAPTURED = 1
     F_TOWER = 2              # a tower placed or swapped
     F_MOVED = 4
+    F_EVEN = 8               # brawl: rules.brawl "even" decides this turn (some removal of 4 passes its test)
 
 cdef enum:
     RESULT_NONE = 0          # 1 + team: that team won
@@ -250,6 +251,7 @@ cdef struct CLContext:
     int same_viking                  # standstill "same-viking"
     int draw_after
     int third_party                  # third_party_anvil
+    int brawl_even                   # rules.brawl "even" (standard variant: see brawl_even_fits)
     int nterr
     int team_of[MAX_COLOURS]         # colour -> team
     int player_of[MAX_COLOURS]       # colour -> player
@@ -571,6 +573,8 @@ cdef void prepare(const CLContext *x, CLState *s) noexcept nogil:
             s.stage = ST_BRAWL
             s.left = <uint8_t> (BRAWL_CAP if k > BRAWL_CAP else k)
             s.sel = NO_POINT
+            if x.brawl_even and s.left == BRAWL_CAP and brawl_even_fits(x, s, -1, -1, BRAWL_CAP):
+                s.flags |= F_EVEN
     elif s.phase == PH_TOWERS:
         s.check = CHECK_TOWERS
         s.terr_next = 0
@@ -682,14 +686,92 @@ cdef inline void after_tower(const CLContext *x, CLState *s) noexcept nogil:
         end_turn(x, s)
 
 
+cdef bint brawl_later_fit(const CLContext *x, const CLState *s, const int *lost) noexcept nogil:
+    """rules.brawl "even": with `lost` Vikings per colour removed in the
+    brawl once this turn is done, can every later player of the brawl (the
+    seats after the one to move, until the turn would come back to the first
+    player) still remove his 4 within the cap?  Hall's condition: every
+    group of later seats finds 4 each in the room the cap leaves in the
+    colours opposing any of them."""
+    cdef int later[MAX_COLOURS]
+    cdef int nlater = 0, q, subset, k, c, room, members
+    cdef int opp
+    q = (s.to_move + 1) % x.players
+    while q != s.first_player:
+        later[nlater] = q
+        nlater += 1
+        q = (q + 1) % x.players
+    for subset in range(1, 1 << nlater):
+        opp = 0
+        members = 0
+        for k in range(nlater):
+            if subset & (1 << k):
+                members += 1
+                for c in range(x.colours):
+                    if x.team_of[c] != team_of_player(x, later[k]):
+                        opp |= 1 << c
+        room = 0
+        for c in range(x.colours):
+            if opp & (1 << c) and lost[c] < BRAWL_CAP:
+                room += BRAWL_CAP - lost[c]
+        if room < BRAWL_CAP * members:
+            return False
+    return True
+
+
+cdef bint brawl_even_split(const CLContext *x, const CLState *s, int *lost, const int *avail, int c,
+                           int needed) noexcept nogil:
+    """Can `needed` more removals be shared out among the colours c.. (at
+    most avail[colour] each) so that brawl_later_fit holds?  `lost` is
+    changed and restored."""
+    cdef int n, top
+    if c == x.colours:
+        return needed == 0 and brawl_later_fit(x, s, lost)
+    top = avail[c] if avail[c] < needed else needed
+    for n in range(top + 1):
+        lost[c] += n
+        if brawl_even_split(x, s, lost, avail, c + 1, needed - n):
+            lost[c] -= n
+            return True
+        lost[c] -= n
+    return False
+
+
+cdef bint brawl_even_fits(const CLContext *x, const CLState *s, int p, int colour, int needed) noexcept nogil:
+    """After removing the Viking of `colour` on p (p = -1: nothing removed
+    yet), can `needed` more be removed from points above p within the cap so
+    that every later player can still remove his 4 (brawl_later_fit)?"""
+    cdef int lost[MAX_COLOURS]
+    cdef int avail[MAX_COLOURS]
+    cdef cl_bb above = bb_above(p)
+    cdef int c, team = team_of_player(x, s.to_move), room, n
+    for c in range(MAX_COLOURS):
+        lost[c] = 0
+        avail[c] = 0
+    for c in range(x.colours):
+        lost[c] = VIKINGS - <int> s.vikings[c] + (1 if c == colour else 0)
+        if x.team_of[c] == team:
+            continue
+        room = BRAWL_CAP - lost[c]
+        if room <= 0:
+            continue
+        n = bb_count(bb_and(s.vik[c], above))
+        avail[c] = n if n < room else room
+    return brawl_even_split(x, s, lost, avail, 0, needed)
+
+
 cdef inline bint brawl_can_finish(const CLContext *x, const CLState *s, int team, int p, int colour,
                                   int needed) noexcept nogil:
     """After removing the Viking of `colour` on p, can `needed` more be
-    removed from points above p within the cap?"""
-    cdef cl_bb above = bb_above(p)
+    removed from points above p within the cap (and, when rules.brawl
+    "even" decides this turn, passing its test)?"""
+    cdef cl_bb above
     cdef int c, room, avail, total = 0
+    if s.flags & F_EVEN:
+        return brawl_even_fits(x, s, p, colour, needed)
     if needed <= 0:
         return True
+    above = bb_above(p)
     for c in range(x.colours):
         if x.team_of[c] == team:
             continue
@@ -1033,7 +1115,7 @@ cdef class ClaimGame:
     """The engine for one island, seat count, variant and rules.
 
     ClaimGame(territories, width, height, players, battle, same_viking,
-              draw_after, third_party_anvil)
+              draw_after, third_party_anvil, playout, brawl_even)
 
     `territories`: per grid square, row by row from the bottom (index
     row * width + column), the territory index 0..25 or -1 for sea.
@@ -1048,7 +1130,7 @@ cdef class ClaimGame:
 
     def __init__(self, territories, int width, int height, int players, bint battle=False,
                  bint same_viking=True, int draw_after=200, bint third_party_anvil=True,
-                 playout="capture"):
+                 playout="capture", bint brawl_even=True):
         cdef int i, p, d, n, t, nterr = 0, ncolours, per_player
         if not (1 <= width <= GRID and 1 <= height <= GRID):
             raise ValueError("grid %dx%d: at most 16 x 16" % (width, height))
@@ -1078,6 +1160,9 @@ cdef class ClaimGame:
         x.same_viking = same_viking
         x.draw_after = draw_after
         x.third_party = third_party_anvil
+        # rules.brawl "even" (else "cap"); in battle-for-two the two never
+        # differ (a player's removals never touch his opponent's choices)
+        x.brawl_even = brawl_even and not battle
         for i in range(MAX_POINTS):
             x.terr[i] = -1
         for i in range(width * height):

@@ -42,6 +42,11 @@ cdef void perft_tick(perft_run *r) noexcept nogil:
 include "capsule.pxi"
 
 
+cdef int _listing_interrupted() noexcept nogil:
+    """turns.h's `interrupted` hook: Ctrl-C stops a listing."""
+    return 1 if signalled() else 0
+
+
 cdef class GameState:
     """A mutable state of one game instance, driven through the C interface."""
     cdef const cs_game *g
@@ -174,17 +179,32 @@ cdef class GameState:
         """Whole turns from this decision node: [(codes, end_state)] with
         the decisions (a tuple of move codes) and the state bytes after
         them.  With `dedupe` every end state appears once (the first
-        sequence found); without, every sequence of decisions is listed."""
+        sequence found); without, every sequence of decisions is listed.
+        Unbounded: see turns_bounded for a listing that must keep a budget."""
+        return self.turns_bounded(dedupe=dedupe)[0]
+
+    def turns_bounded(self, int max_turns=0, long long max_nodes=0, double seconds=0.0, bint dedupe=True):
+        """(turns, complete, nodes): the whole turns as `turns` lists them,
+        in the same order, stopping after `max_turns` turns, `max_nodes`
+        decisions applied or `seconds` of wall time, whichever comes first
+        (0: no such bound); `complete` is False when a bound stopped the
+        listing (then `turns` are the first ones found), `nodes` the
+        decisions applied."""
         cdef cs_turns t
         cdef int n, i, k
         cdef const cs_move *codes
         cdef void *st = self.st()
         if self.g.to_move(self.g.ctx, st) < 0:
-            return []
+            return [], True, 0
+        if max_turns < 0 or max_nodes < 0 or seconds < 0:
+            raise ValueError("turns_bounded: bounds are 0 (none) or positive")
         cs_turns_init(&t, self.g.state_size, dedupe)
+        cs_turns_bound(&t, max_turns, max_nodes, cs_turns_clock() + seconds if seconds > 0 else 0.0)
+        t.interrupted = _listing_interrupted
         try:
             with nogil:
                 n = cs_turns_list(self.g, st, &t)
+            raise_pending()                     # Ctrl-C: KeyboardInterrupt
             if n < 0:
                 raise MemoryError(cs_turns_error_text(t.error).decode())
             out = []
@@ -192,7 +212,7 @@ cdef class GameState:
                 codes = cs_turns_codes(&t, i)
                 out.append((tuple([codes[k] for k in range(t.length[i])]),
                             cs_turns_state(&t, i)[:self.g.state_size]))
-            return out
+            return out, not t.truncated, t.nodes
         finally:
             cs_turns_free(&t)
 

@@ -10,6 +10,13 @@
  * position a turn can lead to.  A game without `in_turn` has one-decision
  * turns.
  *
+ * A listing may be bounded (cs_turns_bound): at most `max_turns` turns,
+ * `max_nodes` decisions applied, or until the monotonic clock passes
+ * `deadline`; it then stops where it is, with the turns found so far (in
+ * the walk's order) and `truncated` set.  A turn on a large island can have
+ * millions of variants (jump chains, continuations, tower points): nothing
+ * that must answer within a budget lists them without a bound.
+ *
  * Used by the generic perft and turn listing (engine.pyx) and by the root of
  * alpha-beta (alphabeta.pyx).  Plain C, no Python, no global state.
  */
@@ -18,6 +25,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "game.h"
 
 #define CS_TURN_MAX_DECISIONS 1024   /* decisions in one turn, at most */
@@ -37,12 +45,46 @@ typedef struct {
     int *slots;           /* dedupe: open addressing, turn index + 1, 0 empty */
     size_t slot_mask;
     int error;
+    /* the bound (cs_turns_bound; 0: none) and how the last listing went */
+    int max_turns;
+    long long max_nodes;  /* decisions applied */
+    double deadline;      /* on the monotonic clock, seconds */
+    long long nodes;      /* decisions applied by the last listing */
+    int truncated;        /* the last listing stopped at the bound */
+    int (*interrupted)(void);  /* NULL, or asked every 4096 decisions: nonzero stops the
+                                  listing as a bound does (Ctrl-C) */
 } cs_turns;
 
 static inline void cs_turns_init(cs_turns *t, int state_size, int dedupe) {
     memset(t, 0, sizeof(cs_turns));
     t->state_size = state_size;
     t->dedupe = dedupe;
+}
+
+/* Bounds the listings of `t` (0 for no bound of that kind). */
+static inline void cs_turns_bound(cs_turns *t, int max_turns, long long max_nodes, double deadline) {
+    t->max_turns = max_turns;
+    t->max_nodes = max_nodes;
+    t->deadline = deadline;
+}
+
+static inline double cs_turns_clock(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* 1 when the listing must stop here (sets truncated) */
+static inline int cs__turns_spent(cs_turns *t) {
+    t->nodes++;
+    if ((t->max_turns > 0 && t->count >= t->max_turns)
+            || (t->max_nodes > 0 && t->nodes > t->max_nodes)
+            || (t->deadline > 0 && (t->nodes & 1023) == 0 && cs_turns_clock() > t->deadline)
+            || (t->interrupted != NULL && (t->nodes & 4095) == 0 && t->interrupted())) {
+        t->truncated = 1;
+        return 1;
+    }
+    return 0;
 }
 
 static inline void cs_turns_clear(cs_turns *t) {
@@ -172,6 +214,8 @@ static int cs__turns_walk(const cs_game *g, cs_turns *t, cs__turn_level *levels,
     child = levels[depth + 1].state;
     n = g->legal_moves(g->ctx, st, moves);
     for (i = 0; i < n; i++) {
+        if (cs__turns_spent(t))
+            return 0;
         memcpy(child, st, g->state_size);
         g->apply(g->ctx, child, moves[i]);
         path[depth] = moves[i];
@@ -193,13 +237,16 @@ static int cs__turns_walk(const cs_game *g, cs_turns *t, cs__turn_level *levels,
 }
 
 /* Lists the whole turns from `st` (a decision node) into `t` (cleared
-   first).  Returns the number of turns, or -1 with t->error set. */
+   first), within t's bound (cs_turns_bound; then t->truncated says whether
+   it stopped there).  Returns the number of turns, or -1 with t->error set. */
 static int cs_turns_list(const cs_game *g, const void *st, cs_turns *t) {
     cs__turn_level *levels;
     cs_move *path;
     int i, ok;
     cs_turns_clear(t);
     t->error = CS_TURNS_OK;
+    t->nodes = 0;
+    t->truncated = 0;
     levels = (cs__turn_level *)calloc(CS_TURN_MAX_DECISIONS + 1, sizeof(cs__turn_level));
     path = (cs_move *)malloc(sizeof(cs_move) * CS_TURN_MAX_DECISIONS);
     if (levels == NULL || path == NULL) {
@@ -223,7 +270,7 @@ static int cs_turns_list(const cs_game *g, const void *st, cs_turns *t) {
     }
     free(levels);
     free(path);
-    return ok ? t->count : -1;
+    return ok || (t->truncated && t->error == CS_TURNS_OK) ? t->count : -1;
 }
 
 static int cs__turns_seek(const cs_game *g, cs__turn_level *levels, cs_move *path, int depth,

@@ -12,9 +12,14 @@ cdef extern from "turns.h" nogil:
         int count
         int *length
         int error
+        long long nodes
+        int truncated
+        int (*interrupted)() noexcept nogil
     void cs_turns_init(cs_turns *t, int state_size, int dedupe)
     void cs_turns_clear(cs_turns *t)
     void cs_turns_free(cs_turns *t)
+    void cs_turns_bound(cs_turns *t, int max_turns, long long max_nodes, double deadline)
+    double cs_turns_clock()
     const char *cs_turns_state(const cs_turns *t, int i)
     const cs_move *cs_turns_codes(const cs_turns *t, int i)
     int cs_turns_list(const cs_game *g, const void *st, cs_turns *t)

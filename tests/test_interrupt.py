@@ -402,3 +402,27 @@ def test_the_solver_takes_no_iteration_budget(positions):
     proc = subprocess.run(COMMAND + ["analyze", str(positions["c65"]), "--engine", "solver", "--iterations", "10"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+
+
+def test_moves_says_where_the_list_stopped(tmp_path):
+    # a 16x16 island whose turn has about 1.8 million variants: the moves
+    # stream (to a file: a pipe nobody reads would stop them), and Ctrl-C
+    # ends the list with one line saying where
+    island = ROOT / "tests" / "data" / "claim-16x16-battle-chains.json"
+    listed = tmp_path / "moves.txt"
+    with open(listed, "w") as sink:
+        proc = subprocess.Popen(COMMAND + ["moves", str(island)], stdout=sink, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=sigint_as_from_a_terminal)
+        wait_until_working(proc)
+        proc.send_signal(signal.SIGINT)
+        try:
+            _, err = proc.communicate(timeout=STOP_BOUND)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            raise AssertionError("still running long after Ctrl-C")
+    assert proc.returncode == 130, err
+    lines = listed.read_text().splitlines()
+    assert len(lines) > 100
+    assert err == f"claimsolve: interrupted after {len(lines)} moves (the last: {lines[-1]}): " \
+                  "the list is not complete\n"

@@ -15,10 +15,13 @@ GAME = GameDescriptor(
     options={"players": "2, 3 or 4, default 2 (battle-for-two: 2)",
              "island": "standard (the island for the seats, default), standard-2, standard-3, standard-4 or random",
              "variant": "standard (default) or battle-for-two",
-             "seed": "the random island's seed (with --island random; default a fresh one)"},
+             "seed": "the random island's seed (with --island random; default a fresh one)",
+             "brawl": "even (default: every player takes 4, as the rulebook says) or cap (the cap alone may "
+                      "leave the third of three nothing)"},
     choices={"players": (2, 3, 4),
              "island": ("standard", "standard-2", "standard-3", "standard-4", "random"),
-             "variant": ("standard", "battle-for-two")},
-    defaults={"players": 2, "island": "standard", "variant": "standard"},
+             "variant": ("standard", "battle-for-two"),
+             "brawl": ("even", "cap")},
+    defaults={"players": 2, "island": "standard", "variant": "standard", "brawl": "even"},
     seed_needs={"island": "random"},
 )

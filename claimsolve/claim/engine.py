@@ -39,9 +39,9 @@ def _square_of(name, width):
 # --- positions to engine states and back ---------------------------------
 
 @functools.lru_cache(maxsize=64)
-def _game(territories, width, height, players, battle, same_viking, draw_after, third_party):
+def _game(territories, width, height, players, battle, same_viking, draw_after, third_party, brawl_even):
     return ClaimGame(list(territories), width, height, players, battle, same_viking, draw_after,
-                     third_party)
+                     third_party, brawl_even=brawl_even)
 
 
 def _rows_bottom_first(rows):
@@ -55,7 +55,8 @@ def game_of(data):
     territories = tuple(-1 if token == "-" else ord(token) - ord("a") for row in rows for token in row)
     rules = data["rules"]
     return _game(territories, width, height, data["players"], data["variant"] == "battle-for-two",
-                 rules["standstill"] == "same-viking", rules["draw_after"], rules["third_party_anvil"])
+                 rules["standstill"] == "same-viking", rules["draw_after"], rules["third_party_anvil"],
+                 rules.get("brawl", "even") == "even")
 
 
 def encode(data):
@@ -194,9 +195,63 @@ def _play_turn_names(game, state, battle):
     return {end: _written(codes, battle) for end, (_key, codes) in best.items()}
 
 
+CANONICAL_NODES = 200000    # decisions the search for another way to a turn's end may try
+
+
+def _canonical_codes(game, start, codes, end):
+    """The decisions of the canonical way to the end state `end` that the
+    turn `codes` reaches from `start` (play and towers phases), without
+    listing the turn's other variants.
+
+    With at most one movement no other way exists: the Viking that moved
+    and where it ended are read off the end, and so are the tower points
+    (the territories each conquest check takes do not depend on the
+    choices).  With more, a capture chain may be taken another way: the
+    ways from the same Viking are searched, each tower point one the end
+    holds, never with more movements than `codes`."""
+    movements = [code for code in codes if move_kind(code) == "move"]
+    if len(movements) <= 1:
+        return codes
+    view = game.decode(end)
+    width = game.width
+    towers = {point for point in range(GRID * game.height)
+              if point % GRID < width and view["cells"][(point // GRID) * width + point % GRID] > 4}
+    first_start = move_points(movements[0])[0]
+    best = [_canonical_key(codes), tuple(codes)]
+    budget = [CANONICAL_NODES]
+
+    def walk(state, path, moved):
+        for code in state.legal_moves():
+            kind = move_kind(code)
+            if kind == "tower" and move_points(code)[0] not in towers:
+                continue
+            if kind == "move":
+                if moved == 0 and move_points(code)[0] != first_start:
+                    continue
+                if moved + 1 > best[0][0]:
+                    continue
+            budget[0] -= 1
+            if budget[0] < 0:
+                return
+            child = state.copy()
+            child.apply(code)
+            here = path + (code,)
+            if child.in_turn() and child.to_move() >= 0:
+                walk(child, here, moved + (kind == "move"))
+            elif child.state_bytes() == end:
+                key = _canonical_key(here)
+                if key < best[0]:
+                    best[:] = [key, here]
+
+    walk(GameState(game, start), (), 0)
+    return best[1]
+
+
 def turn_name(position, codes):
     """The canonical move string of the whole turn `codes` (engine
-    decisions) from `position`."""
+    decisions) from `position`.  Only the ways to this turn's end are
+    searched, never the turn's every variant (a turn on a large island has
+    hundreds of thousands)."""
     state = engine_state(position)
     start = state.state_bytes()
     for code in codes:
@@ -207,7 +262,7 @@ def turn_name(position, codes):
     battle = position.variant == "battle-for-two"
     if position.phase in ("settle", "brawl"):
         return _written(codes, battle)      # one way to reach each position: ascending points
-    return _play_turn_names(state.game, start, battle)[state.state_bytes()]
+    return _written(_canonical_codes(state.game, start, tuple(codes), state.state_bytes()), battle)
 
 
 def turn_names(position):
@@ -220,6 +275,97 @@ def turn_names(position):
     if position.phase in ("settle", "brawl"):
         return {end: _written(codes, battle) for codes, end in state.turns(dedupe=True)}
     return dict(_play_turn_names(state.game, state.state_bytes(), battle))
+
+
+def _contribution(code):
+    """What a decision adds to a turn's canonical key (see _canonical_key)."""
+    kind = move_kind(code)
+    a, b = move_points(code)
+    if kind == "move":
+        return (point_key(a), point_key(b))
+    if kind in ("tower", "settle", "remove"):
+        return (point_key(a),)
+    return ()
+
+
+def _may_pass(position, state):
+    """False when no way through the turn can end in a pass: the first
+    way to the movement offers a step to a point outside every territory
+    whose tower point is chosen before it (only those points can differ
+    between the ways there, so that step is open on every way)."""
+    island = position.island
+    chosen = set()
+    node = state.copy()
+    while node.in_turn() or node.game.decode(node.state_bytes())["stage"] == "turn":
+        codes = node.legal_moves()
+        if not codes:
+            return True
+        kind = move_kind(codes[0])
+        if kind == "tower":
+            chosen.add(island.territory(_cell(island, move_points(codes[0])[0])))
+        elif kind == "move":
+            for code in codes:
+                a, b = move_points(code)
+                if abs(a % GRID - b % GRID) + abs(a // GRID - b // GRID) == 1 \
+                        and island.territory(_cell(island, b)) not in chosen:
+                    return False
+            return True
+        else:
+            return True
+        node.apply(codes[0])
+        if not node.in_turn():
+            return True
+    return True
+
+
+def _cell(island, point):
+    """The island's cell (row * width + column) of an engine point."""
+    return (point // GRID) * island.width + point % GRID
+
+
+def iter_turns(position):
+    """(canonical move string, end state bytes) of every turn from
+    `position` in the towers and play phases, one per end state, generated
+    as they are found, in the order `legal_moves` lists them (by canonical
+    key), never listing a turn's every variant first.
+
+    The decisions are walked once for each number of movements m = 0, 1,
+    2, ... (a turn with m + 1 has a prefix that could stop after m: none
+    with m means none with more), each node's decisions in the order of
+    the points they write: within one m the turns come in canonical-key
+    order, so the first way found to an end state is its canonical one."""
+    state = engine_state(position)
+    if state.is_terminal():
+        return
+    battle = position.variant == "battle-for-two"
+    seen = set()
+
+    def walk(node, path, moved, m):
+        for code in sorted(node.legal_moves(), key=_contribution):
+            kind = move_kind(code)
+            if kind == "move" and moved + 1 > m:
+                continue
+            if kind in ("stop", "pass") and moved != m:
+                continue
+            child = node.copy()
+            child.apply(code)
+            now = moved + (kind == "move")
+            if child.in_turn() and child.to_move() >= 0:
+                yield from walk(child, path + (code,), now, m)
+            elif now == m:
+                yield path + (code,), child.state_bytes()
+
+    m = 0 if _may_pass(position, state) else 1
+    while True:
+        found = False
+        for codes, end in walk(state, (), 0, m):
+            found = True
+            if end not in seen:
+                seen.add(end)
+                yield _written(codes, battle), end
+        if m >= 1 and not found:
+            return
+        m += 1
 
 
 def move_codes(position, move):

@@ -13,7 +13,9 @@ conventions.
   start     -- "settle" (default): the empty island, `ClaimPosition.new`;
                "play": the play phase after random settle, brawl and towers
                turns, `claimsolve.claim.starts.random_play_start(seed,
-               players, island, variant)`
+               players, island, variant, brawl)`
+  brawl     -- the rules' brawl: "even" (default) or "cap"
+               (seeds/claim/RULES.md, Brawl)
   position  -- a position JSON text; when set it is the start and the other
                parameters are ignored
 
@@ -69,7 +71,7 @@ from ..interop.spiel_common import (JsonObserver, compact_json, position_from_pa
 from . import rules
 from .islands import ISLANDS
 from .position import ClaimPosition
-from .rules import VARIANTS
+from .rules import BRAWLS, VARIANTS
 
 SHORT_NAME = "python_claimsolve_claim"
 PASS, STOP = 0, 1
@@ -363,7 +365,7 @@ class NodeCache:
 
 
 _DEFAULTS = {"players": 2, "variant": "standard", "island": "standard", "seed": 1, "start": "settle",
-             "position": ""}
+             "brawl": "even", "position": ""}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -391,7 +393,8 @@ def start_position(params):
     a bad parameter is a ClaimsolveError naming it."""
     if params["position"]:
         return position_from_param(params["position"], ClaimPosition.game)
-    players, variant, island, seed, start = (params[k] for k in ("players", "variant", "island", "seed", "start"))
+    players, variant, island, seed, start, brawl = (params[k] for k in ("players", "variant", "island", "seed", "start",
+                                                                          "brawl"))
     if not isinstance(players, int) or not 2 <= players <= 4:
         raise _bad("players", f"Claim is played by 2, 3 or 4, not {players!r}")
     if variant not in VARIANTS:
@@ -405,11 +408,13 @@ def start_position(params):
         raise _bad("seed", f"must be a whole number at least 0, not {seed!r}")
     if start not in STARTS:
         raise _bad("start", f"must be one of {', '.join(STARTS)}, not {start!r}")
+    if brawl not in BRAWLS:
+        raise _bad("brawl", f"must be one of {', '.join(BRAWLS)}, not {brawl!r}")
     try:
         if start == "play":
             from .starts import random_play_start
-            return random_play_start(seed, players=players, island=island, variant=variant)
-        return ClaimPosition.new(players=players, island=island, variant=variant, seed=seed)
+            return random_play_start(seed, players=players, island=island, variant=variant, brawl=brawl)
+        return ClaimPosition.new(players=players, island=island, variant=variant, seed=seed, brawl=brawl)
     except ClaimsolveError as exc:
         raise _bad("island", exc.message) from None
 

@@ -15,13 +15,13 @@ from ..errors import ClaimsolveError, PositionError
 from ..game import Position
 from . import rules
 from .islands import ISLANDS, Island, random_island, standard_island, territories_for
-from .rules import (MAX_COUNT, PHASES, STANDSTILLS, TOWER, TOWERS_PER_COLOUR, VARIANTS, VIKING,
+from .rules import (BRAWLS, MAX_COUNT, PHASES, STANDSTILLS, TOWER, TOWERS_PER_COLOUR, VARIANTS, VIKING,
                     VIKINGS_PER_COLOUR, Rules, State)
 
 KEYS = ("game", "players", "variant", "territories", "board", "phase", "first_player", "to_move", "rules",
         "history")
 REQUIRED = ("game", "players", "territories", "board")
-RULE_KEYS = ("standstill", "draw_after", "third_party_anvil")
+RULE_KEYS = ("standstill", "draw_after", "third_party_anvil", "brawl")
 HISTORY_KEYS = ("streak", "quiet_plies")
 
 
@@ -84,7 +84,7 @@ def _parse_board(rows, island, colours):
 def _parse_rules(value):
     if not isinstance(value, dict):
         raise PositionError("rules", 'must be an object like {"standstill": "same-viking", "draw_after": 200, '
-                                     '"third_party_anvil": true}')
+                                     '"third_party_anvil": true, "brawl": "even"}')
     for key in value:
         if key not in RULE_KEYS:
             raise PositionError(f"rules.{key}", f"unknown rule (known: {', '.join(RULE_KEYS)})")
@@ -99,7 +99,11 @@ def _parse_rules(value):
     anvil = value.get("third_party_anvil", default.third_party_anvil)
     if not isinstance(anvil, bool):
         raise PositionError("rules.third_party_anvil", f"must be true or false, not {limits.quoted(anvil)}")
-    return Rules(standstill=standstill, draw_after=draw_after, third_party_anvil=anvil)
+    brawl = value.get("brawl", default.brawl)       # files written before the switch read as "even"
+    if brawl not in BRAWLS:
+        raise PositionError("rules.brawl", f"must be one of {', '.join(map(repr, BRAWLS))}, "
+                                           f"not {limits.quoted(brawl)}")
+    return Rules(standstill=standstill, draw_after=draw_after, third_party_anvil=anvil, brawl=brawl)
 
 
 def _parse_history(value, players, island, board, colours_of, rules_):
@@ -287,7 +291,7 @@ class ClaimPosition(Position):
             "first_player": s.first_player,
             "to_move": s.to_move,
             "rules": {"standstill": s.rules.standstill, "draw_after": s.rules.draw_after,
-                      "third_party_anvil": s.rules.third_party_anvil},
+                      "third_party_anvil": s.rules.third_party_anvil, "brawl": s.rules.brawl},
             "history": {
                 "streak": {str(p): (None if entry is None else [island.point_name(entry[0]), entry[1]])
                            for p, entry in enumerate(s.streak, 1)},
@@ -296,11 +300,12 @@ class ClaimPosition(Position):
         }
 
     @classmethod
-    def new(cls, players=None, size=None, seed=None, island=None, variant=None):
+    def new(cls, players=None, size=None, seed=None, island=None, variant=None, brawl=None):
         """The settle phase on an empty island, player 1 first.  `island`: None
         or "standard" (the standard island for the seats; battle-for-two: the
         four-seat one), a name of ISLANDS, "random" (grown from `seed`; None
-        draws a fresh seed), or an Island."""
+        draws a fresh seed), or an Island.  `brawl`: the rules' brawl,
+        "even" (None: the default) or "cap"."""
         variant = "standard" if variant is None else variant
         if not isinstance(variant, str) or variant not in VARIANTS:
             raise ClaimsolveError(f"option '--variant': {limits.quoted(variant)}: Claim variants are "
@@ -313,6 +318,8 @@ class ClaimPosition(Position):
             raise ClaimsolveError(f"option '--players': {players}: battle-for-two is a game for 2 players")
         if size is not None:
             raise ClaimsolveError("option '--size': Claim islands are chosen with --island")
+        if brawl is not None and brawl not in BRAWLS:
+            raise ClaimsolveError(f"option '--brawl': {limits.quoted(brawl)}: must be one of {', '.join(BRAWLS)}")
         if seed is not None and not _is_int(seed):     # any whole number seeds Python's random
             raise ClaimsolveError(f"option '--seed': {limits.quoted(seed)}: must be a whole number")
         if isinstance(island, Island):
@@ -333,7 +340,8 @@ class ClaimPosition(Position):
             raise ClaimsolveError(f"option '--island': {limits.quoted(island)} has {len(chosen.points)} points: "
                                   f"too few for {colours * VIKINGS_PER_COLOUR} Vikings")
         state = State(island=chosen, players=players, variant=variant, board=(None,) * len(chosen.letters),
-                      phase="settle", first_player=1, to_move=1, rules=Rules(), streak=(None,) * players,
+                      phase="settle", first_player=1, to_move=1,
+                      rules=Rules() if brawl is None else Rules(brawl=brawl), streak=(None,) * players,
                       quiet_plies=0)
         return cls(state)
 
@@ -383,7 +391,7 @@ class ClaimPosition(Position):
 
     @property
     def rules(self):
-        """The Rules switches (standstill, draw_after, third_party_anvil)."""
+        """The Rules switches (standstill, draw_after, third_party_anvil, brawl)."""
         return self._state.rules
 
     @property
@@ -448,6 +456,19 @@ class ClaimPosition(Position):
     # --- rules -------------------------------------------------------------------------
     def legal_moves(self):
         return rules.legal_moves(self._state)
+
+    def iter_moves(self):
+        """The moves of legal_moves, in its order, generated as they are
+        found (`claimsolve moves` streams them): a play turn on a large
+        island has millions of variants.  The towers and play phases are
+        walked by the engine (engine.iter_turns), the others listed by the
+        rules (settle and brawl turns are tens of thousands at most)."""
+        if self.phase in ("settle", "brawl") or self.is_over():
+            yield from self.legal_moves()
+            return
+        from .engine import iter_turns
+        for move, _end in iter_turns(self):
+            yield move
 
     def legal_turns(self):
         """[(canonical move, resulting ClaimPosition)], one per different

@@ -21,7 +21,7 @@ All functions are pure: a State is never changed, a new one is returned.
 """
 from collections import Counter, namedtuple
 from dataclasses import dataclass, replace
-from itertools import combinations
+from itertools import chain, combinations, product
 
 from ..errors import MoveError
 
@@ -34,6 +34,7 @@ MAX_COUNT = 65535           # streak counts and quiet plies are at most this
 PHASES = ("settle", "brawl", "towers", "play")
 VARIANTS = ("standard", "battle-for-two")
 STANDSTILLS = ("same-viking", "off")
+BRAWLS = ("even", "cap")
 
 Piece = namedtuple("Piece", "kind colour")      # kind: "viking" or "tower"
 VIKING = {colour: Piece("viking", colour) for colour in range(1, 5)}
@@ -46,6 +47,7 @@ class Rules:
     standstill: str = "same-viking"     # "same-viking" or "off"
     draw_after: int = 200               # quiet plies that draw the game
     third_party_anvil: bool = True      # capture between two different opponents
+    brawl: str = "even"                 # "even" or "cap" (RULES.md, Brawl)
 
 
 @dataclass(frozen=True)
@@ -594,6 +596,93 @@ def _within_cap(state, removed):
     return all(vikings_lost(state, colour) + n <= BRAWL_CAP for colour, n in losses.items())
 
 
+def later_brawlers(state):
+    """The seats that still have their brawl turn after the player to move:
+    on from him until the turn would come back to the first player."""
+    seats = []
+    seat = next_seat(state, state.to_move)
+    while seat != state.first_player:
+        seats.append(seat)
+        seat = next_seat(state, seat)
+    return seats
+
+
+def brawl_shortfall(state, losses):
+    """Under `rules.brawl` "even": after the player to move removes `losses`
+    ({colour: Vikings}), can every later player of the brawl still remove
+    his 4 within the cap?  None when they can, else (seats, Vikings): a
+    smallest group of later seats that the opposing Vikings left within the
+    cap cannot give 4 each, and how many they could remove between them.
+    The counts per colour decide it (Hall's condition: every group of later
+    seats needs 4 each from the room left in the colours opposing any of
+    them).  [R] In battle-for-two the later turns are the same player's and
+    his opponent's, whose colours his removals never touch, and with 2 or 4
+    seats a removal of 4 always leaves the colours of the later seats the
+    same room in all (RULES.md: the readings never differ there): the test
+    is made for the standard variant only."""
+    if is_battle_for_two(state):
+        return None
+    room = {colour: max(0, BRAWL_CAP - vikings_lost(state, colour) - losses.get(colour, 0))
+            for colour in colours_in_play(state)}
+    later = later_brawlers(state)
+    for size in range(1, len(later) + 1):
+        for group in combinations(later, size):
+            colours = {c for c in colours_in_play(state) if any(opposing(state, seat, c) for seat in group)}
+            left = sum(room[c] for c in colours)
+            if left < BRAWL_REMOVALS * size:
+                return group, left
+    return None
+
+
+def brawl_even_applies(state):
+    """True when `rules.brawl` is "even" and some removal of 4 passes its
+    test; otherwise "the cap rule decides that turn" (RULES.md, Brawl)."""
+    if state.rules.brawl != "even":
+        return False
+    quota, _, cells = brawl_quota(state)
+    if quota < BRAWL_REMOVALS:
+        return False
+    return bool(_even_losses(state, cells))
+
+
+def _even_losses(state, cells, test=True):
+    """The removals of 4 from `cells` within the cap that pass the "even"
+    test (all of them without `test`), as the sorted (colour, Vikings)
+    tuples of their losses per colour."""
+    offer = Counter(state.board[cell].colour for cell in cells)
+    colours = sorted(offer)
+    passing = set()
+
+    def walk(index, left, losses):
+        if index == len(colours):
+            if left == 0 and (not test or brawl_shortfall(state, losses) is None):
+                passing.add(tuple(sorted((c, n) for c, n in losses.items() if n)))
+            return
+        colour = colours[index]
+        room = min(offer[colour], BRAWL_CAP - vikings_lost(state, colour))
+        for n in range(0, min(room, left) + 1):
+            walk(index + 1, left - n, {**losses, colour: n})
+
+    walk(0, BRAWL_REMOVALS, {})
+    return passing
+
+
+def _removals_of(state, cells, losses):
+    """The removals from `cells` (sorted) whose losses per colour are one of
+    `losses` ((colour, Vikings) tuples), in the order of
+    combinations(cells, 4): each colour's Vikings chosen on their own."""
+    rank = {cell: i for i, cell in enumerate(cells)}
+    by_colour = {}
+    for cell in cells:
+        by_colour.setdefault(state.board[cell].colour, []).append(rank[cell])
+    picks = []
+    for vector in losses:
+        for parts in product(*(combinations(by_colour[colour], n) for colour, n in vector)):
+            picks.append(tuple(sorted(chain.from_iterable(parts))))
+    picks.sort()
+    return [tuple(cells[i] for i in pick) for pick in picks]
+
+
 def _brawl_turns(state, build):
     island = state.island
     quota, _, cells = brawl_quota(state)
@@ -602,11 +691,20 @@ def _brawl_turns(state, build):
     # the cap needs checking only when a colour could lose more than its room
     on_offer = Counter(state.board[cell].colour for cell in cells)
     check = any(min(n, quota) > BRAWL_CAP - vikings_lost(state, colour) for colour, n in on_offer.items())
+    even = None
+    if state.rules.brawl == "even" and quota == BRAWL_REMOVALS:
+        # "a removal of 4 is legal only if every later player of this brawl
+        # can still remove his 4 within the cap"; when none is, the cap decides
+        even = _even_losses(state, cells) or None
+        if even == _even_losses(state, cells, test=False):
+            even = None                     # every removal within the cap passes
     names = {cell: "x" + island.point_name(cell) for cell in cells}
+    if even is None:
+        chosen = (removed for removed in combinations(cells, quota) if not check or _within_cap(state, removed))
+    else:
+        chosen = _removals_of(state, cells, even)
     out = []
-    for removed in combinations(cells, quota):
-        if check and not _within_cap(state, removed):
-            continue
+    for removed in chosen:
         move = " ".join(names[cell] for cell in removed)
         result = None
         if build:
@@ -853,6 +951,15 @@ def _read_brawl(state, reader):
                         f"{BRAWL_CAP} allows {BRAWL_CAP - lost} more, {n} given")
     if len(removed) != quota:
         reader.fail(f"a brawl turn here removes {quota} Vikings (the cap allows {allowed}): {len(removed)} given")
+    if brawl_even_applies(state):
+        short = brawl_shortfall(state, losses)
+        if short is not None:
+            seats, left = short
+            who = (f"player {seats[0]}" if len(seats) == 1
+                   else "players " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}")
+            reader.fail(f"after this removal {who} could remove only {left} opposing Viking"
+                        f"{'' if left == 1 else 's'} within the cap, not {BRAWL_REMOVALS * len(seats)} "
+                        '(rules.brawl "even": every later player of the brawl must still be able to take 4)')
     board = list(state.board)
     for cell in removed:
         board[cell] = None

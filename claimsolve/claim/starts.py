@@ -8,15 +8,16 @@ from .engine import decode, encode
 from .._engine import GameState
 
 
-def random_play_start(seed, players=None, island=None, variant=None):
+def random_play_start(seed, players=None, island=None, variant=None, brawl=None):
     """The position where the play phase begins after random settle, brawl
     and towers-phase turns (random.Random(seed) draws every decision; the
-    island is chosen as `ClaimPosition.new` does, with the same seed).  A
+    island is chosen as `ClaimPosition.new` does, with the same seed; the
+    brawl by `brawl`, the rules' brawl: None for the default, "even").  A
     game that random towers already won is played on from the next seed's
     decisions, so the position is never over."""
     from .position import ClaimPosition
 
-    start = ClaimPosition.new(players=players, island=island, variant=variant, seed=seed)
+    start = ClaimPosition.new(players=players, island=island, variant=variant, seed=seed, brawl=brawl)
     data = start.to_json()
     game, state = encode(data)
     for attempt in range(1000):

@@ -7,6 +7,7 @@ final margin).  With more than two players and no teams the search is
 paranoid: the player to move against everyone else.
 """
 import os
+import time as _time
 
 from .. import _alphabeta, limits
 from ..errors import ClaimsolveError, Interrupted
@@ -20,6 +21,16 @@ DEFAULT_HASH_MB = 64
 # turn optimum's searches (docs/benchmarks.md), more were never measured
 # (the turn optimum takes 2 at most).
 DEFAULT_THREADS_MAX = 2
+# The depth-limited search lists the root's whole turns within bounds: on a
+# large island one turn has millions of variants (jump chains,
+# continuations, tower points).  At most ROOT_TURNS turns, in at most
+# ROOT_SHARE of the time; past either the search ranks the turns listed.
+ROOT_TURNS = 20000
+ROOT_SHARE = 0.25
+# suggestions named (the best first) when a bound stopped the root's
+# listing: naming a turn costs as much as a thousand search nodes, and such
+# a root holds up to ROOT_TURNS of them (a whole root is named whole)
+NAMED_SUGGESTIONS = 100
 
 
 def default_threads():
@@ -56,11 +67,14 @@ def new_table(hash_mb):
                               "(give a smaller one)") from None
 
 
-def _searcher(position, table):
-    """The C searcher of `position`; refuses games with chance."""
+def _searcher(position, table, root_turns=0, root_seconds=0.0):
+    """The C searcher of `position`; refuses games with chance.  The
+    listing of the root's whole turns is bounded by `root_turns` and
+    `root_seconds` (0: not bounded; see _alphabeta.Searcher)."""
     state = position.engine_state()
     try:
-        return _alphabeta.Searcher(state.game, state.state_bytes(), position.player_to_move - 1, table)
+        return _alphabeta.Searcher(state.game, state.state_bytes(), position.player_to_move - 1, table,
+                                   root_turns, root_seconds)
     except ValueError as exc:
         raise ClaimsolveError(str(exc)) from None
 
@@ -218,10 +232,14 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
         return _finished(position, "alphabeta", "depth")
     if table is None:
         table = new_table(hash_mb)
-    searcher = _searcher(position, table)
+    started = _time.monotonic()
+    searcher = _searcher(position, table, ROOT_TURNS, 0.0 if time is None else time * ROOT_SHARE)
+    if time is not None:
+        time = max(time - (_time.monotonic() - started), 0.001)
     answer = _run(lambda: searcher.search(depth, time, _progress_relay(position, progress), top))
+    named = len(answer["moves"]) if searcher.root_complete else NAMED_SUGGESTIONS
     suggestions = []
-    for path, score, move_depth, bound in answer["moves"]:
+    for path, score, move_depth, bound in answer["moves"][:named]:
         exact = answer["exact"] and bound == "exact"
         suggestion = Suggestion(move=position.turn_name(path), score=score, depth=move_depth,
                                 exact=exact, result=_result_word(score) if exact else None)
@@ -229,8 +247,15 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
             suggestion.extra["bound"] = bound
         suggestions.append(suggestion)
     info = {"depth": answer["depth"]}
-    if answer["exact"]:
+    if answer["exact"] and searcher.root_complete:
         info["solved"] = True
+    if len(answer["moves"]) > named:
+        info["moves_named"] = named
+        info["moves_not_shown"] = len(answer["moves"]) - named
+    if not searcher.root_complete:
+        # a bound stopped the listing: the turns searched are the first ones listed
+        info["root_turns"] = len(answer["moves"])
+        info["root_complete"] = False
     if answer["interrupted"] and answer["depth"] == 0:
         raise Interrupted(None)          # Ctrl-C before depth 1 completed: no answer yet
     result = SearchResult(engine="alphabeta", suggestions=suggestions, pv=move_names(position, answer["pv"]),

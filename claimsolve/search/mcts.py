@@ -22,6 +22,8 @@ PROGRESS_INTERVAL = 0.25      # seconds between progress calls
 FIRST_PROGRESS = 0.1          # seconds to the first one
 ITERATION_LIMIT = 2 ** 63     # "no iteration budget"
 FORCED_SIMULATIONS = 256      # at most, beyond a budget too small to name a move (MCTSTree.search)
+TURN_ROWS = 300               # whole turns listed from a tree at most (the most visited first) ...
+WALK_NODES = 12000            # ... walking at most this many of its nodes
 
 
 MAX_EXPLORATION = 1e6
@@ -177,9 +179,24 @@ class MCTSTree:
         return done, _time.monotonic() - started
 
     def _names_a_move(self):
+        """Whether the tree names a move: with whole turns of several
+        decisions, whether its most visited line reaches a turn's end (a
+        walk of the line only: the whole tree may hold millions of nodes)."""
         if self.visits == 0:
             return False
-        return not self._compound_turns or bool(self.turn_rows())
+        if not self._compound_turns:
+            return True
+        path, state = (), self.position.engine_state()
+        while True:
+            children = [row for row in self._tree.children(path)
+                        if row[1] > 0 or result_of(row[3], row[4]) is not None]
+            if not children:
+                return False
+            move = max(children, key=lambda row: row[1])[0]
+            state.apply(move)
+            if not state.in_turn() or state.to_move() < 0:
+                return True
+            path += (move,)
 
     def _progress_info(self, done, seconds, top=None):
         """A progress report: simulations, seconds, the best move so far, and
@@ -220,19 +237,71 @@ class MCTSTree:
         if not self._compound_turns:
             return [(self.position.move_name(row[0]),) + tuple(row[1:]) for row in self.raw_root()]
         rows = []
-        self._walk_turns((), self.position.engine_state(), rows)
-        return rows
+        budget = [WALK_NODES]
+        self._walk_turns((), self.position.engine_state(), rows, False, budget)
+        self.turns_partial = len(rows) >= TURN_ROWS or budget[0] <= 0
+        if self.turns_partial:            # a large tree: its most visited turns
+            rows = []
+            self._walk_turns((), self.position.engine_state(), rows, True, [WALK_NODES])
+        self.turn_completed = False
+        if not rows and self.visits:
+            rows = self._completed_line()
+        return [(self.position.turn_name(path),) + tuple(row) for path, *row in rows]
 
-    def _walk_turns(self, path, state, rows):
-        for move, visits, reward, lower, upper, _probability in self._tree.children(path):
+    def _completed_line(self):
+        """The one row of a tree that reaches no turn's end (a turn of many
+        decisions on a large island, a short budget): its most visited line,
+        completed to the turn's end by the static evaluation (each further
+        decision the one that leaves the mover's side best off), with the
+        statistics of the line's last node in the tree."""
+        path, state = (), self.position.engine_state()
+        player = state.to_move()
+        stats = None
+        while True:
+            children = [row for row in self._tree.children(path) if row[1] > 0]
+            if not children:
+                break
+            best = max(children, key=lambda row: row[1])
+            stats = best[1:5]
+            state.apply(best[0])
+            path += (best[0],)
+            if not state.in_turn() or state.to_move() < 0:
+                return [(path,) + tuple(stats)]
+        if stats is None:
+            return []
+        self.turn_completed = True
+        while state.in_turn() and state.to_move() >= 0:
+            options = []
+            for code in state.legal_moves():
+                child = state.copy()
+                child.apply(code)
+                options.append((child.evaluate(player), -len(options), code, child))
+            _value, _order, code, state = max(options)
+            path += (code,)
+        return [(path,) + tuple(stats)]
+
+    def _walk_turns(self, path, state, rows, large, budget):
+        """Appends the turns under `path`, until TURN_ROWS rows are listed
+        or WALK_NODES nodes walked (`budget`: the nodes left; `large`: the
+        most visited branches first).  On a large island a short search
+        reaches hundreds of thousands of turns, each visited once or twice,
+        in a tree of millions of nodes: naming them all would take many
+        times the search's budget."""
+        children = self._tree.children(path)
+        if large:
+            children = sorted(children, key=lambda row: -row[1])
+        for move, visits, reward, lower, upper, _probability in children:
+            if len(rows) >= TURN_ROWS or budget[0] <= 0:
+                return
             if visits == 0 and result_of(lower, upper) is None:
                 continue
+            budget[0] -= 1
             child = state.copy()
             child.apply(move)
             if child.in_turn() and child.to_move() >= 0:
-                self._walk_turns(path + (move,), child, rows)
+                self._walk_turns(path + (move,), child, rows, large, budget)
             else:
-                rows.append((self.position.turn_name(path + (move,)), visits, reward, lower, upper))
+                rows.append((path + (move,), visits, reward, lower, upper))
 
     def statistics(self, path=()):
         """The children of the node reached from the root by the engine move
@@ -387,6 +456,10 @@ def _result(tree, roots, done, seconds, tree_nodes, threads, other_bounds=()):
     if suggestions and (not pv or pv[0] != suggestions[0].move):
         pv = [suggestions[0].move]
     info = {"iterations": done, "tree_nodes": tree_nodes, "threads": threads}
+    if getattr(tree, "turns_partial", False):
+        info["turns_partial"] = True
+    if getattr(tree, "turn_completed", False):
+        info["turn_completed"] = True
     result = result_of(lower, upper)
     exact = lower is not None and lower == upper
     if result is not None:

@@ -89,3 +89,20 @@ def test_commands_accept_unsorted_points_and_full_routes(tmp_path):
     routed = json.loads(ok("apply", play, "c1-e1-e3"))
     assert routed == json.loads(ok("apply", play, "c1-e3"))
     assert routed["board"] == [". . . . .", ". . . . .", ". . . . 1", ". . . . 2", "T1 . . 2 ."]
+
+
+def test_new_takes_the_brawl_rule_and_files_name_a_bad_one(tmp_path):
+    assert json.loads(ok("new", "claim", "--players", "3"))["rules"]["brawl"] == "even"
+    assert json.loads(ok("new", "claim", "--players", "3", "--brawl", "cap"))["rules"]["brawl"] == "cap"
+    result = run("new", "claim", "--brawl", "fair")
+    assert result.exit_code == 2 and "option '--brawl': 'fair': must be one of even, cap" in result.stderr
+    result = run("new", "colorclaim", "--brawl", "cap")
+    assert result.exit_code == 2 and "option '--brawl': colorclaim has no brawl" in result.stderr
+    data = json.loads((SEEDS / "brawl-3p.json").read_text())
+    data["rules"]["brawl"] = "fair"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    result = run("moves", bad)
+    assert result.exit_code == 2
+    assert "field 'rules.brawl': must be one of 'even', 'cap', not 'fair'" in result.stderr
+    assert "Traceback" not in result.output

@@ -8,7 +8,8 @@ At every position visited (`check_position`):
   turn (not `in_turn`, stage "turn") and stores the hash it would compute
   from scratch;
 - the reference's canonical moves are the engine's turn names, with no
-  duplicates, as many as the engine's distinct turns;
+  duplicates, as many as the engine's distinct turns; in the towers and
+  play phases the engine's lazy listing (iter_moves) gives them in order;
 - for each move (a sample of SAMPLE where a turn has thousands): the
   reference's result is the engine's end state decoded, and encoding that
   result gives the engine's end-state bytes exactly, hash included; in the
@@ -213,6 +214,8 @@ def check_position(position, rng, decisions=CODES_SAMPLE):
         if phase in ("towers", "play"):
             walk_decisions(position, engine)
             check_transpositions(data, game, engine)
+            # the lazy listing (`moves` streams it) gives the same moves in the same order
+            assert list(position.iter_moves()) == moves, "iter_moves differs from legal_moves"
     end_of = {name: end for end, name in names.items()}
     if phase in ("towers", "play"):
         turns = position.legal_turns()
@@ -450,10 +453,12 @@ def small_position(rng, players, variant, phase, rules):
 
 
 def crowded_position(rng, players, variant, phase, rules, slack=None, left=None,
-                     losses=(0, 1, 2, 3, 3, 4, 4, 4)):
+                     losses=(0, 1, 2, 3, 3, 4, 4, 4), lost=None, seats=None):
     """An island holding just about every Viking, in the settle phase (each
     colour a few Vikings in hand, `left` in all when given) or the brawl
-    (each colour lost one of `losses`, mostly 3 or 4 by default)."""
+    (each colour lost one of `losses`, mostly 3 or 4 by default; or as the
+    dict `lost` says, with `seats` (first player, player to move) when
+    given)."""
     colours = colours_in_play(players, variant)
     slack = rng.randint(0, 6) if slack is None else slack
     while True:
@@ -470,11 +475,11 @@ def crowded_position(rng, players, variant, phase, rules, slack=None, left=None,
                 continue
             to_move = rng.choice(movers)
         else:
-            lost = {c: rng.choice(losses) for c in colours}
-            if variant == "battle-for-two" and all(n == 4 for n in lost.values()):
+            drawn = lost or {c: rng.choice(losses) for c in colours}
+            if variant == "battle-for-two" and all(n == 4 for n in drawn.values()):
                 continue
-            on_island = {c: 18 - lost[c] for c in colours}
-            to_move = rng.randint(1, players)
+            on_island = {c: 18 - drawn[c] for c in colours}
+            to_move = rng.randint(1, players) if seats is None else seats[1]
         needed = sum(on_island.values()) + (sum(hand.values()) if phase == "settle" else 0) + slack
         side = 1
         while side * (side + 1) < needed * 1.15:
@@ -488,7 +493,8 @@ def crowded_position(rng, players, variant, phase, rules, slack=None, left=None,
             for _ in range(on_island[colour]):
                 pieces[cells.pop()] = str(colour)
         data = {"game": "claim", "players": players, "variant": variant, "territories": rows,
-                "board": board_rows(rows, pieces), "phase": phase, "first_player": rng.randint(1, players),
+                "board": board_rows(rows, pieces), "phase": phase,
+                "first_player": rng.randint(1, players) if seats is None else seats[0],
                 "to_move": to_move, "rules": dict(rules)}
         return ClaimPosition.from_json(data)
 
@@ -600,6 +606,39 @@ def test_settle_and_brawl_on_crowded_hand_islands(players, variant, seed, rules,
 
     end, depths = play_game(position, rng, 30, full, perft)
     assert end.phase == "play" or end.is_over()
+
+
+BRAWL_SEATS = [(3, "standard"), (4, "standard"), (2, "battle-for-two")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("brawl", ["even", "cap"])
+@pytest.mark.parametrize("players, variant", BRAWL_SEATS, ids=["3-seats", "4-seats", "battle-for-two"])
+@settings(max_examples=3, **SETTINGS)
+@given(data=st.data())
+def test_brawls_under_both_brawl_rules(players, variant, brawl, data):
+    """rules.brawl "even" and "cap": brawls from islands that hold every
+    Viking, each colour having lost 0 to 4 already and any seat first and to
+    move (all drawn by hypothesis), played to the towers phase, every turn
+    checked fully; the move played at each turn is drawn by hypothesis too,
+    so a disagreement shrinks to the fewest, smallest removals."""
+    colours = colours_in_play(players, variant)
+    lost = {c: data.draw(st.integers(0, 4), label=f"lost by colour {c}") for c in colours}
+    if variant == "battle-for-two" and all(n == 4 for n in lost.values()):
+        lost[1] = 3
+    first = data.draw(st.integers(1, players), label="first player")
+    to_move = data.draw(st.integers(1, players), label="to move")
+    rules = dict(RULE_DEFAULTS, brawl=brawl)
+    rng = random.Random(data.draw(st.integers(0, 2 ** 16), label="island seed"))
+    position = crowded_position(rng, players, variant, "brawl", rules, slack=2, lost=lost, seats=(first, to_move))
+    for _ in range(12):
+        if position.phase != "brawl":
+            break
+        moves = check_position(position, rng, decisions=2)
+        move = data.draw(st.sampled_from(moves), label="brawl move")
+        position = position.play(move)
+    assert position.phase == "towers"
+    check_position(position, rng, decisions=2)
 
 
 @pytest.mark.parametrize("switch, values, players", [

@@ -35,7 +35,7 @@ SPEC_TEXT = """{
   "phase": "play",
   "first_player": 1,
   "to_move": 1,
-  "rules": {"standstill": "same-viking", "draw_after": 200, "third_party_anvil": true},
+  "rules": {"standstill": "same-viking", "draw_after": 200, "third_party_anvil": true, "brawl": "even"},
   "history": {"streak": {"1": ["c1", 2], "2": null}, "quiet_plies": 0}
 }
 """
@@ -98,7 +98,8 @@ def test_defaults():
     out = position.to_json()
     assert out["variant"] == "standard" and out["phase"] == "play"
     assert out["first_player"] == 1 and out["to_move"] == 1
-    assert out["rules"] == {"standstill": "same-viking", "draw_after": 200, "third_party_anvil": True}
+    assert out["rules"] == {"standstill": "same-viking", "draw_after": 200, "third_party_anvil": True,
+                            "brawl": "even"}
     assert out["history"] == {"streak": {"1": None, "2": None}, "quiet_plies": 0}
 
 
@@ -106,7 +107,8 @@ def test_to_move_defaults_to_the_first_player_and_rules_take_defaults():
     position = ClaimPosition.from_json(data_with(first_player=2, to_move=_DROP, rules={"draw_after": 50},
                                                  history={"quiet_plies": 3}))
     assert position.player_to_move == 2
-    assert position.to_json()["rules"] == {"standstill": "same-viking", "draw_after": 50, "third_party_anvil": True}
+    assert position.to_json()["rules"] == {"standstill": "same-viking", "draw_after": 50, "third_party_anvil": True,
+                                           "brawl": "even"}
     assert position.to_json()["history"] == {"streak": {"1": None, "2": None}, "quiet_plies": 3}
 
 
@@ -163,6 +165,8 @@ def test_accessors():
     ({"rules": {"draw_after": True}}, "rules.draw_after", "1..65535"),
     ({"rules": {"draw_after": 2.5}}, "rules.draw_after", "1..65535"),
     ({"rules": {"third_party_anvil": "yes"}}, "rules.third_party_anvil", "true or false"),
+    ({"rules": {"brawl": "fair"}}, "rules.brawl", "must be one of 'even', 'cap', not 'fair'"),
+    ({"rules": {"brawl": None}}, "rules.brawl", "must be one of 'even', 'cap', not null"),
     ({"history": []}, "history", "object"),
     ({"history": {"streaks": {}}}, "history.streaks", "unknown key"),
     ({"history": {"streak": []}}, "history.streak", "object"),
@@ -324,6 +328,19 @@ def test_new_defaults_and_island_choices():
     assert len(ClaimPosition.new(island="random").island.territories) == 5     # a fresh seed
 
 
+def test_brawl_rule_is_read_written_and_chosen_by_new():
+    """rules.brawl: a file without the key (as every file written before the
+    switch) reads as "even"; "cap" is kept; both are always written."""
+    old = data_with(rules={"standstill": "same-viking", "draw_after": 200, "third_party_anvil": True})
+    assert ClaimPosition.from_json(old).rules.brawl == "even"
+    assert ClaimPosition.from_json(old).to_json()["rules"]["brawl"] == "even"
+    cap = ClaimPosition.from_json(data_with(rules={"brawl": "cap"}))
+    assert cap.rules.brawl == "cap" and cap.to_json()["rules"]["brawl"] == "cap"
+    assert ClaimPosition.from_json(cap.to_json()) == cap != ClaimPosition.from_json(old)
+    assert ClaimPosition.new().rules.brawl == "even"
+    assert ClaimPosition.new(players=3, brawl="cap").to_json()["rules"]["brawl"] == "cap"
+
+
 @pytest.mark.parametrize("options, words", [
     ({"size": "6x5"}, "Claim islands are chosen with --island"),
     ({"players": 5}, "2, 3 or 4"),
@@ -331,6 +348,7 @@ def test_new_defaults_and_island_choices():
     ({"variant": "giant"}, "variants"),
     ({"island": "atlantis"}, "unknown"),
     ({"players": 4, "island": "standard-2"}, "too few"),
+    ({"brawl": "fair"}, "option '--brawl': 'fair': must be one of even, cap"),
 ])
 def test_new_refuses(options, words):
     with pytest.raises(ClaimsolveError, match=words):

@@ -644,6 +644,76 @@ def test_brawl_cap_with_three_seats():
         partial.play("pass")
 
 
+SEEDS = __import__("pathlib").Path(__file__).resolve().parents[2] / "seeds" / "claim"
+
+
+def seed_brawl(brawl):
+    """seeds/claim/brawl-3p.json (the brawl's first turn, 3 seats) under `brawl`."""
+    import json
+    data = json.loads((SEEDS / "brawl-3p.json").read_text())
+    data["rules"]["brawl"] = brawl
+    return ClaimPosition.from_json(data)
+
+
+def of_colour(position, colour, n):
+    return " ".join("x" + point for point, token in sorted(position.pieces().items()) if token == str(colour))[
+        :4 * n].split()[:n]
+
+
+def test_brawl_even_lets_the_third_of_three_take_four():
+    """RULES.md, Brawl: under "even" seat 1 takes 4 of colour 2, and then
+    seat 2 may not take 4 of colour 1 (seat 3 would find nothing): he takes
+    4 of colour 3, and seat 3 takes 4 of colour 1.  Under "cap" seat 2 may,
+    and seat 3 passes keeping all 18."""
+    for brawl in ("even", "cap"):
+        position = seed_brawl(brawl)
+        assert len(position.legal_moves()) == 58905           # C(36, 4): any 4 of colours 2 and 3
+        second = position.play(" ".join(of_colour(position, 2, 4)))
+        fours_of_one = " ".join(of_colour(second, 1, 4))
+        if brawl == "cap":
+            third = second.play(fours_of_one)
+            assert third.legal_moves() == ["pass"]
+            assert third.play("pass").vikings_lost(3) == 0
+            continue
+        assert len(second.legal_moves()) == 3060             # C(18, 4): only colour 3 leaves seat 3 his 4
+        with pytest.raises(MoveError, match=r"after this removal player 3 could remove only 0 opposing Vikings "
+                                            r"within the cap, not 4 \(rules.brawl \"even\""):
+            second.play(fours_of_one)
+        with pytest.raises(MoveError, match="player 3 could remove only 1 opposing Viking within"):
+            second.play(" ".join(of_colour(second, 1, 3) + of_colour(second, 3, 1)))
+        third = second.play(" ".join(of_colour(second, 3, 4)))
+        assert third.player_to_move == 3 and len(third.legal_moves()) == 3060
+        assert engine_after(second, " ".join(of_colour(second, 3, 4))) == third.to_json()
+        done = third.play(third.legal_moves()[0])
+        assert done.phase == "towers"
+        assert [done.vikings_lost(c) for c in (1, 2, 3)] == [4, 4, 4]
+
+
+def test_brawl_even_splits_exactly_after_a_mixed_first_turn():
+    """Seat 1 took 1 of colour 2 and 3 of colour 3: seat 2 must take 3 of
+    colour 1 and 1 of colour 3 (then seat 3 takes 1 of colour 1 and 3 of
+    colour 2): C(18, 3) * 15 removals, against C(33, 4) - ... under the cap."""
+    position = seed_brawl("even")
+    second = position.play(" ".join(of_colour(position, 2, 1) + of_colour(position, 3, 3)))
+    moves = second.legal_moves()
+    assert len(moves) == 816 * 15
+    assert all(sum(second.piece(m[1:]) == "1" for m in move.split()) == 3 for move in moves)
+    assert len(moves) < len(ClaimPosition.from_json(dict(second.to_json(), rules={"brawl": "cap"})).legal_moves())
+
+
+def test_brawl_even_gives_way_to_the_cap_when_no_removal_passes():
+    """A hand-made brawl where no removal of 4 leaves seat 3 his 4 (colour
+    2 has lost 4 already, so seat 3 can only take what seat 2 leaves of
+    colour 1, and colour 3 has room for 1): the cap decides seat 2's turn,
+    as under "cap"."""
+    counts = {1: 18, 2: 14, 3: 15}
+    position = make(brawl_board(7, 7, counts), players=3, phase="brawl", to_move=2, rules={"brawl": "even"})
+    cap = make(brawl_board(7, 7, counts), players=3, phase="brawl", to_move=2, rules={"brawl": "cap"})
+    assert position.legal_moves() == cap.legal_moves()
+    assert len(position.legal_moves()) == 816 * 15 + 3060           # 3 of colour 1 and 1 of colour 3, or 4 of 1
+    assert engine_after(position, position.legal_moves()[-1]) == position.play(position.legal_moves()[-1]).to_json()
+
+
 def test_brawl_in_four_seats_removes_opposing_colours_only():
     position = make(brawl_board(9, 8, {1: 18, 3: 18, 2: 18, 4: 18}), players=4, phase="brawl")
     with pytest.raises(MoveError, match="your ally's Viking"):

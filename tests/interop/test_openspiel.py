@@ -822,3 +822,13 @@ def test_benchmark_quick_run():
         assert section in out
     claim = out[out.index("## claim-mcts-speed"):out.index("## head-to-head")]
     assert "OpenSpiel MCTSBot on Claim" in claim and "ratio" in claim
+
+
+def test_claim_brawl_parameter_sets_the_rule():
+    """"brawl": "even" (default) or "cap", the rules' brawl of the start;
+    anything else is refused by name."""
+    assert claim_spiel.start_position({**claim_spiel._DEFAULTS}).rules.brawl == "even"
+    game = pyspiel.load_game(claim_spiel.SHORT_NAME, {"players": 3, "brawl": "cap"})
+    assert game.new_initial_state().position.rules.brawl == "cap"
+    with pytest.raises(claimsolve.ClaimsolveError, match="parameter 'brawl': must be one of even, cap, not 'fair'"):
+        claim_spiel.start_position({**claim_spiel._DEFAULTS, "brawl": "fair"})

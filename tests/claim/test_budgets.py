@@ -1,0 +1,95 @@
+"""The largest Claim islands keep every budget: a turn's variants are listed
+lazily and within bounds counted in decisions (never a wall clock here; the
+wall-clock figures are benchmarks/bench_budgets.py's).
+
+tests/data/claim-16x16-battle-chains.json is a 16x16 battle-for-two island
+(26 territories of 4x3 points, the top row in 2- and 3-point ones), 14
+Vikings a colour in the play phase, most on one colour of a checkerboard so
+that jump chains cross the island: one turn has about 1.8 million variants
+(the engine counts them in some 12 s).  claim-16x16-battle-towers.json has
+Vikings scattered, no tower yet: five conquests with a choice of point
+before any movement, some 89,000 turns.
+"""
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import claimsolve
+from claimsolve import _alphabeta
+from claimsolve.cli.main import main
+from claimsolve.search import alphabeta
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+CHAINS = DATA / "claim-16x16-battle-chains.json"
+TOWERS = DATA / "claim-16x16-battle-towers.json"
+SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "claim"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_a_bounded_listing_stops_at_its_node_budget_with_valid_turns():
+    position = claimsolve.load(CHAINS)
+    state = position.engine_state()
+    turns, complete, nodes = state.turns_bounded(max_nodes=5000)
+    assert not complete and nodes <= 5001
+    assert 0 < len(turns) < 5000
+    for codes, end in turns[:50]:
+        walker = state.copy()
+        for code in codes:
+            walker.apply(code)
+        assert not walker.in_turn() and walker.state_bytes() == end
+    first, complete, _ = state.turns_bounded(max_turns=7)
+    assert not complete and first == turns[:7]          # the same walk, stopped sooner
+
+
+def test_a_bound_the_listing_never_reaches_changes_nothing():
+    position = claimsolve.load(SEEDS / "play-2p.json")
+    state = position.engine_state()
+    turns, complete, nodes = state.turns_bounded(max_nodes=10 ** 6, max_turns=10 ** 6)
+    assert complete and turns == state.turns() and len(turns) == 27 and nodes >= 27
+
+
+def test_alphabeta_ranks_the_root_turns_it_could_list():
+    position = claimsolve.load(CHAINS)
+    state = position.engine_state()
+    searcher = _alphabeta.Searcher(state.game, state.state_bytes(), 0, _alphabeta.Table(4), 40)
+    assert not searcher.root_complete
+    answer = searcher.search(1, None, None, 1)
+    assert len(answer["moves"]) == 40
+    result = alphabeta.search(claimsolve.load(SEEDS / "play-2p.json"), depth=1)
+    assert "root_complete" not in result.info and len(result.suggestions) == 27
+
+
+def test_alphabeta_on_the_largest_island_says_what_it_searched(monkeypatch):
+    monkeypatch.setattr(alphabeta, "ROOT_TURNS", 300)
+    position = claimsolve.load(CHAINS)
+    result = alphabeta.search(position, depth=1)
+    assert result.info["root_complete"] is False and result.info["root_turns"] == 300
+    assert len(result.suggestions) == alphabeta.NAMED_SUGGESTIONS
+    assert result.info["moves_not_shown"] == 300 - alphabeta.NAMED_SUGGESTIONS
+    for suggestion in result.suggestions[:5]:
+        assert position.play(suggestion.move).player_to_move == 2
+
+
+def test_moves_streams_the_first_n_and_says_more_are_left():
+    result = run("moves", CHAINS, "--limit", "5")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) == 5 and lines[0] == "T@e1 T@m5 T@a10 T@m10 T@m13 c10-b10"
+    assert result.stderr == "claimsolve: --limit 5: the first 5 moves; there are more\n"
+    position = claimsolve.load(CHAINS)
+    after = position.play(lines[-1])
+    assert after.player_to_move == 2
+    assert json.loads(run("moves", TOWERS, "--limit", "2", "--json").stdout) == [
+        "T@e7 T@m8 T@a16 T@d16 T@g16 T@m16 a2-a3", "T@e7 T@m8 T@a16 T@d16 T@g16 T@m16 a2-b2"]
+
+
+def test_moves_limit_above_the_count_prints_them_all_silently():
+    result = run("moves", SEEDS / "play-2p.json", "--limit", "1000")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert result.stdout.splitlines() == claimsolve.load(SEEDS / "play-2p.json").legal_moves()
+    result = run("moves", SEEDS / "play-2p.json", "--limit", "0")
+    assert result.exit_code == 2 and "--limit" in result.stderr
