@@ -123,8 +123,9 @@ def answer_labels(result, game, with_odds=False):
             notes.append("the tree reached no turn's end in the time: the move is its most visited line, "
                          "completed by the static evaluation")
         elif info.get("turns_partial"):
-            notes.append(f"the tree holds more whole turns than were named: the {len(result.suggestions):,} "
-                         "turns of its most visited branches are ranked")
+            named = info.get("turns_named", len(result.suggestions))
+            notes.append(f"the tree holds more whole turns than were named: the {named:,} turns of its most "
+                         "visited branches are ranked")
         if with_odds:
             notes.append("the suggestions rank by MCTS visits (win chance, every seat searched); the odds "
                          "table ranks its plans by the win chance of play-outs that follow fixed "

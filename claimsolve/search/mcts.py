@@ -22,8 +22,12 @@ PROGRESS_INTERVAL = 0.25      # seconds between progress calls
 FIRST_PROGRESS = 0.1          # seconds to the first one
 ITERATION_LIMIT = 2 ** 63     # "no iteration budget"
 FORCED_SIMULATIONS = 256      # at most, beyond a budget too small to name a move (MCTSTree.search)
-TURN_ROWS = 300               # whole turns listed from a tree at most (the most visited first) ...
-WALK_NODES = 12000            # ... walking at most this many of its nodes
+# Whole turns named from a tree: every turn it reaches, unless that means
+# walking more than WALK_NODES nodes (a large island's tree); then the most
+# visited branches first, up to TURN_ROWS turns.  A standard island's settle
+# (some 2,000 pairs) is named whole.
+TURN_ROWS = 5000
+WALK_NODES = 12000
 
 
 MAX_EXPLORATION = 1e6
@@ -458,6 +462,7 @@ def _result(tree, roots, done, seconds, tree_nodes, threads, other_bounds=()):
     info = {"iterations": done, "tree_nodes": tree_nodes, "threads": threads}
     if getattr(tree, "turns_partial", False):
         info["turns_partial"] = True
+        info["turns_named"] = len(rows)
     if getattr(tree, "turn_completed", False):
         info["turn_completed"] = True
     result = result_of(lower, upper)

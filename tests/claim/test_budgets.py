@@ -93,3 +93,27 @@ def test_moves_limit_above_the_count_prints_them_all_silently():
     assert result.stdout.splitlines() == claimsolve.load(SEEDS / "play-2p.json").legal_moves()
     result = run("moves", SEEDS / "play-2p.json", "--limit", "0")
     assert result.exit_code == 2 and "--limit" in result.stderr
+
+
+def test_mcts_names_every_turn_of_a_standard_settle(monkeypatch):
+    """The bound on naming a tree's turns is for the largest islands: a
+    standard island's settle (some 2,000 pairs) is named whole, the same
+    turns an unbounded walk names."""
+    from claimsolve.search import mcts
+    tree = mcts.MCTSTree(claimsolve.load(SEEDS / "settle-2p.json"), seed=1)
+    tree.search(iterations=4000)
+    named = {row[0] for row in tree.turn_rows()}
+    assert not tree.turns_partial and len(named) > 300
+    monkeypatch.setattr(mcts, "TURN_ROWS", 10 ** 9)
+    monkeypatch.setattr(mcts, "WALK_NODES", 10 ** 9)
+    assert {row[0] for row in tree.turn_rows()} == named
+
+
+def test_mcts_on_the_largest_island_says_how_many_turns_it_ranked():
+    """Where the tree holds more turns than are named, the note gives the
+    number of turns ranked, not the number of suggestions shown."""
+    answer = claimsolve.analyze(claimsolve.load(DATA / "claim-16x16-battle-lattice.json"), engine="mcts",
+                                iterations=20000, top=5)
+    info = answer.to_json()
+    assert info["turns_partial"] and info["turns_named"] > 5 and len(info["suggestions"]) == 5
+    assert any(f"the {info['turns_named']:,} turns" in note for note in info["notes"]), info["notes"]
