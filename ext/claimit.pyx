@@ -32,35 +32,21 @@ from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memcpy, memset
 from libc.math cimport exp
 from game cimport *
+from bits cimport *
 
 cdef extern from *:
     """
-    #if defined(__GNUC__) && defined(__x86_64__)
-    #pragma GCC target("popcnt")   /* every x86-64 processor since 2008: one instruction, not a libgcc call */
-    #endif
-    static inline int ci_popcount(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline int ci_ctz(unsigned long long x) { return __builtin_ctzll(x); }
-    static inline int ci_clz(unsigned long long x) { return __builtin_clzll(x); }
-    static inline unsigned long long ci_bits(double v) { unsigned long long b; __builtin_memcpy(&b, &v, 8); return b; }
     /* uint64_t, as the Cython side declares them: a pointer to it is not one to unsigned long long
        (GCC 14 refuses the mismatch as an error) */
     static inline void ci_count_add(uint64_t *p) { __atomic_fetch_add(p, (uint64_t) 1, __ATOMIC_RELAXED); }
     static inline uint64_t ci_count(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline int ci_flag(const int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void ci_flag_set(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
-    static inline unsigned long long ci_mulhi(unsigned long long a, unsigned long long b) {
-        return (unsigned long long) (((unsigned __int128) a * b) >> 64);
-    }
     """
-    int ci_popcount(uint64_t x) noexcept nogil
-    int ci_ctz(uint64_t x) noexcept nogil
-    int ci_clz(uint64_t x) noexcept nogil
-    uint64_t ci_bits(double v) noexcept nogil
     void ci_count_add(uint64_t *p) noexcept nogil
     uint64_t ci_count(const uint64_t *p) noexcept nogil
     int ci_flag(const int *p) noexcept nogil
     void ci_flag_set(int *p, int v) noexcept nogil
-    uint64_t ci_mulhi(uint64_t a, uint64_t b) noexcept nogil
 
 include "interrupts.pxi"
 include "table_memory.pxi"

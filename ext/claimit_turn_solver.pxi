@@ -85,8 +85,8 @@ cdef inline int stop_gain(const ci_state *s, int objective) noexcept nogil:
     """What stopping now gains: this turn's black markers ("secured"), or
     the spaces not the mover's with a marker of this turn ("held")."""
     if objective == OBJ_SECURED:
-        return ci_popcount(s.turn_black)
-    return ci_popcount((s.turn_white | s.turn_black) & ~s.colour[s.to_move])
+        return cs_popcount(s.turn_black)
+    return cs_popcount((s.turn_white | s.turn_black) & ~s.colour[s.to_move])
 
 cdef uint64_t LOWER = 0             # the spaces r > c (0-based index r * 6 + c): one of each off-diagonal pair
 cdef uint64_t ROW_TO_COLUMN[64]     # a row's six bits (bit c) as a column's (bit 6 c)
@@ -191,7 +191,7 @@ cdef inline void turn_key(const opt_solver *o, const ci_state *s, int depth,
                 if s.white_at[n] >= 0:
                     number_at[s.white_at[n]] = <int8_t> n
             while both:
-                lo = ci_ctz(both)
+                lo = cs_ctz(both)
                 both &= both - 1
                 if number_at[lo] < number_at[TRANSPOSED[lo]]:
                     swap |= 1ULL << lo
@@ -231,7 +231,7 @@ cdef inline uint64_t check_home(uint64_t check, uint64_t size) noexcept nogil:
     """The slot where the probe of a key with this check starts: taken from
     the check alone, so that opt_grow can move each entry to its home in the
     larger table without the key."""
-    return ci_mulhi((check & CHECK_BITS) << 2, size)
+    return cs_mulhi((check & CHECK_BITS) << 2, size)
 
 cdef inline uint64_t opt_home(const opt_solver *o, uint64_t key1, uint64_t key2) noexcept nogil:
     """The slot where the key's probe starts."""
@@ -254,7 +254,7 @@ cdef inline opt_entry *opt_slot(opt_solver *o, uint64_t key1, uint64_t key2, uin
             value[0] = -1.0
             return &o.table[i]
         v = o.table[i].value
-        found = word ^ ci_bits(v)
+        found = word ^ cs_double_bits(v)
         if (found & ~CUT_BIT) == want:
             value[0] = v
             cut[0] = (found & CUT_BIT) != 0
@@ -266,7 +266,7 @@ cdef inline opt_entry *opt_slot(opt_solver *o, uint64_t key1, uint64_t key2, uin
 cdef inline void opt_store(opt_solver *o, opt_entry *e, uint64_t check, bint cut, double value) noexcept nogil:
     """Fills the empty slot e (from opt_slot) with a state's value."""
     e.value = value
-    e.check = (check | (CUT_BIT if cut else 0)) ^ ci_bits(value)
+    e.check = (check | (CUT_BIT if cut else 0)) ^ cs_double_bits(value)
     ci_count_add(o.count)
 
 cdef inline uint64_t next_size(uint64_t size, uint64_t bound) noexcept nogil:
@@ -290,7 +290,7 @@ cdef int opt_grow(opt_solver *o, uint64_t size) noexcept nogil:
     for i in range(o.size):
         if o.table[i].check == 0:
             continue
-        found = o.table[i].check ^ ci_bits(o.table[i].value)
+        found = o.table[i].check ^ cs_double_bits(o.table[i].value)
         j = check_home(found, size)
         while fresh[j].check != 0:
             j += 1
@@ -414,7 +414,7 @@ cdef int top_share_sums(const ci_ctx *c, uint64_t classes, uint64_t spaces, int 
     sums[0] = 0
     if count > 0 and classes != 0:
         while spaces:
-            share = rolls_of(c, c.space_classes[ci_ctz(spaces)] & classes)
+            share = rolls_of(c, c.space_classes[cs_ctz(spaces)] & classes)
             spaces &= spaces - 1
             if kept == count:
                 if share <= top[count - 1]:
@@ -500,7 +500,7 @@ cdef void number_bounds_of(const ci_ctx *c, uint64_t black_cls, uint64_t ws, int
     cdef uint64_t white_cls = white_classes_at(c, ws, rest)
     out.bust_cls = ALL_CLASSES & ~(black_cls | white_cls)
     out.gain_rolls = rolls_of(c, white_cls)
-    top_share_sums(c, out.bust_cls, ws, ci_popcount(rest), out.unblocked)
+    top_share_sums(c, out.bust_cls, ws, cs_popcount(rest), out.unblocked)
     out.stop_bust = 217
     out.stop_gain_rolls = 0
 
@@ -684,14 +684,14 @@ cdef double roll_bounds_first(const opt_solver *o, const ci_state *s, bound_work
     cdef uint64_t bs = black_spaces(s) if sup > 0 else 0
     cdef uint64_t ws = white_spaces(s)
     cdef int f = free_whites(s)
-    cdef int nfree = ci_popcount(f)
-    cdef int nwhite = ci_popcount(ws)
+    cdef int nfree = cs_popcount(f)
+    cdef int nwhite = cs_popcount(ws)
     cdef int capacity, bust, cover, gain_rolls
     cdef uint64_t black_cls, white_cls, bust_cls
     cdef double g = stop_gain(s, o.objective), survive, bound
     w.more = False
     if o.objective == OBJ_SECURED:
-        capacity = ci_popcount(bs) + (nwhite if c.release_white or nwhite < nfree else nfree)
+        capacity = cs_popcount(bs) + (nwhite if c.release_white or nwhite < nfree else nfree)
         if capacity > sup:
             capacity = sup
     else:
@@ -735,7 +735,7 @@ cdef double roll_bounds_first(const opt_solver *o, const ci_state *s, bound_work
         return bound
     w.more = True
     w.sup = sup
-    w.blackable = ci_popcount(bs)
+    w.blackable = cs_popcount(bs)
     w.nwhite = nwhite
     w.nfree = nfree
     w.capacity = capacity
@@ -939,9 +939,9 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
     cdef int sup = supply(s)
     cdef uint64_t ws = white_spaces(s)
     cdef int free_now = free_whites(s)
-    cdef int nfree = ci_popcount(free_now)
-    cdef int nwhite = ci_popcount(ws)
-    cdef int blackable = ci_popcount(black_spaces(s)) if sup > 0 else 0
+    cdef int nfree = cs_popcount(free_now)
+    cdef int nwhite = cs_popcount(ws)
+    cdef int blackable = cs_popcount(black_spaces(s)) if sup > 0 else 0
     cdef bint quick = o.prune and not c.release_white and sup > 0 and nfree >= 2
     # a white's child's stop gain: a white adds no black, and lies on a space that is not the mover's
     cdef double white_stop = stop_gain(s, o.objective) + (1.0 if o.objective == OBJ_HELD else 0.0)
@@ -954,7 +954,7 @@ cdef double opt_roll(opt_solver *o, const ci_state *s, int depth, double thresho
     for rounds in range(1, 3):
         todo = (black_cls | white_cls) & ~gain_cls if rounds == 1 else gain_cls
         while todo:
-            k = 63 - ci_clz(todo) if o.helper else ci_ctz(todo)
+            k = 63 - cs_clz(todo) if o.helper else cs_ctz(todo)
             todo &= ~(1ULL << k)
             n = class_placements(c, s, k, moves)
             best = 0.0
