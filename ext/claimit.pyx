@@ -20,7 +20,9 @@ The parts, one idea a file: claimit_rules.pxi (the state, the rule set's
 tables, placing, stopping, busting, the standing), claimit_game.pxi (the
 cs_game callbacks), claimit_policy.pxi (the playout policy),
 claimit_value.pxi (the playout value: win shares at a turn start),
-claimit_turn_solver.pxi (the exact turn optimum), claimit_simulate.pxi
+claimit_turn_solver.pxi (the exact turn optimum: its state; its parts
+claimit_memo_key.pxi, claimit_memo_table.pxi, claimit_turn_bounds.pxi,
+claimit_turn_search.pxi), claimit_simulate.pxi
 (play-outs and the odds table's plans); interrupts.pxi (the clock and
 Ctrl-C) is shared with the other engines, table_memory.pxi (the memo's
 memory in large pages, the prefetch of a slot) with alpha-beta.  This
@@ -57,6 +59,10 @@ include "claimit_policy.pxi"
 include "claimit_value.pxi"
 include "claimit_symmetry.pxi"
 include "claimit_turn_solver.pxi"
+include "claimit_memo_key.pxi"
+include "claimit_memo_table.pxi"
+include "claimit_turn_bounds.pxi"
+include "claimit_turn_search.pxi"
 include "claimit_simulate.pxi"
 
 
