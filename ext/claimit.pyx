@@ -25,7 +25,8 @@ claimit_memo_key.pxi, claimit_memo_table.pxi, claimit_turn_bounds.pxi,
 claimit_turn_search.pxi), claimit_simulate.pxi
 (play-outs and the odds table's plans); interrupts.pxi (the clock and
 Ctrl-C) is shared with the other engines, table_memory.pxi (the memo's
-memory in large pages, the prefetch of a slot) with alpha-beta.  This
+memory in large pages, the prefetch of a slot, the lockless slot) with
+alpha-beta.  This
 file: the Python classes.
 """
 from cpython.pycapsule cimport PyCapsule_New

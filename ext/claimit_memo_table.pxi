@@ -8,8 +8,9 @@ under a depth limit, marked CUT_BIT), and a full table ends the search.
 Two threads (a solve and its helper) share the table without locks: a
 slot's check is stored XORed with its value's bits, so an entry torn by
 two writes at once matches no key and reads as another key's (the idea of
-Hyatt and Mann's lockless hashing, as in alpha-beta's table,
-alphabeta_table.pxi).  The table starts small (FIRST_SLOTS) and grows as it
+Hyatt and Mann's lockless hashing); its two words are read and written
+through table_memory.pxi's lockless slot, the one alpha-beta's table
+(alphabeta_table.pxi) is made of.  The table starts small (FIRST_SLOTS) and grows as it
 fills, up to its memory bound, so that a short search touches few pages;
 it does not grow while it is shared (solve grows it between runs).  Its
 memory comes from table_memory.pxi.
@@ -42,17 +43,17 @@ cdef inline opt_entry *opt_slot(opt_solver *o, uint64_t key1, uint64_t key2, uin
     meanwhile either matches whole or reads as another key's."""
     cdef uint64_t want = opt_check(key1, key2)
     cdef uint64_t i = check_home(want, o.size)
-    cdef uint64_t word, found
+    cdef uint64_t word, bits, found
     cdef double v
     check[0] = want
     while True:
-        word = o.table[i].check
+        cs_slot_load(&o.table[i], &word, &bits)
         if word == 0:
             value[0] = -1.0
             return &o.table[i]
-        v = o.table[i].value
-        found = word ^ cs_double_bits(v)
+        found = word ^ bits
         if (found & ~CUT_BIT) == want:
+            memcpy(&v, &bits, 8)
             value[0] = v
             cut[0] = (found & CUT_BIT) != 0
             return &o.table[i]
@@ -62,8 +63,8 @@ cdef inline opt_entry *opt_slot(opt_solver *o, uint64_t key1, uint64_t key2, uin
 
 cdef inline void opt_store(opt_solver *o, opt_entry *e, uint64_t check, bint cut, double value) noexcept nogil:
     """Fills the empty slot e (from opt_slot) with a state's value."""
-    e.value = value
-    e.check = (check | (CUT_BIT if cut else 0)) ^ cs_double_bits(value)
+    cdef uint64_t bits = cs_double_bits(value)
+    cs_slot_store(e, (check | (CUT_BIT if cut else 0)) ^ bits, bits)
     ci_count_add(o.count)
 
 cdef inline uint64_t next_size(uint64_t size, uint64_t bound) noexcept nogil:
