@@ -19,7 +19,8 @@ One idea per file, each included here:
 - alphabeta_deepening.pxi: the depth-limited driver (iterative deepening,
   aspiration windows, PVS at the root);
 - table_memory.pxi (shared with the Claim It! engine): the table's memory
-  in large pages, the prefetch of a bucket.
+  in large pages, the prefetch of a bucket, the lockless two-word slot an
+  entry is read and written through.
 This file holds the Searcher: one root state, its root moves, the ticks
 back to Python and the two drivers' entry points.
 

@@ -15,34 +15,22 @@
 #
 # The solver's workers (alphabeta_solver.pxi) share one table without locks:
 # an entry is two 8-byte words, the key stored XORed with the data word, and
-# is read and written only whole, through entry_read / entry_write.  An entry
-# torn by two threads writing it at once no longer matches its key and reads
-# as a miss (the idea of Hyatt and Mann's lockless hashing).  One thread at a
+# is read and written only whole, through entry_read / entry_write (on
+# table_memory.pxi's lockless slot, which the turn optimum's memo uses
+# too).  An entry torn by two threads writing it at once no longer matches
+# its key and reads as a miss (the idea of Hyatt and Mann's lockless
+# hashing).  One thread at a
 # time grows the table; meanwhile the others go on with the old mask: what
 # they miss or store in a bucket that has just moved is lost, never wrong.
 
 cdef extern from *:
     """
-    /* an entry's two words, each loaded and stored whole (another thread
-       may write them meanwhile) */
-    static inline void ab_words_load(const void *slot, uint64_t *w0, uint64_t *w1) {
-        const volatile uint64_t *w = (const volatile uint64_t *) slot;
-        *w0 = w[0];
-        *w1 = w[1];
-    }
     /* flags read and set from any thread: the table's growth, the
        solver workers' stops */
     static inline int ab_flag_get(const int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void ab_flag_set(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
     static inline int ab_flag_claim(int *p) { return __atomic_exchange_n(p, 1, __ATOMIC_ACQUIRE) == 0; }
-    static inline void ab_words_store(void *slot, uint64_t w0, uint64_t w1) {
-        volatile uint64_t *w = (volatile uint64_t *) slot;
-        w[1] = w1;
-        w[0] = w0;
-    }
     """
-    void ab_words_load(const void *slot, uint64_t *w0, uint64_t *w1) nogil
-    void ab_words_store(void *slot, uint64_t w0, uint64_t w1) nogil
     int ab_flag_get(const int *p) nogil
     void ab_flag_set(int *p, int v) nogil
     int ab_flag_claim(int *p) nogil
@@ -148,7 +136,7 @@ cdef inline bint entry_read(const Entry *slot, Entry *out) noexcept nogil:
     """Copies the entry in `slot` to `out`, its key decoded; False when the
     slot is empty."""
     cdef uint64_t w0, w1
-    ab_words_load(slot, &w0, &w1)
+    cs_slot_load(slot, &w0, &w1)
     memcpy(&out.lower, &w1, 8)
     out.key = w0 ^ w1
     return out.meta != 0
@@ -158,7 +146,7 @@ cdef inline void entry_write(Entry *slot, const Entry *e) noexcept nogil:
     """Writes `e` to `slot`, its key encoded with its data word."""
     cdef uint64_t w1
     memcpy(&w1, &e.lower, 8)
-    ab_words_store(slot, e.key ^ w1, w1)
+    cs_slot_store(slot, e.key ^ w1, w1)
 
 
 cdef void tt_grow(TT *t) noexcept nogil:

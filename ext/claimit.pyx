@@ -20,10 +20,13 @@ The parts, one idea a file: claimit_rules.pxi (the state, the rule set's
 tables, placing, stopping, busting, the standing), claimit_game.pxi (the
 cs_game callbacks), claimit_policy.pxi (the playout policy),
 claimit_value.pxi (the playout value: win shares at a turn start),
-claimit_turn_solver.pxi (the exact turn optimum), claimit_simulate.pxi
+claimit_turn_solver.pxi (the exact turn optimum: its state; its parts
+claimit_memo_key.pxi, claimit_memo_table.pxi, claimit_turn_bounds.pxi,
+claimit_turn_search.pxi), claimit_simulate.pxi
 (play-outs and the odds table's plans); interrupts.pxi (the clock and
 Ctrl-C) is shared with the other engines, table_memory.pxi (the memo's
-memory in large pages, the prefetch of a slot) with alpha-beta.  This
+memory in large pages, the prefetch of a slot, the lockless slot) with
+alpha-beta.  This
 file: the Python classes.
 """
 from cpython.pycapsule cimport PyCapsule_New
@@ -32,35 +35,21 @@ from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memcpy, memset
 from libc.math cimport exp
 from game cimport *
+from bits cimport *
 
 cdef extern from *:
     """
-    #if defined(__GNUC__) && defined(__x86_64__)
-    #pragma GCC target("popcnt")   /* every x86-64 processor since 2008: one instruction, not a libgcc call */
-    #endif
-    static inline int ci_popcount(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline int ci_ctz(unsigned long long x) { return __builtin_ctzll(x); }
-    static inline int ci_clz(unsigned long long x) { return __builtin_clzll(x); }
-    static inline unsigned long long ci_bits(double v) { unsigned long long b; __builtin_memcpy(&b, &v, 8); return b; }
     /* uint64_t, as the Cython side declares them: a pointer to it is not one to unsigned long long
        (GCC 14 refuses the mismatch as an error) */
     static inline void ci_count_add(uint64_t *p) { __atomic_fetch_add(p, (uint64_t) 1, __ATOMIC_RELAXED); }
     static inline uint64_t ci_count(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline int ci_flag(const int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void ci_flag_set(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
-    static inline unsigned long long ci_mulhi(unsigned long long a, unsigned long long b) {
-        return (unsigned long long) (((unsigned __int128) a * b) >> 64);
-    }
     """
-    int ci_popcount(uint64_t x) noexcept nogil
-    int ci_ctz(uint64_t x) noexcept nogil
-    int ci_clz(uint64_t x) noexcept nogil
-    uint64_t ci_bits(double v) noexcept nogil
     void ci_count_add(uint64_t *p) noexcept nogil
     uint64_t ci_count(const uint64_t *p) noexcept nogil
     int ci_flag(const int *p) noexcept nogil
     void ci_flag_set(int *p, int v) noexcept nogil
-    uint64_t ci_mulhi(uint64_t a, uint64_t b) noexcept nogil
 
 include "interrupts.pxi"
 include "table_memory.pxi"
@@ -71,6 +60,10 @@ include "claimit_policy.pxi"
 include "claimit_value.pxi"
 include "claimit_symmetry.pxi"
 include "claimit_turn_solver.pxi"
+include "claimit_memo_key.pxi"
+include "claimit_memo_table.pxi"
+include "claimit_turn_bounds.pxi"
+include "claimit_turn_search.pxi"
 include "claimit_simulate.pxi"
 
 

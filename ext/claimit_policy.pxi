@@ -26,7 +26,7 @@ cdef int placement_score(const ci_state *s, const ci_ctx *c, cs_move m) noexcept
         for p in range(c.players):
             if p != s.to_move and (s.colour[p] & bit):
                 kind = 20
-    return kind + ci_popcount(c.nbr[sp] & mine)
+    return kind + cs_popcount(c.nbr[sp] & mine)
 
 cdef int best_placement(const ci_ctx *c, const ci_state *s, const cs_move *moves, int n,
                         uint64_t *rng) noexcept nogil:
@@ -60,9 +60,9 @@ cdef bint policy_rolls(const ci_ctx *c, const ci_state *s) noexcept nogil:
         return True
     if s.trigger != NO_TRIGGER:
         return not wins_if_stopping(c, s)
-    if ci_popcount(s.colour[s.to_move] & s.secured) + ci_popcount(s.turn_black) >= c.target:
+    if cs_popcount(s.colour[s.to_move] & s.secured) + cs_popcount(s.turn_black) >= c.target:
         return False
-    placed = ci_popcount(s.turn_white) + ci_popcount(s.turn_black)
+    placed = cs_popcount(s.turn_white) + cs_popcount(s.turn_black)
     if placed >= POLICY_MAX_PLACEMENTS:
         return False
     return bust_rolls(c, s) <= POLICY_MAX_BUST * 216.0

@@ -69,7 +69,7 @@ cdef inline uint64_t blocked(const ci_state *s) noexcept nogil:
     return s.secured | s.turn_black
 
 cdef inline int supply(const ci_state *s) noexcept nogil:
-    return BLACK_MARKERS - ci_popcount(s.secured) - ci_popcount(s.turn_black)
+    return BLACK_MARKERS - cs_popcount(s.secured) - cs_popcount(s.turn_black)
 
 cdef inline uint64_t black_spaces(const ci_state *s) noexcept nogil:
     """Unblocked spaces topped by the mover's colour or by a white marker."""
@@ -117,8 +117,8 @@ cdef int class_placements(const ci_ctx *c, const ci_state *s, int k, cs_move *ou
 
 cdef inline int rolls_of(const ci_ctx *c, uint64_t classes) noexcept nogil:
     """Ordered rolls (of 216) in a set of classes."""
-    return (ci_popcount(classes & c.count_classes[0]) + 3 * ci_popcount(classes & c.count_classes[1])
-            + 6 * ci_popcount(classes & c.count_classes[2]))
+    return (cs_popcount(classes & c.count_classes[0]) + 3 * cs_popcount(classes & c.count_classes[1])
+            + 6 * cs_popcount(classes & c.count_classes[2]))
 
 cdef inline uint64_t classes_at(const ci_ctx *c, uint64_t spaces) noexcept nogil:
     """The classes with a candidate in the set of spaces (a row at a time)."""
@@ -183,7 +183,7 @@ cdef void end_turn(const ci_ctx *c, ci_state *s, bint stopped) noexcept nogil:
         s.turns_left -= 1
         if s.turns_left == 0:
             s.phase = PHASE_OVER
-    elif stopped and ci_popcount(s.colour[me] & s.secured) >= c.target:
+    elif stopped and cs_popcount(s.colour[me] & s.secured) >= c.target:
         s.trigger = <uint8_t> me
         s.turns_left = <uint8_t> c.players
 
@@ -210,7 +210,7 @@ cdef inline int largest_group(uint64_t m) noexcept nogil:
             if grown == g:
                 break
             g = grown
-        size = ci_popcount(g)
+        size = cs_popcount(g)
         if size > best:
             best = size
         m &= ~g
@@ -229,8 +229,8 @@ cdef void standings_after_stop(const ci_ctx *c, const ci_state *s, bint stop_now
         if p == s.to_move:
             held |= placed
         group[p] = largest_group(held)
-        secured_n[p] = ci_popcount(held & secured)
-        held_n[p] = ci_popcount(held)
+        secured_n[p] = cs_popcount(held & secured)
+        held_n[p] = cs_popcount(held)
 
 cdef void final_returns(const ci_ctx *c, const ci_state *s, bint stop_now, double *out) noexcept nogil:
     """Win 1, a share of a tied win, 0 for the board as it would end."""

@@ -56,9 +56,9 @@ cdef turn_outcome play_plan(const ci_ctx *c, ci_state *s, int plan, long arg, ui
     cdef turn_outcome out
     cdef int me = s.to_move
     cdef uint64_t own0 = s.colour[me]
-    cdef int secured0 = ci_popcount(s.colour[me] & s.secured)
+    cdef int secured0 = cs_popcount(s.colour[me] & s.secured)
     cdef int group0 = largest_group(s.colour[me])
-    cdef int held0 = ci_popcount(own0)
+    cdef int held0 = cs_popcount(own0)
     cdef int placed_now = 0, n, i, chosen
     cdef bint roll
     cdef double v, best, stopv
@@ -108,8 +108,8 @@ cdef turn_outcome play_plan(const ci_ctx *c, ci_state *s, int plan, long arg, ui
             s.phase = PHASE_CHANCE
         else:
             out.survived = 1
-            out.secured_gain = ci_popcount(s.turn_black)
-            out.held_gain = ci_popcount((s.turn_white | s.turn_black) & ~own0)
+            out.secured_gain = cs_popcount(s.turn_black)
+            out.held_gain = cs_popcount((s.turn_white | s.turn_black) & ~own0)
             out.group_gain = largest_group(own0 | s.turn_white | s.turn_black) - group0
             end_turn(c, s, True)
             return out

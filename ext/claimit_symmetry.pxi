@@ -93,7 +93,7 @@ cdef inline void make_graph(uint64_t ws, uint64_t own, uint64_t used, value_grap
         g.own_colour[v] = <int8_t> (((ws >> (7 * v)) & 1) | (((own >> (7 * v)) & 1) << 1) | (((used >> v) & 1) << 2))
         f = <uint64_t> g.own_colour[v]
         for k in range(5):
-            f |= (<uint64_t> ci_popcount((plane[k] >> sh) & 63)) << (3 + 3 * k)
+            f |= (<uint64_t> cs_popcount((plane[k] >> sh) & 63)) << (3 + 3 * k)
         g.first[v] = f
 
 

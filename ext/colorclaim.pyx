@@ -16,23 +16,7 @@ from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 from game cimport *
-
-cdef extern from *:
-    """
-    #if defined(__GNUC__) && defined(__x86_64__)
-    #pragma GCC target("popcnt")   /* every x86-64 processor since 2008: one instruction, not a libgcc call */
-    #endif
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static inline int cc_ctz(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
-    static inline int cc_popcount(unsigned long long x) { return (int)__popcnt64(x); }
-    #else
-    static inline int cc_popcount(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline int cc_ctz(unsigned long long x) { return __builtin_ctzll(x); }
-    #endif
-    """
-    int cc_ctz(uint64_t x) noexcept nogil
-    int cc_popcount(uint64_t x) noexcept nogil
+from bits cimport *
 
 cdef enum:
     MAX_CELLS = 64
@@ -159,7 +143,7 @@ cdef inline int count_from(const CCContext *c, uint64_t occupied, uint64_t singl
     cdef int n = 0
     sources_from(c, occupied, single, mine, theirs, theirs_shielded, src)
     for k in range(8):
-        n += cc_popcount(src[k])
+        n += cs_popcount(src[k])
     return n
 
 
@@ -214,12 +198,12 @@ cdef int cc_legal_moves(const void *ctx, const void *st, cs_move *out) noexcept 
             continue
         movable(c, s, d, &stack_src, &claim_src)
         while stack_src:
-            i = cc_ctz(stack_src)
+            i = cs_ctz(stack_src)
             stack_src &= stack_src - 1
             out[n] = i * 8 + d * 2
             n += 1
         while claim_src:
-            i = cc_ctz(claim_src)
+            i = cs_ctz(claim_src)
             claim_src &= claim_src - 1
             out[n] = i * 8 + d * 2 + 1
             n += 1
@@ -457,14 +441,14 @@ cdef int best_gain(const CCContext *c, const CCState *s, bint *has_move) noexcep
                 best = 0
         bb = stack_src & mine_bb
         while bb:
-            i = cc_ctz(bb)
+            i = cs_ctz(bb)
             bb &= bb - 1
             gain = stack_gain(s, i, i + c.step[d], mine, theirs)
             if gain > best:
                 best = gain
     has_move[0] = any_src != 0
     while claim_targets:
-        i = cc_ctz(claim_targets)
+        i = cs_ctz(claim_targets)
         claim_targets &= claim_targets - 1
         gain = s.value[colour_of(s.top[i])] - pips(s.top[i]) - base
         if gain > best:
@@ -473,7 +457,7 @@ cdef int best_gain(const CCContext *c, const CCState *s, bint *has_move) noexcep
         for d in range(4):
             bb = theirs_src[d]
             while bb:
-                i = cc_ctz(bb)
+                i = cs_ctz(bb)
                 bb &= bb - 1
                 gain = stack_gain(s, i, i + c.step[d], mine, theirs)
                 if gain > best:
@@ -528,8 +512,8 @@ cdef void cc_move_priority(const void *ctx, const void *st, const cs_move *moves
 
 cdef inline int neighbour_pairs(const CCContext *c, uint64_t occupied) noexcept nogil:
     """The pairs of orthogonally neighbouring stacks."""
-    return (cc_popcount(occupied & (occupied >> 1) & c.has_neighbour[1])
-            + cc_popcount(occupied & (occupied >> c.width)))
+    return (cs_popcount(occupied & (occupied >> 1) & c.has_neighbour[1])
+            + cs_popcount(occupied & (occupied >> c.width)))
 
 
 cdef int cc_small_tree(const void *ctx, const void *st) noexcept nogil:
@@ -562,7 +546,7 @@ cdef int small_value(const CCContext *c, const CCState *s, const uint64_t *src, 
             bits = src[4 * kind + d]
             claim = kind
             while bits:
-                i = cc_ctz(bits)
+                i = cs_ctz(bits)
                 bits &= bits - 1
                 if best > alpha:
                     alpha = best

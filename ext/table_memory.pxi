@@ -1,6 +1,7 @@
 # Memory for the large tables of the searches (alpha-beta's transposition
-# table, the Claim It! turn optimum's memo) and the prefetch of a slot:
-# included by each extension that keeps such a table.
+# table, the Claim It! turn optimum's memo), the prefetch of a slot, and the
+# lockless slot both tables are made of: included by each extension that
+# keeps such a table.
 
 cdef extern from *:
     """
@@ -31,7 +32,25 @@ cdef extern from *:
     #else
     #define cs_prefetch(p) ((void)0)
     #endif
+    /* a lockless slot: two 8-byte words, the first the key (or its
+       fingerprint) XORed with the second, the data (the idea of Hyatt and
+       Mann's lockless hashing).  Threads share a table without locks: each
+       word is loaded and stored whole, once, and a writer stores the data
+       before the key word, so a slot torn by two writers at once matches
+       no key and reads as a miss */
+    static inline void cs_slot_load(const void *slot, uint64_t *w0, uint64_t *w1) {
+        const volatile uint64_t *w = (const volatile uint64_t *) slot;
+        *w0 = w[0];
+        *w1 = w[1];
+    }
+    static inline void cs_slot_store(void *slot, uint64_t w0, uint64_t w1) {
+        volatile uint64_t *w = (volatile uint64_t *) slot;
+        w[1] = w1;
+        w[0] = w0;
+    }
     """
     void *cs_table_alloc(size_t n) nogil
     void cs_table_free(void *p, size_t n) nogil
     void cs_prefetch(const void *p) nogil
+    void cs_slot_load(const void *slot, uint64_t *w0, uint64_t *w1) nogil
+    void cs_slot_store(void *slot, uint64_t w0, uint64_t w1) nogil

@@ -11,14 +11,16 @@ turn's markers taken off.  It gives `odds` (and the `optimum` player) the
 exact worth of rolling and of stopping, where the search finishes in time.
 
 The search runs in C (TurnSolver in ext/claimit.pyx); how it is memoised
-and bounded is written once, in ext/claimit_turn_solver.pxi.  Its table
-holds `memory_mb` MB per objective, 16 bytes a state (it starts small and
-grows as it fills, so that a short search touches few pages).  When the
-rest of the turn does not finish within the time budget, or fills the
-table, the answer says which (`exact: false`, `reason`) and gives the Monte
-Carlo estimate instead (the best of the odds table's plans), together with
-an exact lower bound: the value of the best play with at most d more
-rolls, for the largest d that fits.
+and bounded is written once, in ext/claimit_turn_solver.pxi and its parts
+(claimit_memo_key.pxi, claimit_memo_table.pxi, claimit_turn_bounds.pxi,
+claimit_turn_search.pxi).  Its table holds `memory_mb` MB per objective,
+16 bytes a state (it starts small and grows as it fills, so that a short
+search touches few pages).  When the rest of the turn does not finish
+within the time budget, or fills the table, the answer says which
+(`exact: false`, `reason`) and gives the Monte Carlo estimate instead (the
+best of the odds table's plans), together with an exact lower bound: the
+value of the best play with at most d more rolls, for the largest d that
+fits.
 """
 import functools
 import time as _time
