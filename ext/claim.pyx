@@ -36,17 +36,7 @@ cdef extern from *:
     typedef struct { uint64_t w[4]; } cl_bb;
     #define CL_COL0  0x0001000100010001ULL
     #define CL_COL15 0x8000800080008000ULL
-    #if defined(__GNUC__) && defined(__x86_64__)
-    #pragma GCC target("popcnt")   /* every x86-64 processor since 2008: one instruction, not a libgcc call */
-    #endif
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static inline int cl_ctz(uint64_t x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
-    static inline int cl_popcount(uint64_t x) { return (int)__popcnt64(x); }
-    #else
-    static inline int cl_ctz(uint64_t x) { return __builtin_ctzll(x); }
-    static inline int cl_popcount(uint64_t x) { return __builtin_popcountll(x); }
-    #endif
+    #include "bits.h"              /* cs_ctz, cs_popcount: the helpers every engine shares */
     static inline cl_bb bb_zero(void) { cl_bb r = {{0, 0, 0, 0}}; return r; }
     static inline cl_bb bb_bit(int p) { cl_bb r = bb_zero(); r.w[p >> 6] = 1ULL << (p & 63); return r; }
     static inline cl_bb bb_and(cl_bb a, cl_bb b) { int i; for (i = 0; i < 4; i++) a.w[i] &= b.w[i]; return a; }
@@ -54,7 +44,7 @@ cdef extern from *:
     static inline cl_bb bb_andnot(cl_bb a, cl_bb b) { int i; for (i = 0; i < 4; i++) a.w[i] &= ~b.w[i]; return a; }
     static inline int bb_any(cl_bb a) { return (a.w[0] | a.w[1] | a.w[2] | a.w[3]) != 0; }
     static inline int bb_count(cl_bb a) {
-        return cl_popcount(a.w[0]) + cl_popcount(a.w[1]) + cl_popcount(a.w[2]) + cl_popcount(a.w[3]);
+        return cs_popcount(a.w[0]) + cs_popcount(a.w[1]) + cs_popcount(a.w[2]) + cs_popcount(a.w[3]);
     }
     static inline int bb_test(const cl_bb *a, int p) { return (int)((a->w[p >> 6] >> (p & 63)) & 1); }
     static inline void bb_set(cl_bb *a, int p) { a->w[p >> 6] |= 1ULL << (p & 63); }
@@ -73,7 +63,7 @@ cdef extern from *:
         int i;
         for (i = 0; i < 4; i++) {
             if (a->w[i]) {
-                int b = cl_ctz(a->w[i]);
+                int b = cs_ctz(a->w[i]);
                 a->w[i] &= a->w[i] - 1;
                 return (i << 6) | b;
             }
@@ -125,7 +115,6 @@ cdef extern from *:
     """
     ctypedef struct cl_bb:
         uint64_t w[4]
-    int cl_popcount(uint64_t x) noexcept nogil
     cl_bb bb_zero() noexcept nogil
     cl_bb bb_bit(int p) noexcept nogil
     cl_bb bb_and(cl_bb a, cl_bb b) noexcept nogil
