@@ -18,7 +18,8 @@ Classes (issue 34, "What failed"):
    process is gone within a second, exit 130.
 3. study: a small study's SQLite file with a page zeroed or garbled, a
    column dropped, NULL, mistyped or not JSON (tests/study/test_hostile_files.py),
-   device paths, bad schedulers: `study report` and a rerun.
+   device paths, bad schedulers, a read-only folder: `study report` and a
+   rerun.
 4. play: garbage lines through a pipe, garbage typed at a terminal, Ctrl-C
    twice while the engine answers `?`.
 5. env: show / moves / analyze / match with standard output or error closed
@@ -256,15 +257,19 @@ def islands(tally, budget, seed, root):
     while budget():
         folder = new_folder(root, "island")
         path = os.path.join(folder, "island.json")
+        island = large_island(rng)
         with open(path, "w") as f:
-            json.dump(large_island(rng), f, indent=1)
+            json.dump(island, f, indent=1)
+        n = len(island["board"])
+        what = (f"{n}x{n}, {island['players']} players, {island['variant']}, "
+                f"{sum(c != '.' for row in island['board'] for c in row.split())} Vikings")
         limit = startup + SLACK * 1.0
         run_checked(tally, ["analyze", path, "--time", "1"], folder, timeout=limit, codes=(0,), reads=[path],
-                    note=f"must end within {limit:.2f} s ({startup:.2f} s start-up + {SLACK} x --time)")
+                    note=f"{what}; must end within {limit:.2f} s ({startup:.2f} s start-up + {SLACK} x --time)")
         if not budget():
             break
         run_checked(tally, ["moves", path], folder, timeout=startup + MOVES_WAIT, codes=(0,), reads=[path],
-                    note=f"must end within {startup + MOVES_WAIT:.1f} s")
+                    note=f"{what}; must end within {startup + MOVES_WAIT:.1f} s")
 
 
 # --- 2. the server --------------------------------------------------------------------------
@@ -376,7 +381,7 @@ def study_files(tally, budget, seed, root):
     while budget():
         folder = new_folder(root, "study")
         copy = os.path.join(folder, "s.sqlite")
-        what = rng.choice(["page"] * 3 + ["column"] * 3 + ["device", "scheduler"])
+        what = rng.choice(["page"] * 3 + ["column"] * 3 + ["device", "scheduler", "read-only"])
         if what == "page":
             data = bytearray(original)
             page = rng.randrange(len(data) // th.PAGE)
@@ -418,11 +423,43 @@ def study_files(tally, budget, seed, root):
                     tally.fail("changed", f"{side} was made", shell(args, folder))
                     with contextlib.suppress(OSError):
                         os.remove(side)
+        elif what == "read-only":
+            read_only(tally, th, source, folder, rng)
         else:
             address = rng.choice(schedulers)
             run_checked(tally, [*th.SOLVE, "--db", copy, "--scheduler", address], folder, timeout=15, codes=(2,),
                         note="refused within 10 s")
         shutil.rmtree(folder, ignore_errors=True) if not tally.failures else None
+
+
+def read_only(tally, th, source, folder, rng):
+    """The study (unfinished, or a new one) in a read-only folder: `study
+    report` reads it, a run is refused (exit 2, the folder named), the
+    file is as it was."""
+    inside = os.path.join(folder, "ro")
+    os.mkdir(inside)
+    path = os.path.join(inside, "s.sqlite")
+    shutil.copy(source, path)
+    db = rng.choice([path, os.path.join(inside, "new.sqlite")])
+    commands = [["study", "report", path], [*th.SOLVE, "--db", db, "--workers", "1"]]
+    before = digest([path])
+    note = "with the folder read-only (a read-only bind mount, or chmod 555)"
+    try:
+        answers = th._in_read_only_folder(inside, commands)
+    except subprocess.TimeoutExpired:
+        tally.tried += 1
+        tally.fail("hang", "a command in a read-only folder ran past 120 s", shell(commands[1], folder, note))
+        return
+    except BaseException as exc:           # pytest.skip: no way to make a folder read-only here
+        if type(exc).__name__ != "Skipped":
+            raise
+        return
+    for args, (code, err), codes in zip(commands, answers, [(0,), (2,)]):
+        ran = Ran(code, b"", err.encode(), 0.0)
+        check(tally, ran, args, folder, codes=codes, reads=[path], before_hash=before, note=note)
+        if code == 2 and "not writable" not in err:
+            tally.fail("exit", f"the read-only folder not named as such: {err.strip()[:200]!r}",
+                       shell(args, folder, note))
 
 
 # --- 4. play ---------------------------------------------------------------------------------
