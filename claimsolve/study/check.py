@@ -385,6 +385,9 @@ def probe_scheduler(address, seconds=PROBE_SECONDS, option="--scheduler"):
                 head += more
     except socket.gaierror as exc:
         raise ClaimsolveError(f"{label}cannot find the host {host} ({exc.strerror or exc})") from None
+    except UnicodeError:            # the idna codec: a label empty or past 63 characters
+        raise ClaimsolveError(f"{label}cannot find the host {_shown(host)}: not a host name (each part "
+                              "between dots 1 to 63 characters)") from None
     except TimeoutError:
         raise ClaimsolveError(f"{label}no Dask scheduler answers at {address} within {seconds:g} s") from None
     except OSError as exc:

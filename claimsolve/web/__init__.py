@@ -34,6 +34,9 @@ def listen(host, port):
         infos = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
         raise ClaimsolveError(f"option '--host': cannot listen on '{host}': {exc.strerror}") from None
+    except UnicodeError:            # the idna codec: a label empty or past 63 characters
+        raise ClaimsolveError(f"option '--host': cannot listen on {host[:60]!r}: not a host name (each part "
+                              "between dots 1 to 63 characters)") from None
     family, kind, proto, _name, address = infos[0]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -436,3 +436,13 @@ def test_a_stop_with_work_in_flight_ends_within_a_second_without_a_traceback(tmp
         idle.close()
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("host", ["x" * 64, "a..b", "." + "y" * 70 + ".example"])
+def test_a_host_that_no_name_can_be_is_one_line(host):
+    """Host names the idna codec refuses (a part empty or past 63
+    characters): one line, not a UnicodeError traceback."""
+    from claimsolve.errors import ClaimsolveError
+    from claimsolve.web import listen
+    with pytest.raises(ClaimsolveError, match="option '--host': cannot listen on .*not a host name"):
+        listen(host, 0)

@@ -383,6 +383,7 @@ def test_a_read_only_folder_is_named_as_such(studies, tmp_path):
     ("garbage", "no port"), ("", "needs the Dask scheduler's address"), ("tcp://host", "no port"),
     ("tcp://127.0.0.1:99999", "1 to 65535"), ("inproc://x:1", "not inproc://"),
     ("tcp://127.0.0.1:1", "cannot reach"), ("nosuchhost.invalid:8786", "cannot find the host"),
+    ("x" * 64 + ":8786", "not a host name"), ("tcp://a..b:8786", "not a host name"),
 ])
 def test_a_bad_scheduler_is_refused_in_one_line_before_any_work(tmp_path, address, needle):
     pytest.importorskip("distributed")
