@@ -27,9 +27,9 @@ DEFAULT_THREADS_MAX = 2
 # ROOT_SHARE of the time; past either the search ranks the turns listed.
 ROOT_TURNS = 20000
 ROOT_SHARE = 0.25
-# suggestions named (the best first) when a bound stopped the root's
-# listing: naming a turn costs as much as a thousand search nodes, and such
-# a root holds up to ROOT_TURNS of them (a whole root is named whole)
+# suggestions always named (the best first): naming a turn costs as much as
+# a thousand search nodes, and a large root holds up to ROOT_TURNS of them.
+# A whole root is named whole while the time budget lasts.
 NAMED_SUGGESTIONS = 100
 
 
@@ -233,6 +233,7 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
     if table is None:
         table = new_table(hash_mb)
     started = _time.monotonic()
+    deadline = None if time is None else started + time
     searcher = _searcher(position, table, ROOT_TURNS, 0.0 if time is None else time * ROOT_SHARE)
     if time is not None:
         time = max(time - (_time.monotonic() - started), 0.001)
@@ -240,6 +241,8 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
     named = len(answer["moves"]) if searcher.root_complete else NAMED_SUGGESTIONS
     suggestions = []
     for path, score, move_depth, bound in answer["moves"][:named]:
+        if len(suggestions) >= NAMED_SUGGESTIONS and deadline is not None and _time.monotonic() > deadline:
+            break                        # the rest of a large root is searched, not named
         exact = answer["exact"] and bound == "exact"
         suggestion = Suggestion(move=position.turn_name(path), score=score, depth=move_depth,
                                 exact=exact, result=_result_word(score) if exact else None)
@@ -249,6 +252,7 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
     info = {"depth": answer["depth"]}
     if answer["exact"] and searcher.root_complete:
         info["solved"] = True
+    named = len(suggestions)
     if len(answer["moves"]) > named:
         info["moves_named"] = named
         info["moves_not_shown"] = len(answer["moves"]) - named

@@ -117,3 +117,15 @@ def test_mcts_on_the_largest_island_says_how_many_turns_it_ranked():
     info = answer.to_json()
     assert info["turns_partial"] and info["turns_named"] > 5 and len(info["suggestions"]) == 5
     assert any(f"the {info['turns_named']:,} turns" in note for note in info["notes"]), info["notes"]
+
+
+def test_alphabeta_names_a_whole_large_root_only_while_its_time_lasts():
+    """A 12x12 battle-for-two island whose root lists whole (8,224 turns)
+    but whose turns cost much to name (each walks its variants): the best
+    100 are named, the rest searched and counted, within the time budget."""
+    position = claimsolve.load(DATA / "claim-12x12-battle-wide-root.json")
+    result = alphabeta.search(position, time=0.3)
+    assert alphabeta.NAMED_SUGGESTIONS <= len(result.suggestions) < 8224
+    assert result.info["moves_named"] == len(result.suggestions)
+    assert result.info["moves_named"] + result.info["moves_not_shown"] == 8224
+    assert "root_complete" not in result.info          # listed whole: only the naming stopped
