@@ -268,7 +268,8 @@ def islands(tally, budget, seed, root):
                     note=f"{what}; must end within {limit:.2f} s ({startup:.2f} s start-up + {SLACK} x --time)")
         if not budget():
             break
-        run_checked(tally, ["moves", path], folder, timeout=startup + MOVES_WAIT, codes=(0,), reads=[path],
+        run_checked(tally, ["moves", path, "--limit", "50"], folder, timeout=startup + MOVES_WAIT, codes=(0,),
+                    reads=[path],
                     note=f"{what}; must end within {startup + MOVES_WAIT:.1f} s")
 
 

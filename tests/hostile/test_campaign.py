@@ -29,8 +29,6 @@ def test_a_small_campaign_finds_no_failure(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(reason="issue 34, class 1: budgets on the largest islands are kept by a fix on another branch",
-                   strict=False)
 def test_the_largest_islands_keep_their_budgets(tmp_path):
     tallies = campaign(SEED, budget_seconds=20, classes=["islands"], inputs=2, root=str(tmp_path), log=None)
     assert_clean(tallies)
