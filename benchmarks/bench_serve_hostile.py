@@ -23,7 +23,6 @@ import argparse
 import http.client
 import json
 import os
-import random
 import re
 import signal
 import socket
@@ -36,22 +35,16 @@ from pathlib import Path
 
 import baseline
 
-SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = ROOT / "seeds"
 MAX_TIME = 5
 GIVE_UP = 30.0          # seconds a client waits for an answer
 
 
 def big_island():
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    territories = [" ".join(letters[20 + c // 4] if r == 15 else letters[(r // 3) * 4 + c // 4] for c in range(16))
-                   for r in range(16)]
-    board = [["."] * 16 for _ in range(16)]
-    squares = [(r, c) for r in range(16) for c in range(16) if (r + c) % 2 == 0]
-    random.Random(1).shuffle(squares)
-    for (r, c), colour in zip(squares, [1, 2, 3, 4] * 14):
-        board[r][c] = str(colour)
-    return {"game": "claim", "players": 2, "variant": "battle-for-two", "territories": territories,
-            "board": [" ".join(row) for row in board], "phase": "play", "first_player": 1, "to_move": 1}
+    """The 16x16 battle-for-two island of tests/hostile/test_server.py, its
+    turns too many to list in seconds."""
+    return json.loads((ROOT / "tests" / "data" / "claim-16x16-battle-checker.json").read_text())
 
 
 def seed(name):

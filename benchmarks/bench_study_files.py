@@ -33,7 +33,9 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import baseline  # noqa: E402
+from tests.study.damage import rebuild  # noqa: E402
 
 PAGE = 4096
 SOLVE = ["study", "solve", "colorclaim", "--size", "3x3", "--seeds", "1-6"]
@@ -53,18 +55,6 @@ def make_study(folder):
         conn.commit()
         conn.execute("VACUUM")
     return path
-
-
-def _rebuild(conn, table, drop=None):
-    info = conn.execute(f"PRAGMA table_info({table})").fetchall()
-    names = [row[1] for row in info if row[1] != drop]
-    cells = ", ".join(f'"{row[1]}" {row[2]} PRIMARY KEY' if row[5] else f'"{row[1]}"'
-                      for row in info if row[1] != drop)
-    conn.execute(f"CREATE TABLE loose ({cells})")
-    quoted = ", ".join(f'"{n}"' for n in names)
-    conn.execute(f"INSERT INTO loose ({quoted}) SELECT {quoted} FROM {table}")
-    conn.execute(f"DROP TABLE {table}")
-    conn.execute(f"ALTER TABLE loose RENAME TO {table}")
 
 
 def damages(base, count, seed):
@@ -100,7 +90,7 @@ def damage(base, target, how):
         return
     _, table, column, kind, _seed = how
     with contextlib.closing(sqlite3.connect(target)) as conn:
-        _rebuild(conn, table, drop=column if kind == "dropped" else None)
+        rebuild(conn, table, drop=column if kind == "dropped" else None)
         if kind != "dropped":
             key = KEYS[table]
             row = conn.execute(f"SELECT MAX({key}) FROM {table}").fetchone()[0]

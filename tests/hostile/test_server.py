@@ -31,6 +31,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from .common import SEEDS
+
+ISLAND = Path(__file__).resolve().parent.parent / "data" / "claim-16x16-battle-checker.json"
 from .test_fuzz import json_value, mutated_position
 
 EXAMPLES = int(os.environ.get("CLAIMSOLVE_FUZZ_EXAMPLES", "0"))
@@ -50,17 +52,7 @@ def big_island():
     blocks, the last row 4x1), 14 Vikings of each of the four colours on
     the squares of one colour of a chessboard, at random: so many jump
     chains that its turns cannot all be listed in seconds."""
-    import random
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    territories = [" ".join(letters[20 + c // 4] if r == 15 else letters[(r // 3) * 4 + c // 4] for c in range(16))
-                   for r in range(16)]
-    board = [["."] * 16 for _ in range(16)]
-    squares = [(r, c) for r in range(16) for c in range(16) if (r + c) % 2 == 0]
-    random.Random(1).shuffle(squares)
-    for (r, c), colour in zip(squares, [1, 2, 3, 4] * 14):
-        board[r][c] = str(colour)
-    return {"game": "claim", "players": 2, "variant": "battle-for-two", "territories": territories,
-            "board": [" ".join(row) for row in board], "phase": "play", "first_player": 1, "to_move": 1}
+    return json.loads(ISLAND.read_text())
 
 
 class Server:

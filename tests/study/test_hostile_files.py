@@ -23,6 +23,8 @@ from claimsolve import study
 from claimsolve.cli.main import main
 from claimsolve.study.kinds import KINDS
 
+from .damage import MUTATIONS, rebuild
+
 CLI = [sys.executable, "-m", "claimsolve.cli.main"]
 PAGE = 4096
 DONE = 4         # tasks left in each small study, of
@@ -152,31 +154,6 @@ def test_every_page_zeroed_or_garbled_is_refused_or_read(studies, tmp_path, kind
 
 # -- tables and columns -------------------------------------------------------------------------------
 
-def _rebuild(conn, table, drop=None):
-    """`table` again with its key and no other type or constraint (a hostile
-    file need not keep them), without the column `drop`."""
-    info = conn.execute(f"PRAGMA table_info({table})").fetchall()
-    names = [row[1] for row in info if row[1] != drop]
-    cells = ", ".join(f'"{row[1]}" {row[2]} PRIMARY KEY' if row[5] else f'"{row[1]}"'
-                      for row in info if row[1] != drop)
-    conn.execute(f"CREATE TABLE loose ({cells})")
-    quoted = ", ".join(f'"{n}"' for n in names)
-    conn.execute(f"INSERT INTO loose ({quoted}) SELECT {quoted} FROM {table}")
-    conn.execute(f"DROP TABLE {table}")
-    conn.execute(f"ALTER TABLE loose RENAME TO {table}")
-
-
-MUTATIONS = {
-    "dropped": None,
-    "NULL": "NULL",
-    "a blob": "X'00ff'",
-    "text": "'seven'",
-    "a number": "7.5",
-    "not JSON": "'[1, 2'",
-    "another JSON": "'{\"a\": [1]}'",
-}
-
-
 def _mutated(source, target, table, column, how, row=None):
     """A copy of `source` at `target` (a folder of its own) with `column` of
     `table` changed `how` (MUTATIONS) in its last row.  Returns the row's
@@ -186,9 +163,9 @@ def _mutated(source, target, table, column, how, row=None):
     conn = sqlite3.connect(target)
     try:
         if how == "dropped":
-            _rebuild(conn, table, drop=column)
+            rebuild(conn, table, drop=column)
         else:
-            _rebuild(conn, table)
+            rebuild(conn, table)
             key = {"meta": "rowid", "tasks": "id", "runs": "run"}[table]
             row = row if row is not None else conn.execute(f"SELECT MAX({key}) FROM {table}").fetchone()[0]
             conn.execute(f'UPDATE {table} SET "{column}" = {MUTATIONS[how]} WHERE {key} = ?', (row,))
@@ -265,7 +242,7 @@ def test_the_issues_examples_get_one_line_each(studies, tmp_path):
     source = studies["match"]
     nulls = str(tmp_path / "nulls.sqlite")
     shutil.copy(source, nulls)
-    _change(nulls, lambda conn: _rebuild(conn, "tasks"), "INSERT INTO tasks (id) VALUES (5)")
+    _change(nulls, lambda conn: rebuild(conn, "tasks"), "INSERT INTO tasks (id) VALUES (5)")
     assert "row id 5" in check_hostile(nulls, "match")
 
     dropped = str(tmp_path / "dropped" / "s.sqlite")
