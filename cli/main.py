@@ -553,6 +553,26 @@ def show(pos, svg_path, as_json):
         click.echo(position.render(color=use_color()))
 
 
+def _counted_echo(shown, move, echo):
+    """Prints `move` and counts it in `shown` as one step that Ctrl-C cannot
+    split: a Ctrl-C between the two would make the line that says where the
+    list stopped count a move that was not printed, or miss one that was.
+    The Ctrl-C is only noted meanwhile, then given to the handler that was
+    in place (the command's own: it raises KeyboardInterrupt)."""
+    noted = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(frame))
+    try:
+        if echo:
+            click.echo(move)
+        shown.append(move)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if noted and previous is not signal.SIG_IGN:
+        if callable(previous):
+            previous(signal.SIGINT, noted[0])
+        raise KeyboardInterrupt
+
+
 @main.command()
 @position_argument
 @click.option("--limit", type=Checked(limits.count, "n"), default=None,
@@ -570,9 +590,7 @@ def moves(pos, limit, as_json):
             if limit is not None and len(shown) == limit:
                 stopped = f"--limit {limit}: the first {limit} moves; there are more"
                 break
-            shown.append(move)
-            if not as_json:
-                click.echo(move)
+            _counted_echo(shown, move, not as_json)
     except KeyboardInterrupt:
         # one line, in place of the usual "claimsolve: interrupted": where the list stopped
         if as_json:
