@@ -175,6 +175,66 @@ cdef class GameState:
             return player
         return self.g.side(self.g.ctx, player)
 
+    # --- learning: observation tensors and the fixed action space (game.h)
+
+    @property
+    def observation_shape(self):
+        """(planes, height, width, scalars) of the game's observations
+        (docs/tensors.md); all 0 when the game offers none."""
+        return (self.g.obs_planes, self.g.obs_height, self.g.obs_width, self.g.obs_scalars)
+
+    @property
+    def num_actions(self):
+        """The size of the game's fixed action space (0: it has none)."""
+        return self.g.num_actions
+
+    cdef int _need_learning_hooks(self) except -1:
+        if self.g.observe == NULL or self.g.action_of == NULL or self.g.num_actions <= 0:
+            raise NotImplementedError("game '%s' offers no observation tensor or action space"
+                                      % self.g.name.decode())
+        return 0
+
+    def observation(self, int player, float[::1] out=None):
+        """The observation of this state from `player`'s seat (0-based) as
+        obs_size float32 values, written into `out` when given (a float32
+        array of that size), else into a new numpy array that is returned."""
+        self._need_learning_hooks()
+        if player < 0 or player >= self.g.num_players:
+            raise ValueError("player %d: the game has players 0..%d" % (player, self.g.num_players - 1))
+        cdef int size = cs_obs_size(self.g)
+        if out is None:
+            import numpy
+            array = numpy.zeros(size, dtype=numpy.float32)
+            out = array
+        else:
+            array = out
+        if out.shape[0] != size:
+            raise ValueError("out has %d floats, an observation has %d" % (out.shape[0], size))
+        self.g.observe(self.g.ctx, self.st(), player, &out[0])
+        return array
+
+    def legal_actions(self):
+        """The actions of the legal moves of this decision node, ascending
+        ([] at chance and terminal states)."""
+        self._need_learning_hooks()
+        if self.g.to_move(self.g.ctx, self.st()) < 0:
+            return []
+        return sorted(self.g.action_of(self.g.ctx, self.st(), m) for m in self.legal_moves())
+
+    def move_of_action(self, int action):
+        """The legal move whose action is `action`; ValueError when no legal
+        move of this state has it."""
+        self._need_learning_hooks()
+        if self.g.to_move(self.g.ctx, self.st()) >= 0:
+            for m in self.legal_moves():
+                if self.g.action_of(self.g.ctx, self.st(), m) == action:
+                    return m
+        raise ValueError("action %d is not legal here" % action)
+
+    def apply_action(self, int action):
+        """Plays the legal move whose action is `action` (ValueError if none)."""
+        self.g.apply(self.g.ctx, self.st(), self.move_of_action(action))
+
     def turns(self, bint dedupe=True):
         """Whole turns from this decision node: [(codes, end_state)] with
         the decisions (a tuple of move codes) and the state bytes after

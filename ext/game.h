@@ -156,7 +156,35 @@ typedef struct cs_game {
        game valued without being made).  NULL: the solver searches the small
        tree. */
     int (*small_tree_value)(const void *ctx, const void *st, int alpha, int beta, uint64_t *nodes);
+
+    /* Optional, for learning (docs/tensors.md): an observation tensor and a
+       fixed action space.  All zero/NULL: the game offers neither.
+
+       An observation is obs_planes planes of obs_height x obs_width floats
+       (plane-major, row-major, row 0 the board's first row) followed by
+       obs_scalars floats: obs_size() floats in all, for every state of
+       the game instance. */
+    int obs_planes;
+    int obs_height;
+    int obs_width;
+    int obs_scalars;
+    /* writes the observation of `st` from the seat of `player` (0-based)
+       to out[0..obs_size): seats are named relative to the observer (his
+       own planes first, then the next seats in turn order), so one network
+       serves every seat.  Defined at decision, chance and terminal states. */
+    void (*observe)(const void *ctx, const void *st, int player, float *out);
+    /* the size of the action space: actions are 0..num_actions-1, each a
+       single decision as legal_moves() makes them (a settle is two actions) */
+    int num_actions;
+    /* the action of the legal move m of the decision node st: distinct
+       legal moves of one state have distinct actions */
+    int (*action_of)(const void *ctx, const void *st, cs_move m);
 } cs_game;
+
+/* floats in an observation of g (0 when it offers none) */
+static inline int cs_obs_size(const cs_game *g) {
+    return g->obs_planes * g->obs_height * g->obs_width + g->obs_scalars;
+}
 
 #define CS_GAME_CAPSULE "claimsolve.cs_game"
 

@@ -35,8 +35,16 @@ cdef extern from "game.h" nogil:
         int (*final_value)(const void *ctx, const void *st, int player) noexcept nogil
         int (*small_tree)(const void *ctx, const void *st) noexcept nogil
         int (*small_tree_value)(const void *ctx, const void *st, int alpha, int beta, uint64_t *nodes) noexcept nogil
+        int obs_planes
+        int obs_height
+        int obs_width
+        int obs_scalars
+        void (*observe)(const void *ctx, const void *st, int player, float *out) noexcept nogil
+        int num_actions
+        int (*action_of)(const void *ctx, const void *st, cs_move m) noexcept nogil
     int cs_side(const cs_game *g, int player)
     int cs_two_sided(const cs_game *g)
+    int cs_obs_size(const cs_game *g)
     uint64_t cs_rand(uint64_t *s)
     int cs_rand_below(uint64_t *s, int n)
     double cs_rand_unit(uint64_t *s)

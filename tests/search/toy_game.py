@@ -62,7 +62,9 @@ class CsGame(c.Structure):
                 ("move_priority", c.c_void_p), ("in_turn", c.c_void_p), ("move_count", c.c_void_p),
                 ("chance_sample", c.c_void_p), ("playout_value", c.c_void_p), ("reply_counts", c.c_void_p),
                 ("final_value", c.c_void_p), ("small_tree", c.c_void_p),
-                ("small_tree_value", c.c_void_p)]
+                ("small_tree_value", c.c_void_p), ("obs_planes", c.c_int), ("obs_height", c.c_int),
+                ("obs_width", c.c_int), ("obs_scalars", c.c_int), ("observe", c.c_void_p),
+                ("num_actions", c.c_int), ("action_of", c.c_void_p)]
 
 
 class ToyGame:
