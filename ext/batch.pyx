@@ -44,22 +44,25 @@ cdef struct Lane:
     int reset_all                # 1: every game restarts (reset), 0: step
 
 
-cdef void resolve_chance(const cs_game *g, void *st, uint64_t *rng, cs_move *outcomes,
-                         double *probs) noexcept nogil:
-    """Plays chance outcomes until `st` is a decision or terminal node."""
+cdef int resolve_chance(const cs_game *g, void *st, int who, uint64_t *rng, cs_move *outcomes,
+                        double *probs) noexcept nogil:
+    """Plays chance outcomes from `st` (whose to_move() is `who`) until it
+    is a decision or terminal node; returns its to_move()."""
     cdef int n, k
     cdef double u
-    while g.to_move(g.ctx, st) == CS_CHANCE:
+    while who == CS_CHANCE:
         if g.chance_sample != NULL:
             g.apply(g.ctx, st, g.chance_sample(g.ctx, st, rng))
-            continue
-        n = g.chance_outcomes(g.ctx, st, outcomes, probs)
-        u = cs_rand_unit(rng)
-        k = 0
-        while k < n - 1 and u >= probs[k]:
-            u -= probs[k]
-            k += 1
-        g.apply(g.ctx, st, outcomes[k])
+        else:
+            n = g.chance_outcomes(g.ctx, st, outcomes, probs)
+            u = cs_rand_unit(rng)
+            k = 0
+            while k < n - 1 and u >= probs[k]:
+                u -= probs[k]
+                k += 1
+            g.apply(g.ctx, st, outcomes[k])
+        who = g.to_move(g.ctx, st)
+    return who
 
 
 cdef int describe_node(const cs_game *g, const void *st, int who, cs_move *moves, int32_t *acts,
@@ -88,25 +91,24 @@ cdef void run_lane(Lane *L) noexcept nogil:
         st = L.states + <size_t> i * S
         if L.reset_all:
             memcpy(st, L.start, S)
-            resolve_chance(g, st, &L.rng[i], L.outcomes, L.probs)
+            who = resolve_chance(g, st, g.to_move(g.ctx, st), &L.rng[i], L.outcomes, L.probs)
             L.done[i] = 0
             for p in range(P):
                 L.rewards[i * P + p] = 0
         else:
             g.apply(g.ctx, st, L.moves[<size_t> i * M + L.chosen[i]])
-            resolve_chance(g, st, &L.rng[i], L.outcomes, L.probs)
-            if g.to_move(g.ctx, st) == CS_TERMINAL:
+            who = resolve_chance(g, st, g.to_move(g.ctx, st), &L.rng[i], L.outcomes, L.probs)
+            if who == CS_TERMINAL:
                 g.returns(g.ctx, st, ret)
                 for p in range(P):
                     L.rewards[i * P + p] = <float> ret[p]
                 L.done[i] = 1
                 memcpy(st, L.start, S)
-                resolve_chance(g, st, &L.rng[i], L.outcomes, L.probs)
+                who = resolve_chance(g, st, g.to_move(g.ctx, st), &L.rng[i], L.outcomes, L.probs)
             else:
                 for p in range(P):
                     L.rewards[i * P + p] = 0
                 L.done[i] = 0
-        who = g.to_move(g.ctx, st)
         L.to_move[i] = who
         L.nmoves[i] = describe_node(g, st, who, L.moves + <size_t> i * M, L.acts + <size_t> i * M,
                                     L.obs + <size_t> i * O, L.mask + <size_t> i * A)
@@ -452,7 +454,8 @@ cdef class Single:
         cdef int k, n
         cdef double u
         self.chance_count = 0
-        while self.g.to_move(self.g.ctx, self.st) == CS_CHANCE:
+        self.to_move = self.g.to_move(self.g.ctx, self.st)
+        while self.to_move == CS_CHANCE:
             # resolve_chance, keeping the outcomes for the log
             if self.g.chance_sample != NULL:
                 self.chance_log[self.chance_count & 63] = self.g.chance_sample(self.g.ctx, self.st, &self.rng)
@@ -466,7 +469,7 @@ cdef class Single:
                 self.chance_log[self.chance_count & 63] = self.outcomes[k]
             self.g.apply(self.g.ctx, self.st, self.chance_log[self.chance_count & 63])
             self.chance_count += 1
-        self.to_move = self.g.to_move(self.g.ctx, self.st)
+            self.to_move = self.g.to_move(self.g.ctx, self.st)
         memset(&self.mask_view[0], 0, self.num_actions)
         self.nmoves = 0
         if self.to_move >= 0:
