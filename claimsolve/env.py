@@ -117,7 +117,11 @@ class ClaimsolveAEC(AECEnv):
             self._rng.seed(seed)
         if self._fixed is None:
             self._start = self._cls.new(seed=self._rng.getrandbits(63), **self._new_options)
-            self._core = Single(self._start, self._rng.getrandbits(64), record=self.render_mode is not None)
+            state = self._start.engine_state()
+            if state.game is self._core.game:
+                self._core.reset(self._rng.getrandbits(64), state)
+            else:                               # another engine instance (a Claim island of its own)
+                self._core = Single(state, self._rng.getrandbits(64), record=self.render_mode is not None)
         else:
             self._core.reset(self._rng.getrandbits(64))
         self.agents = list(self.possible_agents)

@@ -478,9 +478,20 @@ cdef class Single:
                 self.acts[k] = self.g.action_of(self.g.ctx, self.st, self.moves[k])
                 self.mask_view[self.acts[k]] = 1
 
-    def reset(self, seed=None):
+    def reset(self, seed=None, start=None):
         """Back to the start state; with `seed`, the chance stream restarts
-        from it.  Returns the player to move (-2: the start is over)."""
+        from it; with `start` (a Position of the same game instance, or its
+        state bytes), that becomes the start state.  Returns the player to
+        move (-2: the start is over)."""
+        if start is not None:
+            if not isinstance(start, bytes):
+                state = _engine_state(start)
+                if game_from_capsule(state.game.capsule) != self.g:
+                    raise ValueError("start: a position of another game instance (board, seats or variant)")
+                start = state.state_bytes()
+            if len(start) != self.g.state_size:
+                raise ValueError("start: %d bytes, the game's states have %d" % (len(start), self.g.state_size))
+            self.start = start
         if seed is not None:
             self.rng = <uint64_t> (int(seed) & 0xFFFFFFFFFFFFFFFF)
         memcpy(self.st, <const char *> self.start, self.g.state_size)
