@@ -154,6 +154,12 @@ class ClaimsolveAEC(AECEnv):
             self.terminations[name] = True
         self._accumulate_rewards()
 
+    def random_action(self):
+        """A uniformly random legal action of the agent to move, drawn in C
+        from the environment's seeded stream (random play without building
+        a mask's index list)."""
+        return self._core.random_action()
+
     def position(self):
         """The Position now (needs render_mode set, which records the moves)."""
         if self._core.log is None:
