@@ -161,7 +161,9 @@ class EngineGame(pyspiel.Game):
             max_game_length=reference.max_game_length(),
             **({"utility_sum": reference.utility_sum()} if self.GAME_TYPE.utility in sums else {}))
         super().__init__(self.GAME_TYPE, info, reference.get_parameters())
-        self.shared = _Shared(str(self), bridge=self.bridge, shape=gs.observation_shape)
+        # where the observation string needs the start of the turn: compound turns, chance
+        anchored = gs.compound_turns or self.GAME_TYPE.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC
+        self.shared = _Shared(str(self), bridge=self.bridge, shape=gs.observation_shape, anchored=anchored)
 
     def new_initial_state(self):
         return EngineState(self, self.start_state.copy())
@@ -172,6 +174,10 @@ class EngineGame(pyspiel.Game):
         return EngineObserver(self.shared.shape, perfect_recall, params)
 
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
 class EngineState(pyspiel.State):
     """An engine state as an OpenSpiel state (see the module docstring).
     `engine` is the claimsolve._engine.GameState (do not change it)."""
@@ -180,58 +186,69 @@ class EngineState(pyspiel.State):
         super().__init__(game)
         self._shared = game.shared
         self._engine = _Engine(gs, self._shared.game_string)
-        # the last decision node that began a turn (Claim: a whole turn,
-        # Claim It!: a decision before a roll) and the engine codes since
+        self._player = self._player_of(gs.to_move())
+        # in games with compound turns or chance: the last decision node
+        # that began a turn (Claim: a whole turn; Claim It!: the decision
+        # before a roll) and the actions since, for the observation string
         self._anchor = None
         self._since = ()
+
+    @staticmethod
+    def _player_of(to_move):
+        if to_move >= 0:
+            return to_move
+        return _CHANCE if to_move == -1 else _TERMINAL
 
     @property
     def engine(self):
         return self._engine.gs
 
     def current_player(self):
-        who = self._engine.gs.to_move()
-        if who >= 0:
-            return who
-        return pyspiel.PlayerId.CHANCE if who == -1 else pyspiel.PlayerId.TERMINAL
+        return self._player
 
     def _legal_actions(self, player):
-        gs = self._engine.gs
-        if gs.to_move() == -1:
-            bridge = self._shared.bridge
-            return sorted(bridge.chance_action(code) for code, _ in gs.chance_outcomes())
-        return gs.legal_actions()
+        if self._player >= 0:
+            return self._engine.gs.legal_actions()
+        if self._player == _CHANCE:
+            chance_action = self._shared.bridge.chance_action
+            return sorted(chance_action(code) for code, _ in self._engine.gs.chance_outcomes())
+        return []
 
     def chance_outcomes(self):
-        bridge = self._shared.bridge
-        return sorted((bridge.chance_action(code), p) for code, p in self._engine.gs.chance_outcomes())
+        if self._player != _CHANCE:
+            return []
+        chance_action = self._shared.bridge.chance_action
+        return sorted((chance_action(code), p) for code, p in self._engine.gs.chance_outcomes())
 
     def _apply_action(self, action):
         gs = self._engine.gs
-        who = gs.to_move()
-        if who == -2:
-            raise MoveError(self._name(who, action), "the game is over")
-        if who == -1:
+        player = self._player
+        if player >= 0:
+            if self._shared.anchored and not gs.in_turn():
+                self._anchor = gs.state_bytes()
+                self._since = ()
+            try:
+                gs.apply_action(action)
+            except ValueError:
+                raise MoveError(self._name(player, action), "not a legal action here") from None
+        elif player == _CHANCE:
             code = self._shared.bridge.chance_code(action)
             if code not in {c for c, _ in gs.chance_outcomes()}:
                 raise MoveError(str(action), "not a chance outcome here")
+            gs.apply(code)
         else:
-            try:
-                code = gs.move_of_action(action)
-            except ValueError:
-                raise MoveError(self._name(who, action), "not a legal action here") from None
-        if who >= 0 and not gs.in_turn():
-            self._anchor = gs.state_bytes()
-            self._since = ()
-        self._since += (code,)
-        gs.apply(code)
+            raise MoveError(str(action), "the game is over")
+        if self._shared.anchored:
+            self._since += (action,)
+        self._player = self._player_of(gs.to_move())
 
-    def _name(self, player, action):
-        """The reference game's notation of `action` here, or invalid:N."""
-        gs = self._engine.gs
+    def _name(self, player, action, gs=None):
+        """The reference game's notation of `action` at `gs` (by default
+        this state), or invalid:N."""
+        gs = gs or self._engine.gs
         bridge = self._shared.bridge
         try:
-            if player == pyspiel.PlayerId.CHANCE or (player < 0 and gs.to_move() == -1):
+            if gs.to_move() == -1:
                 return bridge.chance_name(action)
             if gs.to_move() < 0:
                 return f"invalid:{action}"
@@ -247,7 +264,7 @@ class EngineState(pyspiel.State):
         (at a chance node the outcome's, e.g. `roll:4,1,4`)."""
         gs = self._engine.gs
         bridge = self._shared.bridge
-        if gs.to_move() == -1:
+        if self._player == _CHANCE:
             return bridge.chance_of(move)
         names = {bridge.decision_name(gs.move_of_action(a)): a for a in gs.legal_actions()}
         try:
@@ -256,11 +273,11 @@ class EngineState(pyspiel.State):
             raise MoveError(move, "not a legal decision here") from None
 
     def is_terminal(self):
-        return self._engine.gs.to_move() == -2
+        return self._player == _TERMINAL
 
     def returns(self):
         gs = self._engine.gs
-        if gs.to_move() != -2:
+        if self._player != _TERMINAL:
             return [0.0] * gs.num_players
         return self._shared.bridge.returns(gs)
 
@@ -268,10 +285,16 @@ class EngineState(pyspiel.State):
         """The observation string (see the module docstring)."""
         gs = self._engine.gs
         bridge = self._shared.bridge
-        if gs.to_move() == -1:
+        if self._player == _CHANCE:
             return bridge.text(self._anchor) + bridge.chance_suffix
         if gs.in_turn():
-            return bridge.text(self._anchor) + " | " + " ".join(bridge.decision_name(c) for c in self._since)
+            # the decisions of the turn so far, named where each was taken
+            node = GameState(gs.game, self._anchor)
+            names = []
+            for action in self._since:
+                names.append(self._name(node.to_move(), action, node))
+                node.apply_action(action)
+            return bridge.text(self._anchor) + " | " + " ".join(names)
         return bridge.text(gs.state_bytes())
 
     def __str__(self):
