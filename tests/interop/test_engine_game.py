@@ -238,3 +238,17 @@ def test_policy_gradient_agent_trains_on_the_observation_tensors(game_id):
         assert all(math.isfinite(float(loss.detach())) for loss in agent.loss)
     after = list(agents[0]._net_torso.parameters())
     assert any(not torch.equal(b, a) for b, a in zip(before, after))
+
+
+@pytest.mark.slow
+def test_the_example_of_docs_openspiel_md_runs(capsys):
+    # docs/openspiel.md, "On the engines": its python block runs as shown
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[2] / "docs" / "openspiel.md").read_text()
+    section = text.split("## On the engines", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"^```python\n(.*?)^```", section, re.S | re.M)
+    assert len(blocks) == 1
+    exec(compile(blocks[0], "docs/openspiel.md On the engines", "exec"), {})
+    printed = capsys.readouterr().out
+    assert "MCTSBot plays" in printed and "losses of player 1's agent: (tensor(" in printed
