@@ -16,6 +16,9 @@ docs/tensors.md "Claim"), through the generic GameState view.
   observation of every seat is the observer 0's with its seats and colours
   rotated.
 """
+import os
+import re
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -30,6 +33,8 @@ from claimsolve.claim.starts import random_play_start
 
 GRID = 16
 PASS, STOP = 0, 1
+DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "tensors.md")
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 
 # 5 x 4, sea at a1, e1, c3, a4, e4; territory a on the left, b on the right
 SMALL = {
@@ -140,6 +145,19 @@ def test_shapes_and_action_counts(players, variant, planes, scalars):
     per_player = 2 if variant == "battle-for-two" else 1
     assert state.num_actions == 2 + (per_player + 2) * cells + cells * cells
     assert state.observation(0).shape == (planes * cells + scalars,)
+
+
+def test_the_docs_example_runs(monkeypatch):
+    """The example of docs/tensors.md's "Claim" section, as written."""
+    text = open(DOCS, encoding="utf-8").read()
+    section = text[text.index("## Claim"):]
+    end = section.find("\n## ", 1)
+    (code,) = re.findall(r"```python\n(.*?)```", section if end < 0 else section[:end], re.S)
+    monkeypatch.chdir(ROOT)
+    names = {}
+    exec(code, names)
+    assert names["mask"].sum() == 27            # the decisions at the start of play-2p.json
+    assert names["obs"].shape == (19 * 7 * 15 + 33,)
 
 
 # --- values by hand ---------------------------------------------------------------------
