@@ -156,8 +156,9 @@ def test_the_docs_example_runs(monkeypatch):
     monkeypatch.chdir(ROOT)
     names = {}
     exec(code, names)
-    assert names["mask"].sum() == 27            # the decisions at the start of play-2p.json
-    assert names["obs"].shape == (19 * 7 * 15 + 33,)
+    assert names["claim_mask"].sum() == 27      # the decisions at the start of play-2p.json
+    assert names["claim_obs"].shape == (19 * 7 * 15 + 33,)
+    assert names["grid"].shape == (19, 7, 15) and len(names["scalar_names"]) == 33
 
 
 # --- values by hand ---------------------------------------------------------------------
