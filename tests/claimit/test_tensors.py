@@ -2,7 +2,10 @@
 docs/tensors.md "Claim It!"): values by hand on small positions, seats
 relative to the observer, and random games through the engine's actions
 checked against the reference position at every step."""
+import doctest
 import random
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -265,3 +268,34 @@ def test_random_games_actions_and_observations_agree_with_the_reference(players,
     assert state.to_move() == CS_TERMINAL
     assert pos.is_over()
     check_observations(state, pos, "over", 0)
+
+
+# --------------------------------------------------------- the documentation
+
+def claim_it_section():
+    text = (Path(__file__).resolve().parents[2] / "docs" / "tensors.md").read_text()
+    return text.split("## Claim It!", 1)[1].split("\n## ", 1)[0]
+
+
+def test_documented_example_runs_as_shown():
+    block = re.search(r"^```pycon\n(.*?)^```", claim_it_section(), re.S | re.M).group(1)
+    runner = doctest.DocTestRunner()
+    runner.run(doctest.DocTestParser().get_doctest(block, {}, "docs/tensors.md Claim It!", "docs/tensors.md", 0))
+    failed, attempted = runner.summarize(verbose=False)
+    assert attempted >= 8 and failed == 0
+
+
+def test_documented_tables_name_every_plane_and_scalar_in_order():
+    """The names in the tables' second column, a row `seat k ...` once for
+    each seat and `white n ...`, `dice showing v` once for each of 1..6, are
+    observation_names' (3 players)."""
+    names = []
+    for row in re.findall(r"^\| [^|]+ \| `([^`]+)`", claim_it_section(), re.M):
+        if "seat k" in row:
+            names += [row.replace("seat k", f"seat {k}") for k in range(3)]
+        elif re.search(r"\b[nv]\b", row):
+            names += [re.sub(r"\b[nv]\b", str(i), row) for i in range(1, 7)]
+        else:
+            names.append(row)
+    planes, scalars = observation_names(3)
+    assert names == planes + scalars
