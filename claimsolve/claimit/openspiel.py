@@ -220,6 +220,7 @@ class EngineBridge:
     chance node)."""
 
     chance_suffix = " rolling"
+    chance_fixed = True       # every chance node has the same 56 outcomes
     DICE = 1000
 
     def __init__(self, game, engine_state):
@@ -229,7 +230,6 @@ class EngineBridge:
         codes = [1, 2] + [16 + space * 8 + n for space in range(36) for n in range(7)]
         self._names = {code: start.move_name(code) for code in codes}
         self._chance = {self.DICE + 100 * a + 10 * b + c: k for k, (a, b, c) in enumerate(DICE_CLASSES)}
-        self._codes = {k: code for code, k in self._chance.items()}
 
     def decision_name(self, code):
         try:
@@ -239,12 +239,6 @@ class EngineBridge:
 
     def chance_action(self, code):
         return self._chance[code]
-
-    def chance_code(self, action):
-        try:
-            return self._codes[action]
-        except KeyError:
-            raise MoveError(str(action), "not a Claim It! chance outcome id") from None
 
     def chance_name(self, action):
         return _CODEC.roll(action)

@@ -50,6 +50,7 @@ import json
 
 import numpy as np
 import pyspiel
+from open_spiel.python.algorithms import mcts as spiel_mcts
 
 from .._engine import GameState
 from ..catalog import all_games
@@ -163,7 +164,8 @@ class EngineGame(pyspiel.Game):
         super().__init__(self.GAME_TYPE, info, reference.get_parameters())
         # where the observation string needs the start of the turn: compound turns, chance
         anchored = gs.compound_turns or self.GAME_TYPE.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC
-        self.shared = _Shared(str(self), bridge=self.bridge, shape=gs.observation_shape, anchored=anchored)
+        self.shared = _Shared(str(self), bridge=self.bridge, shape=gs.observation_shape, anchored=anchored,
+                              chance={}, chance_fixed=getattr(self.bridge, "chance_fixed", False))
 
     def new_initial_state(self):
         return EngineState(self, self.start_state.copy())
@@ -206,19 +208,34 @@ class EngineState(pyspiel.State):
     def current_player(self):
         return self._player
 
+    def _chance(self):
+        """(the outcomes as [(action, probability)] by action, {action: the
+        engine's outcome code}) at this chance node, made once per distinct
+        list of engine outcomes, or once for all where the bridge says the
+        outcomes never change (`chance_fixed`: Claim It!'s 56 dice)."""
+        cache = self._shared.chance
+        if self._shared.chance_fixed and cache:
+            return cache[None]
+        outcomes = tuple(self._engine.gs.chance_outcomes())
+        found = cache.get(outcomes)
+        if found is None:
+            chance_action = self._shared.bridge.chance_action
+            pairs = sorted((chance_action(code), p, code) for code, p in outcomes)
+            found = cache[None if self._shared.chance_fixed else outcomes] = (
+                [(a, p) for a, p, _ in pairs], {a: code for a, _, code in pairs})
+        return found
+
     def _legal_actions(self, player):
         if self._player >= 0:
             return self._engine.gs.legal_actions()
         if self._player == _CHANCE:
-            chance_action = self._shared.bridge.chance_action
-            return sorted(chance_action(code) for code, _ in self._engine.gs.chance_outcomes())
+            return [action for action, _ in self._chance()[0]]
         return []
 
     def chance_outcomes(self):
         if self._player != _CHANCE:
             return []
-        chance_action = self._shared.bridge.chance_action
-        return sorted((chance_action(code), p) for code, p in self._engine.gs.chance_outcomes())
+        return list(self._chance()[0])
 
     def _apply_action(self, action):
         gs = self._engine.gs
@@ -232,8 +249,8 @@ class EngineState(pyspiel.State):
             except ValueError:
                 raise MoveError(self._name(player, action), "not a legal action here") from None
         elif player == _CHANCE:
-            code = self._shared.bridge.chance_code(action)
-            if code not in {c for c, _ in gs.chance_outcomes()}:
+            code = self._chance()[1].get(action)
+            if code is None:
                 raise MoveError(str(action), "not a chance outcome here")
             gs.apply(code)
         else:
@@ -301,6 +318,45 @@ class EngineState(pyspiel.State):
         return self.observation_text()
 
 
+class EngineRolloutEvaluator(spiel_mcts.RandomRolloutEvaluator):
+    """OpenSpiel's RandomRolloutEvaluator for the engine-backed games, for
+    OpenSpiel's Python MCTSBot, with its rollouts played inside the engine
+    (claimsolve.batch.Single): uniformly random legal actions and chance
+    outcomes drawn by their probabilities to the end of the game, two calls
+    into C a step where OpenSpiel's evaluator makes several through the
+    OpenSpiel state and numpy.  The value is the game's returns at the end
+    (the reference game's convention, as state.returns() gives them), the
+    mean of `n_rollouts`; the prior is RandomRolloutEvaluator's (uniform,
+    or the chance outcomes' probabilities).  The rollouts' random streams
+    are seeded from `random_state`."""
+
+    def __init__(self, n_rollouts=1, random_state=None):
+        super().__init__(n_rollouts=n_rollouts, random_state=random_state)
+        self._singles = {}
+
+    def _single(self, state):
+        shared = state._shared
+        entry = self._singles.get(id(shared))
+        if entry is None or entry[0] is not shared:
+            from ..batch import Single
+            entry = self._singles[id(shared)] = (shared, Single(state.engine.copy()))
+        return shared, entry[1]
+
+    def evaluate(self, state):
+        if state.is_terminal():
+            return np.array(state.returns())
+        shared, single = self._single(state)
+        start = state.engine.state_bytes()
+        total = None
+        for _ in range(self.n_rollouts):
+            single.reset(seed=int(self._random_state.randint(0, 2 ** 31 - 1)), start=start)
+            while single.to_move >= 0:
+                single.step(single.random_action())
+            returns = np.array(shared.bridge.returns(single.game_state()))
+            total = returns if total is None else total + returns
+        return total / self.n_rollouts
+
+
 def _game_type(reference):
     """The GameType of the engine-backed version of `reference` (a GameType)."""
     return pyspiel.GameType(
@@ -364,4 +420,5 @@ def compact_json(data):
 
 _register_games()
 
-__all__ = ["EngineGame", "EngineObserver", "EngineState", "GAMES", "engine_game_from_position"]
+__all__ = ["EngineGame", "EngineObserver", "EngineRolloutEvaluator", "EngineState", "GAMES",
+           "engine_game_from_position"]

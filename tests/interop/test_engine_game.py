@@ -243,6 +243,33 @@ def test_mcts_bot_on_the_engine_game_finds_a_forced_win():
         assert minimax.alpha_beta_search(reference, state=after, maximizing_player_id=0)[0] == value
 
 
+@pytest.mark.parametrize("name,params", [
+    ("python_claimsolve_colorclaim_engine", {"width": 3, "height": 3, "seed": 2, "returns": "margin"}),
+    ("python_claimsolve_claimit_engine", {"players": 3}),
+    ("python_claimsolve_claim_engine", {"players": 2, "start": "play", "seed": 1}),
+], ids=["colorclaim", "claimit", "claim"])
+def test_engine_rollouts_value_states_as_openspiel_rollouts_do(name, params):
+    # the same random rollouts played in the engine: their mean agrees
+    # with OpenSpiel's RandomRolloutEvaluator's within sampling error, in
+    # the game's own returns (Color Claim's margin here), from a chance node
+    # too; the prior is OpenSpiel's
+    game = pyspiel.load_game(name, params)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    rollouts = 300 if "colorclaim" in name else 100
+    ours = engine_game.EngineRolloutEvaluator(rollouts, np.random.RandomState(1))
+    theirs = spiel_mcts.RandomRolloutEvaluator(rollouts, np.random.RandomState(2))
+    mean, reference = ours.evaluate(state), theirs.evaluate(state)
+    assert mean.shape == (game.num_players(),)
+    spread = game.max_utility() - game.min_utility()
+    assert np.abs(mean - reference).max() <= 4 * spread / (2 * math.sqrt(rollouts)) * math.sqrt(2)
+    assert ours.prior(state) == theirs.prior(state)
+    terminal, rng = state.clone(), random.Random(3)
+    while not terminal.is_terminal():
+        terminal.apply_action(rng.choice(terminal.legal_actions()))
+    assert list(ours.evaluate(terminal)) == terminal.returns()
+
+
 def self_play(game, agents, steps, most=5000):
     """At least `steps` time steps of self-play in OpenSpiel's
     rl_environment with the observation tensors, and on to the end of the
