@@ -13,13 +13,19 @@ the Python games through pybind11).  The Python bot's own work (choosing a
 child by UCT over every child, numpy's random choice in its rollouts) costs
 about as much per simulation as a whole Color Claim game on the engine, so
 its ratio says more about the bot than about the game; the C++ bot's says
-more about the game.  A new game (no caches from another run) and a new bot
-each run; the runs of the two sides interleaved.
+more about the game.  A third row gives the Python bot on the engine-backed
+game with claimsolve's EngineRolloutEvaluator (the same uniformly random
+rollouts, played in the engine: claimsolve.interop.engine_game) against
+the same reference-backed measurement as the first row's (OpenSpiel's
+RandomRolloutEvaluator, measured again in that row's runs).  A new game (no
+caches from another run) and a new bot each run; the runs of the two sides
+interleaved.
 
 Positions: Color Claim, the 6x5 start of seeds/colorclaim/start-6x5.json;
-Claim It!, the 2-player start; Claim, a 2-seat middle game (the play phase
-of random_play_start(seed), then 10 random turns, as in
-bench_vs_openspiel.py's claim-mcts-speed).
+Claim It!, a 2-player middle game with a choice (40 random decisions from
+the start: at the start itself `roll` is the only move); Claim, a 2-seat
+middle game (the play phase of random_play_start(seed), then 10 random
+turns, as in bench_vs_openspiel.py's claim-mcts-speed).
 
     python benchmarks/bench_openspiel_engine.py
     python benchmarks/bench_openspiel_engine.py --quick
@@ -57,19 +63,40 @@ def claim_middle_game(seed, turns=10):
     return position
 
 
+def claimit_middle_game(seed, decisions=40):
+    """2 players: `decisions` random decisions from the start (rolls drawn
+    by the same random.Random(seed)), then on to a decision with a choice
+    (at the start the only move is `roll`)."""
+    position = claimsolve.new("claimit", players=2)
+    rng = random.Random(seed)
+    made = 0
+    while made < decisions or len(position.legal_moves()) < 2:
+        move = rng.choice(position.legal_moves())
+        position = position.play(position.resolve_chance(move, rng))
+        made += 1
+    return position, made
+
+
 def start_position(game_id, seed):
     if game_id == "colorclaim":
         return claimsolve.load(START_6X5), "the 6x5 start (seeds/colorclaim/start-6x5.json)"
     if game_id == "claimit":
-        return claimsolve.new("claimit", players=2), "the 2-player start"
+        position, made = claimit_middle_game(seed)
+        return position, (f"2 players, {made} random decisions from the start (random.Random({seed})),"
+                          f" {' or '.join(position.legal_moves()[:4])} to choose")
     return claim_middle_game(seed), f"2 seats, random_play_start(seed={seed}) then 10 random turns"
 
 
-def python_bot_rate(game, seconds, seed):
+def python_bot_rate(game, seconds, seed, engine_rollouts=False):
     """Simulations per second of one search of OpenSpiel's Python MCTSBot
     (open_spiel.python.algorithms.mcts, as cs_spiel.TimedMCTSBot runs it)
-    for `seconds` from the game's start."""
-    bot = cs_spiel.TimedMCTSBot(game, seconds, random_state=np.random.RandomState(seed))
+    for `seconds` from the game's start; with `engine_rollouts`, on an
+    engine-backed game, its evaluator is engine_game.EngineRolloutEvaluator
+    (the same random rollouts, played in the engine)."""
+    random_state = np.random.RandomState(seed)
+    bot = cs_spiel.TimedMCTSBot(game, seconds, random_state=random_state)
+    if engine_rollouts and game.get_type().short_name.endswith(engine_game.SUFFIX):
+        bot.evaluator = engine_game.EngineRolloutEvaluator(1, random_state)
     started = time.perf_counter()
     root = bot.mcts_search(game.new_initial_state())
     return root.explore_count / (time.perf_counter() - started)
@@ -93,7 +120,12 @@ def cpp_bot_rate(game, seconds, seed):
     return count / elapsed
 
 
-BOTS = (("Python MCTSBot", python_bot_rate), ("C++ MCTSBot", cpp_bot_rate))
+def python_bot_engine_rollouts_rate(game, seconds, seed):
+    return python_bot_rate(game, seconds, seed, engine_rollouts=True)
+
+
+BOTS = (("Python MCTSBot", python_bot_rate), ("C++ MCTSBot", cpp_bot_rate),
+        ("Python MCTSBot, engine rollouts", python_bot_engine_rollouts_rate))
 
 
 def main(argv=None):
@@ -116,7 +148,7 @@ def main(argv=None):
     print(f"OpenSpiel MCTSBot (UCT c=2, 1 random rollout, solver on), simulations per second,"
           f" median of {args.runs} run(s) of {args.seconds:g} s")
     print()
-    print(f"{'game':<11} {'bot':<15} {'reference-backed':>17} {'engine-backed':>14} {'ratio':>8}")
+    print(f"{'game':<11} {'bot':<32} {'reference-backed':>17} {'engine-backed':>14} {'ratio':>8}")
     ratios = {}
     positions = []
     for game_id in games:
@@ -129,7 +161,7 @@ def main(argv=None):
                 engine.append(rate(engine_game.engine_game_from_position(position), args.seconds, args.seed + run))
             reference, engine = statistics.median(reference), statistics.median(engine)
             ratios[(game_id, bot_name)] = engine / reference
-            print(f"{game_id:<11} {bot_name:<15} {reference:>17,.1f} {engine:>14,.1f}"
+            print(f"{game_id:<11} {bot_name:<32} {reference:>17,.1f} {engine:>14,.1f}"
                   f" {engine / reference:>7,.1f}x", flush=True)
     print()
     print("positions: " + "; ".join(positions))
