@@ -327,4 +327,4 @@ def test_the_example_of_docs_openspiel_md_runs(capsys):
     assert len(blocks) == 1
     exec(compile(blocks[0], "docs/openspiel.md On the engines", "exec"), {})
     printed = capsys.readouterr().out
-    assert "MCTSBot plays" in printed and "losses of player 1's agent: (tensor(" in printed
+    assert "Python MCTSBot plays" in printed and "losses of player 1's agent: (tensor(" in printed
