@@ -151,3 +151,49 @@ def test_gymnasium_refuses_a_bad_seat_or_spec():
         make_single_env("colorclaim", opponents="nosuchkind", size="4x3")
     with pytest.raises(ClaimsolveError, match="2 specs for the 1 other seats"):
         make_single_env("colorclaim", opponents=["random", "random"], size="4x3")
+
+
+def engine_game_log(position, rng, decisions):
+    """A random game on the engine as Single(record=True) logs it: (the
+    state, the log), stopped after `decisions` entries but never between
+    a decision and the chance it leaves."""
+    from claimsolve.batch import CHANCE, IN_TURN, TURN_END
+    state, log = position.engine_state(), []
+    while True:
+        who = state.to_move()
+        if who == -2 or (len(log) >= decisions and who != -1):
+            return state, log
+        if who == -1:
+            outcomes = state.chance_outcomes()
+            code = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            state.apply(code)
+            log.append((code, CHANCE))
+        else:
+            move = rng.choice(state.legal_moves())
+            state.apply(move)
+            log.append((move, IN_TURN if state.to_move() >= 0 and state.in_turn() else TURN_END))
+
+
+@pytest.mark.parametrize("game, options", [("colorclaim", {"size": "4x3"}), ("claim", {"players": 2}),
+                                           ("claim", {"players": 4}), ("claimit", {"players": 3})])
+def test_the_shadow_position_follows_the_engine(game, options):
+    """What render() and the one-seat environment's players see: the
+    engine's log replayed on the Position (Claim's turns of several
+    decisions, Claim It!'s rolls as `roll:a,b,c`), with or without the
+    engine's learning hooks."""
+    import random
+
+    from claimsolve.batch import CHANCE
+    from claimsolve.env import Shadow
+    for seed in range(2):
+        start = game_class(game).new(seed=seed, **options)
+        state, log = engine_game_log(start, random.Random(seed), 120)
+        shadow = Shadow(start)
+        half = len(log) // 2                    # a step's log never ends between a roll and its dice
+        while log[half][1] == CHANCE:
+            half += 1
+        shadow.sync(log[:half])
+        position = shadow.sync(log)
+        assert shadow.pending == []
+        engine = state.game
+        assert engine.decode(position.engine_state().state_bytes()) == engine.decode(state.state_bytes())
