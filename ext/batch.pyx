@@ -20,6 +20,9 @@ include "helper_threads.pxi"
 
 
 TURN_END, IN_TURN, CHANCE = 0, 1, 2
+# the smallest batch that threads=2 splits in two
+cdef enum:
+    MIN_SPLIT = 64
 
 
 cdef struct Lane:
@@ -161,8 +164,9 @@ cdef class Batch:
 
     The arrays returned are the batch's own, overwritten by the next call
     (copy what you keep).  `threads=2` steps the two halves of the batch in
-    two threads; the trajectories do not depend on it (each game draws from
-    its own stream).  The GIL is released while the games are stepped."""
+    two threads (a batch of MIN_SPLIT games or more: below, a thread's
+    start costs more than it saves); the trajectories do not depend on it
+    (each game draws from its own stream).  The GIL is released while the games are stepped."""
     cdef const cs_game *g
     cdef readonly object game
     cdef readonly int n
@@ -265,7 +269,7 @@ cdef class Batch:
     cdef void _run(self, int reset_all) noexcept nogil:
         cdef Lane lanes[2]
         cdef pthread_t helper
-        cdef int k, count = 2 if self.threads == 2 and self.n >= 2 else 1
+        cdef int k, count = 2 if self.threads == 2 and self.n >= MIN_SPLIT else 1
         cdef int C = max(1, self.g.max_outcomes)
         for k in range(count):
             lanes[k].g = self.g

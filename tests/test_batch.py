@@ -69,7 +69,7 @@ def test_the_same_moves_as_the_engine_one_game_at_a_time():
 
 
 def trajectory(position, seed, threads, steps=40):
-    batch = Batch(position, 8, seed=seed, threads=threads)
+    batch = Batch(position, 80, seed=seed, threads=threads)      # 64 games or more are split
     seen = []
     for _ in range(steps):
         observations, masks, rewards, done, _ = batch.step(batch.random_actions())
