@@ -60,6 +60,8 @@ def _start_position(game, position, options):
             raise ClaimsolveError("give a position or `new` options, not both")
         if not isinstance(position, cls):
             raise ClaimsolveError(f"position: a {game} position, not {type(position).__name__}")
+        if position.is_over():
+            raise ClaimsolveError("position: the game is over there, nothing to play")
         return cls, position, {}
     new_options = {k: v for k, v in options.items() if k != "seed"}
     if options.get("seed") is not None:

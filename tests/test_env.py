@@ -115,6 +115,11 @@ def test_what_it_refuses():
         make_env("colorclaim", size="9x9")
     with pytest.raises(ClaimsolveError, match="render_mode 'rgb_array'"):
         make_env("colorclaim", render_mode="rgb_array")
+    over = from_dict({"game": "colorclaim", "board": ["R1 . B2"]})
+    with pytest.raises(ClaimsolveError, match="position: the game is over there"):
+        make_env("colorclaim", position=over)
+    with pytest.raises(ClaimsolveError, match="position: a colorclaim position, not ClaimItPosition"):
+        make_env("colorclaim", position=game_class("claimit").new(seed=1))
     env = make_env("colorclaim", size="4x3", seed=1)
     env.reset()
     illegal = int(numpy.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
