@@ -120,3 +120,18 @@ def test_refuses_what_it_cannot_step():
     over = game_class("colorclaim").from_json({"game": "colorclaim", "board": ["R1 . B2"]})
     with pytest.raises(ValueError, match="the start position is over"):
         Batch(over, 2)
+
+
+def test_any_position_is_a_start():
+    from claimsolve.positions import from_dict
+    position = from_dict({"game": "colorclaim", "board": ["G2 . B1", "R1/Y3 K1 R2"], "to_move": 2,
+                          "claims": ["Y", "B"], "shield": 1})
+    batch = Batch(position, 2, seed=0)
+    observations, masks, to_move = batch.reset()
+    assert to_move.tolist() == [1, 1]
+    assert (observations == position.engine_state().observation(1)).all()
+    assert batch.game_state(1).state_bytes() == position.engine_state().state_bytes()
+    for _ in range(10):                          # a few moves to the end, then back to this position
+        observations, masks, rewards, done, to_move = batch.step(batch.random_actions())
+        assert all(batch.game_state(i).state_bytes() == position.engine_state().state_bytes()
+                   for i in numpy.flatnonzero(done))
