@@ -972,10 +972,8 @@ def serve(port, host, max_time, workers):
     """The analysis board in the browser, and its JSON API under /api/."""
     from claimsolve import web     # deferred: start-up (starlette, uvicorn)
 
-    if not web.is_loopback(host):
-        click.echo(error_line(f"warning: listening on {host}: anyone who can reach this machine can use "
-                              "the board and its engines (no login)"), err=True)
-    web.serve(host=host, port=port, max_time=max_time, workers=workers, announce=click.echo)
+    web.serve(host=host, port=port, max_time=max_time, workers=workers, announce=click.echo,
+              warn=lambda line: click.echo(error_line(line), err=True))
 
 
 main.add_command(study)      # `claimsolve study ...`: its commands are in cli/study.py
