@@ -10,6 +10,7 @@ tower point, a movement, STOP, PASS); a move string is a whole turn, so a
 turn's name is made from its decisions here, in canonical form.
 """
 import functools
+from operator import itemgetter
 
 from .._claim import ClaimGame, move_kind, move_points
 from .._engine import GameState
@@ -39,6 +40,11 @@ CELL_CODES = {None: 0, **{VIKING[c]: c for c in range(1, 5)}, **{TOWER[c]: 4 + c
 PIECES = (None,) + tuple(VIKING[c] for c in range(1, 5)) + tuple(TOWER[c] for c in range(1, 5))
 
 
+def _looked_up(table, keys):
+    """(table[key] for each key) as a tuple, in itemgetter's C loop."""
+    return itemgetter(*keys)(table) if len(keys) > 1 else tuple(table[key] for key in keys)
+
+
 @functools.lru_cache(maxsize=64)
 def engine_game(island, players, variant, rules):
     """The ClaimGame of an island, seat count, variant and Rules, one per
@@ -63,7 +69,7 @@ def _settings(width, height, territories, players, battle, same_viking, draw_aft
 def encode(state):
     """claimsolve._engine.GameState of a rules State (ClaimPosition.engine_state)."""
     game = engine_game(state.island, state.players, state.variant, state.rules)
-    cells = [CELL_CODES[piece] for piece in state.board]
+    cells = _looked_up(CELL_CODES, state.board)
     return GameState(game, game.encode(cells, state.phase, state.first_player, state.to_move, state.streak,
                                        state.quiet_plies))
 
@@ -79,7 +85,7 @@ def decode(engine):
                                                 game.battle, game.same_viking, game.draw_after,
                                                 game.third_party_anvil, game.brawl_even)
     return State(island=island, players=players, variant=variant,
-                 board=tuple(PIECES[code] for code in fields["cells"]), phase=fields["phase"],
+                 board=_looked_up(PIECES, fields["cells"]), phase=fields["phase"],
                  first_player=fields["first_player"], to_move=fields["to_move"], rules=rules,
                  streak=fields["streak"], quiet_plies=fields["quiet"])
 
@@ -135,11 +141,13 @@ def _written(codes, battle):
 
 
 @functools.lru_cache(maxsize=256)
-def _play_turn_names(game, state, battle):
-    """{end state: canonical move string} of every turn from a play- or
-    towers-phase state (where different decisions can reach one position)."""
+def _play_turn_names(state):
+    """{end state bytes: canonical move string} of every turn from a play-
+    or towers-phase rules State (where different decisions can reach one
+    position), remembered by the State's value."""
+    battle = state.variant == "battle-for-two"
     best = {}
-    for codes, end in GameState(game, state).turns(dedupe=False):
+    for codes, end in encode(state).turns(dedupe=False):
         key = _canonical_key(codes)
         if end not in best or key < best[end][0]:
             best[end] = (key, codes)
@@ -225,7 +233,7 @@ def turn_names(position):
     battle = position.variant == "battle-for-two"
     if position.phase in ("settle", "brawl"):
         return {end: _written(codes, battle) for codes, end in state.turns(dedupe=True)}
-    return dict(_play_turn_names(state.game, state.state_bytes(), battle))
+    return dict(_play_turn_names(position.state))
 
 
 def _contribution(code):
