@@ -1109,13 +1109,19 @@ cdef class ClaimGame:
     `territories`: per grid square, row by row from the bottom (index
     row * width + column), the territory index 0..25 or -1 for sea.
     `capsule` holds the cs_game; `encode`/`decode` convert states to and
-    from plain values."""
+    from the fields a ClaimPosition keeps (ints, tuples, lists), the
+    read-only attributes give back what the game was made with."""
     cdef CLGameBlock *block
     cdef readonly object capsule
     cdef readonly int width
     cdef readonly int height
     cdef readonly int players
     cdef readonly bint battle
+    cdef readonly tuple territories
+    cdef readonly bint same_viking
+    cdef readonly int draw_after
+    cdef readonly bint third_party_anvil
+    cdef readonly bint brawl_even
 
     def __init__(self, territories, int width, int height, int players, bint battle=False,
                  bint same_viking=True, int draw_after=200, bint third_party_anvil=True,
@@ -1140,6 +1146,11 @@ cdef class ClaimGame:
         self.height = height
         self.players = players
         self.battle = battle
+        self.territories = tuple(territories)
+        self.same_viking = same_viking
+        self.draw_after = draw_after
+        self.third_party_anvil = third_party_anvil
+        self.brawl_even = brawl_even
         cdef CLContext *x = &block.ctx
         x.width = width
         x.height = height
@@ -1242,22 +1253,26 @@ cdef class ClaimGame:
         """Island points."""
         return self.block.ctx.npoints
 
-    def encode(self, cells, phase, int first_player, int to_move, streak_points, streak_counts,
-               int quiet):
-        """State bytes of a position at the start of a turn.  `cells`: per
+    def encode(self, cells, phase, int first_player, int to_move, streak, int quiet):
+        """State bytes of a position at the start of a turn, from the fields
+        a ClaimPosition keeps (claimsolve.claim.rules.State): `cells` per
         grid square (row * width + column from the bottom) 0 free, 1..4 a
         Viking of colour 1..4, 5..8 a tower of colour 1..4; `phase` a name
-        of PHASES; players 0-based; streak_points per player a square index
-        or -1, streak_counts per player (0 with no streak)."""
+        of PHASES; `first_player` and `to_move` seats 1..players; `streak`
+        per seat None or (square, count); `quiet` the quiet plies."""
         cdef const CLContext *x = &self.block.ctx
         cdef CLState s
-        cdef int i, p, v, t
+        cdef int i, p, v, t, square, count
         if len(cells) != self.width * self.height:
             raise ValueError("cells: %d, the grid has %d" % (len(cells), self.width * self.height))
         if phase not in PHASES:
             raise ValueError("phase %r" % (phase,))
-        if not (0 <= first_player < x.players and 0 <= to_move < x.players):
-            raise ValueError("player out of range")
+        if not (1 <= first_player <= x.players and 1 <= to_move <= x.players):
+            raise ValueError("seat out of range 1..%d" % x.players)
+        if len(streak) != x.players:
+            raise ValueError("streak: %d entries, the game has %d seats" % (len(streak), x.players))
+        if not 0 <= quiet <= COUNT_MAX:
+            raise ValueError("quiet %d" % quiet)
         memset(&s, 0, sizeof(CLState))
         for t in range(MAX_TERRITORIES):
             s.tower_at[t] = NO_POINT
@@ -1278,14 +1293,18 @@ cdef class ClaimGame:
                     raise ValueError("two towers in territory %d" % x.terr[p])
                 put_tower(x, &s, p, v - 5)
         for i in range(x.players):
-            p = streak_points[i]
-            if p >= 0:
-                s.streak_point[i] = <uint16_t> ((p // self.width) * GRID + p % self.width)
-                s.streak_count[i] = <uint16_t> streak_counts[i]
+            entry = streak[i]
+            if entry is None:
+                continue
+            square, count = entry
+            if not (0 <= square < self.width * self.height and 1 <= count <= COUNT_MAX):
+                raise ValueError("streak of seat %d: %r" % (i + 1, entry))
+            s.streak_point[i] = <uint16_t> ((square // self.width) * GRID + square % self.width)
+            s.streak_count[i] = <uint16_t> count
         s.quiet = <uint16_t> quiet
         s.phase = <uint8_t> PHASES.index(phase)
-        s.first_player = <uint8_t> first_player
-        s.to_move = <uint8_t> to_move
+        s.first_player = <uint8_t> (first_player - 1)
+        s.to_move = <uint8_t> (to_move - 1)
         s.sel = NO_POINT
         s.start = NO_POINT
         if s.phase == PH_PLAY:
@@ -1302,9 +1321,9 @@ cdef class ClaimGame:
         return (p // GRID) * self.width + p % GRID
 
     def decode(self, state):
-        """The values `encode` takes, as a dict, plus the stage of the turn,
-        the result (None, "draw" or the winning team's 0-based index) and
-        the stored hash."""
+        """The fields `encode` takes, as a dict ("cells" a tuple, "streak" a
+        tuple, seats 1-based), plus the stage of the turn, the result (None,
+        "draw" or the winning team's 0-based index) and the stored hash."""
         cdef CLState s
         cdef int i, p, kind, c
         load_state_bytes(state, &s, sizeof(CLState))
@@ -1320,13 +1339,13 @@ cdef class ClaimGame:
         elif s.result != RESULT_NONE:
             result = s.result - 1
         return {
-            "cells": cells,
+            "cells": tuple(cells),
             "phase": PHASES[s.phase],
-            "first_player": s.first_player,
-            "to_move": s.to_move,
-            "streak_points": [-1 if s.streak_point[i] == NO_POINT else self.square(s.streak_point[i])
-                              for i in range(self.players)],
-            "streak_counts": [s.streak_count[i] for i in range(self.players)],
+            "first_player": s.first_player + 1,
+            "to_move": s.to_move + 1,
+            "streak": tuple(None if s.streak_point[i] == NO_POINT
+                            else (self.square(s.streak_point[i]), s.streak_count[i])
+                            for i in range(self.players)),
             "quiet": s.quiet,
             "stage": STAGES[s.stage],
             "result": result,

@@ -122,11 +122,10 @@ def check_sides(position, engine):
             assert (engine.side(a - 1) == engine.side(b - 1)) == (team[a] == team[b]), (a, b)
 
 
-def check_end_state(data, game, end, child):
+def check_end_state(game, end, child):
     """The engine's end state `end` is the reference's position `child`."""
-    child_data = child.to_json()
-    assert bridge.decode(data, game, end) == child_data
-    assert bridge.encode(child_data)[1] == end, "encoding the reference's result gives other bytes"
+    assert ClaimPosition.from_engine(GameState(game, end)) == child
+    assert child.engine_state().state_bytes() == end, "encoding the reference's result gives other bytes"
     view = game.decode(end)
     assert view["stage"] == "turn"
     assert view["hash"] == game.recomputed_hash(end)
@@ -166,16 +165,16 @@ def walk_decisions(position, engine):
                 stack.append(child)
 
 
-def check_transpositions(data, game, engine):
+def check_transpositions(game, engine):
     """Every way of playing a turn (decisions in every order): equal
     positions have equal bytes (those encode gives) and hashes, different
     ones different hashes."""
     bytes_of = {}
     for _codes, end in engine.turns(dedupe=False):
-        key = json.dumps(bridge.decode(data, game, end), sort_keys=True)
+        key = ClaimPosition.from_engine(GameState(game, end))
         assert bytes_of.setdefault(key, end) == end, ("two states of one position", key)
         assert game.decode(end)["hash"] == game.recomputed_hash(end)
-    assert all(bridge.encode(json.loads(key))[1] == end for key, end in bytes_of.items())
+    assert all(key.engine_state().state_bytes() == end for key, end in bytes_of.items())
     hashes = {game.decode(end)["hash"] for end in bytes_of.values()}
     assert len(hashes) == len(bytes_of)
     assert len(bytes_of) == len(engine.turns(dedupe=True))
@@ -183,15 +182,14 @@ def check_transpositions(data, game, engine):
 
 def check_position(position, rng, decisions=CODES_SAMPLE):
     """Every check at `position`; returns the reference's moves."""
-    data = position.to_json()
     phase = position.phase
     VISITED[phase, "over" if position.is_over() else "full"] += 1
     with about(position):
-        game, state = bridge.encode(data)
-        engine = GameState(game, state)
+        engine = position.engine_state()
+        game, state = engine.game, engine.state_bytes()
         view = game.decode(state)
         assert view["stage"] == "turn" and not engine.in_turn()
-        assert bridge.decode(data, game, state) == data
+        assert ClaimPosition.from_engine(engine) == position
         assert view["hash"] == game.recomputed_hash(state) == engine.hash()
         assert engine.is_terminal() == position.is_over()
         check_sides(position, engine)
@@ -213,7 +211,7 @@ def check_position(position, rng, decisions=CODES_SAMPLE):
         note_count(phase, len(engine.legal_moves()), game)
         if phase in ("towers", "play"):
             walk_decisions(position, engine)
-            check_transpositions(data, game, engine)
+            check_transpositions(game, engine)
             # the lazy listing (`moves` streams it) gives the same moves in the same order
             assert list(position.iter_moves()) == moves, "iter_moves differs from legal_moves"
     end_of = {name: end for end, name in names.items()}
@@ -226,7 +224,7 @@ def check_position(position, rng, decisions=CODES_SAMPLE):
         turns = [(move, position.play(move)) for move in chosen]
     for move, child in turns:
         with about(position, move):
-            check_end_state(data, game, end_of[move], child)
+            check_end_state(game, end_of[move], child)
     for move in rng.sample(moves, min(decisions, len(moves))):
         with about(position, move):
             check_decisions(position, move, end_of[move], game, state)
@@ -236,10 +234,9 @@ def check_position(position, rng, decisions=CODES_SAMPLE):
 def light_step(position, rng):
     """One turn of random engine decisions, named and played by the
     reference, the results compared; returns the position after it."""
-    data = position.to_json()
     VISITED[position.phase, "light"] += 1
-    game, state = bridge.encode(data)
-    engine = GameState(game, state)
+    engine = position.engine_state()
+    game, state = engine.game, engine.state_bytes()
     codes = []
     while True:
         legal = engine.legal_moves()
@@ -251,7 +248,7 @@ def light_step(position, rng):
     move = bridge.turn_name(position, codes)
     with about(position, move):
         child = position.play(move)
-        check_end_state(data, game, engine.state_bytes(), child)
+        check_end_state(game, engine.state_bytes(), child)
         check_decisions(position, move, engine.state_bytes(), game, state)
     return child
 
@@ -263,7 +260,7 @@ def check_perft(position, max_depth=3):
     check_position compares).  A level is counted by the engine only when
     the first and last nodes above it, scaled up, promise that it fits."""
     budget = PERFT_BUDGET[position.phase]
-    engine = bridge.engine_state(position)
+    engine = position.engine_state()
     counts = engine.perft(1)
     if counts[0] > budget:
         return 0
@@ -596,7 +593,7 @@ def test_settle_and_brawl_on_crowded_hand_islands(players, variant, seed, rules,
     big = []
 
     def full(position, ply):
-        if position.phase != "brawl" or len(bridge.engine_state(position).turns()) <= MANY:
+        if position.phase != "brawl" or len(position.engine_state().turns()) <= MANY:
             return True
         big.append(ply)
         return len(big) == 1
@@ -675,7 +672,7 @@ def meeting_kinds(position):
     capturing two pieces, or two capturing jumps), "points" when they make
     as many movements (continuations, towers, in another order)."""
     ways = defaultdict(list)
-    for codes, end in bridge.engine_state(position).turns(dedupe=False):
+    for codes, end in position.engine_state().turns(dedupe=False):
         ways[end].append(sum(move_kind(code) == "move" for code in codes))
     return {"movements" if len(set(counts)) > 1 else "points" for counts in ways.values() if len(counts) > 1}
 
@@ -794,11 +791,11 @@ def test_largest_legal_move_counts_stay_within_max_moves():
         position = ClaimPosition.new(players=players, variant=variant, seed=1)
         light_step(position, rng)                               # the first settle decision: every point
         start = random_play_start(1, players=players, variant=variant)
-        walk_decisions(start, bridge.engine_state(start))
+        walk_decisions(start, start.engine_state())
     brawl = crowded_position(random.Random(1), 4, "standard", "brawl", RULE_DEFAULTS, slack=0)
     light_step(brawl, rng)
     towers = small_position(random.Random(2), 2, "standard", "towers", RULE_DEFAULTS)
-    walk_decisions(towers, bridge.engine_state(towers))
+    walk_decisions(towers, towers.engine_state())
     assert set(LARGEST) == {"settle", "brawl", "towers", "play"}
     for phase, (count, bound) in sorted(LARGEST.items()):
         print(f"largest legal_moves count, {phase}: {count} (max_moves there {bound})")
