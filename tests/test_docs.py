@@ -24,10 +24,6 @@ spec.loader.exec_module(regenerate)
 # `timed` ones are left to docs/regenerate.py).
 FILES = [path for path in regenerate.markdown_files()
          if any(not item.flags & regenerate.UNTESTED for item in regenerate.parse(path))]
-# Files whose examples other work is rewriting at the time of writing: their
-# shown outputs are not marked yet, so the check that every one is marked
-# names them instead of skipping silently.
-NOT_YET_MARKED = {"docs/cli.md"}
 
 
 def _name(path):
@@ -45,7 +41,7 @@ def test_shown_outputs_are_what_the_commands_print(path):
 
 
 def test_readme_and_tour_have_outputs_the_test_runs():
-    assert {"README.md", "docs/tour.md"} <= {_name(path) for path in FILES}
+    assert {"README.md", "docs/tour.md", "docs/cli.md"} <= {_name(path) for path in FILES}
 
 
 def test_shape_is_the_first_words_with_numbers_as_n():
@@ -65,8 +61,6 @@ def test_every_shown_output_is_marked_with_its_command():
     unmarked = []
     for path in regenerate.markdown_files():
         regenerate.parse(path)              # a malformed marker raises, naming the file and line
-        if _name(path) in NOT_YET_MARKED:
-            continue
         lines = path.read_text().split("\n")
         fence = None
         for i, line in enumerate(lines):
@@ -80,11 +74,6 @@ def test_every_shown_output_is_marked_with_its_command():
             if shows_output and not marked:
                 unmarked.append(f"{_name(path)}:{i + 1}: {line}")
     assert not unmarked, "shown outputs without an <!-- output: ... --> marker:\n" + "\n".join(unmarked)
-
-
-def test_not_yet_marked_files_still_exist():
-    for name in NOT_YET_MARKED:
-        assert (ROOT / name).is_file(), name
 
 
 def test_readme_python_block_runs_as_shown(monkeypatch):
