@@ -1098,6 +1098,7 @@ def move_points(code):
 
 
 include "state_bytes.pxi"
+include "claim_observe.pxi"
 
 
 cdef class ClaimGame:
@@ -1239,6 +1240,13 @@ cdef class ClaimGame:
         g.playout_policy = NULL
         if playout == "capture":
             g.playout_policy = cl_playout_capture
+        g.obs_planes = cl_obs_planes(x)
+        g.obs_height = height
+        g.obs_width = width
+        g.obs_scalars = cl_obs_scalars(x)
+        g.observe = cl_observe
+        g.num_actions = cl_num_actions(x)
+        g.action_of = cl_action_of
 
     @property
     def state_size(self):
