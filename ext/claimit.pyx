@@ -18,7 +18,8 @@ Players are 0-based here.
 
 The parts, one idea a file: claimit_rules.pxi (the state, the rule set's
 tables, placing, stopping, busting, the standing), claimit_game.pxi (the
-cs_game callbacks), claimit_policy.pxi (the playout policy),
+cs_game callbacks), claimit_observe.pxi (the observation tensor and
+the action space, for learning), claimit_policy.pxi (the playout policy),
 claimit_value.pxi (the playout value: win shares at a turn start),
 claimit_turn_solver.pxi (the exact turn optimum: its state; its parts
 claimit_memo_key.pxi, claimit_memo_table.pxi, claimit_turn_bounds.pxi,
@@ -56,6 +57,7 @@ include "table_memory.pxi"
 include "helper_threads.pxi"
 include "claimit_rules.pxi"
 include "claimit_game.pxi"
+include "claimit_observe.pxi"
 include "claimit_policy.pxi"
 include "claimit_value.pxi"
 include "claimit_symmetry.pxi"
@@ -111,6 +113,7 @@ cdef class ClaimItGame:
         if players in VALUE_WEIGHTS:
             set_value_weights(&self.block.ctx, VALUE_WEIGHTS[players])
             g.playout_value = ci_playout_value
+        set_learning_hooks(g, players)
         self.capsule = PyCapsule_New(<void *> g, CS_GAME_CAPSULE, NULL)
 
     def encode(self, board, int to_move, dice, final_round):
