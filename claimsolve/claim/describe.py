@@ -1,10 +1,10 @@
 """What a Claim turn does, in words and as marks (Position.describe,
 claimsolve.game.MoveReport).
 
-The turn is first played by the reference rules (rules.play_move: a move
-they refuse is refused here with their reason); then its tokens are walked
-again with the rules' own steps (rules.conquest_in, rules.move_viking), the
-board compared before and after each step, so that what is reported is
+The turn is first read and played (notation.play_move: a move it refuses
+is refused here with its reason); then its tokens are walked again with
+the rules' own steps (rules.conquest_in, rules.move_viking), the board
+compared before and after each step, so that what is reported is
 what the rules did: the Vikings settled, the brawl's removals, each
 movement with the pieces its landing captured, the towers placed by choice,
 swapped in a conquest or placed at once on the point of a captured tower.
@@ -19,15 +19,15 @@ from dataclasses import replace
 
 from ..errors import MoveError
 from ..game import MoveReport
-from . import rules
+from . import notation, rules
 from .rules import TOWER
 
 
 def describe(state, move):
     """The MoveReport of the turn `move` (a string in any accepted form)
     played from the rules' State `state`."""
-    rules.play_move(state, move)                 # refuses an illegal turn with its reason
-    tokens = rules._Reader(state, move).tokens   # lower case, spaces normalised
+    notation.play_move(state, move)                 # refuses an illegal turn with its reason
+    tokens = notation._Reader(state, move).tokens   # lower case, spaces normalised
     return {"settle": _settle, "brawl": _brawl, "towers": _turn, "play": _turn}[state.phase](state, tokens)
 
 

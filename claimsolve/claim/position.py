@@ -13,7 +13,7 @@ import random
 from .. import limits
 from ..errors import ClaimsolveError, PositionError
 from ..game import Position
-from . import rules
+from . import notation, rules
 from .islands import ISLANDS, Island, random_island, standard_island, territories_for
 from .rules import (BRAWLS, MAX_COUNT, PHASES, STANDSTILLS, TOWER, TOWERS_PER_COLOUR, VARIANTS, VIKING,
                     VIKINGS_PER_COLOUR, Rules, State)
@@ -476,7 +476,7 @@ class ClaimPosition(Position):
         return [(t.move, ClaimPosition(t.state)) for t in rules.legal_turns(self._state)]
 
     def play(self, move, rng=None):
-        return ClaimPosition(rules.play_move(self._state, move))
+        return ClaimPosition(notation.play_move(self._state, move))
 
     def describe(self, move):
         """What the turn `move` does (claimsolve.game.MoveReport): the Vikings
