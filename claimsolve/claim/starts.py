@@ -6,6 +6,7 @@ import random
 
 from .engine import decode, encode
 from .._engine import GameState
+from .position import ClaimPosition
 
 
 def random_play_start(seed, players=None, island=None, variant=None, brawl=None):
@@ -15,8 +16,6 @@ def random_play_start(seed, players=None, island=None, variant=None, brawl=None)
     brawl by `brawl`, the rules' brawl: None for the default, "even").  A
     game that random towers already won is played on from the next seed's
     decisions, so the position is never over."""
-    from .position import ClaimPosition
-
     start = ClaimPosition.new(players=players, island=island, variant=variant, seed=seed, brawl=brawl)
     data = start.to_json()
     game, state = encode(data)
