@@ -14,7 +14,6 @@ own: the rules do not tell routes apart.  Its route here is the shortest
 chain of jumps on the board of that moment (the first in direction order
 among equals); a route written in full (`c3-e3-e5`) is reported as written.
 """
-from collections import deque
 from dataclasses import replace
 
 from ..errors import MoveError
@@ -171,32 +170,11 @@ def _turn(state, tokens):
     return walk.report()
 
 
+
 def jump_route(island, board, start, end):
-    """The points of the shortest movement from `start` to `end` on `board`:
-    [start, end] for a step, else every landing of a jump chain (each jump
-    over a neighbouring piece to the free point behind it; the start counts
-    as free while the Viking jumps).  Among chains of one length, the first
-    in direction order (up, right, down, left)."""
-    if end in island.neighbours(start):
-        return [start, end]
-    came_from = {start: None}
-    todo = deque([start])
-    while todo:
-        here = todo.popleft()
-        if here == end:
-            break
-        for direction in range(4):
-            over = island.next(here, direction)
-            if over is None or over == start or board[over] is None:
-                continue
-            landing = island.next(over, direction)
-            if landing is None or landing in came_from or (board[landing] is not None and landing != start):
-                continue
-            came_from[landing] = here
-            todo.append(landing)
-    if end not in came_from:
+    """The route of a movement written start-end (rules.movement_route);
+    a MoveError when the board has none (play_move took the move: a bug)."""
+    route = rules.movement_route(island, board, start, end)
+    if route is None:
         raise MoveError(f"{island.point_name(start)}-{island.point_name(end)}", "describe: no route found")
-    route = [end]
-    while came_from[route[-1]] is not None:
-        route.append(came_from[route[-1]])
-    return route[::-1]
+    return route

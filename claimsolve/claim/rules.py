@@ -21,7 +21,7 @@ Vocabulary used throughout:
 
 All functions are pure: a State is never changed, a new one is returned.
 """
-from collections import Counter, namedtuple
+from collections import Counter, deque, namedtuple
 from dataclasses import dataclass, replace
 from itertools import chain, combinations, product
 
@@ -211,33 +211,58 @@ def points(state):
 
 # --- Movement ------------------------------------------------------------------------------
 
+def jump_chains(island, board, start):
+    """Where jump chains of the Viking on `start` lead: {point: the point
+    its last jump came from}, `start` itself mapped to None.  "A jump goes
+    over a neighbouring piece (a Viking or a tower, of any colour) to the
+    free point directly behind it.  From there the Viking may jump again, as
+    often as he likes and in any direction ... The point the Viking started
+    from counts as free while he jumps."  Breadth first, in direction order
+    (up, right, down, left): walking back from a point gives the shortest
+    chain to it, the first in direction order among chains of one length."""
+    came_from, todo = {start: None}, deque([start])
+    while todo:
+        here = todo.popleft()
+        for direction in range(4):
+            over = island.next(here, direction)
+            if over is None or over == start or board[over] is None:
+                continue                        # nothing to jump over
+            landing = island.next(over, direction)
+            if landing is None or landing in came_from or (board[landing] is not None and landing != start):
+                continue
+            came_from[landing] = here
+            todo.append(landing)
+    return came_from
+
+
 def movement_ends(island, board, start):
     """Every point the Viking on `start` can end a movement on, in cell order:
     - "A step goes to a free neighbouring point."
-    - "A jump goes over a neighbouring piece (a Viking or a tower, of any
-      colour) to the free point directly behind it.  From there the Viking
-      may jump again, as often as he likes and in any direction ... The point
-      the Viking started from counts as free while he jumps."
+    - the end of a jump chain (jump_chains);
     - "A chain that ends where it started is no movement."
     Steps and jumps never share an end: a jump moves two points."""
-    def free(cell):
-        return cell == start or board[cell] is None
-
     ends = set(n for n in island.neighbours(start) if board[n] is None)
-    reached, todo = {start}, [start]
-    while todo:
-        here = todo.pop()
-        for direction in range(4):
-            over = island.next(here, direction)
-            if over is None or free(over):
-                continue                        # nothing to jump over
-            landing = island.next(over, direction)
-            if landing is None or not free(landing) or landing in reached:
-                continue
-            reached.add(landing)
-            todo.append(landing)
+    reached = set(jump_chains(island, board, start))
     reached.discard(start)
     return sorted(ends | reached)
+
+
+def movement_route(island, board, start, end):
+    """The points of the shortest movement from `start` to `end`, both
+    included: [start, end] for a step, else every landing of a jump chain
+    (jump_chains: the first in direction order among chains of one length);
+    None when no movement leads there.  The rules do not tell routes apart:
+    this is the route a movement written start-end is drawn and described
+    by."""
+    if end in island.neighbours(start):
+        return [start, end]
+    came_from = jump_chains(island, board, start)
+    if end not in came_from or end == start:
+        return None
+    route = [end]
+    while came_from[route[-1]] is not None:
+        route.append(came_from[route[-1]])
+    return route[::-1]
 
 
 def captured_by_landing(state, board, landing, colour):
