@@ -36,6 +36,8 @@ def test_rows_are_the_games_states(position):
     assert observations.shape == (6, batch.obs_size) and observations.dtype == numpy.float32
     assert masks.shape == (6, batch.num_actions) and to_move.dtype == numpy.int32
     check_rows(batch, observations, masks, to_move)
+    with pytest.raises(ValueError, match="read-only"):      # a step clears only the entries it set
+        masks[0, 0] = 1
     ended = 0
     for _ in range(60):
         observations, masks, rewards, done, to_move = batch.step(batch.random_actions())
