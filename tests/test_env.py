@@ -108,6 +108,10 @@ def test_what_it_refuses():
         make_env("colorclaim", position=over)
     with pytest.raises(ClaimsolveError, match="position: a colorclaim position, not ClaimItPosition"):
         make_env("colorclaim", position=game_class("claimit").new(seed=1))
+    islands = make_env("claim", island="random")          # a new island, of a new size, every game
+    with pytest.raises(ClaimsolveError, match=r"a new setup changed the observation's shape \(19, 13, 8, 33\) to"):
+        for seed in range(5):
+            islands.reset(seed=seed)
     env = make_env("colorclaim", size="4x3", seed=1)
     env.reset()
     illegal = int(numpy.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
