@@ -130,7 +130,7 @@ def ladder_charts(summary, folder):
     axes.errorbar(centre, labels, xerr=errors, fmt="o", capsize=4, color=COLORS["bar"])
     axes.axvline(0, color=COLORS["fair"], linestyle="--", label=f"{summary['anchor']} (held at 0)")
     for y, entry in enumerate(entries):
-        axes.annotate(f"{entry['rating']:+.0f}", (entry["rating"], y), textcoords="offset points", xytext=(0, 6),
+        axes.annotate(f"{entry['rating']:+.0f}" if round(entry["rating"]) else "0", (entry["rating"], y), textcoords="offset points", xytext=(0, 6),
                       ha="center", fontsize=8)
     axes.set_xlabel(f"Elo rating above {summary['anchor']} (95% interval)")
     axes.legend(fontsize=8)
