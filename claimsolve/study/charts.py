@@ -122,8 +122,10 @@ def policies_charts(summary, folder):
 
 def ladder_charts(summary, folder):
     """ladder.svg: each spec's Elo rating with its 95% interval, best on
-    top, the anchor's 0 dashed."""
+    top, the anchor's 0 dashed; none before the first game."""
     entries = list(reversed(summary["ladder"]))
+    if not entries:
+        return []
     figure, axes = plt.subplots(figsize=(6, 0.45 * len(entries) + 1.5))
     centre, errors = _errors(entries, "rating")
     labels = [entry["spec"] for entry in entries]

@@ -233,3 +233,16 @@ def test_draws_shared_wins_and_a_clean_sweep():
     half = [{"seating": ["a", "b"], "points": [1.0, 0.0]}] * 10 + [{"seating": ["a", "b"], "points": [0.5, 0.5]}] * 10
     whole = [{"seating": ["a", "b"], "points": [1.0, 0.0]}] * 15 + [{"seating": ["a", "b"], "points": [0.0, 1.0]}] * 5
     assert fitted(["a", "b"], half)["ratings"] == pytest.approx(fitted(["a", "b"], whole)["ratings"])
+
+
+def test_a_ladder_with_no_game_yet_reports_its_heading_alone(tmp_path):
+    from claimsolve.study.kinds import get_kind
+    from claimsolve.study.store import Store
+    db = str(tmp_path / "l.sqlite")
+    kind = get_kind("ladder")
+    Store.create_or_open(db, "ladder", kind.options(**OPTIONS), kind.columns, kind.describe).close()
+    result = run("study", "report", db, "--svg", tmp_path / "charts")
+    assert result.exit_code == 0, result.output
+    assert "UNFINISHED, 0 of 24" in result.stdout and "ladder of 3 specs at 2 seats, 0 games" in result.stdout
+    assert "Rating" not in result.stdout and "Chart" not in result.stdout
+    assert json.loads(run("study", "report", db, "--json").stdout)["ladder"] == []
