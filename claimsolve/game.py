@@ -3,7 +3,8 @@ catalog.py for finding a game).
 
 A Position is an immutable value: `play` returns a new one.  Its rules come
 from the game's plain-Python reference (the executable spec); `engine_state`
-hands the same position to the game's Cython engine for searching.
+hands the same position to the game's Cython engine for searching, and
+`from_engine` takes an engine state back.
 """
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -135,9 +136,25 @@ class Position(ABC):
         return move
 
     # --- engine ---------------------------------------------------------
+    # The bridge both ways, the same for every game: the Position's own
+    # fields (ints, tuples, lists, with pieces as small int codes) go
+    # straight to the game's Cython class's `encode`, which fills the C
+    # state struct, and come back from its `decode`; no JSON on the way and
+    # no cache of positions.  The Cython game instance (one per board, seat
+    # count and rules) may be shared, looked up by those values.
     @abstractmethod
     def engine_state(self):
-        """claimsolve._engine.GameState of this position in the Cython engine."""
+        """claimsolve._engine.GameState of this position in the Cython
+        engine: the game instance (`.game`) and the state bytes."""
+
+    @classmethod
+    @abstractmethod
+    def from_engine(cls, state):
+        """The Position of a GameState (the inverse of engine_state:
+        `cls.from_engine(p.engine_state()) == p`).  Raises ValueError for a
+        state that is no position of the file format (inside a Claim turn,
+        a Claim It! chance node) or that the engine does not keep whole (a
+        Color Claim stack's pyramids under its top)."""
 
     @abstractmethod
     def move_code(self, move):

@@ -1,13 +1,19 @@
-"""What the commands of the command line are made with: the command class
-whose usage errors name it, the options checked by claimsolve.limits
-(`Checked`), the options of a game's start (`GameOption`), --json.  Both
-cli/main.py and cli/study.py build their commands with them."""
+"""What the commands of the command line are made with: the command classes
+(usage errors naming the command; the games a capability is for in its
+help), the options checked by claimsolve.limits (`Checked`), the options
+of a game's start (`GameOption`), the files a command writes
+(`OUTPUT_FILE`), --json.  Every command module (cli/positions.py,
+analyze.py, ..., study.py) builds its commands with them."""
 import json
+import os
+import stat
 
 import click
 
 from claimsolve import limits
-from claimsolve.catalog import all_games
+from claimsolve.catalog import all_games, ids_where
+from claimsolve.errors import ClaimsolveError
+from claimsolve.files import absolute
 
 
 class Command(click.Command):
@@ -21,6 +27,22 @@ class Command(click.Command):
             if exc.ctx is None:
                 exc.ctx = ctx
             raise
+
+
+class CapabilityCommand(Command):
+    """A command for the games whose descriptor has one capability (solve,
+    odds): its help names them (from the catalog)."""
+
+    def __init__(self, *args, capability, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.capability = capability
+
+    def format_help_text(self, ctx, formatter):
+        super().format_help_text(ctx, formatter)
+        having = ids_where(lambda game: getattr(game, self.capability) is not None)
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text(f"Games: {', '.join(having) or 'none'}.")
 
 
 class GameOption(click.Option):
@@ -54,6 +76,69 @@ SECONDS = Checked(limits.seconds, "seconds")
 SEED = Checked(limits.seed, "seed")
 MEGABYTES = Checked(limits.memory_mb, "mb")
 PLAYERS = Checked(limits.players, "n")
+
+
+def output_file(value, name):
+    """A file the command writes (--svg, --save), checked before any work:
+    its folder exists and can be written, a file there already may be
+    written (not read-only), and it is not a folder or a
+    device, pipe or socket (files are written whole, through a temporary
+    file renamed into place, which would put a plain file in place of
+    /dev/full).  A symbolic link is followed: the file it points to is
+    written, the link kept."""
+    if not isinstance(value, str) or not value:
+        raise ClaimsolveError(f"option '{name}': needs a file name")
+    path = os.path.realpath(value) if os.path.islink(value) else value
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except (OSError, ValueError) as exc:
+        raise ClaimsolveError(f"option '{name}': cannot write: {getattr(exc, 'strerror', None) or exc}",
+                              value) from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise ClaimsolveError(f"option '{name}': is a folder, not a file", value)
+    if mode is not None and not stat.S_ISREG(mode):
+        raise ClaimsolveError(f"option '{name}': is not a plain file (a device, pipe or socket); "
+                              "write to a file", value)
+    if mode is not None and not os.access(path, os.W_OK):
+        raise ClaimsolveError(f"option '{name}': cannot write: the file is read-only", value)
+    folder = os.path.dirname(absolute(path, f"option '{name}': "))
+    if not os.path.isdir(folder):
+        raise ClaimsolveError(f"option '{name}': cannot write: the folder {folder} does not exist", value)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ClaimsolveError(f"option '{name}': cannot write: the folder {folder} is not writable", value)
+    return path
+
+
+def same_file(a, b):
+    """Whether the paths `a` and `b` name one file: os.path.samefile when both
+    exist (a symbolic link or another spelling of the path counts), else the
+    same path once resolved (files a command is about to make)."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        pass
+    try:
+        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):       # a relative path with the working folder deleted
+        return os.path.isabs(a) and os.path.isabs(b) and os.path.normpath(a) == os.path.normpath(b)
+
+
+def refuse_same_file(option, output, pos):
+    """A command that reads the position file `pos` and writes `output`
+    (--svg, --record) refuses, before any work, when both name one file,
+    which the output would replace.  No output, standard input (-) or a
+    position file that does not exist: nothing to refuse (the read reports
+    a missing one)."""
+    if not output or not pos or pos == "-" or not os.path.exists(pos):
+        return
+    if same_file(output, pos):
+        raise ClaimsolveError(f"option '{option}': {output} is the position file this command reads; "
+                              "give another file")
+
+
+OUTPUT_FILE = Checked(output_file, "file")
 
 
 def json_option(f):

@@ -116,14 +116,22 @@ cdef class ClaimItGame:
         set_learning_hooks(g, players)
         self.capsule = PyCapsule_New(<void *> g, CS_GAME_CAPSULE, NULL)
 
-    def encode(self, position):
-        """State bytes of a ClaimItPosition (same players, target, variant)."""
+    def encode(self, board, int to_move, dice, final_round):
+        """State bytes from the fields a ClaimItPosition keeps (its players,
+        target and variant are this game's): `board` the 36 piles (tuples
+        of tokens, as in claimsolve.claimit.rules), `to_move` a seat
+        1..players, `dice` None or the three dice, `final_round` None or
+        (triggered_by, turns_left)."""
         cdef ci_state s
         memset(&s, 0, sizeof(ci_state))
         clear_turn(&s)
         cdef int i, n, p
         cdef uint64_t bit
-        for i, pile in enumerate(position.board):
+        if len(board) != NSPACES:
+            raise ValueError("board: %d piles, the board has %d spaces" % (len(board), NSPACES))
+        if not 1 <= to_move <= self.players:
+            raise ValueError("to_move %d: seats are 1..%d" % (to_move, self.players))
+        for i, pile in enumerate(board):
             bit = 1ULL << i
             if len(pile) == 2 and pile[0] == "B" and pile[1].isdigit():
                 s.colour[int(pile[1]) - 1] |= bit
@@ -138,25 +146,26 @@ cdef class ClaimItGame:
                     s.white_at[n] = i
                 else:
                     s.colour[int(token) - 1] |= bit
-        s.to_move = position.to_move - 1
+        s.to_move = to_move - 1
         s.trigger = NO_TRIGGER
         s.turns_left = 0
-        if position.final_round is not None:
-            s.trigger = position.final_round[0] - 1
-            s.turns_left = position.final_round[1]
+        if final_round is not None:
+            s.trigger = final_round[0] - 1
+            s.turns_left = final_round[1]
         if s.trigger != NO_TRIGGER and s.turns_left == 0:
             s.phase = PHASE_OVER
-        elif position.dice is not None:
+        elif dice is not None:
             s.phase = PHASE_PLACE
             for i in range(3):
-                s.dice[i] = position.dice[i]
+                s.dice[i] = dice[i]
         else:
             s.phase = PHASE_DECIDE
         return (<char *> &s)[:sizeof(ci_state)]
 
     def decode(self, bytes state):
-        """{"board", "to_move", "dice", "final_round"} of state bytes (1-based
-        players, piles as in claimsolve.claimit.rules)."""
+        """The fields `encode` takes, {"board", "to_move", "dice",
+        "final_round"}, of state bytes (1-based players, piles as in
+        claimsolve.claimit.rules)."""
         cdef ci_state s
         if len(state) != sizeof(ci_state):
             raise ValueError("not a Claim It! state")

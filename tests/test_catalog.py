@@ -90,6 +90,10 @@ TOY_FILES = {
             def engine_state(self):
                 raise ClaimsolveError("nim has no engine")
 
+            @classmethod
+            def from_engine(cls, state):
+                raise ClaimsolveError("nim has no engine")
+
             def move_code(self, move):
                 raise ClaimsolveError("nim has no engine")
 

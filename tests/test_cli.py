@@ -307,3 +307,28 @@ def test_solve_cut_short_on_the_full_board_is_a_few_lines():
     assert result.exit_code == 0
     assert len(result.stdout.strip().splitlines()) < 12          # not a row per move of its 196
     assert "[?, ?]" not in result.stdout
+
+
+def test_help_loads_no_engine_nor_numpy_and_leaves_ctrl_c_alone():
+    # start-up stays fast: `claimsolve --help` lists every command and game
+    # without loading an engine (claimsolve._*), numpy or the web board; the
+    # command modules (cli/framework.py and the topics) import without
+    # changing Ctrl-C, which only cli/main.py holds while it loads
+    code = """
+import signal, sys
+import claimsolve.cli.framework, claimsolve.cli.analyze, claimsolve.cli.play
+assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+from claimsolve.cli.main import main
+assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+try:
+    main(["--help"], prog_name="claimsolve")
+except SystemExit as exc:
+    assert exc.code == 0
+heavy = sorted(m for m in sys.modules if m.startswith(("claimsolve._", "claimsolve.web"))
+               or m.split(".")[0] in ("numpy", "starlette", "uvicorn"))
+print(heavy, file=sys.stderr)
+sys.exit(1 if heavy else 0)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "Commands:" in proc.stdout and "colorclaim" in proc.stdout

@@ -1,6 +1,9 @@
 """The drawing constants live once (claimsolve.render.style): the page's
 scripts keep no copy of the pieces' palettes, and GET /api/style answers
-the very values the SVG renderer draws with."""
+the very values the SVG renderer draws with.  The layout rule lives once
+too (each drawing module's `layout`): the page's scripts place nothing by
+arithmetic of their own, and POST /api/layout answers the rule the SVG
+renderer places its squares, labels and legend by."""
 import json
 import re
 from pathlib import Path
@@ -10,7 +13,7 @@ from starlette.testclient import TestClient
 
 import claimsolve
 from claimsolve.render import style
-from claimsolve.render.claimit import board as claimit_board
+from claimsolve.catalog import game_of
 from claimsolve.web import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,6 +103,80 @@ def test_the_pictures_draw_with_what_api_style_answers(answer):
     svg = position.svg()
     markers = re.findall(r'r="16" fill="(#[0-9a-f]+)"[^>]*/><text [^>]*>(\d)</text>', svg)
     assert markers and all(fill == games["claimit"]["player"][player] for fill, player in markers)
-    _canvas, geometry = claimit_board(position)
-    assert games["claimit"]["spaces"] == {f"{r},{c}": list(geometry.centre(r, c))
-                                          for r in range(1, 7) for c in range(1, 7)}
+
+
+# --- the layout rule ---------------------------------------------------------------------------
+
+# what placing a board by hand looks like in a script: a size or margin of the style's
+# geometry read, or an index (a name, a bracket) times the cell (`c * CELL`, `(i - 0.5) * CELL`)
+LAYOUT_NAMES = re.compile(r"\b(MARGIN|TITLE)\b|(\bS|style\.games\.\w+)\.(margin|spaces|page)\b|\bmin_width\b")
+INDEX_TIMES_CELL = re.compile(r"[\w.)\]]\s*\*\s*(CELL|cell)\b|\b(CELL|cell)\s*\*\s*[A-Za-z_(]")
+
+
+def test_the_page_scripts_place_nothing_by_a_rule_of_their_own():
+    found = {}
+    for path in (STATIC / "games").glob("*.js"):
+        text = path.read_text()
+        hits = [m.group(0) for m in LAYOUT_NAMES.finditer(text)] + [m.group(0) for m in INDEX_TIMES_CELL.finditer(text)]
+        if hits:
+            found[path.name] = hits
+    assert not found, f"the layout rule written again in the page's game scripts: {found}"
+    for path in (STATIC / "games").glob("*.js"):
+        # the layout is the server's: each game script builds its points from the answer it is given
+        text = path.read_text()
+        assert "export function layout(position, served)" in text and "served.columns" in text, path.name
+    app = (STATIC / "app.js").read_text()
+    assert not LAYOUT_NAMES.search(app)
+    assert 'api("layout", { position: entry.position })' in app
+    assert "module.layout(entry.position, entry.layout)" in app
+
+
+LAYOUT_SEEDS = ["claim/settle-2p.json", "claim/settle-4p.json", "claim/settle-random-island-4p.json",
+                "claim/settle-battle-for-two.json", "colorclaim/start-3x3-seed1.json",
+                "colorclaim/start-3x4-seed1.json", "colorclaim/late-6x5.json", "claimit/start-3p.json"]
+
+
+@pytest.mark.slow
+def test_api_layout_is_the_rule_the_renderer_draws_by():
+    with TestClient(create_app(workers=1)) as client:
+        for name in LAYOUT_SEEDS:
+            text = (SEEDS / name).read_text()
+            position = claimsolve.loads(text)
+            drawing = game_of(position).drawing()
+            response = client.post("/api/layout", content=json.dumps({"position": json.loads(text)}))
+            assert response.status_code == 200, response.text
+            served = response.json()
+            assert served == json.loads(json.dumps(drawing.layout(position, "page"))), name
+            # the page's picture and show --svg: one rule (a square's pitch, the rows' tops), the
+            # page's only wider where the board is narrow
+            svg_layout = drawing.layout(position, "svg")
+            shift = served["columns"][0] - svg_layout["columns"][0]
+            assert served["cell"] == svg_layout["cell"]
+            assert served["columns"] == [x + shift for x in svg_layout["columns"]]
+            assert [b - a for a, b in zip(served["rows"], served["rows"][1:])] == \
+                [served["cell"]] * (len(served["rows"]) - 1)
+            assert served["width"] >= svg_layout["columns"][-1] - svg_layout["columns"][0] + served["cell"]
+            # show --svg puts its squares and coordinates where its layout says
+            assert squares(position.svg(), svg_layout["cell"]) == placed_squares(position, svg_layout), name
+            labels = re.findall(r'<text x="([0-9.]+)" y="([0-9.]+)"[^>]*>([a-z0-9]+)</text>', position.svg())
+            for label in svg_layout["column_labels"] + svg_layout["row_labels"]:
+                assert (float(label["x"]), float(label["y"]), label["text"]) in \
+                    {(float(x), float(y), t) for x, y, t in labels}, (name, label)
+        # a position that is none is refused, as by every command that takes one
+        bad = client.post("/api/layout", content=json.dumps({"position": {"game": "chess"}}))
+        assert bad.status_code == 400
+
+
+def squares(svg, cell):
+    """The top-left corners of the board's squares (rects `cell` wide) in an SVG."""
+    found = re.findall(rf'<rect x="([0-9.]+)" y="([0-9.]+)" width="{cell}" height="{cell}"', svg)
+    return {(float(x), float(y)) for x, y in found}
+
+
+def placed_squares(position, layout):
+    """The corners the layout gives the position's squares (Claim: its points)."""
+    rows = [row.split() for row in position.to_json().get("territories", position.to_json()["board"])]
+    if position.game == "claimit":
+        rows = [["."] * 6] * 6
+    return {(float(layout["columns"][c]), float(layout["rows"][r]))
+            for r, row in enumerate(rows) for c, token in enumerate(row) if token != "-"}

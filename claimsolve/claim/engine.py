@@ -1,18 +1,22 @@
 """The bridge between Claim positions (the plain-Python reference,
 claimsolve.claim.position) and the Cython engine (claimsolve._claim,
-ext/claim.pyx): a position's engine state, engine states back as position
-JSON, and engine decisions written in the notation of docs/positions.md.
+ext/claim.pyx): a position's engine state and back (the rules State's
+fields handed to ClaimGame.encode and read from ClaimGame.decode, for
+ClaimPosition.engine_state and from_engine), and engine decisions written
+in the notation of docs/positions.md.
 
 The engine plays a turn as single decisions (a settle point, a removal, a
 tower point, a movement, STOP, PASS); a move string is a whole turn, so a
 turn's name is made from its decisions here, in canonical form.
 """
-import collections
 import functools
+from operator import itemgetter
 
 from .._claim import ClaimGame, move_kind, move_points
 from .._engine import GameState
 from ..errors import MoveError
+from .islands import Island
+from .rules import TOWER, VIKING, Rules, State
 
 GRID = 16        # the engine's grid: point = row * 16 + column
 
@@ -27,110 +31,63 @@ def point_key(point):
     return (point % GRID, point // GRID)
 
 
-def _square_name(square, width):
-    return f"{chr(ord('a') + square % width)}{square // width + 1}"
-
-
-def _square_of(name, width):
-    column, row = ord(name[0]) - ord("a"), int(name[1:]) - 1
-    return row * width + column
-
-
 # --- positions to engine states and back ---------------------------------
+# The engine's cells are the island's cells (row * width + column from the
+# bottom), each a piece code: 0 free, 1..4 a Viking, 5..8 a tower of colour
+# 1..4.  Seats, phases, streaks and quiet plies are the State's own values.
+
+CELL_CODES = {None: 0, **{VIKING[c]: c for c in range(1, 5)}, **{TOWER[c]: 4 + c for c in range(1, 5)}}
+PIECES = (None,) + tuple(VIKING[c] for c in range(1, 5)) + tuple(TOWER[c] for c in range(1, 5))
+
+
+def _looked_up(table, keys):
+    """(table[key] for each key) as a tuple, in itemgetter's C loop."""
+    return itemgetter(*keys)(table) if len(keys) > 1 else tuple(table[key] for key in keys)
+
 
 @functools.lru_cache(maxsize=64)
-def _game(territories, width, height, players, battle, same_viking, draw_after, third_party, brawl_even):
-    return ClaimGame(list(territories), width, height, players, battle, same_viking, draw_after,
-                     third_party, brawl_even=brawl_even)
+def engine_game(island, players, variant, rules):
+    """The ClaimGame of an island, seat count, variant and Rules, one per
+    value (the arguments are the lru_cache's key)."""
+    territories = [-1 if letter is None else ord(letter) - ord("a") for letter in island.letters]
+    return ClaimGame(territories, island.width, island.height, players, variant == "battle-for-two",
+                     rules.standstill == "same-viking", rules.draw_after, rules.third_party_anvil,
+                     brawl_even=rules.brawl == "even")
 
 
-def _rows_bottom_first(rows):
-    return [row.split() for row in reversed(rows)]
+@functools.lru_cache(maxsize=64)
+def _settings(width, height, territories, players, battle, same_viking, draw_after, third_party_anvil,
+              brawl_even):
+    """(island, players, variant, Rules) of a ClaimGame's settings: the
+    inverse of engine_game, one per value."""
+    island = Island(width, height, [None if t < 0 else chr(ord("a") + t) for t in territories])
+    rules = Rules(standstill="same-viking" if same_viking else "off", draw_after=draw_after,
+                  third_party_anvil=bool(third_party_anvil), brawl="even" if brawl_even else "cap")
+    return island, players, "battle-for-two" if battle else "standard", rules
 
 
-def game_of(data):
-    """The ClaimGame of a position's JSON (island, seats, variant, rules)."""
-    rows = _rows_bottom_first(data["territories"])
-    height, width = len(rows), len(rows[0])
-    territories = tuple(-1 if token == "-" else ord(token) - ord("a") for row in rows for token in row)
-    rules = data["rules"]
-    return _game(territories, width, height, data["players"], data["variant"] == "battle-for-two",
-                 rules["standstill"] == "same-viking", rules["draw_after"], rules["third_party_anvil"],
-                 rules.get("brawl", "even") == "even")
+def encode(state):
+    """claimsolve._engine.GameState of a rules State (ClaimPosition.engine_state)."""
+    game = engine_game(state.island, state.players, state.variant, state.rules)
+    cells = _looked_up(CELL_CODES, state.board)
+    return GameState(game, game.encode(cells, state.phase, state.first_player, state.to_move, state.streak,
+                                       state.quiet_plies))
 
 
-def encode(data):
-    """(game, state bytes) of a position's JSON (as `to_json` writes it)."""
-    game = game_of(data)
-    cells = []
-    for row in _rows_bottom_first(data["board"]):
-        for token in row:
-            if token == ".":
-                cells.append(0)
-            elif token.startswith("T"):
-                cells.append(4 + int(token[1:]))
-            else:
-                cells.append(int(token))
-    streak = data["history"]["streak"]
-    points, counts = [], []
-    for seat in range(1, data["players"] + 1):
-        entry = streak.get(str(seat))
-        points.append(-1 if entry is None else _square_of(entry[0], game.width))
-        counts.append(0 if entry is None else entry[1])
-    state = game.encode(cells, data["phase"], data["first_player"] - 1, data["to_move"] - 1, points,
-                        counts, data["history"]["quiet_plies"])
-    return game, state
-
-
-_RECENT = collections.OrderedDict()     # id(position) -> (position, game, state): naming many
-_RECENT_SIZE = 16                        # turns of one position encodes it once
-
-
-def _encoded(position):
-    """(game, state bytes) of `position`, remembered for the last few."""
-    key = id(position)
-    hit = _RECENT.get(key)
-    if hit is not None and hit[0] is position:
-        _RECENT.move_to_end(key)
-        return hit[1], hit[2]
-    game, state = encode(position.to_json())
-    _RECENT[key] = (position, game, state)
-    if len(_RECENT) > _RECENT_SIZE:
-        _RECENT.popitem(last=False)
-    return game, state
-
-
-def engine_state(position):
-    """claimsolve._engine.GameState of `position`."""
-    game, state = _encoded(position)
-    return GameState(game, state)
-
-
-def decode(data, game, state):
-    """The position JSON of an engine state at the start of a turn, in the
-    layout of `data` (the JSON of a position of the same game)."""
-    view = game.decode(state)
-    if view["stage"] != "turn":
-        raise ValueError(f"the engine state is inside a turn ({view['stage']})")
-    width = game.width
-    cells = view["cells"]
-    board = []
-    for row in range(game.height - 1, -1, -1):
-        tokens = []
-        for column in range(width):
-            cell = cells[row * width + column]
-            tokens.append("." if cell == 0 else str(cell) if cell <= 4 else f"T{cell - 4}")
-        board.append(" ".join(tokens))
-    streak = {}
-    for seat in range(data["players"]):
-        square = view["streak_points"][seat]
-        streak[str(seat + 1)] = None if square < 0 else [_square_name(square, width),
-                                                         view["streak_counts"][seat]]
-    out = dict(data)
-    out.update(board=board, phase=view["phase"], first_player=view["first_player"] + 1,
-               to_move=view["to_move"] + 1,
-               history={"streak": streak, "quiet_plies": view["quiet"]})
-    return out
+def decode(engine):
+    """The rules State of an engine state (a GameState) at the start of a
+    turn (ClaimPosition.from_engine); ValueError inside a turn."""
+    game = engine.game
+    fields = game.decode(engine.state_bytes())
+    if fields["stage"] != "turn":
+        raise ValueError(f"the engine state is inside a turn ({fields['stage']})")
+    island, players, variant, rules = _settings(game.width, game.height, game.territories, game.players,
+                                                game.battle, game.same_viking, game.draw_after,
+                                                game.third_party_anvil, game.brawl_even)
+    return State(island=island, players=players, variant=variant,
+                 board=_looked_up(PIECES, fields["cells"]), phase=fields["phase"],
+                 first_player=fields["first_player"], to_move=fields["to_move"], rules=rules,
+                 streak=fields["streak"], quiet_plies=fields["quiet"])
 
 
 # --- decisions and turns in the notation ---------------------------------
@@ -184,11 +141,13 @@ def _written(codes, battle):
 
 
 @functools.lru_cache(maxsize=256)
-def _play_turn_names(game, state, battle):
-    """{end state: canonical move string} of every turn from a play- or
-    towers-phase state (where different decisions can reach one position)."""
+def _play_turn_names(state):
+    """{end state bytes: canonical move string} of every turn from a play-
+    or towers-phase rules State (where different decisions can reach one
+    position), remembered by the State's value."""
+    battle = state.variant == "battle-for-two"
     best = {}
-    for codes, end in GameState(game, state).turns(dedupe=False):
+    for codes, end in encode(state).turns(dedupe=False):
         key = _canonical_key(codes)
         if end not in best or key < best[end][0]:
             best[end] = (key, codes)
@@ -252,7 +211,7 @@ def turn_name(position, codes):
     decisions) from `position`.  Only the ways to this turn's end are
     searched, never the turn's every variant (a turn on a large island has
     hundreds of thousands)."""
-    state = engine_state(position)
+    state = position.engine_state()
     start = state.state_bytes()
     for code in codes:
         state.apply(code)
@@ -268,13 +227,13 @@ def turn_name(position, codes):
 def turn_names(position):
     """{end state bytes: canonical move string} of every turn from
     `position`, counted in the engine."""
-    state = engine_state(position)
+    state = position.engine_state()
     if state.is_terminal():
         return {}
     battle = position.variant == "battle-for-two"
     if position.phase in ("settle", "brawl"):
         return {end: _written(codes, battle) for codes, end in state.turns(dedupe=True)}
-    return dict(_play_turn_names(state.game, state.state_bytes(), battle))
+    return dict(_play_turn_names(position.state))
 
 
 def _contribution(code):
@@ -334,7 +293,7 @@ def iter_turns(position):
     with m means none with more), each node's decisions in the order of
     the points they write: within one m the turns come in canonical-key
     order, so the first way found to an end state is its canonical one."""
-    state = engine_state(position)
+    state = position.engine_state()
     if state.is_terminal():
         return
     battle = position.variant == "battle-for-two"
@@ -372,8 +331,8 @@ def move_codes(position, move):
     """The engine decisions of the move string `move` (any accepted form),
     checked by the reference rules."""
     after = position.play(move)
-    state = engine_state(position)
-    codes = state.find_turn(engine_state(after).state_bytes())
+    state = position.engine_state()
+    codes = state.find_turn(after.engine_state().state_bytes())
     if codes is None:
         raise MoveError(move, "the engine finds no turn to this position (a bug: please report it)")
     return codes

@@ -1,8 +1,8 @@
 """The Claim (1983) position: validated from the position JSON
 (docs/positions.md, claim), played by the reference rules (rules.py, after
 seeds/claim/RULES.md), drawn by claimsolve/render/claim.py.  The bridge to the Cython engine
-(engine_state, move_codes, turn_name: a move string is a whole turn, several
-engine decisions) lives in claimsolve/claim/engine.py.
+(engine_state and from_engine; move_codes, turn_name: a move string is a whole
+turn, several engine decisions) lives in claimsolve/claim/engine.py.
 
 Moves are whole turns, one string each: `c3+d5` (settle; `c3=1+d5=3` in
 battle-for-two), `xa1 xb2 xc3 xd4` (brawl), `T@d4` (towers phase), `T@b2
@@ -13,7 +13,8 @@ import random
 from .. import limits
 from ..errors import ClaimsolveError, PositionError
 from ..game import Position
-from . import rules
+from . import notation, rules
+from .describe import describe as describe_move
 from .islands import ISLANDS, Island, random_island, standard_island, territories_for
 from .rules import (BRAWLS, MAX_COUNT, PHASES, STANDSTILLS, TOWER, TOWERS_PER_COLOUR, VARIANTS, VIKING,
                     VIKINGS_PER_COLOUR, Rules, State)
@@ -466,7 +467,7 @@ class ClaimPosition(Position):
         if self.phase in ("settle", "brawl") or self.is_over():
             yield from self.legal_moves()
             return
-        from .engine import iter_turns
+        from .engine import iter_turns      # deferred: the engine loads at first use (start-up)
         for move, _end in iter_turns(self):
             yield move
 
@@ -476,14 +477,13 @@ class ClaimPosition(Position):
         return [(t.move, ClaimPosition(t.state)) for t in rules.legal_turns(self._state)]
 
     def play(self, move, rng=None):
-        return ClaimPosition(rules.play_move(self._state, move))
+        return ClaimPosition(notation.play_move(self._state, move))
 
     def describe(self, move):
         """What the turn `move` does (claimsolve.game.MoveReport): the Vikings
         settled or removed, the movement and its route, the pieces captured,
         the towers placed or swapped (claimsolve/claim/describe.py)."""
-        from .describe import describe
-        return describe(self._state, move)
+        return describe_move(self._state, move)
 
     def is_over(self):
         return rules.is_over(self._state)
@@ -506,9 +506,25 @@ class ClaimPosition(Position):
         return rules.perft(self._state, depth)
 
     # --- engine (claimsolve/claim/engine.py) ------------------------------------------
+    # deferred imports: the engine loads at first use (start-up)
+    def engine_game(self):
+        """The ClaimGame of this island, seat count, variant and rules (shared)."""
+        from .engine import engine_game
+        s = self._state
+        return engine_game(s.island, s.players, s.variant, s.rules)
+
     def engine_state(self):
-        from .engine import engine_state
-        return engine_state(self)
+        """claimsolve._engine.GameState of this position: the State's fields
+        handed to ClaimGame.encode (engine.encode)."""
+        from .engine import encode
+        return encode(self._state)
+
+    @classmethod
+    def from_engine(cls, state):
+        """The position of an engine state (a GameState) at the start of a
+        turn; ValueError inside a turn (engine.decode)."""
+        from .engine import decode
+        return cls(decode(state))
 
     def move_code(self, move):
         from .engine import move_code

@@ -4,8 +4,8 @@ benchmarks start here ("from random settles"), so that they measure how an
 engine fights for the territories rather than how it settles."""
 import random
 
-from .engine import decode, encode
 from .._engine import GameState
+from .position import ClaimPosition
 
 
 def random_play_start(seed, players=None, island=None, variant=None, brawl=None):
@@ -15,18 +15,16 @@ def random_play_start(seed, players=None, island=None, variant=None, brawl=None)
     brawl by `brawl`, the rules' brawl: None for the default, "even").  A
     game that random towers already won is played on from the next seed's
     decisions, so the position is never over."""
-    from .position import ClaimPosition
-
     start = ClaimPosition.new(players=players, island=island, variant=variant, seed=seed, brawl=brawl)
-    data = start.to_json()
-    game, state = encode(data)
+    first = start.engine_state()
+    game, state = first.game, first.state_bytes()
     for attempt in range(1000):
         rng = random.Random(seed * 1000 + attempt)
         engine = GameState(game, state)
         while not engine.is_terminal() and (engine.in_turn() or game.decode(engine.state_bytes())["phase"] != "play"):
             engine.apply(rng.choice(engine.legal_moves()))
         if not engine.is_terminal():
-            return ClaimPosition.from_json(decode(data, game, engine.state_bytes()))
+            return ClaimPosition.from_engine(engine)
     raise RuntimeError("random towers phases kept ending the game")  # pragma: no cover
 
 

@@ -539,16 +539,21 @@ class ClaimItPosition(Position):
         return engine_game(self.players, self.target, self.release_white)
 
     def engine_state(self):
+        """claimsolve._engine.GameState of this position: its fields handed
+        to ClaimItGame.encode."""
         from .._engine import GameState     # deferred: the engine loads at first use (start-up)
         game = self.engine_game()
-        return GameState(game, game.encode(self))
+        return GameState(game, game.encode(self.board, self.to_move, self.dice, self.final_round))
 
     @classmethod
-    def from_engine(cls, game, state_bytes, target=None):
-        """The position of an engine state at a decision (not a chance node).
-        `target` is written only when given, or when the game's target is not
-        the default for its players."""
-        fields = game.decode(state_bytes)
+    def from_engine(cls, state, target=None):
+        """The position of an engine state (a GameState) at a decision;
+        ValueError at a chance node (rolled, dice not drawn).  The engine
+        keeps the target, not whether the file wrote it: `target` is written
+        when given, or when the game's target is not the default for its
+        players."""
+        game = state.game
+        fields = game.decode(state.state_bytes())
         if target is None and game.target != rules.default_target(game.players):
             target = game.target
         return cls(game.players, fields["board"], fields["to_move"], fields["dice"],

@@ -330,6 +330,12 @@ class ColorClaimPosition(Position):
         return colorclaim_game(self.width, self.height, self.engine_playout)
 
     def engine_state(self):
+        """claimsolve._engine.GameState of this position: per cell (row *
+        width + column) the top pyramid's code (colour index * 3 + size - 1,
+        -1 for none) and the stack's height, the claims as colour indexes
+        (-1 for none), the shield and the player to move 0-based, handed to
+        ColorClaimGame.encode.  The engine keeps no more of a stack: what
+        lies under its top never matters to the rules."""
         from .._engine import GameState     # deferred: the engine loads at first use (start-up)
         tops, heights = [], []
         for row in self.grid:
@@ -345,6 +351,32 @@ class ColorClaimPosition(Position):
         shield = -1 if self.shield is None else self.shield - 1
         game = self.engine_game()
         return GameState(game, game.encode(tops, heights, claims, shield, self.player_to_move - 1))
+
+    @classmethod
+    def from_engine(cls, state):
+        """The position of an engine state (a GameState).  The engine keeps
+        a stack's top and height only, so a position whose stacks are all
+        one pyramid high comes back whole; a taller stack raises ValueError
+        naming its point (what lies under its top is not in the state)."""
+        game = state.game
+        fields = game.decode(state.state_bytes())
+        width = game.width
+        grid = []
+        for row in range(game.height):
+            stacks = []
+            for column in range(width):
+                top, height = fields["tops"][row * width + column], fields["heights"][row * width + column]
+                if height == 0:
+                    stacks.append(None)
+                elif height == 1:
+                    stacks.append((Pyramid(COLOURS[top // 3], top % 3 + 1),))
+                else:
+                    raise ValueError(f"{point_name((column, row))}: a stack of {height} pyramids, and the "
+                                     "engine state keeps only its top")
+            grid.append(tuple(stacks))
+        claims = tuple(None if c < 0 else COLOURS[c] for c in fields["claims"])
+        shield = None if fields["shield"] < 0 else fields["shield"] + 1
+        return cls(State(grid=tuple(grid), claims=claims, shield=shield, to_move=fields["to_move"] + 1))
 
     def move_code(self, move):
         """from_cell * 8 + direction * 2 + claim (cell = row * W + column)."""

@@ -8,8 +8,6 @@ dashed discs tied together, brawl removals as crosses, tower placements as
 dashed castles, movements as arrows along their route (a jump chain hop by
 hop), and the pieces a movement captures crossed out small.
 """
-from collections import deque
-
 from ..claim import rules
 from . import svg as S
 from .style import CLAIM
@@ -166,16 +164,62 @@ def _tower_path(x, y, size):
             f"L{right:.1f},{bottom:.1f} Z")
 
 
-class Geometry:
-    """Where the island lies in its picture: the centre of a point, the size
-    of a square, and the box of the island (for labels to stay near)."""
+def layout(position, where="svg"):
+    """Where everything sits in the picture of `position`'s island, in
+    pixels: the one rule that `show --svg` (where="svg") and the analysis
+    board's page (where="page", served at POST /api/layout) both place the
+    island by, with the sizes of claimsolve.render.style (CLAIM, and
+    CLAIM[where] for what the two differ in: the title, the minimum width,
+    the legend's offsets).  A JSON-ready dict:
 
-    def __init__(self, island, left, top, cell):
-        self.island, self.left, self.top, self.cell = island, left, top, cell
+      width, height   the picture's size
+      cell            a point's square, its side
+      columns, rows   the left edge of each column's squares (column a
+                      first) and the top edge of each row's (the top row
+                      first, as the position JSON lists rows)
+      sea             [x, y, width, height]: the sea under the island
+      column_labels, row_labels   [{x, y, text}]: the coordinates, column
+                      letters below the island, row numbers left of it
+      legend          {key, text: x of a line's disc and of its words,
+                      lines: y of each colour's line}
+    """
+    island = position.island
+    return _layout(island.width, island.height, len(position.colours), where)
+
+
+def _layout(columns, rows, colours, where):
+    frame = CLAIM[where]
+    cell, margin = CLAIM["cell"], CLAIM["margin"]
+    width_px, height_px = columns * cell, rows * cell
+    total_w = max(width_px + 2 * margin, frame["min_width"])
+    left, top = (total_w - width_px) / 2, frame["title"] + margin
+    first = top + height_px + margin + frame["legend"]
+    return {
+        "width": total_w, "height": top + height_px + margin + 22 * colours + frame["bottom"],
+        "cell": cell,
+        "columns": [left + column * cell for column in range(columns)],
+        "rows": [top + row * cell for row in range(rows)],
+        "sea": [left - 8, top - 8, width_px + 16, height_px + 16],
+        "column_labels": [{"x": left + column * cell + cell / 2, "y": top + height_px + frame["letters"],
+                           "text": chr(ord("a") + column)} for column in range(columns)],
+        "row_labels": [{"x": left - 14, "y": top + row * cell + cell / 2 + 5, "text": str(rows - row)}
+                       for row in range(rows)],
+        "legend": {"key": margin + frame["key"], "text": margin + frame["key"] + 14,
+                   "lines": [first + 22 * line for line in range(colours)]},
+    }
+
+
+class Geometry:
+    """Where the island lies in its picture (its layout): the centre of a
+    point, the size of a square, and the box of the island (for labels to
+    stay near)."""
+
+    def __init__(self, island, layout):
+        self.island, self.layout, self.cell = island, layout, layout["cell"]
 
     def corner(self, column, row):
         """The top-left corner of a square, in pixels."""
-        return self.left + column * self.cell, self.top + (self.island.height - 1 - row) * self.cell
+        return self.layout["columns"][column], self.layout["rows"][self.island.height - 1 - row]
 
     def centre(self, cell):
         x, y = self.corner(*self.island.column_row(cell))
@@ -183,8 +227,8 @@ class Geometry:
 
     @property
     def bounds(self):
-        return (self.left - 8, self.top - 8, self.left + self.island.width * self.cell + 8,
-                self.top + self.island.height * self.cell + 8)
+        x, y, width, height = self.layout["sea"]
+        return (x, y, x + width, y + height)
 
 
 def render_svg(position):
@@ -201,14 +245,10 @@ def board(position, moves=()):
     Geometry for drawing on it.  (`moves`, the turns to be drawn on it,
     need no room of their own.)"""
     island, state = position.island, position.state
-    cell, margin, title_h = CLAIM["cell"], CLAIM["margin"], CLAIM["svg"]["title"]
-    width_px, height_px = island.width * cell, island.height * cell
-    legend_h = 22 * len(position.colours) + 30
-    total_w = max(width_px + 2 * margin, CLAIM["svg"]["min_width"])
-    total_h = title_h + height_px + 2 * margin + legend_h
-    left, top = (total_w - width_px) / 2, title_h + margin
-    geometry = Geometry(island, left, top, cell)
-    corner = geometry.corner
+    placed = layout(position, "svg")
+    geometry = Geometry(island, placed)
+    corner, cell = geometry.corner, placed["cell"]
+    total_w, total_h = placed["width"], placed["height"]
 
     if position.is_over():
         title = f"Claim: game over, {_result(position)}"
@@ -216,8 +256,9 @@ def board(position, moves=()):
         title = f"Claim: {position.phase} phase, player {position.player_to_move} to move"
     canvas = S.Canvas(total_w, total_h, title)
     out = canvas.elements
+    sea_x, sea_y, sea_w, sea_h = placed["sea"]
     out.extend([f'<rect x="0" y="0" width="{total_w:.0f}" height="{total_h:.0f}" fill="{CLAIM["background"]}"/>',
-                f'<rect x="{left - 8:.1f}" y="{top - 8:.1f}" width="{width_px + 16}" height="{height_px + 16}" '
+                f'<rect x="{sea_x:.1f}" y="{sea_y:.1f}" width="{sea_w}" height="{sea_h}" '
                 f'rx="10" fill="{SVG_SEA}"/>'])
     out.append(f'<text x="{total_w / 2:.1f}" y="24" font-size="16" font-weight="bold" text-anchor="middle">'
                f'{escape(title)}</text>')
@@ -281,24 +322,20 @@ def board(position, moves=()):
             out.append(f'<text x="{cx:.1f}" y="{cy + 10:.1f}" font-size="13" font-weight="bold" fill="{ink}" '
                        f'text-anchor="middle">{piece.colour}</text>')
     # coordinates
-    for column in range(island.width):
-        x = left + column * cell + cell / 2
-        letter = chr(ord("a") + column)
-        out.append(f'<text x="{x:.1f}" y="{top + height_px + 24:.1f}" font-size="13" fill="{CLAIM["coordinates"]}" '
-                   f'text-anchor="middle">{letter}</text>')
-    for row in range(island.height):
-        _, y = corner(0, row)
-        out.append(f'<text x="{left - 14:.1f}" y="{y + cell / 2 + 5:.1f}" font-size="13" fill="{CLAIM["coordinates"]}" '
-                   f'text-anchor="end">{row + 1}</text>')
+    for label in placed["column_labels"]:
+        out.append(f'<text x="{label["x"]:.1f}" y="{label["y"]:.1f}" font-size="13" fill="{CLAIM["coordinates"]}" '
+                   f'text-anchor="middle">{label["text"]}</text>')
+    for label in reversed(placed["row_labels"]):
+        out.append(f'<text x="{label["x"]:.1f}" y="{label["y"]:.1f}" font-size="13" fill="{CLAIM["coordinates"]}" '
+                   f'text-anchor="end">{label["text"]}</text>')
     # a line per colour
-    y = top + height_px + margin + 20
-    for colour in position.colours:
-        out.append(f'<circle cx="{margin + 8}" cy="{y - 5}" r="7" fill="{SVG_PIECE[colour]}" stroke="{STROKE}"/>')
+    legend = placed["legend"]
+    for colour, y in zip(position.colours, legend["lines"]):
+        out.append(f'<circle cx="{legend["key"]}" cy="{y - 5}" r="7" fill="{SVG_PIECE[colour]}" stroke="{STROKE}"/>')
         text = (f"colour {colour}: Vikings {position.vikings_on_island(colour)} on the island, "
                 f"{position.vikings_in_hand(colour)} in hand, {position.vikings_lost(colour)} lost; towers "
                 f"{position.towers_on_island(colour)} on the island, {position.towers_in_hand(colour)} in hand")
-        out.append(f'<text x="{margin + 22}" y="{y:.1f}" font-size="12.5">{escape(text)}</text>')
-        y += 22
+        out.append(f'<text x="{legend["text"]}" y="{y:.1f}" font-size="12.5">{escape(text)}</text>')
     return canvas, geometry
 
 
@@ -365,28 +402,7 @@ def move_marks(position, geometry, move, colour, width, opacity):
 
 
 def movement_route(island, board, start, end):
-    """The points a movement from `start` to `end` goes through: a step, or
-    the shortest chain of jumps (over a piece to the free point behind it;
-    the start counts as free while the Viking jumps), start and end
-    included.  A movement the board does not allow is drawn straight."""
-    if end in island.neighbours(start):
-        return [start, end]
-    came_from, todo = {start: None}, deque([start])
-    while todo:
-        here = todo.popleft()
-        if here == end:
-            route = []
-            while here is not None:
-                route.append(here)
-                here = came_from[here]
-            return route[::-1]
-        for direction in range(4):
-            over = island.next(here, direction)
-            if over is None or over == start or board[over] is None:
-                continue
-            landing = island.next(over, direction)
-            if landing is None or landing in came_from or (board[landing] is not None and landing != start):
-                continue
-            came_from[landing] = here
-            todo.append(landing)
-    return [start, end]
+    """The points a movement from `start` to `end` goes through, start and
+    end included (rules.movement_route: a step, or the shortest chain of
+    jumps).  A movement the board does not allow is drawn straight."""
+    return rules.movement_route(island, board, start, end) or [start, end]

@@ -8,7 +8,7 @@ from ..claimit.plans import PLACEMENT_POLICY, REST_OF_GAME
 from ..claimit.position import parse_move
 from ..claimit.rules import SIZE
 from . import svg as S
-from .style import CLAIMIT, claimit_centre
+from .style import CLAIMIT
 from .svg import escape
 
 # ANSI foreground colours of players 1..5
@@ -126,25 +126,62 @@ DECISIONS = ("roll", "stop")
 BUTTON_W, BUTTON_H = 96, 34
 
 
-class Geometry:
-    """Where the board lies in its picture, and the roll and stop buttons
-    (drawn when a suggestion is one of them)."""
+def layout(position, where="svg"):
+    """Where everything sits in the picture of the board, in pixels: the one
+    rule that `show --svg` (where="svg") and the analysis board's page
+    (where="page", served at POST /api/layout) both place the board by, with
+    the sizes of claimsolve.render.style (CLAIMIT; the page's picture has
+    the dice and the standing beside the board, CLAIMIT["page"]).  The board
+    is always 6 x 6: `position` changes nothing.  A JSON-ready dict:
 
-    def __init__(self, margin, cell, buttons_y=None):
-        self.margin, self.cell, self.buttons_y = margin, cell, buttons_y
+      width, height   the picture's size (the svg's grows under the board
+                      when it draws the roll and stop buttons: board())
+      side            the board's square picture, its side
+      cell            a space's side
+      columns, rows   the left edge of each column's spaces (column 1
+                      first) and the top edge of each row's (row 1 first)
+      column_labels, row_labels   [{x, y, text}]: the dice numbers above
+                      the board and left of it
+      panel           (the page) [x, y]: where the dice and the standing
+                      beside the board begin, level with the board's top
+    """
+    cell, margin, size = CLAIMIT["cell"], CLAIMIT["margin"], CLAIMIT["size"]
+    side = margin * 2 + cell * size
+    width, height = side, side + 30
+    panel = {}
+    if where == "page":
+        width, height = side + CLAIMIT["page"]["panel"], side + CLAIMIT["page"]["bottom"]
+        panel = {"panel": [side + 4, margin]}
+    return {
+        "width": width, "height": height, "side": side, "cell": cell, **panel,
+        "columns": [margin + (c - 1) * cell for c in range(1, size + 1)],
+        "rows": [margin + (r - 1) * cell for r in range(1, size + 1)],
+        "column_labels": [{"x": margin + (i - 0.5) * cell, "y": margin - 10, "text": str(i)}
+                          for i in range(1, size + 1)],
+        "row_labels": [{"x": margin - 14, "y": margin + (i - 0.5) * cell + 5, "text": str(i)}
+                       for i in range(1, size + 1)],
+    }
+
+
+class Geometry:
+    """Where the board lies in its picture (its layout), and the roll and
+    stop buttons (drawn when a suggestion is one of them)."""
+
+    def __init__(self, layout, buttons_y=None):
+        self.layout, self.cell, self.buttons_y = layout, layout["cell"], buttons_y
 
     def centre(self, r, c):
-        return claimit_centre(r, c)
+        return self.layout["columns"][c - 1] + self.cell / 2, self.layout["rows"][r - 1] + self.cell / 2
 
     def button(self, decision):
         """The centre of the button of `decision` ("roll" or "stop")."""
         index = DECISIONS.index(decision)
-        return self.margin + BUTTON_W / 2 + index * (BUTTON_W + 24), self.buttons_y + BUTTON_H / 2
+        return self.layout["columns"][0] + BUTTON_W / 2 + index * (BUTTON_W + 24), self.buttons_y + BUTTON_H / 2
 
     @property
     def bounds(self):
-        bottom = self.margin * 2 + self.cell * SIZE + (BUTTON_H + 64 if self.buttons_y is not None else 0)
-        return (4, 4, self.margin * 2 + self.cell * SIZE - 4, bottom)
+        side = self.layout["side"]
+        return (4, 4, side - 4, side + (BUTTON_H + 64 if self.buttons_y is not None else 0))
 
 
 def _decision(move):
@@ -155,24 +192,24 @@ def _decision(move):
 def board(position, moves=()):
     """The board drawn on a Canvas (claimsolve.render.svg) and its Geometry;
     with a roll or stop among `moves`, the two buttons under the board."""
-    cell, margin = CLAIMIT["cell"], CLAIMIT["margin"]
-    size = margin * 2 + cell * SIZE
+    placed = layout(position, "svg")
+    cell, size = placed["cell"], placed["side"]
     buttons = any(_decision(move) for move in moves)
-    height = size + 30 + (BUTTON_H + 52 if buttons else 0)
+    height = placed["height"] + (BUTTON_H + 52 if buttons else 0)
     state = (f"Player {position.to_move} to move" if not position.is_over() else "Game over")
     if position.dice:
         state += ", dice " + " ".join(map(str, position.dice))
     canvas = S.Canvas(size, height, f"Claim It! {position.players} players: {state}")
     out = canvas.elements
     out.append(f'<rect width="{size}" height="{height}" fill="{CLAIMIT["background"]}"/>')
-    for i in range(1, SIZE + 1):
-        x = margin + (i - 0.5) * cell
-        out.append(f'<text x="{x}" y="{margin - 10}" text-anchor="middle" font-size="14">{i}</text>')
-        out.append(f'<text x="{margin - 14}" y="{margin + (i - 0.5) * cell + 5}" text-anchor="middle" '
-                   f'font-size="14">{i}</text>')
+    for column, row in zip(placed["column_labels"], placed["row_labels"]):
+        out.append(f'<text x="{column["x"]}" y="{column["y"]}" text-anchor="middle" font-size="14">'
+                   f'{column["text"]}</text>')
+        out.append(f'<text x="{row["x"]}" y="{row["y"]}" text-anchor="middle" '
+                   f'font-size="14">{row["text"]}</text>')
     for r in range(1, SIZE + 1):
         for c in range(1, SIZE + 1):
-            x, y = margin + (c - 1) * cell, margin + (r - 1) * cell
+            x, y = placed["columns"][c - 1], placed["rows"][r - 1]
             out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{CLAIMIT["space"]}" '
                        f'stroke="{CLAIMIT["grid"]}"/>')
             pile = position.board[rules.space_index(r, c)]
@@ -184,8 +221,8 @@ def board(position, moves=()):
                 # the whole pile in words: what lies under the top is hidden
                 out.append(f'<text x="{x + cell / 2}" y="{y + cell - 3}" text-anchor="middle" '
                            f'font-size="10" fill="{CLAIMIT["pile_text"]}">{escape("/".join(pile))}</text>')
-    out.append(f'<text x="{margin}" y="{size + 10}" font-size="16">{escape(state)}</text>')
-    geometry = Geometry(margin, cell, size + 28 if buttons else None)
+    out.append(f'<text x="{placed["columns"][0]}" y="{size + 10}" font-size="16">{escape(state)}</text>')
+    geometry = Geometry(placed, size + 28 if buttons else None)
     if buttons:
         for decision in DECISIONS:
             x, y = geometry.button(decision)

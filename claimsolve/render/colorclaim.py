@@ -81,27 +81,62 @@ def render_svg(position):
     return board(position)[0].document()
 
 
-class Geometry:
-    """Where the board lies in its picture."""
+def layout(position, where="svg"):
+    """Where everything sits in the picture of `position`'s board, in
+    pixels: the one rule that `show --svg` (where="svg") and the analysis
+    board's page (where="page", served at POST /api/layout) both place the
+    board by, with the sizes of claimsolve.render.style (COLORCLAIM; the
+    page's picture is at least COLORCLAIM["page"]["min_width"] wide, the
+    grid centred in it).  A JSON-ready dict:
 
-    def __init__(self, position, margin, cell):
-        self.width, self.height, self.margin, self.cell = position.width, position.height, margin, cell
+      width, height   the picture's size
+      cell            a space's side
+      columns, rows   the left edge of each column's spaces (column a
+                      first) and the top edge of each row's (the top row
+                      first, as the position JSON lists rows)
+      column_labels, row_labels   [{x, y, text}]: the coordinates, column
+                      letters below the grid, row numbers left of it
+      legend          {key, text: x of a player's square and of his line,
+                      lines: y of player 1's line and of player 2's}
+    """
+    cell, margin = COLORCLAIM["cell"], COLORCLAIM["margin"]
+    board_w, board_h = position.width * cell, position.height * cell
+    total_w = max(board_w + 2 * margin, COLORCLAIM[where]["min_width"])
+    spare = total_w - board_w
+    left = spare // 2 if spare % 2 == 0 else spare / 2          # whole pixels stay ints: the SVG writes 28, not 28.0
+    return {
+        "width": total_w, "height": board_h + 2 * margin + 56,
+        "cell": cell,
+        "columns": [left + column * cell for column in range(position.width)],
+        "rows": [margin + row * cell for row in range(position.height)],
+        "column_labels": [{"x": left + column * cell + cell / 2, "y": margin + board_h + 18,
+                           "text": chr(ord("a") + column)} for column in range(position.width)],
+        "row_labels": [{"x": left - margin / 2, "y": margin + row * cell + cell / 2 + 5,
+                        "text": str(position.height - row)} for row in range(position.height)],
+        "legend": {"key": margin, "text": margin + 18,
+                   "lines": [margin + board_h + 18 + 20 * player for player in (1, 2)]},
+    }
+
+
+class Geometry:
+    """Where the board lies in its picture (its layout)."""
+
+    def __init__(self, position, layout):
+        self.height, self.layout, self.cell = position.height, layout, layout["cell"]
 
     def centre(self, column, row):
-        return (self.margin + column * self.cell + self.cell / 2,
-                self.margin + (self.height - 1 - row) * self.cell + self.cell / 2)
+        return (self.layout["columns"][column] + self.cell / 2,
+                self.layout["rows"][self.height - 1 - row] + self.cell / 2)
 
     @property
     def bounds(self):
-        return (4, 4, self.margin * 2 + self.width * self.cell - 4, self.margin + self.height * self.cell + 8)
+        return (4, 4, self.layout["width"] - 4, self.layout["rows"][-1] + self.cell + 8)
 
 
 def board(position, moves=()):
     """The board drawn on a Canvas (claimsolve.render.svg) and its Geometry."""
-    cell, margin = COLORCLAIM["cell"], COLORCLAIM["margin"]
-    board_w, board_h = position.width * cell, position.height * cell
-    total_w = board_w + 2 * margin
-    total_h = board_h + 2 * margin + 56
+    placed = layout(position, "svg")
+    cell, total_w, total_h = placed["cell"], placed["width"], placed["height"]
     title = (f"Color Claim {position.width}x{position.height}: "
              + ("game over" if position.is_over() else f"player {position.player_to_move} to move"))
     canvas = S.Canvas(total_w, total_h, title)
@@ -109,11 +144,12 @@ def board(position, moves=()):
     out.append(f'<rect x="0" y="0" width="{total_w}" height="{total_h}" fill="{COLORCLAIM["background"]}"/>')
     claims = position.claims
     for row in range(position.height):
-        y = margin + (position.height - 1 - row) * cell
-        out.append(f'<text x="{margin / 2}" y="{y + cell / 2 + 5}" font-size="14" '
-                   f'text-anchor="middle">{row + 1}</text>')
+        y = placed["rows"][position.height - 1 - row]
+        label = placed["row_labels"][position.height - 1 - row]
+        out.append(f'<text x="{label["x"]}" y="{label["y"]}" font-size="14" '
+                   f'text-anchor="middle">{label["text"]}</text>')
         for column in range(position.width):
-            x = margin + column * cell
+            x = placed["columns"][column]
             stack = position.grid[row][column]
             out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{COLORCLAIM["space"]}" '
                        f'stroke="{COLORCLAIM["grid"]}"/>')
@@ -133,12 +169,12 @@ def board(position, moves=()):
             if len(stack) > 1:
                 out.append(f'<text x="{x + cell - 8}" y="{y + 16}" font-size="13" font-weight="bold" '
                            f'text-anchor="end">x{len(stack)}</text>')
-    for column in range(position.width):
-        x = margin + column * cell + cell / 2
-        out.append(f'<text x="{x}" y="{margin + board_h + 18}" font-size="14" '
-                   f'text-anchor="middle">{chr(ord("a") + column)}</text>')
+    for label in placed["column_labels"]:
+        out.append(f'<text x="{label["x"]}" y="{label["y"]}" font-size="14" '
+                   f'text-anchor="middle">{label["text"]}</text>')
     scores = position.scores()
-    for player in (1, 2):
+    legend = placed["legend"]
+    for player, y in zip((1, 2), legend["lines"]):
         colour = claims[player - 1]
         claim = COLOUR_NAMES[colour] if colour else "nothing"
         notes = [n for n, on in (("shielded", position.shield == player),
@@ -146,10 +182,9 @@ def board(position, moves=()):
         text = f"Player {player}: claims {claim}, score {scores[player - 1]}"
         if notes:
             text += f" ({', '.join(notes)})"
-        y = margin + board_h + 18 + 20 * player
-        out.append(f'<rect x="{margin}" y="{y - 11}" width="12" height="12" fill="{SVG_OWNER[player]}"/>')
-        out.append(f'<text x="{margin + 18}" y="{y}" font-size="14">{escape(text)}</text>')
-    return canvas, Geometry(position, margin, cell)
+        out.append(f'<rect x="{legend["key"]}" y="{y - 11}" width="12" height="12" fill="{SVG_OWNER[player]}"/>')
+        out.append(f'<text x="{legend["text"]}" y="{y}" font-size="14">{escape(text)}</text>')
+    return canvas, Geometry(position, placed)
 
 
 _MOVE = re.compile(r"\s*([a-z])([0-9]+)\s*([-x])\s*([a-z])([0-9]+)\s*")

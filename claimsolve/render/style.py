@@ -1,6 +1,9 @@
-"""The drawing constants of every picture, in one place: the palettes, the
-sizes and the board geometry that the SVG renderer (claimsolve.render) and
-the analysis board's page (claimsolve/web/static) both draw with.
+"""The drawing constants of every picture, in one place: the palettes and
+the sizes that the SVG renderer (claimsolve.render) and the analysis
+board's page (claimsolve/web/static) both draw with.  Where those sizes put
+each square, label and legend line is each game's `layout` (render/claim.py,
+colorclaim.py, claimit.py), which the page gets from the server too
+(POST /api/layout).
 
 The renderer reads these names directly; the server answers them as JSON
 (`GET /api/style`, `as_json()`), and the page's scripts read that once when
@@ -39,12 +42,15 @@ CLAIM = {
     "letter": "#000000",              # a territory's letter, faint (fill-opacity 0.16)
     "point": "#6b604a",               # the dot of a free point
     "coordinates": "#444",
-    # geometry: a point is a square `cell` wide; the island `margin` from the legend
-    # below it, centred in a picture at least `min_width` wide, under a title `title` high
+    # geometry (render/claim.py's layout): a point is a square `cell` wide; the island
+    # `margin` from the legend below it, centred in a picture at least `min_width` wide,
+    # under a title `title` high; the column letters `letters` below the island, the
+    # legend's first line `legend` below the margin under it, its discs `key` in from the
+    # margin, and `bottom` under its last line
     "cell": 44,
     "margin": 30,
-    "svg": {"title": 34, "min_width": 640},      # show --svg, analyze --svg
-    "page": {"title": 8, "min_width": 420},      # the analysis board
+    "svg": {"title": 34, "min_width": 640, "letters": 24, "legend": 20, "key": 8, "bottom": 30},
+    "page": {"title": 8, "min_width": 420, "letters": 22, "legend": 16, "key": 0, "bottom": 10},
 }
 
 # --- Color Claim: the grid of stacks --------------------------------------------------------
@@ -56,24 +62,15 @@ COLORCLAIM = {
     "pyramid": {"R": "#d62728", "Y": "#f2c500", "G": "#2ca02c", "B": "#1f63c6", "K": "#222222"},
     "pyramid_stroke": "#000",
     "owner": {1: "#e07b00", 2: "#7a3db8"},       # the frame of a stack a player owns, by player
-    # geometry: a space is `cell` square, the grid `margin` in from the picture's edge
+    # geometry (render/colorclaim.py's layout): a space is `cell` square, the grid
+    # `margin` in from the picture's edge, centred in a picture at least `min_width` wide
     "cell": 64,
     "margin": 28,
+    "svg": {"min_width": 0},
     "page": {"min_width": 420},                  # room for the players' lines
 }
 
 # --- Claim It!: the 6 x 6 board ---------------------------------------------------------------
-
-CLAIMIT_SIZE = SIZE
-CLAIMIT_CELL = 60
-CLAIMIT_MARGIN = 30
-
-
-def claimit_centre(r, c):
-    """The centre of space (r, c) (row die, column die; 1..6, row 1 at the
-    top) in pixels."""
-    return CLAIMIT_MARGIN + (c - 0.5) * CLAIMIT_CELL, CLAIMIT_MARGIN + (r - 0.5) * CLAIMIT_CELL
-
 
 CLAIMIT = {
     "background": "#f4ecd8",
@@ -88,12 +85,11 @@ CLAIMIT = {
     "white": "#fff",                  # a white marker (its number in ink)
     "pile_text": "#333",              # a pile written out under it
     "button": "#fffaf0",              # the roll and stop buttons of analyze --svg
-    # geometry: the spaces, "r,c" -> [x, y] of its centre
-    "size": CLAIMIT_SIZE,
-    "cell": CLAIMIT_CELL,
-    "margin": CLAIMIT_MARGIN,
-    "spaces": {f"{r},{c}": list(claimit_centre(r, c))
-               for r in range(1, CLAIMIT_SIZE + 1) for c in range(1, CLAIMIT_SIZE + 1)},
+    # geometry (render/claimit.py's layout): `size` spaces a side, each `cell` square,
+    # the board `margin` in from the picture's edge
+    "size": SIZE,
+    "cell": 60,
+    "margin": 30,
     "page": {"panel": 150, "bottom": 40},        # the dice and the standing beside the board; below it
 }
 

@@ -21,7 +21,7 @@ import time
 
 from ..errors import ClaimsolveError, Interrupted
 from ..match import sigint_deferred
-from .check import check_scheduler
+from .check import check_scheduler, probe_scheduler
 from .kinds import KINDS, get_kind
 from .reports import build
 from .runners import DaskRunner, LocalRunner
@@ -71,17 +71,34 @@ def run(kind, options, db, workers=None, scheduler=None, batch=None, progress=No
     if scheduler is not None:
         check_scheduler(scheduler)
         scheduler = scheduler.strip()
+        if client is None:
+            probe_scheduler(scheduler)      # an unreachable cluster is told before any file is made
+    new_file = not os.path.exists(db)
     try:
         store = Store.create_or_open(db, kind, params, study.columns, study.describe)
         try:
             return _run(study, params, ids, store, workers, scheduler, batch, progress, on_batch, client,
                         connect_timeout)
+        except ClaimsolveError:
+            if new_file and not store.done_ids():
+                store.close()
+                _remove_unused(db)          # the run could not start: leave no empty study behind
+            raise
         finally:
             store.close()
     except sqlite3.Error as exc:        # the disk full, a file size limit, too many open files
         raise failure(exc, db) from None
     except OSError as exc:
         raise failure(exc, db, doing="go on with the study") from None
+
+
+def _remove_unused(db):
+    """Removes a study file this run made and never recorded a task in."""
+    for path in (db, db + "-wal", db + "-shm", db + "-journal"):
+        try:
+            os.remove(path)
+        except OSError:
+            pass
 
 
 def _run(study, params, ids, store, workers, scheduler, batch, progress, on_batch, client, connect_timeout):

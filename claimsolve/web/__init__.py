@@ -50,12 +50,18 @@ def listen(host, port):
     return sock
 
 
-def serve(host="127.0.0.1", port=DEFAULT_PORT, max_time=30.0, workers=2, announce=print):
+def serve(host="127.0.0.1", port=DEFAULT_PORT, max_time=30.0, workers=2, announce=print, warn=None):
     """Serves the board and the API until interrupted (Ctrl-C).  `announce`
-    gets the line saying where (with the real port when `port` is 0)."""
+    gets the line saying where (with the real port when `port` is 0);
+    `warn`, once the socket listens, the warning that a host other than
+    loopback lets anyone who reaches the machine in (never said for a host
+    that cannot be listened on)."""
     import uvicorn     # deferred: the server loads only to serve (create_app and its tests do without)
 
     sock = listen(host, port)
+    if warn is not None and not is_loopback(host):
+        warn(f"warning: listening on {host}: anyone who can reach this machine can use "
+             "the board and its engines (no login)")
     bound = sock.getsockname()[1]
     shown = f"[{host.strip('[]')}]" if ":" in host else host
     hosts = None if is_loopback(host) else ["*"]

@@ -14,7 +14,7 @@ import random
 import claimsolve
 from .. import commands, limits, records
 from ..analysis import DEFAULT_TIME, ENGINES
-from ..catalog import all_games
+from ..catalog import all_games, game_of
 from ..descriptor import NEW_OPTIONS
 from ..errors import ClaimsolveError, MoveError, one_line
 from ..positions import dumps, from_dict, parse_json
@@ -127,6 +127,17 @@ def moves(body):
     """`claimsolve moves --json`."""
     check_keys(body, [])
     return position_of(body).legal_moves()
+
+
+def layout(body):
+    """Where the page draws everything of the position's board, in pixels:
+    its drawing module's layout(position, "page") (render/claim.py,
+    colorclaim.py, claimit.py), the rule `show --svg` places the board by
+    too; null for a game without one (the page shows its picture)."""
+    check_keys(body, [])
+    position = position_of(body)
+    drawing = game_of(position).drawing()
+    return drawing.layout(position, "page") if drawing is not None and hasattr(drawing, "layout") else None
 
 
 def _apply_request(body):
@@ -299,7 +310,8 @@ def record(body):
             "start": chosen.start.to_json(), "moves": tree(chosen.start, chosen.moves)}
 
 
-QUICK = {"new": new, "show": show, "moves": moves, "apply": apply, "check": check, "record": record}
+QUICK = {"new": new, "show": show, "moves": moves, "layout": layout, "apply": apply, "check": check,
+         "record": record}
 
 
 # --- the long commands: checked here, run in a worker -----------------------------------

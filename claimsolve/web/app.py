@@ -7,6 +7,8 @@ Starlette application (run by uvicorn: claimsolve.web.serve).
     GET  /api/style         the palettes, sizes and board geometry the pictures and the
                             page draw with (claimsolve.render.style)
     POST /api/new | show | moves | apply          answered by a quick worker (at most QUICK_TIME s)
+    POST /api/layout        where the page draws the position's board: its squares, labels,
+                            legend and size, in pixels (the rule show --svg draws by)
     POST /api/check         the page's apply: {"legal": true, "position", "moves"} or
                             {"legal": false, "error": apply's line}, a 200 either way
     POST /api/record        a game record read (and checked) by claimsolve.records:

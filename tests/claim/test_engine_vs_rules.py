@@ -30,7 +30,12 @@ standard and random islands), from play-phase starts after random settles
 changed to have streaks, more towers and quiet plies near `draw_after`, and
 from small hand-shaped islands written as JSON (odd coasts, sea inside,
 territories with gaps in their letters) in the settle, brawl, towers and
-play phases, under every `rules` switch.  A disagreement is reported with
+play phases, under every `rules` switch.  In the hypothesis tests every
+move played and every engine decision are drawn by hypothesis
+(`st.data()`), and in most of them the seats too, so that a disagreement
+shrinks to a short game of simple choices; a seed drawn with them shapes
+the islands and picks the sample of moves checked where a turn has
+thousands.  A disagreement is reported with
 the position's JSON and the move at fault.
 """
 import contextlib
@@ -122,11 +127,10 @@ def check_sides(position, engine):
             assert (engine.side(a - 1) == engine.side(b - 1)) == (team[a] == team[b]), (a, b)
 
 
-def check_end_state(data, game, end, child):
+def check_end_state(game, end, child):
     """The engine's end state `end` is the reference's position `child`."""
-    child_data = child.to_json()
-    assert bridge.decode(data, game, end) == child_data
-    assert bridge.encode(child_data)[1] == end, "encoding the reference's result gives other bytes"
+    assert ClaimPosition.from_engine(GameState(game, end)) == child
+    assert child.engine_state().state_bytes() == end, "encoding the reference's result gives other bytes"
     view = game.decode(end)
     assert view["stage"] == "turn"
     assert view["hash"] == game.recomputed_hash(end)
@@ -166,16 +170,16 @@ def walk_decisions(position, engine):
                 stack.append(child)
 
 
-def check_transpositions(data, game, engine):
+def check_transpositions(game, engine):
     """Every way of playing a turn (decisions in every order): equal
     positions have equal bytes (those encode gives) and hashes, different
     ones different hashes."""
     bytes_of = {}
     for _codes, end in engine.turns(dedupe=False):
-        key = json.dumps(bridge.decode(data, game, end), sort_keys=True)
+        key = ClaimPosition.from_engine(GameState(game, end))
         assert bytes_of.setdefault(key, end) == end, ("two states of one position", key)
         assert game.decode(end)["hash"] == game.recomputed_hash(end)
-    assert all(bridge.encode(json.loads(key))[1] == end for key, end in bytes_of.items())
+    assert all(key.engine_state().state_bytes() == end for key, end in bytes_of.items())
     hashes = {game.decode(end)["hash"] for end in bytes_of.values()}
     assert len(hashes) == len(bytes_of)
     assert len(bytes_of) == len(engine.turns(dedupe=True))
@@ -183,15 +187,14 @@ def check_transpositions(data, game, engine):
 
 def check_position(position, rng, decisions=CODES_SAMPLE):
     """Every check at `position`; returns the reference's moves."""
-    data = position.to_json()
     phase = position.phase
     VISITED[phase, "over" if position.is_over() else "full"] += 1
     with about(position):
-        game, state = bridge.encode(data)
-        engine = GameState(game, state)
+        engine = position.engine_state()
+        game, state = engine.game, engine.state_bytes()
         view = game.decode(state)
         assert view["stage"] == "turn" and not engine.in_turn()
-        assert bridge.decode(data, game, state) == data
+        assert ClaimPosition.from_engine(engine) == position
         assert view["hash"] == game.recomputed_hash(state) == engine.hash()
         assert engine.is_terminal() == position.is_over()
         check_sides(position, engine)
@@ -213,7 +216,7 @@ def check_position(position, rng, decisions=CODES_SAMPLE):
         note_count(phase, len(engine.legal_moves()), game)
         if phase in ("towers", "play"):
             walk_decisions(position, engine)
-            check_transpositions(data, game, engine)
+            check_transpositions(game, engine)
             # the lazy listing (`moves` streams it) gives the same moves in the same order
             assert list(position.iter_moves()) == moves, "iter_moves differs from legal_moves"
     end_of = {name: end for end, name in names.items()}
@@ -226,32 +229,33 @@ def check_position(position, rng, decisions=CODES_SAMPLE):
         turns = [(move, position.play(move)) for move in chosen]
     for move, child in turns:
         with about(position, move):
-            check_end_state(data, game, end_of[move], child)
+            check_end_state(game, end_of[move], child)
     for move in rng.sample(moves, min(decisions, len(moves))):
         with about(position, move):
             check_decisions(position, move, end_of[move], game, state)
     return moves
 
 
-def light_step(position, rng):
-    """One turn of random engine decisions, named and played by the
-    reference, the results compared; returns the position after it."""
-    data = position.to_json()
+def light_step(position, rng, choose=None):
+    """One turn of engine decisions picked by `choose` (random by `rng` when
+    not given), named and played by the reference, the results compared;
+    returns the position after it."""
+    choose = choose or random_choice(rng)
     VISITED[position.phase, "light"] += 1
-    game, state = bridge.encode(data)
-    engine = GameState(game, state)
+    engine = position.engine_state()
+    game, state = engine.game, engine.state_bytes()
     codes = []
     while True:
         legal = engine.legal_moves()
         note_count(position.phase, len(legal), game)
-        codes.append(rng.choice(legal))
+        codes.append(choose(legal, "decision"))
         engine.apply(codes[-1])
         if not engine.in_turn():
             break
     move = bridge.turn_name(position, codes)
     with about(position, move):
         child = position.play(move)
-        check_end_state(data, game, engine.state_bytes(), child)
+        check_end_state(game, engine.state_bytes(), child)
         check_decisions(position, move, engine.state_bytes(), game, state)
     return child
 
@@ -263,7 +267,7 @@ def check_perft(position, max_depth=3):
     check_position compares).  A level is counted by the engine only when
     the first and last nodes above it, scaled up, promise that it fits."""
     budget = PERFT_BUDGET[position.phase]
-    engine = bridge.engine_state(position)
+    engine = position.engine_state()
     counts = engine.perft(1)
     if counts[0] > budget:
         return 0
@@ -289,21 +293,38 @@ def check_perft(position, max_depth=3):
     return len(counts)
 
 
-def play_game(position, rng, plies, full=lambda position, ply: True, perft=lambda position, ply: False):
-    """Up to `plies` turns from `position`, checked fully where `full` says
-    (a random listed move is played), else by `light_step`; returns the
-    position reached and the depths of the perft checks made."""
+def random_choice(rng):
+    """choose(options, label): one of `options` at random, by `rng`."""
+    return lambda options, label: rng.choice(options)
+
+
+def drawn(data):
+    """choose(options, label): one of `options` drawn by hypothesis, so that
+    a failing game shrinks to a short one of simple choices."""
+    return lambda options, label: data.draw(st.sampled_from(options), label=label)
+
+
+def play_game(position, rng, plies, full=lambda position, ply: True, perft=lambda position, ply: False,
+              choose=None, stop=lambda position: False):
+    """Up to `plies` turns from `position` (fewer where `stop` says so),
+    checked fully where `full` says (a listed move is played), else by
+    `light_step`, each move or decision picked by `choose` (random by `rng`
+    when not given); returns the position reached and the depths of the
+    perft checks made."""
+    choose = choose or random_choice(rng)
     depths = []
     for ply in range(plies):
         if position.is_over():
             check_position(position, rng)
             break
+        if stop(position):
+            break
         if perft(position, ply):
             depths.append((position.phase, check_perft(position)))
         if full(position, ply):
-            position = position.play(rng.choice(check_position(position, rng)))
+            position = position.play(choose(check_position(position, rng), "move"))
         else:
-            position = light_step(position, rng)
+            position = light_step(position, rng, choose)
     return position, depths
 
 
@@ -524,79 +545,91 @@ def changed_play_start(rng, position, rules, changes):
 
 # --- the tests ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("players, variant", SEATS, ids=SEAT_IDS)
-@settings(max_examples=2, **SETTINGS)
-@given(seed=st.integers(0, 2 ** 20), island=st.sampled_from(["standard", "random"]), rules=RULES)
-def test_whole_games_from_the_settle(players, variant, seed, island, rules):
-    """Random games from the empty island, up to 300 turns: some settle
-    positions (the first, the sixth, the last two), the brawl turns of the
-    first player, every towers turn and the first 20 plies of the play
-    phase checked fully, every other turn compared on the move played;
-    perft in the towers phase and at the start of the play phase."""
+@settings(max_examples=25, **SETTINGS)
+@given(data=st.data(), seats=st.sampled_from(SEATS), seed=st.integers(0, 2 ** 20),
+       island=st.sampled_from(["standard", "random"]), rules=RULES)
+def test_whole_games_from_the_settle(data, seats, seed, island, rules):
+    """Games from the empty island through the settle, the brawl and the
+    towers phase and 30 plies into the play phase, seats, island and rules
+    drawn, every move and decision drawn too: the last two settle turns,
+    the first brawl turn, every towers turn and the first 4 plies of the
+    play phase checked fully, every other turn compared on the move played;
+    perft at the start of the towers and of the play phase.  (The phases
+    on their own are checked more closely by the tests below.)"""
+    players, variant = seats
     rng = random.Random(seed)
-    data = ClaimPosition.new(players=players, variant=variant, island=island, seed=seed).to_json()
-    data["rules"] = dict(rules)
-    played = []
+    start = ClaimPosition.new(players=players, variant=variant, island=island, seed=seed).to_json()
+    start["rules"] = dict(rules)
+    brawled, towered, played = [], [], []
 
     def full(position, ply):
         if position.phase == "settle":
-            return ply in (0, 5) or sum(position.vikings_in_hand(c) for c in position.colours) <= 4
+            return sum(position.vikings_in_hand(c) for c in position.colours) <= 4
         if position.phase == "brawl":
-            return position.player_to_move == position.first_player
+            brawled.append(ply)
+            return len(brawled) == 1
         if position.phase == "play":
             played.append(ply)
-            return len(played) <= 20
+            return len(played) <= 4
         return True
 
     def perft(position, ply):
-        return position.phase == "towers" or (position.phase == "play" and not played)
+        if position.phase == "towers":
+            towered.append(ply)
+            return len(towered) == 1
+        return position.phase == "play" and not played
 
-    end, depths = play_game(ClaimPosition.from_json(data), rng, 300, full, perft)
+    end, depths = play_game(ClaimPosition.from_json(start), rng, 300, full, perft, choose=drawn(data),
+                            stop=lambda position: len(played) == 30)
     assert end.phase == "play" and played
     assert {phase for phase, depth in depths if depth >= 1} == {"towers", "play"}
 
 
-@pytest.mark.parametrize("players, variant", SEATS, ids=SEAT_IDS)
-@settings(max_examples=4, **SETTINGS)
-@given(seed=st.integers(0, 2 ** 20), island=st.sampled_from(["standard", "random"]), rules=RULES,
+@settings(max_examples=25, **SETTINGS)
+@given(data=st.data(), seats=st.sampled_from(SEATS), seed=st.integers(0, 2 ** 20),
+       island=st.sampled_from(["standard", "random"]), rules=RULES,
        changes=st.sets(st.sampled_from(["towers", "streaks", "quiet"])))
-def test_play_phase_after_random_settles(players, variant, seed, island, rules, changes):
+def test_play_phase_after_random_settles(data, seats, seed, island, rules, changes):
     """Play-phase starts from random settles (claimsolve.claim.starts), with
-    towers added, streaks set and quiet plies near draw_after: 12 plies
-    checked fully, perft at the first."""
+    towers added, streaks set and quiet plies near draw_after, seats drawn:
+    12 plies checked fully, each move drawn, perft at the first."""
+    players, variant = seats
     rng = random.Random(seed)
     start = random_play_start(seed, players=players, island=island, variant=variant)
     position = changed_play_start(rng, start, rules, changes)
-    end, depths = play_game(position, rng, 12, perft=lambda position, ply: ply == 0)
+    end, depths = play_game(position, rng, 12, perft=lambda position, ply: ply == 0, choose=drawn(data))
     assert position.is_over() or depths[0][1] >= 1
 
 
 @pytest.mark.parametrize("players, variant", SEATS, ids=SEAT_IDS)
 @settings(max_examples=20, **SETTINGS)
-@given(seed=st.integers(0, 2 ** 20), rules=RULES, phase=st.sampled_from(["play", "play", "towers"]))
-def test_small_hand_islands(players, variant, seed, rules, phase):
+@given(data=st.data(), seed=st.integers(0, 2 ** 20), rules=RULES, phase=st.sampled_from(["play", "play", "towers"]))
+def test_small_hand_islands(players, variant, data, seed, rules, phase):
     """Small crowded islands written as JSON, in the towers or play phase:
-    short dense games, every position checked, perft now and then."""
+    short dense games, each move drawn, every position checked, perft now
+    and then."""
     rng = random.Random(seed)
     position = small_position(rng, players, variant, phase, rules)
-    play_game(position, rng, 40, perft=lambda position, ply: ply % 6 == 0)
+    play_game(position, rng, 40, perft=lambda position, ply: ply % 6 == 0, choose=drawn(data))
 
 
-@pytest.mark.parametrize("players, variant", SEATS, ids=SEAT_IDS)
-@settings(max_examples=3, **SETTINGS)
-@given(seed=st.integers(0, 2 ** 20), rules=RULES, phase=st.sampled_from(["settle", "brawl"]))
-def test_settle_and_brawl_on_crowded_hand_islands(players, variant, seed, rules, phase):
+@settings(max_examples=25, **SETTINGS)
+@given(data=st.data(), seats=st.sampled_from(SEATS), seed=st.integers(0, 2 ** 20), rules=RULES,
+       phase=st.sampled_from(["settle", "brawl"]))
+def test_settle_and_brawl_on_crowded_hand_islands(data, seats, seed, rules, phase):
     """Islands that hold just about every Viking, late in the settle (a few
     Vikings in hand, hands of unequal size) or in the brawl (colours that
-    lost some Vikings already, so that the cap bites): on through the
-    brawl and towers phases into the play phase.  Brawl turns of tens of
-    thousands of moves are checked fully once."""
+    lost some Vikings already, so that the cap bites), seats drawn: on
+    through the brawl and towers phases into the play phase, each move
+    drawn.  Brawl turns of tens of thousands of moves are checked fully
+    once."""
+    players, variant = seats
     rng = random.Random(seed)
     position = crowded_position(rng, players, variant, phase, rules)
     big = []
 
     def full(position, ply):
-        if position.phase != "brawl" or len(bridge.engine_state(position).turns()) <= MANY:
+        if position.phase != "brawl" or len(position.engine_state().turns()) <= MANY:
             return True
         big.append(ply)
         return len(big) == 1
@@ -604,7 +637,8 @@ def test_settle_and_brawl_on_crowded_hand_islands(players, variant, seed, rules,
     def perft(position, ply):
         return position.phase != "play" and ply % 2 == 0
 
-    end, depths = play_game(position, rng, 30, full, perft)
+    end, depths = play_game(position, rng, 30, full, perft, choose=drawn(data),
+                            stop=lambda position: position.phase == "play")
     assert end.phase == "play" or end.is_over()
 
 
@@ -612,16 +646,16 @@ BRAWL_SEATS = [(3, "standard"), (4, "standard"), (2, "battle-for-two")]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("brawl", ["even", "cap"])
-@pytest.mark.parametrize("players, variant", BRAWL_SEATS, ids=["3-seats", "4-seats", "battle-for-two"])
-@settings(max_examples=3, **SETTINGS)
-@given(data=st.data())
-def test_brawls_under_both_brawl_rules(players, variant, brawl, data):
+@settings(max_examples=25, **SETTINGS)
+@given(data=st.data(), seats=st.sampled_from(BRAWL_SEATS), brawl=st.sampled_from(["even", "cap"]))
+def test_brawls_under_both_brawl_rules(data, seats, brawl):
     """rules.brawl "even" and "cap": brawls from islands that hold every
-    Viking, each colour having lost 0 to 4 already and any seat first and to
-    move (all drawn by hypothesis), played to the towers phase, every turn
-    checked fully; the move played at each turn is drawn by hypothesis too,
-    so a disagreement shrinks to the fewest, smallest removals."""
+    Viking (3 or 4 seats, or battle-for-two), each colour having lost 0 to 4
+    already and any seat first and to move (all drawn by hypothesis), played
+    to the towers phase, every turn checked fully; the move played at each
+    turn is drawn by hypothesis too, so a disagreement shrinks to the
+    fewest, smallest removals."""
+    players, variant = seats
     colours = colours_in_play(players, variant)
     lost = {c: data.draw(st.integers(0, 4), label=f"lost by colour {c}") for c in colours}
     if variant == "battle-for-two" and all(n == 4 for n in lost.values()):
@@ -675,7 +709,7 @@ def meeting_kinds(position):
     capturing two pieces, or two capturing jumps), "points" when they make
     as many movements (continuations, towers, in another order)."""
     ways = defaultdict(list)
-    for codes, end in bridge.engine_state(position).turns(dedupe=False):
+    for codes, end in position.engine_state().turns(dedupe=False):
         ways[end].append(sum(move_kind(code) == "move" for code in codes))
     return {"movements" if len(set(counts)) > 1 else "points" for counts in ways.values() if len(counts) > 1}
 
@@ -794,11 +828,11 @@ def test_largest_legal_move_counts_stay_within_max_moves():
         position = ClaimPosition.new(players=players, variant=variant, seed=1)
         light_step(position, rng)                               # the first settle decision: every point
         start = random_play_start(1, players=players, variant=variant)
-        walk_decisions(start, bridge.engine_state(start))
+        walk_decisions(start, start.engine_state())
     brawl = crowded_position(random.Random(1), 4, "standard", "brawl", RULE_DEFAULTS, slack=0)
     light_step(brawl, rng)
     towers = small_position(random.Random(2), 2, "standard", "towers", RULE_DEFAULTS)
-    walk_decisions(towers, bridge.engine_state(towers))
+    walk_decisions(towers, towers.engine_state())
     assert set(LARGEST) == {"settle", "brawl", "towers", "play"}
     for phase, (count, bound) in sorted(LARGEST.items()):
         print(f"largest legal_moves count, {phase}: {count} (max_moves there {bound})")

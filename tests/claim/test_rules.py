@@ -8,6 +8,7 @@ territory, so that no conquest check interferes with the clause tested."""
 import pytest
 
 from claimsolve import MoveError
+from claimsolve._engine import GameState
 from claimsolve.claim import engine as bridge
 from claimsolve.claim import rules
 from claimsolve.claim.islands import Island
@@ -31,11 +32,10 @@ def board_after(position, move):
 def engine_after(position, move):
     """The position JSON the Cython engine reaches by the turn it names
     `move` (None when it lists no such turn)."""
-    data = position.to_json()
-    game, _ = bridge.encode(data)
+    game = position.engine_state().game
     for end, name in bridge.turn_names(position).items():
         if name == move:
-            return bridge.decode(data, game, end)
+            return ClaimPosition.from_engine(GameState(game, end)).to_json()
     return None
 
 

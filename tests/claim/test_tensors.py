@@ -249,7 +249,7 @@ def test_small_island_turn_decision_by_decision():
         "towers in hand colour+0": 2 / 3, "towers in hand colour+1": 2 / 3})
     # the reference plays the same turn to the same state
     after = position.play("T@c4 d2-e2")
-    assert bridge.encode(after.to_json())[1] == state.state_bytes()
+    assert after.engine_state().state_bytes() == state.state_bytes()
 
 
 def test_settle_first_point_and_second_colour():
@@ -323,14 +323,12 @@ def start_position(players, variant, phase, seed, random_island):
     position = ClaimPosition.new(players=players, variant=variant, island=island, seed=seed)
     if phase == "settle":
         return position
-    data = position.to_json()
-    game, state = bridge.encode(data)
-    engine = GameState(game, state)
+    engine = position.engine_state()
     rng = np.random.default_rng(seed)
-    while engine.in_turn() or game.decode(engine.state_bytes())["phase"] == "settle":
+    while engine.in_turn() or engine.game.decode(engine.state_bytes())["phase"] == "settle":
         moves = engine.legal_moves()
         engine.apply(moves[rng.integers(len(moves))])
-    return ClaimPosition.from_json(bridge.decode(data, game, engine.state_bytes()))
+    return ClaimPosition.from_engine(engine)
 
 
 def rotated(game, obs0, observer, same_team):
@@ -444,4 +442,4 @@ def test_random_games_actions_and_observations(players, variant, phase, seed, ra
         if not state.in_turn():
             position = position.play(bridge.turn_name(position, turn))
             turn = []
-            assert bridge.encode(position.to_json())[1] == state.state_bytes()
+            assert position.engine_state().state_bytes() == state.state_bytes()

@@ -51,7 +51,7 @@ def drawn(data):
 def check_agreement(position):
     state = position.engine_state()
     game = position.engine_game()
-    assert ClaimItPosition.from_engine(game, state.state_bytes(), position.given_target) == position
+    assert ClaimItPosition.from_engine(state, position.given_target) == position
     assert [position.move_name(m) for m in state.legal_moves()] == position.legal_moves()
     if position.is_over():
         assert state.to_move() == CS_TERMINAL
@@ -78,8 +78,7 @@ def test_random_games_agree_with_the_reference(players, release_white, target, d
                 state.apply(code)
         after = position.play(move)
         assert state.hash() == after.engine_state().hash()
-        assert ClaimItPosition.from_engine(position.engine_game(), state.state_bytes(),
-                                           position.given_target) == after
+        assert ClaimItPosition.from_engine(state, position.given_target) == after
 
 
 def test_a_whole_game_to_the_end_agrees():
@@ -153,7 +152,7 @@ def test_bust_in_the_engine_passes_the_turn():
     state.apply(MOVE_ROLL)
     state.apply(position.move_code("roll:2,2,2"))
     assert state.to_move() == 1
-    assert ClaimItPosition.from_engine(position.engine_game(), state.state_bytes()) == position.play("roll:2,2,2")
+    assert ClaimItPosition.from_engine(state) == position.play("roll:2,2,2")
 
 
 def test_exact_bust_count_by_enumeration():
@@ -208,6 +207,6 @@ def test_random_play_down_to_an_empty_black_supply_agrees():
             for code in position.engine_moves(move):
                 state.apply(code)
             position = position.play(move)
-            assert ClaimItPosition.from_engine(position.engine_game(), state.state_bytes()) == position
+            assert ClaimItPosition.from_engine(state) == position
         check_agreement(position)
     assert 0 in supplies

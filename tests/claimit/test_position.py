@@ -52,7 +52,7 @@ def engine_after(position, move):
     state = position.engine_state()
     for code in position.engine_moves(move):
         state.apply(code)
-    return ClaimItPosition.from_engine(position.engine_game(), state.state_bytes(), position.given_target)
+    return ClaimItPosition.from_engine(state, position.given_target)
 
 
 def test_spec_example_round_trips_with_key_order():

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 import claimsolve
-from claimsolve.cli.main import error_line
+from claimsolve.cli.framework import error_line
 from claimsolve.play import Session
 
 from .terminal import WAIT, Terminal

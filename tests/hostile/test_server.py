@@ -438,3 +438,14 @@ def test_a_host_that_no_name_can_be_is_one_line(host):
     from claimsolve.web import listen
     with pytest.raises(ClaimsolveError, match="option '--host': cannot listen on .*not a host name"):
         listen(host, 0)
+
+
+def test_a_host_that_cannot_be_listened_on_gets_its_error_and_no_warning():
+    """The warning about a host other than loopback is said only once the
+    server listens there: a bad host is the one line of its error."""
+    command = [sys.executable, "-c", "from claimsolve.cli.main import main; main()",
+               "serve", "--host", "bad host!", "--port", "0"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == "", done
+    assert done.stderr.splitlines() == [done.stderr.strip()] and "cannot listen on 'bad host!'" in done.stderr
+    assert "warning" not in done.stderr

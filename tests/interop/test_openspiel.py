@@ -25,7 +25,6 @@ else:
 from open_spiel.python.algorithms import minimax  # noqa: E402
 
 import claimsolve  # noqa: E402
-from claimsolve.claim import engine as claim_bridge  # noqa: E402
 from claimsolve.claim import openspiel as claim_spiel  # noqa: E402
 from claimsolve.claim.position import ClaimPosition  # noqa: E402
 from claimsolve.claim.starts import random_play_start  # noqa: E402
@@ -428,7 +427,7 @@ def check_in_engine(position, codec, path, after):
     """The decisions, as engine codes, are legal in the Cython engine one
     after another, its turn going on until the last, and end in the
     engine's state of the reference's result: the engine cuts turns alike."""
-    engine = claim_bridge.engine_state(position)
+    engine = position.engine_state()
     mover = engine.to_move()
     for index, action in enumerate(path):
         if index:
@@ -437,7 +436,7 @@ def check_in_engine(position, codec, path, after):
         assert code in engine.legal_moves(), [codec.name(a) for a in path]
         engine.apply(code)
     assert not engine.in_turn()
-    assert engine.state_bytes() == claim_bridge.engine_state(after.position).state_bytes()
+    assert engine.state_bytes() == after.position.engine_state().state_bytes()
 
 
 def check_claim_turns(position, rng, kinds):

@@ -259,13 +259,24 @@ def test_dask_cluster_with_a_worker_killed_mid_study(tmp_path):
         assert a.execute(query).fetchall() == b.execute(query).fetchall()
 
 
-def test_an_unreachable_scheduler_is_refused(tmp_path):
+def test_an_unreachable_scheduler_is_refused_and_leaves_no_file(tmp_path):
     pytest.importorskip("distributed")
     db = str(tmp_path / "cc.sqlite")
     with pytest.raises(ClaimsolveError, match="cannot reach the Dask scheduler"):
         study.run("solve", {"game": "colorclaim", "size": "3x3", "seeds": "1-3"}, db,
                   scheduler="tcp://127.0.0.1:9", connect_timeout=1)
-    assert study.report(db)["summary"]["study"]["done"] == 0
+    assert os.listdir(tmp_path) == []
+
+
+def test_an_unreachable_scheduler_leaves_a_study_begun_as_it_was(tmp_path):
+    pytest.importorskip("distributed")
+    db = str(tmp_path / "cc.sqlite")
+    options = {"game": "colorclaim", "size": "3x3", "seeds": "1-3"}
+    study.run("solve", {**options, "seeds": "1-3"}, db, workers=1)
+    before = open(db, "rb").read()
+    with pytest.raises(ClaimsolveError, match="cannot reach the Dask scheduler"):
+        study.run("solve", {**options, "seeds": "1-3"}, db, scheduler="tcp://127.0.0.1:9", connect_timeout=1)
+    assert open(db, "rb").read() == before and study.report(db)["summary"]["study"]["done"] == 3
 
 
 # -- match, SPRT, policies -----------------------------------------------------------------------

@@ -2,8 +2,10 @@
 // no game by name: a game's board is drawn by /static/games/<game id>.js
 // (loaded when a position of that game is first shown); a game without such
 // a file is shown with the server's picture and its moves as buttons.  Its
-// colours and sizes are the server's (style.js: GET /api/style), as the
-// server's pictures use them.
+// colours and sizes are the server's (style.js: GET /api/style), and so is
+// where everything sits on a board (POST /api/layout, asked with each
+// position: the game script's layout(position, served)), as the server's
+// pictures use them.
 
 import { style } from "./style.js";
 
@@ -119,12 +121,14 @@ const current = () => state.line[state.index];
 
 async function loadEntry(entry) {
   if (!entry.show) {
-    const [show, legal] = await Promise.all([
+    const [show, legal, layout] = await Promise.all([
       api("show", { position: entry.position }),
       api("moves", { position: entry.position }),
+      api("layout", { position: entry.position }),
     ]);
     entry.show = show;
     entry.legal = legal;
+    entry.layout = layout;       // where the board's things sit, in pixels: the server's rule (render/<game>.py)
     entry.tokens = null;
   }
   return entry;
@@ -172,7 +176,7 @@ async function drawBoard() {
     state.layout = { points: new Map(), cell: 10 };
     return;
   }
-  const layout = module.layout(entry.position);
+  const layout = module.layout(entry.position, entry.layout);
   state.layout = layout;
   svg.setAttribute("viewBox", `0 0 ${layout.width} ${layout.height}`);
   let markup = module.draw(entry.position, layout, entry.show);

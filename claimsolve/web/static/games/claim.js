@@ -10,7 +10,9 @@ import { style } from "../style.js";
 
 export const evalScale = 300;       // alpha-beta scores: a tower is worth 300
 
-// the palette and sizes: the server's (claimsolve/render/style.py), as its pictures use them
+// the palette and sizes: the server's (claimsolve/render/style.py), as its pictures use them;
+// where everything sits: the server's layout of the position (POST /api/layout), the rule
+// its pictures place the island by (render/claim.py's layout)
 const S = style.games.claim;
 const PIECE = S.piece;
 const PIECE_TEXT = S.piece_text;
@@ -20,8 +22,6 @@ const SHORE = S.shore;
 const BORDER = S.border;
 const STROKE = S.piece_stroke;
 const CELL = S.cell;
-const MARGIN = S.margin;
-const TITLE = S.page.title;
 
 function grid(position) {
   const land = position.territories.map((row) => row.trim().split(/\s+/));
@@ -36,21 +36,19 @@ function colours(position) {
   return Array.from({ length: n }, (_, i) => i + 1);
 }
 
-export function layout(position) {
+// the served layout (its squares' edges, labels, legend and size) with the
+// island's points by name: {x, y} their centres, r and c their row and column
+export function layout(position, served) {
   const g = grid(position);
-  const legend = 22 * colours(position).length + 10;
-  const width = Math.max(g.width * CELL + 2 * MARGIN, S.page.min_width);
-  const left = (width - g.width * CELL) / 2;
-  const top = TITLE + MARGIN;
   const points = new Map();
   for (let r = 0; r < g.height; r++) {
     for (let c = 0; c < g.width; c++) {
       if (g.land[r][c] !== "-") {
-        points.set(pointName(g, c, r), { x: left + c * CELL + CELL / 2, y: top + r * CELL + CELL / 2, r, c });
+        points.set(pointName(g, c, r), { x: served.columns[c] + CELL / 2, y: served.rows[r] + CELL / 2, r, c });
       }
     }
   }
-  return { width, height: top + g.height * CELL + MARGIN + legend, points, cell: CELL, left, top, grid: g };
+  return { ...served, points, grid: g };
 }
 
 function landColours(g) {
@@ -127,9 +125,9 @@ export function ghost(token, p) {
 
 export function draw(position, L) {
   const g = L.grid;
+  const [seaX, seaY, seaWidth, seaHeight] = L.sea;
   const out = [`<rect x="0" y="0" width="${L.width}" height="${L.height}" fill="${S.background}"/>`,
-    `<rect x="${L.left - 8}" y="${L.top - 8}" width="${g.width * CELL + 16}" height="${g.height * CELL + 16}" ` +
-    `rx="10" fill="${SEA}"/>`];
+    `<rect x="${seaX}" y="${seaY}" width="${seaWidth}" height="${seaHeight}" rx="10" fill="${SEA}"/>`];
   const fills = landColours(g);
   for (const p of L.points.values()) {
     out.push(`<rect x="${p.x - CELL / 2}" y="${p.y - CELL / 2}" width="${CELL}" height="${CELL}" ` +
@@ -176,27 +174,26 @@ export function draw(position, L) {
     if (token !== ".") out.push(pieceSvg(token, p, `class="piece ${token.startsWith("T") ? "tower" : "viking"}"`, name));
   }
   // coordinates
-  for (let c = 0; c < g.width; c++) {
-    out.push(`<text x="${L.left + c * CELL + CELL / 2}" y="${L.top + g.height * CELL + 22}" font-size="13" ` +
-      `fill="${S.coordinates}" text-anchor="middle">${String.fromCharCode(97 + c)}</text>`);
+  for (const label of L.column_labels) {
+    out.push(`<text x="${label.x}" y="${label.y}" font-size="13" fill="${S.coordinates}" text-anchor="middle">` +
+      `${label.text}</text>`);
   }
-  for (let r = 0; r < g.height; r++) {
-    out.push(`<text x="${L.left - 14}" y="${L.top + r * CELL + CELL / 2 + 5}" font-size="13" fill="${S.coordinates}" ` +
-      `text-anchor="end">${g.height - r}</text>`);
+  for (const label of L.row_labels) {
+    out.push(`<text x="${label.x}" y="${label.y}" font-size="13" fill="${S.coordinates}" text-anchor="end">` +
+      `${label.text}</text>`);
   }
   // a line per colour
   const settle = position.phase === "settle";
   const counted = counts(position);
-  let y = L.top + g.height * CELL + MARGIN + 16;
-  for (const colour of colours(position)) {
+  colours(position).forEach((colour, line) => {
     const c = counted[colour];
+    const y = L.legend.lines[line];
     const off = 18 - c.vikings;
     const text = `colour ${colour}: ${c.vikings} Vikings on the island, ${off} ${settle ? "in hand" : "lost"}; ` +
       `towers ${c.towers} on the island, ${3 - c.towers} in hand`;
-    out.push(`<circle cx="${MARGIN}" cy="${y - 5}" r="7" fill="${PIECE[colour]}" stroke="${STROKE}"/>`);
-    out.push(`<text x="${MARGIN + 14}" y="${y}" font-size="12.5">${text}</text>`);
-    y += 22;
-  }
+    out.push(`<circle cx="${L.legend.key}" cy="${y - 5}" r="7" fill="${PIECE[colour]}" stroke="${STROKE}"/>`);
+    out.push(`<text x="${L.legend.text}" y="${y}" font-size="12.5">${text}</text>`);
+  });
   return out.join("\n");
 }
 

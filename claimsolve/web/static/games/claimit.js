@@ -7,22 +7,23 @@ import { style } from "../style.js";
 
 export const evalScale = 1;
 
-// the palette, sizes and spaces: the server's (claimsolve/render/style.py), as its pictures use them
+// the palette and sizes: the server's (claimsolve/render/style.py), as its pictures use them;
+// where everything sits: the server's layout (POST /api/layout), the rule its pictures place
+// the board by (render/claimit.py's layout)
 const S = style.games.claimit;
 const M = style.marks;
 const FILL = S.player;
 const CELL = S.cell;
-const MARGIN = S.margin;
 const SIZE = S.size;
 
-export function layout() {
+// the served layout (its spaces' edges, labels, panel and size) with the
+// spaces by name ("r,c"): {x, y} their centres, r and c their row and column die
+export function layout(position, served) {
   const points = new Map();
-  for (const [space, [x, y]] of Object.entries(S.spaces)) {
-    const [r, c] = space.split(",").map(Number);
-    points.set(space, { x, y, r, c });
-  }
-  const side = MARGIN * 2 + CELL * SIZE;
-  return { width: side + S.page.panel, height: side + S.page.bottom, points, cell: CELL };
+  served.rows.forEach((top, i) => served.columns.forEach((left, j) => {
+    points.set(`${i + 1},${j + 1}`, { x: left + CELL / 2, y: top + CELL / 2, r: i + 1, c: j + 1 });
+  }));
+  return { ...served, points };
 }
 
 function pileOf(position, r, c) {
@@ -51,12 +52,12 @@ function die(x, y, value) {
 }
 
 export function draw(position, L, show) {
-  const side = MARGIN * 2 + CELL * SIZE;
   const out = [`<rect width="${L.width}" height="${L.height}" fill="${S.background}"/>`];
-  for (let i = 1; i <= SIZE; i++) {
-    out.push(`<text x="${MARGIN + (i - 0.5) * CELL}" y="${MARGIN - 10}" text-anchor="middle" font-size="14">${i}</text>`);
-    out.push(`<text x="${MARGIN - 14}" y="${MARGIN + (i - 0.5) * CELL + 5}" text-anchor="middle" font-size="14">${i}</text>`);
-  }
+  L.column_labels.forEach((column, i) => {
+    const row = L.row_labels[i];
+    out.push(`<text x="${column.x}" y="${column.y}" text-anchor="middle" font-size="14">${column.text}</text>`);
+    out.push(`<text x="${row.x}" y="${row.y}" text-anchor="middle" font-size="14">${row.text}</text>`);
+  });
   // the spaces first, then the piles: app.js draws its marks between them (the last move, the legal spaces)
   for (const p of L.points.values()) {
     out.push(`<rect x="${p.x - CELL / 2}" y="${p.y - CELL / 2}" width="${CELL}" height="${CELL}" fill="${S.space}" stroke="${S.grid}"/>`);
@@ -75,11 +76,11 @@ export function draw(position, L, show) {
     if (pile.length) out.push(`<title>${name}: ${pile.join("/")}</title>`);
   }
   // the dice, and each player's standing
-  const x0 = side + 4;
-  out.push(`<text x="${x0}" y="${MARGIN + 8}" font-size="13" font-weight="bold">dice</text>`);
-  if (position.dice) position.dice.forEach((v, i) => out.push(die(x0 + i * 40, MARGIN + 16, v)));
-  else out.push(`<text x="${x0}" y="${MARGIN + 38}" font-size="12" fill="${M.muted}">not rolled</text>`);
-  let y = MARGIN + 90;
+  const [x0, y0] = L.panel;
+  out.push(`<text x="${x0}" y="${y0 + 8}" font-size="13" font-weight="bold">dice</text>`);
+  if (position.dice) position.dice.forEach((v, i) => out.push(die(x0 + i * 40, y0 + 16, v)));
+  else out.push(`<text x="${x0}" y="${y0 + 38}" font-size="12" fill="${M.muted}">not rolled</text>`);
+  let y = y0 + 90;
   for (let player = 1; player <= position.players; player++) {
     let secured = 0, held = 0;
     for (let r = 1; r <= SIZE; r++) {

@@ -6,13 +6,14 @@ import { style } from "../style.js";
 
 export const evalScale = 4;          // scores are final-score margins (points)
 
-// the palette and sizes: the server's (claimsolve/render/style.py), as its pictures use them
+// the palette and sizes: the server's (claimsolve/render/style.py), as its pictures use them;
+// where everything sits: the server's layout of the position (POST /api/layout), the rule
+// its pictures place the grid by (render/colorclaim.py's layout)
 const S = style.games.colorclaim;
 const FILL = S.pyramid;
 const NAMES = { R: "red", Y: "yellow", G: "green", B: "blue", K: "black" };
 const OWNER = S.owner;
 const CELL = S.cell;
-const MARGIN = S.margin;
 
 function grid(position) {
   const rows = position.board.map((row) => row.trim().split(/\s+/));
@@ -31,18 +32,18 @@ function owner(stack, claims) {
   return at >= 0 ? at + 1 : null;
 }
 
-export function layout(position) {
+// the served layout (its spaces' edges, labels, legend and size) with the
+// spaces by name: {x, y} their centres, r and c their row and column
+export function layout(position, served) {
   const g = grid(position);
-  const width = Math.max(g.width * CELL + 2 * MARGIN, S.page.min_width);     // room for the players' lines
-  const left = (width - g.width * CELL) / 2;
   const points = new Map();
   for (let r = 0; r < g.height; r++) {
     for (let c = 0; c < g.width; c++) {
       points.set(`${String.fromCharCode(97 + c)}${g.height - r}`,
-        { x: left + c * CELL + CELL / 2, y: MARGIN + r * CELL + CELL / 2, r, c });
+        { x: served.columns[c] + CELL / 2, y: served.rows[r] + CELL / 2, r, c });
     }
   }
-  return { width, height: g.height * CELL + 2 * MARGIN + 56, points, cell: CELL, grid: g, left };
+  return { ...served, points, grid: g };
 }
 
 export function draw(position, L, show) {
@@ -71,12 +72,11 @@ export function draw(position, L, show) {
       out.push(`<text x="${x + CELL - 8}" y="${y + 16}" font-size="13" font-weight="bold" text-anchor="end">x${stack.length}</text>`);
     }
   }
-  for (let r = 0; r < g.height; r++) {
-    out.push(`<text x="${L.left - 14}" y="${MARGIN + r * CELL + CELL / 2 + 5}" font-size="14" text-anchor="middle">${g.height - r}</text>`);
+  for (const label of L.row_labels) {
+    out.push(`<text x="${label.x}" y="${label.y}" font-size="14" text-anchor="middle">${label.text}</text>`);
   }
-  for (let c = 0; c < g.width; c++) {
-    out.push(`<text x="${L.left + c * CELL + CELL / 2}" y="${MARGIN + g.height * CELL + 18}" font-size="14" ` +
-      `text-anchor="middle">${String.fromCharCode(97 + c)}</text>`);
+  for (const label of L.column_labels) {
+    out.push(`<text x="${label.x}" y="${label.y}" font-size="14" text-anchor="middle">${label.text}</text>`);
   }
   const scores = (show && show.scores) || [];
   for (const player of [1, 2]) {
@@ -84,9 +84,9 @@ export function draw(position, L, show) {
     let text = `Player ${player}: claims ${claim ? NAMES[claim] : "nothing"}`;
     if (scores.length) text += `, score ${scores[player - 1]}`;
     if (position.shield === player) text += " (shielded)";
-    const y = MARGIN + g.height * CELL + 18 + 20 * player;
-    out.push(`<rect x="${MARGIN}" y="${y - 11}" width="12" height="12" fill="${OWNER[player]}"/>`);
-    out.push(`<text x="${MARGIN + 18}" y="${y}" font-size="14">${text}</text>`);
+    const y = L.legend.lines[player - 1];
+    out.push(`<rect x="${L.legend.key}" y="${y - 11}" width="12" height="12" fill="${OWNER[player]}"/>`);
+    out.push(`<text x="${L.legend.text}" y="${y}" font-size="14">${text}</text>`);
   }
   return out.join("\n");
 }
@@ -110,10 +110,11 @@ export function tokens(move) {
 
 export function describe(move, position) {
   if (!move.includes("x")) return "stack, no claim";
-  const target = move.split("x")[1];
-  const L = layout(position);
-  const p = L.points.get(target);
-  const stack = p ? stackOf(L.grid.rows[p.r][p.c]) : null;
+  const target = move.split("x")[1].toLowerCase();
+  const g = grid(position);
+  const row = g.rows[g.height - Number(target.slice(1))];
+  const token = row ? row[target.charCodeAt(0) - 97] : undefined;
+  const stack = token ? stackOf(token) : null;
   return stack ? `stack and claim ${NAMES[stack[stack.length - 1].colour]}` : "stack and claim";
 }
 

@@ -1,0 +1,111 @@
+"""`claimsolve play`: a game against the engine at the terminal
+(claimsolve.play), its record printed or saved at the end."""
+import random
+import sys
+
+import click
+
+import claimsolve
+from claimsolve import limits
+from claimsolve.catalog import get_game
+from claimsolve.errors import ClaimsolveError
+from claimsolve.files import write_atomically
+from claimsolve.progress import progress_for
+from claimsolve.cli.framework import current_source, error_line, read_position, use_color
+from claimsolve.cli.options import OUTPUT_FILE, PLAYERS, SEED, Checked, Command, GameOption, refuse_same_file
+
+
+@click.command(cls=Command)
+@click.argument("game")
+@click.option("--players", cls=GameOption, type=PLAYERS, metavar="N", default=None, help="Number of players")
+@click.option("--size", cls=GameOption, metavar="WxH", default=None, help="Board size")
+@click.option("--island", cls=GameOption, metavar="NAME|random", default=None, help="Island")
+@click.option("--variant", cls=GameOption, metavar="V", default=None, help="Rules variant")
+@click.option("--vs", "spec", metavar="SPEC", default="analyze", show_default=True,
+              help="The engine: a match player, e.g. analyze:time=2, mcts:time=0.5, greedy.")
+@click.option("--seat", type=Checked(lambda value, name: limits.integer(value, name, 1, limits.MAX_PLAYERS), "k"),
+              default=1, show_default=True, help="Your seat (the engine plays every other).")
+@click.option("--load", "load_path", metavar="POS", default=None, help="Start from the position POS.")
+@click.option("--seed", type=SEED, default=None,
+              help="Seeds the random setup, the engine and the dice (default: a fresh one).")
+@click.option("--dice", type=click.Choice(["program", "typed"]), default="program", show_default=True,
+              help="Claim It!: who rolls the engine's dice (typed: you type them, rolled with real dice).")
+@click.option("--record", "record_path", type=OUTPUT_FILE, default=None,
+              help="Write the game's record (match --save format) to FILE instead of printing it.")
+def play(game, players, size, island, variant, spec, seat, load_path, seed, dice, record_path):
+    """A game of GAME against the engine: type moves in the game's notation
+    (`help` at the prompt lists the rest: ?, undo, save FILE, quit).  At the
+    end, on Ctrl-D or Ctrl-C, the game's record is printed in the format of
+    `match --save` (replay it with `apply`)."""
+    # deferred: start-up (the play loop and the players' modules load only to play)
+    from claimsolve import play as play_mod
+    from claimsolve.player_kinds import make_player
+
+    refuse_same_file("--record", record_path, load_path)
+    descriptor = get_game(game)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 31)
+    if load_path is not None:
+        for option, value in (("players", players), ("size", size), ("island", island), ("variant", variant)):
+            if value is not None:
+                raise ClaimsolveError(f"option '--{option}': the game starts from --load {load_path}")
+        start = read_position(load_path)
+        if start.game != descriptor.id:
+            raise ClaimsolveError(f"the position is a {start.game} position, not {descriptor.id}", load_path)
+        current_source[0] = None
+    else:
+        seeded = seed if descriptor.takes("seed") else None
+        start = descriptor.new(players=players, size=size, island=island, variant=variant, seed=seeded)
+    if seat > start.num_players:
+        raise ClaimsolveError(f"option '--seat': must be a seat of this game, 1 to {start.num_players}, not {seat}")
+    engine = make_player(spec, seed=seed, game=descriptor.id)
+    engine.reset()
+    if sys.stdin is None:                    # started with standard input closed (<&-)
+        raise ClaimsolveError("cannot read the moves: standard input is closed")
+    _lenient_input()
+
+    def ask(prompt):
+        """A line typed, None at the end of input.  Read from sys.stdin, not
+        by input(): on a terminal input() stops at a NUL (Ctrl-@) and then
+        waits for the next line, joining the two."""
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            click.echo("")
+            return None
+        return line.rstrip("\r\n")
+
+    session = play_mod.Session(
+        start, human={seat}, engine=engine, rng=random.Random(seed), out=click.echo,
+        err=lambda message: click.echo(error_line(message), err=True), ask=ask, color=use_color(), dice=dice,
+        hint=lambda position, progress: claimsolve.analyze(position, time=play_mod.HINT_TIME,
+                                                           top=play_mod.HINT_TOP, seed=seed, progress=progress),
+        progress=lambda label: progress_for(label))
+    click.echo(f"{descriptor.title}: you play seat {seat}, the engine ({spec}) the others.  "
+               "Type a move, or help.")
+    interrupted = False
+    try:
+        session.run()
+    except KeyboardInterrupt:
+        interrupted = True
+        click.echo("")                       # off the line of the prompt or the progress line
+    line = play_mod.record_line(session.record())
+    if record_path:
+        write_atomically(record_path, line + "\n")
+        click.echo(f"The game's record ({len(session.moves)} moves) is in {record_path}.")
+    else:
+        click.echo(f"The game's record ({len(session.moves)} moves, match --save format):")
+        click.echo(line)
+    if interrupted:
+        raise KeyboardInterrupt
+
+
+def _lenient_input():
+    """Standard input read as the user typed it, whatever the bytes: a line
+    that is not UTF-8 keeps its bytes as lone surrogates (refused as a move,
+    quoted in escapes by error_line) instead of failing to decode."""
+    try:
+        sys.stdin.reconfigure(errors="surrogateescape")
+    except (AttributeError, ValueError, OSError):      # not a text file of the io module (a test's)
+        pass

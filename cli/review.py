@@ -1,0 +1,79 @@
+"""`claimsolve review`: every move of a game record graded
+(claimsolve.review), as text, JSON, a chart or the record with the
+evaluations in it."""
+import time
+
+import click
+
+import claimsolve
+from claimsolve import limits
+from claimsolve.errors import Interrupted
+from claimsolve.files import write_atomically
+from claimsolve.progress import progress_for
+from claimsolve.records import dumps as record_line, load_game
+from claimsolve.cli.framework import current_source, show_interrupted
+from claimsolve.cli.options import (OUTPUT_FILE, SECONDS, SEED, Checked, Command, emit_json, json_option,
+                                    refuse_same_file)
+
+
+@click.command(cls=Command)
+@click.argument("rec")
+@click.option("--game", "game_number", type=Checked(lambda value, name: limits.integer(value, name, 1, limits.MAX_INT),
+                                                    "k"),
+              default=None, help="A file of many games: the K-th (from 1).")
+@click.option("--time", "seconds", type=SECONDS, default=None,
+              help="Seconds of analysis a position (default: the game's, 1 s; Claim It! 0.2 s).")
+@click.option("--threads", type=Checked(limits.threads, "n"), default=None,
+              help="Positions analysed at once, each in its own process (default: the machine's cores, at most 2).")
+@click.option("--objective", type=click.Choice(["secured", "held"]), default=None,
+              help="Claim It!: what values a decision, the turn optimum's objective (default secured).")
+@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--svg", "svg_path", type=OUTPUT_FILE, help="Also write the evaluation over the game, with the grades, to FILE.")
+@click.option("--save", "save_path", type=OUTPUT_FILE,
+              help="Also write the game's record with every move's evaluation in it (docs/records.md) to FILE.")
+@json_option
+def review(rec, game_number, seconds, threads, objective, seed, svg_path, save_path, as_json):
+    """Every move of the game in REC graded: the engine's best move, the value before and after in the
+    game's units, the loss and a grade; exact where a solver reaches; the dice apart from the decisions in
+    Claim It!.  REC is a game record (docs/records.md)."""
+    from claimsolve.render.review import review_svg, review_text     # deferred: start-up
+
+    for option, path in (("--svg", svg_path), ("--save", save_path)):
+        refuse_same_file(option, path, rec)
+    current_source[0] = rec
+    record = load_game(rec, game=game_number)
+    current_source[0] = None
+    title = claimsolve.get_game(record.game).title
+    line = progress_for("reviewing")
+    progress = None
+    if line is not None:
+        started = time.monotonic()
+
+        def progress(info):
+            done, total = info["done"], info["total"]
+            bar = "#" * round(20 * done / total) if total else ""
+            line(f"[{bar:<20}] {done}/{total} moves, {time.monotonic() - started:.0f} s")
+    interrupted = False
+    try:
+        result = claimsolve.review(record, time=seconds, workers=threads, progress=progress, seed=seed,
+                                   objective=objective)
+    except Interrupted as exc:
+        if exc.partial is None:
+            raise
+        result, interrupted = exc.partial, True
+    finally:
+        if line is not None:
+            line.close()
+    if svg_path:
+        write_atomically(svg_path, review_svg(result, title))
+    if save_path:
+        for node, entry in zip(record.moves, result.moves):
+            node.eval = {key: value for key, value in entry.to_json(result.digits).items()
+                         if key in ("best", "before", "after", "loss", "grade", "exact", "luck")}
+        write_atomically(save_path, record_line(record) + "\n")
+    if interrupted:
+        show_interrupted(as_json, result.to_json(), review_text(result, title))
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        click.echo(review_text(result, title))
