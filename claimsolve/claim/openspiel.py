@@ -573,7 +573,6 @@ class EngineBridge:
     def __init__(self, game, engine_state):
         self._codec = game.codec
         self._engine_game = engine_state.game
-        self._data = game.start.to_json()
 
     def action(self, code):
         """This game's action id of an engine decision code."""
@@ -605,8 +604,8 @@ class EngineBridge:
         return engine_state.returns()
 
     def text(self, state):
-        from .engine import decode
-        return compact_json(ClaimPosition.from_json(decode(self._data, self._engine_game, state)))
+        from .._engine import GameState
+        return compact_json(ClaimPosition.from_engine(GameState(self._engine_game, state)))
 
 
 def game_from_position(position, returns="sign"):

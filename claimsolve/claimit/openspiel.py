@@ -258,7 +258,8 @@ class EngineBridge:
         return engine_state.returns()
 
     def text(self, state):
-        return compact_json(ClaimItPosition.from_engine(self._engine_game, state, self._target))
+        from .._engine import GameState
+        return compact_json(ClaimItPosition.from_engine(GameState(self._engine_game, state), self._target))
 
 
 def game_from_position(position, returns="sign"):
