@@ -87,12 +87,13 @@ def start_position(game_id, seed):
     return claim_middle_game(seed), f"2 seats, random_play_start(seed={seed}) then 10 random turns"
 
 
-def python_bot_rate(game, seconds, seed, engine_rollouts=False):
+def python_bot_rate(make_game, seconds, seed, engine_rollouts=False):
     """Simulations per second of one search of OpenSpiel's Python MCTSBot
     (open_spiel.python.algorithms.mcts, as cs_spiel.TimedMCTSBot runs it)
-    for `seconds` from the game's start; with `engine_rollouts`, on an
-    engine-backed game, its evaluator is engine_game.EngineRolloutEvaluator
+    for `seconds` from the start of a new game (`make_game()`); with
+    `engine_rollouts`, on an engine-backed game, its evaluator is engine_game.EngineRolloutEvaluator
     (the same random rollouts, played in the engine)."""
+    game = make_game()
     random_state = np.random.RandomState(seed)
     bot = cs_spiel.TimedMCTSBot(game, seconds, random_state=random_state)
     if engine_rollouts and game.get_type().short_name.endswith(engine_game.SUFFIX):
@@ -102,13 +103,15 @@ def python_bot_rate(game, seconds, seed, engine_rollouts=False):
     return root.explore_count / (time.perf_counter() - started)
 
 
-def cpp_bot_rate(game, seconds, seed):
+def cpp_bot_rate(make_game, seconds, seed):
     """Simulations per second of one search of OpenSpiel's C++ MCTSBot
     (pyspiel.MCTSBot, with pyspiel.RandomRolloutEvaluator) from the game's
     start.  It takes a number of simulations, not a time: a search of 5
     measures the rate, then a search of rate * `seconds` simulations (at
-    least 5) is timed."""
+    least 5) is timed, each on a new game (the reference-backed Claim game
+    keeps the turns of the positions it met)."""
     def search(simulations):
+        game = make_game()
         evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
         bot = pyspiel.MCTSBot(game, evaluator, 2.0, simulations, 10 ** 6, True, seed, False)
         started = time.perf_counter()
@@ -120,8 +123,8 @@ def cpp_bot_rate(game, seconds, seed):
     return count / elapsed
 
 
-def python_bot_engine_rollouts_rate(game, seconds, seed):
-    return python_bot_rate(game, seconds, seed, engine_rollouts=True)
+def python_bot_engine_rollouts_rate(make_game, seconds, seed):
+    return python_bot_rate(make_game, seconds, seed, engine_rollouts=True)
 
 
 BOTS = (("Python MCTSBot", python_bot_rate), ("C++ MCTSBot", cpp_bot_rate),
@@ -157,8 +160,9 @@ def main(argv=None):
         for bot_name, rate in BOTS:
             reference, engine = [], []
             for run in range(args.runs):     # interleaved, on new games (no caches from another run)
-                reference.append(rate(cs_spiel.game_from_position(position), args.seconds, args.seed + run))
-                engine.append(rate(engine_game.engine_game_from_position(position), args.seconds, args.seed + run))
+                reference.append(rate(lambda: cs_spiel.game_from_position(position), args.seconds, args.seed + run))
+                engine.append(rate(lambda: engine_game.engine_game_from_position(position), args.seconds,
+                                   args.seed + run))
             reference, engine = statistics.median(reference), statistics.median(engine)
             ratios[(game_id, bot_name)] = engine / reference
             print(f"{game_id:<11} {bot_name:<32} {reference:>17,.1f} {engine:>14,.1f}"
