@@ -52,13 +52,15 @@ def read_study(db, game):
 
 
 def dataset(rows, seats="mover", db=None):
-    """(X float32[N, n_in], y float64[N], game float64[N] ids, shape) of the
-    rows' positions."""
+    """(X float32[N, n_in], y float64[N], game ids int[N], search values
+float64[N], shape) of the rows' positions; a search value is the
+recorded MCTS value of the position for the seat the example is seen
+from when that seat is the mover (NaN otherwise)."""
     from .._engine import GameState            # deferred: the engines load at first use
     from ..positions import loads
     from ..study.selfplay import unpack_states
 
-    xs, ys, games, shape = [], [], [], None
+    xs, ys, games, values, shape = [], [], [], [], None
     for row in rows:
         try:
             game = loads(row["start"]).engine_game()
@@ -66,7 +68,7 @@ def dataset(rows, seats="mover", db=None):
         except (ValueError, ClaimsolveError) as exc:
             raise ClaimsolveError(f"table 'tasks', row id {row['id']}: cannot read its positions ({exc})",
                                   db) from None
-        for state_bytes, mover in zip(states, row["movers"]):
+        for state_bytes, mover, value in zip(states, row["movers"], row["values"]):
             state = GameState(game, state_bytes)
             if shape is None:
                 shape = state.observation_shape
@@ -79,9 +81,11 @@ def dataset(rows, seats="mover", db=None):
                 xs.append(model.features(state, seat))
                 ys.append(row["points"][seat])
                 games.append(row["id"])
+                values.append(value if value is not None and seat == mover - 1 else math.nan)
     if not xs:
         raise ClaimsolveError("option '--db': the study's games hold no position to learn from", db)
-    return np.stack(xs), np.asarray(ys, dtype=np.float64), np.asarray(games), shape
+    return (np.stack(xs), np.asarray(ys, dtype=np.float64), np.asarray(games), np.asarray(values, dtype=np.float64),
+            shape)
 
 
 def split_games(game_ids, seed, share=HELD_OUT):
@@ -163,7 +167,7 @@ def train(game, db, out, hidden=16, epochs=40, seed=0, seats="mover", force=Fals
         raise ClaimsolveError(f"option '--seats': mover or all, not {seats!r}")
     refuse_output(out, force)
     params, rows = read_study(db, game)
-    x, y, game_ids, shape = dataset(rows, seats, db)
+    x, y, game_ids, search, shape = dataset(rows, seats, db)
     held = split_games(game_ids, seed)
     arrays = fit(x[~held], y[~held], hidden, epochs, seed)
     weights = model.Weights(arrays)
@@ -175,6 +179,13 @@ def train(game, db, out, hidden=16, epochs=40, seed=0, seats="mover", force=Fals
            "positions": int(held.sum()), "games": int(len(np.unique(game_ids[held]))),
            "baseline_log_loss": model.log_loss(baseline, y_val), "baseline_accuracy": accuracy(baseline, y_val),
            "mean_reward": prior}
+    valued = ~np.isnan(search[held])
+    if valued.any():
+        val["search"] = {"positions": int(valued.sum()),
+                         "model_log_loss": model.log_loss(p_val[valued], y_val[valued]),
+                         "search_log_loss": model.log_loss(search[held][valued], y_val[valued]),
+                         "model_accuracy": accuracy(p_val[valued], y_val[valued]),
+                         "search_accuracy": accuracy(search[held][valued], y_val[valued])}
     fitted = {"log_loss": model.log_loss(p_fit, y[~held]), "accuracy": accuracy(p_fit, y[~held]),
               "positions": int((~held).sum()), "games": int(len(np.unique(game_ids[~held])))}
     planes, _, _, scalars = shape
@@ -214,9 +225,10 @@ def refuse_output(out, force):
 def text(report):
     """The report for people."""
     val, fit_ = report["validation"], report["fit"]
-    model_words = (f"a hidden layer of {report['hidden']} units (ReLU)" if report["hidden"] else "linear (no hidden layer)")
-    acc = "n/a" if val["accuracy"] is None else f"{val['accuracy']:.3f}"
-    base_acc = "n/a" if val["baseline_accuracy"] is None else f"{val['baseline_accuracy']:.3f}"
+    search = val.get("search")
+    model_words = (f"a hidden layer of {report['hidden']} units (ReLU)" if report["hidden"]
+                   else "linear (no hidden layer)")
+    acc, base_acc = _share(val["accuracy"]), _share(val["baseline_accuracy"])
     seen = "the seat to move" if report["seats"] == "mover" else "every seat"
     return "\n".join([
         f"{report['game']} ({report['players']} seats): {report['inputs']} features ({report['planes']} plane "
@@ -226,6 +238,13 @@ def text(report):
         f"Held-out log-loss {val['log_loss']:.4f}   (constant {val['mean_reward']:.3f}: "
         f"{val['baseline_log_loss']:.4f})",
         f"Held-out accuracy {acc}   (constant: {base_acc}; positions with a shared reward left out)",
-        f"Fitted positions: log-loss {fit_['log_loss']:.4f}, accuracy "
-        + ("n/a" if fit_["accuracy"] is None else f"{fit_['accuracy']:.3f}"),
-        f"Weights: {report['out']}"])
+        f"Fitted positions: log-loss {fit_['log_loss']:.4f}, accuracy " + _share(fit_["accuracy"])]
+        + ([f"Held-out positions with the search's own value (MCTS, the mover's), {search['positions']:,}: "
+            f"log-loss {search['model_log_loss']:.4f} the model, {search['search_log_loss']:.4f} the search; "
+            f"accuracy {_share(search['model_accuracy'])} the model, {_share(search['search_accuracy'])} the search"]
+           if search else [])
+        + [f"Weights: {report['out']}"])
+
+
+def _share(value):
+    return "n/a" if value is None else f"{value:.3f}"
