@@ -46,10 +46,20 @@ def _values(column, length_column):
                        "a JSON list of a value from 0 to 1 or null for each position")
 
 
+def _start_rule(game):
+    c = schema._q("start")
+    return schema.Rule(f"typeof({c}) != 'text' OR NOT json_valid({c}) OR json_type({c}) != 'object' "
+                       f"OR json_extract({c}, '$.game') IS NOT {schema._sql_text(game)}",
+                       f"a {game} position (JSON)")
+
+
 def unpack_states(row):
     """The state bytes of each position of a selfplay row, in order."""
     size = row["state_size"]
-    data = zlib.decompress(row["states"])
+    try:
+        data = zlib.decompress(row["states"])
+    except zlib.error as exc:
+        raise ValueError(f"the states are not zlib data ({exc})") from None
     if size <= 0 or len(data) != size * row["positions"]:
         raise ValueError(f"{len(data)} state bytes for {row['positions']} positions of {size} bytes")
     return [data[k * size:(k + 1) * size] for k in range(row["positions"])]
@@ -93,7 +103,7 @@ class SelfplayStudy(StudyKind):
         return {"start_seed": schema.integer("start_seed", null=True),
                 "seating": schema.texts("seating", seats, among=specs),
                 "first": schema.integer("first", low=1, high=seats), "points": schema.numbers("points", seats),
-                "plies": schema.integer("plies", low=0, high=MAX_PLIES), "start": schema.text("start"),
+                "plies": schema.integer("plies", low=0, high=MAX_PLIES), "start": _start_rule(params["game"]),
                 "moves": schema.texts("moves"), "positions": schema.integer("positions", low=0, high=MAX_PLIES),
                 "state_size": schema.integer("state_size", low=1), "states": _blob("states"),
                 "movers": schema.Rule(schema._json_list("movers", items=("integer",),

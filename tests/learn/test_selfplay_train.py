@@ -198,3 +198,11 @@ def test_bad_input_is_one_line_and_nothing_is_overwritten(selfplay_db, tmp_path)
         assert str(path) in str(info.value) and f"key '{key}'" in str(info.value) and needle in str(info.value)
     with pytest.raises(ClaimsolveError, match="not a weights file"):
         model.load_weights(db)
+    # a study whose compressed states are not: the game named
+    broken_db = tmp_path / "broken.sqlite"
+    with sqlite3.connect(db) as source, sqlite3.connect(broken_db) as target:
+        source.backup(target)
+        target.execute("UPDATE tasks SET states = X'00ff' WHERE id = 7")
+    one_line(run("train", "colorclaim", "--db", broken_db, "--out", tmp_path / "w2.npz"), broken_db,
+             "row id 7", "cannot read its positions")
+    assert not (tmp_path / "w2.npz").exists()
