@@ -44,6 +44,17 @@ KEYS = {
 }
 
 
+# the weights the package ships (docs/learning.md says how each was made)
+SHIPPED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "weights")
+
+
+def shipped_path(game, players):
+    """The weights file the package ships for `game` at `players` seats
+    (SHIPPED/GAME-Np.npz), or None when it ships none."""
+    path = os.path.join(SHIPPED, f"{game}-{players}p.npz")
+    return path if os.path.isfile(path) else None
+
+
 def features(state, player):
     """The model's input for the engine state `state` (a GameState) from the
     seat of `player` (0-based): float32[planes + scalars]."""

@@ -217,10 +217,9 @@ def train(game, db, out, hidden=16, epochs=40, seed=0, seats="mover", force=Fals
         "format": np.array(model.FORMAT), "game": np.array(game), "players": np.array(params["seats"]),
         "variant": np.array(params.get("variant") or ""), "planes": np.array(planes), "scalars": np.array(scalars),
         "made_by": np.array(made_by), "study": np.array(json.dumps(study, sort_keys=True)),
-        "validation": np.array([val["log_loss"], math.nan if val["accuracy"] is None else val["accuracy"],
+        # accuracy -1: no held-out position had a whole reward
+        "validation": np.array([val["log_loss"], -1.0 if val["accuracy"] is None else val["accuracy"],
                                 val["positions"]], dtype=np.float64)})
-    if val["accuracy"] is None:
-        arrays["validation"][1] = -1.0      # no held-out position with a whole reward: no accuracy
     model.save_weights(out, arrays)
     return {"game": game, "db": db, "out": out, "hidden": hidden, "epochs": epochs, "seed": seed, "seats": seats,
             "inputs": planes + scalars, "planes": planes, "scalars": scalars, "players": params["seats"],

@@ -15,7 +15,7 @@ from claimsolve import study
 from claimsolve.cli.main import main
 from claimsolve.errors import ClaimsolveError
 from claimsolve.learn import model
-from claimsolve.learn.train import fit, split_games
+from claimsolve.learn.train import fit, gain_interval, split_games
 from claimsolve.positions import loads
 from claimsolve.study.selfplay import unpack_states
 
@@ -154,6 +154,13 @@ def test_held_out_games_are_whole_games():
     assert len(np.unique(games[held])) == 3
     for g in np.unique(games):
         assert held[games == g].all() or not held[games == g].any()
+    # the gain's interval: nothing gained by the same predictions, something by the truth
+    rng = np.random.default_rng(0)
+    truth = rng.random(len(games))
+    y = (rng.random(len(games)) < truth).astype(float)
+    assert gain_interval(truth, truth, y, games, seed=1) == [0.0, 0.0]
+    low, high = gain_interval(truth, np.full(len(y), y.mean()), y, games, seed=1)
+    assert 0 < low < high
 
 
 def test_bad_input_is_one_line_and_nothing_is_overwritten(selfplay_db, tmp_path):
@@ -206,3 +213,4 @@ def test_bad_input_is_one_line_and_nothing_is_overwritten(selfplay_db, tmp_path)
     one_line(run("train", "colorclaim", "--db", broken_db, "--out", tmp_path / "w2.npz"), broken_db,
              "row id 7", "cannot read its positions")
     assert not (tmp_path / "w2.npz").exists()
+
