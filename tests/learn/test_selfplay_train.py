@@ -5,6 +5,7 @@ against an independent forward pass; the trainer on synthetic data of a
 known logistic model; bad input, one line each."""
 import json
 import sqlite3
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -214,3 +215,18 @@ def test_bad_input_is_one_line_and_nothing_is_overwritten(selfplay_db, tmp_path)
              "row id 7", "cannot read its positions")
     assert not (tmp_path / "w2.npz").exists()
 
+
+def test_the_shipped_weights_load_and_say_how_they_were_made():
+    expected = {("claimit", 3), ("colorclaim", 2)}
+    for game, players in expected:
+        path = model.shipped_path(game, players)
+        assert path is not None, (game, players)
+        w = model.load_weights(path)
+        assert (w["game"], w["players"]) == (game, players)
+        study_made = json.loads(w["study"])
+        assert study_made["kind"] == "selfplay" and study_made["params"]["game"] == game
+        assert w["made_by"].startswith(f"claimsolve train {game} ") and w["validation"][2] > 1000
+        # documented: the command that made it and its study's
+        text = (Path(__file__).resolve().parents[2] / "docs" / "learning.md").read_text()
+        assert w["made_by"] in text and f"{game}-{players}p.npz" in text
+    assert model.shipped_path("claim", 2) is None
