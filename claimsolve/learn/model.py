@@ -219,10 +219,12 @@ def save_weights(path, arrays):
         with open(tmp, "wb") as f:
             np.savez(f, **{key: arrays[key] for key in KEYS})
         os.replace(tmp, path)
-    except OSError as exc:
+    except BaseException as exc:        # a full disk, Ctrl-C: no half-written file left behind
         if os.path.exists(tmp):
             os.unlink(tmp)
-        raise ClaimsolveError(f"cannot write the weights: {exc.strerror or exc}", path) from None
+        if isinstance(exc, OSError):
+            raise ClaimsolveError(f"cannot write the weights: {exc.strerror or exc}", path) from None
+        raise
 
 
 def log_loss(p, y):

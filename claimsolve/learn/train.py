@@ -186,6 +186,9 @@ def train(game, db, out, hidden=16, epochs=40, seed=0, seats="mover", force=Fals
     if seats not in ("mover", "all"):
         raise ClaimsolveError(f"option '--seats': mover or all, not {seats!r}")
     refuse_output(out, force)
+    if os.path.exists(db) and os.path.exists(out) and os.path.samefile(db, out):
+        raise ClaimsolveError("option '--out': is the study file --db, which it would replace; give another file",
+                              out)
     params, rows = read_study(db, game)
     x, y, game_ids, search, shape = dataset(rows, seats, db)
     held = split_games(game_ids, seed)

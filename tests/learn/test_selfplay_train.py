@@ -179,6 +179,7 @@ def test_bad_input_is_one_line_and_nothing_is_overwritten(selfplay_db, tmp_path)
     one_line(run("train", "colorclaim", "--db", db, "--out", precious), precious, "--force")
     assert precious.read_text() == "keep me"
     one_line(run("train", "colorclaim", "--db", db, "--out", tmp_path), "is a folder")
+    one_line(run("train", "colorclaim", "--db", db, "--out", db, "--force"), db, "is the study file")
     one_line(run("train", "colorclaim", "--db", db, "--out", tmp_path / "w.npz", "--hidden", -1), "--hidden")
     assert not (tmp_path / "w.npz").exists()
     assert run("train", "colorclaim", "--db", db, "--out", precious, "--epochs", 1, "--force").exit_code == 0
