@@ -98,7 +98,7 @@ def split_games(game_ids, seed, share=HELD_OUT):
     return np.isin(game_ids, held)
 
 
-def fit(x, y, hidden=16, epochs=40, seed=0, lr=None):
+def fit(x, y, hidden=16, epochs=20, seed=0, lr=None):
     """The model's arrays fitted to features x (float[N, n_in]) and rewards
     y (0 to 1): {mean, scale, W1, b1, W2, b2} as float32."""
     rng = np.random.default_rng(seed)
@@ -180,7 +180,7 @@ def accuracy(p, y):
     return float(np.mean((p[whole] > 0.5) == (y[whole] > 0.5)))
 
 
-def train(game, db, out, hidden=16, epochs=40, seed=0, seats="mover", force=False, made_by=""):
+def train(game, db, out, hidden=16, epochs=20, seed=0, seats="mover", force=False, made_by=""):
     """Fits a model to the selfplay study `db` of `game` and writes the
     weights file `out`.  Returns the report (a dict)."""
     if seats not in ("mover", "all"):
