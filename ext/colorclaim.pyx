@@ -615,6 +615,7 @@ cdef void free_game_block(object capsule) noexcept:
 
 
 include "state_bytes.pxi"
+include "colorclaim_observe.pxi"
 
 
 cdef class ColorClaimGame:
@@ -671,6 +672,13 @@ cdef class ColorClaimGame:
         g.final_value = cc_evaluate_margin
         g.small_tree = cc_small_tree
         g.small_tree_value = cc_small_tree_value
+        g.obs_planes = CC_OBS_PLANES
+        g.obs_height = height
+        g.obs_width = width
+        g.obs_scalars = CC_OBS_SCALARS
+        g.observe = cc_observe
+        g.num_actions = width * height * 8
+        g.action_of = cc_action_of
 
     @property
     def state_size(self):

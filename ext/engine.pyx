@@ -194,24 +194,24 @@ cdef class GameState:
                                       % self.g.name.decode())
         return 0
 
-    def observation(self, int player, float[::1] out=None):
+    def observation(self, int player, out=None):
         """The observation of this state from `player`'s seat (0-based) as
         obs_size float32 values, written into `out` when given (a float32
-        array of that size), else into a new numpy array that is returned."""
+        array of that size, which is returned), else into a new numpy array
+        that is returned."""
         self._need_learning_hooks()
         if player < 0 or player >= self.g.num_players:
             raise ValueError("player %d: the game has players 0..%d" % (player, self.g.num_players - 1))
         cdef int size = cs_obs_size(self.g)
+        cdef float[::1] view
         if out is None:
             import numpy
-            array = numpy.zeros(size, dtype=numpy.float32)
-            out = array
-        else:
-            array = out
-        if out.shape[0] != size:
-            raise ValueError("out has %d floats, an observation has %d" % (out.shape[0], size))
-        self.g.observe(self.g.ctx, self.st(), player, &out[0])
-        return array
+            out = numpy.zeros(size, dtype=numpy.float32)
+        view = out
+        if view.shape[0] != size:
+            raise ValueError("out has %d floats, an observation has %d" % (view.shape[0], size))
+        self.g.observe(self.g.ctx, self.st(), player, &view[0])
+        return out
 
     def legal_actions(self):
         """The actions of the legal moves of this decision node, ascending

@@ -1,0 +1,137 @@
+"""claimsolve.batch: N games stepped at once in C (docs/tensors.md), checked
+against the engine's GameState stepped one game at a time."""
+import numpy
+import pytest
+
+from claimsolve.batch import Batch
+from claimsolve.positions import game_class
+
+# a small start of each game; a game whose engine offers no learning hooks
+# (docs/tensors.md) yet is left out
+STARTS = {"colorclaim": {"size": "4x3", "seed": 3},
+          "claim": {"players": 2, "seed": 3},
+          "claimit": {"players": 2, "seed": 3}}
+
+
+def start(game):
+    position = game_class(game).new(**STARTS[game])
+    if position.engine_state().num_actions == 0:
+        pytest.skip(f"{game}'s engine offers no observation tensor or action space yet")
+    return position
+
+
+@pytest.fixture(params=sorted(STARTS))
+def position(request):
+    return start(request.param)
+
+
+def check_rows(batch, observations, masks, to_move):
+    """Every game's row is what GameState says of its state."""
+    for i in range(batch.n):
+        state = batch.game_state(i)
+        assert to_move[i] == state.to_move() >= 0
+        assert (observations[i] == state.observation(int(to_move[i]))).all()
+        assert numpy.flatnonzero(masks[i]).tolist() == state.legal_actions()
+
+
+def test_rows_are_the_games_states(position):
+    batch = Batch(position, 6, seed=1)
+    observations, masks, to_move = batch.reset()
+    assert observations.shape == (6, batch.obs_size) and observations.dtype == numpy.float32
+    assert masks.shape == (6, batch.num_actions) and to_move.dtype == numpy.int32
+    check_rows(batch, observations, masks, to_move)
+    ended = 0
+    for _ in range(60):
+        observations, masks, rewards, done, to_move = batch.step(batch.random_actions())
+        check_rows(batch, observations, masks, to_move)
+        assert (rewards[done == 0] == 0).all()
+        assert numpy.allclose(rewards[done == 1].sum(axis=1), 1.0)     # the returns split one win
+        ended += int(done.sum())
+    if position.game == "colorclaim":
+        assert ended > 0          # 4x3 games end within 60 decisions: auto-reset was exercised
+
+
+def test_the_same_moves_as_the_engine_one_game_at_a_time():
+    position = start("colorclaim")
+    batch = Batch(position, 4, seed=7)
+    states = [position.engine_state() for _ in range(4)]
+    for _ in range(80):
+        actions = batch.random_actions()
+        observations, masks, rewards, done, to_move = batch.step(actions)
+        for i, state in enumerate(states):
+            state.apply_action(int(actions[i]))
+            if state.is_terminal():
+                assert done[i] and rewards[i].tolist() == state.returns()
+                states[i] = state = position.engine_state()
+            else:
+                assert not done[i]
+            assert batch.game_state(i).state_bytes() == state.state_bytes()
+
+
+def trajectory(position, seed, threads, steps=40):
+    batch = Batch(position, 80, seed=seed, threads=threads)      # 64 games or more are split
+    seen = []
+    for _ in range(steps):
+        observations, masks, rewards, done, _ = batch.step(batch.random_actions())
+        seen.append((observations.copy(), rewards.copy(), done.copy()))
+    return seen
+
+
+def same(a, b):
+    return all((x == y).all() for step_a, step_b in zip(a, b) for x, y in zip(step_a, step_b))
+
+
+def test_seeded_and_the_same_on_two_threads(position):
+    one = trajectory(position, 5, 1)
+    assert same(one, trajectory(position, 5, 1))
+    assert same(one, trajectory(position, 5, 2))
+    assert not same(one, trajectory(position, 6, 1))
+
+
+def test_reset_with_a_seed_starts_the_streams_again():
+    batch = Batch(start("colorclaim"), 3, seed=2)
+    first = [batch.random_actions().copy() for _ in range(1)] + [batch.step(batch.random_actions())[0].copy()]
+    batch.reset(seed=2)
+    again = [batch.random_actions().copy()] + [batch.step(batch.random_actions())[0].copy()]
+    assert all((x == y).all() for x, y in zip(first, again))
+
+
+def test_an_illegal_action_names_the_game_and_plays_nothing():
+    batch = Batch(start("colorclaim"), 3, seed=0)
+    before = [batch.game_state(i).state_bytes() for i in range(3)]
+    actions = batch.random_actions()
+    illegal = int(numpy.flatnonzero(batch.masks[2] == 0)[0])
+    actions[2] = illegal
+    with pytest.raises(ValueError, match=rf"game 2: action {illegal} is not legal there \(legal: "):
+        batch.step(actions)
+    with pytest.raises(ValueError, match=r"game 1: action -1 is not in 0\.\.95"):
+        batch.step(numpy.array([0, -1, 0], dtype=numpy.int64))
+    with pytest.raises(ValueError, match="2 of them, the batch has 3 games"):
+        batch.step(actions[:2])
+    assert [batch.game_state(i).state_bytes() for i in range(3)] == before
+
+
+def test_refuses_what_it_cannot_step():
+    position = start("colorclaim")
+    with pytest.raises(ValueError, match="at least one game"):
+        Batch(position, 0)
+    with pytest.raises(ValueError, match="threads 3"):
+        Batch(position, 2, threads=3)
+    over = game_class("colorclaim").from_json({"game": "colorclaim", "board": ["R1 . B2"]})
+    with pytest.raises(ValueError, match="the start position is over"):
+        Batch(over, 2)
+
+
+def test_any_position_is_a_start():
+    from claimsolve.positions import from_dict
+    position = from_dict({"game": "colorclaim", "board": ["G2 . B1", "R1/Y3 K1 R2"], "to_move": 2,
+                          "claims": ["Y", "B"], "shield": 1})
+    batch = Batch(position, 2, seed=0)
+    observations, masks, to_move = batch.reset()
+    assert to_move.tolist() == [1, 1]
+    assert (observations == position.engine_state().observation(1)).all()
+    assert batch.game_state(1).state_bytes() == position.engine_state().state_bytes()
+    for _ in range(10):                          # a few moves to the end, then back to this position
+        observations, masks, rewards, done, to_move = batch.step(batch.random_actions())
+        assert all(batch.game_state(i).state_bytes() == position.engine_state().state_bytes()
+                   for i in numpy.flatnonzero(done))

@@ -1,0 +1,204 @@
+"""claimsolve.env: the PettingZoo AEC environments pass PettingZoo's own
+api_test and seed_test for every game, seat count and variant whose engine
+offers the learning hooks; the Gymnasium one-seat environment plays the
+other seats with player specs."""
+import numpy
+import pytest
+
+pytest.importorskip("pettingzoo")
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from claimsolve.env import make_env, make_single_env  # noqa: E402
+from claimsolve.errors import ClaimsolveError  # noqa: E402
+from claimsolve.positions import game_class, from_dict  # noqa: E402
+
+SETUPS = [("colorclaim", {"size": "4x3"}), ("colorclaim", {"size": "6x5"}),
+          ("claim", {"players": 2}), ("claim", {"players": 3}), ("claim", {"players": 4}),
+          ("claim", {"players": 2, "variant": "battle-for-two"}),
+          ("claimit", {"players": 2}), ("claimit", {"players": 3}), ("claimit", {"players": 5}),
+          ("claimit", {"players": 2, "variant": "release_white"})]
+
+
+def offers_hooks(game, options):
+    return game_class(game).new(seed=0, **options).engine_state().num_actions > 0
+
+
+def setups():
+    for game, options in SETUPS:
+        marks = [] if game == "colorclaim" else [pytest.mark.slow]
+        yield pytest.param((game, options), marks=marks, id=f"{game}-" + "-".join(map(str, options.values())))
+
+
+@pytest.fixture(params=list(setups()))
+def setup(request):
+    game, options = request.param
+    if not offers_hooks(game, options):
+        pytest.skip(f"{game}'s engine offers no observation tensor or action space yet")
+    return game, options
+
+
+def test_pettingzoo_api_test(setup):
+    game, options = setup
+    api_test(make_env(game, **options), num_cycles=300, verbose_progress=False)
+
+
+def test_pettingzoo_seed_test(setup):
+    game, options = setup
+    seed_test(lambda: make_env(game, **options), num_cycles=300)
+
+
+def play_out(env, seed):
+    """Random legal actions to the end; (the rewards at the end, steps)."""
+    rng = numpy.random.default_rng(seed)
+    env.reset(seed=seed)
+    steps = 0
+    final = {}
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        if termination or truncation:
+            final[agent] = reward
+            env.step(None)
+            continue
+        env.step(int(rng.choice(numpy.flatnonzero(observation["action_mask"]))))
+        steps += 1
+    return final, steps
+
+
+def test_a_whole_game_ends_with_the_returns(setup):
+    game, options = setup
+    env = make_env(game, render_mode="ansi", **options)
+    final, steps = play_out(env, 4)
+    assert steps > 0 and sorted(final) == sorted(env.possible_agents)
+    assert sum(final.values()) == pytest.approx(1.0)
+
+
+def test_observations_are_the_engines_at_every_whole_move():
+    env = make_env("colorclaim", render_mode="ansi", size="4x3")
+    env.reset(seed=9)
+    rng = numpy.random.default_rng(0)
+    while env.agents:
+        agent = env.agent_selection
+        position = env.position()
+        state = position.engine_state()
+        for seat, name in enumerate(env.possible_agents):
+            observation = env.observe(name)
+            assert (observation["observation"] == state.observation(seat)).all()
+            legal = numpy.flatnonzero(observation["action_mask"]).tolist()
+            assert legal == (state.legal_actions() if name == agent and not state.is_terminal() else [])
+        assert env.render() == position.render()
+        env.step(None if env.terminations[agent] else int(rng.choice(state.legal_actions())))
+
+
+def test_new_options_and_positions():
+    # a seed fixes the setup for every reset; without one every reset draws one
+    fixed = make_env("colorclaim", size="4x3", seed=5, render_mode="ansi")
+    drawn = make_env("colorclaim", size="4x3", render_mode="ansi")
+    starts = set()
+    for seed in range(3):
+        fixed.reset(seed=seed)
+        drawn.reset(seed=seed)
+        assert fixed.position() == game_class("colorclaim").new(size="4x3", seed=5)
+        starts.add(drawn.position())
+    assert len(starts) == 3
+    position = from_dict({"game": "colorclaim", "board": ["G2 . B1", "R1/Y3 K1 R2"], "to_move": 2,
+                          "claims": ["Y", "B"], "shield": 1})
+    env = make_env("colorclaim", position=position, render_mode="ansi")
+    env.reset()
+    assert env.agent_selection == "player_2" and env.position() == position
+    assert env.observation_shape == (19, 2, 3, 15)
+
+
+def test_what_it_refuses():
+    with pytest.raises(ClaimsolveError, match="option 'colour': not an option of colorclaim's `new`"):
+        make_env("colorclaim", colour="red")
+    with pytest.raises(ClaimsolveError, match="'--size'"):
+        make_env("colorclaim", size="9x9")
+    with pytest.raises(ClaimsolveError, match="render_mode 'rgb_array'"):
+        make_env("colorclaim", render_mode="rgb_array")
+    over = from_dict({"game": "colorclaim", "board": ["R1 . B2"]})
+    with pytest.raises(ClaimsolveError, match="position: the game is over there"):
+        make_env("colorclaim", position=over)
+    with pytest.raises(ClaimsolveError, match="position: a colorclaim position, not ClaimItPosition"):
+        make_env("colorclaim", position=game_class("claimit").new(seed=1))
+    env = make_env("colorclaim", size="4x3", seed=1)
+    env.reset()
+    illegal = int(numpy.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match=f"action {illegal} is not legal here"):
+        env.step(illegal)
+
+
+def test_gymnasium_one_seat_against_a_player_spec():
+    env = make_single_env("colorclaim", seat=2, opponents="alphabeta:depth=1", size="4x3", render_mode="ansi")
+    rng = numpy.random.default_rng(1)
+    rewards = []
+    for seed in (1, 1, 2):
+        observation, _ = env.reset(seed=seed)
+        assert env.observation_space.contains(observation)
+        first = observation["observation"].copy()
+        reward, done, moves = 0.0, False, 0
+        while not done:
+            assert env.position().player_to_move == 2           # the opponent has moved
+            action = int(rng.choice(numpy.flatnonzero(observation["action_mask"])))
+            observation, reward, done, truncated, _ = env.step(action)
+            moves += 1
+        position = env.position()
+        assert position.is_over() and moves > 0
+        assert reward == position.points()[1]
+        rewards.append((first.tobytes(), reward))
+    assert rewards[0][0] == rewards[1][0] and rewards[0][0] != rewards[2][0]   # seeded setups
+    assert "Game over" in env.render()
+
+
+def test_gymnasium_refuses_a_bad_seat_or_spec():
+    with pytest.raises(ClaimsolveError, match="seat 3: one of 1..2"):
+        make_single_env("colorclaim", seat=3, size="4x3")
+    with pytest.raises(ClaimsolveError, match="unknown kind 'nosuchkind'"):
+        make_single_env("colorclaim", opponents="nosuchkind", size="4x3")
+    with pytest.raises(ClaimsolveError, match="2 specs for the 1 other seats"):
+        make_single_env("colorclaim", opponents=["random", "random"], size="4x3")
+
+
+def engine_game_log(position, rng, decisions):
+    """A random game on the engine as Single(record=True) logs it: (the
+    state, the log), stopped after `decisions` entries but never between
+    a decision and the chance it leaves."""
+    from claimsolve.batch import CHANCE, IN_TURN, TURN_END
+    state, log = position.engine_state(), []
+    while True:
+        who = state.to_move()
+        if who == -2 or (len(log) >= decisions and who != -1):
+            return state, log
+        if who == -1:
+            outcomes = state.chance_outcomes()
+            code = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            state.apply(code)
+            log.append((code, CHANCE))
+        else:
+            move = rng.choice(state.legal_moves())
+            state.apply(move)
+            log.append((move, IN_TURN if state.to_move() >= 0 and state.in_turn() else TURN_END))
+
+
+@pytest.mark.parametrize("game, options", [("colorclaim", {"size": "4x3"}), ("claim", {"players": 2}),
+                                           ("claim", {"players": 4}), ("claimit", {"players": 3})])
+def test_the_shadow_position_follows_the_engine(game, options):
+    """What render() and the one-seat environment's players see: the
+    engine's log replayed on the Position (Claim's turns of several
+    decisions, Claim It!'s rolls as `roll:a,b,c`), with or without the
+    engine's learning hooks."""
+    import random
+
+    from claimsolve.batch import CHANCE
+    from claimsolve.env import Shadow
+    for seed in range(2):
+        start = game_class(game).new(seed=seed, **options)
+        state, log = engine_game_log(start, random.Random(seed), 120)
+        shadow = Shadow(start)
+        half = len(log) // 2                    # a step's log never ends between a roll and its dice
+        while log[half][1] == CHANCE:
+            half += 1
+        shadow.sync(log[:half])
+        position = shadow.sync(log)
+        assert shadow.pending == []
+        engine = state.game
+        assert engine.decode(position.engine_state().state_bytes()) == engine.decode(state.state_bytes())

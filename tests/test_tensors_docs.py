@@ -1,0 +1,18 @@
+"""docs/tensors.md's Python examples run as shown: every ```python block, in
+order, in one namespace (as a reader pastes them one after the other)."""
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_python_blocks_of_tensors_md_run():
+    pytest.importorskip("pettingzoo")
+    text = (ROOT / "docs" / "tensors.md").read_text()
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
+    assert len(blocks) >= 5
+    namespace = {}
+    for number, block in enumerate(blocks, 1):
+        exec(compile(block, f"docs/tensors.md python block {number}", "exec"), namespace)
