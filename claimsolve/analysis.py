@@ -7,6 +7,7 @@ and the Analysis it answers with.
 """
 from .catalog import game_of
 from .errors import ClaimsolveError, Interrupted
+from .search import learned
 from .search.result import SearchResult
 
 DEFAULT_TIME = 2.0
@@ -140,7 +141,7 @@ def _proven_count(result):
 
 
 def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=0,
-            threads=None, hash_mb=64, progress=None):
+            threads=None, hash_mb=64, progress=None, evaluation=None):
     """Analyses `position`; returns an Analysis whose suggestions are cut to
     `top` (all when None).  `time` is the whole call's wall-clock budget (the
     game's analysis shares it out).  `threads`: MCTS's root-parallel
@@ -150,7 +151,10 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
     (claimsolve.search.alphabeta.default_threads: at most 2).  Ctrl-C
     raises Interrupted (a KeyboardInterrupt) whose `partial` is the
     Analysis so far (its result's info["interrupted"] set), or None when
-    the search had no answer yet."""
+    the search had no answer yet.  `evaluation` (a
+    claimsolve.search.learned.Evaluation; None: classic) is the static
+    evaluation of the alpha-beta and MCTS searches it makes (the exact
+    solver needs none)."""
     if engine not in ENGINES:
         raise ClaimsolveError(f"option '--engine': unknown engine '{engine}' (one of: {', '.join(ENGINES)})")
     if time is None and iterations is None:
@@ -163,8 +167,9 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
     if game.analyze is None:
         raise ClaimsolveError(f"analyze: no engine for game '{position.game}'")
     try:
-        analysis = game.analyze(position, time=time, iterations=iterations, engine=engine, seed=seed,
-                                threads=threads, hash_mb=hash_mb, top=top, progress=progress)
+        with learned.using(evaluation):
+            analysis = game.analyze(position, time=time, iterations=iterations, engine=engine, seed=seed,
+                                    threads=threads, hash_mb=hash_mb, top=top, progress=progress)
     except Interrupted as exc:
         partial = exc.partial
         if isinstance(partial, SearchResult):

@@ -1,0 +1,262 @@
+"""Which static evaluation a search uses: the game's hand-written one
+("classic") or a learned one ("learned", a weights file run in C by
+claimsolve._learned.LearnedGame).  docs/learning.md, "Inference in the
+engine".
+
+An `Evaluation` names the choice (picklable: MCTS's worker processes load the
+weights themselves); `evaluation_state(position, evaluation)` is the
+GameState the searches drive: the position's own, or the same state bytes
+under a LearnedGame.  `analyze --eval` sets the evaluation of one analysis
+with `using(evaluation)`; the searches take an explicit `evaluation` first.
+
+Weights files (.npz, format "claimsolve-eval-1") are checked key by key
+(`load_weights`): every error is one line naming the file and the key.
+"""
+import contextlib
+import contextvars
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+from ..errors import ClaimsolveError
+
+FORMAT = "claimsolve-eval-1"
+EVALUATIONS = ("classic", "learned")
+WEIGHTS_DIR = Path(__file__).resolve().parent.parent / "data" / "weights"
+# MCTS with eval=learned: playouts cut after this many changes of turn (0:
+# the evaluation at the leaf instead of a playout); turns= overrides it
+LEARNED_PLAYOUT_TURNS = 0
+_INT_KEYS = ("players", "planes", "scalars")
+_STR_KEYS = ("format", "game", "variant")
+_ARRAY_KEYS = ("mean", "scale", "W1", "b1", "W2", "b2")
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """kind "classic" or "learned"; `weights` a path (None: the weights
+    shipped for the game, found when a position is searched)."""
+
+    kind: str = "classic"
+    weights: Optional[str] = None
+
+    @property
+    def learned(self):
+        return self.kind == "learned"
+
+    def describe(self):
+        if not self.learned:
+            return "classic"
+        return f"learned ({self.weights})" if self.weights else "learned (shipped weights)"
+
+
+CLASSIC = Evaluation()
+_current = contextvars.ContextVar("claimsolve_evaluation", default=CLASSIC)
+
+
+@contextlib.contextmanager
+def using(evaluation):
+    """The evaluation of the searches made inside the block that are given none."""
+    token = _current.set(evaluation or CLASSIC)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def resolve(evaluation):
+    """`evaluation`, or the one `using` set (classic by default)."""
+    return evaluation if evaluation is not None else _current.get()
+
+
+def evaluation_of(kind=None, weights=None, where="option 'eval'"):
+    """The Evaluation of `eval=KIND` and `weights=PATH` as a user gave them
+    (either may be None): weights alone mean learned; a weights file is
+    checked now (it exists and is a well-formed weights file)."""
+    if kind is not None and kind not in EVALUATIONS:
+        raise ClaimsolveError(f"{where}: unknown evaluation '{kind}' (one of: {', '.join(EVALUATIONS)})")
+    if weights is not None:
+        if kind == "classic":
+            raise ClaimsolveError(f"{where}: weights are for eval=learned, not eval=classic")
+        load_weights(weights)
+        return Evaluation("learned", str(weights))
+    return Evaluation(kind or "classic")
+
+
+# --- weights files ----------------------------------------------------------
+
+_loaded = {}    # (path, mtime, size) -> checked weights
+
+
+def load_weights(path):
+    """The checked contents of a weights file: a dict with the info keys
+    (format, game, players, variant, planes, scalars, and made_by, study,
+    validation when present) and the arrays (float32 mean, scale, W1, b1,
+    W2; b2 a float).  ClaimsolveError, one line naming the file and the
+    key, for anything wrong."""
+    import numpy
+    import zipfile
+
+    path = Path(path)
+    try:
+        stat = path.stat()
+    except OSError:
+        raise ClaimsolveError(f"{path}: no such weights file") from None
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    if key in _loaded:
+        return _loaded[key]
+    try:
+        with numpy.load(path, allow_pickle=False) as npz:
+            raw = {name: npz[name] for name in npz.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ClaimsolveError(f"{path}: not a weights file (.npz): {reason}") from None
+    weights = _checked(path, raw)
+    _loaded[key] = weights
+    return weights
+
+
+def _checked(path, raw):
+    import numpy
+
+    def fail(key, what):
+        raise ClaimsolveError(f"{path}: key '{key}': {what}")
+
+    for key in _STR_KEYS + _INT_KEYS + _ARRAY_KEYS:
+        if key not in raw:
+            raise ClaimsolveError(f"{path}: key '{key}' is missing (a {FORMAT} weights file has "
+                                  f"{', '.join(_STR_KEYS + _INT_KEYS + _ARRAY_KEYS)})")
+    out = {}
+    for key in _STR_KEYS:
+        value = raw[key]
+        if value.shape != () or value.dtype.kind != "U":
+            fail(key, "must be a string")
+        out[key] = str(value)
+    if out["format"] != FORMAT:
+        fail("format", f"'{out['format']}', this claimsolve reads '{FORMAT}'")
+    for key in _INT_KEYS:
+        value = raw[key]
+        if value.shape != () or value.dtype.kind not in "iu":
+            fail(key, "must be an integer")
+        out[key] = int(value)
+    if not 2 <= out["players"] <= 5:
+        fail("players", f"{out['players']}: games have 2 to 5 players")
+    for key in ("planes", "scalars"):
+        if out[key] < 0:
+            fail(key, f"{out[key]}: must be at least 0")
+    n_in = out["planes"] + out["scalars"]
+    if n_in == 0:
+        fail("planes", "planes + scalars is 0: no features")
+    for key in _ARRAY_KEYS:
+        value = raw[key]
+        if value.dtype.kind not in "fiu":
+            fail(key, f"must be numbers, not {value.dtype}")
+        if not numpy.all(numpy.isfinite(value)):
+            fail(key, "has a value that is not finite")
+    hidden = raw["b1"].shape[0] if raw["b1"].ndim == 1 else None
+    shapes = {"mean": (n_in,), "scale": (n_in,), "b1": (hidden,),
+              "W1": (hidden, n_in), "W2": (hidden,) if hidden else (n_in,), "b2": ()}
+    for key in ("mean", "scale", "b1", "W1", "W2", "b2"):
+        if key == "b1" and hidden is None or raw[key].shape != shapes[key]:
+            want = "a vector [H]" if key == "b1" else "[" + ", ".join(
+                "H" if d is None else str(d) for d in shapes[key]) + "]" if shapes[key] else "a scalar"
+            fail(key, f"shape {list(raw[key].shape)}, wanted {want} "
+                      f"(n_in = planes + scalars = {n_in}, H = {hidden if hidden is not None else 'len(b1)'})")
+    if numpy.any(raw["scale"] == 0):
+        fail("scale", "has a zero entry (features are divided by it)")
+    for key in ("mean", "scale", "W1", "b1", "W2"):
+        out[key] = numpy.ascontiguousarray(raw[key], dtype=numpy.float32)
+    out["b2"] = float(numpy.float32(raw["b2"]))
+    out["hidden"] = hidden
+    for key in ("made_by", "study", "validation"):
+        if key in raw and raw[key].shape == ():
+            out[key] = raw[key].item()
+    out["path"] = str(path)
+    return out
+
+
+def check_game(weights, game):
+    """Refuses weights made for another game instance than `game` (an
+    engine's game object): the game, the players and the observation's
+    planes and scalars must match."""
+    from .._learned import observation_info
+
+    name, players, planes, _, _, scalars = observation_info(game)
+    if planes + scalars == 0:
+        raise ClaimsolveError(f"eval=learned: game '{name}' offers no observation, so no learned evaluation")
+    theirs = (weights["game"], weights["players"], weights["planes"], weights["scalars"])
+    if theirs != (name, players, planes, scalars):
+        raise ClaimsolveError(
+            f"{weights['path']}: the weights are for {weights['game']} with {weights['players']} players "
+            f"({weights['planes']} planes, {weights['scalars']} scalars), the position is {name} with "
+            f"{players} players ({planes} planes, {scalars} scalars)")
+
+
+def shipped_weights(game):
+    """The path of the weights shipped for `game` (an engine's game object)
+    under claimsolve/data/weights/, or None: the first file (by name) made
+    for its game, players, planes and scalars."""
+    if not WEIGHTS_DIR.is_dir():
+        return None
+    for path in sorted(WEIGHTS_DIR.glob("*.npz")):
+        try:
+            weights = load_weights(path)
+            check_game(weights, game)
+        except ClaimsolveError:
+            continue
+        return str(path)
+    return None
+
+
+_games = {}     # (id(base game), weights key) -> LearnedGame (which holds its base: the id stays its own)
+_GAMES_KEPT = 64
+
+
+def learned_game(game, weights_path=None):
+    """The LearnedGame of an engine's game object under the weights at
+    `weights_path` (None: the shipped ones), made once and kept."""
+    from .._learned import LearnedGame, observation_info
+
+    if weights_path is None:
+        weights_path = shipped_weights(game)
+        if weights_path is None:
+            name, players = observation_info(game)[:2]
+            raise ClaimsolveError(
+                f"eval=learned: no weights are shipped for {name} with {players} players; make them with "
+                "`claimsolve study selfplay` and `claimsolve train` (docs/learning.md) and give them with "
+                "weights=PATH (analyze: --weights PATH)")
+    weights = load_weights(weights_path)
+    check_game(weights, game)
+    key = (id(game), weights["path"], id(weights))
+    found = _games.get(key)
+    if found is None:
+        if len(_games) >= _GAMES_KEPT:
+            _games.pop(next(iter(_games)))
+        found = _games[key] = LearnedGame(game, weights, source=weights["path"])
+    return found
+
+
+def evaluation_state(position, evaluation=None):
+    """The GameState a search of `position` drives: the position's own
+    (classic), or its state under the learned evaluation."""
+    state = position.engine_state()
+    evaluation = resolve(evaluation)
+    if not evaluation.learned:
+        return state
+    from .._engine import GameState
+
+    return GameState(learned_game(state.game, evaluation.weights), state.state_bytes())
+
+
+def spec_options():
+    """The `eval=` and `weights=` options of a player spec, for
+    claimsolve.limits.spec_options."""
+    from .. import limits
+
+    return {"eval": lambda text, name: limits.choice(text, name, EVALUATIONS),
+            "weights": lambda text, name: os.fspath(text)}
+
+
+def spec_evaluation(values):
+    """The Evaluation of a spec's checked option values."""
+    return evaluation_of(values.get("eval"), values.get("weights"), where="option 'eval'")
