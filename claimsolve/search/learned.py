@@ -9,8 +9,9 @@ GameState the searches drive: the position's own, or the same state bytes
 under a LearnedGame.  `analyze --eval` sets the evaluation of one analysis
 with `using(evaluation)`; the searches take an explicit `evaluation` first.
 
-Weights files (.npz, format "claimsolve-eval-1") are checked key by key
-(`load_weights`): every error is one line naming the file and the key.
+Weights files (.npz, format "claimsolve-eval-1") are read and checked key
+by key by claimsolve.learn.model.load_weights: every error is one line
+naming the file and the key.
 """
 import contextlib
 import contextvars
@@ -21,15 +22,11 @@ from typing import Optional
 
 from ..errors import ClaimsolveError
 
-FORMAT = "claimsolve-eval-1"
 EVALUATIONS = ("classic", "learned")
 WEIGHTS_DIR = Path(__file__).resolve().parent.parent / "data" / "weights"
 # MCTS with eval=learned: playouts cut after this many changes of turn (0:
 # the evaluation at the leaf instead of a playout); turns= overrides it
 LEARNED_PLAYOUT_TURNS = 0
-_INT_KEYS = ("players", "planes", "scalars")
-_STR_KEYS = ("format", "game", "variant")
-_ARRAY_KEYS = ("mean", "scale", "W1", "b1", "W2", "b2")
 
 
 @dataclass(frozen=True)
@@ -89,90 +86,25 @@ _loaded = {}    # (path, mtime, size) -> checked weights
 
 
 def load_weights(path):
-    """The checked contents of a weights file: a dict with the info keys
-    (format, game, players, variant, planes, scalars, and made_by, study,
-    validation when present) and the arrays (float32 mean, scale, W1, b1,
-    W2; b2 a float).  ClaimsolveError, one line naming the file and the
-    key, for anything wrong."""
-    import numpy
-    import zipfile
+    """The checked weights of a file (claimsolve.learn.model.load_weights,
+    every key checked), read once while the file is unchanged.  Any fault
+    is a ClaimsolveError of one line naming the file and the key."""
+    from ..learn.model import load_weights as read
 
-    path = Path(path)
     try:
-        stat = path.stat()
+        stat = Path(path).stat()
+        key = (str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)
     except OSError:
-        raise ClaimsolveError(f"{path}: no such weights file") from None
-    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
-    if key in _loaded:
+        key = None
+    if key is not None and key in _loaded:
         return _loaded[key]
     try:
-        with numpy.load(path, allow_pickle=False) as npz:
-            raw = {name: npz[name] for name in npz.files}
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise ClaimsolveError(f"{path}: not a weights file (.npz): {reason}") from None
-    weights = _checked(path, raw)
-    _loaded[key] = weights
+        weights = read(path)
+    except ClaimsolveError as exc:
+        raise ClaimsolveError(str(exc)) from None     # the file's name in the message itself
+    if key is not None:
+        _loaded[key] = weights
     return weights
-
-
-def _checked(path, raw):
-    import numpy
-
-    def fail(key, what):
-        raise ClaimsolveError(f"{path}: key '{key}': {what}")
-
-    for key in _STR_KEYS + _INT_KEYS + _ARRAY_KEYS:
-        if key not in raw:
-            raise ClaimsolveError(f"{path}: key '{key}' is missing (a {FORMAT} weights file has "
-                                  f"{', '.join(_STR_KEYS + _INT_KEYS + _ARRAY_KEYS)})")
-    out = {}
-    for key in _STR_KEYS:
-        value = raw[key]
-        if value.shape != () or value.dtype.kind != "U":
-            fail(key, "must be a string")
-        out[key] = str(value)
-    if out["format"] != FORMAT:
-        fail("format", f"'{out['format']}', this claimsolve reads '{FORMAT}'")
-    for key in _INT_KEYS:
-        value = raw[key]
-        if value.shape != () or value.dtype.kind not in "iu":
-            fail(key, "must be an integer")
-        out[key] = int(value)
-    if not 2 <= out["players"] <= 5:
-        fail("players", f"{out['players']}: games have 2 to 5 players")
-    for key in ("planes", "scalars"):
-        if out[key] < 0:
-            fail(key, f"{out[key]}: must be at least 0")
-    n_in = out["planes"] + out["scalars"]
-    if n_in == 0:
-        fail("planes", "planes + scalars is 0: no features")
-    for key in _ARRAY_KEYS:
-        value = raw[key]
-        if value.dtype.kind not in "fiu":
-            fail(key, f"must be numbers, not {value.dtype}")
-        if not numpy.all(numpy.isfinite(value)):
-            fail(key, "has a value that is not finite")
-    hidden = raw["b1"].shape[0] if raw["b1"].ndim == 1 else None
-    shapes = {"mean": (n_in,), "scale": (n_in,), "b1": (hidden,),
-              "W1": (hidden, n_in), "W2": (hidden,) if hidden else (n_in,), "b2": ()}
-    for key in ("mean", "scale", "b1", "W1", "W2", "b2"):
-        if key == "b1" and hidden is None or raw[key].shape != shapes[key]:
-            want = "a vector [H]" if key == "b1" else "[" + ", ".join(
-                "H" if d is None else str(d) for d in shapes[key]) + "]" if shapes[key] else "a scalar"
-            fail(key, f"shape {list(raw[key].shape)}, wanted {want} "
-                      f"(n_in = planes + scalars = {n_in}, H = {hidden if hidden is not None else 'len(b1)'})")
-    if numpy.any(raw["scale"] == 0):
-        fail("scale", "has a zero entry (features are divided by it)")
-    for key in ("mean", "scale", "W1", "b1", "W2"):
-        out[key] = numpy.ascontiguousarray(raw[key], dtype=numpy.float32)
-    out["b2"] = float(numpy.float32(raw["b2"]))
-    out["hidden"] = hidden
-    for key in ("made_by", "study", "validation"):
-        if key in raw and raw[key].shape == ():
-            out[key] = raw[key].item()
-    out["path"] = str(path)
-    return out
 
 
 def check_game(weights, game):
@@ -187,7 +119,7 @@ def check_game(weights, game):
     theirs = (weights["game"], weights["players"], weights["planes"], weights["scalars"])
     if theirs != (name, players, planes, scalars):
         raise ClaimsolveError(
-            f"{weights['path']}: the weights are for {weights['game']} with {weights['players']} players "
+            f"{weights.path}: the weights are for {weights['game']} with {weights['players']} players "
             f"({weights['planes']} planes, {weights['scalars']} scalars), the position is {name} with "
             f"{players} players ({planes} planes, {scalars} scalars)")
 
@@ -227,12 +159,12 @@ def learned_game(game, weights_path=None):
                 "weights=PATH (analyze: --weights PATH)")
     weights = load_weights(weights_path)
     check_game(weights, game)
-    key = (id(game), weights["path"], id(weights))
+    key = (id(game), weights.path, id(weights))
     found = _games.get(key)
     if found is None:
         if len(_games) >= _GAMES_KEPT:
             _games.pop(next(iter(_games)))
-        found = _games[key] = LearnedGame(game, weights, source=weights["path"])
+        found = _games[key] = LearnedGame(game, weights, source=weights.path)
     return found
 
 

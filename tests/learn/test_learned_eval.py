@@ -15,6 +15,7 @@ from claimsolve._engine import GameState
 from claimsolve._learned import LearnedGame, observation_info
 from claimsolve.cli.main import main
 from claimsolve.errors import ClaimsolveError
+from claimsolve.learn import model
 from claimsolve.player_kinds import make_player
 from claimsolve.search import alphabeta, learned, mcts
 
@@ -38,7 +39,8 @@ def write_weights(path, game, hidden, seed=0, **override):
             "W1": rng.normal(0, 0.3, (hidden, n_in)).astype(np.float32),
             "b1": rng.normal(0, 0.3, hidden).astype(np.float32),
             "W2": rng.normal(0, 0.3, hidden if hidden else n_in).astype(np.float32),
-            "b2": np.float32(rng.normal()), "made_by": "tests", "study": "", "validation": ""}
+            "b2": np.float32(rng.normal()), "made_by": "tests", "study": "{}",
+            "validation": np.zeros(3, dtype=np.float64)}
     for key, value in override.items():
         if value is None:
             data.pop(key)
@@ -71,7 +73,7 @@ def numpy_logit(weights, state, player):
     obs = state.observation(player).astype(np.float64)
     x = np.concatenate([obs[:planes * height * width].reshape(planes, -1).sum(axis=1), obs[planes * height * width:]])
     z = (x - weights["mean"].astype(np.float64)) / weights["scale"].astype(np.float64)
-    if weights["hidden"]:
+    if weights.hidden:
         z = np.maximum(0.0, weights["W1"].astype(np.float64) @ z + weights["b1"].astype(np.float64))
     return float(weights["W2"].astype(np.float64) @ z + weights["b2"])
 
@@ -101,6 +103,9 @@ def test_the_c_forward_pass_is_numpys_on_the_summed_planes(games):
                     want = numpy_logit(weights, st, player)
                     got = game.logit(st.state_bytes(), player)
                     assert got == pytest.approx(want, rel=1e-5, abs=1e-5), (name, hidden, player)
+                    # the trainer's reference forward pass (claimsolve.learn.model) agrees
+                    reference = float(model.logits(weights, model.features(st, player)))
+                    assert got == pytest.approx(reference, rel=1e-5, abs=1e-5), (name, hidden, player)
 
 
 def test_evaluate_is_antisymmetric_and_exact_at_the_end(games):
@@ -229,10 +234,10 @@ def cli(*args):
 
 
 @pytest.mark.parametrize("override, message", [
-    ({"W1": None}, "key 'W1' is missing"),
-    ({"W2": np.zeros(7, dtype=np.float32)}, "key 'W2': shape [7]"),
-    ({"format": "other"}, "key 'format': 'other'"),
-    ({"scale": None}, "key 'scale' is missing"),
+    ({"W1": None}, "key 'W1': missing"),
+    ({"W2": np.zeros(7, dtype=np.float32)}, "key 'W2': is float32[7], not float32[4]"),
+    ({"format": "other"}, "key 'format': is 'other'"),
+    ({"scale": None}, "key 'scale': missing"),
 ])
 def test_bad_weights_are_one_line_exit_2(tmp_path, games, override, message):
     position, state, nets = games["colorclaim/start-6x5.json"]
