@@ -27,23 +27,52 @@ typedef struct cs_eval_net {
     int scalars;           /* observation scalars after the planes */
     int n_in;              /* planes + scalars */
     int hidden;            /* hidden units, 0 for a linear model */
-    const float *mean;     /* [n_in] */
-    const float *scale;    /* [n_in], nonzero */
-    const float *w1;       /* [hidden][n_in], row-major */
-    const float *b1;       /* [hidden] */
-    const float *w2;       /* [hidden], or [n_in] when hidden = 0 */
-    float b2;
+    /* the weights file's float32 values, widened to double (exactly) */
+    const double *mean;       /* [n_in] */
+    const double *inv_scale;  /* [n_in]: 1 / scale, a multiply instead of a divide */
+    const double *w1;         /* [hidden][n_in], row-major */
+    const double *b1;         /* [hidden] */
+    const double *w2;         /* [hidden], or [n_in] when hidden = 0 */
+    double b2;
 } cs_eval_net;
+
+/* the sum of n floats in double, on four independent chains (one chain
+   would wait on each add's latency: most of an evaluation's time) */
+static inline double cs_net_sum(const float *p, int n) {
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += p[i];
+        s1 += p[i + 1];
+        s2 += p[i + 2];
+        s3 += p[i + 3];
+    }
+    for (; i < n; i++)
+        s0 += p[i];
+    return (s0 + s1) + (s2 + s3);
+}
+
+/* the dot product of weights w and features z, four chains */
+static inline double cs_net_dot(const double *w, const double *z, int n) {
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += w[i] * z[i];
+        s1 += w[i + 1] * z[i + 1];
+        s2 += w[i + 2] * z[i + 2];
+        s3 += w[i + 3] * z[i + 3];
+    }
+    for (; i < n; i++)
+        s0 += w[i] * z[i];
+    return (s0 + s1) + (s2 + s3);
+}
 
 /* the features of an observation `obs` into x[0..n_in) */
 static inline void cs_net_features(const cs_eval_net *net, const float *obs, double *x) {
     int k, i;
     const float *p = obs;
     for (k = 0; k < net->planes; k++) {
-        double s = 0.0;
-        for (i = 0; i < net->cells; i++)
-            s += p[i];
-        x[k] = s;
+        x[k] = cs_net_sum(p, net->cells);
         p += net->cells;
     }
     for (i = 0; i < net->scalars; i++)
@@ -54,19 +83,12 @@ static inline void cs_net_features(const cs_eval_net *net, const float *obs, dou
 static inline double cs_net_forward(const cs_eval_net *net, double *x) {
     int i, h, n = net->n_in;
     double out = net->b2, a;
-    const float *row;
     for (i = 0; i < n; i++)
-        x[i] = (x[i] - net->mean[i]) / net->scale[i];
-    if (net->hidden == 0) {
-        for (i = 0; i < n; i++)
-            out += net->w2[i] * x[i];
-        return out;
-    }
+        x[i] = (x[i] - net->mean[i]) * net->inv_scale[i];
+    if (net->hidden == 0)
+        return out + cs_net_dot(net->w2, x, n);
     for (h = 0; h < net->hidden; h++) {
-        row = net->w1 + (long)h * n;
-        a = net->b1[h];
-        for (i = 0; i < n; i++)
-            a += row[i] * x[i];
+        a = net->b1[h] + cs_net_dot(net->w1 + (long)h * n, x, n);
         if (a > 0.0)
             out += net->w2[h] * a;
     }

@@ -38,12 +38,12 @@ cdef extern from "eval_net.h" nogil:
         int scalars
         int n_in
         int hidden
-        const float *mean
-        const float *scale
-        const float *w1
-        const float *b1
-        const float *w2
-        float b2
+        const double *mean
+        const double *inv_scale
+        const double *w1
+        const double *b1
+        const double *w2
+        double b2
     double cs_net_logit(const cs_eval_net *net, const cs_game *g, const void *st, int player)
 
 
@@ -218,7 +218,7 @@ cdef class LearnedGame:
         import numpy
         cdef const cs_game *b = game_from_capsule(base.capsule)
         cdef int p, s, k, n_in, hidden
-        cdef const float[::1] mean, scale, w1, b1, w2
+        cdef const double[::1] mean, inv_scale, w1, b1, w2
         name = b.name.decode()
         if b.observe == NULL or b.obs_planes + b.obs_scalars <= 0:
             raise ValueError("game '%s' offers no observation: it cannot have a learned evaluation" % name)
@@ -236,14 +236,18 @@ cdef class LearnedGame:
             raise ValueError("weights of the wrong shapes for game '%s' (%d features)" % (name, n_in))
         if not numpy.all(arrays["scale"] != 0):
             raise ValueError("weights: scale has a zero entry")
-        self.arrays = arrays
+        # widened to double once (exactly): the forward pass runs in double
+        wide = {key: numpy.ascontiguousarray(value, dtype=numpy.float64) for key, value in arrays.items()}
+        wide["inv_scale"] = 1.0 / wide["scale"]
+        wide["W1"] = wide["W1"].reshape(-1)
+        self.arrays = wide
         self.base = base
         self.source = source
         self.hidden = hidden
         self.units = UNITS.get(name, DEFAULT_UNITS) if units is None else float(units)
         if not self.units > 0:
             raise ValueError("units must be positive")
-        mean, scale, w2 = arrays["mean"], arrays["scale"], arrays["W2"]
+        mean, inv_scale, w2 = wide["mean"], wide["inv_scale"], wide["W2"]
         self.c.base = b
         self.c.net.planes = b.obs_planes
         self.c.net.cells = b.obs_height * b.obs_width
@@ -251,16 +255,16 @@ cdef class LearnedGame:
         self.c.net.n_in = n_in
         self.c.net.hidden = hidden
         self.c.net.mean = &mean[0]
-        self.c.net.scale = &scale[0]
+        self.c.net.inv_scale = &inv_scale[0]
         self.c.net.w2 = &w2[0]
         if hidden > 0:
-            w1, b1 = arrays["W1"].reshape(-1), arrays["b1"]
+            w1, b1 = wide["W1"], wide["b1"]
             self.c.net.w1 = &w1[0]
             self.c.net.b1 = &b1[0]
         else:
             self.c.net.w1 = NULL
             self.c.net.b1 = NULL
-        self.c.net.b2 = float(numpy.float32(net["b2"]))
+        self.c.net.b2 = float(numpy.float32(net["b2"]))     # float32, as the file holds it
         self.c.units = self.units
         self.c.equal_logit = log(1.0 / (b.num_players - 1))   # logit(1/P) = log(1 / (P - 1))
         self.c.two_sided = cs_two_sided(b)
