@@ -96,7 +96,12 @@ def answer_labels(result, game, with_odds=False):
                       "the game")
         else:
             at = f" (alpha-beta to depth {depth})" if depth is not None else ""
-            scores = f"{game.scores}{at}: a heuristic, not proven"
+            if info.get("evaluation"):
+                scores = (f"the {info['evaluation']} evaluation for the player to move: half the difference of "
+                          "the sides' logits of winning, in the units of the final-score margins "
+                          f"(docs/learning.md){at}: a heuristic, not proven")
+            else:
+                scores = f"{game.scores}{at}: a heuristic, not proven"
             if any(s.proven for s in result.suggestions):
                 notes.append("moves marked proven have their value settled: every line below them reached "
                              "the end of the game")
@@ -118,6 +123,9 @@ def answer_labels(result, game, with_odds=False):
         scores = (f"mean result for the player to move over the simulations through each move "
                   f"(1 win, 0.5 draw, 0 loss; {simulations:,} in all), with its 95% interval")
         ordered_by = "visits"
+        if info.get("evaluation"):
+            notes.append(f"simulations end with the {info['evaluation']} evaluation (its estimate of each side's "
+                         "result) where a playout is cut short")
         if any(s.result for s in result.suggestions):
             notes.append("moves with a proven result (MCTS-Solver) come first; the others by visits")
         if info.get("turn_completed"):

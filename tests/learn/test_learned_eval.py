@@ -226,6 +226,7 @@ def test_analyze_takes_the_evaluation(games):
     analysis = claimsolve.analyze(position, time=0.3, engine="alphabeta",
                                   evaluation=learned.Evaluation("learned", path))
     assert analysis.result.info["evaluation"] == f"learned ({path})"
+    assert analysis.labels()["scores"].startswith(f"the learned ({path}) evaluation")
     assert "evaluation" not in claimsolve.analyze(position, time=0.2, engine="alphabeta").result.info
 
 
