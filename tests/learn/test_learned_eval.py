@@ -288,3 +288,19 @@ def test_shipped_weights_are_found_by_their_game(monkeypatch, tmp_path, games):
     position = games["colorclaim/start-6x5.json"][0]
     result = alphabeta.search(position, depth=1, evaluation=learned.Evaluation("learned"))
     assert result.info["evaluation"] == "learned (shipped weights)"
+
+
+def test_match_specs_refuse_bad_weights_in_one_line(tmp_path, games):
+    colour = games["colorclaim/start-6x5.json"][1]
+    bad = write_weights(tmp_path / "bad.npz", colour.game, 4, b1=None)
+    result = cli("match", "colorclaim", "--size", "3x3", "--a", f"alphabeta:depth=1,weights={bad}", "--b", "random",
+                 "--games", "1")
+    assert result.exit_code == 2
+    assert f"{bad}: key 'b1': missing" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    other = write_weights(tmp_path / "claim.npz", games["claim/play-2p.json"][1].game, 0)
+    result = cli("match", "colorclaim", "--size", "3x3", "--a", f"mcts:iterations=20,weights={other}", "--b", "random",
+                 "--games", "1")
+    assert result.exit_code == 2
+    assert "the weights are for claim with 2 players" in result.output
+    assert len(result.output.strip().splitlines()) == 1
