@@ -54,7 +54,7 @@ _current = contextvars.ContextVar("claimsolve_evaluation", default=CLASSIC)
 @contextlib.contextmanager
 def using(evaluation):
     """The evaluation of the searches made inside the block that are given none."""
-    token = _current.set(evaluation or CLASSIC)
+    token = _current.set(CLASSIC if evaluation is None else resolve(evaluation))
     try:
         yield
     finally:
@@ -62,8 +62,16 @@ def using(evaluation):
 
 
 def resolve(evaluation):
-    """`evaluation`, or the one `using` set (classic by default)."""
-    return evaluation if evaluation is not None else _current.get()
+    """`evaluation` (an Evaluation, or the word "classic" or "learned"),
+    or the one `using` set (classic by default)."""
+    if evaluation is None:
+        return _current.get()
+    if isinstance(evaluation, str):
+        return evaluation_of(evaluation, where="evaluation")
+    if not isinstance(evaluation, Evaluation):
+        raise ClaimsolveError(f"evaluation: {evaluation!r} is no evaluation (an Evaluation, \"classic\" or "
+                              "\"learned\")")
+    return evaluation
 
 
 def evaluation_of(kind=None, weights=None, where="option 'eval'"):

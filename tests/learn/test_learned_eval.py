@@ -228,6 +228,10 @@ def test_analyze_takes_the_evaluation(games):
     assert analysis.result.info["evaluation"] == f"learned ({path})"
     assert analysis.labels()["scores"].startswith(f"the learned ({path}) evaluation")
     assert "evaluation" not in claimsolve.analyze(position, time=0.2, engine="alphabeta").result.info
+    assert "evaluation" not in claimsolve.analyze(position, time=0.2, engine="alphabeta",
+                                                  evaluation="classic").result.info
+    with pytest.raises(ClaimsolveError, match="unknown evaluation 'neural'"):
+        claimsolve.analyze(position, time=0.2, evaluation="neural")
 
 
 def cli(*args):
