@@ -205,6 +205,17 @@ def test_alphabeta_and_mcts_play_legal_moves_with_eval_learned(games, tmp_path):
         assert result.best.move in position.legal_moves()
 
 
+def test_the_analyze_player_takes_the_evaluation(games):
+    position, state, nets = games["colorclaim/start-6x5.json"]
+    path = nets[0][1].source
+    player = make_player(f"analyze:time=0.2,engine=alphabeta,weights={path}", game=position.game)
+    assert player.choose(position) in position.legal_moves()
+    assert player.last.result.info["evaluation"] == f"learned ({path})"
+    classic = make_player("analyze:time=0.2,engine=alphabeta,eval=classic", game=position.game)
+    classic.choose(position)
+    assert "evaluation" not in classic.last.result.info
+
+
 def test_learned_values_change_what_alphabeta_sees(games):
     """The learned evaluation is the one searched: its root scores are the
     learned values of the children, not the classic ones."""
