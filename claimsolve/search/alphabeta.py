@@ -11,7 +11,7 @@ import time as _time
 
 from .. import _alphabeta, limits
 from ..errors import ClaimsolveError, Interrupted
-from .learned import evaluation_state, resolve as _evaluation, spec_evaluation, spec_options as _eval_options
+from .learned import CLASSIC, evaluation_state, resolve as _evaluation, spec_evaluation, spec_options as _eval_options
 from .line import move_names
 from .player import Player, register_player
 from .result import SearchResult, Suggestion
@@ -160,7 +160,7 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
         return result
     if table is None:
         table = new_table(hash_mb)
-    searcher = _searcher(position, table)
+    searcher = _searcher(position, table, evaluation=CLASSIC)    # exact: no static evaluation is used
     answer = _run(lambda: searcher.solve(time, _progress_relay(position, progress), value_only, threads))
     suggestions = []
     for path, lower, upper in answer["moves"]:
