@@ -9,7 +9,7 @@ import sys
 from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
 
-EXTENSIONS = ["engine", "colorclaim", "claimit", "claim", "alphabeta", "mcts", "batch"]
+EXTENSIONS = ["engine", "colorclaim", "claimit", "claim", "alphabeta", "mcts", "learned", "batch"]
 # CLAIMSOLVE_EXT=engine,colorclaim builds only those (while one is being written)
 if os.environ.get("CLAIMSOLVE_EXT"):
     EXTENSIONS = [e for e in EXTENSIONS if e in os.environ["CLAIMSOLVE_EXT"].split(",")]

@@ -18,7 +18,7 @@ when nothing else runs on it; the load average is printed with them.  The
 ratio to the target is the wall-time figure's (for the batch's two-core
 target, the two-thread run's).
 
-    python benchmarks/bench_rl.py [--seconds 2] [--runs 3] [--games 1024]
+    python benchmarks/bench_rl.py [--seconds 2] [--runs 3] [--games 256]
 """
 import argparse
 import os
@@ -86,7 +86,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="wall time of one run")
     parser.add_argument("--runs", type=int, default=3, help="runs of each figure (the best is printed)")
-    parser.add_argument("--games", type=int, default=1024, help="games in a batch")
+    parser.add_argument("--games", type=int, default=256, help="games in a batch")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; best of {args.runs} runs "
           f"of {args.seconds:g} s")

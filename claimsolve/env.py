@@ -70,6 +70,16 @@ def _start_position(game, position, options):
     return cls, None, new_options
 
 
+def _same_shape(old, new):
+    """`new`, a core for a new setup, if its observations and actions have
+    the shapes of `old`'s (those of the environment's spaces)."""
+    if (new.observation_shape, new.num_actions) != (old.observation_shape, old.num_actions):
+        raise ClaimsolveError(f"a new setup changed the observation's shape {old.observation_shape} to "
+                              f"{new.observation_shape} (a random island of another size): fix the setup "
+                              "with a seed or a named island")
+    return new
+
+
 class ClaimsolveAEC(AECEnv):
     """A PettingZoo AEC environment of one claimsolve game (see the module
     docstring; make_env builds it)."""
@@ -123,7 +133,8 @@ class ClaimsolveAEC(AECEnv):
             if state.game is self._core.game:
                 self._core.reset(self._rng.getrandbits(64), state)
             else:                               # another engine instance (a Claim island of its own)
-                self._core = Single(state, self._rng.getrandbits(64), record=self.render_mode is not None)
+                self._core = _same_shape(self._core, Single(state, self._rng.getrandbits(64),
+                                                            record=self.render_mode is not None))
         else:
             self._core.reset(self._rng.getrandbits(64))
         self.agents = list(self.possible_agents)
@@ -287,7 +298,7 @@ class SingleSeatEnv(gymnasium.Env):
             player.reset()
         if self._fixed is None:
             self._start = self._cls.new(seed=self._rng.getrandbits(63), **self._new_options)
-        self._core = Single(self._start, self._rng.getrandbits(64), record=True)
+        self._core = _same_shape(self._core, Single(self._start, self._rng.getrandbits(64), record=True))
         self._shadow = Shadow(self._start)
         self._play_opponents()
         return self._observation(), {}

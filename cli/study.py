@@ -147,6 +147,28 @@ def policies(game, policies, games, players, size, island, variant, seed, db, wo
                           variant=variant, seed=seed), db, workers, scheduler, batch, as_json)
 
 
+@study.command("ladder")
+@click.argument("game")
+@click.option("--specs", required=True, metavar="SPECS",
+              help="The player specs, comma-separated (NAME:A..B is a range): random,mcts:iterations=100,"
+                   "alphabeta:depth=4.")
+@click.option("--games-per-table", "games_per_table", type=GAMES, required=True, metavar="K",
+              help="Games at every table of the round robin, rounded up to every seating rotated.")
+@click.option("--anchor", metavar="SPEC", default=None,
+              help="The spec held at rating 0 (default: the first of --specs).")
+@start_options
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seeds the starts, the players and the dice.")
+@runner_options
+def ladder(game, specs, games_per_table, anchor, players, size, island, variant, seed, db, workers, scheduler,
+           batch, as_json):
+    """A rating ladder: the round robin of `study policies`, then Elo
+    ratings with 95% intervals fitted to all the games at once, the anchor
+    held at 0."""
+    _run("ladder", dict(game=game, specs=specs, games_per_table=games_per_table, anchor=anchor, players=players,
+                        size=size, island=island, variant=variant, seed=seed), db, workers, scheduler, batch,
+         as_json)
+
+
 @study.command("selfplay")
 @click.argument("game")
 @click.option("--a", "spec_a", required=True, help="The engine at every seat, e.g. mcts:iterations=2000.")

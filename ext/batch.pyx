@@ -9,7 +9,7 @@ Both start from a Position's engine state, resolve chance nodes inside
 seeded from `seed`), and name actions as the game's `action_of` does.
 """
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memcpy, memset
 from game cimport *
 
@@ -17,6 +17,81 @@ import numpy
 
 include "capsule.pxi"
 include "helper_threads.pxi"
+
+cdef extern from *:
+    """
+    /* A helper thread kept for the life of a batch, so that a step does not
+       pay for starting one: post() hands it fn(arg), wait() returns once it
+       has run.  It runs C only (started by cs_thread_start: signals blocked). */
+    typedef struct {
+        pthread_mutex_t mu;
+        pthread_cond_t go, done;
+        int has_work, quit, running;
+        void (*fn)(void *);
+        void *arg;
+        pthread_t thread;
+    } cs_worker;
+    static void *cs_worker_main(void *p) {
+        cs_worker *w = (cs_worker *) p;
+        pthread_mutex_lock(&w->mu);
+        for (;;) {
+            while (!w->has_work && !w->quit)
+                pthread_cond_wait(&w->go, &w->mu);
+            if (w->quit)
+                break;
+            pthread_mutex_unlock(&w->mu);
+            w->fn(w->arg);
+            pthread_mutex_lock(&w->mu);
+            w->has_work = 0;
+            pthread_cond_signal(&w->done);
+        }
+        pthread_mutex_unlock(&w->mu);
+        return NULL;
+    }
+    /* 1 when the thread started, 0 when not (then the caller works alone) */
+    static int cs_worker_start(cs_worker *w) {
+        pthread_mutex_init(&w->mu, NULL);
+        pthread_cond_init(&w->go, NULL);
+        pthread_cond_init(&w->done, NULL);
+        w->has_work = 0;
+        w->quit = 0;
+        w->running = cs_thread_start(&w->thread, cs_worker_main, w);
+        return w->running;
+    }
+    static void cs_worker_post(cs_worker *w, void (*fn)(void *), void *arg) {
+        pthread_mutex_lock(&w->mu);
+        w->fn = fn;
+        w->arg = arg;
+        w->has_work = 1;
+        pthread_cond_signal(&w->go);
+        pthread_mutex_unlock(&w->mu);
+    }
+    static void cs_worker_wait(cs_worker *w) {
+        pthread_mutex_lock(&w->mu);
+        while (w->has_work)
+            pthread_cond_wait(&w->done, &w->mu);
+        pthread_mutex_unlock(&w->mu);
+    }
+    static void cs_worker_stop(cs_worker *w) {
+        if (w->running) {
+            pthread_mutex_lock(&w->mu);
+            w->quit = 1;
+            pthread_cond_signal(&w->go);
+            pthread_mutex_unlock(&w->mu);
+            cs_thread_join(w->thread);
+            w->running = 0;
+        }
+        pthread_cond_destroy(&w->go);
+        pthread_cond_destroy(&w->done);
+        pthread_mutex_destroy(&w->mu);
+    }
+    """
+    ctypedef struct cs_worker:
+        int running
+    int cs_worker_start(cs_worker *w) nogil
+    void cs_worker_post(cs_worker *w, void (*fn)(void *) noexcept nogil, void *arg) nogil
+    void cs_worker_wait(cs_worker *w) nogil
+    void cs_worker_stop(cs_worker *w) nogil
 
 
 TURN_END, IN_TURN, CHANCE = 0, 1, 2
@@ -69,12 +144,16 @@ cdef int resolve_chance(const cs_game *g, void *st, int who, uint64_t *rng, cs_m
 
 
 cdef int describe_node(const cs_game *g, const void *st, int who, cs_move *moves, int32_t *acts,
-                       float *obs, uint8_t *mask) noexcept nogil:
+                       int previous, float *obs, uint8_t *mask) noexcept nogil:
     """The observation of `st` for `who` (player 0 at a terminal state),
-    its legal moves, their actions and the action mask; returns the count."""
+    its legal moves, their actions and the action mask; returns the count.
+    The mask holds 1 at the `previous` actions acts[] lists, 0 elsewhere
+    (the masks are read-only to the caller): only those are cleared, not
+    the whole row (Claim's has 11,342 actions)."""
     cdef int n = 0, k
     g.observe(g.ctx, st, who if who >= 0 else 0, obs)
-    memset(mask, 0, g.num_actions)
+    for k in range(previous):
+        mask[acts[k]] = 0
     if who >= 0:
         n = g.legal_moves(g.ctx, st, moves)
         for k in range(n):
@@ -114,12 +193,11 @@ cdef void run_lane(Lane *L) noexcept nogil:
                 L.done[i] = 0
         L.to_move[i] = who
         L.nmoves[i] = describe_node(g, st, who, L.moves + <size_t> i * M, L.acts + <size_t> i * M,
-                                    L.obs + <size_t> i * O, L.mask + <size_t> i * A)
+                                    L.nmoves[i], L.obs + <size_t> i * O, L.mask + <size_t> i * A)
 
 
-cdef void *lane_main(void *arg) noexcept nogil:
+cdef void lane_work(void *arg) noexcept nogil:
     run_lane(<Lane *> arg)
-    return NULL
 
 
 cdef const cs_game *learning_game(object game) except NULL:
@@ -163,7 +241,7 @@ cdef class Batch:
     is then its new game's first node.
 
     The arrays returned are the batch's own, overwritten by the next call
-    (copy what you keep).  `threads=2` steps the two halves of the batch in
+    (copy what you keep); the masks are read-only.  `threads=2` steps the two halves of the batch in
     two threads (a batch of MIN_SPLIT games or more: below, a thread's
     start costs more than it saves); the trajectories do not depend on it
     (each game draws from its own stream).  The GIL is released while the games are stepped."""
@@ -185,6 +263,7 @@ cdef class Batch:
     cdef int32_t *chosen
     cdef cs_move *outcomes
     cdef double *probs
+    cdef cs_worker *worker           # threads=2: the helper thread, else NULL
     cdef readonly object observations
     cdef readonly object masks
     cdef readonly object rewards
@@ -206,6 +285,7 @@ cdef class Batch:
         self.chosen = NULL
         self.outcomes = NULL
         self.probs = NULL
+        self.worker = NULL
 
     def __init__(self, position, int n, seed=0, int threads=1):
         state = _engine_state(position)
@@ -230,7 +310,7 @@ cdef class Batch:
         self.pick_rng = <uint64_t *> malloc(sizeof(uint64_t) * n)
         self.moves = <cs_move *> malloc(sizeof(cs_move) * <size_t> n * M)
         self.acts = <int32_t *> malloc(sizeof(int32_t) * <size_t> n * M)
-        self.nmoves = <int32_t *> malloc(sizeof(int32_t) * n)
+        self.nmoves = <int32_t *> calloc(n, sizeof(int32_t))
         self.chosen = <int32_t *> malloc(sizeof(int32_t) * n)
         self.outcomes = <cs_move *> malloc(sizeof(cs_move) * 2 * C)
         self.probs = <double *> malloc(sizeof(double) * 2 * C)
@@ -245,12 +325,25 @@ cdef class Batch:
         self.to_move = numpy.zeros(n, dtype=numpy.int32)
         self.obs_view = self.observations
         self.mask_view = self.masks
+        self.masks.flags.writeable = False       # describe_node clears only the entries it set
         self.rew_view = self.rewards
         self.done_view = self.done
         self.to_move_view = self.to_move
+        if threads == 2 and n >= MIN_SPLIT:
+            self.worker = <cs_worker *> calloc(1, sizeof(cs_worker))
+            if self.worker == NULL:
+                raise MemoryError()
+            if not cs_worker_start(self.worker):
+                cs_worker_stop(self.worker)
+                free(self.worker)
+                self.worker = NULL          # no thread to be had: one thread steps them all
         self.reset(seed)
 
     def __dealloc__(self):
+        if self.worker != NULL:
+            with nogil:
+                cs_worker_stop(self.worker)
+            free(self.worker)
         free(self.states)
         free(self.rng)
         free(self.pick_rng)
@@ -268,8 +361,7 @@ cdef class Batch:
 
     cdef void _run(self, int reset_all) noexcept nogil:
         cdef Lane lanes[2]
-        cdef pthread_t helper
-        cdef int k, count = 2 if self.threads == 2 and self.n >= MIN_SPLIT else 1
+        cdef int k, count = 2 if self.worker != NULL else 1
         cdef int C = max(1, self.g.max_outcomes)
         for k in range(count):
             lanes[k].g = self.g
@@ -290,12 +382,12 @@ cdef class Batch:
             lanes[k].reset_all = reset_all
             lanes[k].lo = self.n * k // count
             lanes[k].hi = self.n * (k + 1) // count
-        if count == 2 and cs_thread_start(&helper, lane_main, &lanes[1]):
+        if count == 2:
+            cs_worker_post(self.worker, lane_work, &lanes[1])
             run_lane(&lanes[0])
-            cs_thread_join(helper)
+            cs_worker_wait(self.worker)
         else:
-            for k in range(count):
-                run_lane(&lanes[k])
+            run_lane(&lanes[0])
 
     def reset(self, seed=None):
         """Restarts every game from the start state: (observations, masks,
@@ -442,6 +534,7 @@ cdef class Single:
             raise MemoryError()
         self.mask = numpy.zeros(self.num_actions, dtype=numpy.int8)
         self.mask_view = self.mask.view(numpy.uint8)
+        self.mask.flags.writeable = False
         self.reset(seed)
 
     def __dealloc__(self):
@@ -474,7 +567,8 @@ cdef class Single:
             self.g.apply(self.g.ctx, self.st, self.chance_log[self.chance_count & 63])
             self.chance_count += 1
             self.to_move = self.g.to_move(self.g.ctx, self.st)
-        memset(&self.mask_view[0], 0, self.num_actions)
+        for k in range(self.nmoves):            # the mask is read-only to the caller: clear what was set
+            self.mask_view[self.acts[k]] = 0
         self.nmoves = 0
         if self.to_move >= 0:
             self.nmoves = self.g.legal_moves(self.g.ctx, self.st, self.moves)

@@ -8,8 +8,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_python_blocks_of_tensors_md_run():
+def test_the_python_blocks_of_tensors_md_run(monkeypatch):
     pytest.importorskip("pettingzoo")
+    monkeypatch.chdir(ROOT)                     # the examples name files from the project's root
     text = (ROOT / "docs" / "tensors.md").read_text()
     blocks = re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
     assert len(blocks) >= 5

@@ -1,10 +1,10 @@
 """What a Claim turn does, in words and as marks (Position.describe,
 claimsolve.game.MoveReport).
 
-The turn is first played by the reference rules (rules.play_move: a move
-they refuse is refused here with their reason); then its tokens are walked
-again with the rules' own steps (rules.conquest_in, rules.move_viking), the
-board compared before and after each step, so that what is reported is
+The turn is first read and played (notation.play_move: a move it refuses
+is refused here with its reason); then its tokens are walked again with
+the rules' own steps (rules.conquest_in, rules.move_viking), the board
+compared before and after each step, so that what is reported is
 what the rules did: the Vikings settled, the brawl's removals, each
 movement with the pieces its landing captured, the towers placed by choice,
 swapped in a conquest or placed at once on the point of a captured tower.
@@ -14,20 +14,19 @@ own: the rules do not tell routes apart.  Its route here is the shortest
 chain of jumps on the board of that moment (the first in direction order
 among equals); a route written in full (`c3-e3-e5`) is reported as written.
 """
-from collections import deque
 from dataclasses import replace
 
 from ..errors import MoveError
 from ..game import MoveReport
-from . import rules
+from . import notation, rules
 from .rules import TOWER
 
 
 def describe(state, move):
     """The MoveReport of the turn `move` (a string in any accepted form)
     played from the rules' State `state`."""
-    rules.play_move(state, move)                 # refuses an illegal turn with its reason
-    tokens = rules._Reader(state, move).tokens   # lower case, spaces normalised
+    notation.play_move(state, move)                 # refuses an illegal turn with its reason
+    tokens = notation._Reader(state, move).tokens   # lower case, spaces normalised
     return {"settle": _settle, "brawl": _brawl, "towers": _turn, "play": _turn}[state.phase](state, tokens)
 
 
@@ -171,32 +170,11 @@ def _turn(state, tokens):
     return walk.report()
 
 
+
 def jump_route(island, board, start, end):
-    """The points of the shortest movement from `start` to `end` on `board`:
-    [start, end] for a step, else every landing of a jump chain (each jump
-    over a neighbouring piece to the free point behind it; the start counts
-    as free while the Viking jumps).  Among chains of one length, the first
-    in direction order (up, right, down, left)."""
-    if end in island.neighbours(start):
-        return [start, end]
-    came_from = {start: None}
-    todo = deque([start])
-    while todo:
-        here = todo.popleft()
-        if here == end:
-            break
-        for direction in range(4):
-            over = island.next(here, direction)
-            if over is None or over == start or board[over] is None:
-                continue
-            landing = island.next(over, direction)
-            if landing is None or landing in came_from or (board[landing] is not None and landing != start):
-                continue
-            came_from[landing] = here
-            todo.append(landing)
-    if end not in came_from:
+    """The route of a movement written start-end (rules.movement_route);
+    a MoveError when the board has none (play_move took the move: a bug)."""
+    route = rules.movement_route(island, board, start, end)
+    if route is None:
         raise MoveError(f"{island.point_name(start)}-{island.point_name(end)}", "describe: no route found")
-    route = [end]
-    while came_from[route[-1]] is not None:
-        route.append(came_from[route[-1]])
-    return route[::-1]
+    return route

@@ -72,6 +72,7 @@ from . import rules
 from .islands import ISLANDS
 from .position import ClaimPosition
 from .rules import BRAWLS, VARIANTS
+from .starts import random_play_start
 
 SHORT_NAME = "python_claimsolve_claim"
 PASS, STOP = 0, 1
@@ -412,7 +413,6 @@ def start_position(params):
         raise _bad("brawl", f"must be one of {', '.join(BRAWLS)}, not {brawl!r}")
     try:
         if start == "play":
-            from .starts import random_play_start
             return random_play_start(seed, players=players, island=island, variant=variant, brawl=brawl)
         return ClaimPosition.new(players=players, island=island, variant=variant, seed=seed, brawl=brawl)
     except ClaimsolveError as exc:

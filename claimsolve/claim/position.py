@@ -13,7 +13,8 @@ import random
 from .. import limits
 from ..errors import ClaimsolveError, PositionError
 from ..game import Position
-from . import rules
+from . import notation, rules
+from .describe import describe as describe_move
 from .islands import ISLANDS, Island, random_island, standard_island, territories_for
 from .rules import (BRAWLS, MAX_COUNT, PHASES, STANDSTILLS, TOWER, TOWERS_PER_COLOUR, VARIANTS, VIKING,
                     VIKINGS_PER_COLOUR, Rules, State)
@@ -466,7 +467,7 @@ class ClaimPosition(Position):
         if self.phase in ("settle", "brawl") or self.is_over():
             yield from self.legal_moves()
             return
-        from .engine import iter_turns
+        from .engine import iter_turns      # deferred: the engine loads at first use (start-up)
         for move, _end in iter_turns(self):
             yield move
 
@@ -476,14 +477,13 @@ class ClaimPosition(Position):
         return [(t.move, ClaimPosition(t.state)) for t in rules.legal_turns(self._state)]
 
     def play(self, move, rng=None):
-        return ClaimPosition(rules.play_move(self._state, move))
+        return ClaimPosition(notation.play_move(self._state, move))
 
     def describe(self, move):
         """What the turn `move` does (claimsolve.game.MoveReport): the Vikings
         settled or removed, the movement and its route, the pieces captured,
         the towers placed or swapped (claimsolve/claim/describe.py)."""
-        from .describe import describe
-        return describe(self._state, move)
+        return describe_move(self._state, move)
 
     def is_over(self):
         return rules.is_over(self._state)

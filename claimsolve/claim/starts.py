@@ -5,6 +5,7 @@ engine fights for the territories rather than how it settles."""
 import random
 
 from .._engine import GameState
+from .position import ClaimPosition
 
 
 def random_play_start(seed, players=None, island=None, variant=None, brawl=None):
@@ -14,8 +15,6 @@ def random_play_start(seed, players=None, island=None, variant=None, brawl=None)
     brawl by `brawl`, the rules' brawl: None for the default, "even").  A
     game that random towers already won is played on from the next seed's
     decisions, so the position is never over."""
-    from .position import ClaimPosition
-
     start = ClaimPosition.new(players=players, island=island, variant=variant, seed=seed, brawl=brawl)
     first = start.engine_state()
     game, state = first.game, first.state_bytes()

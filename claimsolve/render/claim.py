@@ -8,8 +8,6 @@ dashed discs tied together, brawl removals as crosses, tower placements as
 dashed castles, movements as arrows along their route (a jump chain hop by
 hop), and the pieces a movement captures crossed out small.
 """
-from collections import deque
-
 from ..claim import rules
 from . import svg as S
 from .style import CLAIM
@@ -404,28 +402,7 @@ def move_marks(position, geometry, move, colour, width, opacity):
 
 
 def movement_route(island, board, start, end):
-    """The points a movement from `start` to `end` goes through: a step, or
-    the shortest chain of jumps (over a piece to the free point behind it;
-    the start counts as free while the Viking jumps), start and end
-    included.  A movement the board does not allow is drawn straight."""
-    if end in island.neighbours(start):
-        return [start, end]
-    came_from, todo = {start: None}, deque([start])
-    while todo:
-        here = todo.popleft()
-        if here == end:
-            route = []
-            while here is not None:
-                route.append(here)
-                here = came_from[here]
-            return route[::-1]
-        for direction in range(4):
-            over = island.next(here, direction)
-            if over is None or over == start or board[over] is None:
-                continue
-            landing = island.next(over, direction)
-            if landing is None or landing in came_from or (board[landing] is not None and landing != start):
-                continue
-            came_from[landing] = here
-            todo.append(landing)
-    return [start, end]
+    """The points a movement from `start` to `end` goes through, start and
+    end included (rules.movement_route: a step, or the shortest chain of
+    jumps).  A movement the board does not allow is drawn straight."""
+    return rules.movement_route(island, board, start, end) or [start, end]

@@ -118,3 +118,24 @@ def policies_charts(summary, folder):
     axes.set_title(f"{summary['game']} at {summary['seats']} seats: {summary['games']} games" + _title(summary),
                    fontsize=10)
     return [_save(figure, folder, "policies.svg")]
+
+
+def ladder_charts(summary, folder):
+    """ladder.svg: each spec's Elo rating with its 95% interval, best on
+    top, the anchor's 0 dashed; none before the first game."""
+    entries = list(reversed(summary["ladder"]))
+    if not entries:
+        return []
+    figure, axes = plt.subplots(figsize=(6, 0.45 * len(entries) + 1.5))
+    centre, errors = _errors(entries, "rating")
+    labels = [entry["spec"] for entry in entries]
+    axes.errorbar(centre, labels, xerr=errors, fmt="o", capsize=4, color=COLORS["bar"])
+    axes.axvline(0, color=COLORS["fair"], linestyle="--", label=f"{summary['anchor']} (held at 0)")
+    for y, entry in enumerate(entries):
+        axes.annotate(f"{entry['rating']:+.0f}" if round(entry["rating"]) else "0", (entry["rating"], y), textcoords="offset points", xytext=(0, 6),
+                      ha="center", fontsize=8)
+    axes.set_xlabel(f"Elo rating above {summary['anchor']} (95% interval)")
+    axes.legend(fontsize=8)
+    axes.set_title(f"{summary['game']} at {summary['seats']} seats: {summary['games']} games" + _title(summary),
+                   fontsize=10)
+    return [_save(figure, folder, "ladder.svg")]

@@ -1,15 +1,17 @@
 """The kinds of study: `solve` (exact values of many setups), `match` (A
-against B over many games, with an optional SPRT) and `policies` (a round
-robin of player specs at one table size, every seating rotated).
+against B over many games, with an optional SPRT), `policies` (a round
+robin of player specs at one table size, every seating rotated) and
+`ladder` (the same round robin, then Elo ratings fitted to all of it).
 
 Each game is reached through the catalog (its descriptor): `solve` takes
-the games with an exact solver, `match` and `policies` every game.
+the games with an exact solver, the others every game.
 """
 import itertools
 import json
 import math
 import random
 import re
+import textwrap
 from collections import Counter
 
 from .. import limits, solve
@@ -135,6 +137,11 @@ def _seeded(game):
 def _options_text(params):
     words = [f"--{key} {params[key]}" for key in ("players", "size", "island", "variant") if params.get(key)]
     return " ".join(words)
+
+
+def _heading(summary, what):
+    """The first line of a report: the game, its options and `what`."""
+    return f"{summary['game']} {summary['options']}".strip() + ": " + what
 
 
 def _by_seat(rows, seats):
@@ -423,9 +430,8 @@ class MatchStudy(StudyKind):
 
     def text(self, summary):
         n = summary["games"]
-        head = f"{summary['game']} {summary['options']}".strip()
-        lines = [f"{head}: A = {summary['a']} against B = {summary['b']}, {n} games "
-                 f"({summary['seats']} seats, {summary['sides']} sides)"]
+        lines = [_heading(summary, f"A = {summary['a']} against B = {summary['b']}, {n} games "
+                                   f"({summary['seats']} seats, {summary['sides']} sides)")]
         if not n:
             return "\n".join(lines)
         lo, hi = summary["ci95"]
@@ -484,20 +490,21 @@ def parse_sprt(value):
 _RANGE = re.compile(r"(?P<head>[^:]+:(?:[A-Za-z_][A-Za-z_0-9]*=)?)(?P<low>[0-9]+)\.\.(?P<high>[0-9]+)")
 
 
-def split_policies(text):
+def split_policies(text, option="--policies"):
     """"threshold:3..8,risk:0.2,optimum" -> the specs, ranges expanded
     (threshold:3 ... threshold:8).  A comma starts a new spec unless what
-    follows is an option of the one before (`mcts:time=0.5,c=1.2`)."""
+    follows is an option of the one before (`mcts:time=0.5,c=1.2`).
+    `option` names the option in a refusal."""
     if isinstance(text, (list, tuple)):
-        parts = [part for each in text for part in split_policies(each)]
+        parts = [part for each in text for part in split_policies(each, option)]
         return parts
     if not isinstance(text, str) or not text.strip():
-        raise ClaimsolveError("option '--policies': needs player specs like threshold:3..8,risk:0.2,optimum")
+        raise ClaimsolveError(f"option '{option}': needs player specs like threshold:3..8,risk:0.2,optimum")
     specs = []
     for part in text.split(","):
         part = part.strip()
         if not part:
-            raise ClaimsolveError(f"option '--policies': an empty spec in {limits.quoted(text)}")
+            raise ClaimsolveError(f"option '{option}': an empty spec in {limits.quoted(text)}")
         if "=" in part and ":" not in part and specs:
             specs[-1] += "," + part
         else:
@@ -508,7 +515,7 @@ def split_policies(text):
         if match:
             low, high = int(match["low"]), int(match["high"])
             if high < low or high - low >= MAX_POLICIES:
-                raise ClaimsolveError(f"option '--policies': the range in {spec} must run upwards, "
+                raise ClaimsolveError(f"option '{option}': the range in {spec} must run upwards, "
                                       f"at most {MAX_POLICIES} values")
             out.extend(f"{match['head']}{k}" for k in range(low, high + 1))
         else:
@@ -529,43 +536,59 @@ def tables(policies, seats):
 class PoliciesStudy(StudyKind):
     """A round robin of player specs at one table size: every table of
     different policies, every seating of it rotated (seat 1 to each in
-    turn), round after round; round r plays from start seed + r."""
+    turn), round after round; round r plays from start seed + r.
+
+    `specs_key` names the parameter (and option) holding the specs:
+    LadderStudy plays the same round robin under `--specs`."""
 
     name = "policies"
+    specs_key = "policies"
     columns = (("round", "INTEGER"), ("start_seed", "INTEGER"), ("seating", "TEXT"), ("first", "INTEGER"),
                ("points", "TEXT"), ("plies", "INTEGER"))
     json_columns = ("seating", "points")
 
-    def options(self, game, policies, games, players=None, size=None, island=None, variant=None, seed=0):
+    def round_robin(self, game, specs, players=None, size=None, island=None, variant=None, seed=0):
+        """The checked parameters every round robin has: the game, the specs
+        (ranges expanded), the table size, the start options, the seed and
+        `per_round` (the games of a round)."""
+        option = f"--{self.specs_key}"
         descriptor = get_game(game)
-        specs = split_policies(policies)
+        specs = split_policies(specs, option)
         if len(specs) < 2:
-            raise ClaimsolveError("option '--policies': a round robin needs two policies or more")
+            raise ClaimsolveError(f"option '{option}': a round robin needs two specs or more")
         if len(specs) > MAX_POLICIES:
-            raise ClaimsolveError(f"option '--policies': at most {MAX_POLICIES} policies")
+            raise ClaimsolveError(f"option '{option}': at most {MAX_POLICIES} specs")
         repeated = [spec for spec, count in Counter(specs).items() if count > 1]
         if repeated:
-            raise ClaimsolveError(f"option '--policies': {repeated[0]} is given twice")
+            raise ClaimsolveError(f"option '{option}': {repeated[0]} is given twice")
         for spec in specs:
             make_player(spec, game=game)
-        games = limits.games(games, "--games")
         seed = limits.seed(seed, "--seed")
         start = _first_start(game, seed, dict(players=players, size=size, island=island, variant=variant))
         seats = start.num_players
         sides = len(descriptor.teams(start))
         if sides != seats:
-            raise ClaimsolveError(f"study policies: every seat must be its own side ({game} at {seats} seats "
+            raise ClaimsolveError(f"study {self.name}: every seat must be its own side ({game} at {seats} seats "
                                   f"has {sides} sides); use study match for teams")
         per_round = len(tables(specs, seats)) * seats
         if per_round > MAX_ROUND:
-            raise ClaimsolveError(f"option '--policies': {per_round:,} games in one round (every table, "
-                                  f"every seating) is too many; give fewer policies")
-        rounds = math.ceil(games / per_round)
-        if rounds * per_round > MAX_TASKS:
-            raise ClaimsolveError(f"option '--games': at most {MAX_TASKS:,} in one study")
-        return {"game": game, "policies": specs, "games": rounds * per_round, "rounds": rounds,
-                "per_round": per_round, "players": seats if descriptor.takes("players") else None,
-                "seats": seats, "size": size, "island": island, "variant": variant, "seed": seed}
+            raise ClaimsolveError(f"option '{option}': {per_round:,} games in one round (every table, "
+                                  f"every seating) is too many; give fewer specs")
+        return {"game": game, self.specs_key: specs, "per_round": per_round,
+                "players": seats if descriptor.takes("players") else None, "seats": seats, "size": size,
+                "island": island, "variant": variant, "seed": seed}
+
+    def with_rounds(self, params, rounds, option):
+        """`params` with `rounds` rounds and their games (refused beyond
+        MAX_TASKS, naming `option`)."""
+        if rounds * params["per_round"] > MAX_TASKS:
+            raise ClaimsolveError(f"option '{option}': at most {MAX_TASKS:,} games in one study")
+        return dict(params, games=rounds * params["per_round"], rounds=rounds)
+
+    def options(self, game, policies, games, players=None, size=None, island=None, variant=None, seed=0):
+        games = limits.games(games, "--games")
+        params = self.round_robin(game, policies, players, size, island, variant, seed)
+        return self.with_rounds(params, math.ceil(games / params["per_round"]), "--games")
 
     params_types = {"game": "text", "policies": "texts", "games": "count", "rounds": "count",
                     "per_round": "count", "players": "count?", "seats": "count", "size": "text?",
@@ -573,15 +596,16 @@ class PoliciesStudy(StudyKind):
 
     def params_problem(self, params):
         get_game(params["game"])
-        specs, seats = params["policies"], params["seats"]
+        key = self.specs_key
+        specs, seats = params[key], params["seats"]
         if len(specs) < 2 or len(specs) > MAX_POLICIES or len(set(specs)) != len(specs):
-            return f"'policies' must be 2 to {MAX_POLICIES} different specs"
+            return f"'{key}' must be 2 to {MAX_POLICIES} different specs"
         n = len(specs)
         if (math.comb(n, seats) if n >= seats else math.comb(n + seats - 1, seats)) * seats > MAX_ROUND:
-            return f"{n} policies at {seats} seats make more than {MAX_ROUND:,} games a round"
+            return f"{n} {key} at {seats} seats make more than {MAX_ROUND:,} games a round"
         per_round = len(tables(specs, seats)) * seats
         if params["per_round"] != per_round:
-            return f"'per_round' is {params['per_round']}; its policies and seats make {per_round}"
+            return f"'per_round' is {params['per_round']}; its {key} and seats make {per_round}"
         if params["games"] != params["rounds"] * per_round or params["games"] > MAX_TASKS:
             return f"'games' is {params['games']}, not {params['rounds']} rounds of {per_round}"
         return None
@@ -589,7 +613,7 @@ class PoliciesStudy(StudyKind):
     def column_rules(self, params):
         seats = params["seats"]
         return {"round": schema.integer("round", low=0), "start_seed": schema.integer("start_seed", null=True),
-                "seating": schema.texts("seating", seats, among=params["policies"]),
+                "seating": schema.texts("seating", seats, among=params[self.specs_key]),
                 "first": schema.integer("first", low=1, high=seats), "points": schema.numbers("points", seats),
                 "plies": schema.integer("plies", low=0)}
 
@@ -602,7 +626,7 @@ class PoliciesStudy(StudyKind):
     def run_task(self, params, index, cache):
         game, seed, seats = params["game"], params["seed"], params["seats"]
         if "tables" not in cache:
-            cache["tables"] = tables(params["policies"], seats)
+            cache["tables"] = tables(params[self.specs_key], seats)
         rnd, rest = divmod(index, params["per_round"])
         table, rotation = divmod(rest, seats)
         seating = [cache["tables"][table][(seat + rotation) % seats] for seat in range(seats)]
@@ -615,8 +639,8 @@ class PoliciesStudy(StudyKind):
                 "plies": len(moves)}
 
     def describe(self, key, value):
-        if key == "policies":
-            return f"--policies {','.join(value)}"
+        if key == self.specs_key:
+            return f"--{key} {','.join(value)}"
         return f"--{key} {value}" if value is not None else f"no --{key}"
 
     def note(self, params, store):
@@ -631,8 +655,9 @@ class PoliciesStudy(StudyKind):
         best = max(totals, key=lambda spec: totals[spec] / games[spec])
         return f"leading: {best} {totals[best] / games[best]:.3f}"
 
-    def summary(self, params, rows, total):
-        seats = params["seats"]
+    def points_table(self, params, rows):
+        """Each spec's {policy, games, points, mean, ci95, wins}, in the
+        order of the specs."""
         totals, games, wins = Counter(), Counter(), Counter()
         for row in rows:
             for spec, p in zip(row["seating"], row["points"]):
@@ -640,15 +665,19 @@ class PoliciesStudy(StudyKind):
                 games[spec] += 1
                 wins[spec] += p == 1
         table = []
-        for spec in params["policies"]:
+        for spec in params[self.specs_key]:
             entry = stats.mean_points(totals[spec], games[spec])
             entry["policy"] = spec
             entry["wins"] = wins[spec]
             table.append(entry)
-        table.sort(key=lambda entry: -entry["mean"])
+        return table
+
+    def summary(self, params, rows, total):
+        seats = params["seats"]
+        table = sorted(self.points_table(params, rows), key=lambda entry: -entry["mean"])
         by_seat, first = _by_seat(rows, seats)
         n = len(rows)
-        return {"kind": "policies", "game": params["game"], "seats": seats, "options": _options_text(params),
+        return {"kind": self.name, "game": params["game"], "seats": seats, "options": _options_text(params),
                 "games": n, "rounds_done": n // params["per_round"], "rounds": params["rounds"],
                 "per_round": params["per_round"], "expected_share": round(1 / seats, 4), "policies": table,
                 "by_seat": by_seat, "first_mover": dict(first, edge=round(first["mean"] - 1 / seats, 4) if n else None),
@@ -656,9 +685,9 @@ class PoliciesStudy(StudyKind):
 
     def text(self, summary):
         n = summary["games"]
-        head = f"{summary['game']} {summary['options']}".strip()
-        lines = [f"{head}: round robin of {len(summary['policies'])} policies at {summary['seats']} seats, "
-                 f"{n} games ({summary['per_round']} a round: every table, every seating rotated)"]
+        lines = [_heading(summary, f"round robin of {len(summary['policies'])} policies at {summary['seats']} "
+                                   f"seats, {n} games ({summary['per_round']} a round: every table, every seating "
+                                   "rotated)")]
         if not n:
             return "\n".join(lines)
         lines.append(f"Points per game (a win 1, shared when tied; equal policies: {summary['expected_share']:.3f}):")
@@ -667,10 +696,7 @@ class PoliciesStudy(StudyKind):
             lo, hi = entry["ci95"]
             lines.append(f"  {rank:2}. {entry['policy']:{width}}  {entry['mean']:.3f}   95% {lo:.3f} to {hi:.3f}"
                          f"   ({entry['games']} games, {entry['wins']} won)")
-        first = summary["first_mover"]
-        lines.append("Points by seat: "
-                     + "   ".join(f"{seat}: {p['mean']:.3f}" for seat, p in summary["by_seat"].items())
-                     + f"   (the first to move: edge {first['edge']:+.3f})")
+        lines.append(_seats_line(summary))
         return "\n".join(lines)
 
     def charts(self, summary, rows, folder):
@@ -678,7 +704,131 @@ class PoliciesStudy(StudyKind):
         return charts.policies_charts(summary, folder)
 
 
-KINDS = {kind.name: kind for kind in (SolveStudy(), MatchStudy(), PoliciesStudy())}
+def _seats_line(summary):
+    first = summary["first_mover"]
+    return ("Points by seat: " + "   ".join(f"{seat}: {p['mean']:.3f}" for seat, p in summary["by_seat"].items())
+            + f"   (the first to move: edge {first['edge']:+.3f})")
+
+
+# -- ladder ----------------------------------------------------------------------------------
+
+class LadderStudy(PoliciesStudy):
+    """`policies`' round robin, K games at every table (every seating
+    rotated), then Elo ratings with 95% intervals fitted to all the games
+    at once, one spec (the anchor) held at 0: claimsolve.study.ratings."""
+
+    name = "ladder"
+    specs_key = "specs"
+
+    def options(self, game, specs, games_per_table, players=None, size=None, island=None, variant=None, seed=0,
+                anchor=None):
+        per_table = limits.games(games_per_table, "--games-per-table")
+        params = self.round_robin(game, specs, players, size, island, variant, seed)
+        specs = params["specs"]
+        if anchor is None:
+            anchor = specs[0]
+        elif not isinstance(anchor, str) or anchor.strip() not in specs:
+            raise ClaimsolveError(f"option '--anchor': {limits.quoted(str(anchor))} is not one of the specs "
+                                  f"({', '.join(specs)})")
+        rounds = math.ceil(per_table / params["seats"])
+        params = self.with_rounds(params, rounds, "--games-per-table")
+        return dict(params, anchor=anchor.strip(), games_per_table=rounds * params["seats"])
+
+    params_types = {"game": "text", "specs": "texts", "anchor": "text", "games_per_table": "count",
+                    "games": "count", "rounds": "count", "per_round": "count", "players": "count?", "seats": "count",
+                    "size": "text?", "island": "text?", "variant": "text?", "seed": "whole"}
+
+    def params_problem(self, params):
+        problem = super().params_problem(params)
+        if problem:
+            return problem
+        if params["anchor"] not in params["specs"]:
+            return f"'anchor' {limits.quoted(params['anchor'])} is not one of the specs"
+        if params["games_per_table"] != params["rounds"] * params["seats"]:
+            return (f"'games_per_table' is {params['games_per_table']}, not {params['rounds']} rounds "
+                    f"of {params['seats']} seatings")
+        return None
+
+    def describe(self, key, value):
+        if key in ("games_per_table", "anchor"):
+            return f"--{key.replace('_', '-')} {value}"
+        return super().describe(key, value)
+
+    def summary(self, params, rows, total):
+        from . import ratings       # deferred: numpy and scipy, only to fit
+
+        out = super().summary(params, rows, total)
+        specs, anchor = params["specs"], params["anchor"]
+        out.update(anchor=anchor, games_per_table=params["games_per_table"], ladder=[], converged=None,
+                   scale=f"Elo points above {anchor}", prior_draws=ratings.PRIOR_DRAWS,
+                   model="Bradley-Terry" if params["seats"] == 2 else "Plackett-Luce, first place",
+                   interval="95%: rating +- 1.96 standard errors from the Hessian of the log-likelihood")
+        if not rows:
+            return out
+        seats, points, _games = ratings.table_counts(specs, rows)
+        fitted = ratings.fit(specs, seats, points, anchor=specs.index(anchor))
+        out["converged"] = fitted["converged"]
+        for i, entry in enumerate(self.points_table(params, rows)):
+            out["ladder"].append({"spec": entry["policy"], "rating": round(fitted["ratings"][i], 1),
+                                  "ci95": [round(x, 1) for x in fitted["ci95"][i]], "se": round(fitted["se"][i], 1),
+                                  "games": entry["games"], "points": entry["points"], "mean": entry["mean"],
+                                  "mean_ci95": entry["ci95"], "wins": entry["wins"]})
+        out["ladder"].sort(key=lambda entry: -entry["rating"])
+        for rank, entry in enumerate(out["ladder"], 1):
+            entry["rank"] = rank
+        return out
+
+    def text(self, summary):
+        seats = summary["seats"]
+        heading = _heading(summary, f"ladder of {len(summary['policies'])} specs at {seats} seats, "
+                                    f"{summary['games']} games ({summary['games_per_table']} at every table, "
+                                    "every seating rotated)")
+        if not summary["ladder"]:
+            return heading
+        lines = [heading]
+        anchor = summary["anchor"]
+        if seats == 2:
+            lines.append(_wrapped(f"Rating: Elo points above {anchor}, held at 0. D points above an opponent "
+                                  "score 1 / (1 + 10^(-D/400)) a game against it (200: 0.76), a draw half a "
+                                  "point; fitted to every game at once (Bradley-Terry)."))
+        else:
+            lines.append(_wrapped(f"Rating: Elo points above {anchor}, held at 0. A seat wins with chance "
+                                  f"10^(R/400) over the sum of 10^(R/400) of the {seats} at its table "
+                                  "(Plackett-Luce's first place: Bradley-Terry for more than two), a shared win "
+                                  "split; fitted to every game at once."))
+        width = max(len("spec"), *(len(entry["spec"]) for entry in summary["ladder"]))
+        lines.append(f"  rank  {'spec':{width}}  rating     95% interval   games  points/game")
+        for entry in summary["ladder"]:
+            if entry["spec"] == anchor:
+                interval = "anchor"
+            else:
+                interval = f"{entry['ci95'][0]:+5.0f} to {entry['ci95'][1]:+5.0f}"
+            lines.append(f"  {entry['rank']:4}  {entry['spec']:{width}}  {_rating_text(entry['rating']):>6}"
+                         f"  {interval:>15}  {entry['games']:6}  {entry['mean']:11.3f}")
+        lines.append(_wrapped(f"95% interval: the rating +- 1.96 standard errors from the Hessian of the "
+                              f"log-likelihood at its maximum, {anchor} held at 0; a prior of "
+                              f"{summary['prior_draws']:g} drawn game between every two specs keeps a clean sweep "
+                              "finite."))
+        if not summary["converged"]:
+            lines.append("WARNING: the fit did not converge; the ratings are where it stopped.")
+        lines.append(f"Points per game: a win 1, shared when tied (equal specs: {summary['expected_share']:.3f}).")
+        lines.append(_seats_line(summary))
+        return "\n".join(lines)
+
+    def charts(self, summary, rows, folder):
+        from . import charts     # deferred: matplotlib, an extra, loads only to draw
+        return charts.ladder_charts(summary, folder)
+
+
+def _wrapped(text):
+    return textwrap.fill(text, 100, subsequent_indent="  ")
+
+
+def _rating_text(rating):
+    return f"{rating:+.0f}" if round(rating) else "0"
+
+
+KINDS = {kind.name: kind for kind in (SolveStudy(), MatchStudy(), PoliciesStudy(), LadderStudy())}
 
 
 def get_kind(name):

@@ -30,7 +30,12 @@ standard and random islands), from play-phase starts after random settles
 changed to have streaks, more towers and quiet plies near `draw_after`, and
 from small hand-shaped islands written as JSON (odd coasts, sea inside,
 territories with gaps in their letters) in the settle, brawl, towers and
-play phases, under every `rules` switch.  A disagreement is reported with
+play phases, under every `rules` switch.  In the hypothesis tests every
+move played and every engine decision are drawn by hypothesis
+(`st.data()`), and in most of them the seats too, so that a disagreement
+shrinks to a short game of simple choices; a seed drawn with them shapes
+the islands and picks the sample of moves checked where a turn has
+thousands.  A disagreement is reported with
 the position's JSON and the move at fault.
 """
 import contextlib
@@ -231,9 +236,11 @@ def check_position(position, rng, decisions=CODES_SAMPLE):
     return moves
 
 
-def light_step(position, rng):
-    """One turn of random engine decisions, named and played by the
-    reference, the results compared; returns the position after it."""
+def light_step(position, rng, choose=None):
+    """One turn of engine decisions picked by `choose` (random by `rng` when
+    not given), named and played by the reference, the results compared;
+    returns the position after it."""
+    choose = choose or random_choice(rng)
     VISITED[position.phase, "light"] += 1
     engine = position.engine_state()
     game, state = engine.game, engine.state_bytes()
@@ -241,7 +248,7 @@ def light_step(position, rng):
     while True:
         legal = engine.legal_moves()
         note_count(position.phase, len(legal), game)
-        codes.append(rng.choice(legal))
+        codes.append(choose(legal, "decision"))
         engine.apply(codes[-1])
         if not engine.in_turn():
             break
@@ -286,21 +293,38 @@ def check_perft(position, max_depth=3):
     return len(counts)
 
 
-def play_game(position, rng, plies, full=lambda position, ply: True, perft=lambda position, ply: False):
-    """Up to `plies` turns from `position`, checked fully where `full` says
-    (a random listed move is played), else by `light_step`; returns the
-    position reached and the depths of the perft checks made."""
+def random_choice(rng):
+    """choose(options, label): one of `options` at random, by `rng`."""
+    return lambda options, label: rng.choice(options)
+
+
+def drawn(data):
+    """choose(options, label): one of `options` drawn by hypothesis, so that
+    a failing game shrinks to a short one of simple choices."""
+    return lambda options, label: data.draw(st.sampled_from(options), label=label)
+
+
+def play_game(position, rng, plies, full=lambda position, ply: True, perft=lambda position, ply: False,
+              choose=None, stop=lambda position: False):
+    """Up to `plies` turns from `position` (fewer where `stop` says so),
+    checked fully where `full` says (a listed move is played), else by
+    `light_step`, each move or decision picked by `choose` (random by `rng`
+    when not given); returns the position reached and the depths of the
+    perft checks made."""
+    choose = choose or random_choice(rng)
     depths = []
     for ply in range(plies):
         if position.is_over():
             check_position(position, rng)
             break
+        if stop(position):
+            break
         if perft(position, ply):
             depths.append((position.phase, check_perft(position)))
         if full(position, ply):
-            position = position.play(rng.choice(check_position(position, rng)))
+            position = position.play(choose(check_position(position, rng), "move"))
         else:
-            position = light_step(position, rng)
+            position = light_step(position, rng, choose)
     return position, depths
 
 
@@ -521,73 +545,85 @@ def changed_play_start(rng, position, rules, changes):
 
 # --- the tests ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("players, variant", SEATS, ids=SEAT_IDS)
-@settings(max_examples=2, **SETTINGS)
-@given(seed=st.integers(0, 2 ** 20), island=st.sampled_from(["standard", "random"]), rules=RULES)
-def test_whole_games_from_the_settle(players, variant, seed, island, rules):
-    """Random games from the empty island, up to 300 turns: some settle
-    positions (the first, the sixth, the last two), the brawl turns of the
-    first player, every towers turn and the first 20 plies of the play
-    phase checked fully, every other turn compared on the move played;
-    perft in the towers phase and at the start of the play phase."""
+@settings(max_examples=25, **SETTINGS)
+@given(data=st.data(), seats=st.sampled_from(SEATS), seed=st.integers(0, 2 ** 20),
+       island=st.sampled_from(["standard", "random"]), rules=RULES)
+def test_whole_games_from_the_settle(data, seats, seed, island, rules):
+    """Games from the empty island through the settle, the brawl and the
+    towers phase and 30 plies into the play phase, seats, island and rules
+    drawn, every move and decision drawn too: the last two settle turns,
+    the first brawl turn, every towers turn and the first 4 plies of the
+    play phase checked fully, every other turn compared on the move played;
+    perft at the start of the towers and of the play phase.  (The phases
+    on their own are checked more closely by the tests below.)"""
+    players, variant = seats
     rng = random.Random(seed)
-    data = ClaimPosition.new(players=players, variant=variant, island=island, seed=seed).to_json()
-    data["rules"] = dict(rules)
-    played = []
+    start = ClaimPosition.new(players=players, variant=variant, island=island, seed=seed).to_json()
+    start["rules"] = dict(rules)
+    brawled, towered, played = [], [], []
 
     def full(position, ply):
         if position.phase == "settle":
-            return ply in (0, 5) or sum(position.vikings_in_hand(c) for c in position.colours) <= 4
+            return sum(position.vikings_in_hand(c) for c in position.colours) <= 4
         if position.phase == "brawl":
-            return position.player_to_move == position.first_player
+            brawled.append(ply)
+            return len(brawled) == 1
         if position.phase == "play":
             played.append(ply)
-            return len(played) <= 20
+            return len(played) <= 4
         return True
 
     def perft(position, ply):
-        return position.phase == "towers" or (position.phase == "play" and not played)
+        if position.phase == "towers":
+            towered.append(ply)
+            return len(towered) == 1
+        return position.phase == "play" and not played
 
-    end, depths = play_game(ClaimPosition.from_json(data), rng, 300, full, perft)
+    end, depths = play_game(ClaimPosition.from_json(start), rng, 300, full, perft, choose=drawn(data),
+                            stop=lambda position: len(played) == 30)
     assert end.phase == "play" and played
     assert {phase for phase, depth in depths if depth >= 1} == {"towers", "play"}
 
 
-@pytest.mark.parametrize("players, variant", SEATS, ids=SEAT_IDS)
-@settings(max_examples=4, **SETTINGS)
-@given(seed=st.integers(0, 2 ** 20), island=st.sampled_from(["standard", "random"]), rules=RULES,
+@settings(max_examples=25, **SETTINGS)
+@given(data=st.data(), seats=st.sampled_from(SEATS), seed=st.integers(0, 2 ** 20),
+       island=st.sampled_from(["standard", "random"]), rules=RULES,
        changes=st.sets(st.sampled_from(["towers", "streaks", "quiet"])))
-def test_play_phase_after_random_settles(players, variant, seed, island, rules, changes):
+def test_play_phase_after_random_settles(data, seats, seed, island, rules, changes):
     """Play-phase starts from random settles (claimsolve.claim.starts), with
-    towers added, streaks set and quiet plies near draw_after: 12 plies
-    checked fully, perft at the first."""
+    towers added, streaks set and quiet plies near draw_after, seats drawn:
+    12 plies checked fully, each move drawn, perft at the first."""
+    players, variant = seats
     rng = random.Random(seed)
     start = random_play_start(seed, players=players, island=island, variant=variant)
     position = changed_play_start(rng, start, rules, changes)
-    end, depths = play_game(position, rng, 12, perft=lambda position, ply: ply == 0)
+    end, depths = play_game(position, rng, 12, perft=lambda position, ply: ply == 0, choose=drawn(data))
     assert position.is_over() or depths[0][1] >= 1
 
 
 @pytest.mark.parametrize("players, variant", SEATS, ids=SEAT_IDS)
 @settings(max_examples=20, **SETTINGS)
-@given(seed=st.integers(0, 2 ** 20), rules=RULES, phase=st.sampled_from(["play", "play", "towers"]))
-def test_small_hand_islands(players, variant, seed, rules, phase):
+@given(data=st.data(), seed=st.integers(0, 2 ** 20), rules=RULES, phase=st.sampled_from(["play", "play", "towers"]))
+def test_small_hand_islands(players, variant, data, seed, rules, phase):
     """Small crowded islands written as JSON, in the towers or play phase:
-    short dense games, every position checked, perft now and then."""
+    short dense games, each move drawn, every position checked, perft now
+    and then."""
     rng = random.Random(seed)
     position = small_position(rng, players, variant, phase, rules)
-    play_game(position, rng, 40, perft=lambda position, ply: ply % 6 == 0)
+    play_game(position, rng, 40, perft=lambda position, ply: ply % 6 == 0, choose=drawn(data))
 
 
-@pytest.mark.parametrize("players, variant", SEATS, ids=SEAT_IDS)
-@settings(max_examples=3, **SETTINGS)
-@given(seed=st.integers(0, 2 ** 20), rules=RULES, phase=st.sampled_from(["settle", "brawl"]))
-def test_settle_and_brawl_on_crowded_hand_islands(players, variant, seed, rules, phase):
+@settings(max_examples=25, **SETTINGS)
+@given(data=st.data(), seats=st.sampled_from(SEATS), seed=st.integers(0, 2 ** 20), rules=RULES,
+       phase=st.sampled_from(["settle", "brawl"]))
+def test_settle_and_brawl_on_crowded_hand_islands(data, seats, seed, rules, phase):
     """Islands that hold just about every Viking, late in the settle (a few
     Vikings in hand, hands of unequal size) or in the brawl (colours that
-    lost some Vikings already, so that the cap bites): on through the
-    brawl and towers phases into the play phase.  Brawl turns of tens of
-    thousands of moves are checked fully once."""
+    lost some Vikings already, so that the cap bites), seats drawn: on
+    through the brawl and towers phases into the play phase, each move
+    drawn.  Brawl turns of tens of thousands of moves are checked fully
+    once."""
+    players, variant = seats
     rng = random.Random(seed)
     position = crowded_position(rng, players, variant, phase, rules)
     big = []
@@ -601,7 +637,8 @@ def test_settle_and_brawl_on_crowded_hand_islands(players, variant, seed, rules,
     def perft(position, ply):
         return position.phase != "play" and ply % 2 == 0
 
-    end, depths = play_game(position, rng, 30, full, perft)
+    end, depths = play_game(position, rng, 30, full, perft, choose=drawn(data),
+                            stop=lambda position: position.phase == "play")
     assert end.phase == "play" or end.is_over()
 
 
@@ -609,16 +646,16 @@ BRAWL_SEATS = [(3, "standard"), (4, "standard"), (2, "battle-for-two")]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("brawl", ["even", "cap"])
-@pytest.mark.parametrize("players, variant", BRAWL_SEATS, ids=["3-seats", "4-seats", "battle-for-two"])
-@settings(max_examples=3, **SETTINGS)
-@given(data=st.data())
-def test_brawls_under_both_brawl_rules(players, variant, brawl, data):
+@settings(max_examples=25, **SETTINGS)
+@given(data=st.data(), seats=st.sampled_from(BRAWL_SEATS), brawl=st.sampled_from(["even", "cap"]))
+def test_brawls_under_both_brawl_rules(data, seats, brawl):
     """rules.brawl "even" and "cap": brawls from islands that hold every
-    Viking, each colour having lost 0 to 4 already and any seat first and to
-    move (all drawn by hypothesis), played to the towers phase, every turn
-    checked fully; the move played at each turn is drawn by hypothesis too,
-    so a disagreement shrinks to the fewest, smallest removals."""
+    Viking (3 or 4 seats, or battle-for-two), each colour having lost 0 to 4
+    already and any seat first and to move (all drawn by hypothesis), played
+    to the towers phase, every turn checked fully; the move played at each
+    turn is drawn by hypothesis too, so a disagreement shrinks to the
+    fewest, smallest removals."""
+    players, variant = seats
     colours = colours_in_play(players, variant)
     lost = {c: data.draw(st.integers(0, 4), label=f"lost by colour {c}") for c in colours}
     if variant == "battle-for-two" and all(n == 4 for n in lost.values()):

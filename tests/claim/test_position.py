@@ -494,26 +494,38 @@ def check_turns(position, rng, sample=40):
             assert position.play(form) == child, form
 
 
-def random_game(position, rng, plies, checked=1.0):
-    """`plies` random moves, each position round-tripped through its JSON
-    and the turns of a share `checked` of them (chosen at random, so every
-    seat's) checked (check_turns)."""
+def random_game(position, rng, plies, checked=1.0, choose=None):
+    """`plies` moves (picked by `choose`, at random by `rng` when not
+    given), each position round-tripped through its JSON and the turns of a
+    share `checked` of them (chosen at random, so every seat's) checked
+    (check_turns)."""
+    choose = choose or rng.choice
     for _ in range(plies):
         assert ClaimPosition.from_json(json.loads(json.dumps(position.to_json()))) == position
         if position.is_over():
             break
         if checked >= 1.0 or rng.random() < checked:
             check_turns(position, rng)
-        position = position.play(rng.choice(position.legal_moves()))
+        position = position.play(choose(position.legal_moves()))
     return position
 
 
-@pytest.mark.parametrize("players, variant", [(2, "standard"), (3, "standard"), (4, "standard"),
-                                              (2, "battle-for-two")])
-@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2 ** 20), small=st.booleans())
-def test_random_games_round_trip_and_list_valid_turns(players, variant, seed, small):
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seats=st.sampled_from([(2, "standard"), (3, "standard"), (4, "standard"),
+                                              (2, "battle-for-two")]),
+       seed=st.integers(0, 2 ** 20), small=st.booleans())
+def test_random_games_round_trip_and_list_valid_turns(data, seats, seed, small):
+    """Games from the empty island (seats and island drawn, each move drawn
+    by hypothesis, so that a failure shrinks to a short game of simple
+    moves): every position round-trips through its JSON; the turns of a few
+    settle positions and of half the positions after the settle (16 plies)
+    are checked (check_turns)."""
+    players, variant = seats
     rng = random.Random(seed)
+
+    def choose(moves):
+        return data.draw(st.sampled_from(moves), label="move")
+
     position = ClaimPosition.new(players=players, variant=variant,
                                  island="random" if small else None, seed=seed)
     # the settle, checking every position and a few settle turns on the way
@@ -521,8 +533,8 @@ def test_random_games_round_trip_and_list_valid_turns(players, variant, seed, sm
         assert ClaimPosition.from_json(json.loads(json.dumps(position.to_json()))) == position
         if rng.random() < 0.1:
             check_turns(position, rng, sample=5)
-        position = position.play(rng.choice(position.legal_moves()))
-    random_game(position, rng, 50, checked=0.5)
+        position = position.play(choose(position.legal_moves()))
+    random_game(position, rng, 16, checked=0.5, choose=choose)
 
 
 @settings(max_examples=25, deadline=None)

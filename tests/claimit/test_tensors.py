@@ -240,7 +240,7 @@ def test_random_games_actions_and_observations_agree_with_the_reference(players,
             state.apply(code)
             pos = pos.play(pos.move_name(code))
             placements = placements if pos.dice else 0       # a bust ends the turn
-            assert ClaimItPosition.from_engine(pos.engine_game(), state.state_bytes(), target) == pos
+            assert ClaimItPosition.from_engine(state, target) == pos
             continue
         stage = ("place" if pos.dice else "roll or stop" if pos.turn_in_progress() else "must roll")
         check_observations(state, pos, stage, placements)
