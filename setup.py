@@ -36,10 +36,12 @@ extensions = [
 
 # The click front end lives in cli/ at the top of the repository and is
 # installed as claimsolve.cli.  The web board's files (claimsolve/web/static,
-# no Python in them) are listed as packages too, so that setuptools installs
-# their data (pyproject.toml's package-data) without a warning.
+# no Python in them) and the shipped weights (claimsolve/data/weights) are
+# listed as packages too, so that setuptools installs their data
+# (pyproject.toml's package-data) without a warning.
 packages = (find_packages(include=["claimsolve", "claimsolve.*"])
-            + ["claimsolve.cli", "claimsolve.web.static", "claimsolve.web.static.games"])
+            + ["claimsolve.cli", "claimsolve.web.static", "claimsolve.web.static.games",
+               "claimsolve.data.weights"])
 
 setup(
     packages=packages,

@@ -19,7 +19,7 @@ EPOCHS = Checked(lambda value, name: limits.integer(value, name, 1, 100_000), "e
               help="The weights file to write (.npz); one that exists is replaced only if it is a weights file.")
 @click.option("--hidden", type=HIDDEN, default=16, show_default=True,
               help="Units of the hidden layer (ReLU); 0: a linear model.")
-@click.option("--epochs", type=EPOCHS, default=40, show_default=True, help="Passes over the positions.")
+@click.option("--epochs", type=EPOCHS, default=20, show_default=True, help="Passes over the positions.")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seeds the held-out games, the initial weights and the batches' order.")
 @click.option("--seats", type=click.Choice(["mover", "all"]), default="mover", show_default=True,

@@ -44,6 +44,17 @@ KEYS = {
 }
 
 
+# the weights the package ships (docs/learning.md says how each was made)
+SHIPPED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "weights")
+
+
+def shipped_path(game, players):
+    """The weights file the package ships for `game` at `players` seats
+    (SHIPPED/GAME-Np.npz), or None when it ships none."""
+    path = os.path.join(SHIPPED, f"{game}-{players}p.npz")
+    return path if os.path.isfile(path) else None
+
+
 def features(state, player):
     """The model's input for the engine state `state` (a GameState) from the
     seat of `player` (0-based): float32[planes + scalars]."""
@@ -208,10 +219,12 @@ def save_weights(path, arrays):
         with open(tmp, "wb") as f:
             np.savez(f, **{key: arrays[key] for key in KEYS})
         os.replace(tmp, path)
-    except OSError as exc:
+    except BaseException as exc:        # a full disk, Ctrl-C: no half-written file left behind
         if os.path.exists(tmp):
             os.unlink(tmp)
-        raise ClaimsolveError(f"cannot write the weights: {exc.strerror or exc}", path) from None
+        if isinstance(exc, OSError):
+            raise ClaimsolveError(f"cannot write the weights: {exc.strerror or exc}", path) from None
+        raise
 
 
 def log_loss(p, y):

@@ -58,8 +58,8 @@ class Outcome(dict):
 def run(kind, options, db, workers=None, scheduler=None, batch=None, progress=None, on_batch=None,
         client=None, connect_timeout=8):
     """Runs (or continues) the study of `kind` ("solve", "match",
-    "policies") with `options` (the kind's options(), as the command line
-    gives them) in the SQLite file `db`.  Local processes (`workers`,
+    "policies", "selfplay") with `options` (the kind's options(), as the
+    command line gives them) in the SQLite file `db`.  Local processes (`workers`,
     default every core) or the Dask cluster at `scheduler` (or an open
     distributed `client`; `connect_timeout` seconds to reach it, and
     half a minute to find a worker).  `batch` fixes the tasks per batch (default: about

@@ -14,10 +14,12 @@ them) and, for each position where a seat was to move, in order:
              bytes each: GameState(start.engine_game(), chunk) is the
              position again, observations and all)
     movers   the seat to move (1-based)
-    values   the search's own value of the position where it is cheap: an
-             MCTS player's mean result for the mover at the move it chose
-             (its estimate of his reward, 0 to 1); null where no MCTS
-             search ran (one legal move, another kind of player)
+    values   the search's own value of the position where it is free: an
+             MCTS player's mean result for the mover over all its
+             simulations from the position (its estimate of his reward, 0
+             to 1; a proven result's 0, 0.5 or 1 where it proved its best
+             move); null where no MCTS search ran (one legal move, another
+             kind of player)
 """
 import json
 import random
@@ -46,10 +48,38 @@ def _values(column, length_column):
                        "a JSON list of a value from 0 to 1 or null for each position")
 
 
+def _start_rule(game):
+    c = schema._q("start")
+    return schema.Rule(f"typeof({c}) != 'text' OR NOT json_valid({c}) OR json_type({c}) != 'object' "
+                       f"OR json_extract({c}, '$.game') IS NOT {schema._sql_text(game)}",
+                       f"a {game} position (JSON)")
+
+
+def _search_value(result):
+    """An MCTS search's value of its root for the mover, 0 to 1: the
+    proven result's where its best move is proven, else the mean result
+    of all its simulations (its moves' means weighted by their visits);
+    None for no MCTS search."""
+    if result is None or result.engine != "mcts" or not result.suggestions:
+        return None
+    best = result.best
+    if best.result is not None:
+        value = best.score
+    else:
+        visits = sum(s.visits or 0 for s in result.suggestions)
+        if not visits:
+            return None
+        value = sum(s.score * (s.visits or 0) for s in result.suggestions) / visits
+    return round(min(1.0, max(0.0, float(value))), 6)
+
+
 def unpack_states(row):
     """The state bytes of each position of a selfplay row, in order."""
     size = row["state_size"]
-    data = zlib.decompress(row["states"])
+    try:
+        data = zlib.decompress(row["states"])
+    except zlib.error as exc:
+        raise ValueError(f"the states are not zlib data ({exc})") from None
     if size <= 0 or len(data) != size * row["positions"]:
         raise ValueError(f"{len(data)} state bytes for {row['positions']} positions of {size} bytes")
     return [data[k * size:(k + 1) * size] for k in range(row["positions"])]
@@ -93,7 +123,7 @@ class SelfplayStudy(StudyKind):
         return {"start_seed": schema.integer("start_seed", null=True),
                 "seating": schema.texts("seating", seats, among=specs),
                 "first": schema.integer("first", low=1, high=seats), "points": schema.numbers("points", seats),
-                "plies": schema.integer("plies", low=0, high=MAX_PLIES), "start": schema.text("start"),
+                "plies": schema.integer("plies", low=0, high=MAX_PLIES), "start": _start_rule(params["game"]),
                 "moves": schema.texts("moves"), "positions": schema.integer("positions", low=0, high=MAX_PLIES),
                 "state_size": schema.integer("state_size", low=1), "states": _blob("states"),
                 "movers": schema.Rule(schema._json_list("movers", items=("integer",),
@@ -136,9 +166,7 @@ class SelfplayStudy(StudyKind):
             if hasattr(player, "last_result"):
                 player.last_result = None
             move = position.resolve_chance(player.choose(position), rng)
-            result = getattr(player, "last_result", None)
-            best = result.best if result is not None and result.engine == "mcts" else None
-            values.append(round(min(1.0, max(0.0, float(best.score))), 6) if best is not None else None)
+            values.append(_search_value(getattr(player, "last_result", None)))
             for each in lineup:
                 each.observe(position, move)
             position = position.play(move)

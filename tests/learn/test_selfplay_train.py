@@ -5,6 +5,7 @@ against an independent forward pass; the trainer on synthetic data of a
 known logistic model; bad input, one line each."""
 import json
 import sqlite3
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from claimsolve import study
 from claimsolve.cli.main import main
 from claimsolve.errors import ClaimsolveError
 from claimsolve.learn import model
-from claimsolve.learn.train import fit, split_games
+from claimsolve.learn.train import fit, gain_interval, split_games
 from claimsolve.positions import loads
 from claimsolve.study.selfplay import unpack_states
 
@@ -154,6 +155,13 @@ def test_held_out_games_are_whole_games():
     assert len(np.unique(games[held])) == 3
     for g in np.unique(games):
         assert held[games == g].all() or not held[games == g].any()
+    # the gain's interval: nothing gained by the same predictions, something by the truth
+    rng = np.random.default_rng(0)
+    truth = rng.random(len(games))
+    y = (rng.random(len(games)) < truth).astype(float)
+    assert gain_interval(truth, truth, y, games, seed=1) == [0.0, 0.0]
+    low, high = gain_interval(truth, np.full(len(y), y.mean()), y, games, seed=1)
+    assert 0 < low < high
 
 
 def test_bad_input_is_one_line_and_nothing_is_overwritten(selfplay_db, tmp_path):
@@ -171,6 +179,7 @@ def test_bad_input_is_one_line_and_nothing_is_overwritten(selfplay_db, tmp_path)
     one_line(run("train", "colorclaim", "--db", db, "--out", precious), precious, "--force")
     assert precious.read_text() == "keep me"
     one_line(run("train", "colorclaim", "--db", db, "--out", tmp_path), "is a folder")
+    one_line(run("train", "colorclaim", "--db", db, "--out", db, "--force"), db, "is the study file")
     one_line(run("train", "colorclaim", "--db", db, "--out", tmp_path / "w.npz", "--hidden", -1), "--hidden")
     assert not (tmp_path / "w.npz").exists()
     assert run("train", "colorclaim", "--db", db, "--out", precious, "--epochs", 1, "--force").exit_code == 0
@@ -198,3 +207,27 @@ def test_bad_input_is_one_line_and_nothing_is_overwritten(selfplay_db, tmp_path)
         assert str(path) in str(info.value) and f"key '{key}'" in str(info.value) and needle in str(info.value)
     with pytest.raises(ClaimsolveError, match="not a weights file"):
         model.load_weights(db)
+    # a study whose compressed states are not: the game named
+    broken_db = tmp_path / "broken.sqlite"
+    with sqlite3.connect(db) as source, sqlite3.connect(broken_db) as target:
+        source.backup(target)
+        target.execute("UPDATE tasks SET states = X'00ff' WHERE id = 7")
+    one_line(run("train", "colorclaim", "--db", broken_db, "--out", tmp_path / "w2.npz"), broken_db,
+             "row id 7", "cannot read its positions")
+    assert not (tmp_path / "w2.npz").exists()
+
+
+def test_the_shipped_weights_load_and_say_how_they_were_made():
+    expected = {("claimit", 3), ("colorclaim", 2)}
+    for game, players in expected:
+        path = model.shipped_path(game, players)
+        assert path is not None, (game, players)
+        w = model.load_weights(path)
+        assert (w["game"], w["players"]) == (game, players)
+        study_made = json.loads(w["study"])
+        assert study_made["kind"] == "selfplay" and study_made["params"]["game"] == game
+        assert w["made_by"].startswith(f"claimsolve train {game} ") and w["validation"][2] > 1000
+        # documented: the command that made it and its study's
+        text = (Path(__file__).resolve().parents[2] / "docs" / "learning.md").read_text()
+        assert w["made_by"] in text and f"{game}-{players}p.npz" in text
+    assert model.shipped_path("claim", 2) is None
