@@ -9,7 +9,7 @@ import sys
 from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
 
-EXTENSIONS = ["engine", "colorclaim", "claimit", "claim", "alphabeta", "mcts", "batch"]
+EXTENSIONS = ["engine", "colorclaim", "claimit", "claim", "alphabeta", "mcts", "learned", "batch"]
 # CLAIMSOLVE_EXT=engine,colorclaim builds only those (while one is being written)
 if os.environ.get("CLAIMSOLVE_EXT"):
     EXTENSIONS = [e for e in EXTENSIONS if e in os.environ["CLAIMSOLVE_EXT"].split(",")]
@@ -36,10 +36,12 @@ extensions = [
 
 # The click front end lives in cli/ at the top of the repository and is
 # installed as claimsolve.cli.  The web board's files (claimsolve/web/static,
-# no Python in them) are listed as packages too, so that setuptools installs
-# their data (pyproject.toml's package-data) without a warning.
+# no Python in them) and the shipped weights (claimsolve/data/weights) are
+# listed as packages too, so that setuptools installs their data
+# (pyproject.toml's package-data) without a warning.
 packages = (find_packages(include=["claimsolve", "claimsolve.*"])
-            + ["claimsolve.cli", "claimsolve.web.static", "claimsolve.web.static.games"])
+            + ["claimsolve.cli", "claimsolve.web.static", "claimsolve.web.static.games",
+               "claimsolve.data.weights"])
 
 setup(
     packages=packages,

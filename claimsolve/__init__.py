@@ -42,7 +42,7 @@ def _position(position):
 
 
 def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=0, threads=None, hash_mb=64,
-            progress=None):
+            progress=None, evaluation=None):
     """Best-move suggestions; see claimsolve.analysis.analyze.  An iteration
     budget is MCTS's: with engine "alphabeta" or "solver" it is refused
     (neither counts iterations; give `time`)."""
@@ -62,7 +62,7 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
         limits.threads(threads, "threads")
     limits.memory_mb(hash_mb, "hash")
     return _analyze(position, time=time, iterations=iterations, engine=engine, top=top, seed=seed,
-                    threads=threads, hash_mb=hash_mb, progress=progress)
+                    threads=threads, hash_mb=hash_mb, progress=progress, evaluation=evaluation)
 
 
 def solve(position, time=None, hash_mb=256, progress=None, value_only=False, threads=1):

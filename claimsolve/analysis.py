@@ -7,6 +7,7 @@ and the Analysis it answers with.
 """
 from .catalog import game_of
 from .errors import ClaimsolveError, Interrupted
+from .search import learned
 from .search.result import SearchResult
 
 DEFAULT_TIME = 2.0
@@ -95,7 +96,12 @@ def answer_labels(result, game, with_odds=False):
                       "the game")
         else:
             at = f" (alpha-beta to depth {depth})" if depth is not None else ""
-            scores = f"{game.scores}{at}: a heuristic, not proven"
+            if info.get("evaluation"):
+                scores = (f"the {info['evaluation']} evaluation for the player to move: half the difference of "
+                          "the sides' logits of winning, in the units of the final-score margins "
+                          f"(docs/learning.md){at}: a heuristic, not proven")
+            else:
+                scores = f"{game.scores}{at}: a heuristic, not proven"
             if any(s.proven for s in result.suggestions):
                 notes.append("moves marked proven have their value settled: every line below them reached "
                              "the end of the game")
@@ -117,6 +123,9 @@ def answer_labels(result, game, with_odds=False):
         scores = (f"mean result for the player to move over the simulations through each move "
                   f"(1 win, 0.5 draw, 0 loss; {simulations:,} in all), with its 95% interval")
         ordered_by = "visits"
+        if info.get("evaluation"):
+            notes.append(f"simulations end with the {info['evaluation']} evaluation (its estimate of each side's "
+                         "result) where a playout is cut short")
         if any(s.result for s in result.suggestions):
             notes.append("moves with a proven result (MCTS-Solver) come first; the others by visits")
         if info.get("turn_completed"):
@@ -140,7 +149,7 @@ def _proven_count(result):
 
 
 def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=0,
-            threads=None, hash_mb=64, progress=None):
+            threads=None, hash_mb=64, progress=None, evaluation=None):
     """Analyses `position`; returns an Analysis whose suggestions are cut to
     `top` (all when None).  `time` is the whole call's wall-clock budget (the
     game's analysis shares it out).  `threads`: MCTS's root-parallel
@@ -150,7 +159,10 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
     (claimsolve.search.alphabeta.default_threads: at most 2).  Ctrl-C
     raises Interrupted (a KeyboardInterrupt) whose `partial` is the
     Analysis so far (its result's info["interrupted"] set), or None when
-    the search had no answer yet."""
+    the search had no answer yet.  `evaluation` (a
+    claimsolve.search.learned.Evaluation; None: classic) is the static
+    evaluation of the alpha-beta and MCTS searches it makes (the exact
+    solver needs none)."""
     if engine not in ENGINES:
         raise ClaimsolveError(f"option '--engine': unknown engine '{engine}' (one of: {', '.join(ENGINES)})")
     if time is None and iterations is None:
@@ -163,8 +175,9 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
     if game.analyze is None:
         raise ClaimsolveError(f"analyze: no engine for game '{position.game}'")
     try:
-        analysis = game.analyze(position, time=time, iterations=iterations, engine=engine, seed=seed,
-                                threads=threads, hash_mb=hash_mb, top=top, progress=progress)
+        with learned.using(evaluation):
+            analysis = game.analyze(position, time=time, iterations=iterations, engine=engine, seed=seed,
+                                    threads=threads, hash_mb=hash_mb, top=top, progress=progress)
     except Interrupted as exc:
         partial = exc.partial
         if isinstance(partial, SearchResult):

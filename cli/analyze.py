@@ -10,6 +10,7 @@ from claimsolve import render
 from claimsolve.errors import ClaimsolveError, Interrupted
 from claimsolve.files import write_atomically
 from claimsolve.progress import progress_for
+from claimsolve.search import learned
 from claimsolve.cli.framework import budget_left, position_argument, read_position, show_interrupted, use_color
 from claimsolve.cli.options import (MEGABYTES, OUTPUT_FILE, SECONDS, SEED, CapabilityCommand, Checked, Command,
                                     emit_json, json_option, refuse_same_file)
@@ -98,15 +99,22 @@ def odds(pos, samples, seed, seconds, hash_mb, threads, svg_path, as_json):
                    "Default: one MCTS process; the exact solver and the turn optimum run on the "
                    "machine's cores (at most 2).")
 @click.option("--hash", "hash_mb", type=MEGABYTES, default=64, show_default=True)
+@click.option("--eval", "evaluation", type=click.Choice(learned.EVALUATIONS), default=None,
+              help="The static evaluation of alpha-beta and MCTS: the hand-written one (classic, the "
+                   "default) or a learned one (docs/learning.md).")
+@click.option("--weights", "weights", type=click.Path(dir_okay=False), default=None,
+              help="The learned evaluation's weights file (.npz); implies --eval learned. Default: the "
+                   "weights shipped for the game.")
 @click.option("--svg", "svg_path", type=OUTPUT_FILE,
               help="Also write the board with the suggestions drawn on it to FILE.")
 @json_option
-def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, svg_path, as_json):
+def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, evaluation, weights, svg_path, as_json):
     """The best moves in POS, from the right engine for the game and size."""
     refuse_same_file("--svg", svg_path, pos)
     if iterations is not None and engine in ("alphabeta", "solver"):
         raise ClaimsolveError(f"option '--iterations': counts MCTS simulations; --engine {engine} has no "
                               "such budget (give --time, or --engine mcts)")
+    chosen = learned.evaluation_of(evaluation, weights, where="option '--eval'")
     position = read_position(pos)
     progress = progress_for("analyzing")
     if seconds is None and iterations is None:
@@ -115,7 +123,7 @@ def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, svg_p
     try:
         result = claimsolve.analyze(position, time=budget_left(seconds), iterations=iterations, engine=engine,
                                     top=top, seed=seed, threads=threads, hash_mb=hash_mb,
-                                    progress=progress)
+                                    progress=progress, evaluation=chosen)
     except Interrupted as exc:
         if exc.partial is None:
             raise

@@ -10,7 +10,8 @@ This module is the entry point (pyproject's `claimsolve` script, `python
 command runs (errors, Ctrl-C, output, budgets) is cli/framework.py, what
 commands are built with cli/options.py, the commands the topic modules:
 cli/positions.py (new, show, moves, apply, perft), analyze.py (solve,
-odds, analyze), review.py, match.py, play.py, serve.py, study.py."""
+odds, analyze), review.py, match.py, play.py, serve.py, study.py,
+learn.py (train)."""
 from claimsolve.cli import startup
 
 _SIGINT_BEFORE = startup.hold_ctrl_c()    # until the modules are loaded: Ctrl-C ends at once
@@ -21,6 +22,7 @@ import click
 import claimsolve
 from claimsolve.cli.framework import CommandGroup
 from claimsolve.cli.analyze import analyze, odds, solve
+from claimsolve.cli.learn import train
 from claimsolve.cli.match import match
 from claimsolve.cli.play import play
 from claimsolve.cli.positions import apply, moves, new, perft, show
@@ -35,7 +37,7 @@ def main():
     """Search and analysis for the Claim board games (listed below)."""
 
 
-for _command in (new, show, moves, apply, perft, solve, odds, analyze, review, match, play, serve, study):
+for _command in (new, show, moves, apply, perft, solve, odds, analyze, review, match, play, serve, study, train):
     main.add_command(_command)
 
 startup.release_ctrl_c(_SIGINT_BEFORE)     # loaded: Ctrl-C is KeyboardInterrupt again (main: once)

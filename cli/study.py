@@ -169,6 +169,24 @@ def ladder(game, specs, games_per_table, anchor, players, size, island, variant,
          as_json)
 
 
+@study.command("selfplay")
+@click.argument("game")
+@click.option("--a", "spec_a", required=True, help="The engine at every seat, e.g. mcts:iterations=2000.")
+@click.option("--b", "spec_b", default=None,
+              help="The engine at the other seats: A then plays one seat, rotating from game to game.")
+@click.option("--games", type=GAMES, default=100, show_default=True, help="Games (one task each).")
+@start_options
+@click.option("--seed", type=SEED, default=0, show_default=True,
+              help="Seeds the starts (game i from SEED + i; with --b SEED + i // seats), the players and the dice.")
+@runner_options
+def selfplay(game, spec_a, spec_b, games, players, size, island, variant, seed, db, workers, scheduler, batch,
+             as_json):
+    """Engine games recorded position by position, with each seat's final
+    points and the search's own values: the data of `claimsolve train`."""
+    _run("selfplay", dict(game=game, a=spec_a, b=spec_b, games=games, players=players, size=size, island=island,
+                          variant=variant, seed=seed), db, workers, scheduler, batch, as_json)
+
+
 @study.command("report")
 @click.argument("db", metavar="FILE")
 @click.option("--svg", "svg_dir", metavar="DIR", default=None, help="Also draw SVG charts in DIR (matplotlib).")

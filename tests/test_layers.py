@@ -32,6 +32,7 @@ LAYERS = (
     ("the web board", ("claimsolve.web",)),
     ("what draws, plays, studies and reviews the games",
      ("claimsolve", "claimsolve.render", "claimsolve.play", "claimsolve.match", "claimsolve.study",
+      "claimsolve.learn.train",
       "claimsolve.env")),
     ("the games", ("claimsolve.claim", "claimsolve.claimit", "claimsolve.colorclaim")),
     ("the searches, analysis and review", ("claimsolve.search", "claimsolve.analysis", "claimsolve.interop",

@@ -11,6 +11,7 @@ import time as _time
 
 from .. import _alphabeta, limits
 from ..errors import ClaimsolveError, Interrupted
+from .learned import CLASSIC, evaluation_state, resolve as _evaluation, spec_evaluation, spec_options as _eval_options
 from .line import move_names
 from .player import Player, register_player
 from .result import SearchResult, Suggestion
@@ -67,11 +68,12 @@ def new_table(hash_mb):
                               "(give a smaller one)") from None
 
 
-def _searcher(position, table, root_turns=0, root_seconds=0.0):
+def _searcher(position, table, root_turns=0, root_seconds=0.0, evaluation=None):
     """The C searcher of `position`; refuses games with chance.  The
     listing of the root's whole turns is bounded by `root_turns` and
-    `root_seconds` (0: not bounded; see _alphabeta.Searcher)."""
-    state = position.engine_state()
+    `root_seconds` (0: not bounded; see _alphabeta.Searcher).  `evaluation`
+    (claimsolve.search.learned): the static evaluation at the horizon."""
+    state = evaluation_state(position, evaluation)
     try:
         return _alphabeta.Searcher(state.game, state.state_bytes(), position.player_to_move - 1, table,
                                    root_turns, root_seconds)
@@ -158,7 +160,7 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
         return result
     if table is None:
         table = new_table(hash_mb)
-    searcher = _searcher(position, table)
+    searcher = _searcher(position, table, evaluation=CLASSIC)    # exact: no static evaluation is used
     answer = _run(lambda: searcher.solve(time, _progress_relay(position, progress), value_only, threads))
     suggestions = []
     for path, lower, upper in answer["moves"]:
@@ -212,10 +214,14 @@ def _key(bound):
     return float("-inf") if bound is None else bound
 
 
-def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=None, top=1):
+def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=None, top=1,
+           evaluation=None):
     """Depth-limited alpha-beta with the game's static evaluation (engine
     "alphabeta"): iterative deepening to `depth`, or until `time` seconds
-    (one second when neither is given).
+    (one second when neither is given).  `evaluation` (a
+    claimsolve.search.learned.Evaluation; None: the one `learned.using`
+    set, classic by default) picks the hand-written or a learned one;
+    info["evaluation"] names a learned one.
 
     Suggestions: every legal move ranked, `score` from its last completed
     depth (`depth`).  The `top` best moves' scores are exact at that depth
@@ -234,7 +240,8 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
         table = new_table(hash_mb)
     started = _time.monotonic()
     deadline = None if time is None else started + time
-    searcher = _searcher(position, table, ROOT_TURNS, 0.0 if time is None else time * ROOT_SHARE)
+    evaluation = _evaluation(evaluation)
+    searcher = _searcher(position, table, ROOT_TURNS, 0.0 if time is None else time * ROOT_SHARE, evaluation)
     if time is not None:
         time = max(time - (_time.monotonic() - started), 0.001)
     answer = _run(lambda: searcher.search(depth, time, _progress_relay(position, progress), top))
@@ -250,6 +257,8 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
             suggestion.extra["bound"] = bound
         suggestions.append(suggestion)
     info = {"depth": answer["depth"]}
+    if evaluation.learned:
+        info["evaluation"] = evaluation.describe()
     if answer["exact"] and searcher.root_complete:
         info["solved"] = True
     named = len(suggestions)
@@ -294,13 +303,15 @@ class AlphaBetaPlayer(_TablePlayer):
 
     name = "alphabeta"
 
-    def __init__(self, depth=None, time=None, hash_mb=DEFAULT_HASH_MB):
+    def __init__(self, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, evaluation=None):
         _check_options(time, hash_mb, depth)
         super().__init__(time, hash_mb)
         self.depth = depth
+        self.evaluation = _evaluation(evaluation)
 
     def choose(self, position):
-        result = search(position, depth=self.depth, time=self.time, table=self._game_table(), progress=self.progress)
+        result = search(position, depth=self.depth, time=self.time, table=self._game_table(), progress=self.progress,
+                        evaluation=self.evaluation)
         return result.best.move
 
 
@@ -322,14 +333,14 @@ class SolverPlayer(_TablePlayer):
 
 # the options of the specs "alphabeta:..." and "solver:...", checked by
 # claimsolve.limits as the command line's options are
-_ALPHABETA_OPTIONS = {"depth": limits.depth, "time": limits.seconds, "hash": limits.memory_mb}
+_ALPHABETA_OPTIONS = {"depth": limits.depth, "time": limits.seconds, "hash": limits.memory_mb, **_eval_options()}
 _SOLVER_OPTIONS = {"time": limits.seconds, "hash": limits.memory_mb, "threads": limits.threads}
 
 
 def _alphabeta_player(options, seed):
     values = limits.spec_options(options, _ALPHABETA_OPTIONS)
     return AlphaBetaPlayer(depth=values.get("depth"), time=values.get("time"),
-                           hash_mb=values.get("hash", DEFAULT_HASH_MB))
+                           hash_mb=values.get("hash", DEFAULT_HASH_MB), evaluation=spec_evaluation(values))
 
 
 def _solver_player(options, seed):

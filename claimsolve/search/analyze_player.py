@@ -6,9 +6,12 @@ default.
     analyze                     1 s a move, the engine analyze picks
     analyze:time=0.5            half a second a move
     analyze:engine=mcts         that engine (auto, mcts, alphabeta, solver)
+    analyze:eval=learned        the learned evaluation (weights=PATH: that file;
+                                docs/learning.md), eval=classic the default
 """
 from .. import limits
 from ..analysis import ENGINES, analyze
+from .learned import spec_evaluation, spec_options as _eval_options
 from .player import Player, register_player
 
 DEFAULT_TIME = 1.0     # seconds a move
@@ -21,8 +24,9 @@ class AnalyzePlayer(Player):
 
     name = "analyze"
 
-    def __init__(self, time=DEFAULT_TIME, engine="auto", seed=0, top=3):
+    def __init__(self, time=DEFAULT_TIME, engine="auto", seed=0, top=3, evaluation=None):
         self.time = time
+        self.evaluation = evaluation
         self.engine = engine
         self.seed = seed
         self.top = top
@@ -40,16 +44,19 @@ class AnalyzePlayer(Player):
         self.moves += 1
         # one thread: the same seed, the same game (and match games run side by side)
         self.last = analyze(position, time=self.time, engine=self.engine, top=self.top, threads=1,
-                            seed=(self.seed + self.moves) % (limits.MAX_SEED + 1), progress=self.progress)
+                            seed=(self.seed + self.moves) % (limits.MAX_SEED + 1), progress=self.progress,
+                            evaluation=self.evaluation)
         best = self.last.best_move
         return best if best is not None else legal[0]
 
 
 def _analyze_player(options, seed):
-    """Options of "analyze:...": time= (seconds a move), engine=."""
+    """Options of "analyze:...": time= (seconds a move), engine=, eval=classic|learned, weights=PATH."""
     values = limits.spec_options(options, {"time": limits.seconds,
-                                           "engine": lambda text, name: limits.choice(text, name, ENGINES)})
-    return AnalyzePlayer(time=values.get("time", DEFAULT_TIME), engine=values.get("engine", "auto"), seed=seed)
+                                           "engine": lambda text, name: limits.choice(text, name, ENGINES),
+                                           **_eval_options()})
+    return AnalyzePlayer(time=values.get("time", DEFAULT_TIME), engine=values.get("engine", "auto"), seed=seed,
+                         evaluation=spec_evaluation(values))
 
 
 register_player("analyze", _analyze_player, plays=lambda game: game.analyze is not None)

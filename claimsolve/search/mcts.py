@@ -13,6 +13,8 @@ from .. import limits
 from .._mcts import DEFAULT_EVAL_SCALE, DEFAULT_EXPLORATION, DEFAULT_PLAYOUT_TURNS, Tree, derive_seed
 from ..errors import ClaimsolveError, Interrupted
 from ..stats import wilson_interval
+from .learned import LEARNED_PLAYOUT_TURNS, evaluation_state, resolve as _evaluation, spec_evaluation
+from .learned import spec_options as _eval_options
 from .line import move_names
 from .player import Player, register_player
 from .result import SearchResult, Suggestion
@@ -49,11 +51,11 @@ def _playout_turns(value, name):
 
 
 def _checked_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale,
-                     uniform_playouts, playout_turns):
+                     uniform_playouts, playout_turns, evaluation=None):
     """The options of search and MCTSPlayer, checked by claimsolve.limits
     (the same bounds as the command line's and the specs'): the time budget
     (DEFAULT_TIME when neither time nor iterations is given) and the
-    MCTSTree options."""
+    MCTSTree options (the evaluation resolved: claimsolve.search.learned)."""
     if time is not None:
         limits.seconds(time, "time")
     if iterations is not None:
@@ -72,7 +74,8 @@ def _checked_options(time, iterations, seed, threads, memory_mb, exploration, pl
     if time is None and iterations is None:
         time = DEFAULT_TIME
     return time, dict(memory_mb=memory_mb, exploration=exploration, playout_depth=playout_depth,
-                      eval_scale=eval_scale, uniform_playouts=uniform_playouts, playout_turns=playout_turns)
+                      eval_scale=eval_scale, uniform_playouts=uniform_playouts, playout_turns=playout_turns,
+                      evaluation=_evaluation(evaluation))
 
 
 class MCTSTree:
@@ -81,12 +84,21 @@ class MCTSTree:
     `search` adds simulations to it; `advance(position, move)` re-roots it at
     the position after `move`, keeping the subtree below (any way the move is
     written: the tree looks for the child, or grandchild through a chance
-    outcome, that the game's hash cannot tell from the new position)."""
+    outcome, that the game's hash cannot tell from the new position).
+
+    `evaluation` (claimsolve.search.learned; None: the one `learned.using`
+    set, classic by default): with a learned one, the game's playout_value
+    is the learned evaluation, and playouts are cut after `playout_turns`
+    changes of turn (default LEARNED_PLAYOUT_TURNS, 0: the evaluation at
+    the leaf instead of a playout)."""
 
     def __init__(self, position, memory_mb=256, exploration=None, seed=0, playout_depth=None,
-                 eval_scale=None, uniform_playouts=False, playout_turns=None):
+                 eval_scale=None, uniform_playouts=False, playout_turns=None, evaluation=None):
         self.position = position
-        state = position.engine_state()
+        self.evaluation = _evaluation(evaluation)
+        state = evaluation_state(position, self.evaluation)
+        if playout_turns is None:
+            playout_turns = LEARNED_PLAYOUT_TURNS if self.evaluation.learned else DEFAULT_PLAYOUT_TURNS
         self._compound_turns = state.compound_turns
         try:
             self._tree = Tree(
@@ -95,7 +107,7 @@ class MCTSTree:
                 seed=seed, playout_depth=-1 if playout_depth is None else playout_depth,
                 eval_scale=DEFAULT_EVAL_SCALE if eval_scale is None else eval_scale,
                 chance_mover=position.player_to_move - 1, uniform_playouts=uniform_playouts,
-                playout_turns=DEFAULT_PLAYOUT_TURNS if playout_turns is None else playout_turns)
+                playout_turns=playout_turns)
         except MemoryError:
             raise ClaimsolveError(f"mcts: cannot allocate a tree of {memory_mb:g} MB (give less memory)") from None
 
@@ -419,14 +431,15 @@ def _suggestion(row, total_visits):
 
 
 def search(position, time=None, iterations=None, seed=0, threads=1, memory_mb=256, exploration=None,
-           playout_depth=None, progress=None, eval_scale=None, uniform_playouts=False, playout_turns=None):
+           playout_depth=None, progress=None, eval_scale=None, uniform_playouts=False, playout_turns=None,
+           evaluation=None):
     """MCTS from `position` within `time` seconds and/or `iterations`
     simulations (neither: 1 second).  Returns a SearchResult (engine "mcts")
     whose suggestions are the root moves, best first; see docs/mcts.md.
     Ctrl-C stops it within about 0.1 s: an Interrupted (a KeyboardInterrupt)
     is raised with the answer so far (info["interrupted"])."""
     time, options = _checked_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth,
-                                     eval_scale, uniform_playouts, playout_turns)
+                                     eval_scale, uniform_playouts, playout_turns, evaluation)
     if position.is_over():
         return SearchResult(engine="mcts", suggestions=[], complete=True,
                             info={"iterations": 0, "tree_nodes": 0, "threads": threads})
@@ -460,6 +473,8 @@ def _result(tree, roots, done, seconds, tree_nodes, threads, other_bounds=()):
     if suggestions and (not pv or pv[0] != suggestions[0].move):
         pv = [suggestions[0].move]
     info = {"iterations": done, "tree_nodes": tree_nodes, "threads": threads}
+    if tree.evaluation.learned:
+        info["evaluation"] = tree.evaluation.describe()
     if getattr(tree, "turns_partial", False):
         info["turns_partial"] = True
         info["turns_named"] = len(rows)
@@ -639,9 +654,10 @@ class MCTSPlayer(Player):
     name = "mcts"
 
     def __init__(self, time=None, iterations=None, seed=0, threads=1, memory_mb=256, exploration=None,
-                 playout_depth=None, eval_scale=None, uniform_playouts=False, playout_turns=None):
+                 playout_depth=None, eval_scale=None, uniform_playouts=False, playout_turns=None, evaluation=None):
         self.time, self.options = _checked_options(time, iterations, seed, threads, memory_mb, exploration,
-                                                   playout_depth, eval_scale, uniform_playouts, playout_turns)
+                                                   playout_depth, eval_scale, uniform_playouts, playout_turns,
+                                                   evaluation)
         self.iterations = iterations
         self.seed = seed
         self.threads = threads
@@ -685,19 +701,21 @@ def _playout_kind(text, name):
 _PLAYER_OPTIONS = {"time": limits.seconds, "iterations": limits.iterations, "c": _exploration,
                    "memory": lambda text, name: limits.memory_mb(text, name, whole=False),
                    "threads": limits.threads, "depth": _playout_depth, "playout": _playout_kind,
-                   "turns": _playout_turns}
+                   "turns": _playout_turns, **_eval_options()}
 
 
 def _player_factory(options, seed):
     """Options of "mcts:...": time=, iterations=, c= (exploration), memory= (MB),
     threads=, depth= (playout depth), playout=game|uniform, turns= (playouts
-    cut by the game's value after that many changes of turn, or "end");
+    cut by the game's value after that many changes of turn, or "end"),
+    eval=classic|learned and weights=PATH (claimsolve.search.learned);
     checked by claimsolve.limits as the command line's options are."""
     values = limits.spec_options(options, _PLAYER_OPTIONS)
     return MCTSPlayer(time=values.get("time"), iterations=values.get("iterations"), seed=seed,
                       threads=values.get("threads", 1), memory_mb=values.get("memory", 256),
                       exploration=values.get("c"), playout_depth=values.get("depth"),
-                      uniform_playouts=values.get("playout", False), playout_turns=values.get("turns"))
+                      uniform_playouts=values.get("playout", False), playout_turns=values.get("turns"),
+                      evaluation=spec_evaluation(values))
 
 
 register_player("mcts", _player_factory)

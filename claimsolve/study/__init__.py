@@ -23,11 +23,14 @@ from ..errors import ClaimsolveError, Interrupted
 from ..match import sigint_deferred
 from .check import check_scheduler, probe_scheduler
 from .kinds import KINDS, get_kind
+from .selfplay import SelfplayStudy
 from .reports import build
 from .runners import DaskRunner, LocalRunner
 from .store import Store, failure
 
 __all__ = ["KINDS", "run", "report", "default_workers"]
+
+KINDS[SelfplayStudy.name] = SelfplayStudy()    # its own module, which builds on kinds.py
 
 TARGET_BATCH_SECONDS = 1.0     # a batch takes about this long, once task times are known,
 MAX_BATCHES_PER_SECOND = 20    # ... or longer on many workers: the coordinator writes each batch
@@ -55,8 +58,8 @@ class Outcome(dict):
 def run(kind, options, db, workers=None, scheduler=None, batch=None, progress=None, on_batch=None,
         client=None, connect_timeout=8):
     """Runs (or continues) the study of `kind` ("solve", "match",
-    "policies") with `options` (the kind's options(), as the command line
-    gives them) in the SQLite file `db`.  Local processes (`workers`,
+    "policies", "selfplay") with `options` (the kind's options(), as the
+    command line gives them) in the SQLite file `db`.  Local processes (`workers`,
     default every core) or the Dask cluster at `scheduler` (or an open
     distributed `client`; `connect_timeout` seconds to reach it, and
     half a minute to find a worker).  `batch` fixes the tasks per batch (default: about

@@ -1,0 +1,284 @@
+"""`claimsolve train`: fits the model of claimsolve.learn.model to the
+positions of a selfplay study (claimsolve.study.selfplay), with numpy only.
+
+Each position is seen from the seat to move (`seats="mover"`) or from
+every seat (`seats="all"`), its target that seat's points at the end of
+the game (a win 1, a loss 0, shared when tied).  The loss is the
+cross-entropy of the model's sigmoid against that target (fractional
+targets allowed), minimised by Adam over mini-batches with a little L2 on
+the weights.  A tenth of the GAMES (at least one) is held out, drawn with
+`seed`: positions of one game are never split between fitting and
+validation.
+"""
+import json
+import math
+import os
+import sqlite3
+
+import numpy as np
+
+from ..errors import ClaimsolveError
+from . import model
+
+BATCH = 256
+L2 = 1e-4
+HELD_OUT = 0.1
+
+
+def read_study(db, game):
+    """The selfplay study in `db` of `game`: (params, rows), rows by id."""
+    from ..study.store import Store, failure       # deferred: start-up
+    from ..study.kinds import get_kind
+
+    try:
+        store = Store.read(db)
+        try:
+            kind = store.kind
+            if kind != "selfplay":
+                raise ClaimsolveError(f"option '--db': holds a '{kind}' study, not a selfplay study "
+                                      "(claimsolve study selfplay)", db)
+            params = store.params
+            if params["game"] != game:
+                raise ClaimsolveError(f"option '--db': holds a selfplay study of {params['game']}, not {game}", db)
+            rows = store.rows(get_kind("selfplay").json_columns)
+        finally:
+            store.close()
+    except sqlite3.Error as exc:
+        raise failure(exc, db, reading=True) from None
+    if len(rows) < 2:
+        raise ClaimsolveError(f"option '--db': {len(rows)} game{'s' if len(rows) != 1 else ''} done; training "
+                              "needs 2 or more (one to hold out)", db)
+    return params, rows
+
+
+def dataset(rows, seats="mover", db=None):
+    """(X float32[N, n_in], y float64[N], game ids int[N], search values
+float64[N], shape) of the rows' positions; a search value is the
+recorded MCTS value of the position for the seat the example is seen
+from when that seat is the mover (NaN otherwise)."""
+    from .._engine import GameState            # deferred: the engines load at first use
+    from ..positions import loads
+    from ..study.selfplay import unpack_states
+
+    xs, ys, games, values, shape = [], [], [], [], None
+    for row in rows:
+        try:
+            game = loads(row["start"]).engine_game()
+            states = unpack_states(row)
+        except (ValueError, ClaimsolveError) as exc:
+            raise ClaimsolveError(f"table 'tasks', row id {row['id']}: cannot read its positions ({exc})",
+                                  db) from None
+        for state_bytes, mover, value in zip(states, row["movers"], row["values"]):
+            state = GameState(game, state_bytes)
+            if shape is None:
+                shape = state.observation_shape
+                if not any(shape):
+                    raise ClaimsolveError("the game's engine has no observation tensor to learn from", db)
+            elif state.observation_shape != shape:
+                raise ClaimsolveError(f"table 'tasks', row id {row['id']}: its observations have the shape "
+                                      f"{state.observation_shape}, the others {shape}", db)
+            for seat in (range(len(row["points"])) if seats == "all" else (mover - 1,)):
+                xs.append(model.features(state, seat))
+                ys.append(row["points"][seat])
+                games.append(row["id"])
+                values.append(value if value is not None and seat == mover - 1 else math.nan)
+    if not xs:
+        raise ClaimsolveError("option '--db': the study's games hold no position to learn from", db)
+    return (np.stack(xs), np.asarray(ys, dtype=np.float64), np.asarray(games), np.asarray(values, dtype=np.float64),
+            shape)
+
+
+def split_games(game_ids, seed, share=HELD_OUT):
+    """A boolean mask of the positions whose game is held out: a `share` of
+    the games (at least one, never all), drawn with `seed`."""
+    unique = np.unique(game_ids)
+    rng = np.random.default_rng(seed)
+    count = min(len(unique) - 1, max(1, int(round(share * len(unique)))))
+    held = rng.choice(unique, size=count, replace=False)
+    return np.isin(game_ids, held)
+
+
+def fit(x, y, hidden=16, epochs=20, seed=0, lr=None):
+    """The model's arrays fitted to features x (float[N, n_in]) and rewards
+    y (0 to 1): {mean, scale, W1, b1, W2, b2} as float32."""
+    rng = np.random.default_rng(seed)
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    n, n_in = x.shape
+    mean = x.mean(0)
+    scale = x.std(0)
+    scale[scale < 1e-6] = 1.0
+    z = (x - mean) / scale
+    prior = min(max(y.mean(), 1e-3), 1 - 1e-3)
+    params = {"W2": np.zeros(hidden if hidden else n_in), "b2": np.array(math.log(prior / (1 - prior)))}
+    if hidden:
+        params["W1"] = rng.normal(0.0, math.sqrt(2.0 / n_in), (hidden, n_in))
+        params["b1"] = np.zeros(hidden)
+        params["W2"] = rng.normal(0.0, math.sqrt(1.0 / hidden), hidden) * 0.1
+    lr = lr if lr is not None else (0.003 if hidden else 0.01)
+    m = {key: np.zeros_like(value) for key, value in params.items()}
+    v = {key: np.zeros_like(value) for key, value in params.items()}
+    step = 0
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        for begin in range(0, n, BATCH):
+            batch = order[begin:begin + BATCH]
+            zb, yb = z[batch], y[batch]
+            if hidden:
+                pre = zb @ params["W1"].T + params["b1"]
+                h = np.maximum(pre, 0.0)
+            else:
+                h = zb
+            out = h @ params["W2"] + params["b2"]
+            g = (model.sigmoid(out) - yb) / len(batch)          # d loss / d logit
+            grads = {"W2": h.T @ g + L2 * params["W2"], "b2": np.array(g.sum())}
+            if hidden:
+                gh = np.outer(g, params["W2"]) * (pre > 0)
+                grads["W1"] = gh.T @ zb + L2 * params["W1"]
+                grads["b1"] = gh.sum(0)
+            step += 1
+            for key, grad in grads.items():
+                m[key] = 0.9 * m[key] + 0.1 * grad
+                v[key] = 0.999 * v[key] + 0.001 * grad * grad
+                m_hat = m[key] / (1 - 0.9 ** step)
+                v_hat = v[key] / (1 - 0.999 ** step)
+                params[key] = params[key] - lr * m_hat / (np.sqrt(v_hat) + 1e-8)
+    f32 = np.float32
+    return {"mean": mean.astype(f32), "scale": scale.astype(f32),
+            "W1": params.get("W1", np.zeros((0, n_in))).astype(f32), "b1": params.get("b1", np.zeros(0)).astype(f32),
+            "W2": params["W2"].astype(f32), "b2": np.array(params["b2"], dtype=f32)}
+
+
+def _losses(p, y):
+    p = np.clip(np.asarray(p, dtype=np.float64), 1e-12, 1 - 1e-12)
+    return -(y * np.log(p) + (1 - y) * np.log(1 - p))
+
+
+def gain_interval(p, q, y, games, seed, resamples=1000):
+    """A 95% interval of the mean log-loss of predictions `q` minus that
+    of `p` on rewards `y` (how much better p does), by a bootstrap over
+    the games (`games`: each position's game; positions of one game go
+    together, being far from independent)."""
+    unique, index = np.unique(games, return_inverse=True)
+    diff = np.bincount(index, _losses(q, y) - _losses(p, y), len(unique))
+    count = np.bincount(index, minlength=len(unique)).astype(np.float64)
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, len(unique), size=(resamples, len(unique)))
+    gains = diff[picks].sum(1) / count[picks].sum(1)
+    low, high = np.percentile(gains, [2.5, 97.5])
+    return [round(float(low), 4), round(float(high), 4)]
+
+
+def accuracy(p, y):
+    """The share of positions whose rounded prediction is the rounded
+    reward, positions with a shared reward (neither 0 nor 1) left out;
+    None when none is left."""
+    p, y = np.asarray(p), np.asarray(y)
+    whole = (y == 0) | (y == 1)
+    if not whole.any():
+        return None
+    return float(np.mean((p[whole] > 0.5) == (y[whole] > 0.5)))
+
+
+def train(game, db, out, hidden=16, epochs=20, seed=0, seats="mover", force=False, made_by=""):
+    """Fits a model to the selfplay study `db` of `game` and writes the
+    weights file `out`.  Returns the report (a dict)."""
+    if seats not in ("mover", "all"):
+        raise ClaimsolveError(f"option '--seats': mover or all, not {seats!r}")
+    refuse_output(out, force)
+    if os.path.exists(db) and os.path.exists(out) and os.path.samefile(db, out):
+        raise ClaimsolveError("option '--out': is the study file --db, which it would replace; give another file",
+                              out)
+    params, rows = read_study(db, game)
+    x, y, game_ids, search, shape = dataset(rows, seats, db)
+    held = split_games(game_ids, seed)
+    arrays = fit(x[~held], y[~held], hidden, epochs, seed)
+    weights = model.Weights(arrays)
+    p_val, y_val = model.predict(weights, x[held]), y[held]
+    p_fit = model.predict(weights, x[~held])
+    prior = float(np.clip(y[~held].mean(), 1e-6, 1 - 1e-6))
+    baseline = np.full(len(y_val), prior)
+    val = {"log_loss": model.log_loss(p_val, y_val), "accuracy": accuracy(p_val, y_val),
+           "positions": int(held.sum()), "games": int(len(np.unique(game_ids[held]))),
+           "baseline_log_loss": model.log_loss(baseline, y_val), "baseline_accuracy": accuracy(baseline, y_val),
+           "mean_reward": prior,
+           "gain_ci95": gain_interval(p_val, baseline, y_val, game_ids[held], seed)}
+    valued = ~np.isnan(search[held])
+    if valued.any():
+        val["search"] = {"positions": int(valued.sum()),
+                         "gain_ci95": gain_interval(p_val[valued], search[held][valued], y_val[valued],
+                                                    game_ids[held][valued], seed),
+                         "model_log_loss": model.log_loss(p_val[valued], y_val[valued]),
+                         "search_log_loss": model.log_loss(search[held][valued], y_val[valued]),
+                         "model_accuracy": accuracy(p_val[valued], y_val[valued]),
+                         "search_accuracy": accuracy(search[held][valued], y_val[valued])}
+    fitted = {"log_loss": model.log_loss(p_fit, y[~held]), "accuracy": accuracy(p_fit, y[~held]),
+              "positions": int((~held).sum()), "games": int(len(np.unique(game_ids[~held])))}
+    planes, _, _, scalars = shape
+    study = {"kind": "selfplay", "params": params, "games": len(rows), "seats": seats}
+    arrays.update({
+        "format": np.array(model.FORMAT), "game": np.array(game), "players": np.array(params["seats"]),
+        "variant": np.array(params.get("variant") or ""), "planes": np.array(planes), "scalars": np.array(scalars),
+        "made_by": np.array(made_by), "study": np.array(json.dumps(study, sort_keys=True)),
+        # accuracy -1: no held-out position had a whole reward
+        "validation": np.array([val["log_loss"], -1.0 if val["accuracy"] is None else val["accuracy"],
+                                val["positions"]], dtype=np.float64)})
+    model.save_weights(out, arrays)
+    return {"game": game, "db": db, "out": out, "hidden": hidden, "epochs": epochs, "seed": seed, "seats": seats,
+            "inputs": planes + scalars, "planes": planes, "scalars": scalars, "players": params["seats"],
+            "fit": fitted, "validation": val, "study": study}
+
+
+def refuse_output(out, force):
+    """The weights file may be written: a new file, or one of ours (a file
+    that is something else only with `force`), never a folder or a device."""
+    if os.path.isdir(out):
+        raise ClaimsolveError("option '--out': is a folder, not a weights file", out)
+    if os.path.exists(out):
+        if not os.path.isfile(out):
+            raise ClaimsolveError("option '--out': not a regular file (a device or a pipe)", out)
+        if not force and not model.is_weights_file(out):
+            raise ClaimsolveError(f"option '--out': the file exists and is not a weights file "
+                                  f"({model.FORMAT}); give another file, or --force to replace it", out)
+    folder = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(folder):
+        raise ClaimsolveError(f"option '--out': no folder {folder}", out)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ClaimsolveError(f"option '--out': the folder {folder} is not writable", out)
+
+
+def text(report):
+    """The report for people."""
+    val, fit_ = report["validation"], report["fit"]
+    search = val.get("search")
+    model_words = (f"a hidden layer of {report['hidden']} units (ReLU)" if report["hidden"]
+                   else "linear (no hidden layer)")
+    acc, base_acc = _share(val["accuracy"]), _share(val["baseline_accuracy"])
+    seen = "the seat to move" if report["seats"] == "mover" else "every seat"
+    return "\n".join([
+        f"{report['game']} ({report['players']} seats): {report['inputs']} features ({report['planes']} plane "
+        f"sums, {report['scalars']} scalars), {model_words}, {report['epochs']} epochs, seed {report['seed']}",
+        f"Positions seen from {seen}: {fit_['positions']:,} to fit ({fit_['games']} games), "
+        f"{val['positions']:,} held out ({val['games']} games)",
+        f"Held-out log-loss {val['log_loss']:.4f}   (constant {val['mean_reward']:.3f}: "
+        f"{val['baseline_log_loss']:.4f}; the model's gain {_gain(val)})",
+        f"Held-out accuracy {acc}   (constant: {base_acc}; positions with a shared reward left out)",
+        f"Fitted positions: log-loss {fit_['log_loss']:.4f}, accuracy " + _share(fit_["accuracy"])]
+        + ([f"Held-out positions with the search's own value (MCTS, the mover's), {search['positions']:,}: "
+            f"log-loss {search['model_log_loss']:.4f} the model, {search['search_log_loss']:.4f} the search "
+            f"(gain {_gain(search, search['search_log_loss'] - search['model_log_loss'])}); "
+            f"accuracy {_share(search['model_accuracy'])} the model, {_share(search['search_accuracy'])} the search"]
+           if search else [])
+        + [f"Weights: {report['out']}"])
+
+
+def _gain(figures, gain=None):
+    """The log-loss gain with its interval: "0.151, 95% 0.12 to 0.18"."""
+    if gain is None:
+        gain = figures["baseline_log_loss"] - figures["log_loss"]
+    low, high = figures["gain_ci95"]
+    return f"{gain:+.4f}, 95% {low:+.4f} to {high:+.4f} by games"
+
+
+def _share(value):
+    return "n/a" if value is None else f"{value:.3f}"

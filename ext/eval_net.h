@@ -1,0 +1,106 @@
+/*
+ * A learned evaluation's forward pass, in C (docs/learning.md, "Inference in
+ * the engine").
+ *
+ * Features of a state from the seat of `player`: for each observation plane
+ * (game.h observe) the sum of that plane over its height x width cells, then
+ * the observation's scalars: planes + scalars numbers.  The model:
+ * z = (x - mean) / scale, then `hidden` units max(0, W1 z + b1) (hidden = 0:
+ * none, z itself), then one logit w2 . h + b2, whose sigmoid is the expected
+ * reward of `player` in [0, 1].
+ *
+ * No allocation per call: the observation goes to a stack buffer of
+ * CS_NET_MAX_OBS floats, the features to one of CS_NET_MAX_IN doubles; a game
+ * instance whose observation or features are larger is refused where the net
+ * is made (ext/learned.pyx).  Sums and products run in double.
+ */
+#ifndef CLAIMSOLVE_EVAL_NET_H
+#define CLAIMSOLVE_EVAL_NET_H
+#include "game.h"
+
+#define CS_NET_MAX_OBS 8192   /* floats: Claim's largest (a 16 x 16 grid, 29 planes) is 7,465 */
+#define CS_NET_MAX_IN 256     /* features: Claim's largest is 70 */
+
+typedef struct cs_eval_net {
+    int planes;            /* observation planes, each `cells` floats */
+    int cells;             /* height x width */
+    int scalars;           /* observation scalars after the planes */
+    int n_in;              /* planes + scalars */
+    int hidden;            /* hidden units, 0 for a linear model */
+    /* the weights file's float32 values, widened to double (exactly) */
+    const double *mean;       /* [n_in] */
+    const double *inv_scale;  /* [n_in]: 1 / scale, a multiply instead of a divide */
+    const double *w1;         /* [hidden][n_in], row-major */
+    const double *b1;         /* [hidden] */
+    const double *w2;         /* [hidden], or [n_in] when hidden = 0 */
+    double b2;
+} cs_eval_net;
+
+/* the sum of n floats in double, on four independent chains (one chain
+   would wait on each add's latency: most of an evaluation's time) */
+static inline double cs_net_sum(const float *p, int n) {
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += p[i];
+        s1 += p[i + 1];
+        s2 += p[i + 2];
+        s3 += p[i + 3];
+    }
+    for (; i < n; i++)
+        s0 += p[i];
+    return (s0 + s1) + (s2 + s3);
+}
+
+/* the dot product of weights w and features z, four chains */
+static inline double cs_net_dot(const double *w, const double *z, int n) {
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += w[i] * z[i];
+        s1 += w[i + 1] * z[i + 1];
+        s2 += w[i + 2] * z[i + 2];
+        s3 += w[i + 3] * z[i + 3];
+    }
+    for (; i < n; i++)
+        s0 += w[i] * z[i];
+    return (s0 + s1) + (s2 + s3);
+}
+
+/* the features of an observation `obs` into x[0..n_in) */
+static inline void cs_net_features(const cs_eval_net *net, const float *obs, double *x) {
+    int k, i;
+    const float *p = obs;
+    for (k = 0; k < net->planes; k++) {
+        x[k] = cs_net_sum(p, net->cells);
+        p += net->cells;
+    }
+    for (i = 0; i < net->scalars; i++)
+        x[net->planes + i] = p[i];
+}
+
+/* the logit of features x (x is normalised in place) */
+static inline double cs_net_forward(const cs_eval_net *net, double *x) {
+    int i, h, n = net->n_in;
+    double out = net->b2, a;
+    for (i = 0; i < n; i++)
+        x[i] = (x[i] - net->mean[i]) * net->inv_scale[i];
+    if (net->hidden == 0)
+        return out + cs_net_dot(net->w2, x, n);
+    for (h = 0; h < net->hidden; h++) {
+        a = net->b1[h] + cs_net_dot(net->w1 + (long)h * n, x, n);
+        if (a > 0.0)
+            out += net->w2[h] * a;
+    }
+    return out;
+}
+
+/* the logit of `player`'s expected reward at `st`, observed through g */
+static inline double cs_net_logit(const cs_eval_net *net, const cs_game *g, const void *st, int player) {
+    float obs[CS_NET_MAX_OBS];
+    double x[CS_NET_MAX_IN];
+    g->observe(g->ctx, st, player, obs);
+    cs_net_features(net, obs, x);
+    return cs_net_forward(net, x);
+}
+#endif

@@ -1,0 +1,369 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""A learned evaluation as a game: `LearnedGame(base, weights)` is a cs_game
+(game.h) that forwards every hook to the base game's, except `evaluate` and
+`playout_value`, which run the net of ext/eval_net.h on the base game's
+observation.  Its `capsule` drives GameState, alpha-beta and MCTS unchanged,
+with no Python call per node.  docs/learning.md ("Inference in the engine")
+says what the values mean; claimsolve.search.learned loads and checks the
+weights files and makes these games.
+
+evaluate(st, player), in the game's score units (`units` per unit of logit):
+- at a terminal state the base game's exact final value (its final_value
+  hook, else its evaluate), so solved results stay exact;
+- two-sided games (game.h cs_two_sided): round(units * (L(own side) -
+  L(other side)) / 2), L(side) the logit of the side's lowest seat (allies
+  share one reward): exactly antisymmetric;
+- otherwise (3 to 5 seats, no teams; paranoid alpha-beta):
+  round(units * (L(player) - logit(1 / players))), 0 at an equal share;
+clamped to +-CLAMP (strictly inside Claim's win value, 10000).
+
+playout_value(st, out): each side's sigmoid(L), normalised to sum to 1 over
+the sides (a seat gets its side's share): the scale of `returns`, where
+allies both get their team's result.
+"""
+from cpython.pycapsule cimport PyCapsule_New
+from libc.math cimport exp, log, lround
+from libc.stdint cimport uint64_t
+from game cimport *
+
+include "capsule.pxi"
+
+cdef extern from "eval_net.h" nogil:
+    enum:
+        CS_NET_MAX_OBS
+        CS_NET_MAX_IN
+    ctypedef struct cs_eval_net:
+        int planes
+        int cells
+        int scalars
+        int n_in
+        int hidden
+        const double *mean
+        const double *inv_scale
+        const double *w1
+        const double *b1
+        const double *w2
+        double b2
+    double cs_net_logit(const cs_eval_net *net, const cs_game *g, const void *st, int player)
+
+
+cdef enum:
+    LE_CLAMP = 9999
+
+MAX_OBS = CS_NET_MAX_OBS
+MAX_IN = CS_NET_MAX_IN
+CLAMP = LE_CLAMP
+# score units per unit of logit, per game (evaluate's scale; docs/learning.md)
+UNITS = {"claim": 300.0, "colorclaim": 4.0, "claimit": 4.0}
+DEFAULT_UNITS = 100.0
+
+
+ctypedef struct le_ctx:
+    const cs_game *base
+    cs_eval_net net
+    int two_sided
+    int nsides              # sides for playout_value: 2 when two-sided, else one per seat
+    int side_seat[CS_MAX_PLAYERS]   # the lowest seat of each side
+    int side_of[CS_MAX_PLAYERS]     # each seat's side (index into side_seat)
+    double units
+    double equal_logit      # logit(1 / players): the centre of a seat's value without sides
+
+
+# --- forwarded hooks ---------------------------------------------------------
+
+cdef inline const cs_game *base_of(const void *ctx) noexcept nogil:
+    return (<const le_ctx *> ctx).base
+
+cdef int le_to_move(const void *ctx, const void *st) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    return b.to_move(b.ctx, st)
+
+cdef int le_legal_moves(const void *ctx, const void *st, cs_move *out) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    return b.legal_moves(b.ctx, st, out)
+
+cdef void le_apply(const void *ctx, void *st, cs_move m) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    b.apply(b.ctx, st, m)
+
+cdef int le_chance_outcomes(const void *ctx, const void *st, cs_move *out, double *prob) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    return b.chance_outcomes(b.ctx, st, out, prob)
+
+cdef void le_returns(const void *ctx, const void *st, double *out) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    b.returns(b.ctx, st, out)
+
+cdef uint64_t le_hash(const void *ctx, const void *st) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    return b.hash(b.ctx, st)
+
+cdef int le_side(const void *ctx, int player) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    return b.side(b.ctx, player)
+
+cdef int le_playout_policy(const void *ctx, const void *st, const cs_move *moves, int n,
+                           uint64_t *rng) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    return b.playout_policy(b.ctx, st, moves, n, rng)
+
+cdef void le_move_priority(const void *ctx, const void *st, const cs_move *moves, int n,
+                           int *out) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    b.move_priority(b.ctx, st, moves, n, out)
+
+cdef int le_in_turn(const void *ctx, const void *st) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    return b.in_turn(b.ctx, st)
+
+cdef int le_move_count(const void *ctx, const void *st) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    return b.move_count(b.ctx, st)
+
+cdef cs_move le_chance_sample(const void *ctx, const void *st, uint64_t *rng) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    return b.chance_sample(b.ctx, st, rng)
+
+cdef void le_reply_counts(const void *ctx, const void *st, const cs_move *moves, int n,
+                          int *replies, int *movers, uint64_t *hashes) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    b.reply_counts(b.ctx, st, moves, n, replies, movers, hashes)
+
+cdef int le_final_value(const void *ctx, const void *st, int player) noexcept nogil:
+    """The base game's final value (its final_value, else its evaluate)."""
+    cdef const cs_game *b = base_of(ctx)
+    if b.final_value != NULL:
+        return b.final_value(b.ctx, st, player)
+    return b.evaluate(b.ctx, st, player)
+
+cdef int le_small_tree(const void *ctx, const void *st) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    return b.small_tree(b.ctx, st)
+
+cdef int le_small_tree_value(const void *ctx, const void *st, int alpha, int beta,
+                             uint64_t *nodes) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    return b.small_tree_value(b.ctx, st, alpha, beta, nodes)
+
+cdef void le_observe(const void *ctx, const void *st, int player, float *out) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    b.observe(b.ctx, st, player, out)
+
+cdef int le_action_of(const void *ctx, const void *st, cs_move m) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    return b.action_of(b.ctx, st, m)
+
+
+# --- the learned hooks -------------------------------------------------------
+
+cdef inline double seat_logit(const le_ctx *c, const void *st, int player) noexcept nogil:
+    return cs_net_logit(&c.net, c.base, st, player)
+
+cdef double learned_value(const le_ctx *c, const void *st, int player) noexcept nogil:
+    """evaluate()'s value before rounding and clamping (not at a terminal)."""
+    cdef int s
+    if c.two_sided:
+        s = c.side_of[player]
+        return c.units * (seat_logit(c, st, c.side_seat[s]) - seat_logit(c, st, c.side_seat[1 - s])) / 2.0
+    return c.units * (seat_logit(c, st, player) - c.equal_logit)
+
+cdef int le_evaluate(const void *ctx, const void *st, int player) noexcept nogil:
+    cdef const le_ctx *c = <const le_ctx *> ctx
+    cdef const cs_game *b = c.base
+    cdef double v
+    if b.to_move(b.ctx, st) == CS_TERMINAL:
+        return le_final_value(ctx, st, player)
+    v = learned_value(c, st, player)
+    if not v <= LE_CLAMP:            # NaN from absurd weights counts as the top
+        v = LE_CLAMP
+    elif v < -LE_CLAMP:
+        v = -LE_CLAMP
+    return <int> lround(v)
+
+cdef int le_playout_value(const void *ctx, const void *st, double *out) noexcept nogil:
+    cdef const le_ctx *c = <const le_ctx *> ctx
+    cdef const cs_game *b = c.base
+    cdef double share[CS_MAX_PLAYERS]
+    cdef double total = 0.0
+    cdef int s, p
+    if b.to_move(b.ctx, st) == CS_TERMINAL:
+        b.returns(b.ctx, st, out)
+        return 1
+    for s in range(c.nsides):
+        share[s] = 1.0 / (1.0 + exp(-seat_logit(c, st, c.side_seat[s])))
+        total += share[s]
+    for p in range(b.num_players):
+        out[p] = share[c.side_of[p]] / total if total > 0.0 else 1.0 / c.nsides
+    return 1
+
+
+cdef class LearnedGame:
+    """A game instance with a learned evaluation: `LearnedGame(base, net)`
+    where `base` has a `capsule` (any engine's game, with observation hooks)
+    and `net` is a dict of the weights' arrays as claimsolve.search.learned
+    checks them: mean, scale, W1, b1, W2 (float32, contiguous) and b2.
+    `units`: evaluate's score units per unit of logit (default: UNITS of the
+    game, DEFAULT_UNITS for another).  Attributes it does not have are the
+    base game's (encode, decode, width...)."""
+    cdef cs_game g
+    cdef le_ctx c
+    cdef readonly object base
+    cdef readonly object capsule
+    cdef readonly double units
+    cdef readonly int hidden
+    cdef readonly str source       # where the weights came from (a path), for messages
+    cdef object arrays             # the weights' arrays, kept alive while the net points into them
+
+    def __init__(self, base, net, units=None, source=""):
+        import numpy
+        cdef const cs_game *b = game_from_capsule(base.capsule)
+        cdef int p, s, k, n_in, hidden
+        cdef const double[::1] mean, inv_scale, w1, b1, w2
+        name = b.name.decode()
+        if b.observe == NULL or b.obs_planes + b.obs_scalars <= 0:
+            raise ValueError("game '%s' offers no observation: it cannot have a learned evaluation" % name)
+        n_in = b.obs_planes + b.obs_scalars
+        if cs_obs_size(b) > CS_NET_MAX_OBS or n_in > CS_NET_MAX_IN:
+            raise ValueError("game '%s': an observation of %d floats (%d features) is larger than the "
+                             "learned evaluation takes (%d, %d)"
+                             % (name, cs_obs_size(b), n_in, CS_NET_MAX_OBS, CS_NET_MAX_IN))
+        arrays = {key: numpy.ascontiguousarray(net[key], dtype=numpy.float32)
+                  for key in ("mean", "scale", "W1", "b1", "W2")}
+        hidden = arrays["b1"].shape[0] if arrays["b1"].ndim == 1 else -1
+        if (arrays["mean"].shape != (n_in,) or arrays["scale"].shape != (n_in,) or hidden < 0
+                or arrays["W1"].shape != (hidden, n_in)
+                or arrays["W2"].shape != ((hidden,) if hidden > 0 else (n_in,))):
+            raise ValueError("weights of the wrong shapes for game '%s' (%d features)" % (name, n_in))
+        if not numpy.all(arrays["scale"] != 0):
+            raise ValueError("weights: scale has a zero entry")
+        # widened to double once (exactly): the forward pass runs in double
+        wide = {key: numpy.ascontiguousarray(value, dtype=numpy.float64) for key, value in arrays.items()}
+        wide["inv_scale"] = 1.0 / wide["scale"]
+        wide["W1"] = wide["W1"].reshape(-1)
+        self.arrays = wide
+        self.base = base
+        self.source = source
+        self.hidden = hidden
+        self.units = UNITS.get(name, DEFAULT_UNITS) if units is None else float(units)
+        if not self.units > 0:
+            raise ValueError("units must be positive")
+        mean, inv_scale, w2 = wide["mean"], wide["inv_scale"], wide["W2"]
+        self.c.base = b
+        self.c.net.planes = b.obs_planes
+        self.c.net.cells = b.obs_height * b.obs_width
+        self.c.net.scalars = b.obs_scalars
+        self.c.net.n_in = n_in
+        self.c.net.hidden = hidden
+        self.c.net.mean = &mean[0]
+        self.c.net.inv_scale = &inv_scale[0]
+        self.c.net.w2 = &w2[0]
+        if hidden > 0:
+            w1, b1 = wide["W1"], wide["b1"]
+            self.c.net.w1 = &w1[0]
+            self.c.net.b1 = &b1[0]
+        else:
+            self.c.net.w1 = NULL
+            self.c.net.b1 = NULL
+        self.c.net.b2 = float(numpy.float32(net["b2"]))     # float32, as the file holds it
+        self.c.units = self.units
+        self.c.equal_logit = log(1.0 / (b.num_players - 1))   # logit(1/P) = log(1 / (P - 1))
+        self.c.two_sided = cs_two_sided(b)
+        if self.c.two_sided:
+            self.c.nsides = 2
+            self.c.side_seat[0] = self.c.side_seat[1] = -1
+            for p in range(b.num_players):
+                s = cs_side(b, p)
+                self.c.side_of[p] = s
+                if self.c.side_seat[s] < 0:
+                    self.c.side_seat[s] = p
+        else:
+            self.c.nsides = b.num_players
+            for p in range(b.num_players):
+                self.c.side_of[p] = p
+                self.c.side_seat[p] = p
+        # the base game's cs_game, its hooks forwarded (NULL stays NULL)
+        self.g = b[0]
+        self.g.ctx = &self.c
+        self.g.to_move = le_to_move
+        self.g.legal_moves = le_legal_moves
+        self.g.apply = le_apply
+        self.g.returns = le_returns
+        self.g.hash = le_hash
+        self.g.evaluate = le_evaluate
+        self.g.playout_value = le_playout_value
+        self.g.final_value = le_final_value
+        self.g.observe = le_observe
+        if b.chance_outcomes != NULL:
+            self.g.chance_outcomes = le_chance_outcomes
+        if b.side != NULL:
+            self.g.side = le_side
+        if b.playout_policy != NULL:
+            self.g.playout_policy = le_playout_policy
+        if b.move_priority != NULL:
+            self.g.move_priority = le_move_priority
+        if b.in_turn != NULL:
+            self.g.in_turn = le_in_turn
+        if b.move_count != NULL:
+            self.g.move_count = le_move_count
+        if b.chance_sample != NULL:
+            self.g.chance_sample = le_chance_sample
+        if b.reply_counts != NULL:
+            self.g.reply_counts = le_reply_counts
+        if b.small_tree != NULL:
+            self.g.small_tree = le_small_tree
+        if b.small_tree_value != NULL:
+            self.g.small_tree_value = le_small_tree_value
+        if b.action_of != NULL:
+            self.g.action_of = le_action_of
+        self.capsule = PyCapsule_New(<void *> &self.g, CS_GAME_CAPSULE, NULL)
+
+    def __getattr__(self, name):
+        return getattr(self.base, name)
+
+    @property
+    def name(self):
+        return self.g.name.decode()
+
+    @property
+    def num_players(self):
+        return self.g.num_players
+
+    cdef const char *_state(self, state) except NULL:
+        if len(state) != self.g.state_size:
+            raise ValueError("state has %d bytes, the game wants %d" % (len(state), self.g.state_size))
+        return <const char *> state
+
+    def logit(self, state, int player):
+        """The net's logit of `player`'s expected reward at `state` (bytes),
+        computed in C as evaluate does."""
+        data = bytes(state)
+        cdef const char *st = self._state(data)
+        if not 0 <= player < self.g.num_players:
+            raise ValueError("player %d out of range" % player)
+        return seat_logit(&self.c, st, player)
+
+    def value(self, state, int player):
+        """evaluate()'s value before rounding and clamping (a float; the
+        base's final value at a terminal state)."""
+        data = bytes(state)
+        cdef const char *st = self._state(data)
+        if not 0 <= player < self.g.num_players:
+            raise ValueError("player %d out of range" % player)
+        if self.c.base.to_move(self.c.base.ctx, st) == CS_TERMINAL:
+            return float(le_final_value(&self.c, st, player))
+        return learned_value(&self.c, st, player)
+
+    def playout_values(self, state):
+        """playout_value's rewards at `state` (a list, one per seat)."""
+        data = bytes(state)
+        cdef const char *st = self._state(data)
+        cdef double out[CS_MAX_PLAYERS]
+        le_playout_value(&self.c, st, out)
+        return [out[p] for p in range(self.g.num_players)]
+
+
+def observation_info(game):
+    """(name, players, planes, height, width, scalars) of an engine's game
+    object (its capsule's cs_game): what a weights file must match."""
+    cdef const cs_game *b = game_from_capsule(game.capsule)
+    return (b.name.decode(), b.num_players, b.obs_planes, b.obs_height, b.obs_width, b.obs_scalars)

@@ -1,0 +1,321 @@
+"""The learned evaluation in the engine (ext/learned.pyx, ext/eval_net.h,
+claimsolve.search.learned): the C forward pass against numpy's, the wrapper
+against its base game, the searches with eval=learned, and the weights
+file's errors.  Weights are random arrays of the right shapes written here."""
+import random
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import claimsolve
+from claimsolve._engine import GameState
+from claimsolve._learned import LearnedGame, observation_info
+from claimsolve.cli.main import main
+from claimsolve.errors import ClaimsolveError
+from claimsolve.learn import model
+from claimsolve.player_kinds import make_player
+from claimsolve.search import alphabeta, learned, mcts
+
+SEEDS = Path(__file__).resolve().parent.parent.parent / "seeds"
+# one position of every game and seat count with observation hooks
+POSITIONS = ["claim/play-2p.json", "claim/settle-3p.json", "claim/play-4p.json", "claim/play-battle-for-two.json",
+             "colorclaim/start-6x5.json", "colorclaim/late-6x5.json", "claimit/start-3p.json",
+             "claimit/release-white-2p.json"]
+
+
+def write_weights(path, game, hidden, seed=0, **override):
+    """A weights file of random float32 arrays for `game` (an engine's game
+    object) with `hidden` units; `override` replaces or (None) drops keys."""
+    name, players, planes, _, _, scalars = observation_info(game)
+    n_in = planes + scalars
+    rng = np.random.default_rng(seed)
+    data = {"format": "claimsolve-eval-1", "game": name, "players": players, "variant": "",
+            "planes": planes, "scalars": scalars,
+            "mean": rng.normal(0, 2, n_in).astype(np.float32),
+            "scale": rng.uniform(0.5, 4, n_in).astype(np.float32),
+            "W1": rng.normal(0, 0.3, (hidden, n_in)).astype(np.float32),
+            "b1": rng.normal(0, 0.3, hidden).astype(np.float32),
+            "W2": rng.normal(0, 0.3, hidden if hidden else n_in).astype(np.float32),
+            "b2": np.float32(rng.normal()), "made_by": "tests", "study": "{}",
+            "validation": np.zeros(3, dtype=np.float64)}
+    for key, value in override.items():
+        if value is None:
+            data.pop(key)
+        else:
+            data[key] = value
+    np.savez(path, **data)
+    return str(path)
+
+
+def random_states(state, count, seed):
+    """`count` states met on random walks from `state` (a GameState),
+    restarting at the end of the game."""
+    rng = random.Random(seed)
+    out, walk = [], state.copy()
+    while len(out) < count:
+        out.append(walk.copy())
+        who = walk.to_move()
+        if who == -2:
+            walk = state.copy()
+        elif who == -1:
+            outcomes = walk.chance_outcomes()
+            walk.apply(rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            walk.apply(rng.choice(walk.legal_moves()))
+    return out
+
+
+def numpy_logit(weights, state, player):
+    planes, height, width, scalars = state.observation_shape
+    obs = state.observation(player).astype(np.float64)
+    x = np.concatenate([obs[:planes * height * width].reshape(planes, -1).sum(axis=1), obs[planes * height * width:]])
+    z = (x - weights["mean"].astype(np.float64)) / weights["scale"].astype(np.float64)
+    if weights.hidden:
+        z = np.maximum(0.0, weights["W1"].astype(np.float64) @ z + weights["b1"].astype(np.float64))
+    return float(weights["W2"].astype(np.float64) @ z + weights["b2"])
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory):
+    """{seed file: (position, base GameState, {hidden: (weights, LearnedGame)})}"""
+    root = tmp_path_factory.mktemp("weights")
+    out = {}
+    for i, name in enumerate(POSITIONS):
+        position = claimsolve.load(SEEDS / name)
+        state = position.engine_state()
+        nets = {}
+        for hidden in (0, 16):
+            path = write_weights(root / f"{i}-{hidden}.npz", state.game, hidden, seed=i * 10 + hidden)
+            weights = learned.load_weights(path)
+            nets[hidden] = (weights, learned.learned_game(state.game, path))
+        out[name] = (position, state, nets)
+    return out
+
+
+def test_the_c_forward_pass_is_numpys_on_the_summed_planes(games):
+    for name, (position, state, nets) in games.items():
+        for hidden, (weights, game) in nets.items():
+            for st in random_states(state, 60, seed=hidden):
+                for player in range(state.num_players):
+                    want = numpy_logit(weights, st, player)
+                    got = game.logit(st.state_bytes(), player)
+                    assert got == pytest.approx(want, rel=1e-5, abs=1e-5), (name, hidden, player)
+                    # the trainer's reference forward pass (claimsolve.learn.model) agrees
+                    reference = float(model.logits(weights, model.features(st, player)))
+                    assert got == pytest.approx(reference, rel=1e-5, abs=1e-5), (name, hidden, player)
+
+
+def test_evaluate_is_antisymmetric_and_exact_at_the_end(games):
+    for name, (position, state, nets) in games.items():
+        weights, game = nets[16]
+        two_sided = len(position.teams()) == 2 if hasattr(position, "teams") else state.num_players == 2
+        for st in random_states(state, 30, seed=3):
+            wrapped = GameState(game, st.state_bytes())
+            values = [wrapped.evaluate(p) for p in range(state.num_players)]
+            if st.is_terminal():
+                assert values == [st.evaluate(p) for p in range(state.num_players)], name
+                continue
+            if two_sided:
+                for p in range(state.num_players):
+                    for q in range(state.num_players):
+                        same = state.side(p) == state.side(q)
+                        assert values[p] == (values[q] if same else -values[q]), (name, p, q)
+            # playout_value: each side's share, summing to 1 over the sides
+            rewards = game.playout_values(st.state_bytes())
+            sides = {}
+            for p in range(state.num_players):
+                sides.setdefault(state.side(p) if two_sided else p, rewards[p])
+                assert rewards[p] == sides[state.side(p) if two_sided else p]
+            assert sum(sides.values()) == pytest.approx(1.0)
+
+
+def test_evaluate_is_the_scaled_logit_difference(games):
+    position, state, nets = games["colorclaim/late-6x5.json"]
+    weights, game = nets[0]
+    for st in random_states(state, 20, seed=5):
+        if st.is_terminal():
+            continue
+        b = st.state_bytes()
+        value = game.units * (numpy_logit(weights, st, 0) - numpy_logit(weights, st, 1)) / 2
+        want = max(-learned_clamp(), min(learned_clamp(), value))
+        assert GameState(game, b).evaluate(0) == int(np.sign(want) * np.floor(abs(want) + 0.5))
+
+
+def learned_clamp():
+    from claimsolve._learned import CLAMP
+    return CLAMP
+
+
+def test_the_wrapper_plays_the_base_game(games):
+    for name, (position, state, nets) in games.items():
+        weights, game = nets[0]
+        for st in random_states(state, 25, seed=7):
+            wrapped = GameState(game, st.state_bytes())
+            assert wrapped.to_move() == st.to_move()
+            assert wrapped.hash() == st.hash()
+            assert wrapped.legal_moves() == st.legal_moves()
+            assert wrapped.chance_outcomes() == st.chance_outcomes()
+            assert wrapped.in_turn() == st.in_turn()
+            if st.is_terminal():
+                assert wrapped.returns() == st.returns()
+            elif st.to_move() >= 0:
+                move = st.legal_moves()[0]
+                after, wrapped_after = st.copy(), wrapped.copy()
+                after.apply(move)
+                wrapped_after.apply(move)
+                assert wrapped_after.state_bytes() == after.state_bytes()
+                assert wrapped.legal_actions() == st.legal_actions()
+            assert np.array_equal(wrapped.observation(0), st.observation(0))
+        if not state.is_chance() and state.to_move() >= 0 and name.startswith("colorclaim"):
+            assert GameState(game, state.state_bytes()).perft(2) == state.perft(2)
+
+
+def test_a_game_that_ends_keeps_its_exact_returns(games):
+    position, state, nets = games["colorclaim/late-6x5.json"]
+    weights, game = nets[16]
+    walk = state.copy()
+    rng = random.Random(1)
+    while not walk.is_terminal():
+        walk.apply(rng.choice(walk.legal_moves()))
+    wrapped = GameState(game, walk.state_bytes())
+    assert wrapped.returns() == walk.returns()
+    assert wrapped.evaluate(0) == walk.evaluate(0)
+    assert game.playout_values(walk.state_bytes()) == walk.returns()
+
+
+def test_alphabeta_and_mcts_play_legal_moves_with_eval_learned(games, tmp_path):
+    for name in ("colorclaim/start-6x5.json", "claim/play-2p.json"):
+        position, state, nets = games[name]
+        path = nets[16][1].source
+        player = make_player(f"alphabeta:depth=2,eval=learned,weights={path}", game=position.game)
+        assert player.choose(position) in position.legal_moves()
+        result = alphabeta.search(position, depth=2, evaluation=learned.Evaluation("learned", path))
+        assert result.info["evaluation"] == f"learned ({path})"
+        assert result.best.move in position.legal_moves()
+    for name in ("claimit/start-3p.json", "claim/settle-3p.json", "colorclaim/late-6x5.json"):
+        position, state, nets = games[name]
+        path = nets[0][1].source
+        player = make_player(f"mcts:iterations=200,eval=learned,weights={path}", game=position.game)
+        assert player.choose(position) in position.legal_moves()
+        result = mcts.search(position, iterations=200, evaluation=learned.Evaluation("learned", path))
+        assert result.info["evaluation"] == f"learned ({path})"
+        assert result.best.move in position.legal_moves()
+
+
+def test_the_analyze_player_takes_the_evaluation(games):
+    position, state, nets = games["colorclaim/start-6x5.json"]
+    path = nets[0][1].source
+    player = make_player(f"analyze:time=0.2,engine=alphabeta,weights={path}", game=position.game)
+    assert player.choose(position) in position.legal_moves()
+    assert player.last.result.info["evaluation"] == f"learned ({path})"
+    classic = make_player("analyze:time=0.2,engine=alphabeta,eval=classic", game=position.game)
+    classic.choose(position)
+    assert "evaluation" not in classic.last.result.info
+
+
+def test_learned_values_change_what_alphabeta_sees(games):
+    """The learned evaluation is the one searched: its root scores are the
+    learned values of the children, not the classic ones."""
+    position, state, nets = games["colorclaim/start-6x5.json"]
+    weights, game = nets[16]
+    result = alphabeta.search(position, depth=1, top=100, evaluation=learned.Evaluation("learned", game.source))
+    classic = alphabeta.search(position, depth=1, top=100)
+    wanted = {}
+    for move in position.legal_moves():
+        after = position.play(move).engine_state()
+        wanted[move] = GameState(game, after.state_bytes()).evaluate(position.player_to_move - 1)
+    assert {s.move: s.score for s in result.suggestions} == wanted
+    assert {s.move: s.score for s in classic.suggestions} != wanted
+
+
+def test_analyze_takes_the_evaluation(games):
+    position, state, nets = games["claim/play-2p.json"]
+    path = nets[0][1].source
+    analysis = claimsolve.analyze(position, time=0.3, engine="alphabeta",
+                                  evaluation=learned.Evaluation("learned", path))
+    assert analysis.result.info["evaluation"] == f"learned ({path})"
+    assert analysis.labels()["scores"].startswith(f"the learned ({path}) evaluation")
+    assert "evaluation" not in claimsolve.analyze(position, time=0.2, engine="alphabeta").result.info
+    assert "evaluation" not in claimsolve.analyze(position, time=0.2, engine="alphabeta",
+                                                  evaluation="classic").result.info
+    with pytest.raises(ClaimsolveError, match="unknown evaluation 'neural'"):
+        claimsolve.analyze(position, time=0.2, evaluation="neural")
+
+
+def cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+@pytest.mark.parametrize("override, message", [
+    ({"W1": None}, "key 'W1': missing"),
+    ({"W2": np.zeros(7, dtype=np.float32)}, "key 'W2': is float32[7], not float32[4]"),
+    ({"format": "other"}, "key 'format': is 'other'"),
+    ({"scale": None}, "key 'scale': missing"),
+])
+def test_bad_weights_are_one_line_exit_2(tmp_path, games, override, message):
+    position, state, nets = games["colorclaim/start-6x5.json"]
+    path = write_weights(tmp_path / "bad.npz", state.game, 4, **override)
+    with pytest.raises(ClaimsolveError, match=re.escape(message)):
+        learned.load_weights(path)
+    result = cli("analyze", SEEDS / "colorclaim/start-6x5.json", "--weights", path, "--time", "0.1")
+    assert result.exit_code == 2
+    assert message in result.output and path in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_weights_of_another_game_are_refused(tmp_path, games):
+    claim_state = games["claim/play-2p.json"][1]
+    path = write_weights(tmp_path / "claim.npz", claim_state.game, 0)
+    result = cli("analyze", SEEDS / "colorclaim/start-6x5.json", "--weights", path, "--time", "0.1",
+                 "--engine", "alphabeta")
+    assert result.exit_code == 2
+    assert "the weights are for claim with 2 players" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    three = games["claim/settle-3p.json"][0]
+    with pytest.raises(ClaimsolveError, match="the position is claim with 3 players"):
+        mcts.search(three, iterations=10, evaluation=learned.Evaluation("learned", path))
+
+
+def test_no_shipped_weights_is_one_line(monkeypatch, tmp_path):
+    monkeypatch.setattr(learned, "WEIGHTS_DIR", tmp_path / "none")
+    result = cli("analyze", SEEDS / "colorclaim/start-6x5.json", "--eval", "learned", "--time", "0.1",
+                 "--engine", "alphabeta")
+    assert result.exit_code == 2
+    assert "no weights are shipped for colorclaim with 2 players" in result.output
+    assert "weights=PATH" in result.output
+    with pytest.raises(ClaimsolveError, match="eval=classic"):
+        make_player("mcts:eval=classic,weights=x.npz")
+    with pytest.raises(ClaimsolveError, match="no such weights file"):
+        make_player("alphabeta:weights=missing.npz")
+
+
+def test_shipped_weights_are_found_by_their_game(monkeypatch, tmp_path, games):
+    monkeypatch.setattr(learned, "WEIGHTS_DIR", tmp_path)
+    claim_state = games["claim/play-2p.json"][1]
+    colour_state = games["colorclaim/start-6x5.json"][1]
+    write_weights(tmp_path / "a-claim.npz", claim_state.game, 0)
+    write_weights(tmp_path / "b-colorclaim.npz", colour_state.game, 0)
+    assert learned.shipped_weights(colour_state.game) == str(tmp_path / "b-colorclaim.npz")
+    assert learned.shipped_weights(games["claimit/start-3p.json"][1].game) is None
+    position = games["colorclaim/start-6x5.json"][0]
+    result = alphabeta.search(position, depth=1, evaluation=learned.Evaluation("learned"))
+    assert result.info["evaluation"] == "learned (shipped weights)"
+
+
+def test_match_specs_refuse_bad_weights_in_one_line(tmp_path, games):
+    colour = games["colorclaim/start-6x5.json"][1]
+    bad = write_weights(tmp_path / "bad.npz", colour.game, 4, b1=None)
+    result = cli("match", "colorclaim", "--size", "3x3", "--a", f"alphabeta:depth=1,weights={bad}", "--b", "random",
+                 "--games", "1")
+    assert result.exit_code == 2
+    assert f"{bad}: key 'b1': missing" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    other = write_weights(tmp_path / "claim.npz", games["claim/play-2p.json"][1].game, 0)
+    result = cli("match", "colorclaim", "--size", "3x3", "--a", f"mcts:iterations=20,weights={other}", "--b", "random",
+                 "--games", "1")
+    assert result.exit_code == 2
+    assert "the weights are for claim with 2 players" in result.output
+    assert len(result.output.strip().splitlines()) == 1
