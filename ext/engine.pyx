@@ -217,23 +217,54 @@ cdef class GameState:
         """The actions of the legal moves of this decision node, ascending
         ([] at chance and terminal states)."""
         self._need_learning_hooks()
-        if self.g.to_move(self.g.ctx, self.st()) < 0:
+        cdef void *st = self.st()
+        cdef cs_move *moves
+        cdef int n, i
+        if self.g.to_move(self.g.ctx, st) < 0:
             return []
-        return sorted(self.g.action_of(self.g.ctx, self.st(), m) for m in self.legal_moves())
+        moves = <cs_move *> malloc(sizeof(cs_move) * max(1, self.g.max_moves))
+        if moves == NULL:
+            raise MemoryError()
+        try:
+            n = self.g.legal_moves(self.g.ctx, st, moves)
+            out = [self.g.action_of(self.g.ctx, st, moves[i]) for i in range(n)]
+        finally:
+            free(moves)
+        out.sort()
+        return out
+
+    cdef int _move_of_action(self, int action, cs_move *found) except -1:
+        """Writes the legal move whose action is `action` to `found`;
+        ValueError when no legal move of this state has it."""
+        cdef void *st = self.st()
+        cdef cs_move *moves
+        cdef int n, i
+        self._need_learning_hooks()
+        if self.g.to_move(self.g.ctx, st) >= 0:
+            moves = <cs_move *> malloc(sizeof(cs_move) * max(1, self.g.max_moves))
+            if moves == NULL:
+                raise MemoryError()
+            n = self.g.legal_moves(self.g.ctx, st, moves)
+            for i in range(n):
+                if self.g.action_of(self.g.ctx, st, moves[i]) == action:
+                    found[0] = moves[i]
+                    free(moves)
+                    return 0
+            free(moves)
+        raise ValueError("action %d is not legal here" % action)
 
     def move_of_action(self, int action):
         """The legal move whose action is `action`; ValueError when no legal
         move of this state has it."""
-        self._need_learning_hooks()
-        if self.g.to_move(self.g.ctx, self.st()) >= 0:
-            for m in self.legal_moves():
-                if self.g.action_of(self.g.ctx, self.st(), m) == action:
-                    return m
-        raise ValueError("action %d is not legal here" % action)
+        cdef cs_move m = 0
+        self._move_of_action(action, &m)
+        return m
 
     def apply_action(self, int action):
         """Plays the legal move whose action is `action` (ValueError if none)."""
-        self.g.apply(self.g.ctx, self.st(), self.move_of_action(action))
+        cdef cs_move m = 0
+        self._move_of_action(action, &m)
+        self.g.apply(self.g.ctx, self.st(), m)
 
     def turns(self, bint dedupe=True):
         """Whole turns from this decision node: [(codes, end_state)] with

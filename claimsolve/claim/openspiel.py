@@ -558,6 +558,56 @@ class ClaimState(pyspiel.State):
 pyspiel.register_game(_GAME_TYPE, ClaimGame)
 
 
+class EngineBridge:
+    """The Cython engine's terms in this game's, for the engine-backed game
+    "python_claimsolve_claim_engine" (claimsolve.interop.engine_game): an
+    engine decision code (ext/claim.pyx: kind * 65536 + a * 256 + b, points
+    row * 16 + column, colours 0-based) is named by this game's action id
+    of the same decision; the returns are the engine's (the same win
+    shares); the observation string is this game's (the position JSON,
+    then ` | ` and the decisions of the turn so far)."""
+
+    chance_suffix = ""
+    GRID = 16
+
+    def __init__(self, game, engine_state):
+        self._codec = game.codec
+        self._engine_game = engine_state.game
+
+    def action(self, code):
+        """This game's action id of an engine decision code."""
+        codec = self._codec
+        kind, a, b = code >> 16, (code >> 8) & 0xFF, code & 0xFF
+        width = codec.island.width
+
+        def cell(point):
+            return (point // self.GRID) * width + point % self.GRID
+
+        if kind == 6:
+            return PASS
+        if kind == 5:
+            return STOP
+        if kind == 1:
+            return codec.settle + b * codec.n + cell(a)
+        if kind == 2:
+            return codec.remove + cell(a)
+        if kind == 3:
+            return codec.tower + cell(a)
+        if kind == 4:
+            return codec.move + cell(a) * codec.n + cell(b)
+        raise MoveError(str(code), "not a Claim engine decision code")
+
+    def decision_name(self, code):
+        return self._codec.name(self.action(code))
+
+    def returns(self, engine_state):
+        return engine_state.returns()
+
+    def text(self, state):
+        from .._engine import GameState
+        return compact_json(ClaimPosition.from_engine(GameState(self._engine_game, state)))
+
+
 def game_from_position(position, returns="sign"):
     """The OpenSpiel game whose initial state is the Claim `position`; its
     returns are win shares, `returns` "sign" (the only one)."""

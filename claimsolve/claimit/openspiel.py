@@ -208,6 +208,60 @@ class ClaimItState(pyspiel.State):
 pyspiel.register_game(_GAME_TYPE, ClaimItGame)
 
 
+class EngineBridge:
+    """The Cython engine's terms in this game's, for the engine-backed game
+    "python_claimsolve_claimit_engine" (claimsolve.interop.engine_game): an
+    engine decision code is named by this game's action id of the same
+    decision; an engine chance outcome (1000 + 100 a + 10 b + c, the dice
+    sorted) is this game's chance outcome id of the same dice, so the two
+    games list their outcomes in the same order with the same
+    probabilities; the returns are the engine's (the same win shares); the
+    observation string is this game's (the position JSON, ` rolling` at a
+    chance node)."""
+
+    chance_suffix = " rolling"
+    chance_fixed = True       # every chance node has the same 56 outcomes
+    DICE = 1000
+
+    def __init__(self, game, engine_state):
+        start = game.start
+        self._engine_game = engine_state.game
+        self._target = start.to_json().get("target")
+        codes = [1, 2] + [16 + space * 8 + n for space in range(36) for n in range(7)]
+        self._names = {code: start.move_name(code) for code in codes}
+        self._chance = {self.DICE + 100 * a + 10 * b + c: k for k, (a, b, c) in enumerate(DICE_CLASSES)}
+
+    def decision_name(self, code):
+        try:
+            return self._names[code]
+        except KeyError:
+            raise MoveError(str(code), "not a Claim It! engine decision code") from None
+
+    def chance_action(self, code):
+        return self._chance[code]
+
+    def chance_name(self, action):
+        return _CODEC.roll(action)
+
+    def chance_of(self, move):
+        """The outcome id of `roll:a,b,c` (the dice in any order)."""
+        prefix, _, values = move.partition(":")
+        try:
+            dice = tuple(sorted(int(v) if v in ("1", "2", "3", "4", "5", "6") else 0 for v in values.split(",")))
+            if prefix != "roll":
+                raise ValueError
+            return DICE_CLASSES.index(dice)
+        except ValueError:
+            raise MoveError(move, "not a roll outcome like roll:4,1,4") from None
+
+    def returns(self, engine_state):
+        return engine_state.returns()
+
+    def text(self, state):
+        from .._engine import GameState
+        return compact_json(ClaimItPosition.from_engine(GameState(self._engine_game, state), self._target))
+
+
 def game_from_position(position, returns="sign"):
     """The OpenSpiel game whose initial state is the Claim It! `position`;
     its returns are win shares, `returns` "sign" (the only one)."""

@@ -15,6 +15,7 @@ Cython engine.  Ids whose target lies off the board are never legal.
 Observation: the position JSON as a string, and a tensor (ColorClaimObserver).
 """
 import functools
+import json
 
 import numpy as np
 import pyspiel
@@ -233,6 +234,45 @@ class ColorClaimState(pyspiel.State):
 
 
 pyspiel.register_game(_GAME_TYPE, ColorClaimGame)
+
+
+class EngineBridge:
+    """The Cython engine's terms in this game's, for the engine-backed game
+    "python_claimsolve_colorclaim_engine" (claimsolve.interop.engine_game):
+    an engine move code is this game's action id; the returns come from the
+    engine's exact final margin (its final_value).  The engine keeps the top
+    pyramid and the height of each stack, not the pyramids below: its
+    observation string gives those, `tops` and `heights` as rows of the
+    board (top row first, as the position JSON writes `board`)."""
+
+    chance_suffix = ""
+
+    def __init__(self, game, engine_state):
+        self._codec = game.codec
+        self._margin_returns = game.margin_returns
+        self._engine_game = engine_state.game
+
+    def decision_name(self, code):
+        return self._codec.move(code)
+
+    def returns(self, engine_state):
+        margin = float(engine_state.final_value(0))
+        if not self._margin_returns:
+            margin = float((margin > 0) - (margin < 0))
+        return [margin, -margin]
+
+    def text(self, state):
+        fields = self._engine_game.decode(state)
+        width, height = self._codec.width, self._codec.height
+        tops = [". " if t < 0 else f"{COLOURS[t // 3]}{t % 3 + 1}" for t in fields["tops"]]
+        rows = range(height - 1, -1, -1)
+        data = {"game": ColorClaimPosition.game,
+                "tops": [" ".join(tops[r * width + c].strip() for c in range(width)) for r in rows],
+                "heights": [" ".join(str(fields["heights"][r * width + c]) for c in range(width)) for r in rows],
+                "to_move": fields["to_move"] + 1,
+                "claims": [None if c < 0 else COLOURS[c] for c in fields["claims"]],
+                "shield": None if fields["shield"] < 0 else fields["shield"] + 1}
+        return json.dumps(data, separators=(",", ":"))
 
 
 def game_from_position(position, returns="sign"):

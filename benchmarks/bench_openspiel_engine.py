@@ -1,0 +1,178 @@
+"""OpenSpiel's MCTSBot on our games backed by the Cython engines
+(claimsolve.interop.engine_game) against the same bot on the games backed
+by the reference rules (claimsolve.interop.openspiel), side by side in one
+run, for each game: simulations per second from the same position, the
+median of --runs runs of --seconds each (target: the engine-backed game at
+least 20x the reference-backed one).
+
+Two bots, both OpenSpiel's MCTSBot with UCT constant 2, one random rollout
+per leaf and the solver on: the Python one (open_spiel.python.algorithms.mcts,
+as claimsolve's `openspiel-mcts` player runs it: cs_spiel.TimedMCTSBot) and
+the C++ one (pyspiel.MCTSBot with pyspiel.RandomRolloutEvaluator, calling
+the Python games through pybind11).  The Python bot's own work (choosing a
+child by UCT over every child, numpy's random choice in its rollouts) costs
+about as much per simulation as a whole Color Claim game on the engine, so
+its ratio says more about the bot than about the game; the C++ bot's says
+more about the game.  A third row gives the Python bot on the engine-backed
+game with claimsolve's EngineRolloutEvaluator (the same uniformly random
+rollouts, played in the engine: claimsolve.interop.engine_game) against
+the same reference-backed measurement as the first row's (OpenSpiel's
+RandomRolloutEvaluator, measured again in that row's runs).  A new game (no
+caches from another run) and a new bot each run; the runs of the two sides
+interleaved.
+
+Positions: Color Claim, the 6x5 start of seeds/colorclaim/start-6x5.json;
+Claim It!, a 2-player middle game with a choice (40 random decisions from
+the start: at the start itself `roll` is the only move); Claim, a 2-seat
+middle game (the play phase of random_play_start(seed), then 10 random
+turns, as in bench_vs_openspiel.py's claim-mcts-speed).
+
+    python benchmarks/bench_openspiel_engine.py
+    python benchmarks/bench_openspiel_engine.py --quick
+    python benchmarks/bench_openspiel_engine.py --games colorclaim --seconds 5
+"""
+import argparse
+import os
+import random
+import shlex
+import statistics
+import sys
+import time
+
+import numpy as np
+import pyspiel
+
+import claimsolve
+from claimsolve.claim.starts import random_play_start
+from claimsolve.interop import engine_game
+from claimsolve.interop import openspiel as cs_spiel
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+START_6X5 = os.path.join(ROOT, "seeds", "colorclaim", "start-6x5.json")
+GAMES = ("colorclaim", "claimit", "claim")
+TARGET = 20
+
+
+def claim_middle_game(seed, turns=10):
+    position = random_play_start(seed, players=2)
+    rng = random.Random(seed)
+    for _ in range(turns):
+        if position.is_over():
+            break
+        position = position.play(rng.choice(position.legal_moves()))
+    return position
+
+
+def claimit_middle_game(seed, decisions=40):
+    """2 players: `decisions` random decisions from the start (rolls drawn
+    by the same random.Random(seed)), then on to a decision with a choice
+    (at the start the only move is `roll`)."""
+    position = claimsolve.new("claimit", players=2)
+    rng = random.Random(seed)
+    made = 0
+    while made < decisions or len(position.legal_moves()) < 2:
+        move = rng.choice(position.legal_moves())
+        position = position.play(position.resolve_chance(move, rng))
+        made += 1
+    return position, made
+
+
+def start_position(game_id, seed):
+    if game_id == "colorclaim":
+        return claimsolve.load(START_6X5), "the 6x5 start (seeds/colorclaim/start-6x5.json)"
+    if game_id == "claimit":
+        position, made = claimit_middle_game(seed)
+        return position, (f"2 players, {made} random decisions from the start (random.Random({seed})),"
+                          f" {' or '.join(position.legal_moves()[:4])} to choose")
+    return claim_middle_game(seed), f"2 seats, random_play_start(seed={seed}) then 10 random turns"
+
+
+def python_bot_rate(make_game, seconds, seed, engine_rollouts=False):
+    """Simulations per second of one search of OpenSpiel's Python MCTSBot
+    (open_spiel.python.algorithms.mcts, as cs_spiel.TimedMCTSBot runs it)
+    for `seconds` from the start of a new game (`make_game()`); with
+    `engine_rollouts`, on an engine-backed game, its evaluator is engine_game.EngineRolloutEvaluator
+    (the same random rollouts, played in the engine)."""
+    game = make_game()
+    random_state = np.random.RandomState(seed)
+    bot = cs_spiel.TimedMCTSBot(game, seconds, random_state=random_state)
+    if engine_rollouts and game.get_type().short_name.endswith(engine_game.SUFFIX):
+        bot.evaluator = engine_game.EngineRolloutEvaluator(1, random_state)
+    started = time.perf_counter()
+    root = bot.mcts_search(game.new_initial_state())
+    return root.explore_count / (time.perf_counter() - started)
+
+
+def cpp_bot_rate(make_game, seconds, seed):
+    """Simulations per second of one search of OpenSpiel's C++ MCTSBot
+    (pyspiel.MCTSBot, with pyspiel.RandomRolloutEvaluator) from the game's
+    start.  It takes a number of simulations, not a time: a search of 5
+    measures the rate, then a search of rate * `seconds` simulations (at
+    least 5) is timed, each on a new game (the reference-backed Claim game
+    keeps the turns of the positions it met)."""
+    def search(simulations):
+        game = make_game()
+        evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+        bot = pyspiel.MCTSBot(game, evaluator, 2.0, simulations, 10 ** 6, True, seed, False)
+        started = time.perf_counter()
+        root = bot.mcts_search(game.new_initial_state())
+        return root.explore_count, time.perf_counter() - started
+
+    count, elapsed = search(5)
+    count, elapsed = search(max(5, int(count / elapsed * seconds)))
+    return count / elapsed
+
+
+def python_bot_engine_rollouts_rate(make_game, seconds, seed):
+    return python_bot_rate(make_game, seconds, seed, engine_rollouts=True)
+
+
+BOTS = (("Python MCTSBot", python_bot_rate), ("C++ MCTSBot", cpp_bot_rate),
+        ("Python MCTSBot, engine rollouts", python_bot_engine_rollouts_rate))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", default=",".join(GAMES), help=f"comma-separated, from: {', '.join(GAMES)}")
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per search")
+    parser.add_argument("--runs", type=int, default=3, help="searches per game and side (the median is shown)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the Claim position and the bots")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 0.3 s, 1 run each")
+    args = parser.parse_args(argv)
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    for game_id in games:
+        if game_id not in GAMES:
+            parser.error(f"unknown game {game_id!r} (from: {', '.join(GAMES)})")
+    if args.quick:
+        args.seconds, args.runs = 0.3, 1
+
+    print("$ " + shlex.join([os.path.basename(sys.executable)] + sys.argv))
+    print(f"claimsolve {claimsolve.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    print(f"OpenSpiel MCTSBot (UCT c=2, 1 random rollout, solver on), simulations per second,"
+          f" median of {args.runs} run(s) of {args.seconds:g} s")
+    print()
+    print(f"{'game':<11} {'bot':<32} {'reference-backed':>17} {'engine-backed':>14} {'ratio':>8}")
+    ratios = {}
+    positions = []
+    for game_id in games:
+        position, described = start_position(game_id, args.seed)
+        positions.append(f"{game_id}: {described}")
+        for bot_name, rate in BOTS:
+            reference, engine = [], []
+            for run in range(args.runs):     # interleaved, on new games (no caches from another run)
+                reference.append(rate(lambda: cs_spiel.game_from_position(position), args.seconds, args.seed + run))
+                engine.append(rate(lambda: engine_game.engine_game_from_position(position), args.seconds,
+                                   args.seed + run))
+            reference, engine = statistics.median(reference), statistics.median(engine)
+            ratios[(game_id, bot_name)] = engine / reference
+            print(f"{game_id:<11} {bot_name:<32} {reference:>17,.1f} {engine:>14,.1f}"
+                  f" {engine / reference:>7,.1f}x", flush=True)
+    print()
+    print("positions: " + "; ".join(positions))
+    short = [f"{game_id} ({bot_name})" for (game_id, bot_name), ratio in ratios.items() if ratio < TARGET]
+    print(f"target: the engine-backed game at least {TARGET}x the reference-backed one: "
+          + ("met everywhere" if not short else f"NOT met for {', '.join(short)}"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,424 @@
+"""Our games as OpenSpiel Python games backed by the Cython engines, with
+observation tensors: for each reference-backed game of
+claimsolve.interop.openspiel ("python_claimsolve_colorclaim", ...) a second
+game, its short name followed by "_engine" ("python_claimsolve_colorclaim_engine",
+"python_claimsolve_claim_engine", "python_claimsolve_claimit_engine"), that
+plays the same game from the same start on the engine (ext/game.h through
+claimsolve._engine.GameState), for learning and fast search:
+
+    import pyspiel
+    import claimsolve.interop.engine_game          # registers the games
+    game = pyspiel.load_game("python_claimsolve_colorclaim_engine", {"width": 4, "height": 3, "seed": 7})
+    state = game.new_initial_state()
+    state.observation_tensor(0)                    # the engine's observation (docs/tensors.md)
+
+Importing this module registers, for every game of the catalog whose
+descriptor has an OpenSpiel version (`openspiel`), the engine-backed game,
+provided the reference module (claimsolve.<game>.openspiel) offers an
+`EngineBridge` (what the engine's codes are in the reference game's terms).
+
+What an engine-backed game shares with its reference game: the parameters
+(the same names and defaults, checked by the reference game, which gives
+the start position), the players, the utilities, max_game_length, the
+chance outcomes (the same ids, probabilities and order: a chance node
+samples the same outcome from the same random numbers) and the names of
+the actions (`action_to_string`, `action_of`: the reference's notation of
+one decision).  What differs:
+
+  actions       the engine's fixed action space (ext/game.h `action_of`,
+                docs/tensors.md): num_distinct_actions is the engine's, and
+                an action id is the engine's, not the reference game's
+  observation   tensors: `observation_tensor` and `information_state_tensor`
+                are the engine's observation from the player's seat (the
+                game has perfect information: the two are the same);
+                `observation_string` is the position JSON of the reference
+                game where the engine state holds the whole position (Claim,
+                Claim It!), and the engine's own fields where it does not
+                (Color Claim: the engine keeps the top pyramid and the
+                height of a stack, not the pyramids under the top);
+                `information_state_string` is the action history
+  turns         Claim's turn is several decisions in both; the engine offers
+                every decision sequence of a turn, the reference one per
+                resulting position (in seeded random games the two offer the
+                same decisions: tests/interop/test_engine_game.py)
+
+Illegal actions raise claimsolve's MoveError, bad parameters the reference
+game's errors.
+"""
+import functools
+import json
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import mcts as spiel_mcts
+
+from .._engine import GameState
+from ..catalog import all_games
+from ..errors import ClaimsolveError, MoveError
+
+SUFFIX = "_engine"
+
+
+@functools.lru_cache(maxsize=16)
+def _loaded(game_string):
+    return pyspiel.load_game(game_string)
+
+
+def _shared_of(game_string):
+    return _loaded(game_string).shared
+
+
+def _engine_of(game_string, state):
+    return _Engine(GameState(_loaded(game_string).start_state.game, state), game_string)
+
+
+class _Engine:
+    """The engine state of an OpenSpiel state.  OpenSpiel clones a Python
+    state by deep-copying its attributes (this copies the engine state) and
+    serializes it by pickling them (as the game's string and the state's
+    bytes)."""
+
+    __slots__ = ("gs", "game_string")
+
+    def __init__(self, gs, game_string):
+        self.gs = gs
+        self.game_string = game_string
+
+    def __deepcopy__(self, memo):
+        return _Engine(self.gs.copy(), self.game_string)
+
+    def __reduce__(self):
+        return _engine_of, (self.game_string, self.gs.state_bytes())
+
+
+class _Shared:
+    """What never changes in a game: states share it (deepcopy gives itself;
+    unpickled, the loaded game's)."""
+
+    def __init__(self, game_string, **fields):
+        self.game_string = game_string
+        self.__dict__.update(fields)
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return _shared_of, (self.game_string,)
+
+
+class EngineObserver:
+    """The engine's observation of the state from `player`'s seat:
+    `tensor` (flat float32), `dict` {"planes": (planes, height, width),
+    "scalars": (scalars,)} views of it, in the layout of docs/tensors.md.
+    The string is the observation text (current state) or, for perfect
+    recall, the action history."""
+
+    def __init__(self, shape, perfect_recall, params):
+        if params:
+            raise ValueError(f"observation parameters not supported; passed {params}")
+        planes, height, width, scalars = shape
+        board = planes * height * width
+        self.tensor = np.zeros(board + scalars, np.float32)
+        self.dict = {"planes": self.tensor[:board].reshape(planes, height, width),
+                     "scalars": self.tensor[board:]}
+        self._perfect_recall = perfect_recall
+
+    def set_from(self, state, player):
+        state._engine.gs.observation(player, self.tensor)
+
+    def string_from(self, state, player):
+        if self._perfect_recall:
+            return state.history_str()
+        return state.observation_text()
+
+
+class EngineGame(pyspiel.Game):
+    """A game of the catalog on its engine (see the module docstring).  Each
+    registered game is a subclass naming its reference game (`REFERENCE`)
+    and its bridge (`BRIDGE`)."""
+
+    REFERENCE = None      # the reference game's short name
+    BRIDGE = None         # the reference module's EngineBridge class
+    GAME_TYPE = None
+
+    def __init__(self, params=None):
+        reference = pyspiel.load_game(self.REFERENCE, dict(params or {}))
+        start = reference.start
+        gs = start.engine_state()
+        if gs.num_actions <= 0:
+            raise ClaimsolveError(f"{self.GAME_TYPE.short_name}: the {start.game} engine offers no action space"
+                                  " (ext/game.h num_actions)")
+        self.reference = reference
+        self.start = start
+        self.bridge = self.BRIDGE(reference, gs)
+        self.start_state = gs
+        sums = (pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=gs.num_actions,
+            max_chance_outcomes=reference.max_chance_outcomes(),
+            num_players=reference.num_players(),
+            min_utility=reference.min_utility(),
+            max_utility=reference.max_utility(),
+            max_game_length=reference.max_game_length(),
+            **({"utility_sum": reference.utility_sum()} if self.GAME_TYPE.utility in sums else {}))
+        super().__init__(self.GAME_TYPE, info, reference.get_parameters())
+        # where the observation string needs the start of the turn: compound turns, chance
+        anchored = gs.compound_turns or self.GAME_TYPE.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC
+        self.shared = _Shared(str(self), bridge=self.bridge, shape=gs.observation_shape, anchored=anchored,
+                              chance={}, chance_fixed=getattr(self.bridge, "chance_fixed", False))
+
+    def new_initial_state(self):
+        return EngineState(self, self.start_state.copy())
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        # perfect information: every observation type sees the whole state
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return EngineObserver(self.shared.shape, perfect_recall, params)
+
+
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+class EngineState(pyspiel.State):
+    """An engine state as an OpenSpiel state (see the module docstring).
+    `engine` is the claimsolve._engine.GameState (do not change it)."""
+
+    def __init__(self, game, gs):
+        super().__init__(game)
+        self._shared = game.shared
+        self._engine = _Engine(gs, self._shared.game_string)
+        self._player = self._player_of(gs.to_move())
+        # in games with compound turns or chance: the last decision node
+        # that began a turn (Claim: a whole turn; Claim It!: the decision
+        # before a roll) and the actions since, for the observation string
+        self._anchor = None
+        self._since = ()
+
+    @staticmethod
+    def _player_of(to_move):
+        if to_move >= 0:
+            return to_move
+        return _CHANCE if to_move == -1 else _TERMINAL
+
+    @property
+    def engine(self):
+        return self._engine.gs
+
+    def current_player(self):
+        return self._player
+
+    def _chance(self):
+        """(the outcomes as [(action, probability)] by action, {action: the
+        engine's outcome code}) at this chance node, made once per distinct
+        list of engine outcomes, or once for all where the bridge says the
+        outcomes never change (`chance_fixed`: Claim It!'s 56 dice)."""
+        cache = self._shared.chance
+        if self._shared.chance_fixed and cache:
+            return cache[None]
+        outcomes = tuple(self._engine.gs.chance_outcomes())
+        found = cache.get(outcomes)
+        if found is None:
+            chance_action = self._shared.bridge.chance_action
+            pairs = sorted((chance_action(code), p, code) for code, p in outcomes)
+            found = cache[None if self._shared.chance_fixed else outcomes] = (
+                [(a, p) for a, p, _ in pairs], {a: code for a, _, code in pairs})
+        return found
+
+    def _legal_actions(self, player):
+        if self._player >= 0:
+            return self._engine.gs.legal_actions()
+        if self._player == _CHANCE:
+            return [action for action, _ in self._chance()[0]]
+        return []
+
+    def chance_outcomes(self):
+        if self._player != _CHANCE:
+            return []
+        return list(self._chance()[0])
+
+    def _apply_action(self, action):
+        gs = self._engine.gs
+        player = self._player
+        if player >= 0:
+            if self._shared.anchored and not gs.in_turn():
+                self._anchor = gs.state_bytes()
+                self._since = ()
+            try:
+                gs.apply_action(action)
+            except ValueError:
+                raise MoveError(self._name(player, action), "not a legal action here") from None
+        elif player == _CHANCE:
+            code = self._chance()[1].get(action)
+            if code is None:
+                raise MoveError(str(action), "not a chance outcome here")
+            gs.apply(code)
+        else:
+            raise MoveError(str(action), "the game is over")
+        if self._shared.anchored:
+            self._since += (action,)
+        self._player = self._player_of(gs.to_move())
+
+    def _name(self, player, action, gs=None):
+        """The reference game's notation of `action` at `gs` (by default
+        this state), or invalid:N."""
+        gs = gs or self._engine.gs
+        bridge = self._shared.bridge
+        try:
+            if gs.to_move() == -1:
+                return bridge.chance_name(action)
+            if gs.to_move() < 0:
+                return f"invalid:{action}"
+            return bridge.decision_name(gs.move_of_action(action))
+        except (ValueError, MoveError):
+            return f"invalid:{action}"
+
+    def _action_to_string(self, player, action):
+        return self._name(player, action)
+
+    def action_of(self, move):
+        """The action id of one decision written in the reference notation
+        (at a chance node the outcome's, e.g. `roll:4,1,4`)."""
+        gs = self._engine.gs
+        bridge = self._shared.bridge
+        if self._player == _CHANCE:
+            return bridge.chance_of(move)
+        names = {bridge.decision_name(gs.move_of_action(a)): a for a in gs.legal_actions()}
+        try:
+            return names[move.strip() if isinstance(move, str) else move]
+        except KeyError:
+            raise MoveError(move, "not a legal decision here") from None
+
+    def is_terminal(self):
+        return self._player == _TERMINAL
+
+    def returns(self):
+        gs = self._engine.gs
+        if self._player != _TERMINAL:
+            return [0.0] * gs.num_players
+        return self._shared.bridge.returns(gs)
+
+    def observation_text(self):
+        """The observation string (see the module docstring)."""
+        gs = self._engine.gs
+        bridge = self._shared.bridge
+        if self._player == _CHANCE:
+            return bridge.text(self._anchor) + bridge.chance_suffix
+        if gs.in_turn():
+            # the decisions of the turn so far, named where each was taken
+            node = GameState(gs.game, self._anchor)
+            names = []
+            for action in self._since:
+                names.append(self._name(node.to_move(), action, node))
+                node.apply_action(action)
+            return bridge.text(self._anchor) + " | " + " ".join(names)
+        return bridge.text(gs.state_bytes())
+
+    def __str__(self):
+        return self.observation_text()
+
+
+class EngineRolloutEvaluator(spiel_mcts.RandomRolloutEvaluator):
+    """OpenSpiel's RandomRolloutEvaluator for the engine-backed games, for
+    OpenSpiel's Python MCTSBot, with its rollouts played inside the engine
+    (claimsolve.batch.Single): uniformly random legal actions and chance
+    outcomes drawn by their probabilities to the end of the game, two calls
+    into C a step where OpenSpiel's evaluator makes several through the
+    OpenSpiel state and numpy.  The value is the game's returns at the end
+    (the reference game's convention, as state.returns() gives them), the
+    mean of `n_rollouts`; the prior is RandomRolloutEvaluator's (uniform,
+    or the chance outcomes' probabilities).  The rollouts' random streams
+    are seeded from `random_state`."""
+
+    def __init__(self, n_rollouts=1, random_state=None):
+        super().__init__(n_rollouts=n_rollouts, random_state=random_state)
+        self._singles = {}
+
+    def _single(self, state):
+        shared = state._shared
+        entry = self._singles.get(id(shared))
+        if entry is None or entry[0] is not shared:
+            from ..batch import Single
+            entry = self._singles[id(shared)] = (shared, Single(state.engine.copy()))
+        return shared, entry[1]
+
+    def evaluate(self, state):
+        if state.is_terminal():
+            return np.array(state.returns())
+        shared, single = self._single(state)
+        start = state.engine.state_bytes()
+        total = None
+        for _ in range(self.n_rollouts):
+            single.reset(seed=int(self._random_state.randint(0, 2 ** 31 - 1)), start=start)
+            while single.to_move >= 0:
+                single.step(single.random_action())
+            returns = np.array(shared.bridge.returns(single.game_state()))
+            total = returns if total is None else total + returns
+        return total / self.n_rollouts
+
+
+def _game_type(reference):
+    """The GameType of the engine-backed version of `reference` (a GameType)."""
+    return pyspiel.GameType(
+        short_name=reference.short_name + SUFFIX,
+        long_name=reference.long_name.replace("(Python reference rules)", "(Cython engine)"),
+        dynamics=reference.dynamics,
+        chance_mode=reference.chance_mode,
+        information=reference.information,
+        utility=reference.utility,
+        reward_model=reference.reward_model,
+        max_num_players=reference.max_num_players,
+        min_num_players=reference.min_num_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(reference.parameter_specification))
+
+
+GAMES = {}     # game id -> the engine-backed game's short name
+
+
+def _register_games():
+    """Registers the engine-backed version of every reference game whose
+    module has an EngineBridge."""
+    from . import openspiel    # noqa: F401  (registers the reference games)
+
+    registered = {game_type.short_name: game_type for game_type in pyspiel.registered_games()}
+    for game in all_games():
+        if game.openspiel is None:
+            continue
+        module = __import__(game.openspiel.path.partition(":")[0], fromlist=["EngineBridge"])
+        bridge = getattr(module, "EngineBridge", None)
+        if bridge is None:
+            continue
+        game_type = _game_type(registered[module.SHORT_NAME])
+        if game_type.short_name in registered:
+            GAMES[game.id] = game_type.short_name
+            continue
+        cls = type(f"{type(bridge).__name__}Game", (EngineGame,),
+                   {"REFERENCE": module.SHORT_NAME, "BRIDGE": bridge, "GAME_TYPE": game_type,
+                    "__doc__": f"{game.title} on its engine (claimsolve.interop.engine_game)."})
+        pyspiel.register_game(game_type, cls)
+        GAMES[game.id] = game_type.short_name
+
+
+def engine_game_from_position(position, returns="sign"):
+    """The engine-backed OpenSpiel game whose initial state is `position`."""
+    from .openspiel import game_from_position
+    reference = game_from_position(position, returns)
+    name = reference.get_type().short_name + SUFFIX
+    if name not in GAMES.values():
+        raise ClaimsolveError(f"no engine-backed OpenSpiel game for {position.game}")
+    return pyspiel.load_game(name, reference.get_parameters())
+
+
+def compact_json(data):
+    """One line of JSON (the observation strings)."""
+    return json.dumps(data, separators=(",", ":"))
+
+
+_register_games()
+
+__all__ = ["EngineGame", "EngineObserver", "EngineRolloutEvaluator", "EngineState", "GAMES",
+           "engine_game_from_position"]
