@@ -23,7 +23,9 @@ outputs were the same in every run: the search's answer and its node,
 simulation or state count, or the command's standard output with the
 figures of time taken out (see `TIMING`).  Every row's work is set by a
 depth, a count of simulations or an exact search, never by a clock, so that
-both sides do the same work.  `uptime` is printed before and after.
+both sides do the same work.  The load average is printed before and
+after.  Exit status 1 when an output differed (the lines are printed under
+the row), 0 when all were the same.
 """
 import argparse
 import difflib
@@ -45,7 +47,7 @@ SEEDS = baseline.REPOSITORY / "seeds"
 # Time figures a command prints; replaced by "<t>" before outputs are compared.
 TIMING = [
     re.compile(r"\d[\d,]*(?:\.\d+)?(?:e-?\d+)? ?(?:s|ms|us|seconds?)\b"),
-    re.compile(r"[\d,]+(?:\.\d+)?(?: (?:nodes|simulations|states|turns|rolls|moves) a second|/s)"),
+    re.compile(r"[\d,]+(?:\.\d+)?(?: (?:nodes|simulations|states|turns|rolls|moves))?(?: a second|/s)"),
     re.compile(r'"(?:seconds|wall|elapsed|time|nodes_per_second|per_second)": [\d.e-]+'),
 ]
 
@@ -63,6 +65,8 @@ ROWS = {
     "claim-alphabeta": ("Claim alpha-beta, play-2p, depth 7", "search", ["claim/play-2p.json", 7]),
     "colorclaim-alphabeta": ("Color Claim alpha-beta, 6x5 start, depth 5", "search",
                              ["colorclaim/start-6x5.json", 5]),
+    "colorclaim-solve": ("Color Claim exact solver, 4x4 seed 1 start, value only, one thread", "command",
+                         ["solve", "seeds/colorclaim/start-4x4-seed1.json", "--value-only", "--threads", "1"]),
     "claim-mcts": ("Claim MCTS, play-2p, 20,000 simulations", "search", ["claim/play-2p.json", 20000]),
     "colorclaim-mcts": ("Color Claim MCTS, 6x5 start, 60,000 simulations", "search",
                         ["colorclaim/start-6x5.json", 60000]),
