@@ -86,6 +86,24 @@ ROWS = {
                          "5000", "--seed", "1", "--threads", "1"]),
 }
 
+# Commands whose outputs are compared too (one run on each side, not timed).
+OUTPUTS = [
+    ["analyze", "seeds/claim/play-2p.json", "--engine", "mcts", "--iterations", "3000", "--seed", "1",
+     "--threads", "1", "--json"],
+    ["analyze", "seeds/colorclaim/start-6x5.json", "--engine", "mcts", "--iterations", "3000", "--seed", "1",
+     "--threads", "1", "--json"],
+    ["analyze", "seeds/claimit/start-3p.json", "--engine", "mcts", "--iterations", "3000", "--seed", "1",
+     "--threads", "1", "--json"],
+    ["solve", "seeds/colorclaim/start-4x3-seed1.json", "--threads", "1", "--json"],
+    ["odds", "seeds/claimit/late-turn-roll-3p.json", "--json"],
+    ["moves", "seeds/claim/settle-3p.json"],
+    ["moves", "seeds/colorclaim/start-6x5.json"],
+    ["perft", "seeds/claim/settle-2p.json", "--depth", "2"],
+    ["show", "seeds/claim/play-4p.json"],
+    ["show", "seeds/claimit/mid-game-3p.json"],
+    ["show", "seeds/colorclaim/late-6x5.json"],
+]
+
 
 # ------------------------------------------------------------------ the work (in a fresh process, under a tree)
 
@@ -255,6 +273,22 @@ def print_difference(outs):
             print(f"      {line}")
 
 
+def compare_outputs(commands, trees):
+    """Each command once under each tree; True when every output was the
+    same (time figures aside)."""
+    print("outputs of more commands, one run each side (time figures taken out):")
+    all_same = True
+    for arguments in commands:
+        outs = {side: {"exit {2}\n{1}".format(*run_command(arguments, trees[side]))} for side in ("before", "after")}
+        same = outs["before"] == outs["after"]
+        all_same = all_same and same
+        size = len(next(iter(outs["after"])).encode())
+        print(f"  {'same' if same else 'DIFFER'} ({size:,} bytes)  claimsolve {' '.join(arguments)}")
+        if not same:
+            print_difference(outs)
+    return all_same
+
+
 def format_row(name, row):
     before, after = statistics.median(row["before"]), statistics.median(row["after"])
     ratio = statistics.median(row["ratios"])
@@ -274,6 +308,8 @@ def main(argv=None):
                         help="the commit after (default HEAD); 'now': the code this interpreter imports")
     parser.add_argument("--runs", type=int, default=5, help="pairs of runs a row (default 5)")
     parser.add_argument("--only", default="", help=f"rows, comma-separated, of: {', '.join(ROWS)}")
+    parser.add_argument("--no-outputs", action="store_true",
+                        help="leave out the commands whose outputs alone are compared")
     args = parser.parse_args(argv)
     rows = [r for r in args.only.split(",") if r] or list(ROWS)
     unknown = [r for r in rows if r not in ROWS]
@@ -295,7 +331,10 @@ def main(argv=None):
     print(f"load average at the end {' '.join(uptime())}")
     for name in rows:
         print(f"  {name}: {ROWS[name][0]}")
-    return 0 if all(row["same"] for row in table.values()) else 1
+    same = all(row["same"] for row in table.values())
+    if not args.no_outputs:
+        same = compare_outputs(OUTPUTS, trees) and same
+    return 0 if same else 1
 
 
 if __name__ == "__main__":
