@@ -95,7 +95,7 @@ OUTPUTS = [
     ["analyze", "seeds/claimit/start-3p.json", "--engine", "mcts", "--iterations", "3000", "--seed", "1",
      "--threads", "1", "--json"],
     ["solve", "seeds/colorclaim/start-4x3-seed1.json", "--threads", "1", "--json"],
-    ["odds", "seeds/claimit/late-turn-roll-3p.json", "--json"],
+    ["odds", "seeds/claimit/late-turn-roll-3p.json", "--threads", "1", "--json"],
     ["moves", "seeds/claim/settle-3p.json"],
     ["moves", "seeds/colorclaim/start-6x5.json"],
     ["perft", "seeds/claim/settle-2p.json", "--depth", "2"],
