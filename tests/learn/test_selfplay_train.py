@@ -231,3 +231,10 @@ def test_the_shipped_weights_load_and_say_how_they_were_made():
         text = (Path(__file__).resolve().parents[2] / "docs" / "learning.md").read_text()
         assert w["made_by"] in text and f"{game}-{players}p.npz" in text
     assert model.shipped_path("claim", 2) is None
+
+
+def test_the_help_lists_train_with_a_whole_line():
+    """`claimsolve --help` gives train its first sentence whole, not cut
+    short with "..." (the sentence must fit the list's column)."""
+    lines = [line.split(None, 1) for line in run("--help").output.splitlines()]
+    assert ["train", "Fits a learned evaluation to the games of a selfplay study."] in lines
