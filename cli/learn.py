@@ -27,10 +27,10 @@ EPOCHS = Checked(lambda value, name: limits.integer(value, name, 1, 100_000), "e
 @click.option("--force", is_flag=True, help="Replace WEIGHTS even when it is not a weights file.")
 @json_option
 def train(game, db, out, hidden, epochs, seed, seats, force, as_json):
-    """Fits a model of the result (each seat's expected points) from the
-    position to the games of a selfplay study, with numpy; a tenth of the
-    games is held out, and the held-out log-loss and accuracy are shown
-    beside a constant's."""
+    """Fits a learned evaluation to the games of a selfplay study.  The
+    model of the result (each seat's expected points) from the position is
+    fitted with numpy; a tenth of the games is held out, and the held-out
+    log-loss and accuracy are shown beside a constant's."""
     from claimsolve.catalog import get_game
     from claimsolve.learn.train import text, train as run_train     # deferred: numpy at first use
 

@@ -158,8 +158,11 @@ def gain_interval(p, q, y, games, seed, resamples=1000):
     """A 95% interval of the mean log-loss of predictions `q` minus that
     of `p` on rewards `y` (how much better p does), by a bootstrap over
     the games (`games`: each position's game; positions of one game go
-    together, being far from independent)."""
+    together, being far from independent); None from a single game, whose
+    resamples are all the same (no spread to measure)."""
     unique, index = np.unique(games, return_inverse=True)
+    if len(unique) < 2:
+        return None
     diff = np.bincount(index, _losses(q, y) - _losses(p, y), len(unique))
     count = np.bincount(index, minlength=len(unique)).astype(np.float64)
     rng = np.random.default_rng(seed)
@@ -257,9 +260,10 @@ def text(report):
     seen = "the seat to move" if report["seats"] == "mover" else "every seat"
     return "\n".join([
         f"{report['game']} ({report['players']} seats): {report['inputs']} features ({report['planes']} plane "
-        f"sums, {report['scalars']} scalars), {model_words}, {report['epochs']} epochs, seed {report['seed']}",
-        f"Positions seen from {seen}: {fit_['positions']:,} to fit ({fit_['games']} games), "
-        f"{val['positions']:,} held out ({val['games']} games)",
+        f"sums, {report['scalars']} scalars), {model_words}, {_count(report['epochs'], 'epoch')}, "
+        f"seed {report['seed']}",
+        f"Positions seen from {seen}: {fit_['positions']:,} to fit ({_count(fit_['games'], 'game')}), "
+        f"{val['positions']:,} held out ({_count(val['games'], 'game')})",
         f"Held-out log-loss {val['log_loss']:.4f}   (constant {val['mean_reward']:.3f}: "
         f"{val['baseline_log_loss']:.4f}; the model's gain {_gain(val)})",
         f"Held-out accuracy {acc}   (constant: {base_acc}; positions with a shared reward left out)",
@@ -276,8 +280,15 @@ def _gain(figures, gain=None):
     """The log-loss gain with its interval: "0.151, 95% 0.12 to 0.18"."""
     if gain is None:
         gain = figures["baseline_log_loss"] - figures["log_loss"]
+    if figures["gain_ci95"] is None:
+        return f"{gain:+.4f}, no interval from one held-out game"
     low, high = figures["gain_ci95"]
     return f"{gain:+.4f}, 95% {low:+.4f} to {high:+.4f} by games"
+
+
+def _count(n, word):
+    """"1 game", "2 games"."""
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
 def _share(value):

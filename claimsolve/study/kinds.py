@@ -41,7 +41,8 @@ class StudyKind:
     note(params, store)          a few words for the progress line
     decide(params, store)        a decision that ends the study early
                                  ({"decision": ...}) or None
-    describe(key, value)         a stored parameter as its option reads
+    describe(key, value)         a stored parameter as its option reads, or
+                                 None for one no option sets (derived)
 
     and, for the check of a stored study (claimsolve.study.check), which
     trusts nothing in the file:
@@ -638,7 +639,11 @@ class PoliciesStudy(StudyKind):
                 "first": start.player_to_move, "points": [float(p) for p in final.points()],
                 "plies": len(moves)}
 
+    derived = ("rounds", "per_round", "seats")     # parameters no option sets
+
     def describe(self, key, value):
+        if key in self.derived:
+            return None
         if key == self.specs_key:
             return f"--{key} {','.join(value)}"
         return f"--{key} {value}" if value is not None else f"no --{key}"
@@ -748,6 +753,8 @@ class LadderStudy(PoliciesStudy):
             return (f"'games_per_table' is {params['games_per_table']}, not {params['rounds']} rounds "
                     f"of {params['seats']} seatings")
         return None
+
+    derived = PoliciesStudy.derived + ("games",)       # --games-per-table sets the games
 
     def describe(self, key, value):
         if key in ("games_per_table", "anchor"):

@@ -126,8 +126,11 @@ class Store:
         if canonical(stored) == canonical(params):
             return
         differ = [key for key in sorted(set(stored) | set(params)) if stored.get(key) != params.get(key)]
-        shown = "; ".join(f"{describe(key, stored.get(key))}, not {describe(key, params.get(key))}"
-                          for key in differ[:3])
+        pairs = [(describe(key, stored.get(key)), describe(key, params.get(key))) for key in differ]
+        # a parameter no option sets (None: derived from the options) only when nothing else differs
+        pairs = [pair for pair in pairs if pair[0] is not None] or \
+            [(f"{key} {stored.get(key)}", f"{key} {params.get(key)}") for key in differ]
+        shown = "; ".join(f"{old}, not {new}" for old, new in pairs[:3])
         raise ClaimsolveError(f"holds this {kind} study with other parameters ({shown}): give the same "
                               "options to continue it, or another --db for a new study", self.path)
 

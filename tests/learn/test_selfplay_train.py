@@ -231,3 +231,26 @@ def test_the_shipped_weights_load_and_say_how_they_were_made():
         text = (Path(__file__).resolve().parents[2] / "docs" / "learning.md").read_text()
         assert w["made_by"] in text and f"{game}-{players}p.npz" in text
     assert model.shipped_path("claim", 2) is None
+
+
+def test_the_help_lists_train_with_a_whole_line():
+    """`claimsolve --help` gives train its first sentence whole, not cut
+    short with "..." (the sentence must fit the list's column)."""
+    lines = [line.split(None, 1) for line in run("--help").output.splitlines()]
+    assert ["train", "Fits a learned evaluation to the games of a selfplay study."] in lines
+
+
+def test_one_held_out_game_gives_no_interval(tmp_path):
+    """With one game held out every bootstrap resample is that game: no
+    interval is shown (nor in the JSON), and "1 game" and "1 epoch" are singular."""
+    db = str(tmp_path / "four.sqlite")
+    study.run("selfplay", dict(OPTIONS, games=4), db, workers=1)
+    result = run("train", "colorclaim", "--db", db, "--out", tmp_path / "w.npz", "--epochs", 1)
+    assert result.exit_code == 0, result.output
+    assert "held out (1 game)" in result.output and "(3 games)" in result.output and "1 epoch," in result.output
+    assert result.output.count("no interval from one held-out game") == 2 and "95% " not in result.output
+    report = json.loads(run("train", "colorclaim", "--db", db, "--out", tmp_path / "w.npz", "--epochs", 1,
+                            "--json").stdout)
+    assert report["validation"]["gain_ci95"] is None and report["validation"]["search"]["gain_ci95"] is None
+    games = np.zeros(5, dtype=int)
+    assert gain_interval(np.full(5, 0.6), np.full(5, 0.5), np.ones(5), games, seed=1) is None

@@ -246,3 +246,14 @@ def test_a_ladder_with_no_game_yet_reports_its_heading_alone(tmp_path):
     assert "UNFINISHED, 0 of 24" in result.stdout and "ladder of 3 specs at 2 seats, 0 games" in result.stdout
     assert "Rating" not in result.stdout and "Chart" not in result.stdout
     assert json.loads(run("study", "report", db, "--json").stdout)["ladder"] == []
+
+
+def test_other_parameters_are_named_by_the_options_that_set_them(tmp_path):
+    """A rerun with other options names those options (--specs, --games-per-
+    table), not the parameters derived from them (games, rounds, seats)."""
+    db = tmp_path / "l.sqlite"
+    base = ["study", "ladder", "colorclaim", "--size", "3x3", "--db", db, "--workers", 1]
+    assert run(*base, "--specs", "random,alphabeta:depth=1", "--games-per-table", 2).exit_code == 0
+    line = one_line(run(*base, "--specs", "random,alphabeta:depth=1,mcts:iterations=5", "--games-per-table", 4))
+    assert "--games-per-table 2, not --games-per-table 4" in line and "--specs random,alphabeta:depth=1, not" in line
+    assert not re.search(r"--(games|rounds|per_round|seats) ", line), line
