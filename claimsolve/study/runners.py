@@ -9,6 +9,7 @@ it anew.  Only the coordinator touches the study's file.
 import concurrent.futures
 import ctypes
 import multiprocessing
+import os
 import signal
 import uuid
 
@@ -19,15 +20,20 @@ from .tasks import run_batch
 PR_SET_PDEATHSIG = 1
 
 
-def _worker_init():
+def _worker_init(coordinator=None):
     """A local worker: Ctrl-C is the coordinator's to handle (the terminal
     sends it to the whole process group), and the worker dies with its
-    coordinator (kill -9 included) instead of running on."""
+    coordinator (kill -9 included) instead of running on.  A coordinator
+    that died while this worker was still starting (before the death
+    signal was asked for) sends nothing: the worker then finds itself
+    adopted and leaves at once."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     except (OSError, AttributeError):    # not Linux: the pool's own shutdown still stops it
         pass
+    if coordinator is not None and os.getppid() != coordinator:
+        os._exit(1)
 
 
 class LocalRunner:
@@ -47,7 +53,7 @@ class LocalRunner:
         if self._pool is None:
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_worker_init)
+                initializer=_worker_init, initargs=(os.getpid(),))
         return self._pool
 
     def submit(self, batch_id, kind, params, ids):

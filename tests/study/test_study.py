@@ -151,6 +151,17 @@ def test_a_second_run_on_the_same_file_is_refused_while_one_runs(tmp_path):
 SOLVE_120 = ["study", "solve", "colorclaim", "--size", "3x3", "--seeds", "1-120", "--workers", "2", "--batch", "2"]
 
 
+def test_a_worker_whose_coordinator_died_while_it_started_leaves_at_once():
+    """kill -9 of the coordinator while a worker is still starting (before
+    it asked for the death signal) left that worker waiting for work for
+    ever, holding the study's output open: a worker adopted by another
+    process leaves as soon as it starts."""
+    code = ("import os; from claimsolve.study.runners import _worker_init; "
+            "_worker_init(os.getppid()); print('stayed', flush=True); _worker_init(os.getppid() + 1); print('ran on')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout == "stayed\n" and done.returncode == 1, done
+
+
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])
 def test_a_stopped_study_continues_every_task_done_once(tmp_path, how):
     db = str(tmp_path / "cc.sqlite")
