@@ -1,5 +1,8 @@
 """docs/tensors.md's Python examples run as shown: every ```python block, in
-order, in one namespace (as a reader pastes them one after the other)."""
+order, in one namespace (as a reader pastes them one after the other).  The
+training examples (a policy trained against `random` by REINFORCE, then by
+sb3-contrib's MaskablePPO, each asserting that it beats its untrained self)
+make this slow: about 14 s of one core."""
 import re
 from pathlib import Path
 
@@ -8,6 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_the_python_blocks_of_tensors_md_run(monkeypatch):
     pytest.importorskip("pettingzoo")
     monkeypatch.chdir(ROOT)                     # the examples name files from the project's root
