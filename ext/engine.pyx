@@ -142,11 +142,9 @@ cdef class GameState:
         return [self.g.chance_sample(self.g.ctx, self.st(), &rng) for _ in range(count)]
 
     def apply(self, cs_move move):
-        """Plays a move (or chance outcome) in place; the caller checks
-        legality.  Returns the player to move after it (as `to_move`)."""
+        """Plays a move (or chance outcome) in place; the caller checks legality."""
         self.listed = -1
         self.g.apply(self.g.ctx, self.st(), move)
-        return self.g.to_move(self.g.ctx, self.st())
 
     def __deepcopy__(self, memo):
         return GameState(self.game, self.buf)
@@ -290,13 +288,11 @@ cdef class GameState:
         return m
 
     def apply_action(self, int action):
-        """Plays the legal move whose action is `action` (ValueError if
-        none).  Returns the player to move after it (as `to_move`)."""
+        """Plays the legal move whose action is `action` (ValueError if none)."""
         cdef cs_move m = 0
         self._move_of_action(action, &m)
         self.listed = -1
         self.g.apply(self.g.ctx, self.st(), m)
-        return self.g.to_move(self.g.ctx, self.st())
 
     def turns(self, bint dedupe=True):
         """Whole turns from this decision node: [(codes, end_state)] with

@@ -279,19 +279,19 @@ class EngineState(pyspiel.State):
                 e.anchor = gs.state_bytes()
                 e.since = ()
             try:
-                to_move = gs.apply_action(action)
+                gs.apply_action(action)
             except ValueError:
                 raise MoveError(self._name(player, action), "not a legal action here") from None
         elif player == _CHANCE:
             code = self._chance()[1].get(action)
             if code is None:
                 raise MoveError(str(action), "not a chance outcome here")
-            to_move = gs.apply(code)
+            gs.apply(code)
         else:
             raise MoveError(str(action), "the game is over")
         if self._shared.anchored:
             e.since += (action,)
-        e.player = self._shared.players[to_move]
+        e.player = self._shared.players[gs.to_move()]
 
     def _name(self, player, action, gs=None):
         """The reference game's notation of `action` at `gs` (by default

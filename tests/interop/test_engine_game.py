@@ -360,6 +360,6 @@ def test_quick_answers_are_openspiels(game_id):
             assert clone.current_player() == player and clone.history() == state.history()[:-1]
             assert clone.engine.state_bytes() == gs.state_bytes() != state.engine.state_bytes()
             if player >= 0:
-                assert gs.apply_action(action) == state.engine.to_move()
+                gs.apply_action(action)
                 assert gs.legal_actions() == state.engine.legal_actions()
                 assert gs.state_bytes() == state.engine.state_bytes()
