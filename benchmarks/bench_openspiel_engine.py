@@ -1,8 +1,9 @@
 """OpenSpiel's MCTSBot on our games backed by the Cython engines
 (claimsolve.interop.engine_game) against the same bot on the games backed
 by the reference rules (claimsolve.interop.openspiel), side by side in one
-run, for each game: simulations per second from the same position, the
-median of --runs runs of --seconds each (target: the engine-backed game at
+run, for each game: simulations per second (of the process's CPU time, or
+with --clock wall of the wall clock) from the same position, the median
+of --runs runs of --seconds (wall) each (target: the engine-backed game at
 least 20x the reference-backed one).
 
 Two bots, both OpenSpiel's MCTSBot with UCT constant 2, one random rollout
@@ -17,7 +18,11 @@ more about the game.  A third row gives the Python bot on the engine-backed
 game with claimsolve's EngineRolloutEvaluator (the same uniformly random
 rollouts, played in the engine: claimsolve.interop.engine_game) against
 the same reference-backed measurement as the first row's (OpenSpiel's
-RandomRolloutEvaluator, measured again in that row's runs).  A new game (no
+RandomRolloutEvaluator, measured again in that row's runs).  Last, the
+floor the C++ bot's calls into a Python game put under a simulation: the
+calls and clones of a simulation, counted, times what one costs, measured
+(machine load moves it as it moves the rates: read it against the rates
+of the same run).  A new game (no
 caches from another run) and a new bot each run; the runs of the two sides
 interleaved.
 
@@ -51,6 +56,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START_6X5 = os.path.join(ROOT, "seeds", "colorclaim", "start-6x5.json")
 GAMES = ("colorclaim", "claimit", "claim")
 TARGET = 20
+# the clock of the rates: the process's CPU time (default: on a shared
+# machine the rates then do not move with the other processes' load; the
+# searches are single-threaded) or the wall clock (--clock wall)
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+CLOCK = [time.process_time]
 
 
 def claim_middle_game(seed, turns=10):
@@ -98,9 +108,9 @@ def python_bot_rate(make_game, seconds, seed, engine_rollouts=False):
     bot = cs_spiel.TimedMCTSBot(game, seconds, random_state=random_state)
     if engine_rollouts and game.get_type().short_name.endswith(engine_game.SUFFIX):
         bot.evaluator = engine_game.EngineRolloutEvaluator(1, random_state)
-    started = time.perf_counter()
+    started = CLOCK[0]()
     root = bot.mcts_search(game.new_initial_state())
-    return root.explore_count / (time.perf_counter() - started)
+    return root.explore_count / (CLOCK[0]() - started)
 
 
 def cpp_bot_rate(make_game, seconds, seed):
@@ -114,9 +124,9 @@ def cpp_bot_rate(make_game, seconds, seed):
         game = make_game()
         evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
         bot = pyspiel.MCTSBot(game, evaluator, 2.0, simulations, 10 ** 6, True, seed, False)
-        started = time.perf_counter()
+        started = CLOCK[0]()
         root = bot.mcts_search(game.new_initial_state())
-        return root.explore_count, time.perf_counter() - started
+        return root.explore_count, CLOCK[0]() - started
 
     count, elapsed = search(5)
     count, elapsed = search(max(5, int(count / elapsed * seconds)))
@@ -125,6 +135,58 @@ def cpp_bot_rate(make_game, seconds, seed):
 
 def python_bot_engine_rollouts_rate(make_game, seconds, seed):
     return python_bot_rate(make_game, seconds, seed, engine_rollouts=True)
+
+
+# the state methods OpenSpiel's C++ calls on a Python state (pybind11 overrides)
+CALLED_FROM_CPP = ("current_player", "is_terminal", "_legal_actions", "_apply_action", "chance_outcomes", "returns")
+
+
+def cpp_bot_calls(make_game, simulations, seed):
+    """(calls into the Python state, clones) a simulation of OpenSpiel's C++
+    MCTSBot on an engine-backed game (`make_game()`), counted over a search
+    of `simulations` with every state method it calls wrapped."""
+    game = make_game()
+    counts = {"calls": 0, "states": 0}
+
+    def counted(method):
+        def wrapper(self, *args):
+            counts["calls"] += 1
+            return method(self, *args)
+        return wrapper
+
+    base = game.state_class
+    fields = {name: counted(getattr(base, name)) for name in CALLED_FROM_CPP}
+
+    def init(self, *args):
+        counts["states"] += 1
+        base.__init__(self, *args)
+
+    fields["__init__"] = init
+    game.state_class = type("Counted" + base.__name__, (base,), fields)
+    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, simulations, 10 ** 6, True, seed,
+                          False)
+    root = bot.mcts_search(game.new_initial_state())
+    return counts["calls"] / root.explore_count, (counts["states"] - 1) / root.explore_count
+
+
+def cpp_call_costs(make_game, repeat=20000):
+    """(seconds of one call from OpenSpiel's C++ into a Python state's
+    method, seconds of one clone) on an engine-backed game: the first is
+    pyspiel.State.is_chance_node(state) (C++ that asks the Python
+    current_player) less state.move_number() (C++ only), the best of 9."""
+    state = make_game().new_initial_state()
+
+    def best(fn):
+        return min(timeit_once(fn, repeat) for _ in range(9)) / repeat
+
+    return best(lambda: pyspiel.State.is_chance_node(state)) - best(state.move_number), best(state.clone)
+
+
+def timeit_once(fn, repeat):
+    started = CLOCK[0]()
+    for _ in range(repeat):
+        fn()
+    return CLOCK[0]() - started
 
 
 BOTS = (("Python MCTSBot", python_bot_rate), ("C++ MCTSBot", cpp_bot_rate),
@@ -138,7 +200,10 @@ def main(argv=None):
     parser.add_argument("--runs", type=int, default=3, help="searches per game and side (the median is shown)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the Claim position and the bots")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 0.3 s, 1 run each")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+                        help="the rates per second of CPU time of this process (default) or of the wall clock")
     args = parser.parse_args(argv)
+    CLOCK[0] = CLOCKS[args.clock]
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     for game_id in games:
         if game_id not in GAMES:
@@ -148,12 +213,14 @@ def main(argv=None):
 
     print("$ " + shlex.join([os.path.basename(sys.executable)] + sys.argv))
     print(f"claimsolve {claimsolve.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
-    print(f"OpenSpiel MCTSBot (UCT c=2, 1 random rollout, solver on), simulations per second,"
+    print(f"OpenSpiel MCTSBot (UCT c=2, 1 random rollout, solver on), simulations per {args.clock} second,"
           f" median of {args.runs} run(s) of {args.seconds:g} s")
     print()
     print(f"{'game':<11} {'bot':<32} {'reference-backed':>17} {'engine-backed':>14} {'ratio':>8}")
     ratios = {}
     positions = []
+    floors = []
+    references = {}
     for game_id in games:
         position, described = start_position(game_id, args.seed)
         positions.append(f"{game_id}: {described}")
@@ -164,11 +231,32 @@ def main(argv=None):
                 engine.append(rate(lambda: engine_game.engine_game_from_position(position), args.seconds,
                                    args.seed + run))
             reference, engine = statistics.median(reference), statistics.median(engine)
+            if bot_name == "C++ MCTSBot":
+                references[game_id] = (reference, engine)
+                floors.append((game_id, position))
             ratios[(game_id, bot_name)] = engine / reference
             print(f"{game_id:<11} {bot_name:<32} {reference:>17,.1f} {engine:>14,.1f}"
                   f" {engine / reference:>7,.1f}x", flush=True)
     print()
     print("positions: " + "; ".join(positions))
+    print()
+    print("The floor OpenSpiel's C++ MCTSBot puts under an engine-backed game: its calls into the Python state"
+          " a simulation (counted) times what one costs (measured: a call from C++ into a Python method;"
+          " a clone), against the reference-backed game's rate above:")
+    measured = []
+    for game_id, position in floors:
+        make = (lambda: engine_game.engine_game_from_position(position))
+        measured.append((game_id, cpp_bot_calls(make, 200, args.seed), cpp_call_costs(make)))
+    # one call and one clone cost the same in every game: the least measured
+    call = min(costs[0] for _, _, costs in measured)
+    clone = min(costs[1] for _, _, costs in measured)
+    for game_id, (calls, clones), _ in measured:
+        floor = calls * call + clones * clone
+        reference, engine = references[game_id]
+        print(f"  {game_id:<11} {calls:,.0f} calls x {call * 1e6:.2f} us + {clones:.1f} clones x {clone * 1e6:.1f} us"
+              f" = {floor * 1e6:,.0f} us a simulation, {100 * floor * engine:.0f}% of the engine-backed game's"
+              f" {1e6 / engine:,.0f} us: at most {1 / floor:,.0f} simulations a second,"
+              f" {1 / floor / reference:,.1f}x the reference-backed {reference:,.1f}", flush=True)
     short = [f"{game_id} ({bot_name})" for (game_id, bot_name), ratio in ratios.items() if ratio < TARGET]
     print(f"target: the engine-backed game at least {TARGET}x the reference-backed one: "
           + ("met everywhere" if not short else f"NOT met for {', '.join(short)}"))

@@ -48,10 +48,25 @@ cdef int _listing_interrupted() noexcept nogil:
 
 
 cdef class GameState:
-    """A mutable state of one game instance, driven through the C interface."""
+    """A mutable state of one game instance, driven through the C interface.
+
+    The legal moves of a decision node and their actions are listed once
+    (by `legal_actions` or `apply_action`) and kept until the state
+    changes, so that listing the actions and then playing one (what a
+    search does at every step) lists them once."""
     cdef const cs_game *g
     cdef readonly object game
     cdef bytearray buf
+    cdef cs_move *moves        # the legal moves of this node, once listed (max_moves)
+    cdef int *actions          # their actions, in the same order
+    cdef int listed            # how many are listed; -1: not listed since the last change
+
+    def __cinit__(self):
+        self.listed = -1
+
+    def __dealloc__(self):
+        free(self.moves)
+        free(self.actions)
 
     def __init__(self, game, state):
         self.game = game
@@ -128,7 +143,11 @@ cdef class GameState:
 
     def apply(self, cs_move move):
         """Plays a move (or chance outcome) in place; the caller checks legality."""
+        self.listed = -1
         self.g.apply(self.g.ctx, self.st(), move)
+
+    def __deepcopy__(self, memo):
+        return GameState(self.game, self.buf)
 
     def returns(self):
         cdef double out[CS_MAX_PLAYERS]
@@ -213,44 +232,52 @@ cdef class GameState:
         self.g.observe(self.g.ctx, self.st(), player, &view[0])
         return out
 
+    cdef int _list(self) except -1:
+        """Lists the legal moves of this decision node and their actions
+        (none at chance and terminal states), unless listed already."""
+        cdef void *st
+        cdef int i
+        if self.listed >= 0:
+            return 0
+        self._need_learning_hooks()
+        st = self.st()
+        if self.moves == NULL:
+            self.moves = <cs_move *> malloc(sizeof(cs_move) * max(1, self.g.max_moves))
+            self.actions = <int *> malloc(sizeof(int) * max(1, self.g.max_moves))
+            if self.moves == NULL or self.actions == NULL:
+                raise MemoryError()
+        if self.g.to_move(self.g.ctx, st) < 0:
+            self.listed = 0
+            return 0
+        self.listed = self.g.legal_moves(self.g.ctx, st, self.moves)
+        for i in range(self.listed):
+            self.actions[i] = self.g.action_of(self.g.ctx, st, self.moves[i])
+        return 0
+
     def legal_actions(self):
         """The actions of the legal moves of this decision node, ascending
-        ([] at chance and terminal states)."""
-        self._need_learning_hooks()
-        cdef void *st = self.st()
-        cdef cs_move *moves
-        cdef int n, i
-        if self.g.to_move(self.g.ctx, st) < 0:
-            return []
-        moves = <cs_move *> malloc(sizeof(cs_move) * max(1, self.g.max_moves))
-        if moves == NULL:
-            raise MemoryError()
-        try:
-            n = self.g.legal_moves(self.g.ctx, st, moves)
-            out = [self.g.action_of(self.g.ctx, st, moves[i]) for i in range(n)]
-        finally:
-            free(moves)
-        out.sort()
+        ([] at chance and terminal states): a new list each call."""
+        cdef int i
+        cdef bint ascending = True
+        self._list()
+        for i in range(1, self.listed):
+            if self.actions[i] < self.actions[i - 1]:
+                ascending = False
+                break
+        out = [self.actions[i] for i in range(self.listed)]
+        if not ascending:
+            out.sort()
         return out
 
     cdef int _move_of_action(self, int action, cs_move *found) except -1:
         """Writes the legal move whose action is `action` to `found`;
         ValueError when no legal move of this state has it."""
-        cdef void *st = self.st()
-        cdef cs_move *moves
-        cdef int n, i
-        self._need_learning_hooks()
-        if self.g.to_move(self.g.ctx, st) >= 0:
-            moves = <cs_move *> malloc(sizeof(cs_move) * max(1, self.g.max_moves))
-            if moves == NULL:
-                raise MemoryError()
-            n = self.g.legal_moves(self.g.ctx, st, moves)
-            for i in range(n):
-                if self.g.action_of(self.g.ctx, st, moves[i]) == action:
-                    found[0] = moves[i]
-                    free(moves)
-                    return 0
-            free(moves)
+        cdef int i
+        self._list()
+        for i in range(self.listed):
+            if self.actions[i] == action:
+                found[0] = self.moves[i]
+                return 0
         raise ValueError("action %d is not legal here" % action)
 
     def move_of_action(self, int action):
@@ -264,6 +291,7 @@ cdef class GameState:
         """Plays the legal move whose action is `action` (ValueError if none)."""
         cdef cs_move m = 0
         self._move_of_action(action, &m)
+        self.listed = -1
         self.g.apply(self.g.ctx, self.st(), m)
 
     def turns(self, bint dedupe=True):

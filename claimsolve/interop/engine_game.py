@@ -57,6 +57,8 @@ from ..catalog import all_games
 from ..errors import ClaimsolveError, MoveError
 
 SUFFIX = "_engine"
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 @functools.lru_cache(maxsize=16)
@@ -68,27 +70,37 @@ def _shared_of(game_string):
     return _loaded(game_string).shared
 
 
-def _engine_of(game_string, state):
-    return _Engine(GameState(_loaded(game_string).start_state.game, state), game_string)
+def _engine_of(game_string, state, player=None, anchor=None, since=()):
+    gs = GameState(_loaded(game_string).start_state.game, state)
+    if player is None:      # pickled before the player was kept
+        player = _loaded(game_string).shared.players[gs.to_move()]
+    return _Engine(gs, game_string, player, anchor, since)
 
 
 class _Engine:
-    """The engine state of an OpenSpiel state.  OpenSpiel clones a Python
-    state by deep-copying its attributes (this copies the engine state) and
-    serializes it by pickling them (as the game's string and the state's
-    bytes)."""
+    """Everything of an OpenSpiel state that changes: the engine state
+    `gs`, the OpenSpiel player to move (`player`), and in games with
+    compound turns or chance the turn's start (`anchor`, state bytes) and
+    the actions since (`since`) for the observation string.  It is the
+    state's one Python attribute, so that OpenSpiel's clone (a deepcopy of
+    each attribute) makes one copy of the engine state's bytes and shares
+    the rest (immutable); pickled as the game's string and the state's
+    bytes."""
 
-    __slots__ = ("gs", "game_string")
+    __slots__ = ("gs", "game_string", "player", "anchor", "since")
 
-    def __init__(self, gs, game_string):
+    def __init__(self, gs, game_string, player, anchor=None, since=()):
         self.gs = gs
         self.game_string = game_string
+        self.player = player
+        self.anchor = anchor
+        self.since = since
 
     def __deepcopy__(self, memo):
-        return _Engine(self.gs.copy(), self.game_string)
+        return _Engine(self.gs.copy(), self.game_string, self.player, self.anchor, self.since)
 
     def __reduce__(self):
-        return _engine_of, (self.game_string, self.gs.state_bytes())
+        return _engine_of, (self.game_string, self.gs.state_bytes(), self.player, self.anchor, self.since)
 
 
 class _Shared:
@@ -124,7 +136,7 @@ class EngineObserver:
         self._perfect_recall = perfect_recall
 
     def set_from(self, state, player):
-        state._engine.gs.observation(player, self.tensor)
+        state._e.gs.observation(player, self.tensor)
 
     def string_from(self, state, player):
         if self._perfect_recall:
@@ -164,11 +176,18 @@ class EngineGame(pyspiel.Game):
         super().__init__(self.GAME_TYPE, info, reference.get_parameters())
         # where the observation string needs the start of the turn: compound turns, chance
         anchored = gs.compound_turns or self.GAME_TYPE.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC
+        # the OpenSpiel player of the engine's to_move(): players[to_move]
+        # (-1: chance, -2: terminal, by Python's negative indexing)
+        players = tuple(range(gs.num_players)) + (_TERMINAL, _CHANCE)
         self.shared = _Shared(str(self), bridge=self.bridge, shape=gs.observation_shape, anchored=anchored,
-                              chance={}, chance_fixed=getattr(self.bridge, "chance_fixed", False))
+                              chance={}, chance_fixed=getattr(self.bridge, "chance_fixed", False),
+                              players=players, start_player=players[gs.to_move()])
+        # the states' class, holding what they share as a class attribute
+        # (not an attribute of each state, which OpenSpiel's clone would copy)
+        self.state_class = type(f"{type(self).__name__}State", (EngineState,), {"_shared": self.shared})
 
     def new_initial_state(self):
-        return EngineState(self, self.start_state.copy())
+        return self.state_class(self, self.start_state.copy())
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         # perfect information: every observation type sees the whole state
@@ -176,74 +195,89 @@ class EngineGame(pyspiel.Game):
         return EngineObserver(self.shared.shape, perfect_recall, params)
 
 
-_CHANCE = int(pyspiel.PlayerId.CHANCE)
-_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-
-
 class EngineState(pyspiel.State):
     """An engine state as an OpenSpiel state (see the module docstring).
-    `engine` is the claimsolve._engine.GameState (do not change it)."""
+    `engine` is the claimsolve._engine.GameState (do not change it).
+
+    OpenSpiel calls into a Python state many times a step (its C++ side
+    asks current_player several times for each legal_actions or
+    apply_action), so every answer is kept ready: the player to move is
+    kept (set on apply), the engine lists a node's legal actions once for
+    listing and playing them, the chance outcomes come from a table made
+    once per distinct list of outcomes, and the state has one attribute
+    to copy on clone (`_e`, see _Engine; what the states of a game share
+    is the class attribute `_shared`).  legal_actions, is_chance_node and
+    is_player_node answer in Python what OpenSpiel's would (for Python
+    callers, e.g. OpenSpiel's Python MCTSBot) without the round trip
+    through its C++."""
+
+    _shared = None    # set on each game's state class (EngineGame.state_class)
 
     def __init__(self, game, gs):
         super().__init__(game)
-        self._shared = game.shared
-        self._engine = _Engine(gs, self._shared.game_string)
-        self._player = self._player_of(gs.to_move())
-        # in games with compound turns or chance: the last decision node
-        # that began a turn (Claim: a whole turn; Claim It!: the decision
-        # before a roll) and the actions since, for the observation string
-        self._anchor = None
-        self._since = ()
-
-    @staticmethod
-    def _player_of(to_move):
-        if to_move >= 0:
-            return to_move
-        return _CHANCE if to_move == -1 else _TERMINAL
+        self._e = _Engine(gs, self._shared.game_string, self._shared.start_player)
 
     @property
     def engine(self):
-        return self._engine.gs
+        return self._e.gs
 
     def current_player(self):
-        return self._player
+        return self._e.player
+
+    def is_terminal(self):
+        return self._e.player == _TERMINAL
+
+    def is_chance_node(self):
+        return self._e.player == _CHANCE
+
+    def is_player_node(self):
+        return self._e.player >= 0
 
     def _chance(self):
         """(the outcomes as [(action, probability)] by action, {action: the
         engine's outcome code}) at this chance node, made once per distinct
         list of engine outcomes, or once for all where the bridge says the
         outcomes never change (`chance_fixed`: Claim It!'s 56 dice)."""
-        cache = self._shared.chance
-        if self._shared.chance_fixed and cache:
+        shared = self._shared
+        cache = shared.chance
+        if shared.chance_fixed and cache:
             return cache[None]
-        outcomes = tuple(self._engine.gs.chance_outcomes())
+        outcomes = tuple(self._e.gs.chance_outcomes())
         found = cache.get(outcomes)
         if found is None:
-            chance_action = self._shared.bridge.chance_action
+            chance_action = shared.bridge.chance_action
             pairs = sorted((chance_action(code), p, code) for code, p in outcomes)
-            found = cache[None if self._shared.chance_fixed else outcomes] = (
-                [(a, p) for a, p, _ in pairs], {a: code for a, _, code in pairs})
+            found = cache[None if shared.chance_fixed else outcomes] = (
+                [(a, p) for a, p, _ in pairs], {a: code for a, _, code in pairs}, [a for a, _, _ in pairs])
         return found
 
     def _legal_actions(self, player):
-        if self._player >= 0:
-            return self._engine.gs.legal_actions()
-        if self._player == _CHANCE:
-            return [action for action, _ in self._chance()[0]]
+        e = self._e
+        if e.player >= 0:
+            return e.gs.legal_actions()
+        if e.player == _CHANCE:
+            return list(self._chance()[2])
         return []
 
+    def legal_actions(self, player=None):
+        """OpenSpiel's legal_actions (of the player to move, or of `player`)."""
+        if player is None or player == self._e.player:
+            return self._legal_actions(player)
+        return pyspiel.State.legal_actions(self, player)
+
     def chance_outcomes(self):
-        if self._player != _CHANCE:
+        if self._e.player != _CHANCE:
             return []
         return list(self._chance()[0])
 
     def _apply_action(self, action):
-        gs = self._engine.gs
-        player = self._player
+        e = self._e
+        gs = e.gs
+        player = e.player
         if player >= 0:
             if self._shared.anchored and not gs.in_turn():
-                self._anchor = gs.state_bytes()
-                self._since = ()
+                e.anchor = gs.state_bytes()
+                e.since = ()
             try:
                 gs.apply_action(action)
             except ValueError:
@@ -256,13 +290,13 @@ class EngineState(pyspiel.State):
         else:
             raise MoveError(str(action), "the game is over")
         if self._shared.anchored:
-            self._since += (action,)
-        self._player = self._player_of(gs.to_move())
+            e.since += (action,)
+        e.player = self._shared.players[gs.to_move()]
 
     def _name(self, player, action, gs=None):
         """The reference game's notation of `action` at `gs` (by default
         this state), or invalid:N."""
-        gs = gs or self._engine.gs
+        gs = gs or self._e.gs
         bridge = self._shared.bridge
         try:
             if gs.to_move() == -1:
@@ -279,9 +313,9 @@ class EngineState(pyspiel.State):
     def action_of(self, move):
         """The action id of one decision written in the reference notation
         (at a chance node the outcome's, e.g. `roll:4,1,4`)."""
-        gs = self._engine.gs
+        gs = self._e.gs
         bridge = self._shared.bridge
-        if self._player == _CHANCE:
+        if self._e.player == _CHANCE:
             return bridge.chance_of(move)
         names = {bridge.decision_name(gs.move_of_action(a)): a for a in gs.legal_actions()}
         try:
@@ -289,29 +323,27 @@ class EngineState(pyspiel.State):
         except KeyError:
             raise MoveError(move, "not a legal decision here") from None
 
-    def is_terminal(self):
-        return self._player == _TERMINAL
-
     def returns(self):
-        gs = self._engine.gs
-        if self._player != _TERMINAL:
+        gs = self._e.gs
+        if self._e.player != _TERMINAL:
             return [0.0] * gs.num_players
         return self._shared.bridge.returns(gs)
 
     def observation_text(self):
         """The observation string (see the module docstring)."""
-        gs = self._engine.gs
+        e = self._e
+        gs = e.gs
         bridge = self._shared.bridge
-        if self._player == _CHANCE:
-            return bridge.text(self._anchor) + bridge.chance_suffix
+        if e.player == _CHANCE:
+            return bridge.text(e.anchor) + bridge.chance_suffix
         if gs.in_turn():
             # the decisions of the turn so far, named where each was taken
-            node = GameState(gs.game, self._anchor)
+            node = GameState(gs.game, e.anchor)
             names = []
-            for action in self._since:
+            for action in e.since:
                 names.append(self._name(node.to_move(), action, node))
                 node.apply_action(action)
-            return bridge.text(self._anchor) + " | " + " ".join(names)
+            return bridge.text(e.anchor) + " | " + " ".join(names)
         return bridge.text(gs.state_bytes())
 
     def __str__(self):

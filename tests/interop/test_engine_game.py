@@ -328,3 +328,38 @@ def test_the_example_of_docs_openspiel_md_runs(capsys):
     exec(compile(blocks[0], "docs/openspiel.md On the engines", "exec"), {})
     printed = capsys.readouterr().out
     assert "Python MCTSBot plays" in printed and "losses of player 1's agent: (tensor(" in printed
+
+
+@pytest.mark.parametrize("game_id", sorted(SMALL))
+def test_quick_answers_are_openspiels(game_id):
+    """What the engine-backed states answer from their kept fields
+    (legal_actions, is_chance_node, is_player_node in Python; the player
+    kept on apply; the engine's listed actions) is what OpenSpiel's own
+    C++ answers, along random games; a clone is independent of its
+    original; the engine lists anew after every change."""
+    name, params = SMALL[game_id]
+    game = pyspiel.load_game(name, params)
+    rng = random.Random(7)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while True:
+            player = state.current_player()
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            assert state.is_player_node() == pyspiel.State.is_player_node(state)
+            assert state.legal_actions() == pyspiel.State.legal_actions(state)
+            for seat in range(game.num_players()):
+                assert state.legal_actions(seat) == pyspiel.State.legal_actions(state, seat)
+            if state.is_terminal():
+                assert state.legal_actions() == []
+                break
+            gs = state.engine.copy()
+            assert gs.legal_actions() == (state.legal_actions() if player >= 0 else [])
+            action = rng.choice(state.legal_actions())
+            clone = state.clone()
+            state.apply_action(action)
+            assert clone.current_player() == player and clone.history() == state.history()[:-1]
+            assert clone.engine.state_bytes() == gs.state_bytes() != state.engine.state_bytes()
+            if player >= 0:
+                gs.apply_action(action)
+                assert gs.legal_actions() == state.engine.legal_actions()
+                assert gs.state_bytes() == state.engine.state_bytes()
