@@ -128,3 +128,33 @@ def test_no_weights_for_the_seat_count_is_refused_in_one_line():
 def test_an_unknown_objective_names_the_three():
     with pytest.raises(ClaimsolveError, match="secured, held, win"):
         optimum.solver_for(tiny(TINY[0]), "margin")
+
+
+def test_win_decides_otherwise_than_the_spaces_objectives():
+    # seat 3 here: one more roll gains secured spaces on average, but the
+    # net prefers the position after a stop now
+    position = tiny(TINY[1], to_move=3)
+    assert optimum.best_decision(position, "win", time=NO_DEADLINE) == ("stop", True)
+    assert optimum.best_decision(position, "secured", time=NO_DEADLINE) == ("roll", True)
+    # and here "held" stops (3 spaces held now) where the net rolls on
+    position = tiny(TINY[0])
+    assert optimum.best_decision(position, "win", time=NO_DEADLINE) == ("roll", True)
+    assert optimum.best_decision(position, "held", time=NO_DEADLINE) == ("stop", True)
+
+
+def test_the_optimum_player_takes_the_win_objective():
+    from claimsolve.claimit.players import PLAYER_KINDS
+
+    position = tiny(TINY[1], to_move=3)
+    default = PLAYER_KINDS["optimum"]({"time": "10"}, 0)
+    assert default.choose(position) == "stop" and default.objective == "win"
+    assert PLAYER_KINDS["optimum"]({"objective": "secured", "time": "10"}, 0).choose(position) == "roll"
+    # 2 players: no weights shipped, the default is "secured"; "win" is refused in one line
+    two = small(SMALL[0])
+    spaces = PLAYER_KINDS["optimum"]({}, 0)
+    spaces.choose(two)
+    assert spaces.objective == "secured"
+    with pytest.raises(ClaimsolveError, match="no learned weights"):
+        PLAYER_KINDS["optimum"]({"objective": "win"}, 0).choose(two)
+    with pytest.raises(ClaimsolveError, match="option 'objective': one of secured, held, win"):
+        PLAYER_KINDS["optimum"]({"objective": "margin"}, 0)
