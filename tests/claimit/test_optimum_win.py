@@ -158,3 +158,14 @@ def test_the_optimum_player_takes_the_win_objective():
         PLAYER_KINDS["optimum"]({"objective": "win"}, 0).choose(two)
     with pytest.raises(ClaimsolveError, match="option 'objective': one of secured, held, win"):
         PLAYER_KINDS["optimum"]({"objective": "margin"}, 0)
+
+
+def test_odds_gives_the_win_objective_only_where_weights_fit():
+    from claimsolve.claimit.odds import odds
+
+    three = odds(tiny(TINY[1], to_move=3), samples=50, seed=0, optimum_time=3)
+    win = three.to_json()["turn_optimum"]["win"]
+    assert win["exact"] and win["weights"] == "claimit-3p.npz"
+    assert max(win["decisions"], key=win["decisions"].get) == "stop"
+    two = odds(small(SMALL[0]), samples=50, seed=0, optimum_time=0.5)
+    assert set(two.to_json()["turn_optimum"]) == {"secured", "held"}
