@@ -31,7 +31,7 @@ alpha-beta.  This
 file: the Python classes.
 """
 from cpython.pycapsule cimport PyCapsule_New
-from libc.stdint cimport int8_t, uint8_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memcmp, memcpy, memset
 from libc.math cimport exp

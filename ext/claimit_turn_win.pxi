@@ -15,7 +15,7 @@ leaves (ext/eval_net.h on the observation, ci_observe: no Python per node).
 Memoised on the whole decision state and the rolls left (the value depends
 on the whole board, not only on the turn: the spaces objectives' turn key
 does not apply), in a table of its own that holds the win objective only,
-cleared at each call.  No bounds prune it: the spaces objectives' bounds
+emptied at each call (a new generation number, not a memset).  No bounds prune it: the spaces objectives' bounds
 bound spaces, not a learned value.
 """
 
@@ -40,7 +40,7 @@ cdef enum:
 ctypedef struct win_entry:
     ci_state state           # the decision state (phase PHASE_DECIDE); pad holds the rolls left
     double value
-    int used
+    uint32_t used            # the call (win_solver.generation) that stored it: older ones are empty
 
 ctypedef struct win_solver:
     const ci_ctx *ctx
@@ -50,6 +50,7 @@ ctypedef struct win_solver:
     uint64_t size            # slots (a power of two)
     uint64_t used
     uint64_t capacity        # entries stored at most (WIN_LOAD_PERCENT of size)
+    uint32_t generation      # this call's number: the table is emptied by counting on, not by a memset
     long states              # decision states valued (not found in the memo) by the last call
     long evaluations         # net evaluations by the last call
     double deadline
@@ -80,7 +81,7 @@ cdef inline uint64_t win_home(win_solver *w, const ci_state *s) noexcept nogil:
 cdef win_entry *win_slot(win_solver *w, const ci_state *key) noexcept nogil:
     """The key's slot: its entry, or the empty slot where it goes."""
     cdef uint64_t i = win_home(w, key)
-    while w.table[i].used and memcmp(&w.table[i].state, key, sizeof(ci_state)) != 0:
+    while w.table[i].used == w.generation and memcmp(&w.table[i].state, key, sizeof(ci_state)) != 0:
         i = (i + 1) & (w.size - 1)
     return &w.table[i]
 
@@ -100,7 +101,7 @@ cdef double win_decide(win_solver *w, const ci_state *s, int depth) noexcept nog
     key.dice[0] = key.dice[1] = key.dice[2] = 0
     key.pad = <uint8_t> depth
     e = win_slot(w, &key)
-    if e.used:
+    if e.used == w.generation:
         return e.value
     w.states += 1
     if (w.states & 63) == 0:
@@ -123,7 +124,7 @@ cdef double win_decide(win_solver *w, const ci_state *s, int depth) noexcept nog
     e = win_slot(w, &key)        # (the table has not moved: it never grows)
     memcpy(&e.state, &key, sizeof(ci_state))
     e.value = v
-    e.used = 1
+    e.used = w.generation
     w.used += 1
     return v
 
@@ -252,7 +253,10 @@ cdef class WinTurnSolver:
             raise ValueError("depth: 1..255")
         if not 0 <= seconds < 1e12:
             raise ValueError("seconds: a number from 0 to 1e12, not %r" % seconds)
-        memset(self.w.table, 0, self.w.size * sizeof(win_entry))
+        self.w.generation += 1
+        if self.w.generation == 0:      # (wrapped: every entry's number may come again)
+            memset(self.w.table, 0, self.w.size * sizeof(win_entry))
+            self.w.generation = 1
         self.w.used = 0
         self.w.states = self.w.evaluations = 0
         self.w.aborted = self.w.interrupted = self.w.full = self.w.cut = 0
