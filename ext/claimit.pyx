@@ -31,9 +31,9 @@ alpha-beta.  This
 file: the Python classes.
 """
 from cpython.pycapsule cimport PyCapsule_New
-from libc.stdint cimport int8_t, uint8_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, malloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from libc.math cimport exp
 from game cimport *
 from bits cimport *
@@ -697,6 +697,9 @@ def _canonical_values_code(uint64_t white_able, uint64_t black_able, int used):
     6 (r - 1) + (c - 1)) and the white numbers in use (bit n - 1); for
     tests."""
     return canonical_code(white_able, black_able & ~white_able, <uint64_t> (used & 63))
+
+
+include "claimit_turn_win.pxi"
 
 
 UNLIMITED_ROLLS = UNLIMITED

@@ -23,6 +23,7 @@ the turn optimum when it finishes (claimsolve.claimit.optimum).
 """
 import time as _time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..errors import ClaimsolveError
 from ..search.alphabeta import default_threads
@@ -125,8 +126,14 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, op
     deadline = None if time is None else started + time * (1 - RESERVE_SHARE)
     if threads is None:
         threads = default_threads()
-    solved = {objective: optimum_mod.solve(position, objective, optimum_time / 2, hash_mb, threads)
+    weights = optimum_mod.win_weights(position)
+    shares = len(optimum_mod.OBJECTIVES) + (weights is not None)
+    solved = {objective: optimum_mod.solve(position, objective, optimum_time / shares, hash_mb, threads)
               for objective in optimum_mod.OBJECTIVES}
+    if weights is not None:
+        # the learned objective: exact, or the deepest depth-limited search (depth 1 always finishes)
+        solved[optimum_mod.WIN] = optimum_mod.solve_win(position, optimum_time / shares)
+        solved[optimum_mod.WIN]["weights"] = Path(weights).name
     replayable = solved["secured"]["exact"] and "rolls_limit" not in solved["secured"]
     solver = optimum_mod.solver_for(position, "secured", hash_mb) if replayable else None
     rows = plan_rows(position, samples, seed, rest_of_game=True, progress=progress, solver=solver,
@@ -144,6 +151,8 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, op
             turn_optimum[objective] = solved[objective]
         else:
             turn_optimum[objective] = optimum_mod.fallback(position, objective, rows, solved[objective])
+    if optimum_mod.WIN in solved:
+        turn_optimum[optimum_mod.WIN] = solved[optimum_mod.WIN]
     recommendation, margin, confidence, alternative = _recommend(position, rows)
     return OddsResult(
         to_move=position.to_move,

@@ -7,7 +7,11 @@ roll/stop, for two objectives:
 - "held": the spaces he holds when the turn ends minus at its start,
 
 a bust gaining 0 for both; the start of the turn is the position with the
-turn's markers taken off.  It gives `odds` (and the `optimum` player) the
+turn's markers taken off.  A third objective, "win" (solve_win, WinTurnSolver
+in ext/claimit_turn_win.pxi), values each end of the turn (a stop or a bust)
+by the learned expected reward of the turn's player in the position it
+leaves: the net shipped for the game's seat count (claimsolve/data/weights/,
+docs/learning.md), a model's estimate, not a proven value.  It gives `odds` (and the `optimum` player) the
 exact worth of rolling and of stopping, where the search finishes in time.
 
 The search runs in C (TurnSolver in ext/claimit.pyx); how it is memoised
@@ -25,12 +29,15 @@ fits.
 import functools
 import time as _time
 
-from .._claimit import OBJECTIVES as CODES, UNLIMITED_ROLLS, TurnSolver
+from .._claimit import OBJECTIVES as CODES, UNLIMITED_ROLLS, TurnSolver, WinTurnSolver
 from ..errors import ClaimsolveError
 from .plans import plan_rows
 from .position import engine_game
 
-OBJECTIVES = ("secured", "held")
+OBJECTIVES = ("secured", "held")      # the spaces objectives
+WIN = "win"                           # the learned objective (solve_win)
+ALL_OBJECTIVES = OBJECTIVES + (WIN,)
+WIN_MEMORY_MB = 64                    # the win memo: about 100 bytes a state, cleared at each call
 DEFAULT_TIME = 1.0
 DEFAULT_MEMORY_MB = 128        # per objective: 16-byte entries, it grows to 124 MB (with the 4 MB it grew from), 6.5M states
 EXACT_SHARE = 0.75         # of the time: the unlimited search; the rest: lower bounds
@@ -49,8 +56,87 @@ def solver_for(position, objective, memory_mb=DEFAULT_MEMORY_MB):
     """The shared TurnSolver of this rule set, objective and table size (its
     memo is kept while the turn's start stays the same)."""
     if objective not in OBJECTIVES:
-        raise ClaimsolveError(f"objective '{objective}': one of {', '.join(OBJECTIVES)}")
+        raise ClaimsolveError(f"objective '{objective}': one of {', '.join(ALL_OBJECTIVES)}")
     return _solver(position.players, position.target, position.release_white, objective, memory_mb)
+
+
+def win_weights(position):
+    """The path of the weights shipped for this position's game and seat
+    count, or None."""
+    from ..search.learned import shipped_weights
+
+    return shipped_weights(engine_game(position.players, position.target, position.release_white))
+
+
+@functools.lru_cache(maxsize=8)
+def _win_solver(players, target, release_white, path, memory_mb):
+    from ..search.learned import check_game, load_weights
+
+    game = engine_game(players, target, release_white)
+    weights = load_weights(path)
+    check_game(weights, game)
+    return WinTurnSolver(game, weights, memory_mb)
+
+
+def win_solver_for(position, weights=None, memory_mb=WIN_MEMORY_MB):
+    """The WinTurnSolver of this rule set under `weights` (a path; None: the
+    shipped ones).  Refuses in one line where no weights fit."""
+    if weights is None:
+        weights = win_weights(position)
+        if weights is None:
+            raise ClaimsolveError(
+                f"objective 'win': no learned weights are shipped for Claim It! with {position.players} "
+                "players (docs/learning.md makes them; give them with weights=PATH)")
+    return _win_solver(position.players, position.target, position.release_white, str(weights), memory_mb)
+
+
+def solve_win(position, time=DEFAULT_TIME, weights=None, memory_mb=WIN_MEMORY_MB):
+    """The "win" objective: the largest learned expected reward of the
+    mover at the end of this turn (each stop or bust valued by the net;
+    a game's end by its exact result).  Exact over the whole rest of the
+    turn when it fits `time` and the memo: {"exact": True, "value",
+    "decisions", "states", "seconds"}.  Else the rest of the time goes to
+    searches limited to d = 1, 2, ... more rolls, each line cut after d
+    rolls valued as a stop there (the evaluation at the cut: a play the
+    mover can make, so the value is a lower bound of the whole turn's under
+    the same net), and the answer is the deepest: {"exact": False,
+    "stopped_by", "reason", "lower_bound": {"rolls", "value", "decisions"}
+    (or None), "value", "decisions" (the deepest's), ...}."""
+    if position.is_over():
+        raise ClaimsolveError("turn optimum: the game is over")
+    solver = win_solver_for(position, weights, memory_mb)
+    state = position.engine_state().state_bytes()
+    started = _time.perf_counter()
+    complete, states, decisions, _ = solver.solve(state, float(time) * EXACT_SHARE, UNLIMITED_ROLLS)
+    if complete:
+        answer = _answer(position, decisions, True, states, started, None)
+        answer["evaluations"] = solver.evaluations
+        return answer
+    stopped_by = "memory" if solver.full else "time"
+    reason = (f"the win memo ({solver.memory_mb:.0f} MB) filled" if solver.full else
+              f"not finished within {_seconds(float(time) * EXACT_SHARE)} s ({states:,} turn states)")
+    total, bound, depth = states, None, 1
+    while depth < UNLIMITED_ROLLS:
+        left = float(time) - (_time.perf_counter() - started)
+        if left <= 0 and bound is not None:
+            break
+        # depth 1 always runs to the end (56 roll classes): a decision is always given
+        complete, states, decisions, cut = solver.solve(state, left if bound is not None else 1e6, depth)
+        total += states
+        if not complete:
+            break
+        if not cut:
+            answer = _answer(position, decisions, True, total, started, None)
+            answer["rolls_limit"] = depth
+            return answer
+        named = {position.move_name(code): value for code, value in decisions}
+        bound = {"rolls": depth, "value": max(named.values()), "decisions": named}
+        depth += 1
+    out = {"exact": False, "stopped_by": stopped_by, "reason": reason, "lower_bound": bound,
+           "states": total, "seconds": round(_time.perf_counter() - started, 4)}
+    if bound is not None:
+        out["value"], out["decisions"] = bound["value"], bound["decisions"]
+    return out
 
 
 def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB, threads=1):
@@ -64,7 +150,9 @@ def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB, t
     why the whole turn did not fit (stopped_by: "time" or "memory"),
     "lower_bound": {"rolls": d, "value", "decisions"} (or None), "states",
     "seconds"}: the best play with at most d more rolls, which the optimum
-    can only beat."""
+    can only beat.  objective "win": solve_win (its own table)."""
+    if objective == WIN:
+        return solve_win(position, time)
     if position.is_over():
         raise ClaimsolveError("turn optimum: the game is over")
     solver = solver_for(position, objective, memory_mb)
@@ -112,8 +200,11 @@ def _seconds(value):
 
 def _answer(position, decisions, exact, states, started, solver):
     named = {position.move_name(code): value for code, value in decisions}
-    return {"value": max(named.values()), "decisions": named, "exact": exact, "states": states,
-            "stored_states": solver.stored, "seconds": round(_time.perf_counter() - started, 4)}
+    out = {"value": max(named.values()), "decisions": named, "exact": exact, "states": states,
+           "seconds": round(_time.perf_counter() - started, 4)}
+    if solver is not None:
+        out["stored_states"] = solver.stored
+    return out
 
 
 def estimate(position, objective, rows):
@@ -181,7 +272,10 @@ def best_decision(position, objective="secured", time=0.2, samples=400, seed=0):
     if position.dice is None and not position.turn_in_progress():
         return "roll", True
     answer = solve(position, objective, time)
-    if answer["exact"]:
+    if objective == WIN and not answer["exact"]:
+        # the deepest depth-limited search (depth 1 always finishes)
+        answer = {"exact": False, "decisions": answer["decisions"]}
+    if answer["exact"] or objective == WIN:
         decisions = answer["decisions"]
     else:
         bound = answer["lower_bound"]

@@ -3,11 +3,15 @@
 
 - `threshold:k`: rolls until k markers are placed this turn, then stops.
 - `risk:p`: stops when the next roll's exact bust chance exceeds p.
-- `optimum`: the exact turn optimum on "secured" (the largest expected
-  number of secured spaces gained this turn); where the rest of the turn is
-  too large for its time budget (`optimum:time=0.05`, seconds per
-  decision), the Monte Carlo estimate of the same quantity decides instead
-  (`samples=400` turns per plan).
+- `optimum`: the turn optimum of one objective (`objective=`): "win" (the
+  learned expected reward of the mover where the turn ends; the default
+  where the package ships weights for the game's seat count, Claim It! with
+  3 players), else "secured" (the largest expected number of secured
+  spaces gained this turn; "held" too).  Where the rest of the turn is too
+  large for its time budget (`optimum:time=0.05`, seconds per decision),
+  "secured"/"held" take the Monte Carlo estimate of the same quantity
+  (`samples=400` turns per plan), "win" the deepest search limited to d
+  more rolls that fits (each cut valued as a stop there).
 
 `threshold` and `risk` place by the greedy rule of `greedy_placement`.
 """
@@ -15,7 +19,7 @@ from .. import limits
 from ..errors import ClaimsolveError
 from ..search.player import Player
 from . import rules
-from .optimum import best_decision
+from .optimum import ALL_OBJECTIVES, WIN, best_decision, win_weights
 from .position import placement_name
 
 
@@ -97,22 +101,26 @@ class RiskPlayer(_GreedyPlayer):
 
 
 class OptimumPlayer(Player):
-    """Plays each turn to maximise the expected secured spaces it gains: the
-    exact turn optimum when it finishes within `time` seconds per decision
-    (its memo carries over within a turn), else the Monte Carlo estimate."""
+    """Plays each turn by the turn optimum of `objective` (None: "win" where
+    weights are shipped for the game's seat count, else "secured"): exact
+    when it finishes within `time` seconds per decision, else the Monte
+    Carlo estimate (spaces) or the deepest depth-limited search (win)."""
 
-    def __init__(self, time=0.05, samples=400, seed=0):
+    def __init__(self, time=0.05, samples=400, seed=0, objective=None):
         self.time = time
         self.samples = samples
         self.seed = seed
-        self.name = "optimum"
+        self.objective = objective
+        self.name = "optimum" if objective is None else f"optimum:objective={objective}"
         self.exact_decisions = 0
         self.estimated_decisions = 0
 
     def choose(self, position):
         if position.dice is None and not position.turn_in_progress():
             return "roll"
-        move, exact = best_decision(position, "secured", time=self.time, samples=self.samples,
+        if self.objective is None:
+            self.objective = WIN if win_weights(position) is not None else "secured"
+        move, exact = best_decision(position, self.objective, time=self.time, samples=self.samples,
                                     seed=self.seed)
         if exact:
             self.exact_decisions += 1
@@ -130,7 +138,13 @@ def _name(move):
 # command line's options are; threshold:2 is threshold:k=2, risk:0.3 risk:p=0.3
 _THRESHOLD = {"k": lambda text, name: limits.count(text, name, 1, limits.MAX_INT)}
 _RISK = {"p": lambda text, name: limits.number(text, name, 0.0, 1.0, what="a probability from 0 to 1")}
-_OPTIMUM = {"time": limits.seconds, "samples": limits.samples}
+def _objective(text, name):
+    if text not in ALL_OBJECTIVES:
+        raise ClaimsolveError(f"option '{name}': one of {', '.join(ALL_OBJECTIVES)}, not '{text}'")
+    return text
+
+
+_OPTIMUM = {"time": limits.seconds, "samples": limits.samples, "objective": _objective}
 
 
 def _needing(options, known, positional, example):
@@ -142,7 +156,8 @@ def _needing(options, known, positional, example):
 
 def _optimum(options, seed):
     values = limits.spec_options(options, _OPTIMUM)
-    return OptimumPlayer(time=values.get("time", 0.05), samples=values.get("samples", 400), seed=seed)
+    return OptimumPlayer(time=values.get("time", 0.05), samples=values.get("samples", 400), seed=seed,
+                         objective=values.get("objective"))
 
 
 PLAYER_KINDS = {

@@ -90,10 +90,23 @@ def render_odds(result, color=False):
                 f"{100 * row['win']:5.1f}% ({100 * row['win_ci95'][0]:4.1f}-{100 * row['win_ci95'][1]:4.1f}%)")
         lines.append(bold(line) if row is best_row else line)
     lines.append("")
-    if result.margin is None:
-        lines.append(f"Recommendation: {bold(result.recommendation)} (the only choice).")
+    win = result.turn_optimum.get("win")
+    if win is not None:
+        learned = max(win["decisions"], key=win["decisions"].get)
+        how = (f"exact over the rest of the turn, {win['states']:,} turn states" if win.get("exact") else
+               f"at most {win['lower_bound']['rolls']} more roll(s), each line cut there valued as a stop; "
+               f"{win['reason']}")
+        lines.append(f"Recommendation (learned win objective): {bold(learned)}: the turn that maximises "
+                     f"player {result.to_move}'s expected points (1 a win, shared on a tie) where it ends, as "
+                     f"the net {win['weights']} estimates them (a model's estimate, not a proven value; "
+                     f"{how}): " + ", ".join(f"{m} {v:.3f}" for m, v in win["decisions"].items()))
+        check = "Check, by the Monte Carlo plans above"
     else:
-        lines.append(f"Recommendation: {bold(result.recommendation)}: win chance {100 * result.margin:+.1f} points "
+        check = "Recommendation"
+    if result.margin is None:
+        lines.append(f"{check}: {bold(result.recommendation)} (the only choice).")
+    else:
+        lines.append(f"{check}: {bold(result.recommendation)}: win chance {100 * result.margin:+.1f} points "
                      f"over '{result.alternative}', {100 * result.confidence:.0f}% sure.")
     for objective in ("secured", "held"):
         entry = result.turn_optimum[objective]

@@ -158,7 +158,9 @@ def test_same_seed_same_table_and_progress_changes_nothing():
 def test_render_is_an_aligned_table():
     position = seed("mid-game-3p.json")
     text = render_odds(odds(position, samples=100, seed=0, optimum_time=0.02))
-    assert "stop now" in text and "Recommendation:" in text
+    # 3 players: weights are shipped, so the learned win objective recommends, the plans check it
+    assert "stop now" in text and "Recommendation (learned win objective):" in text
+    assert "a model's estimate" in text and "Check, by the Monte Carlo plans above:" in text
     assert "busts with" in text and "/216" in text
     lines = [line for line in text.splitlines() if line.startswith(("stop now", "roll "))]
     assert len({line.index("%") for line in lines}) == 1

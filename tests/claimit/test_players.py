@@ -94,7 +94,7 @@ def test_optimum_player_proves_rolling_by_the_lower_bound(monkeypatch):
     from pathlib import Path
     position = claimsolve.load(str(Path(__file__).resolve().parents[2] / "seeds" / "claimit" / "mid-game-3p.json"))
     monkeypatch.setattr(optimum, "solve", functools.partial(optimum.solve, memory_mb=1))
-    player = OptimumPlayer(time=optimum.NO_DEADLINE)
+    player = OptimumPlayer(time=optimum.NO_DEADLINE, objective="secured")    # 3 players: "win" by default
     assert player.choose(position) == "roll"
     assert player.exact_decisions == 1
 

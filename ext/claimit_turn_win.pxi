@@ -1,0 +1,288 @@
+"""The turn optimum's third objective, "win" (claimsolve/claimit/optimum.py):
+expectimax over the rest of one turn whose value at each end of the turn is
+the learned expected reward of the turn's player in the position the turn
+leaves (ext/eval_net.h on the observation, ci_observe: no Python per node).
+
+- a stop: the position after the stop (conversions made, the next player to
+  move); a bust: the position after the bust (this turn's markers gone, the
+  next player to move).  Where that position ends the game, its exact
+  reward (final_returns) instead of the net's;
+- a roll: the 56 roll classes by their probability, a class with no legal
+  placement a bust, else the best placement's decision;
+- with a limit of d more rolls, a decision with none left is valued as a
+  stop there (the evaluation at the cut, `cut` set).
+
+Memoised on the whole decision state and the rolls left (the value depends
+on the whole board, not only on the turn: the spaces objectives' turn key
+does not apply), in a table of its own that holds the win objective only,
+emptied at each call (a new generation number, not a memset).  No bounds prune it: the spaces objectives' bounds
+bound spaces, not a learned value.
+"""
+
+cdef extern from "eval_net.h" nogil:
+    ctypedef struct cs_eval_net:
+        int planes
+        int cells
+        int scalars
+        int n_in
+        int hidden
+        const double *mean
+        const double *inv_scale
+        const double *w1
+        const double *b1
+        const double *w2
+        double b2
+    double cs_net_logit(const cs_eval_net *net, const cs_game *g, const void *st, int player)
+
+cdef enum:
+    WIN_LOAD_PERCENT = 75
+
+ctypedef struct win_entry:
+    ci_state state           # the decision state (phase PHASE_DECIDE); pad holds the rolls left
+    double value
+    uint32_t used            # the call (win_solver.generation) that stored it: older ones are empty
+
+ctypedef struct win_solver:
+    const ci_ctx *ctx
+    const cs_game *game
+    cs_eval_net net
+    win_entry *table
+    uint64_t size            # slots (a power of two)
+    uint64_t used
+    uint64_t capacity        # entries stored at most (WIN_LOAD_PERCENT of size)
+    uint32_t generation      # this call's number: the table is emptied by counting on, not by a memset
+    long states              # decision states valued (not found in the memo) by the last call
+    long evaluations         # net evaluations by the last call
+    double deadline
+    double next_tick
+    int aborted
+    int interrupted
+    int full
+    int cut
+
+
+cdef double win_end(win_solver *w, const ci_state *s, bint stopped) noexcept nogil:
+    """The mover's expected reward after he stops (stopped) or busts at s."""
+    cdef ci_state e
+    cdef double out[5]
+    cdef int me = s.to_move
+    memcpy(&e, s, sizeof(ci_state))
+    end_turn(w.ctx, &e, stopped)
+    e.dice[0] = e.dice[1] = e.dice[2] = 0
+    if e.phase == PHASE_OVER:
+        final_returns(w.ctx, &e, False, out)
+        return out[me]
+    w.evaluations += 1
+    return 1.0 / (1.0 + exp(-cs_net_logit(&w.net, w.game, &e, me)))
+
+cdef inline uint64_t win_home(win_solver *w, const ci_state *s) noexcept nogil:
+    return ci_hash(w.ctx, s) & (w.size - 1)
+
+cdef win_entry *win_slot(win_solver *w, const ci_state *key) noexcept nogil:
+    """The key's slot: its entry, or the empty slot where it goes."""
+    cdef uint64_t i = win_home(w, key)
+    while w.table[i].used == w.generation and memcmp(&w.table[i].state, key, sizeof(ci_state)) != 0:
+        i = (i + 1) & (w.size - 1)
+    return &w.table[i]
+
+cdef double win_decide(win_solver *w, const ci_state *s, int depth) noexcept nogil:
+    """A decision state's value (phase PHASE_DECIDE, this turn's player to
+    decide) with at most `depth` more rolls (UNLIMITED: the whole turn)."""
+    cdef ci_state key
+    cdef win_entry *e
+    cdef double stopv = -1.0, rollv, v
+    cdef double now
+    if anything_placed(s):
+        stopv = win_end(w, s, True)
+        if depth == 0:
+            w.cut = 1
+            return stopv
+    memcpy(&key, s, sizeof(ci_state))
+    key.dice[0] = key.dice[1] = key.dice[2] = 0
+    key.pad = <uint8_t> depth
+    e = win_slot(w, &key)
+    if e.used == w.generation:
+        return e.value
+    w.states += 1
+    if (w.states & 63) == 0:
+        now = now_seconds()
+        if now > w.deadline:
+            w.aborted = 1
+        elif ticked_signal(now, &w.next_tick):
+            w.interrupted = 1
+            w.aborted = 1
+    if w.aborted:
+        return 0.0
+    rollv = win_roll(w, s, depth)
+    if w.aborted:
+        return 0.0
+    v = rollv if rollv > stopv else stopv
+    if w.used >= w.capacity:
+        w.full = 1
+        w.aborted = 1
+        return 0.0
+    e = win_slot(w, &key)        # (the table has not moved: it never grows)
+    memcpy(&e.state, &key, sizeof(ci_state))
+    e.value = v
+    e.used = w.generation
+    w.used += 1
+    return v
+
+cdef double win_roll(win_solver *w, const ci_state *s, int depth) noexcept nogil:
+    """The expected value of rolling at s (depth >= 1 rolls allowed)."""
+    cdef const ci_ctx *c = w.ctx
+    cdef cs_move moves[MAX_TURN_PLACEMENTS]
+    cdef ci_state child
+    cdef double total = 0.0, bust = -1.0, best, v
+    cdef int k, i, n
+    cdef int after = depth if depth == UNLIMITED else depth - 1
+    for k in range(NCLASSES):
+        if not class_legal(c, s, k):
+            if bust < 0.0:
+                bust = win_end(w, s, False)
+            total += c.class_prob[k] * bust
+            continue
+        n = class_placements(c, s, k, moves)
+        best = -1.0
+        for i in range(n):
+            make_child(c, s, moves[i], &child)
+            v = win_decide(w, &child, after)
+            if w.aborted:
+                return 0.0
+            if v > best:
+                best = v
+        total += c.class_prob[k] * best
+    return total
+
+
+cdef class WinTurnSolver:
+    """The "win" turn optimum of one rule set (`game`, a ClaimItGame) under
+    a learned evaluation `net`: a dict of the weights' arrays as
+    claimsolve.learn.model.load_weights gives them (mean, scale, W1, b1, W2,
+    b2), for this game's observation; a memo of at most `memory_mb` MB."""
+    cdef ClaimItGame game
+    cdef win_solver w
+    cdef object arrays
+    cdef readonly double memory_mb
+
+    def __init__(self, ClaimItGame game, net, double memory_mb=64):
+        import numpy
+        cdef const cs_game *g = &game.block.game
+        cdef const double[::1] mean, inv_scale, w1, b1, w2
+        cdef int n_in = g.obs_planes + g.obs_scalars
+        cdef uint64_t size = 1024
+        wide = {key: numpy.ascontiguousarray(numpy.asarray(net[key], dtype=numpy.float32), dtype=numpy.float64)
+                for key in ("mean", "scale", "W1", "b1", "W2")}
+        hidden = wide["b1"].shape[0] if wide["b1"].ndim == 1 else -1
+        if (wide["mean"].shape != (n_in,) or wide["scale"].shape != (n_in,) or hidden < 0
+                or wide["W1"].shape != (hidden, n_in)
+                or wide["W2"].shape != ((hidden,) if hidden > 0 else (n_in,))):
+            raise ValueError("weights of the wrong shapes for this Claim It! game (%d features)" % n_in)
+        if not numpy.all(wide["scale"] != 0):
+            raise ValueError("weights: scale has a zero entry")
+        if not 1 <= memory_mb <= 65536:
+            raise ValueError("memory_mb: 1 to 65536, not %r" % memory_mb)
+        wide["inv_scale"] = 1.0 / wide["scale"]
+        wide["W1"] = numpy.ascontiguousarray(wide["W1"].reshape(-1))
+        self.arrays = wide
+        self.game = game
+        self.memory_mb = memory_mb
+        mean, inv_scale, w2 = wide["mean"], wide["inv_scale"], wide["W2"]
+        self.w.ctx = &game.block.ctx
+        self.w.game = g
+        self.w.net.planes = g.obs_planes
+        self.w.net.cells = g.obs_height * g.obs_width
+        self.w.net.scalars = g.obs_scalars
+        self.w.net.n_in = n_in
+        self.w.net.hidden = hidden
+        self.w.net.mean = &mean[0]
+        self.w.net.inv_scale = &inv_scale[0]
+        self.w.net.w2 = &w2[0]
+        if hidden > 0:
+            w1, b1 = wide["W1"], wide["b1"]
+            self.w.net.w1 = &w1[0]
+            self.w.net.b1 = &b1[0]
+        else:
+            self.w.net.w1 = NULL
+            self.w.net.b1 = NULL
+        self.w.net.b2 = float(numpy.float32(net["b2"]))
+        while size * 2 * sizeof(win_entry) <= memory_mb * 1048576.0:
+            size *= 2
+        self.w.size = size
+        self.w.capacity = size * WIN_LOAD_PERCENT // 100
+        self.w.table = <win_entry *> calloc(size, sizeof(win_entry))
+        if self.w.table == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.w.table)
+
+    @property
+    def full(self):
+        """The last call stopped because the memo reached its capacity."""
+        return bool(self.w.full)
+
+    @property
+    def evaluations(self):
+        """Net evaluations made by the last call."""
+        return self.w.evaluations
+
+    def end_value(self, bytes state, bint stopped):
+        """The mover's learned expected reward after a stop (stopped) or a
+        bust at `state` (a decision state): one end of the turn."""
+        cdef ci_state s = self.game.read(state)
+        return win_end(&self.w, &s, stopped)
+
+    def solve(self, bytes state, double seconds, int depth=UNLIMITED):
+        """(complete, decision states valued, decisions, cut) as
+        TurnSolver.solve, the values the mover's learned expected reward:
+        at a decision ROLL (and STOP when something is placed), with dice
+        set each legal placement.  Incomplete (time, or the memo full:
+        `full`): decisions is None."""
+        cdef ci_state s = self.game.read(state)
+        cdef ci_state child
+        cdef const ci_ctx *c = &self.game.block.ctx
+        cdef cs_move moves[MAX_TURN_PLACEMENTS]
+        cdef double values[MAX_TURN_PLACEMENTS]
+        cdef double rollv = 0.0, stopv = -1.0
+        cdef int n = 0, i
+        cdef bint placing
+        if s.phase != PHASE_DECIDE and s.phase != PHASE_PLACE:
+            raise ValueError("the turn optimum needs a decision (not a chance node, not the end)")
+        if depth < 1 or depth > UNLIMITED:
+            raise ValueError("depth: 1..255")
+        if not 0 <= seconds < 1e12:
+            raise ValueError("seconds: a number from 0 to 1e12, not %r" % seconds)
+        self.w.generation += 1
+        if self.w.generation == 0:      # (wrapped: every entry's number may come again)
+            memset(self.w.table, 0, self.w.size * sizeof(win_entry))
+            self.w.generation = 1
+        self.w.used = 0
+        self.w.states = self.w.evaluations = 0
+        self.w.aborted = self.w.interrupted = self.w.full = self.w.cut = 0
+        self.w.deadline = now_seconds() + seconds
+        self.w.next_tick = now_seconds() + TICK
+        placing = s.phase == PHASE_PLACE
+        with nogil:
+            if placing:
+                n = ci_legal_moves(c, &s, moves)
+                for i in range(n):
+                    make_child(c, &s, moves[i], &child)
+                    values[i] = win_decide(&self.w, &child, depth)
+                    if self.w.aborted:
+                        break
+            else:
+                rollv = win_roll(&self.w, &s, depth)
+                if anything_placed(&s):
+                    stopv = win_end(&self.w, &s, True)
+        if self.w.interrupted:
+            raise_pending()
+        if self.w.aborted:
+            return False, self.w.states, None, bool(self.w.cut)
+        if placing:
+            decisions = [(int(moves[i]), values[i]) for i in range(n)]
+        else:
+            decisions = [(int(MOVE_ROLL), rollv)]
+            if stopv >= 0.0:
+                decisions.append((int(MOVE_STOP), stopv))
+        return True, self.w.states, decisions, bool(self.w.cut)
