@@ -115,23 +115,11 @@ def solve_win(position, time=DEFAULT_TIME, weights=None, memory_mb=WIN_MEMORY_MB
     stopped_by = "memory" if solver.full else "time"
     reason = (f"the win memo ({solver.memory_mb:.0f} MB) filled" if solver.full else
               f"not finished within {_seconds(float(time) * EXACT_SHARE)} s ({states:,} turn states)")
-    total, bound, depth = states, None, 1
-    while depth < UNLIMITED_ROLLS:
-        left = float(time) - (_time.perf_counter() - started)
-        if left <= 0 and bound is not None:
-            break
-        # depth 1 always runs to the end (56 roll classes): a decision is always given
-        complete, states, decisions, cut = solver.solve(state, left if bound is not None else 1e6, depth)
-        total += states
-        if not complete:
-            break
-        if not cut:
-            answer = _answer(position, decisions, True, total, started, None)
-            answer["rolls_limit"] = depth
-            return answer
-        named = {position.move_name(code): value for code, value in decisions}
-        bound = {"rolls": depth, "value": max(named.values()), "decisions": named}
-        depth += 1
+    # depth 1 always runs to the end (56 roll classes): a decision is always given
+    answer, bound, total = _deepen(position, started, time, states, None, first_always=True,
+                                   search=lambda left, depth: solver.solve(state, left, depth))
+    if answer is not None:
+        return answer
     out = {"exact": False, "stopped_by": stopped_by, "reason": reason, "lower_bound": bound,
            "states": total, "seconds": round(_time.perf_counter() - started, 4)}
     if bound is not None:
@@ -172,23 +160,10 @@ def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB, t
         stopped_by = "time"
         reason = (f"not finished within {_seconds(float(time) * EXACT_SHARE)} s ({states:,} turn states "
                   "evaluated): more time may finish")
-    total, bound, depth = states, None, 1
-    while depth < UNLIMITED_ROLLS:
-        left = float(time) - (_time.perf_counter() - started)
-        if left <= 0:
-            break
-        complete, states, decisions, cut = solver.solve(state, left, depth, threads)
-        total += states
-        if not complete:
-            break
-        if not cut:
-            # the limit never bound: exact, though not memoised for replay
-            answer = _answer(position, decisions, True, total, started, solver)
-            answer["rolls_limit"] = depth
-            return answer
-        bound = _answer(position, decisions, False, total, started, solver)
-        bound = {"rolls": depth, "value": bound["value"], "decisions": bound["decisions"]}
-        depth += 1
+    answer, bound, total = _deepen(position, started, time, states, solver, first_always=False,
+                                   search=lambda left, depth: solver.solve(state, left, depth, threads))
+    if answer is not None:
+        return answer
     return {"exact": False, "stopped_by": stopped_by, "reason": reason, "lower_bound": bound,
             "states": total, "seconds": round(_time.perf_counter() - started, 4)}
 
@@ -196,6 +171,32 @@ def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB, t
 def _seconds(value):
     """A budget for a reason text: 1.5, 0.039, 225."""
     return f"{value:.0f}" if value >= 10 else f"{value:.2g}"
+
+
+def _deepen(position, started, time, total, solver, first_always, search):
+    """The searches limited to d = 1, 2, ... more rolls, in the time left
+    since `started` (`search(left, d)` -> (complete, states, decisions,
+    cut)); with `first_always` the first runs to its end whatever the
+    clock.  (answer, None, states) when a limit never bound (exact, though
+    not memoised for replay), else (None, the deepest lower bound or None,
+    states)."""
+    bound, depth = None, 1
+    while depth < UNLIMITED_ROLLS:
+        left = float(time) - (_time.perf_counter() - started)
+        unbounded = first_always and bound is None
+        if left <= 0 and not unbounded:
+            break
+        complete, states, decisions, cut = search(1e6 if unbounded else left, depth)
+        total += states
+        if not complete:
+            break
+        answer = _answer(position, decisions, not cut, total, started, solver)
+        if not cut:
+            answer["rolls_limit"] = depth
+            return answer, None, total
+        bound = {"rolls": depth, "value": answer["value"], "decisions": answer["decisions"]}
+        depth += 1
+    return None, bound, total
 
 
 def _answer(position, decisions, exact, states, started, solver):
