@@ -654,6 +654,24 @@ cdef class Single:
             raise ValueError("no legal action: the game is over")
         return self.acts[cs_rand_below(&self.rng, self.nmoves)]
 
+    def playout(self):
+        """Plays uniformly random legal actions to the end of the game, in
+        C: the same actions, from the same stream, as stepping
+        random_action() until the game is over (and the same log when
+        recording).  Returns the decisions played."""
+        cdef long played = 0
+        if self.log is not None:
+            while self.to_move >= 0:
+                self.step(self.random_action())
+                played += 1
+            return played
+        with nogil:
+            while self.to_move >= 0:
+                self.g.apply(self.g.ctx, self.st, self.moves[cs_rand_below(&self.rng, self.nmoves)])
+                self._settle()
+                played += 1
+        return played
+
     def game_state(self):
         """A copy of the state as an engine GameState."""
         from claimsolve._engine import GameState

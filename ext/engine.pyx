@@ -14,6 +14,9 @@ writes as one move when the game marks its turns with `in_turn`, and what
 (Ctrl-C stops it).
 """
 from cpython.exc cimport PyErr_CheckSignals
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_FromLong
+from cpython.ref cimport Py_INCREF
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from libc.stdint cimport int64_t, uint64_t
@@ -45,6 +48,50 @@ include "capsule.pxi"
 cdef int _listing_interrupted() noexcept nogil:
     """turns.h's `interrupted` hook: Ctrl-C stops a listing."""
     return 1 if signalled() else 0
+
+
+cdef void _sort_by_action(int *a, cs_move *m, int *ta, cs_move *tm, int n) noexcept nogil:
+    """Sorts a node's (action, move) pairs by action, ascending, with the
+    scratch arrays ta and tm of n entries: a natural merge sort, the
+    engines listing moves in a few ascending runs (Color Claim: one for
+    each direction and kind) or already in order."""
+    cdef int i, j, k, p, q, o, runs
+    for i in range(1, n):
+        if a[i] < a[i - 1]:
+            break
+    else:
+        return
+    while True:
+        i = 0
+        o = 0
+        runs = 0
+        while i < n:                   # merge each two neighbouring runs [i, j) and [j, k) into t
+            j = i + 1
+            while j < n and a[j - 1] <= a[j]:
+                j += 1
+            k = j
+            if j < n:
+                k = j + 1
+                while k < n and a[k - 1] <= a[k]:
+                    k += 1
+            p = i
+            q = j
+            while p < j or q < k:
+                if q == k or (p < j and a[p] <= a[q]):
+                    ta[o] = a[p]
+                    tm[o] = m[p]
+                    p += 1
+                else:
+                    ta[o] = a[q]
+                    tm[o] = m[q]
+                    q += 1
+                o += 1
+            runs += 1
+            i = k
+        memcpy(a, ta, n * sizeof(int))
+        memcpy(m, tm, n * sizeof(cs_move))
+        if runs == 1:
+            return
 
 
 cdef class GameState:
@@ -242,8 +289,9 @@ cdef class GameState:
         self._need_learning_hooks()
         st = self.st()
         if self.moves == NULL:
-            self.moves = <cs_move *> malloc(sizeof(cs_move) * max(1, self.g.max_moves))
-            self.actions = <int *> malloc(sizeof(int) * max(1, self.g.max_moves))
+            # twice the node's moves: the second half is _sort_by_action's scratch
+            self.moves = <cs_move *> malloc(sizeof(cs_move) * 2 * max(1, self.g.max_moves))
+            self.actions = <int *> malloc(sizeof(int) * 2 * max(1, self.g.max_moves))
             if self.moves == NULL or self.actions == NULL:
                 raise MemoryError()
         if self.g.to_move(self.g.ctx, st) < 0:
@@ -252,32 +300,38 @@ cdef class GameState:
         self.listed = self.g.legal_moves(self.g.ctx, st, self.moves)
         for i in range(self.listed):
             self.actions[i] = self.g.action_of(self.g.ctx, st, self.moves[i])
+        _sort_by_action(self.actions, self.moves, self.actions + self.g.max_moves, self.moves + self.g.max_moves,
+                        self.listed)
         return 0
 
     def legal_actions(self):
         """The actions of the legal moves of this decision node, ascending
         ([] at chance and terminal states): a new list each call."""
-        cdef int i
-        cdef bint ascending = True
+        cdef Py_ssize_t i
+        cdef object item
         self._list()
-        for i in range(1, self.listed):
-            if self.actions[i] < self.actions[i - 1]:
-                ascending = False
-                break
-        out = [self.actions[i] for i in range(self.listed)]
-        if not ascending:
-            out.sort()
+        out = PyList_New(self.listed)
+        for i in range(self.listed):       # listed ascending (_list)
+            item = PyLong_FromLong(self.actions[i])
+            Py_INCREF(item)
+            PyList_SET_ITEM(out, i, item)
         return out
 
     cdef int _move_of_action(self, int action, cs_move *found) except -1:
         """Writes the legal move whose action is `action` to `found`;
         ValueError when no legal move of this state has it."""
-        cdef int i
+        cdef int lo = 0, hi, mid
         self._list()
-        for i in range(self.listed):
-            if self.actions[i] == action:
-                found[0] = self.moves[i]
-                return 0
+        hi = self.listed
+        while lo < hi:                     # listed ascending (_list)
+            mid = (lo + hi) >> 1
+            if self.actions[mid] < action:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < self.listed and self.actions[lo] == action:
+            found[0] = self.moves[lo]
+            return 0
         raise ValueError("action %d is not legal here" % action)
 
     def move_of_action(self, int action):

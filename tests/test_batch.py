@@ -133,3 +133,23 @@ def test_any_position_is_a_start():
         observations, masks, rewards, done, to_move = batch.step(batch.random_actions())
         assert all(batch.game_state(i).state_bytes() == position.engine_state().state_bytes()
                    for i in numpy.flatnonzero(done))
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_a_playout_in_c_is_random_action_stepped_to_the_end(position, record):
+    """Single.playout plays, from the same stream, what stepping
+    random_action() to the end plays: the same end state, count and log."""
+    from claimsolve.batch import Single
+    for seed in range(4):
+        fast, slow = Single(position, seed=seed, record=record), Single(position, seed=seed, record=record)
+        played = fast.playout()
+        stepped = 0
+        while slow.to_move >= 0:
+            slow.step(slow.random_action())
+            stepped += 1
+        assert played == stepped > 0
+        assert fast.to_move == slow.to_move == -2
+        assert fast.game_state().state_bytes() == slow.game_state().state_bytes()
+        assert fast.returns() == slow.returns()
+        assert fast.log == slow.log
+        assert fast.playout() == 0            # over: nothing more to play

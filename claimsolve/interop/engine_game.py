@@ -273,9 +273,10 @@ class EngineState(pyspiel.State):
     def _apply_action(self, action):
         e = self._e
         gs = e.gs
+        shared = self._shared
         player = e.player
         if player >= 0:
-            if self._shared.anchored and not gs.in_turn():
+            if shared.anchored and not gs.in_turn():
                 e.anchor = gs.state_bytes()
                 e.since = ()
             try:
@@ -289,9 +290,9 @@ class EngineState(pyspiel.State):
             gs.apply(code)
         else:
             raise MoveError(str(action), "the game is over")
-        if self._shared.anchored:
+        if shared.anchored:
             e.since += (action,)
-        e.player = self._shared.players[gs.to_move()]
+        e.player = shared.players[gs.to_move()]
 
     def _name(self, player, action, gs=None):
         """The reference game's notation of `action` at `gs` (by default
@@ -354,9 +355,9 @@ class EngineRolloutEvaluator(spiel_mcts.RandomRolloutEvaluator):
     """OpenSpiel's RandomRolloutEvaluator for the engine-backed games, for
     OpenSpiel's Python MCTSBot, with its rollouts played inside the engine
     (claimsolve.batch.Single): uniformly random legal actions and chance
-    outcomes drawn by their probabilities to the end of the game, two calls
-    into C a step where OpenSpiel's evaluator makes several through the
-    OpenSpiel state and numpy.  The value is the game's returns at the end
+    outcomes drawn by their probabilities to the end of the game, one call
+    into C a rollout (Single.playout) where OpenSpiel's evaluator makes
+    several a step through the OpenSpiel state and numpy.  The value is the game's returns at the end
     (the reference game's convention, as state.returns() gives them), the
     mean of `n_rollouts`; the prior is RandomRolloutEvaluator's (uniform,
     or the chance outcomes' probabilities).  The rollouts' random streams
@@ -382,8 +383,7 @@ class EngineRolloutEvaluator(spiel_mcts.RandomRolloutEvaluator):
         total = None
         for _ in range(self.n_rollouts):
             single.reset(seed=int(self._random_state.randint(0, 2 ** 31 - 1)), start=start)
-            while single.to_move >= 0:
-                single.step(single.random_action())
+            single.playout()
             returns = np.array(shared.bridge.returns(single.game_state()))
             total = returns if total is None else total + returns
         return total / self.n_rollouts
