@@ -357,9 +357,9 @@ class EngineRolloutEvaluator(spiel_mcts.RandomRolloutEvaluator):
     (claimsolve.batch.Single): uniformly random legal actions and chance
     outcomes drawn by their probabilities to the end of the game, one call
     into C a rollout (Single.playout) where OpenSpiel's evaluator makes
-    several a step through the OpenSpiel state and numpy.  The value is the game's returns at the end
-    (the reference game's convention, as state.returns() gives them), the
-    mean of `n_rollouts`; the prior is RandomRolloutEvaluator's (uniform,
+    several a step through the OpenSpiel state and numpy.  The value is
+    the game's returns at the end (the reference game's convention, as
+    state.returns() gives them), the mean of `n_rollouts`; the prior is RandomRolloutEvaluator's (uniform,
     or the chance outcomes' probabilities).  The rollouts' random streams
     are seeded from `random_state`."""
 
