@@ -179,6 +179,18 @@ def iter_starts(game, seed, players=None, size=None, island=None, variant=None):
     return (descriptor.new(**options, seed=seed + i) for i in itertools.count())
 
 
+def _choose(player, position):
+    """The player's move; a refusal that comes only once the player sees
+    the game (eval=learned without weights for it) names the player."""
+    try:
+        return player.choose(position)
+    except ClaimsolveError as exc:
+        spec = getattr(player, "spec", None)
+        if spec is None or exc.message.startswith("player '"):
+            raise
+        raise ClaimsolveError(f"player '{spec}': {exc.message}", source=exc.source) from None
+
+
 def play_game(start, players, rng, max_plies=10000):
     """Plays one game from `start` with `players` (one per seat, 0-based
     list).  Chance is resolved with `rng`.  Returns (moves, final position)."""
@@ -190,7 +202,7 @@ def play_game(start, players, rng, max_plies=10000):
         if len(moves) >= max_plies:
             raise ClaimsolveError(f"match: a game went past {max_plies} plies")
         seat = position.player_to_move
-        move = players[seat - 1].choose(position)
+        move = _choose(players[seat - 1], position)
         move = position.resolve_chance(move, rng)
         for player in players:
             player.observe(position, move)

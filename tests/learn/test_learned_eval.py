@@ -286,6 +286,14 @@ def test_no_shipped_weights_is_one_line(monkeypatch, tmp_path):
     assert result.exit_code == 2
     assert "no weights are shipped for colorclaim with 2 players" in result.output
     assert "weights=PATH" in result.output
+    # in a match the refusal comes once the player sees the game: it names the player
+    result = cli("match", "colorclaim", "--size", "4x3", "--a", "random", "--b", "mcts:iterations=20,eval=learned",
+                 "--games", "1")
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "claimsolve: player 'mcts:iterations=20,eval=learned': eval=learned: no weights are shipped for colorclaim"
+        " with 2 players; make them with `claimsolve study selfplay` and `claimsolve train` (docs/learning.md)"
+        " and give them with weights=PATH (analyze: --weights PATH)"]
     with pytest.raises(ClaimsolveError, match="eval=classic"):
         make_player("mcts:eval=classic,weights=x.npz")
     with pytest.raises(ClaimsolveError, match="no such weights file"):
