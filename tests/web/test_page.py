@@ -497,3 +497,30 @@ def test_a_link_holds_the_game_and_the_move_shown(page, server):
         set_engine(driver, True)
         Select(driver.find_element(By.ID, "engine-time")).select_by_value("1")
     assert not console_errors(driver)
+
+
+def upside_down_texts(driver):
+    """The board's texts drawn turned round on the screen (their screen
+    matrix's x scale negative), by their content."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#board text'))"
+        ".filter(t => t.getScreenCTM().a < 0).map(t => t.textContent)")
+
+
+def test_a_flipped_board_keeps_its_numbers_upright(page, shots):
+    driver = page
+    load_position(driver, SEEDS / "claim/play-2p.json")
+    driver.find_element(By.ID, "flip-button").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board #flipped"), "the board turned round")
+    wait(driver, lambda d: suggestions(d), "suggestions in the play phase")
+    row = driver.find_element(By.CSS_SELECTOR, "#suggestions tbody tr")
+    ActionChains(driver).move_to_element(row).perform()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#flipped #arrows text"), "the best line's numbers")
+    driver.save_screenshot(str(shots / "claim-flipped-best-line.png"))
+    assert driver.find_elements(By.CSS_SELECTOR, "#board text")
+    assert upside_down_texts(driver) == []
+    ActionChains(driver).move_by_offset(0, 400).perform()
+    driver.find_element(By.ID, "flip-button").click()
+    wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#board #flipped"), "the board turned back")
+    assert upside_down_texts(driver) == []
+    assert not console_errors(driver)

@@ -1071,9 +1071,11 @@ function shapeMarkup(shape, colour, opacity, number) {
   const cell = state.layout.cell;
   const head = MARKS.line.indexOf(colour);
   const width = cell * 0.16;
+  // on a flipped board (arrows drawn inside its turned group) the number turns back about its disc
+  const upright = (x, y) => state.flipped && document.getElementById("flipped") ? ` transform="rotate(180 ${x} ${y})"` : "";
   const label = (x, y) => `<circle cx="${x}" cy="${y}" r="${cell * 0.19}" fill="${colour}" opacity="${opacity}"/>` +
     `<text x="${x}" y="${y + cell * 0.08}" font-size="${cell * 0.24}" text-anchor="middle" fill="#fff" ` +
-    `font-weight="bold">${number}</text>`;
+    `font-weight="bold"${upright(x, y)}>${number}</text>`;
   if (shape.kind === "arrow") {
     const [a, b] = [shape.from, shape.to];
     const dx = b.x - a.x, dy = b.y - a.y, d = Math.hypot(dx, dy) || 1;
