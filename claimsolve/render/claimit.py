@@ -3,6 +3,8 @@ odds table as text, and suggested moves drawn on the board
 (claimsolve.render.analysis_svg): a placement as a frame around its space
 with the marker it places, a roll or a stop as a frame around its button
 under the board."""
+import textwrap
+
 from ..claimit import rules
 from ..claimit.plans import PLACEMENT_POLICY, REST_OF_GAME
 from ..claimit.position import parse_move
@@ -96,10 +98,12 @@ def render_odds(result, color=False):
         how = (f"exact over the rest of the turn, {win['states']:,} turn states" if win.get("exact") else
                f"at most {win['lower_bound']['rolls']} more roll(s), each line cut there valued as a stop; "
                f"{win['reason']}")
-        lines.append(f"Recommendation (learned win objective): {bold(learned)}: the turn that maximises "
-                     f"player {result.to_move}'s expected points (1 a win, shared on a tie) where it ends, as "
-                     f"the net {win['weights']} estimates them (a model's estimate, not a proven value; "
-                     f"{how}): " + ", ".join(f"{m} {v:.3f}" for m, v in win["decisions"].items()))
+        lines.append(f"Recommendation (learned win objective): {bold(learned)}: "
+                     + ", ".join(f"{m} {v:.3f}" for m, v in win["decisions"].items()))
+        lines.extend(textwrap.wrap(
+            f"player {result.to_move}'s expected points (1 a win, shared on a tie) where the turn ends, as the net"
+            f" {win['weights']} estimates them: a model's estimate, not a proven value; {how}",
+            width=100, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False))
         check = "Check, by the Monte Carlo plans above"
     else:
         check = "Recommendation"
@@ -123,9 +127,10 @@ def render_odds(result, color=False):
                 lines.append(f"  at least (exact, best play with at most {bound['rolls']} more roll(s)): "
                              + ", ".join(f"{m} {v:.3f}" for m, v in bound["decisions"].items()))
     lines.append("")
-    lines.append(f"Placements inside plans: {PLACEMENT_POLICY}.")
-    lines.append(f"Win chances: the rest of the game played out {result.samples:,} times per row "
-                 f"(seed {result.seed}); {REST_OF_GAME}.  {result.seconds:.2f} s.")
+    for note in (f"Placements inside plans: {PLACEMENT_POLICY}.",
+                 f"Win chances: the rest of the game played out {result.samples:,} times per row "
+                 f"(seed {result.seed}); {REST_OF_GAME}.  {result.seconds:.2f} s."):
+        lines.extend(textwrap.wrap(note, width=100, subsequent_indent="  ", break_on_hyphens=False))
     return "\n".join(lines)
 
 
