@@ -20,13 +20,13 @@ rollouts, played in the engine: claimsolve.interop.engine_game) against
 the same reference-backed measurement as the first row's (OpenSpiel's
 RandomRolloutEvaluator, measured again in that row's runs).  Last, the
 floor the C++ bot's calls into a Python game put under a simulation: the
-calls and clones of a simulation, counted, times what one costs, measured
-(machine load moves it as it moves the rates: read it against the rates
-of the same run); and the floor the Python bot's own work puts under any
-game: its rate with leaf values that cost nothing.  The verdict is given
-for each game by its best row.  A new game (no
-caches from another run) and a new bot each run; the runs of the two sides
-interleaved.
+calls, clones and legal-action entries handed over of a simulation,
+counted, times what one costs, measured (machine load moves it as it
+moves the rates: read it against the rates of the same run); and the
+floor the Python bot's own work puts under any game: its rate with leaf
+values that cost nothing.  The verdict is given for each game by its best
+row.  A new game (no caches from another run) and a new bot each run; the
+runs of the two sides interleaved.
 
 Positions: Color Claim, the 6x5 start of seeds/colorclaim/start-6x5.json;
 Claim It!, a 2-player middle game with a choice (40 random decisions from
@@ -168,11 +168,12 @@ CALLED_FROM_CPP = ("current_player", "is_terminal", "_legal_actions", "_apply_ac
 
 
 def cpp_bot_calls(make_game, simulations, seed):
-    """(calls into the Python state, clones) a simulation of OpenSpiel's C++
-    MCTSBot on an engine-backed game (`make_game()`), counted over a search
-    of `simulations` with every state method it calls wrapped."""
+    """(calls into the Python state, clones, legal-action entries handed
+    back) a simulation of OpenSpiel's C++ MCTSBot on an engine-backed game
+    (`make_game()`), counted over a search of `simulations` with every
+    state method it calls wrapped."""
     game = make_game()
-    counts = {"calls": 0, "states": 0}
+    counts = {"calls": 0, "states": 0, "entries": 0}
 
     def counted(method):
         def wrapper(self, *args):
@@ -180,8 +181,17 @@ def cpp_bot_calls(make_game, simulations, seed):
             return method(self, *args)
         return wrapper
 
+    def listed(method):
+        def wrapper(self, *args):
+            counts["calls"] += 1
+            actions = method(self, *args)
+            counts["entries"] += len(actions)
+            return actions
+        return wrapper
+
     base = game.state_class
     fields = {name: counted(getattr(base, name)) for name in CALLED_FROM_CPP}
+    fields["_legal_actions"] = listed(base._legal_actions)
 
     def init(self, *args):
         counts["states"] += 1
@@ -192,7 +202,8 @@ def cpp_bot_calls(make_game, simulations, seed):
     bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, simulations, 10 ** 6, True, seed,
                           False)
     root = bot.mcts_search(game.new_initial_state())
-    return counts["calls"] / root.explore_count, (counts["states"] - 1) / root.explore_count
+    return (counts["calls"] / root.explore_count, (counts["states"] - 1) / root.explore_count,
+            counts["entries"] / root.explore_count)
 
 
 def cpp_call_costs(make_game, repeat=20000):
@@ -206,6 +217,28 @@ def cpp_call_costs(make_game, repeat=20000):
         return min(timeit_once(fn, repeat) for _ in range(9)) / repeat
 
     return best(lambda: pyspiel.State.is_chance_node(state)) - best(state.move_number), best(state.clone)
+
+
+def cpp_entry_cost(repeat=20000):
+    """Seconds for each legal-action entry that OpenSpiel's C++ takes over
+    from a Python state's list (pybind11's conversion to a std::vector),
+    measured on the engine-backed Color Claim 6x5 game, where the start
+    has 196 legal actions: pyspiel.State.legal_actions_mask (the C++
+    LegalActions, then a mask of the game's fixed 240 actions handed back)
+    at the start against a later state with a quarter as many, the
+    difference for each entry (the state's own list building included),
+    the best of 9."""
+    game = engine_game.engine_game_from_position(claimsolve.load(START_6X5))
+    many = game.new_initial_state()
+    few = many.clone()
+    rng = random.Random(1)
+    while len(few.legal_actions()) > len(many.legal_actions()) // 4:
+        few.apply_action(rng.choice(few.legal_actions()))
+
+    def best(state):
+        return min(timeit_once(lambda: pyspiel.State.legal_actions_mask(state), repeat) for _ in range(9)) / repeat
+
+    return (best(many) - best(few)) / (len(many.legal_actions()) - len(few.legal_actions()))
 
 
 def timeit_once(fn, repeat):
@@ -271,7 +304,7 @@ def main(argv=None):
     print()
     print("The floor OpenSpiel's C++ MCTSBot puts under an engine-backed game: its calls into the Python state"
           " a simulation (counted) times what one costs (measured: a call from C++ into a Python method;"
-          " a clone), against the reference-backed game's rate above:")
+          " a clone; a legal-action entry taken over into C++), against the reference-backed game's rate above:")
     measured = []
     for game_id, position in floors:
         make = (lambda: engine_game.engine_game_from_position(position))
@@ -279,10 +312,12 @@ def main(argv=None):
     # one call and one clone cost the same in every game: the least measured
     call = min(costs[0] for _, _, costs in measured)
     clone = min(costs[1] for _, _, costs in measured)
-    for game_id, (calls, clones), _ in measured:
-        floor = calls * call + clones * clone
+    entry = cpp_entry_cost()
+    for game_id, (calls, clones, entries), _ in measured:
+        floor = calls * call + clones * clone + entries * entry
         reference, engine = references[game_id]
         print(f"  {game_id:<11} {calls:,.0f} calls x {call * 1e6:.2f} us + {clones:.1f} clones x {clone * 1e6:.1f} us"
+              f" + {entries:,.0f} legal-action entries x {entry * 1e9:.0f} ns"
               f" = {floor * 1e6:,.0f} us a simulation, {100 * floor * engine:.0f}% of the engine-backed game's"
               f" {1e6 / engine:,.0f} us: at most {1 / floor:,.0f} simulations a second,"
               f" {1 / floor / reference:,.1f}x the reference-backed {reference:,.1f}", flush=True)
