@@ -150,13 +150,17 @@ static inline double cs_net_forward_whole(const cs_eval_net *net, const float *o
 static inline double cs_net_logit(const cs_eval_net *net, const cs_game *g, const void *st, int player) {
     float obs[CS_NET_MAX_OBS + 1];
     double x[CS_NET_MAX_IN];
-    g->observe(g->ctx, st, player, obs);
+    if (net->whole || g->observe_sums == NULL)
+        g->observe(g->ctx, st, player, obs);
     if (net->whole) {
         if (net->classic)
             obs[net->n_in - 1] = (float) g->evaluate(g->ctx, st, player);
         return cs_net_forward_whole(net, obs);
     }
-    cs_net_features(net, obs, x);
+    if (g->observe_sums != NULL)
+        g->observe_sums(g->ctx, st, player, x);
+    else
+        cs_net_features(net, obs, x);
     if (net->classic)
         x[net->n_in - 1] = g->evaluate(g->ctx, st, player);
     return cs_net_forward(net, x);

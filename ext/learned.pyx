@@ -172,6 +172,10 @@ cdef void le_observe(const void *ctx, const void *st, int player, float *out) no
     cdef const cs_game *b = base_of(ctx)
     b.observe(b.ctx, st, player, out)
 
+cdef void le_observe_sums(const void *ctx, const void *st, int player, double *out) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    b.observe_sums(b.ctx, st, player, out)
+
 cdef int le_action_of(const void *ctx, const void *st, cs_move m) noexcept nogil:
     cdef const cs_game *b = base_of(ctx)
     return b.action_of(b.ctx, st, m)
@@ -392,6 +396,8 @@ cdef class LearnedGame:
             self.g.small_tree_value = le_small_tree_value
         if b.action_of != NULL:
             self.g.action_of = le_action_of
+        if b.observe_sums != NULL:
+            self.g.observe_sums = le_observe_sums
         self.capsule = PyCapsule_New(<void *> &self.g, CS_GAME_CAPSULE, NULL)
 
     def __getattr__(self, name):
@@ -424,6 +430,30 @@ cdef class LearnedGame:
         if not 0 <= player < self.g.num_players:
             raise ValueError("player %d out of range" % player)
         return seat_logit(&self.c, st, player)
+
+    def plane_sums(self, state, int player):
+        """The plane sums and scalars of `state` from `player` as the C
+        inference takes them (the base game's observe_sums hook where it
+        has one, else its observe summed): a list of floats."""
+        data = bytes(state)
+        cdef const char *st = self._state(data)
+        cdef const cs_game *b = self.c.base
+        cdef float obs[CS_NET_MAX_OBS]
+        cdef double x[CS_NET_MAX_IN]
+        cdef int k, i, cells = b.obs_height * b.obs_width
+        if not 0 <= player < self.g.num_players:
+            raise ValueError("player %d out of range" % player)
+        if b.observe_sums != NULL:
+            b.observe_sums(b.ctx, st, player, x)
+        else:
+            b.observe(b.ctx, st, player, obs)
+            for k in range(b.obs_planes):
+                x[k] = 0.0
+                for i in range(cells):
+                    x[k] += obs[k * cells + i]
+            for i in range(b.obs_scalars):
+                x[b.obs_planes + i] = obs[b.obs_planes * cells + i]
+        return [x[k] for k in range(b.obs_planes + b.obs_scalars)]
 
     def value(self, state, int player):
         """evaluate()'s value before rounding and clamping (a float; the

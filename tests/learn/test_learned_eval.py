@@ -439,3 +439,15 @@ def test_whole_observation_weights_refuse_another_board(tmp_path, games):
     sums = write_weights_2(tmp_path / "s.npz", state.game, 4)      # plane sums: any board
     assert cli("match", "colorclaim", "--size", "3x3", "--a", f"alphabeta:depth=1,weights={sums}", "--b", "random",
                "--games", "1").exit_code == 0
+
+
+def test_the_plane_sums_hook_is_the_observation_summed(games):
+    """Color Claim's observe_sums (game.h) gives exactly the plane sums and
+    scalars of its observation, which the C inference takes instead of
+    summing the observation; games without the hook sum it."""
+    for name in ("colorclaim/start-6x5.json", "colorclaim/late-6x5.json", "claim/play-2p.json"):
+        position, state, nets = games[name]
+        game = nets[0][1]
+        for st in random_states(state, 40, seed=4):
+            for player in range(state.num_players):
+                assert game.plane_sums(st.state_bytes(), player) == list(model.features(st, player)), name
