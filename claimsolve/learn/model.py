@@ -155,7 +155,7 @@ def load_weights(path):
         raise ClaimsolveError("no such weights file" if not os.path.exists(path) else
                               "not a weights file (not a regular file)", path)
     if not zipfile.is_zipfile(path):
-        raise ClaimsolveError(f"not a weights file (not numpy's .npz; format {FORMAT})", path)
+        raise ClaimsolveError(f"not a weights file (not numpy's .npz; format {FORMAT_1} or {FORMAT_2})", path)
     try:
         with np.load(path, allow_pickle=False) as npz:
             data = {key: npz[key] for key in npz.files}

@@ -297,7 +297,7 @@ def refuse_output(out, force):
             raise ClaimsolveError("option '--out': not a regular file (a device or a pipe)", out)
         if not force and not model.is_weights_file(out):
             raise ClaimsolveError(f"option '--out': the file exists and is not a weights file "
-                                  f"({model.FORMAT}); give another file, or --force to replace it", out)
+                                  f"({' or '.join(model.FORMATS)}); give another file, or --force to replace it", out)
     folder = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(folder):
         raise ClaimsolveError(f"option '--out': no folder {folder}", out)
