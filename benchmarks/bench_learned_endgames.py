@@ -81,12 +81,12 @@ def main():
             if good[label] and not any(good[other] for other in good if other != label):
                 only[label] += 1
     n = args.positions
-    print(f"{'evaluation':10s} {'optimal first choices':>24s} {'95% interval':>14s} {'only this one':>14s} "
-          f"{'mean loss':>10s}")
+    print(f"{'evaluation':10s}  {'optimal first choices':24s}  {'95% interval':12s}  {'only this one':13s}  "
+          f"mean loss")
     for label, _ in evaluations:
         low, high = wilson(optimal[label], n)
-        print(f"{label:10s} {optimal[label]:>12d} of {n} ({optimal[label] / n:.3f}) {low:.3f}-{high:.3f} "
-              f"{only[label]:>14d} {loss[label] / n:>10.3f}")
+        share = f"{optimal[label]} of {n} ({optimal[label] / n:.3f})"
+        print(f"{label:10s}  {share:24s}  {low:.3f}-{high:.3f}   {only[label]:<13d}  {loss[label] / n:.3f}")
     print(f"positions where every move is optimal: {no_choice}; processor time {time.process_time() - started:.0f} s")
 
 
