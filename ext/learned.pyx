@@ -11,7 +11,8 @@ Weights of format 1 ("claimsolve-eval-1") take the plane sums of the
 observation; format 2 ("claimsolve-eval-2") says its input: "sums" again,
 or "observation", the whole observation's floats (ext/eval_net.h runs it
 sparse), and may add the base game's hand-written evaluation as the last
-feature (`classic`).  In two-sided games the two formats differ in whose view they ask:
+feature (`classic`).  In two-sided games the two formats differ in whose
+view they ask:
 
 evaluate(st, player), in the game's score units (`units` per unit of logit):
 - at a terminal state the base game's exact final value (its final_value

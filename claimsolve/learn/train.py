@@ -274,7 +274,8 @@ def train(game, db, out, hidden=16, epochs=20, seed=0, seats="mover", force=Fals
     if mirror:
         study["mirror"] = True
     arrays.update({
-        "format": np.array(model.FORMAT_2 if version2 else model.FORMAT_1), "game": np.array(game), "players": np.array(params["seats"]),
+        "format": np.array(model.FORMAT_2 if version2 else model.FORMAT_1), "game": np.array(game),
+        "players": np.array(params["seats"]),
         "variant": np.array(params.get("variant") or ""), "planes": np.array(planes), "scalars": np.array(scalars),
         "made_by": np.array(made_by), "study": np.array(json.dumps(study, sort_keys=True)),
         # accuracy -1: no held-out position had a whole reward
@@ -282,7 +283,8 @@ def train(game, db, out, hidden=16, epochs=20, seed=0, seats="mover", force=Fals
                                 val["positions"]], dtype=np.float64)})
     model.save_weights(out, arrays)
     return {"game": game, "db": db, "out": out, "hidden": hidden, "epochs": epochs, "seed": seed, "seats": seats,
-            "inputs": int(x.shape[1]), "input": input, "classic": classic, "value_weight": value_weight, "l2": l2, "mirror": mirror,
+            "inputs": int(x.shape[1]), "input": input, "classic": classic, "value_weight": value_weight, "l2": l2,
+            "mirror": mirror,
             "planes": planes, "scalars": scalars, "players": params["seats"],
             "fit": fitted, "validation": val, "study": study}
 
@@ -315,8 +317,8 @@ def text(report):
     seen = "the seat to move" if report["seats"] == "mover" else "every seat"
     what = (f"{report['planes']} plane sums, {report['scalars']} scalars" if report.get("input", "sums") == "sums"
             else "the whole observation") + (", the classic evaluation" if report.get("classic") else "")
-    target = ("" if not report.get("value_weight") else
-              f"; targets {1 - report['value_weight']:g} x the result + {report['value_weight']:g} x the search's value")
+    weight = report.get("value_weight")
+    target = "" if not weight else f"; targets {1 - weight:g} x the result + {weight:g} x the search's value"
     if report.get("l2", L2) != L2:
         target += f"; L2 {report['l2']:g}"
     if report.get("mirror"):
