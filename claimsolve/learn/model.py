@@ -31,8 +31,8 @@ import numpy as np
 
 from ..errors import ClaimsolveError
 
-FORMAT_1 = "claimsolve-eval-1"
-FORMAT = FORMAT_2 = "claimsolve-eval-2"
+FORMAT = FORMAT_1 = "claimsolve-eval-1"     # what train writes by default (the plane sums alone)
+FORMAT_2 = "claimsolve-eval-2"
 FORMATS = (FORMAT_1, FORMAT_2)
 INPUTS = ("sums", "observation")
 
