@@ -1,9 +1,13 @@
 """The speed of the learned evaluation in the engine (docs/learning.md,
 "Inference in the engine") beside the hand-written one, per game, in one
 run: alpha-beta nodes a second (the deterministic games) and MCTS
-iterations a second, with eval=classic, and eval=learned with H = 0 (a
-linear model) and H = 32 hidden units.  The weights are random arrays of
-the right shapes (speed does not depend on their values); the searches are
+iterations a second, with eval=classic, and eval=learned with H = 16
+hidden units on the plane sums in weights format 1 (in a two-sided game
+two views a node, both sides' logits) and format 2 (one view a node, the
+mover's), then format 2 with H = 8 on the plane sums and the classic
+evaluation ("+classic", the shipped Color Claim model's shape) and with
+H = 16 on the whole observation ("obs").  The weights are random arrays of the right
+shapes (speed does not depend on their values); the searches are
 the players' own (claimsolve.search.alphabeta.search and
 claimsolve.search.mcts.search), from a seed position of each game:
 
@@ -39,20 +43,23 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = [("Claim 2 seats, play", "claim/play-2p.json", True),
          ("Color Claim 6x5, start", "colorclaim/start-6x5.json", True),
          ("Claim It! 3 players, mid-game", "claimit/mid-game-3p.json", False)]
-HIDDEN = (0, 32)
+# (label, format, hidden units, input, classic feature)
+MODELS = [("format 1 H=16", 1, 16, "sums", 0), ("format 2 H=16", 2, 16, "sums", 0),
+          ("format 2 H=8 +classic", 2, 8, "sums", 1), ("format 2 H=16 obs", 2, 16, "observation", 0)]
 
 
-def random_weights(path, game, hidden, seed=0):
-    name, players, planes, _, _, scalars = observation_info(game)
-    n_in = planes + scalars
+def random_weights(path, game, hidden, seed=0, version=1, input="sums", classic=0):
+    name, players, planes, height, width, scalars = observation_info(game)
+    n_in = (planes * height * width if input == "observation" else planes) + scalars + classic
     rng = np.random.default_rng(seed)
-    np.savez(path, format="claimsolve-eval-1", game=name, players=players, variant="", planes=planes,
+    extra = {} if version == 1 else {"input": input, "height": height, "width": width, "classic": classic}
+    np.savez(path, format=f"claimsolve-eval-{version}", game=name, players=players, variant="", planes=planes,
              scalars=scalars, mean=np.zeros(n_in, np.float32), scale=np.ones(n_in, np.float32),
              W1=rng.normal(0, 0.1, (hidden, n_in)).astype(np.float32),
              b1=np.zeros(hidden, np.float32),
              W2=rng.normal(0, 0.1, hidden if hidden else n_in).astype(np.float32),
              b2=np.float32(0), made_by="benchmarks/bench_learned_eval.py (random)", study="{}",
-             validation=np.zeros(3, np.float64))
+             validation=np.zeros(3, np.float64), **extra)
     return str(path)
 
 
@@ -78,9 +85,10 @@ def main():
             position = claimsolve.load(ROOT / "seeds" / seed_file)
             game = position.engine_state().game
             evaluations = [("classic", learned.CLASSIC)]
-            for hidden in HIDDEN:
-                path = random_weights(Path(tmp) / f"{game.__class__.__name__}-{hidden}.npz", game, hidden)
-                evaluations.append((f"learned H={hidden}", learned.Evaluation("learned", path)))
+            for label, version, hidden, input, classic in MODELS:
+                path = random_weights(Path(tmp) / f"{game.__class__.__name__}-{len(evaluations)}.npz", game, hidden,
+                                      version=version, input=input, classic=classic)
+                evaluations.append((label, learned.Evaluation("learned", path)))
             print(f"\n{title} ({seed_file})")
             kinds = (["alpha-beta nodes/s"] if deterministic else []) + ["MCTS iterations/s"]
             for kind in kinds:

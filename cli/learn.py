@@ -10,6 +10,8 @@ from claimsolve.cli.options import SEED, Checked, Command, emit_json, json_optio
 
 HIDDEN = Checked(lambda value, name: limits.integer(value, name, 0, 1024), "h")
 EPOCHS = Checked(lambda value, name: limits.integer(value, name, 1, 100_000), "e")
+L2_WEIGHT = Checked(lambda value, name: limits.number(value, name, 0.0, 1.0), "l")
+VALUE_WEIGHT = Checked(lambda value, name: limits.number(value, name, 0.0, 1.0), "w")
 
 
 @click.command(cls=Command)
@@ -24,9 +26,20 @@ EPOCHS = Checked(lambda value, name: limits.integer(value, name, 1, 100_000), "e
               help="Seeds the held-out games, the initial weights and the batches' order.")
 @click.option("--seats", type=click.Choice(["mover", "all"]), default="mover", show_default=True,
               help="See each position from the seat to move, or from every seat.")
+@click.option("--input", "input_", type=click.Choice(["sums", "observation"]), default="sums", show_default=True,
+              help="The features: each observation plane's sum and the scalars (weights format 1), or the whole "
+                   "observation, for one board size (format 2).")
+@click.option("--value-weight", type=VALUE_WEIGHT, default=0.0, show_default=True,
+              help="The targets: (1 - W) x the result + W x the search's own value where the study has it.")
+@click.option("--classic", is_flag=True,
+              help="Add the game's hand-written evaluation of the position as the last feature (format 2).")
+@click.option("--l2", type=L2_WEIGHT, default=1e-4, show_default=True, help="The weights' L2 penalty.")
+@click.option("--mirror", is_flag=True,
+              help="Fit the positions' mirror images too (left-right, top-bottom, both): --input observation, "
+                   "games whose rules are symmetric so (colorclaim).")
 @click.option("--force", is_flag=True, help="Replace WEIGHTS even when it is not a weights file.")
 @json_option
-def train(game, db, out, hidden, epochs, seed, seats, force, as_json):
+def train(game, db, out, hidden, epochs, seed, seats, input_, value_weight, classic, l2, mirror, force, as_json):
     """Fits a learned evaluation to the games of a selfplay study.  The
     model of the result (each seat's expected points) from the position is
     fitted with numpy; a tenth of the games is held out, and the held-out
@@ -39,7 +52,8 @@ def train(game, db, out, hidden, epochs, seed, seats, force, as_json):
         else shlex.join(["claimsolve", "train", game, "--db", db, "--out", out, "--hidden", str(hidden),
                          "--epochs", str(epochs), "--seed", str(seed), "--seats", seats])
     report = run_train(game, db, out, hidden=hidden, epochs=epochs, seed=seed, seats=seats, force=force,
-                       made_by=made_by)
+                       made_by=made_by, input=input_, value_weight=value_weight, l2=l2,
+                       mirror=mirror, classic=classic)
     if as_json:
         emit_json(report)
     else:

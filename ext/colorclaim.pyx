@@ -677,6 +677,7 @@ cdef class ColorClaimGame:
         g.obs_width = width
         g.obs_scalars = CC_OBS_SCALARS
         g.observe = cc_observe
+        g.observe_sums = cc_observe_sums
         g.num_actions = width * height * 8
         g.action_of = cc_action_of
 

@@ -9,9 +9,22 @@
  * none, z itself), then one logit w2 . h + b2, whose sigmoid is the expected
  * reward of `player` in [0, 1].
  *
+ * A model on the whole observation (weights format 2, input "observation":
+ * the features are the observation's floats themselves, planes * cells +
+ * scalars of them) runs sparse: the standardisation is folded into the first
+ * layer where the net is made (w1t = (W1 / scale) transposed, b1f = b1 -
+ * (W1 / scale) . mean; linear: w2f, b2f likewise), and only the observation's
+ * nonzero floats (most of a board's one-hot planes are zero) add their row of
+ * w1t to the hidden sums.
+ *
+ * Format 2 may add one feature last (classic = 1): the base game's
+ * hand-written evaluation of the state for `player` (game.h evaluate), in its
+ * score units.
+ *
  * No allocation per call: the observation goes to a stack buffer of
- * CS_NET_MAX_OBS floats, the features to one of CS_NET_MAX_IN doubles; a game
- * instance whose observation or features are larger is refused where the net
+ * CS_NET_MAX_OBS floats, the features to one of CS_NET_MAX_IN doubles, the
+ * hidden sums to one of CS_NET_MAX_HIDDEN; a game instance whose observation
+ * or features are larger, or a net with more units, is refused where the net
  * is made (ext/learned.pyx).  Sums and products run in double.
  */
 #ifndef CLAIMSOLVE_EVAL_NET_H
@@ -19,7 +32,8 @@
 #include "game.h"
 
 #define CS_NET_MAX_OBS 8192   /* floats: Claim's largest (a 16 x 16 grid, 29 planes) is 7,465 */
-#define CS_NET_MAX_IN 256     /* features: Claim's largest is 70 */
+#define CS_NET_MAX_IN 256     /* plane-sum features: Claim's largest is 70 */
+#define CS_NET_MAX_HIDDEN 256 /* hidden units of a model on the whole observation */
 
 typedef struct cs_eval_net {
     int planes;            /* observation planes, each `cells` floats */
@@ -34,6 +48,13 @@ typedef struct cs_eval_net {
     const double *b1;         /* [hidden] */
     const double *w2;         /* [hidden], or [n_in] when hidden = 0 */
     double b2;
+    int classic;              /* 1: the last of the n_in features is g->evaluate(st, player) */
+    /* input "observation" (whole = 1): the folded weights, n_in = the observation's size (+ classic) */
+    int whole;
+    const double *w1t;        /* [n_in][hidden]: W1 / scale, transposed */
+    const double *b1f;        /* [hidden]: b1 - (W1 / scale) . mean */
+    const double *w2f;        /* hidden = 0: [n_in], W2 / scale */
+    double b2f;               /* hidden = 0: b2 - (W2 / scale) . mean */
 } cs_eval_net;
 
 /* the sum of n floats in double, on four independent chains (one chain
@@ -95,12 +116,53 @@ static inline double cs_net_forward(const cs_eval_net *net, double *x) {
     return out;
 }
 
+/* the logit of a model on the whole observation `obs` (n_in floats), sparse */
+static inline double cs_net_forward_whole(const cs_eval_net *net, const float *obs) {
+    double h[CS_NET_MAX_HIDDEN];
+    int i, j, n = net->n_in, units = net->hidden;
+    double out, v;
+    const double *row;
+    if (units == 0) {
+        out = net->b2f;
+        for (i = 0; i < n; i++)
+            if (obs[i] != 0.0f)
+                out += net->w2f[i] * obs[i];
+        return out;
+    }
+    for (j = 0; j < units; j++)
+        h[j] = net->b1f[j];
+    for (i = 0; i < n; i++) {
+        if (obs[i] == 0.0f)
+            continue;
+        v = obs[i];
+        row = net->w1t + (long)i * units;
+        for (j = 0; j < units; j++)
+            h[j] += v * row[j];
+    }
+    out = net->b2;
+    for (j = 0; j < units; j++)
+        if (h[j] > 0.0)
+            out += net->w2[j] * h[j];
+    return out;
+}
+
 /* the logit of `player`'s expected reward at `st`, observed through g */
 static inline double cs_net_logit(const cs_eval_net *net, const cs_game *g, const void *st, int player) {
-    float obs[CS_NET_MAX_OBS];
+    float obs[CS_NET_MAX_OBS + 1];
     double x[CS_NET_MAX_IN];
-    g->observe(g->ctx, st, player, obs);
-    cs_net_features(net, obs, x);
+    if (net->whole || g->observe_sums == NULL)
+        g->observe(g->ctx, st, player, obs);
+    if (net->whole) {
+        if (net->classic)
+            obs[net->n_in - 1] = (float) g->evaluate(g->ctx, st, player);
+        return cs_net_forward_whole(net, obs);
+    }
+    if (g->observe_sums != NULL)
+        g->observe_sums(g->ctx, st, player, x);
+    else
+        cs_net_features(net, obs, x);
+    if (net->classic)
+        x[net->n_in - 1] = g->evaluate(g->ctx, st, player);
     return cs_net_forward(net, x);
 }
 #endif

@@ -179,6 +179,13 @@ typedef struct cs_game {
     /* the action of the legal move m of the decision node st: distinct
        legal moves of one state have distinct actions */
     int (*action_of)(const void *ctx, const void *st, cs_move m);
+    /* Optional, for a learned evaluation on plane sums (ext/eval_net.h):
+       writes to out[0..obs_planes + obs_scalars) the sum of each plane of
+       the observation of `st` from `player`, then its scalars: exactly the
+       sums of observe()'s floats (they are small whole numbers, so the
+       order of adding does not matter), without writing the planes.  NULL:
+       the net sums observe()'s planes itself. */
+    void (*observe_sums)(const void *ctx, const void *st, int player, double *out);
 } cs_game;
 
 /* floats in an observation of g (0 when it offers none) */

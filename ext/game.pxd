@@ -42,6 +42,7 @@ cdef extern from "game.h" nogil:
         void (*observe)(const void *ctx, const void *st, int player, float *out) noexcept nogil
         int num_actions
         int (*action_of)(const void *ctx, const void *st, cs_move m) noexcept nogil
+        void (*observe_sums)(const void *ctx, const void *st, int player, double *out) noexcept nogil
     int cs_side(const cs_game *g, int player)
     int cs_two_sided(const cs_game *g)
     int cs_obs_size(const cs_game *g)

@@ -7,19 +7,32 @@ with no Python call per node.  docs/learning.md ("Inference in the engine")
 says what the values mean; claimsolve.search.learned loads and checks the
 weights files and makes these games.
 
+Weights of format 1 ("claimsolve-eval-1") take the plane sums of the
+observation; format 2 ("claimsolve-eval-2") says its input: "sums" again,
+or "observation", the whole observation's floats (ext/eval_net.h runs it
+sparse), and may add the base game's hand-written evaluation as the last
+feature (`classic`).  In two-sided games the two formats differ in whose
+view they ask:
+
 evaluate(st, player), in the game's score units (`units` per unit of logit):
 - at a terminal state the base game's exact final value (its final_value
   hook, else its evaluate), so solved results stay exact;
-- two-sided games (game.h cs_two_sided): round(units * (L(own side) -
-  L(other side)) / 2), L(side) the logit of the side's lowest seat (allies
-  share one reward): exactly antisymmetric;
+- two-sided games (game.h cs_two_sided), format 1: round(units * (L(own
+  side) - L(other side)) / 2), L(side) the logit of the side's lowest seat
+  (allies share one reward): two observations and forward passes a node;
+- two-sided games, format 2: round(+-units * L(mover)), L(mover) the logit
+  of the seat to move (the view the weights learned from with `--seats
+  mover`; the lowest seat's at a chance node), + for the mover's side, -
+  for the other: one observation and one forward pass a node; both are
+  exactly antisymmetric;
 - otherwise (3 to 5 seats, no teams; paranoid alpha-beta):
   round(units * (L(player) - logit(1 / players))), 0 at an equal share;
 clamped to +-CLAMP (strictly inside Claim's win value, 10000).
 
 playout_value(st, out): each side's sigmoid(L), normalised to sum to 1 over
 the sides (a seat gets its side's share): the scale of `returns`, where
-allies both get their team's result.
+allies both get their team's result; format 2, two-sided: sigmoid(L(mover))
+for the mover's side, the rest for the other.
 """
 from cpython.pycapsule cimport PyCapsule_New
 from libc.math cimport exp, log, lround
@@ -32,6 +45,7 @@ cdef extern from "eval_net.h" nogil:
     enum:
         CS_NET_MAX_OBS
         CS_NET_MAX_IN
+        CS_NET_MAX_HIDDEN
     ctypedef struct cs_eval_net:
         int planes
         int cells
@@ -44,6 +58,12 @@ cdef extern from "eval_net.h" nogil:
         const double *b1
         const double *w2
         double b2
+        int classic
+        int whole
+        const double *w1t
+        const double *b1f
+        const double *w2f
+        double b2f
     double cs_net_logit(const cs_eval_net *net, const cs_game *g, const void *st, int player)
 
 
@@ -52,6 +72,9 @@ cdef enum:
 
 MAX_OBS = CS_NET_MAX_OBS
 MAX_IN = CS_NET_MAX_IN
+MAX_HIDDEN = CS_NET_MAX_HIDDEN
+FORMAT_MOVER_VIEW = "claimsolve-eval-2"    # the weights format whose two-sided value is the mover's view
+INPUTS = ("sums", "observation")
 CLAMP = LE_CLAMP
 # score units per unit of logit, per game (evaluate's scale; docs/learning.md)
 UNITS = {"claim": 300.0, "colorclaim": 4.0, "claimit": 4.0}
@@ -62,6 +85,7 @@ ctypedef struct le_ctx:
     const cs_game *base
     cs_eval_net net
     int two_sided
+    int mover_view          # format 2 in a two-sided game: one view a node, the seat to move's
     int nsides              # sides for playout_value: 2 when two-sided, else one per seat
     int side_seat[CS_MAX_PLAYERS]   # the lowest seat of each side
     int side_of[CS_MAX_PLAYERS]     # each seat's side (index into side_seat)
@@ -149,6 +173,10 @@ cdef void le_observe(const void *ctx, const void *st, int player, float *out) no
     cdef const cs_game *b = base_of(ctx)
     b.observe(b.ctx, st, player, out)
 
+cdef void le_observe_sums(const void *ctx, const void *st, int player, double *out) noexcept nogil:
+    cdef const cs_game *b = base_of(ctx)
+    b.observe_sums(b.ctx, st, player, out)
+
 cdef int le_action_of(const void *ctx, const void *st, cs_move m) noexcept nogil:
     cdef const cs_game *b = base_of(ctx)
     return b.action_of(b.ctx, st, m)
@@ -159,9 +187,20 @@ cdef int le_action_of(const void *ctx, const void *st, cs_move m) noexcept nogil
 cdef inline double seat_logit(const le_ctx *c, const void *st, int player) noexcept nogil:
     return cs_net_logit(&c.net, c.base, st, player)
 
+cdef inline int viewer(const le_ctx *c, const void *st) noexcept nogil:
+    """The seat whose view a format-2 two-sided net takes: the seat to
+    move, the lowest seat at a chance node."""
+    cdef int m = c.base.to_move(c.base.ctx, st)
+    return m if m >= 0 else c.side_seat[0]
+
 cdef double learned_value(const le_ctx *c, const void *st, int player) noexcept nogil:
     """evaluate()'s value before rounding and clamping (not at a terminal)."""
-    cdef int s
+    cdef int s, v
+    if c.mover_view:
+        v = viewer(c, st)
+        if c.side_of[v] == c.side_of[player]:
+            return c.units * seat_logit(c, st, v)
+        return -c.units * seat_logit(c, st, v)
     if c.two_sided:
         s = c.side_of[player]
         return c.units * (seat_logit(c, st, c.side_seat[s]) - seat_logit(c, st, c.side_seat[1 - s])) / 2.0
@@ -189,6 +228,14 @@ cdef int le_playout_value(const void *ctx, const void *st, double *out) noexcept
     if b.to_move(b.ctx, st) == CS_TERMINAL:
         b.returns(b.ctx, st, out)
         return 1
+    if c.mover_view:
+        p = viewer(c, st)
+        s = c.side_of[p]
+        share[s] = 1.0 / (1.0 + exp(-seat_logit(c, st, p)))
+        share[1 - s] = 1.0 - share[s]
+        for p in range(b.num_players):
+            out[p] = share[c.side_of[p]]
+        return 1
     for s in range(c.nsides):
         share[s] = 1.0 / (1.0 + exp(-seat_logit(c, st, c.side_seat[s])))
         total += share[s]
@@ -201,7 +248,9 @@ cdef class LearnedGame:
     """A game instance with a learned evaluation: `LearnedGame(base, net)`
     where `base` has a `capsule` (any engine's game, with observation hooks)
     and `net` is a dict of the weights' arrays as claimsolve.search.learned
-    checks them: mean, scale, W1, b1, W2 (float32, contiguous) and b2.
+    checks them: mean, scale, W1, b1, W2 (float32, contiguous) and b2, with
+    `format` (absent: format 1), `input` ("sums", the default, or
+    "observation") and `classic` (absent: 0).
     `units`: evaluate's score units per unit of logit (default: UNITS of the
     game, DEFAULT_UNITS for another).  Attributes it does not have are the
     base game's (encode, decode, width...)."""
@@ -211,6 +260,7 @@ cdef class LearnedGame:
     cdef readonly object capsule
     cdef readonly double units
     cdef readonly int hidden
+    cdef readonly str input        # the features: "sums" or "observation"
     cdef readonly str source       # where the weights came from (a path), for messages
     cdef object arrays             # the weights' arrays, kept alive while the net points into them
 
@@ -218,12 +268,19 @@ cdef class LearnedGame:
         import numpy
         cdef const cs_game *b = game_from_capsule(base.capsule)
         cdef int p, s, k, n_in, hidden
-        cdef const double[::1] mean, inv_scale, w1, b1, w2
+        cdef const double[::1] mean, inv_scale, w1, b1, w2, w1t, b1f, w2f
         name = b.name.decode()
         if b.observe == NULL or b.obs_planes + b.obs_scalars <= 0:
             raise ValueError("game '%s' offers no observation: it cannot have a learned evaluation" % name)
-        n_in = b.obs_planes + b.obs_scalars
-        if cs_obs_size(b) > CS_NET_MAX_OBS or n_in > CS_NET_MAX_IN:
+        source_input = str(net["input"]) if "input" in net else "sums"
+        if source_input not in INPUTS:
+            raise ValueError("weights: input %r is none of %s" % (source_input, ", ".join(INPUTS)))
+        whole = source_input == "observation"
+        classic = int(net["classic"]) if "classic" in net else 0
+        if classic not in (0, 1):
+            raise ValueError("weights: classic is %r, not 0 or 1" % classic)
+        n_in = (cs_obs_size(b) if whole else b.obs_planes + b.obs_scalars) + classic
+        if cs_obs_size(b) > CS_NET_MAX_OBS or (not whole and n_in > CS_NET_MAX_IN):
             raise ValueError("game '%s': an observation of %d floats (%d features) is larger than the "
                              "learned evaluation takes (%d, %d)"
                              % (name, cs_obs_size(b), n_in, CS_NET_MAX_OBS, CS_NET_MAX_IN))
@@ -236,9 +293,20 @@ cdef class LearnedGame:
             raise ValueError("weights of the wrong shapes for game '%s' (%d features)" % (name, n_in))
         if not numpy.all(arrays["scale"] != 0):
             raise ValueError("weights: scale has a zero entry")
+        if whole and hidden > CS_NET_MAX_HIDDEN:
+            raise ValueError("weights: %d hidden units, more than a model on the whole observation takes (%d)"
+                             % (hidden, CS_NET_MAX_HIDDEN))
         # widened to double once (exactly): the forward pass runs in double
         wide = {key: numpy.ascontiguousarray(value, dtype=numpy.float64) for key, value in arrays.items()}
         wide["inv_scale"] = 1.0 / wide["scale"]
+        if whole:
+            # the standardisation folded into the first layer (ext/eval_net.h)
+            folded = wide["W1"] * wide["inv_scale"][None, :]
+            wide["w1t"] = numpy.ascontiguousarray(folded.T).reshape(-1)
+            wide["b1f"] = wide["b1"] - folded @ wide["mean"]
+            linear = wide["W2"] * wide["inv_scale"] if hidden == 0 else numpy.zeros(n_in)
+            wide["w2f"] = linear
+            b2f = float(numpy.float32(net["b2"])) - float(linear @ wide["mean"]) if hidden == 0 else 0.0
         wide["W1"] = wide["W1"].reshape(-1)
         self.arrays = wide
         self.base = base
@@ -265,9 +333,23 @@ cdef class LearnedGame:
             self.c.net.w1 = NULL
             self.c.net.b1 = NULL
         self.c.net.b2 = float(numpy.float32(net["b2"]))     # float32, as the file holds it
+        self.c.net.whole = whole
+        self.c.net.classic = classic
+        self.c.net.w1t = self.c.net.b1f = self.c.net.w2f = NULL
+        self.c.net.b2f = 0.0
+        if whole:
+            w2f = wide["w2f"]
+            self.c.net.w2f = &w2f[0]
+            self.c.net.b2f = b2f
+            if hidden > 0:
+                w1t, b1f = wide["w1t"], wide["b1f"]
+                self.c.net.w1t = &w1t[0]
+                self.c.net.b1f = &b1f[0]
+        self.input = source_input
         self.c.units = self.units
         self.c.equal_logit = log(1.0 / (b.num_players - 1))   # logit(1/P) = log(1 / (P - 1))
         self.c.two_sided = cs_two_sided(b)
+        self.c.mover_view = self.c.two_sided and "format" in net and str(net["format"]) == FORMAT_MOVER_VIEW
         if self.c.two_sided:
             self.c.nsides = 2
             self.c.side_seat[0] = self.c.side_seat[1] = -1
@@ -315,10 +397,18 @@ cdef class LearnedGame:
             self.g.small_tree_value = le_small_tree_value
         if b.action_of != NULL:
             self.g.action_of = le_action_of
+        if b.observe_sums != NULL:
+            self.g.observe_sums = le_observe_sums
         self.capsule = PyCapsule_New(<void *> &self.g, CS_GAME_CAPSULE, NULL)
 
     def __getattr__(self, name):
         return getattr(self.base, name)
+
+    @property
+    def mover_view(self):
+        """Whether evaluate takes one view a node, the mover's (format 2,
+        two-sided games)."""
+        return bool(self.c.mover_view)
 
     @property
     def name(self):
@@ -341,6 +431,30 @@ cdef class LearnedGame:
         if not 0 <= player < self.g.num_players:
             raise ValueError("player %d out of range" % player)
         return seat_logit(&self.c, st, player)
+
+    def plane_sums(self, state, int player):
+        """The plane sums and scalars of `state` from `player` as the C
+        inference takes them (the base game's observe_sums hook where it
+        has one, else its observe summed): a list of floats."""
+        data = bytes(state)
+        cdef const char *st = self._state(data)
+        cdef const cs_game *b = self.c.base
+        cdef float obs[CS_NET_MAX_OBS]
+        cdef double x[CS_NET_MAX_IN]
+        cdef int k, i, cells = b.obs_height * b.obs_width
+        if not 0 <= player < self.g.num_players:
+            raise ValueError("player %d out of range" % player)
+        if b.observe_sums != NULL:
+            b.observe_sums(b.ctx, st, player, x)
+        else:
+            b.observe(b.ctx, st, player, obs)
+            for k in range(b.obs_planes):
+                x[k] = 0.0
+                for i in range(cells):
+                    x[k] += obs[k * cells + i]
+            for i in range(b.obs_scalars):
+                x[b.obs_planes + i] = obs[b.obs_planes * cells + i]
+        return [x[k] for k in range(b.obs_planes + b.obs_scalars)]
 
     def value(self, state, int player):
         """evaluate()'s value before rounding and clamping (a float; the

@@ -2,16 +2,25 @@
 forward pass (docs/learning.md, "The model"), which the engine's C
 inference is tested against.
 
-Features of a state seen from seat `player` (0-based): for each
-observation plane k the sum of that plane over its height x width cells,
-then the observation's scalars as they are, `planes + scalars` floats
-whatever the board's size (`features`).  The model standardises them,
+Features of a state seen from seat `player` (0-based), input "sums": for
+each observation plane k the sum of that plane over its height x width
+cells, then the observation's scalars as they are, `planes + scalars`
+floats whatever the board's size; input "observation": the observation's
+floats themselves, `planes * height * width + scalars` of them, for one
+board size; then, when the weights say `classic` 1 (format 2), the base
+game's hand-written evaluation of the state for `player` (the engine's
+evaluate, in the game's score units) as one more (`features`).  The model
+standardises them,
 (x - mean) / scale, applies a hidden layer of H units with ReLU (none when
 H = 0: a linear model) and gives one logit, whose sigmoid is the expected
 reward of `player` (0 to 1).
 
 The weights file is numpy's `.npz` (no pickled objects) with the keys of
-KEYS; `load_weights` checks every one of them.
+KEYS; `load_weights` checks every one of them.  Format 1
+("claimsolve-eval-1") has input "sums"; format 2 ("claimsolve-eval-2")
+adds the keys of KEYS_2 (its input, and the observation's height and
+width), and in a two-sided game the engine asks its net one view a node,
+the seat to move's (ext/learned.pyx), where format 1 asks both sides'.
 """
 import json
 import math
@@ -22,25 +31,35 @@ import numpy as np
 
 from ..errors import ClaimsolveError
 
-FORMAT = "claimsolve-eval-1"
+FORMAT = FORMAT_1 = "claimsolve-eval-1"     # what train writes by default (the plane sums alone)
+FORMAT_2 = "claimsolve-eval-2"
+FORMATS = (FORMAT_1, FORMAT_2)
+INPUTS = ("sums", "observation")
 
 # key: what it holds (the order of the file)
 KEYS = {
-    "format": f"the text {FORMAT!r}",
+    "format": f"the text {FORMAT_1!r} or {FORMAT_2!r}",
     "game": "the game's id (text)",
     "players": "the seats of the games it learned from (a whole number)",
     "variant": "the rules variant (text, \"\" when none)",
     "planes": "the observation's planes (a whole number)",
     "scalars": "the observation's scalars (a whole number)",
-    "mean": "float32[planes + scalars]: the features' means",
-    "scale": "float32[planes + scalars]: the features' scales (positive)",
-    "W1": "float32[H, planes + scalars]: the hidden layer's weights (H = 0: none)",
+    "mean": "float32[n]: the features' means (n features: planes + scalars, or the observation's size)",
+    "scale": "float32[n]: the features' scales (positive)",
+    "W1": "float32[H, n]: the hidden layer's weights (H = 0: none)",
     "b1": "float32[H]: the hidden layer's biases",
-    "W2": "float32[H] (float32[planes + scalars] when H = 0): the output's weights",
+    "W2": "float32[H] (float32[n] when H = 0): the output's weights",
     "b2": "float32 scalar: the output's bias",
     "made_by": "the command line that made the file (text)",
     "study": "the study it learned from, as JSON text: kind, parameters, games",
     "validation": "float64[3]: the held-out games' log-loss, accuracy and positions",
+}
+# the keys format 2 adds (written after those of KEYS)
+KEYS_2 = {
+    "input": "the features: the text 'sums' (plane sums, then scalars) or 'observation' (the whole observation)",
+    "height": "the observation's height (a whole number; input 'observation' takes that board only)",
+    "width": "the observation's width (a whole number)",
+    "classic": "1: the last feature is the game's hand-written evaluation for the seat; else 0",
 }
 
 
@@ -55,28 +74,48 @@ def shipped_path(game, players):
     return path if os.path.isfile(path) else None
 
 
-def features(state, player):
-    """The model's input for the engine state `state` (a GameState) from the
-    seat of `player` (0-based): float32[planes + scalars]."""
+def features(state, player, input="sums", classic=0):
+    """The model's input for the engine state `state` (a GameState, of the
+    base game: its evaluate is the hand-written one) from the seat of
+    `player` (0-based): float32[planes + scalars] (input "sums"), or the
+    observation itself (input "observation"), then with `classic` the
+    state's hand-written evaluation for `player`."""
     planes, height, width, scalars = state.observation_shape
     obs = state.observation(player)
-    cells = planes * height * width
-    return np.concatenate([obs[:cells].reshape(planes, height * width).sum(1, dtype=np.float32),
-                           obs[cells:]]).astype(np.float32)
+    if input == "observation":
+        out = np.asarray(obs, dtype=np.float32)
+    else:
+        cells = planes * height * width
+        out = np.concatenate([obs[:cells].reshape(planes, height * width).sum(1, dtype=np.float32),
+                              obs[cells:]]).astype(np.float32)
+    if classic:
+        out = np.append(out, np.float32(state.evaluate(player)))
+    return out.copy()
 
 
 class Weights(dict):
     """A checked weights file: {key: value} with the texts as str, the whole
-    numbers as int, the arrays as numpy arrays; `hidden` is H, `inputs`
-    planes + scalars, `path` the file it was read from."""
+    numbers as int, the arrays as numpy arrays; `hidden` is H, `input`
+    "sums" or "observation", `inputs` the features' count, `path` the file
+    it was read from."""
 
     @property
     def hidden(self):
         return self["W1"].shape[0]
 
     @property
+    def input(self):
+        return self.get("input", "sums")
+
+    @property
+    def classic(self):
+        return self.get("classic", 0)
+
+    @property
     def inputs(self):
-        return self["planes"] + self["scalars"]
+        if self.input == "observation":
+            return self["planes"] * self["height"] * self["width"] + self["scalars"] + self.classic
+        return self["planes"] + self["scalars"] + self.classic
 
 
 def _bad(path, key, what):
@@ -116,29 +155,41 @@ def load_weights(path):
         raise ClaimsolveError("no such weights file" if not os.path.exists(path) else
                               "not a weights file (not a regular file)", path)
     if not zipfile.is_zipfile(path):
-        raise ClaimsolveError(f"not a weights file (not numpy's .npz; format {FORMAT})", path)
+        raise ClaimsolveError(f"not a weights file (not numpy's .npz; format {FORMAT_1} or {FORMAT_2})", path)
     try:
         with np.load(path, allow_pickle=False) as npz:
             data = {key: npz[key] for key in npz.files}
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
         raise ClaimsolveError(f"not a weights file (numpy cannot read it: {exc})", path) from None
-    for key in KEYS:
-        if key not in data:
-            raise _bad(path, key, f"missing ({KEYS[key]})")
-    extra = sorted(set(data) - set(KEYS))
-    if extra:
-        raise _bad(path, extra[0], f"is no key of a {FORMAT} file")
+    if "format" not in data:
+        raise _bad(path, "format", f"missing ({KEYS['format']})")
     out = Weights()
     out.path = path
     out["format"] = _text(data, path, "format")
-    if out["format"] != FORMAT:
-        raise _bad(path, "format", f"is {out['format']!r}, not {FORMAT!r}")
+    if out["format"] not in FORMATS:
+        raise _bad(path, "format", f"is {out['format']!r}, not {FORMAT_1!r} or {FORMAT_2!r}")
+    keys = keys_of(out["format"])
+    for key in keys:
+        if key not in data:
+            raise _bad(path, key, f"missing ({keys[key]})")
+    extra = sorted(set(data) - set(keys))
+    if extra:
+        raise _bad(path, extra[0], f"is no key of a {out['format']} file")
     out["game"] = _text(data, path, "game")
     out["players"] = _whole(data, path, "players", 1)
     out["variant"] = _text(data, path, "variant")
     out["planes"] = _whole(data, path, "planes")
     out["scalars"] = _whole(data, path, "scalars")
-    n_in = out["planes"] + out["scalars"]
+    if out["format"] == FORMAT_2:
+        out["input"] = _text(data, path, "input")
+        if out["input"] not in INPUTS:
+            raise _bad(path, "input", f"is {out['input']!r}, not one of {', '.join(INPUTS)}")
+        out["height"] = _whole(data, path, "height", 1)
+        out["width"] = _whole(data, path, "width", 1)
+        out["classic"] = _whole(data, path, "classic")
+        if out["classic"] > 1:
+            raise _bad(path, "classic", f"is {out['classic']}, not 0 or 1")
+    n_in = out.inputs
     if n_in < 1:
         raise _bad(path, "scalars", "the observation has no planes and no scalars")
     out["mean"] = _floats(data, path, "mean", (n_in,))
@@ -165,6 +216,11 @@ def load_weights(path):
     return out
 
 
+def keys_of(fmt):
+    """The keys of a file of format `fmt`, with what each holds."""
+    return {**KEYS, **KEYS_2} if fmt == FORMAT_2 else KEYS
+
+
 def is_weights_file(path):
     """Whether `path` is a weights file of ours (its `format` key says so):
     one that `train --out` may replace."""
@@ -172,7 +228,7 @@ def is_weights_file(path):
         if not zipfile.is_zipfile(path):
             return False
         with np.load(path, allow_pickle=False) as npz:
-            return "format" in npz.files and str(npz["format"]) == FORMAT
+            return "format" in npz.files and str(npz["format"]) in FORMATS
     except (OSError, ValueError, zipfile.BadZipFile, EOFError):
         return False
 
@@ -203,21 +259,22 @@ def predict(weights, x):
 def evaluate(weights, state, player):
     """The expected reward of seat `player` (0-based) in engine state
     `state` by the model."""
-    return float(predict(weights, features(state, player)))
+    return float(predict(weights, features(state, player, weights.input, weights.classic)))
 
 
 def save_weights(path, arrays):
     """Writes the weights file `arrays` ({key: value} of KEYS) to `path`
     through a temporary file in the same folder, renamed into place once
     complete."""
-    missing = [key for key in KEYS if key not in arrays]
+    keys = keys_of(str(arrays.get("format", FORMAT_1)))
+    missing = [key for key in keys if key not in arrays]
     if missing:
         raise ValueError(f"weights without {missing}")
     folder = os.path.dirname(os.path.abspath(path))
     tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
     try:
         with open(tmp, "wb") as f:
-            np.savez(f, **{key: arrays[key] for key in KEYS})
+            np.savez(f, **{key: arrays[key] for key in keys})
         os.replace(tmp, path)
     except BaseException as exc:        # a full disk, Ctrl-C: no half-written file left behind
         if os.path.exists(tmp):

@@ -3,7 +3,11 @@ positions of a selfplay study (claimsolve.study.selfplay), with numpy only.
 
 Each position is seen from the seat to move (`seats="mover"`) or from
 every seat (`seats="all"`), its target that seat's points at the end of
-the game (a win 1, a loss 0, shared when tied).  The loss is the
+the game (a win 1, a loss 0, shared when tied), or with `value_weight` W
+above 0, (1 - W) x those points + W x the search's own value where the
+study recorded it (the mover's view; the points alone elsewhere).  The
+features are the plane sums (`input="sums"`, a format-1 weights file) or
+the whole observation (`input="observation"`, format 2).  The loss is the
 cross-entropy of the model's sigmoid against that target (fractional
 targets allowed), minimised by Adam over mini-batches with a little L2 on
 the weights.  A tenth of the GAMES (at least one) is held out, drawn with
@@ -51,7 +55,7 @@ def read_study(db, game):
     return params, rows
 
 
-def dataset(rows, seats="mover", db=None):
+def dataset(rows, seats="mover", db=None, input="sums", classic=0):
     """(X float32[N, n_in], y float64[N], game ids int[N], search values
 float64[N], shape) of the rows' positions; a search value is the
 recorded MCTS value of the position for the seat the example is seen
@@ -78,7 +82,7 @@ from when that seat is the mover (NaN otherwise)."""
                 raise ClaimsolveError(f"table 'tasks', row id {row['id']}: its observations have the shape "
                                       f"{state.observation_shape}, the others {shape}", db)
             for seat in (range(len(row["points"])) if seats == "all" else (mover - 1,)):
-                xs.append(model.features(state, seat))
+                xs.append(model.features(state, seat, input, classic))
                 ys.append(row["points"][seat])
                 games.append(row["id"])
                 values.append(value if value is not None and seat == mover - 1 else math.nan)
@@ -98,7 +102,21 @@ def split_games(game_ids, seed, share=HELD_OUT):
     return np.isin(game_ids, held)
 
 
-def fit(x, y, hidden=16, epochs=20, seed=0, lr=None):
+def mirrored(x, y, games, shape):
+    """Positions x (whole observations, then any more features) with
+    their mirror images added: left-right, top-bottom and both (a board's
+    planes flipped, the scalars and the classic value kept: the rules, so
+    the evaluation, are the same on the mirrored board), each with the
+    reward y and the game of its original."""
+    planes, height, width, scalars = shape
+    cells = planes * height * width
+    grid = x[:, :cells].reshape(-1, planes, height, width)
+    images = [grid, grid[:, :, :, ::-1], grid[:, :, ::-1, :], grid[:, :, ::-1, ::-1]]
+    xs = [np.concatenate([image.reshape(len(x), cells), x[:, cells:]], axis=1) for image in images]
+    return np.concatenate(xs), np.tile(y, 4), np.tile(games, 4)
+
+
+def fit(x, y, hidden=16, epochs=20, seed=0, lr=None, l2=L2):
     """The model's arrays fitted to features x (float[N, n_in]) and rewards
     y (0 to 1): {mean, scale, W1, b1, W2, b2} as float32."""
     rng = np.random.default_rng(seed)
@@ -131,10 +149,10 @@ def fit(x, y, hidden=16, epochs=20, seed=0, lr=None):
                 h = zb
             out = h @ params["W2"] + params["b2"]
             g = (model.sigmoid(out) - yb) / len(batch)          # d loss / d logit
-            grads = {"W2": h.T @ g + L2 * params["W2"], "b2": np.array(g.sum())}
+            grads = {"W2": h.T @ g + l2 * params["W2"], "b2": np.array(g.sum())}
             if hidden:
                 gh = np.outer(g, params["W2"]) * (pre > 0)
-                grads["W1"] = gh.T @ zb + L2 * params["W1"]
+                grads["W1"] = gh.T @ zb + l2 * params["W1"]
                 grads["b1"] = gh.sum(0)
             step += 1
             for key, grad in grads.items():
@@ -183,20 +201,51 @@ def accuracy(p, y):
     return float(np.mean((p[whole] > 0.5) == (y[whole] > 0.5)))
 
 
-def train(game, db, out, hidden=16, epochs=20, seed=0, seats="mover", force=False, made_by=""):
+# games whose rules are the same on a board flipped left-right or top-bottom (train's `mirror`)
+MIRRORED_GAMES = ("colorclaim",)
+
+
+def train(game, db, out, hidden=16, epochs=20, seed=0, seats="mover", force=False, made_by="", input="sums",
+          value_weight=0.0, l2=L2, mirror=False, classic=False):
     """Fits a model to the selfplay study `db` of `game` and writes the
     weights file `out`.  Returns the report (a dict)."""
     if seats not in ("mover", "all"):
         raise ClaimsolveError(f"option '--seats': mover or all, not {seats!r}")
+    if input not in model.INPUTS:
+        raise ClaimsolveError(f"option '--input': {' or '.join(model.INPUTS)}, not {input!r}")
+    if not 0.0 <= value_weight <= 1.0:
+        raise ClaimsolveError(f"option '--value-weight': {value_weight} is not between 0 and 1")
+    if mirror and (input != "observation" or game not in MIRRORED_GAMES):
+        raise ClaimsolveError(f"option '--mirror': takes --input observation and a game whose rules are the same "
+                              f"on a mirrored board ({', '.join(MIRRORED_GAMES)})")
     refuse_output(out, force)
     if os.path.exists(db) and os.path.exists(out) and os.path.samefile(db, out):
         raise ClaimsolveError("option '--out': is the study file --db, which it would replace; give another file",
                               out)
     params, rows = read_study(db, game)
-    x, y, game_ids, search, shape = dataset(rows, seats, db)
+    classic = int(bool(classic))
+    version2 = input != "sums" or classic
+    x, y, game_ids, search, shape = dataset(rows, seats, db, input, classic)
     held = split_games(game_ids, seed)
-    arrays = fit(x[~held], y[~held], hidden, epochs, seed)
+    target = y
+    if value_weight > 0:
+        if np.isnan(search).all():
+            raise ClaimsolveError("option '--value-weight': the study recorded no search values (MCTS players "
+                                  "record them)", db)
+        target = np.where(np.isnan(search), y, (1.0 - value_weight) * y + value_weight * np.nan_to_num(search))
+    planes, height, width, scalars = shape
+    if mirror:
+        x_fit, y_fit, _ = mirrored(x[~held], target[~held], game_ids[~held], shape)
+    else:
+        x_fit, y_fit = x[~held], target[~held]
+    arrays = fit(x_fit, y_fit, hidden, epochs, seed, l2=l2)
+    if version2:
+        arrays.update({"input": np.array(input), "height": np.array(height), "width": np.array(width),
+                       "classic": np.array(classic)})
     weights = model.Weights(arrays)
+    if version2:
+        weights.update({"input": input, "height": height, "width": width, "planes": planes, "scalars": scalars,
+                        "classic": classic})
     p_val, y_val = model.predict(weights, x[held]), y[held]
     p_fit = model.predict(weights, x[~held])
     prior = float(np.clip(y[~held].mean(), 1e-6, 1 - 1e-6))
@@ -217,10 +266,16 @@ def train(game, db, out, hidden=16, epochs=20, seed=0, seats="mover", force=Fals
                          "search_accuracy": accuracy(search[held][valued], y_val[valued])}
     fitted = {"log_loss": model.log_loss(p_fit, y[~held]), "accuracy": accuracy(p_fit, y[~held]),
               "positions": int((~held).sum()), "games": int(len(np.unique(game_ids[~held])))}
-    planes, _, _, scalars = shape
     study = {"kind": "selfplay", "params": params, "games": len(rows), "seats": seats}
+    if value_weight > 0:
+        study["value_weight"] = value_weight
+    if l2 != L2:
+        study["l2"] = l2
+    if mirror:
+        study["mirror"] = True
     arrays.update({
-        "format": np.array(model.FORMAT), "game": np.array(game), "players": np.array(params["seats"]),
+        "format": np.array(model.FORMAT_2 if version2 else model.FORMAT_1), "game": np.array(game),
+        "players": np.array(params["seats"]),
         "variant": np.array(params.get("variant") or ""), "planes": np.array(planes), "scalars": np.array(scalars),
         "made_by": np.array(made_by), "study": np.array(json.dumps(study, sort_keys=True)),
         # accuracy -1: no held-out position had a whole reward
@@ -228,7 +283,9 @@ def train(game, db, out, hidden=16, epochs=20, seed=0, seats="mover", force=Fals
                                 val["positions"]], dtype=np.float64)})
     model.save_weights(out, arrays)
     return {"game": game, "db": db, "out": out, "hidden": hidden, "epochs": epochs, "seed": seed, "seats": seats,
-            "inputs": planes + scalars, "planes": planes, "scalars": scalars, "players": params["seats"],
+            "inputs": int(x.shape[1]), "input": input, "classic": classic, "value_weight": value_weight, "l2": l2,
+            "mirror": mirror,
+            "planes": planes, "scalars": scalars, "players": params["seats"],
             "fit": fitted, "validation": val, "study": study}
 
 
@@ -242,7 +299,7 @@ def refuse_output(out, force):
             raise ClaimsolveError("option '--out': not a regular file (a device or a pipe)", out)
         if not force and not model.is_weights_file(out):
             raise ClaimsolveError(f"option '--out': the file exists and is not a weights file "
-                                  f"({model.FORMAT}); give another file, or --force to replace it", out)
+                                  f"({' or '.join(model.FORMATS)}); give another file, or --force to replace it", out)
     folder = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(folder):
         raise ClaimsolveError(f"option '--out': no folder {folder}", out)
@@ -258,10 +315,17 @@ def text(report):
                    else "linear (no hidden layer)")
     acc, base_acc = _share(val["accuracy"]), _share(val["baseline_accuracy"])
     seen = "the seat to move" if report["seats"] == "mover" else "every seat"
+    what = (f"{report['planes']} plane sums, {report['scalars']} scalars" if report.get("input", "sums") == "sums"
+            else "the whole observation") + (", the classic evaluation" if report.get("classic") else "")
+    weight = report.get("value_weight")
+    target = "" if not weight else f"; targets {1 - weight:g} x the result + {weight:g} x the search's value"
+    if report.get("l2", L2) != L2:
+        target += f"; L2 {report['l2']:g}"
+    if report.get("mirror"):
+        target += "; fitted positions mirrored (4 images each)"
     return "\n".join([
-        f"{report['game']} ({report['players']} seats): {report['inputs']} features ({report['planes']} plane "
-        f"sums, {report['scalars']} scalars), {model_words}, {_count(report['epochs'], 'epoch')}, "
-        f"seed {report['seed']}",
+        f"{report['game']} ({report['players']} seats): {report['inputs']} features ({what}), {model_words}, "
+        f"{_count(report['epochs'], 'epoch')}, seed {report['seed']}{target}",
         f"Positions seen from {seen}: {fit_['positions']:,} to fit ({_count(fit_['games'], 'game')}), "
         f"{val['positions']:,} held out ({_count(val['games'], 'game')})",
         f"Held-out log-loss {val['log_loss']:.4f}   (constant {val['mean_reward']:.3f}: "

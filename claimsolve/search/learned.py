@@ -9,7 +9,7 @@ GameState the searches drive: the position's own, or the same state bytes
 under a LearnedGame.  `analyze --eval` sets the evaluation of one analysis
 with `using(evaluation)`; the searches take an explicit `evaluation` first.
 
-Weights files (.npz, format "claimsolve-eval-1") are read and checked key
+Weights files (.npz, formats "claimsolve-eval-1" and "-2") are read and checked key
 by key by claimsolve.learn.model.load_weights: every error is one line
 naming the file and the key.
 """
@@ -121,10 +121,15 @@ def check_game(weights, game):
     planes and scalars must match."""
     from .._learned import observation_info
 
-    name, players, planes, _, _, scalars = observation_info(game)
+    name, players, planes, height, width, scalars = observation_info(game)
     if planes + scalars == 0:
         raise ClaimsolveError(f"eval=learned: game '{name}' offers no observation, so no learned evaluation")
     theirs = (weights["game"], weights["players"], weights["planes"], weights["scalars"])
+    if theirs == (name, players, planes, scalars) and weights.input == "observation" \
+            and (weights["height"], weights["width"]) != (height, width):
+        raise ClaimsolveError(
+            f"{weights.path}: the weights take the whole observation of a {weights['width']}x{weights['height']} "
+            f"board, the position's is {width}x{height}")
     if theirs != (name, players, planes, scalars):
         raise ClaimsolveError(
             f"{weights.path}: the weights are for {weights['game']} with {weights['players']} players "

@@ -327,3 +327,135 @@ def test_match_specs_refuse_bad_weights_in_one_line(tmp_path, games):
     assert result.exit_code == 2
     assert "the weights are for claim with 2 players" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+# --- weights format 2: one view a node, the whole observation, the classic feature ---
+
+def write_weights_2(path, game, hidden, input="sums", with_classic=0, seed=0, **override):
+    """A format-2 weights file of random float32 arrays (see write_weights)."""
+    classic = with_classic
+    name, players, planes, height, width, scalars = observation_info(game)
+    n_in = (planes * height * width if input == "observation" else planes) + scalars + classic
+    rng = np.random.default_rng(seed)
+    data = {"format": "claimsolve-eval-2", "game": name, "players": players, "variant": "",
+            "planes": planes, "scalars": scalars,
+            "mean": rng.normal(0, 0.5, n_in).astype(np.float32),
+            "scale": rng.uniform(0.5, 4, n_in).astype(np.float32),
+            "W1": rng.normal(0, 0.3, (hidden, n_in)).astype(np.float32),
+            "b1": rng.normal(0, 0.3, hidden).astype(np.float32),
+            "W2": rng.normal(0, 0.3, hidden if hidden else n_in).astype(np.float32),
+            "b2": np.float32(rng.normal()), "made_by": "tests", "study": "{}",
+            "validation": np.zeros(3, dtype=np.float64),
+            "input": input, "height": height, "width": width, "classic": classic}
+    for key, value in override.items():
+        if value is None:
+            data.pop(key)
+        else:
+            data[key] = value
+    np.savez(path, **data)
+    return str(path)
+
+
+FORMAT_2 = [("sums", 0, 16), ("sums", 1, 8), ("observation", 0, 16), ("observation", 1, 0)]
+
+
+@pytest.mark.parametrize("input, classic, hidden", FORMAT_2)
+def test_format_2_forward_pass_is_the_reference(tmp_path, games, input, classic, hidden):
+    """The C inference (sparse on the whole observation, with the classic
+    value as a feature) agrees with claimsolve.learn.model's forward pass,
+    written out here too for the whole observation."""
+    for name in ("colorclaim/late-6x5.json", "claim/play-2p.json", "claimit/start-3p.json"):
+        position, state, nets = games[name]
+        path = write_weights_2(tmp_path / f"{input}{classic}{hidden}.npz", state.game, hidden, input,
+                               with_classic=classic, seed=hidden + classic)
+        weights = learned.load_weights(path)
+        assert weights.inputs == weights["mean"].shape[0]
+        game = learned.learned_game(state.game, path)
+        assert game.input == input
+        for st in random_states(state, 25, seed=11):
+            for player in range(state.num_players):
+                x = model.features(st, player, input, classic)
+                if classic:
+                    assert x[-1] == st.evaluate(player)
+                if input == "observation":
+                    assert np.array_equal(x[:len(x) - classic], st.observation(player))
+                want = float(model.logits(weights, x))
+                z = (x.astype(np.float64) - weights["mean"]) / weights["scale"]
+                if hidden:
+                    z = np.maximum(0.0, weights["W1"].astype(np.float64) @ z + weights["b1"])
+                assert want == pytest.approx(float(weights["W2"].astype(np.float64) @ z + weights["b2"]), abs=1e-9)
+                assert game.logit(st.state_bytes(), player) == pytest.approx(want, rel=1e-9, abs=1e-9), name
+
+
+def test_format_2_takes_one_view_a_node_the_movers(tmp_path, games):
+    """Two-sided, format 2: evaluate is +-units x the mover's logit (one
+    view), exactly antisymmetric; playout_value gives the mover's side its
+    sigmoid.  Format 1 on the same arrays keeps both sides' views."""
+    position, state, nets = games["colorclaim/late-6x5.json"]
+    path = write_weights_2(tmp_path / "two.npz", state.game, 16, seed=3)
+    one = write_weights(tmp_path / "one.npz", state.game, 16, seed=3)
+    game2, game1 = learned.learned_game(state.game, path), learned.learned_game(state.game, one)
+    assert game2.mover_view and not game1.mover_view
+    differ = 0
+    for st in random_states(state, 40, seed=2):
+        if st.is_terminal():
+            continue
+        b, mover = st.state_bytes(), st.to_move()
+        logit = game2.logit(b, mover)
+        for player in (0, 1):
+            want = game2.units * logit * (1 if player == mover else -1)
+            assert game2.value(b, player) == pytest.approx(want, abs=1e-9)
+            assert GameState(game2, b).evaluate(player) == int(np.sign(want) * np.floor(abs(want) + 0.5))
+        assert GameState(game2, b).evaluate(0) == -GameState(game2, b).evaluate(1)
+        rewards = game2.playout_values(b)
+        assert rewards[mover] == pytest.approx(1 / (1 + np.exp(-logit)))
+        assert sum(rewards) == pytest.approx(1.0)
+        differ += GameState(game1, b).evaluate(0) != GameState(game2, b).evaluate(0)
+    assert differ > 0
+
+
+def test_format_2_searches_play_with_it(tmp_path, games):
+    position, state, nets = games["colorclaim/start-6x5.json"]
+    path = write_weights_2(tmp_path / "w.npz", state.game, 8, with_classic=1)
+    result = alphabeta.search(position, depth=2, evaluation=learned.Evaluation("learned", path))
+    assert result.best.move in position.legal_moves()
+    player = make_player(f"mcts:iterations=100,weights={path}", game=position.game)
+    assert player.choose(position) in position.legal_moves()
+
+
+@pytest.mark.parametrize("override, message", [
+    ({"input": "pixels"}, "key 'input': is 'pixels', not one of sums, observation"),
+    ({"classic": None}, "key 'classic': missing"),
+    ({"classic": 2}, "key 'classic': is 2, not 0 or 1"),
+    ({"format": "claimsolve-eval-1"}, "key 'classic': is no key of a claimsolve-eval-1 file"),
+])
+def test_bad_format_2_weights_are_one_line(tmp_path, games, override, message):
+    position, state, nets = games["colorclaim/start-6x5.json"]
+    path = write_weights_2(tmp_path / "bad.npz", state.game, 4, **override)
+    with pytest.raises(ClaimsolveError, match=re.escape(message)):
+        learned.load_weights(path)
+
+
+def test_whole_observation_weights_refuse_another_board(tmp_path, games):
+    state = games["colorclaim/start-6x5.json"][1]
+    path = write_weights_2(tmp_path / "w.npz", state.game, 4, input="observation")
+    result = cli("match", "colorclaim", "--size", "3x3", "--a", f"alphabeta:depth=1,weights={path}", "--b", "random",
+                 "--games", "1")
+    assert result.exit_code == 2
+    assert "the weights take the whole observation of a 6x5 board, the position's is 3x3" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    sums = write_weights_2(tmp_path / "s.npz", state.game, 4)      # plane sums: any board
+    assert cli("match", "colorclaim", "--size", "3x3", "--a", f"alphabeta:depth=1,weights={sums}", "--b", "random",
+               "--games", "1").exit_code == 0
+
+
+def test_the_plane_sums_hook_is_the_observation_summed(games):
+    """Color Claim's observe_sums (game.h) gives exactly the plane sums and
+    scalars of its observation, which the C inference takes instead of
+    summing the observation; games without the hook sum it."""
+    for name in ("colorclaim/start-6x5.json", "colorclaim/late-6x5.json", "claim/play-2p.json"):
+        position, state, nets = games[name]
+        game = nets[0][1]
+        for st in random_states(state, 40, seed=4):
+            for player in range(state.num_players):
+                assert game.plane_sums(st.state_bytes(), player) == list(model.features(st, player)), name

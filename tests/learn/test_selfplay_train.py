@@ -254,3 +254,50 @@ def test_one_held_out_game_gives_no_interval(tmp_path):
     assert report["validation"]["gain_ci95"] is None and report["validation"]["search"]["gain_ci95"] is None
     games = np.zeros(5, dtype=int)
     assert gain_interval(np.full(5, 0.6), np.full(5, 0.5), np.ones(5), games, seed=1) is None
+
+
+def test_train_on_the_whole_observation_writes_format_2(selfplay_db, tmp_path):
+    """--input observation, --classic, --mirror, --value-weight: a format-2
+    file whose model is the reference forward pass on the whole
+    observation and the classic value; the study's options recorded."""
+    db = selfplay_db[0]
+    out = tmp_path / "w2.npz"
+    result = run("train", "colorclaim", "--db", db, "--out", out, "--hidden", 4, "--epochs", 2, "--input",
+                 "observation", "--classic", "--mirror", "--value-weight", 0.5, "--l2", 0.01)
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "187 features (the whole observation, the classic evaluation)" in result.output
+    assert "targets 0.5 x the result + 0.5 x the search's value" in result.output
+    w = model.load_weights(out)
+    assert (w["format"], w.input, w.classic, w["height"], w["width"]) == ("claimsolve-eval-2", "observation", 1, 3, 3)
+    assert w.inputs == 19 * 9 + 15 + 1 == w["mean"].shape[0]
+    made = json.loads(w["study"])
+    assert (made["value_weight"], made["l2"], made["mirror"]) == (0.5, 0.01, True)
+    from claimsolve._engine import GameState
+    row = study.report(db)["rows"][2]
+    state = GameState(loads(row["start"]).engine_game(), unpack_states(row)[1])
+    x = np.append(state.observation(0), state.evaluate(0)).astype(np.float32)
+    assert np.array_equal(model.features(state, 0, "observation", 1), x)
+    assert model.evaluate(w, state, 0) == pytest.approx(float(model.predict(w, x)))
+    # the plane sums with the classic value: format 2 as well; the sums alone: format 1
+    run("train", "colorclaim", "--db", db, "--out", tmp_path / "s.npz", "--hidden", 2, "--epochs", 1, "--classic")
+    assert model.load_weights(tmp_path / "s.npz")["format"] == "claimsolve-eval-2"
+    run("train", "colorclaim", "--db", db, "--out", tmp_path / "s1.npz", "--hidden", 2, "--epochs", 1)
+    assert model.load_weights(tmp_path / "s1.npz")["format"] == "claimsolve-eval-1"
+    one_line(run("train", "colorclaim", "--db", db, "--out", tmp_path / "m.npz", "--mirror"), "--mirror",
+             "--input observation")
+    one_line(run("train", "colorclaim", "--db", db, "--out", tmp_path / "m.npz", "--value-weight", 2),
+             "--value-weight")
+    assert not (tmp_path / "m.npz").exists()
+
+
+def test_mirrored_positions_are_the_boards_flipped():
+    from claimsolve.learn.train import mirrored
+    shape = (2, 2, 3, 1)                                   # planes, height, width, scalars
+    x = np.arange(2 * (2 * 2 * 3 + 1 + 1), dtype=np.float64).reshape(2, -1)   # + one classic feature
+    xm, ym, gm = mirrored(x, np.array([1.0, 0.0]), np.array([7, 8]), shape)
+    assert xm.shape == (8, 14) and list(ym) == [1, 0] * 4 and list(gm) == [7, 8] * 4
+    grid = x[0, :12].reshape(2, 2, 3)
+    assert np.array_equal(xm[2, :12].reshape(2, 2, 3), grid[:, :, ::-1])     # left-right
+    assert np.array_equal(xm[4, :12].reshape(2, 2, 3), grid[:, ::-1, :])     # top-bottom
+    assert np.array_equal(xm[6, :12].reshape(2, 2, 3), grid[:, ::-1, ::-1])
+    assert all(np.array_equal(xm[i, 12:], x[i % 2, 12:]) for i in range(8))  # the scalars kept
