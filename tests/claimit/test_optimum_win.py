@@ -2,6 +2,8 @@
 plain Python expectimax over the engine's own moves, the ends of the turn
 valued by the Python forward pass (claimsolve.learn.model.evaluate on
 GameState.observation), and the refusals."""
+import json
+
 import pytest
 
 import claimsolve
@@ -115,6 +117,13 @@ def test_depth_limited_values_value_the_cut_as_a_stop():
     assert values["stop"] == pytest.approx(exact["stop"], abs=1e-12)
     # stopping after one roll is a play the mover can make: it cannot beat the optimum
     assert values["roll"] <= exact["roll"] + 1e-12
+
+
+def test_the_shipped_weights_learned_every_seats_view():
+    # the win objective asks the turn's player's value while the next seat
+    # is to move: a view that weights fitted from the seat to move alone never saw
+    study = json.loads(weights()["study"])
+    assert study["seats"] == "all" and study["params"]["players"] == 3
 
 
 def test_no_weights_for_the_seat_count_is_refused_in_one_line():
