@@ -2,6 +2,8 @@
 plain Python expectimax over the engine's own moves, the ends of the turn
 valued by the Python forward pass (claimsolve.learn.model.evaluate on
 GameState.observation), and the refusals."""
+import json
+
 import pytest
 
 import claimsolve
@@ -117,6 +119,13 @@ def test_depth_limited_values_value_the_cut_as_a_stop():
     assert values["roll"] <= exact["roll"] + 1e-12
 
 
+def test_the_shipped_weights_learned_every_seats_view():
+    # the win objective asks the turn's player's value while the next seat
+    # is to move: a view that weights fitted from the seat to move alone never saw
+    study = json.loads(weights()["study"])
+    assert study["seats"] == "all" and study["params"]["players"] == 3
+
+
 def test_no_weights_for_the_seat_count_is_refused_in_one_line():
     position = small(SMALL[0])        # 2 players: the package ships no weights for them
     with pytest.raises(ClaimsolveError) as info:
@@ -137,7 +146,7 @@ def test_win_decides_otherwise_than_the_spaces_objectives():
     assert optimum.best_decision(position, "win", time=NO_DEADLINE) == ("stop", True)
     assert optimum.best_decision(position, "secured", time=NO_DEADLINE) == ("roll", True)
     # and here "held" stops (3 spaces held now) where the net rolls on
-    position = tiny(TINY[0])
+    position = tiny(FULL + ["B/1 B/2 B/3 1 . 2", "w1 3/w2 . 3 1 w4"])
     assert optimum.best_decision(position, "win", time=NO_DEADLINE) == ("roll", True)
     assert optimum.best_decision(position, "held", time=NO_DEADLINE) == ("stop", True)
 
