@@ -547,7 +547,7 @@ def test_team_mcts_solver_proves_the_brute_force_margin(seed, result):
 
 def test_toy_game_lists_every_field_of_cs_game():
     assert [name for name, _ in CsGame._fields_] == cs_game_fields()
-    assert cs_game_fields()[0] == "name" and cs_game_fields()[-1] == "action_of"
+    assert cs_game_fields()[0] == "name" and cs_game_fields()[-1] == "observe_sums"
 
 
 @pytest.mark.parametrize("players, teams, side, two_sided", [

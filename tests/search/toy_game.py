@@ -64,7 +64,7 @@ class CsGame(c.Structure):
                 ("final_value", c.c_void_p), ("small_tree", c.c_void_p),
                 ("small_tree_value", c.c_void_p), ("obs_planes", c.c_int), ("obs_height", c.c_int),
                 ("obs_width", c.c_int), ("obs_scalars", c.c_int), ("observe", c.c_void_p),
-                ("num_actions", c.c_int), ("action_of", c.c_void_p)]
+                ("num_actions", c.c_int), ("action_of", c.c_void_p), ("observe_sums", c.c_void_p)]
 
 
 class ToyGame:
