@@ -26,21 +26,28 @@ POSITIONS = ["claim/play-2p.json", "claim/settle-3p.json", "claim/play-4p.json",
              "claimit/release-white-2p.json"]
 
 
-def write_weights(path, game, hidden, seed=0, **override):
+def write_weights(path, game, hidden, seed=0, format_2=None, mean_sd=2, **override):
     """A weights file of random float32 arrays for `game` (an engine's game
-    object) with `hidden` units; `override` replaces or (None) drops keys."""
-    name, players, planes, _, _, scalars = observation_info(game)
+    object) with `hidden` units; `override` replaces or (None) drops keys.
+    With `format_2` (input, classic) a format-2 file of those inputs."""
+    name, players, planes, height, width, scalars = observation_info(game)
     n_in = planes + scalars
+    if format_2 is not None:
+        input, classic = format_2
+        n_in = (planes * height * width if input == "observation" else planes) + scalars + classic
     rng = np.random.default_rng(seed)
     data = {"format": "claimsolve-eval-1", "game": name, "players": players, "variant": "",
             "planes": planes, "scalars": scalars,
-            "mean": rng.normal(0, 2, n_in).astype(np.float32),
+            "mean": rng.normal(0, mean_sd, n_in).astype(np.float32),
             "scale": rng.uniform(0.5, 4, n_in).astype(np.float32),
             "W1": rng.normal(0, 0.3, (hidden, n_in)).astype(np.float32),
             "b1": rng.normal(0, 0.3, hidden).astype(np.float32),
             "W2": rng.normal(0, 0.3, hidden if hidden else n_in).astype(np.float32),
             "b2": np.float32(rng.normal()), "made_by": "tests", "study": "{}",
             "validation": np.zeros(3, dtype=np.float64)}
+    if format_2 is not None:
+        data.update({"format": "claimsolve-eval-2", "input": input, "height": height, "width": width,
+                     "classic": classic})
     for key, value in override.items():
         if value is None:
             data.pop(key)
@@ -333,27 +340,7 @@ def test_match_specs_refuse_bad_weights_in_one_line(tmp_path, games):
 
 def write_weights_2(path, game, hidden, input="sums", with_classic=0, seed=0, **override):
     """A format-2 weights file of random float32 arrays (see write_weights)."""
-    classic = with_classic
-    name, players, planes, height, width, scalars = observation_info(game)
-    n_in = (planes * height * width if input == "observation" else planes) + scalars + classic
-    rng = np.random.default_rng(seed)
-    data = {"format": "claimsolve-eval-2", "game": name, "players": players, "variant": "",
-            "planes": planes, "scalars": scalars,
-            "mean": rng.normal(0, 0.5, n_in).astype(np.float32),
-            "scale": rng.uniform(0.5, 4, n_in).astype(np.float32),
-            "W1": rng.normal(0, 0.3, (hidden, n_in)).astype(np.float32),
-            "b1": rng.normal(0, 0.3, hidden).astype(np.float32),
-            "W2": rng.normal(0, 0.3, hidden if hidden else n_in).astype(np.float32),
-            "b2": np.float32(rng.normal()), "made_by": "tests", "study": "{}",
-            "validation": np.zeros(3, dtype=np.float64),
-            "input": input, "height": height, "width": width, "classic": classic}
-    for key, value in override.items():
-        if value is None:
-            data.pop(key)
-        else:
-            data[key] = value
-    np.savez(path, **data)
-    return str(path)
+    return write_weights(path, game, hidden, seed=seed, format_2=(input, with_classic), mean_sd=0.5, **override)
 
 
 FORMAT_2 = [("sums", 0, 16), ("sums", 1, 8), ("observation", 0, 16), ("observation", 1, 0)]
