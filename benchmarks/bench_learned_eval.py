@@ -6,7 +6,9 @@ hidden units on the plane sums in weights format 1 (in a two-sided game
 two views a node, both sides' logits) and format 2 (one view a node, the
 mover's), then format 2 with H = 8 on the plane sums and the classic
 evaluation ("+classic", the shipped Color Claim model's shape) and with
-H = 16 on the whole observation ("obs").  The weights are random arrays of the right
+H = 16 on the whole observation ("obs"), and last the weights the package
+ships for the position ("shipped", where there are any).  Apart from
+those, the weights are random arrays of the right
 shapes (speed does not depend on their values); the searches are
 the players' own (claimsolve.search.alphabeta.search and
 claimsolve.search.mcts.search), from a seed position of each game:
@@ -89,6 +91,9 @@ def main():
                 path = random_weights(Path(tmp) / f"{game.__class__.__name__}-{len(evaluations)}.npz", game, hidden,
                                       version=version, input=input, classic=classic)
                 evaluations.append((label, learned.Evaluation("learned", path)))
+            shipped = learned.shipped_weights(game)
+            if shipped is not None:
+                evaluations.append((f"shipped {Path(shipped).name}", learned.Evaluation("learned", shipped)))
             print(f"\n{title} ({seed_file})")
             kinds = (["alpha-beta nodes/s"] if deterministic else []) + ["MCTS iterations/s"]
             for kind in kinds:

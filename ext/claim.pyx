@@ -335,6 +335,7 @@ cdef class ClaimGame:
         g.obs_width = width
         g.obs_scalars = cl_obs_scalars(x)
         g.observe = cl_observe
+        g.observe_sums = cl_observe_sums
         g.num_actions = cl_num_actions(x)
         g.action_of = cl_action_of
 

@@ -123,69 +123,54 @@ cdef inline void write_plane(const CLContext *x, float *plane, cl_bb bb) noexcep
             memcpy(row + 4 * k, cl_nibble_floats[(bits >> (4 * k)) & 15], 4 * sizeof(float))
 
 
-cdef void cl_observe(const void *ctx, const void *st, int player, float *out) noexcept nogil:
-    cdef const CLContext *x = <const CLContext *> ctx
-    cdef const CLState *s = <const CLState *> st
-    cdef const CLState *d = s               # the decision now (prepared at a turn's start)
-    cdef CLState prepared
+ctypedef struct cl_obs_view:
+    const CLState *d               # the decision now (the state, or its prepared copy)
+    CLState prepared
+    int colour_of[MAX_COLOURS]     # the colour of each slot
+    int slot_of[MAX_COLOURS]
+    cl_bb east, north               # the same-territory planes
+    cl_bb held[MAX_COLOURS]         # territories where slot j's Vikings stand
+    cl_bb towered[MAX_COLOURS]      # territories whose tower is slot j's
+
+
+cdef void obs_view(const CLContext *x, const CLState *s, int player, cl_obs_view *v) noexcept nogil:
+    """What cl_observe and cl_observe_sums both read: the colour slots of
+    `player`, the decision now, and the territories' planes."""
     cdef int K = x.colours, P = x.players
-    cdef int C = x.width * x.height
-    cdef int nplanes = cl_obs_planes(x)
-    cdef float *sc = out + nplanes * C
-    cdef int colour_of[MAX_COLOURS]         # the colour of each slot
-    cdef int slot_of[MAX_COLOURS]
-    cdef int j, c, q, p, t, team, k
-    cdef cl_bb east, north, held[MAX_COLOURS], towered[MAX_COLOURS]
-    memset(out, 0, sizeof(float) * (nplanes * C + cl_obs_scalars(x)))
+    cdef int j, c, t, k
     for j in range(K):
-        colour_of[j] = x.colours_of[(player + j % P) % P][j // P]
-        slot_of[colour_of[j]] = j
-        held[j] = bb_zero()
-        towered[j] = bb_zero()
+        v.colour_of[j] = x.colours_of[(player + j % P) % P][j // P]
+        v.slot_of[v.colour_of[j]] = j
+        v.held[j] = bb_zero()
+        v.towered[j] = bb_zero()
+    v.d = s
     if s.result == RESULT_NONE and s.stage == ST_TURN:
-        memcpy(&prepared, s, sizeof(CLState))
-        prepare(x, &prepared)
-        d = &prepared
-    # the territories: their borders, who stands in each, whose tower it holds
-    east = bb_zero()
-    north = bb_zero()
+        memcpy(&v.prepared, s, sizeof(CLState))
+        prepare(x, &v.prepared)
+        v.d = &v.prepared
+    v.east = bb_zero()
+    v.north = bb_zero()
     for t in range(x.nterr):
-        east = bb_or(east, bb_and(x.terr_mask[t], bb_shift(x.terr_mask[t], 3)))
-        north = bb_or(north, bb_and(x.terr_mask[t], bb_shift(x.terr_mask[t], 2)))
+        v.east = bb_or(v.east, bb_and(x.terr_mask[t], bb_shift(x.terr_mask[t], 3)))
+        v.north = bb_or(v.north, bb_and(x.terr_mask[t], bb_shift(x.terr_mask[t], 2)))
         for c in range(K):
             if bb_any(bb_and(s.vik[c], x.terr_mask[t])):
-                held[slot_of[c]] = bb_or(held[slot_of[c]], x.terr_mask[t])
+                v.held[v.slot_of[c]] = bb_or(v.held[v.slot_of[c]], x.terr_mask[t])
         if s.tower_colour[t] != NO_COLOUR:
-            k = slot_of[s.tower_colour[t]]
-            towered[k] = bb_or(towered[k], x.terr_mask[t])
-    # planes, in increasing order (write_plane)
-    for j in range(K):
-        write_plane(x, out + j * C, s.vik[colour_of[j]])
-    for j in range(K):
-        write_plane(x, out + (K + j) * C, s.tow[colour_of[j]])
-    write_plane(x, out + 2 * K * C, x.island)
-    write_plane(x, out + (2 * K + 1) * C, bb_or(bb_or(x.shore_behind[0], x.shore_behind[1]),
-                                                bb_or(x.shore_behind[2], x.shore_behind[3])))
-    write_plane(x, out + (2 * K + 2) * C, east)
-    write_plane(x, out + (2 * K + 3) * C, north)
-    for j in range(K):
-        write_plane(x, out + (2 * K + 4 + j) * C, held[j])
-    for j in range(K):
-        write_plane(x, out + (3 * K + 4 + j) * C, towered[j])
-    for q in range(P):
-        if s.streak_point[q] != NO_POINT and s.streak_count[q] > 0:
-            out[(4 * K + 4 + (q - player + P) % P) * C + obs_cell(x, s.streak_point[q])] = \
-                1.0 if s.streak_count[q] >= 2 else 0.5
-    if s.stage == ST_SETTLE2:
-        out[(4 * K + P + 4) * C + obs_cell(x, s.sel)] = 1.0
-    elif s.stage == ST_BRAWL and s.sel != NO_POINT:
-        out[(4 * K + P + 5) * C + obs_cell(x, s.sel)] = 1.0
-    if s.phase == PH_PLAY and s.flags & F_MOVED:
-        out[(4 * K + P + 6) * C + obs_cell(x, s.sel)] = 1.0
-        out[(4 * K + P + 7) * C + obs_cell(x, s.start)] = 1.0
-    if d.stage == ST_TOWER:
-        write_plane(x, out + (4 * K + P + 8) * C, x.terr_mask[d.terr_next])
-    # scalars
+            k = v.slot_of[s.tower_colour[t]]
+            v.towered[k] = bb_or(v.towered[k], x.terr_mask[t])
+
+
+cdef inline cl_bb shore_of(const CLContext *x) noexcept nogil:
+    return bb_or(bb_or(x.shore_behind[0], x.shore_behind[1]), bb_or(x.shore_behind[2], x.shore_behind[3]))
+
+
+cdef void write_scalars(const CLContext *x, const CLState *s, const cl_obs_view *v, int player,
+                        float *sc) noexcept nogil:
+    """The observation's scalars (zeroed before) of `s` from `player`."""
+    cdef const CLState *d = v.d
+    cdef int K = x.colours, P = x.players
+    cdef int j, c, team
     sc[s.phase] = 1.0
     if s.result == RESULT_NONE:
         sc[OBS_SC_STAGE + d.stage - ST_SETTLE1] = 1.0
@@ -210,8 +195,87 @@ cdef void cl_observe(const void *ctx, const void *st, int player, float *out) no
     sc[OBS_FIXED_SCALARS + P + (s.first_player - player + P) % P] = 1.0
     for c in range(K):
         if s.phase == PH_SETTLE:
-            sc[OBS_FIXED_SCALARS + 2 * P + slot_of[c]] = (VIKINGS - s.vikings[c]) / <float> VIKINGS
-        sc[OBS_FIXED_SCALARS + 2 * P + K + slot_of[c]] = (TOWERS - s.towers[c]) / <float> TOWERS
+            sc[OBS_FIXED_SCALARS + 2 * P + v.slot_of[c]] = (VIKINGS - s.vikings[c]) / <float> VIKINGS
+        sc[OBS_FIXED_SCALARS + 2 * P + K + v.slot_of[c]] = (TOWERS - s.towers[c]) / <float> TOWERS
+
+
+cdef void cl_observe(const void *ctx, const void *st, int player, float *out) noexcept nogil:
+    cdef const CLContext *x = <const CLContext *> ctx
+    cdef const CLState *s = <const CLState *> st
+    cdef cl_obs_view v
+    cdef int K = x.colours, P = x.players
+    cdef int C = x.width * x.height
+    cdef int nplanes = cl_obs_planes(x)
+    cdef int j, q
+    memset(out, 0, sizeof(float) * (nplanes * C + cl_obs_scalars(x)))
+    obs_view(x, s, player, &v)
+    # planes, in increasing order (write_plane)
+    for j in range(K):
+        write_plane(x, out + j * C, s.vik[v.colour_of[j]])
+    for j in range(K):
+        write_plane(x, out + (K + j) * C, s.tow[v.colour_of[j]])
+    write_plane(x, out + 2 * K * C, x.island)
+    write_plane(x, out + (2 * K + 1) * C, shore_of(x))
+    write_plane(x, out + (2 * K + 2) * C, v.east)
+    write_plane(x, out + (2 * K + 3) * C, v.north)
+    for j in range(K):
+        write_plane(x, out + (2 * K + 4 + j) * C, v.held[j])
+    for j in range(K):
+        write_plane(x, out + (3 * K + 4 + j) * C, v.towered[j])
+    for q in range(P):
+        if s.streak_point[q] != NO_POINT and s.streak_count[q] > 0:
+            out[(4 * K + 4 + (q - player + P) % P) * C + obs_cell(x, s.streak_point[q])] = \
+                1.0 if s.streak_count[q] >= 2 else 0.5
+    if s.stage == ST_SETTLE2:
+        out[(4 * K + P + 4) * C + obs_cell(x, s.sel)] = 1.0
+    elif s.stage == ST_BRAWL and s.sel != NO_POINT:
+        out[(4 * K + P + 5) * C + obs_cell(x, s.sel)] = 1.0
+    if s.phase == PH_PLAY and s.flags & F_MOVED:
+        out[(4 * K + P + 6) * C + obs_cell(x, s.sel)] = 1.0
+        out[(4 * K + P + 7) * C + obs_cell(x, s.start)] = 1.0
+    if v.d.stage == ST_TOWER:
+        write_plane(x, out + (4 * K + P + 8) * C, x.terr_mask[v.d.terr_next])
+    write_scalars(x, s, &v, player, out + nplanes * C)
+
+
+cdef void cl_observe_sums(const void *ctx, const void *st, int player, double *out) noexcept nogil:
+    """cl_observe's plane sums, then its scalars (game.h observe_sums): a
+    popcount per plane, no plane written."""
+    cdef const CLContext *x = <const CLContext *> ctx
+    cdef const CLState *s = <const CLState *> st
+    cdef cl_obs_view v
+    cdef int K = x.colours, P = x.players
+    cdef int nplanes = cl_obs_planes(x)
+    cdef int nscalars = cl_obs_scalars(x)
+    cdef float sc[OBS_FIXED_SCALARS + 4 * MAX_COLOURS]   # players <= MAX_COLOURS
+    cdef int j, q
+    memset(out, 0, sizeof(double) * nplanes)
+    memset(sc, 0, sizeof(float) * nscalars)
+    obs_view(x, s, player, &v)
+    for j in range(K):
+        out[j] = bb_count(s.vik[v.colour_of[j]])
+        out[K + j] = bb_count(s.tow[v.colour_of[j]])
+        out[2 * K + 4 + j] = bb_count(v.held[j])
+        out[3 * K + 4 + j] = bb_count(v.towered[j])
+    out[2 * K] = bb_count(x.island)
+    out[2 * K + 1] = bb_count(shore_of(x))
+    out[2 * K + 2] = bb_count(v.east)
+    out[2 * K + 3] = bb_count(v.north)
+    for q in range(P):
+        if s.streak_point[q] != NO_POINT and s.streak_count[q] > 0:
+            out[4 * K + 4 + (q - player + P) % P] = 1.0 if s.streak_count[q] >= 2 else 0.5
+    if s.stage == ST_SETTLE2:
+        out[4 * K + P + 4] = 1.0
+    elif s.stage == ST_BRAWL and s.sel != NO_POINT:
+        out[4 * K + P + 5] = 1.0
+    if s.phase == PH_PLAY and s.flags & F_MOVED:
+        out[4 * K + P + 6] = 1.0
+        out[4 * K + P + 7] = 1.0
+    if v.d.stage == ST_TOWER:
+        out[4 * K + P + 8] = bb_count(x.terr_mask[v.d.terr_next])
+    write_scalars(x, s, &v, player, sc)
+    for j in range(nscalars):
+        out[nplanes + j] = sc[j]
 
 
 cdef int cl_action_of(const void *ctx, const void *st, cs_move m) noexcept nogil:

@@ -436,13 +436,23 @@ def test_whole_observation_weights_refuse_another_board(tmp_path, games):
                "--games", "1").exit_code == 0
 
 
-def test_the_plane_sums_hook_is_the_observation_summed(games):
-    """Color Claim's observe_sums (game.h) gives exactly the plane sums and
-    scalars of its observation, which the C inference takes instead of
-    summing the observation; games without the hook sum it."""
-    for name in ("colorclaim/start-6x5.json", "colorclaim/late-6x5.json", "claim/play-2p.json"):
+def test_the_plane_sums_hook_is_the_observation_summed(games, tmp_path):
+    """Color Claim's and Claim's observe_sums (game.h) give exactly the
+    plane sums and scalars of their observation, which the C inference
+    takes instead of summing the observation; games without the hook
+    (Claim It!) sum it."""
+    for name in ("colorclaim/start-6x5.json", "colorclaim/late-6x5.json", "claim/play-2p.json",
+                 "claim/settle-3p.json", "claim/play-4p.json", "claim/play-battle-for-two.json",
+                 "claimit/start-3p.json"):
         position, state, nets = games[name]
         game = nets[0][1]
         for st in random_states(state, 40, seed=4):
+            for player in range(state.num_players):
+                assert game.plane_sums(st.state_bytes(), player) == list(model.features(st, player)), name
+    # Claim's brawl and tower stages, which random walks from the seeds above do not reach
+    for name in ("claim/brawl-3p.json", "claim/towers-2p.json"):
+        state = claimsolve.load(SEEDS / name).engine_state()
+        game = learned.learned_game(state.game, write_weights(tmp_path / "w.npz", state.game, 0, seed=1))
+        for st in random_states(state, 40, seed=5):
             for player in range(state.num_players):
                 assert game.plane_sums(st.state_bytes(), player) == list(model.features(st, player)), name
