@@ -64,6 +64,7 @@ cdef extern from "eval_net.h" nogil:
         const double *b1f
         const double *w2f
         double b2f
+        int folded
     double cs_net_logit(const cs_eval_net *net, const cs_game *g, const void *st, int player)
 
 
@@ -187,17 +188,23 @@ cdef int le_action_of(const void *ctx, const void *st, cs_move m) noexcept nogil
 cdef inline double seat_logit(const le_ctx *c, const void *st, int player) noexcept nogil:
     return cs_net_logit(&c.net, c.base, st, player)
 
-cdef inline int viewer(const le_ctx *c, const void *st) noexcept nogil:
-    """The seat whose view a format-2 two-sided net takes: the seat to
-    move, the lowest seat at a chance node."""
-    cdef int m = c.base.to_move(c.base.ctx, st)
+cdef inline int viewer_of(const le_ctx *c, int m) noexcept nogil:
+    """The seat whose view a format-2 two-sided net takes when to_move is
+    m: the seat to move, the lowest seat at a chance node."""
     return m if m >= 0 else c.side_seat[0]
+
+cdef inline int viewer(const le_ctx *c, const void *st) noexcept nogil:
+    return viewer_of(c, c.base.to_move(c.base.ctx, st))
 
 cdef double learned_value(const le_ctx *c, const void *st, int player) noexcept nogil:
     """evaluate()'s value before rounding and clamping (not at a terminal)."""
+    return learned_value_at(c, st, player, c.base.to_move(c.base.ctx, st))
+
+cdef double learned_value_at(const le_ctx *c, const void *st, int player, int m) noexcept nogil:
+    """learned_value where the base game's to_move is m (not CS_TERMINAL)."""
     cdef int s, v
     if c.mover_view:
-        v = viewer(c, st)
+        v = viewer_of(c, m)
         if c.side_of[v] == c.side_of[player]:
             return c.units * seat_logit(c, st, v)
         return -c.units * seat_logit(c, st, v)
@@ -210,9 +217,10 @@ cdef int le_evaluate(const void *ctx, const void *st, int player) noexcept nogil
     cdef const le_ctx *c = <const le_ctx *> ctx
     cdef const cs_game *b = c.base
     cdef double v
-    if b.to_move(b.ctx, st) == CS_TERMINAL:
+    cdef int m = b.to_move(b.ctx, st)
+    if m == CS_TERMINAL:
         return le_final_value(ctx, st, player)
-    v = learned_value(c, st, player)
+    v = learned_value_at(c, st, player, m)
     if not v <= LE_CLAMP:            # NaN from absurd weights counts as the top
         v = LE_CLAMP
     elif v < -LE_CLAMP:
@@ -225,11 +233,12 @@ cdef int le_playout_value(const void *ctx, const void *st, double *out) noexcept
     cdef double share[CS_MAX_PLAYERS]
     cdef double total = 0.0
     cdef int s, p
-    if b.to_move(b.ctx, st) == CS_TERMINAL:
+    cdef int m = b.to_move(b.ctx, st)
+    if m == CS_TERMINAL:
         b.returns(b.ctx, st, out)
         return 1
     if c.mover_view:
-        p = viewer(c, st)
+        p = viewer_of(c, m)
         s = c.side_of[p]
         share[s] = 1.0 / (1.0 + exp(-seat_logit(c, st, p)))
         share[1 - s] = 1.0 - share[s]
@@ -299,8 +308,10 @@ cdef class LearnedGame:
         # widened to double once (exactly): the forward pass runs in double
         wide = {key: numpy.ascontiguousarray(value, dtype=numpy.float64) for key, value in arrays.items()}
         wide["inv_scale"] = 1.0 / wide["scale"]
-        if whole:
-            # the standardisation folded into the first layer (ext/eval_net.h)
+        # the standardisation folded into the first layer (ext/eval_net.h): always for the
+        # whole observation, for the plane sums when the hidden sums fit its buffer
+        fold = whole or hidden <= CS_NET_MAX_HIDDEN
+        if fold:
             folded = wide["W1"] * wide["inv_scale"][None, :]
             wide["w1t"] = numpy.ascontiguousarray(folded.T).reshape(-1)
             wide["b1f"] = wide["b1"] - folded @ wide["mean"]
@@ -337,7 +348,8 @@ cdef class LearnedGame:
         self.c.net.classic = classic
         self.c.net.w1t = self.c.net.b1f = self.c.net.w2f = NULL
         self.c.net.b2f = 0.0
-        if whole:
+        self.c.net.folded = fold and not whole
+        if fold:
             w2f = wide["w2f"]
             self.c.net.w2f = &w2f[0]
             self.c.net.b2f = b2f

@@ -343,7 +343,10 @@ def write_weights_2(path, game, hidden, input="sums", with_classic=0, seed=0, **
     return write_weights(path, game, hidden, seed=seed, format_2=(input, with_classic), mean_sd=0.5, **override)
 
 
-FORMAT_2 = [("sums", 0, 16), ("sums", 1, 8), ("observation", 0, 16), ("observation", 1, 0)]
+# the plane sums' forward pass runs eight units at a time, then the rest one by one: 3 and 13
+# units take the rest's path (13: after a block of eight)
+FORMAT_2 = [("sums", 0, 16), ("sums", 1, 8), ("sums", 1, 13), ("sums", 0, 3), ("observation", 0, 16),
+            ("observation", 1, 0)]
 
 
 @pytest.mark.parametrize("input, classic, hidden", FORMAT_2)
