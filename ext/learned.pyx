@@ -80,6 +80,10 @@ CLAMP = LE_CLAMP
 # score units per unit of logit, per game (evaluate's scale; docs/learning.md)
 UNITS = {"claim": 300.0, "colorclaim": 4.0, "claimit": 4.0}
 DEFAULT_UNITS = 100.0
+# two-sided games whose final value is a margin of points: a won (lost) end counts
+# its margin plus (minus) this, above (below) every learned value, which is clamped
+# inside it (a sure win by one point is worth more than any position's chance)
+WIN_BONUS = {"colorclaim": 1000}
 
 
 ctypedef struct le_ctx:
@@ -92,6 +96,8 @@ ctypedef struct le_ctx:
     int side_of[CS_MAX_PLAYERS]     # each seat's side (index into side_seat)
     double units
     double equal_logit      # logit(1 / players): the centre of a seat's value without sides
+    int win_bonus           # > 0: a final margin m counts m + win_bonus * sign(m) (WIN_BONUS)
+    double clamp            # evaluate's learned values within +-clamp
 
 
 # --- forwarded hooks ---------------------------------------------------------
@@ -154,21 +160,62 @@ cdef void le_reply_counts(const void *ctx, const void *st, const cs_move *moves,
     cdef const cs_game *b = base_of(ctx)
     b.reply_counts(b.ctx, st, moves, n, replies, movers, hashes)
 
-cdef int le_final_value(const void *ctx, const void *st, int player) noexcept nogil:
+cdef inline int base_final_value(const cs_game *b, const void *st, int player) noexcept nogil:
     """The base game's final value (its final_value, else its evaluate)."""
-    cdef const cs_game *b = base_of(ctx)
     if b.final_value != NULL:
         return b.final_value(b.ctx, st, player)
     return b.evaluate(b.ctx, st, player)
+
+cdef inline int with_bonus(int m, int bonus) noexcept nogil:
+    """A final margin m as the learned game values it: m + bonus * sign(m)."""
+    if m > 0:
+        return m + bonus
+    if m < 0:
+        return m - bonus
+    return 0
+
+cdef int le_final_value(const void *ctx, const void *st, int player) noexcept nogil:
+    """The base game's final value, a won or lost end moved past every
+    learned value when the game has a win bonus."""
+    cdef const le_ctx *c = <const le_ctx *> ctx
+    return with_bonus(base_final_value(c.base, st, player), c.win_bonus)
 
 cdef int le_small_tree(const void *ctx, const void *st) noexcept nogil:
     cdef const cs_game *b = base_of(ctx)
     return b.small_tree(b.ctx, st)
 
+cdef inline int margin_at_most(int a, int bonus) noexcept nogil:
+    """The largest margin m whose with_bonus(m) is at most a."""
+    if a > bonus:
+        return a - bonus
+    if a >= 0:
+        return 0
+    if a > -bonus - 1:
+        return -1
+    return a + bonus
+
+cdef inline int margin_at_least(int a, int bonus) noexcept nogil:
+    """The smallest margin m whose with_bonus(m) is at least a."""
+    if a < -bonus:
+        return a + bonus
+    if a <= 0:
+        return 0
+    if a < bonus + 1:
+        return 1
+    return a - bonus
+
 cdef int le_small_tree_value(const void *ctx, const void *st, int alpha, int beta,
                              uint64_t *nodes) noexcept nogil:
-    cdef const cs_game *b = base_of(ctx)
-    return b.small_tree_value(b.ctx, st, alpha, beta, nodes)
+    """The base game's exact value of a small tree (a final margin), with
+    the win bonus: the window taken back to margins, the value moved out
+    (with_bonus is increasing, so a value outside the margins' window is
+    outside the window)."""
+    cdef const le_ctx *c = <const le_ctx *> ctx
+    cdef const cs_game *b = c.base
+    if c.win_bonus == 0:
+        return b.small_tree_value(b.ctx, st, alpha, beta, nodes)
+    return with_bonus(b.small_tree_value(b.ctx, st, margin_at_most(alpha, c.win_bonus),
+                                         margin_at_least(beta, c.win_bonus), nodes), c.win_bonus)
 
 cdef void le_observe(const void *ctx, const void *st, int player, float *out) noexcept nogil:
     cdef const cs_game *b = base_of(ctx)
@@ -221,10 +268,10 @@ cdef int le_evaluate(const void *ctx, const void *st, int player) noexcept nogil
     if m == CS_TERMINAL:
         return le_final_value(ctx, st, player)
     v = learned_value_at(c, st, player, m)
-    if not v <= LE_CLAMP:            # NaN from absurd weights counts as the top
-        v = LE_CLAMP
-    elif v < -LE_CLAMP:
-        v = -LE_CLAMP
+    if not v <= c.clamp:             # NaN from absurd weights counts as the top
+        v = c.clamp
+    elif v < -c.clamp:
+        v = -c.clamp
     return <int> lround(v)
 
 cdef int le_playout_value(const void *ctx, const void *st, double *out) noexcept nogil:
@@ -268,6 +315,7 @@ cdef class LearnedGame:
     cdef readonly object base
     cdef readonly object capsule
     cdef readonly double units
+    cdef readonly int win_bonus
     cdef readonly int hidden
     cdef readonly str input        # the features: "sums" or "observation"
     cdef readonly str source       # where the weights came from (a path), for messages
@@ -359,6 +407,9 @@ cdef class LearnedGame:
                 self.c.net.b1f = &b1f[0]
         self.input = source_input
         self.c.units = self.units
+        self.win_bonus = WIN_BONUS.get(name, 0) if cs_two_sided(b) else 0
+        self.c.win_bonus = self.win_bonus
+        self.c.clamp = self.win_bonus - 1 if self.win_bonus else LE_CLAMP
         self.c.equal_logit = log(1.0 / (b.num_players - 1))   # logit(1/P) = log(1 / (P - 1))
         self.c.two_sided = cs_two_sided(b)
         self.c.mover_view = self.c.two_sided and "format" in net and str(net["format"]) == FORMAT_MOVER_VIEW
