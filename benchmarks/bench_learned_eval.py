@@ -5,10 +5,11 @@ iterations a second, with eval=classic, and eval=learned with H = 16
 hidden units on the plane sums in weights format 1 (in a two-sided game
 two views a node, both sides' logits) and format 2 (one view a node, the
 mover's), then format 2 with H = 8 on the plane sums and the classic
-evaluation ("+classic", the shipped Color Claim model's shape) and with
-H = 16 on the whole observation ("obs"), and last the weights the package
-ships for the position ("shipped", where there are any).  Apart from
-those, the weights are random arrays of the right
+evaluation ("+classic", the second Color Claim weights' shape), with none
+(linear) on the same features (the shipped Color Claim and Claim models'
+shape) and with H = 16 on the whole observation ("obs"), and last the
+weights the package ships for the position ("shipped", where there are
+any).  Apart from those, the weights are random arrays of the right
 shapes (speed does not depend on their values); the searches are
 the players' own (claimsolve.search.alphabeta.search and
 claimsolve.search.mcts.search), from a seed position of each game:
@@ -47,7 +48,8 @@ GAMES = [("Claim 2 seats, play", "claim/play-2p.json", True),
          ("Claim It! 3 players, mid-game", "claimit/mid-game-3p.json", False)]
 # (label, format, hidden units, input, classic feature)
 MODELS = [("format 1 H=16", 1, 16, "sums", 0), ("format 2 H=16", 2, 16, "sums", 0),
-          ("format 2 H=8 +classic", 2, 8, "sums", 1), ("format 2 H=16 obs", 2, 16, "observation", 0)]
+          ("format 2 H=8 +classic", 2, 8, "sums", 1), ("format 2 H=0 +classic", 2, 0, "sums", 1),
+          ("format 2 H=16 obs", 2, 16, "observation", 0)]
 
 
 def random_weights(path, game, hidden, seed=0, version=1, input="sums", classic=0):

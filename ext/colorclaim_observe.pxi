@@ -79,13 +79,20 @@ cdef void cc_observe_sums(const void *ctx, const void *st, int player, double *o
     cdef int other = 1 - player
     cdef double *scalars = out + CC_OBS_PLANES
     cdef uint64_t bits = s.occupied
+    cdef uint64_t tops = 0           # 4 bits a kind of top: a board has at most 2 of each
+    cdef int heights = 0
     cdef int i
-    memset(out, 0, sizeof(double) * (CC_OBS_PLANES + CC_OBS_SCALARS))
+    # counted in registers, not in `out` (a double store there may alias the
+    # state's bytes, which kept every sum in memory, one add waiting on the last)
     while bits:
         i = cs_ctz(bits)
         bits &= bits - 1
-        out[s.top[i]] += 1.0
-        out[CC_PLANE_HEIGHT] += s.height[i]
+        tops += (<uint64_t> 1) << (4 * s.top[i])
+        heights += s.height[i]
+    for i in range(CC_PLANE_HEIGHT):
+        out[i] = <double> ((tops >> (4 * i)) & 15)
+    out[CC_PLANE_HEIGHT] = heights
+    memset(scalars, 0, sizeof(double) * CC_OBS_SCALARS)
     out[CC_PLANE_SINGLE] = cs_popcount(s.single)
     out[CC_PLANE_MINE] = cs_popcount(owned_by(s, player))
     out[CC_PLANE_THEIRS] = cs_popcount(owned_by(s, other))

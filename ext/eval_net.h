@@ -17,6 +17,11 @@
  * nonzero floats (most of a board's one-hot planes are zero) add their row of
  * w1t to the hidden sums.
  *
+ * A model on the plane sums is folded the same way (folded = 1, where the net
+ * is made with at most CS_NET_MAX_HIDDEN units): a feature that is 0 (most of
+ * the scalars are one-hot) then costs nothing, and the standardisation no
+ * pass of its own.
+ *
  * Format 2 may add one feature last (classic = 1): the base game's
  * hand-written evaluation of the state for `player` (game.h evaluate), in its
  * score units.
@@ -55,6 +60,9 @@ typedef struct cs_eval_net {
     const double *b1f;        /* [hidden]: b1 - (W1 / scale) . mean */
     const double *w2f;        /* hidden = 0: [n_in], W2 / scale */
     double b2f;               /* hidden = 0: b2 - (W2 / scale) . mean */
+    /* input "sums" with folded = 1: the same folded weights (w1t, b1f; linear: w2f, b2f) over
+       the n_in features, so that a zero feature costs nothing (0: mean and inv_scale, as above) */
+    int folded;
 } cs_eval_net;
 
 /* the sum of n floats in double, on four independent chains (one chain
@@ -146,6 +154,64 @@ static inline double cs_net_forward_whole(const cs_eval_net *net, const float *o
     return out;
 }
 
+/* the logit of features x (n_in doubles) with the standardisation folded into
+   the first layer (net->folded): each nonzero feature adds its row of w1t to
+   the hidden sums, eight units at a time in two sets of sums (kept in
+   registers: one chain of adds per unit would wait on each add's latency) */
+static inline double cs_net_forward_folded(const cs_eval_net *net, const double *x) {
+    int nz[CS_NET_MAX_IN];
+    int i, j, j0, t, k = 0, n = net->n_in, units = net->hidden;
+    double out, h, va, vb;
+    const double *ra, *rb;
+    if (units == 0) {
+        out = net->b2f;
+        for (i = 0; i < n; i++)
+            out += net->w2f[i] * x[i];
+        return out;
+    }
+    for (i = 0; i < n; i++) {      /* without a branch: which features are zero varies */
+        nz[k] = i;
+        k += x[i] != 0.0;
+    }
+    out = net->b2;
+    for (j0 = 0; j0 + 8 <= units; j0 += 8) {
+        double a[8], b[8];
+        for (j = 0; j < 8; j++) {
+            a[j] = net->b1f[j0 + j];
+            b[j] = 0.0;
+        }
+        for (t = 0; t + 2 <= k; t += 2) {
+            va = x[nz[t]];
+            vb = x[nz[t + 1]];
+            ra = net->w1t + (long)nz[t] * units + j0;
+            rb = net->w1t + (long)nz[t + 1] * units + j0;
+            for (j = 0; j < 8; j++) {
+                a[j] += va * ra[j];
+                b[j] += vb * rb[j];
+            }
+        }
+        if (t < k) {
+            va = x[nz[t]];
+            ra = net->w1t + (long)nz[t] * units + j0;
+            for (j = 0; j < 8; j++)
+                a[j] += va * ra[j];
+        }
+        for (j = 0; j < 8; j++) {
+            h = a[j] + b[j];
+            if (h > 0.0)
+                out += net->w2[j0 + j] * h;
+        }
+    }
+    for (; j0 < units; j0++) {      /* the units after the last eight */
+        h = net->b1f[j0];
+        for (t = 0; t < k; t++)
+            h += x[nz[t]] * net->w1t[(long)nz[t] * units + j0];
+        if (h > 0.0)
+            out += net->w2[j0] * h;
+    }
+    return out;
+}
+
 /* the logit of `player`'s expected reward at `st`, observed through g */
 static inline double cs_net_logit(const cs_eval_net *net, const cs_game *g, const void *st, int player) {
     float obs[CS_NET_MAX_OBS + 1];
@@ -163,6 +229,8 @@ static inline double cs_net_logit(const cs_eval_net *net, const cs_game *g, cons
         cs_net_features(net, obs, x);
     if (net->classic)
         x[net->n_in - 1] = g->evaluate(g->ctx, st, player);
+    if (net->folded)
+        return cs_net_forward_folded(net, x);
     return cs_net_forward(net, x);
 }
 #endif

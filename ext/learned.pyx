@@ -64,6 +64,7 @@ cdef extern from "eval_net.h" nogil:
         const double *b1f
         const double *w2f
         double b2f
+        int folded
     double cs_net_logit(const cs_eval_net *net, const cs_game *g, const void *st, int player)
 
 
@@ -79,6 +80,10 @@ CLAMP = LE_CLAMP
 # score units per unit of logit, per game (evaluate's scale; docs/learning.md)
 UNITS = {"claim": 300.0, "colorclaim": 4.0, "claimit": 4.0}
 DEFAULT_UNITS = 100.0
+# two-sided games whose final value is a margin of points: a won (lost) end counts
+# its margin plus (minus) this, above (below) every learned value, which is clamped
+# inside it (a sure win by one point is worth more than any position's chance)
+WIN_BONUS = {"colorclaim": 1000}
 
 
 ctypedef struct le_ctx:
@@ -91,6 +96,8 @@ ctypedef struct le_ctx:
     int side_of[CS_MAX_PLAYERS]     # each seat's side (index into side_seat)
     double units
     double equal_logit      # logit(1 / players): the centre of a seat's value without sides
+    int win_bonus           # > 0: a final margin m counts m + win_bonus * sign(m) (WIN_BONUS)
+    double clamp            # evaluate's learned values within +-clamp
 
 
 # --- forwarded hooks ---------------------------------------------------------
@@ -153,21 +160,62 @@ cdef void le_reply_counts(const void *ctx, const void *st, const cs_move *moves,
     cdef const cs_game *b = base_of(ctx)
     b.reply_counts(b.ctx, st, moves, n, replies, movers, hashes)
 
-cdef int le_final_value(const void *ctx, const void *st, int player) noexcept nogil:
+cdef inline int base_final_value(const cs_game *b, const void *st, int player) noexcept nogil:
     """The base game's final value (its final_value, else its evaluate)."""
-    cdef const cs_game *b = base_of(ctx)
     if b.final_value != NULL:
         return b.final_value(b.ctx, st, player)
     return b.evaluate(b.ctx, st, player)
+
+cdef inline int with_bonus(int m, int bonus) noexcept nogil:
+    """A final margin m as the learned game values it: m + bonus * sign(m)."""
+    if m > 0:
+        return m + bonus
+    if m < 0:
+        return m - bonus
+    return 0
+
+cdef int le_final_value(const void *ctx, const void *st, int player) noexcept nogil:
+    """The base game's final value, a won or lost end moved past every
+    learned value when the game has a win bonus."""
+    cdef const le_ctx *c = <const le_ctx *> ctx
+    return with_bonus(base_final_value(c.base, st, player), c.win_bonus)
 
 cdef int le_small_tree(const void *ctx, const void *st) noexcept nogil:
     cdef const cs_game *b = base_of(ctx)
     return b.small_tree(b.ctx, st)
 
+cdef inline int margin_at_most(int a, int bonus) noexcept nogil:
+    """The largest margin m whose with_bonus(m) is at most a."""
+    if a > bonus:
+        return a - bonus
+    if a >= 0:
+        return 0
+    if a > -bonus - 1:
+        return -1
+    return a + bonus
+
+cdef inline int margin_at_least(int a, int bonus) noexcept nogil:
+    """The smallest margin m whose with_bonus(m) is at least a."""
+    if a < -bonus:
+        return a + bonus
+    if a <= 0:
+        return 0
+    if a < bonus + 1:
+        return 1
+    return a - bonus
+
 cdef int le_small_tree_value(const void *ctx, const void *st, int alpha, int beta,
                              uint64_t *nodes) noexcept nogil:
-    cdef const cs_game *b = base_of(ctx)
-    return b.small_tree_value(b.ctx, st, alpha, beta, nodes)
+    """The base game's exact value of a small tree (a final margin), with
+    the win bonus: the window taken back to margins, the value moved out
+    (with_bonus is increasing, so a value outside the margins' window is
+    outside the window)."""
+    cdef const le_ctx *c = <const le_ctx *> ctx
+    cdef const cs_game *b = c.base
+    if c.win_bonus == 0:
+        return b.small_tree_value(b.ctx, st, alpha, beta, nodes)
+    return with_bonus(b.small_tree_value(b.ctx, st, margin_at_most(alpha, c.win_bonus),
+                                         margin_at_least(beta, c.win_bonus), nodes), c.win_bonus)
 
 cdef void le_observe(const void *ctx, const void *st, int player, float *out) noexcept nogil:
     cdef const cs_game *b = base_of(ctx)
@@ -187,17 +235,23 @@ cdef int le_action_of(const void *ctx, const void *st, cs_move m) noexcept nogil
 cdef inline double seat_logit(const le_ctx *c, const void *st, int player) noexcept nogil:
     return cs_net_logit(&c.net, c.base, st, player)
 
-cdef inline int viewer(const le_ctx *c, const void *st) noexcept nogil:
-    """The seat whose view a format-2 two-sided net takes: the seat to
-    move, the lowest seat at a chance node."""
-    cdef int m = c.base.to_move(c.base.ctx, st)
+cdef inline int viewer_of(const le_ctx *c, int m) noexcept nogil:
+    """The seat whose view a format-2 two-sided net takes when to_move is
+    m: the seat to move, the lowest seat at a chance node."""
     return m if m >= 0 else c.side_seat[0]
+
+cdef inline int viewer(const le_ctx *c, const void *st) noexcept nogil:
+    return viewer_of(c, c.base.to_move(c.base.ctx, st))
 
 cdef double learned_value(const le_ctx *c, const void *st, int player) noexcept nogil:
     """evaluate()'s value before rounding and clamping (not at a terminal)."""
+    return learned_value_at(c, st, player, c.base.to_move(c.base.ctx, st))
+
+cdef double learned_value_at(const le_ctx *c, const void *st, int player, int m) noexcept nogil:
+    """learned_value where the base game's to_move is m (not CS_TERMINAL)."""
     cdef int s, v
     if c.mover_view:
-        v = viewer(c, st)
+        v = viewer_of(c, m)
         if c.side_of[v] == c.side_of[player]:
             return c.units * seat_logit(c, st, v)
         return -c.units * seat_logit(c, st, v)
@@ -210,13 +264,14 @@ cdef int le_evaluate(const void *ctx, const void *st, int player) noexcept nogil
     cdef const le_ctx *c = <const le_ctx *> ctx
     cdef const cs_game *b = c.base
     cdef double v
-    if b.to_move(b.ctx, st) == CS_TERMINAL:
+    cdef int m = b.to_move(b.ctx, st)
+    if m == CS_TERMINAL:
         return le_final_value(ctx, st, player)
-    v = learned_value(c, st, player)
-    if not v <= LE_CLAMP:            # NaN from absurd weights counts as the top
-        v = LE_CLAMP
-    elif v < -LE_CLAMP:
-        v = -LE_CLAMP
+    v = learned_value_at(c, st, player, m)
+    if not v <= c.clamp:             # NaN from absurd weights counts as the top
+        v = c.clamp
+    elif v < -c.clamp:
+        v = -c.clamp
     return <int> lround(v)
 
 cdef int le_playout_value(const void *ctx, const void *st, double *out) noexcept nogil:
@@ -225,11 +280,12 @@ cdef int le_playout_value(const void *ctx, const void *st, double *out) noexcept
     cdef double share[CS_MAX_PLAYERS]
     cdef double total = 0.0
     cdef int s, p
-    if b.to_move(b.ctx, st) == CS_TERMINAL:
+    cdef int m = b.to_move(b.ctx, st)
+    if m == CS_TERMINAL:
         b.returns(b.ctx, st, out)
         return 1
     if c.mover_view:
-        p = viewer(c, st)
+        p = viewer_of(c, m)
         s = c.side_of[p]
         share[s] = 1.0 / (1.0 + exp(-seat_logit(c, st, p)))
         share[1 - s] = 1.0 - share[s]
@@ -259,6 +315,7 @@ cdef class LearnedGame:
     cdef readonly object base
     cdef readonly object capsule
     cdef readonly double units
+    cdef readonly int win_bonus
     cdef readonly int hidden
     cdef readonly str input        # the features: "sums" or "observation"
     cdef readonly str source       # where the weights came from (a path), for messages
@@ -299,8 +356,10 @@ cdef class LearnedGame:
         # widened to double once (exactly): the forward pass runs in double
         wide = {key: numpy.ascontiguousarray(value, dtype=numpy.float64) for key, value in arrays.items()}
         wide["inv_scale"] = 1.0 / wide["scale"]
-        if whole:
-            # the standardisation folded into the first layer (ext/eval_net.h)
+        # the standardisation folded into the first layer (ext/eval_net.h): always for the
+        # whole observation, for the plane sums when the hidden sums fit its buffer
+        fold = whole or hidden <= CS_NET_MAX_HIDDEN
+        if fold:
             folded = wide["W1"] * wide["inv_scale"][None, :]
             wide["w1t"] = numpy.ascontiguousarray(folded.T).reshape(-1)
             wide["b1f"] = wide["b1"] - folded @ wide["mean"]
@@ -337,7 +396,8 @@ cdef class LearnedGame:
         self.c.net.classic = classic
         self.c.net.w1t = self.c.net.b1f = self.c.net.w2f = NULL
         self.c.net.b2f = 0.0
-        if whole:
+        self.c.net.folded = fold and not whole
+        if fold:
             w2f = wide["w2f"]
             self.c.net.w2f = &w2f[0]
             self.c.net.b2f = b2f
@@ -347,6 +407,9 @@ cdef class LearnedGame:
                 self.c.net.b1f = &b1f[0]
         self.input = source_input
         self.c.units = self.units
+        self.win_bonus = WIN_BONUS.get(name, 0) if cs_two_sided(b) else 0
+        self.c.win_bonus = self.win_bonus
+        self.c.clamp = self.win_bonus - 1 if self.win_bonus else LE_CLAMP
         self.c.equal_logit = log(1.0 / (b.num_players - 1))   # logit(1/P) = log(1 / (P - 1))
         self.c.two_sided = cs_two_sided(b)
         self.c.mover_view = self.c.two_sided and "format" in net and str(net["format"]) == FORMAT_MOVER_VIEW

@@ -68,12 +68,14 @@ def new_table(hash_mb):
                               "(give a smaller one)") from None
 
 
-def _searcher(position, table, root_turns=0, root_seconds=0.0, evaluation=None):
+def _searcher(position, table, root_turns=0, root_seconds=0.0, evaluation=None, state=None):
     """The C searcher of `position`; refuses games with chance.  The
     listing of the root's whole turns is bounded by `root_turns` and
     `root_seconds` (0: not bounded; see _alphabeta.Searcher).  `evaluation`
-    (claimsolve.search.learned): the static evaluation at the horizon."""
-    state = evaluation_state(position, evaluation)
+    (claimsolve.search.learned): the static evaluation at the horizon;
+    `state`: evaluation_state(position, evaluation) when the caller has it."""
+    if state is None:
+        state = evaluation_state(position, evaluation)
     try:
         return _alphabeta.Searcher(state.game, state.state_bytes(), position.player_to_move - 1, table,
                                    root_turns, root_seconds)
@@ -81,7 +83,19 @@ def _searcher(position, table, root_turns=0, root_seconds=0.0, evaluation=None):
         raise ClaimsolveError(str(exc)) from None
 
 
-def _progress_relay(position, progress):
+def _as_margin(score, bonus):
+    """A score of a learned evaluation with a win bonus (claimsolve._learned.WIN_BONUS:
+    a line that reached the game's end counts its final margin m as m + bonus x sign(m),
+    past every learned value) in the game's own units: past the bonus, the final
+    margin; within it, the learned value as it is."""
+    if bonus and score > bonus:
+        return score - bonus
+    if bonus and score < -bonus:
+        return score + bonus
+    return score
+
+
+def _progress_relay(position, progress, bonus=0):
     """Wraps `progress` so it sees move names instead of engine codes.  A
     progress callable with an int attribute `suggestions` (the web board's
     live list) also gets the top that many moves of the last completed depth
@@ -95,7 +109,8 @@ def _progress_relay(position, progress):
             info["best"] = position.turn_name(info["best"])
         moves, line = info.pop("moves", None), info.pop("pv", None)
         if top and moves:
-            info["suggestions"] = [_live_suggestion(position, path, score, info.get("depth"), bound)
+            info["suggestions"] = [_live_suggestion(position, path, _as_margin(score, bonus), info.get("depth"),
+                                                    bound)
                                    for path, score, bound in moves[:top]]
             info["pv"] = move_names(position, line or [])
         progress(info)
@@ -241,15 +256,19 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
     started = _time.monotonic()
     deadline = None if time is None else started + time
     evaluation = _evaluation(evaluation)
-    searcher = _searcher(position, table, ROOT_TURNS, 0.0 if time is None else time * ROOT_SHARE, evaluation)
+    state = evaluation_state(position, evaluation)
+    bonus = getattr(state.game, "win_bonus", 0) if evaluation.learned else 0
+    searcher = _searcher(position, table, ROOT_TURNS, 0.0 if time is None else time * ROOT_SHARE, evaluation,
+                         state)
     if time is not None:
         time = max(time - (_time.monotonic() - started), 0.001)
-    answer = _run(lambda: searcher.search(depth, time, _progress_relay(position, progress), top))
+    answer = _run(lambda: searcher.search(depth, time, _progress_relay(position, progress, bonus), top))
     named = len(answer["moves"]) if searcher.root_complete else NAMED_SUGGESTIONS
     suggestions = []
     for path, score, move_depth, bound in answer["moves"][:named]:
         if len(suggestions) >= NAMED_SUGGESTIONS and deadline is not None and _time.monotonic() > deadline:
             break                        # the rest of a large root is searched, not named
+        score = _as_margin(score, bonus)
         exact = answer["exact"] and bound == "exact"
         suggestion = Suggestion(move=position.turn_name(path), score=score, depth=move_depth,
                                 exact=exact, result=_result_word(score) if exact else None)

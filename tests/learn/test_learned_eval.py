@@ -123,7 +123,7 @@ def test_evaluate_is_antisymmetric_and_exact_at_the_end(games):
             wrapped = GameState(game, st.state_bytes())
             values = [wrapped.evaluate(p) for p in range(state.num_players)]
             if st.is_terminal():
-                assert values == [st.evaluate(p) for p in range(state.num_players)], name
+                assert values == [with_bonus(st.evaluate(p), game.win_bonus) for p in range(state.num_players)], name
                 continue
             if two_sided:
                 for p in range(state.num_players):
@@ -137,6 +137,78 @@ def test_evaluate_is_antisymmetric_and_exact_at_the_end(games):
                 sides.setdefault(state.side(p) if two_sided else p, rewards[p])
                 assert rewards[p] == sides[state.side(p) if two_sided else p]
             assert sum(sides.values()) == pytest.approx(1.0)
+
+
+def with_bonus(margin, bonus):
+    """A final margin as a learned game with a win bonus values it."""
+    return margin + bonus * int(np.sign(margin))
+
+
+def test_won_ends_count_past_every_learned_value(games):
+    """Color Claim (a margin of points at the end): a won end counts its
+    margin plus the win bonus, a lost one minus it, a tie 0, and the
+    learned values stay inside the bonus; Claim's and Claim It!'s ends are
+    the base game's values as they are."""
+    from claimsolve._learned import WIN_BONUS
+
+    assert WIN_BONUS == {"colorclaim": 1000}
+    position, state, nets = games["colorclaim/late-6x5.json"]
+    for hidden, (weights, game) in nets.items():
+        assert game.win_bonus == 1000
+        ends = learned_values = 0
+        for st in random_states(state, 300, seed=8):
+            wrapped = GameState(game, st.state_bytes())
+            if st.is_terminal():
+                ends += 1
+                for p in range(2):
+                    margin = st.evaluate(p)
+                    assert wrapped.evaluate(p) == with_bonus(margin, 1000)
+                    assert game.value(st.state_bytes(), p) == with_bonus(margin, 1000)
+            else:
+                learned_values += 1
+                assert abs(wrapped.evaluate(0)) <= 999
+        assert ends and learned_values
+    for name in ("claim/play-2p.json", "claimit/start-3p.json"):
+        assert games[name][2][16][1].win_bonus == 0
+
+
+def test_small_trees_keep_their_exact_value_with_the_bonus(games):
+    """The small-tree hook under the win bonus: inside the window the exact
+    margin with the bonus, outside it a fail-soft bound on the same side
+    (the window is taken back to margins for the base game's search)."""
+    position, state, nets = games["colorclaim/late-6x5.json"]
+    game = nets[0][1]
+    windows = [(-32000, 32000), (-1, 1), (0, 1), (-1, 0), (999, 1001), (1000, 1002), (-1003, -1001),
+               (-2, 1005), (1003, 1004), (-1004, -1003), (5, 995), (-995, -5)]
+    trees = 0
+    for st in random_states(state, 400, seed=9):
+        if st.is_terminal() or not st.small_tree():
+            continue
+        trees += 1
+        exact = with_bonus(st.small_tree_value(-32000, 32000)[0], 1000)
+        wrapped = GameState(game, st.state_bytes())
+        for alpha, beta in windows:
+            value = wrapped.small_tree_value(alpha, beta)[0]
+            if value <= alpha:
+                assert exact <= value, (alpha, beta)
+            elif value >= beta:
+                assert exact >= value, (alpha, beta)
+            else:
+                assert value == exact, (alpha, beta)
+    assert trees >= 10
+
+
+def test_a_solved_search_with_the_learned_evaluation_shows_margins(games):
+    """Alpha-beta with eval=learned where every line reaches the end shows
+    the solver's final margins, not the bonus it searched with."""
+    position = claimsolve.load(SEEDS / "colorclaim/late-6x5.json")
+    path = games["colorclaim/late-6x5.json"][2][0][1].source
+    result = alphabeta.search(position, depth=40, evaluation=learned.Evaluation("learned", path))
+    solved = alphabeta.solve(position)
+    assert result.info.get("solved")
+    want = {s.move: s.score for s in solved.suggestions}
+    assert {s.move: s.score for s in result.suggestions} == want
+    assert all(abs(score) < 1000 for score in want.values())
 
 
 def test_evaluate_is_the_scaled_logit_difference(games):
@@ -189,7 +261,7 @@ def test_a_game_that_ends_keeps_its_exact_returns(games):
         walk.apply(rng.choice(walk.legal_moves()))
     wrapped = GameState(game, walk.state_bytes())
     assert wrapped.returns() == walk.returns()
-    assert wrapped.evaluate(0) == walk.evaluate(0)
+    assert wrapped.evaluate(0) == with_bonus(walk.evaluate(0), game.win_bonus)
     assert game.playout_values(walk.state_bytes()) == walk.returns()
 
 
@@ -343,7 +415,10 @@ def write_weights_2(path, game, hidden, input="sums", with_classic=0, seed=0, **
     return write_weights(path, game, hidden, seed=seed, format_2=(input, with_classic), mean_sd=0.5, **override)
 
 
-FORMAT_2 = [("sums", 0, 16), ("sums", 1, 8), ("observation", 0, 16), ("observation", 1, 0)]
+# the plane sums' forward pass runs eight units at a time, then the rest one by one: 3 and 13
+# units take the rest's path (13: after a block of eight)
+FORMAT_2 = [("sums", 0, 16), ("sums", 1, 8), ("sums", 1, 13), ("sums", 0, 3), ("observation", 0, 16),
+            ("observation", 1, 0)]
 
 
 @pytest.mark.parametrize("input, classic, hidden", FORMAT_2)
