@@ -149,7 +149,7 @@ def _proven_count(result):
 
 
 def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=0,
-            threads=None, hash_mb=64, progress=None, evaluation=None):
+            threads=None, hash_mb=64, progress=None, evaluation=None, playing=False):
     """Analyses `position`; returns an Analysis whose suggestions are cut to
     `top` (all when None).  `time` is the whole call's wall-clock budget (the
     game's analysis shares it out).  `threads`: MCTS's root-parallel
@@ -162,7 +162,11 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
     the search had no answer yet.  `evaluation` (a
     claimsolve.search.learned.Evaluation; None: classic) is the static
     evaluation of the alpha-beta and MCTS searches it makes (the exact
-    solver needs none)."""
+    solver needs none).  `playing`: the caller plays the first suggestion
+    and reads nothing else (the analyze player); a game whose analysis
+    spends part of the budget on what does not choose the move (its
+    descriptor's `play`: Claim It!'s odds table) gives it all to the
+    move's search instead."""
     if engine not in ENGINES:
         raise ClaimsolveError(f"option '--engine': unknown engine '{engine}' (one of: {', '.join(ENGINES)})")
     if time is None and iterations is None:
@@ -176,8 +180,9 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
         raise ClaimsolveError(f"analyze: no engine for game '{position.game}'")
     try:
         with learned.using(evaluation):
-            analysis = game.analyze(position, time=time, iterations=iterations, engine=engine, seed=seed,
-                                    threads=threads, hash_mb=hash_mb, top=top, progress=progress)
+            run = game.play if playing and game.play is not None else game.analyze
+            analysis = run(position, time=time, iterations=iterations, engine=engine, seed=seed,
+                           threads=threads, hash_mb=hash_mb, top=top, progress=progress)
     except Interrupted as exc:
         partial = exc.partial
         if isinstance(partial, SearchResult):

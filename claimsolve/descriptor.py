@@ -63,6 +63,12 @@ class GameDescriptor:
                  threads, hash_mb, top, progress) -> claimsolve.analysis.Analysis,
                  or None when the game has no engine; `threads` None means
                  the defaults (claimsolve.analysis.analyze)
+    play         Lazy of the same signature as `analyze`, for a caller that
+                 plays the first suggestion and reads nothing else (the
+                 analyze player, claimsolve.analysis.analyze(playing=True)):
+                 where the game's analysis spends part of its budget on what
+                 does not choose the move (Claim It!: the odds table), the
+                 move's search alone with the whole budget; None: `analyze`
     solve        Lazy of its exact solver (claimsolve.solve), or None
     odds         Lazy of its stop/roll odds table (claimsolve.odds), or None
     player_kinds Lazy of {kind: factory(options, seed) -> Player}, the match
@@ -99,6 +105,7 @@ class GameDescriptor:
     defaults: dict = field(default_factory=dict)
     seed_needs: dict = field(default_factory=dict)
     analyze: Lazy = None
+    play: Lazy = None
     solve: Lazy = None
     odds: Lazy = None
     player_kinds: Lazy = None

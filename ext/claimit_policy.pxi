@@ -1,12 +1,9 @@
-"""The playout policy: greedy placements, roll while few markers are
-placed and the bust chance is low (also the placement rule of the odds
-table's plans)."""
+"""The playout policy: greedy placements, roll while the next roll is
+expected to add more markers than it risks (also the placement rule of the
+odds table's plans)."""
 
 # ------------------------------------------------------------------ the policy
 
-cdef enum:
-    POLICY_MAX_PLACEMENTS = 6    # the policy stops with this many markers placed this turn
-cdef double POLICY_MAX_BUST = 0.25   # ... or when the next roll busts with a larger chance
 cdef double POLICY_EPSILON = 0.05    # the share of its placements made at random (not in the odds plans)
 
 cdef int placement_score(const ci_state *s, const ci_ctx *c, cs_move m) noexcept nogil:
@@ -52,9 +49,12 @@ cdef bint wins_if_stopping(const ci_ctx *c, const ci_state *s) noexcept nogil:
 
 cdef bint policy_rolls(const ci_ctx *c, const ci_state *s) noexcept nogil:
     """Roll again?  Not when a stop reaches the target; on the mover's last
-    turn (final round), roll until a stop would win; else roll while fewer
-    than POLICY_MAX_PLACEMENTS markers are placed and the next roll's bust
-    chance is at most POLICY_MAX_BUST."""
+    turn (final round), roll until a stop would win; else roll while the
+    next roll is expected to gain at least the markers it risks: with k
+    markers placed this turn and a bust chance b, while (1 - b) >= b k,
+    that is b (k + 1) <= 1 (it rolls at b = 1/2 with one marker placed,
+    1/6 with five).  This rule replaced "at most 6 markers and b at most
+    0.25": docs/mcts.md, Claim It!'s playout policy."""
     cdef int placed
     if not anything_placed(s):
         return True
@@ -63,9 +63,7 @@ cdef bint policy_rolls(const ci_ctx *c, const ci_state *s) noexcept nogil:
     if cs_popcount(s.colour[s.to_move] & s.secured) + cs_popcount(s.turn_black) >= c.target:
         return False
     placed = cs_popcount(s.turn_white) + cs_popcount(s.turn_black)
-    if placed >= POLICY_MAX_PLACEMENTS:
-        return False
-    return bust_rolls(c, s) <= POLICY_MAX_BUST * 216.0
+    return bust_rolls(c, s) * (placed + 1) <= 216
 
 cdef int ci_playout_policy(const void *ctx, const void *st, const cs_move *moves, int n,
                            uint64_t *rng) noexcept nogil:

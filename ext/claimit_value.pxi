@@ -15,7 +15,9 @@ a playout cut there estimates what the whole one would give, without its
 noise.  In the final round there is no value: playouts go to the end."""
 
 # (a_group, a_secured, a_held, b_..., c_..., seat_1, ..., seat_{players-1}):
-# `python benchmarks/fit_claimit_value.py --players N --games 20000 --seed 12345`,
+# `python benchmarks/fit_claimit_value.py --players N --games 20000 --seed 12345`
+# with the playout policy's earlier roll rule (at most 6 markers, bust chance
+# at most 0.25; docs/mcts.md, Claim It!'s playout policy),
 # standard rules and targets (cross-entropy on the held-out fifth against
 # equal shares: 2 players 0.5614/0.6931, 3 0.8994/1.0986, 4 1.1557/1.3863,
 # 5 1.3551/1.6094)

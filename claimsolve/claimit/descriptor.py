@@ -12,6 +12,7 @@ GAME = GameDescriptor(
     choices={"players": (2, 3, 4, 5), "variant": ("standard", "release_white")},
     defaults={"players": 2, "variant": "standard"},
     analyze=Lazy("claimsolve.claimit.analysis:analyze"),
+    play=Lazy("claimsolve.claimit.analysis:play"),
     odds=Lazy("claimsolve.claimit.odds:odds"),
     player_kinds=Lazy("claimsolve.claimit.players:PLAYER_KINDS"),
     openspiel=Lazy("claimsolve.claimit.openspiel:game_from_position"),

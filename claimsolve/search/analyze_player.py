@@ -19,7 +19,8 @@ DEFAULT_TIME = 1.0     # seconds a move
 
 class AnalyzePlayer(Player):
     """Plays the first suggestion of claimsolve.analysis.analyze with `time`
-    seconds a move.  `last` is the Analysis of its last move (its other
+    seconds a move (all of it for the move's search: `playing=True`, Claim
+    It!'s odds table left out).  `last` is the Analysis of its last move (its other
     suggestions too); `progress`, when set, sees the search as it goes."""
 
     name = "analyze"
@@ -45,7 +46,7 @@ class AnalyzePlayer(Player):
         # one thread: the same seed, the same game (and match games run side by side)
         self.last = analyze(position, time=self.time, engine=self.engine, top=self.top, threads=1,
                             seed=(self.seed + self.moves) % (limits.MAX_SEED + 1), progress=self.progress,
-                            evaluation=self.evaluation)
+                            evaluation=self.evaluation, playing=True)
         best = self.last.best_move
         return best if best is not None else legal[0]
 

@@ -210,3 +210,28 @@ def test_random_play_down_to_an_empty_black_supply_agrees():
             assert ClaimItPosition.from_engine(state) == position
         check_agreement(position)
     assert 0 in supplies
+
+
+def test_the_policy_rolls_while_a_roll_gains_what_it_risks():
+    """The playout policy's roll/stop rule (claimit_policy.pxi): with k
+    markers placed this turn and the exact bust chance b, it rolls while
+    b (k + 1) <= 1, wherever a stop does not reach the target and the game
+    is not in its final round; checked along random games with long turns,
+    which also meet the states where the old rule ("at most 6 markers, b
+    at most 0.25") decided otherwise."""
+    from claimsolve.claimit.players import placed_this_turn
+    checked = differ = 0
+    for seed in range(4):
+        for position, _move in random_position(3, False, None, random.Random(seed).choice):
+            if position.dice is not None or not position.turn_in_progress() or position.final_round:
+                continue
+            board, me = position.board, position.to_move
+            blacks = sum(1 for pile in board if rules.top(pile) == rules.BLACK)
+            if rules.secured_count(board, me) + blacks >= position.target:
+                continue
+            k, b = placed_this_turn(position), position.bust_rolls()
+            rolls = position.engine_game().policy_rolls(position.engine_state().state_bytes())
+            assert rolls == (b * (k + 1) <= 216), (position.to_json(), k, b)
+            checked += 1
+            differ += rolls != (k < 6 and b <= 54)
+    assert checked > 200 and differ > 10, (checked, differ)

@@ -195,3 +195,30 @@ def test_analyze_gives_the_turn_optimum_its_threads(monkeypatch):
     claimsolve.analyze(position, iterations=300)
     claimsolve.odds(position, samples=20)
     assert seen == [1, 1, 2, 2] + [cores] * 4
+
+
+def test_the_analyze_player_gives_the_search_the_whole_budget(monkeypatch):
+    """The analyze player plays MCTS's first suggestion, never the odds
+    table's: it makes no table, and its search gets the player's whole
+    time (the real search, its calls recorded); `analyze` itself still
+    gives the search SEARCH_SHARE and makes the table."""
+    from claimsolve.analysis import analyze
+    from claimsolve.claimit import analysis, odds as odds_module
+    from claimsolve.player_kinds import make_player
+    from claimsolve.search import mcts
+
+    position = seed("mid-game-3p.json")
+    tables, budgets = [], []
+    real_odds, real_search = odds_module.odds, mcts.search
+    monkeypatch.setattr(odds_module, "odds", lambda *a, **k: tables.append(1) or real_odds(*a, **k))
+    monkeypatch.setattr(mcts, "search", lambda *a, **k: budgets.append(k["time"]) or real_search(*a, **k))
+    player = make_player("analyze:time=0.02", seed=3)
+    move = player.choose(position)
+    assert move in position.legal_moves()
+    assert tables == [] and budgets == [0.02] and player.last.odds is None
+    assert move == player.last.result.suggestions[0].move
+    full = claimsolve.analyze(position, time=0.02, threads=1)
+    assert tables == [1] and budgets == [0.02, pytest.approx(0.02 * analysis.SEARCH_SHARE)]
+    assert full.odds is not None
+    alone = analyze(position, iterations=200, threads=1, playing=True)
+    assert alone.odds is None and alone.result.nodes == 200 and tables == [1]
