@@ -156,6 +156,8 @@ cdef struct CLContext:
     cl_bb island
     cl_bb terr_mask[MAX_TERRITORIES]
     cl_bb shore_behind[4]            # island points whose neighbour in direction d is not island
+    cl_bb shore                      # island points with a side facing sea or the grid's edge
+    cl_bb same_east, same_north      # points whose east (north) neighbour is of their territory
     uint64_t z_piece[MAX_POINTS][2 * MAX_COLOURS]   # Viking of colour c: c; tower: 4 + c
     uint64_t z_fields[4]
 
@@ -280,6 +282,12 @@ cdef class ClaimGame:
         for d in range(4):
             # points whose neighbour in direction d is not island (or off the grid)
             x.shore_behind[d] = bb_andnot(x.island, bb_shift(x.island, opposite(d)))
+        x.shore = bb_or(bb_or(x.shore_behind[0], x.shore_behind[1]), bb_or(x.shore_behind[2], x.shore_behind[3]))
+        x.same_east = bb_zero()
+        x.same_north = bb_zero()
+        for t in range(nterr):
+            x.same_east = bb_or(x.same_east, bb_and(x.terr_mask[t], bb_shift(x.terr_mask[t], 3)))
+            x.same_north = bb_or(x.same_north, bb_and(x.terr_mask[t], bb_shift(x.terr_mask[t], 2)))
         for i in range(x.colours):
             if battle:
                 x.team_of[i] = i % 2

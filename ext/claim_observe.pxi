@@ -128,14 +128,14 @@ ctypedef struct cl_obs_view:
     CLState prepared
     int colour_of[MAX_COLOURS]     # the colour of each slot
     int slot_of[MAX_COLOURS]
-    cl_bb east, north               # the same-territory planes
     cl_bb held[MAX_COLOURS]         # territories where slot j's Vikings stand
     cl_bb towered[MAX_COLOURS]      # territories whose tower is slot j's
 
 
 cdef void obs_view(const CLContext *x, const CLState *s, int player, cl_obs_view *v) noexcept nogil:
     """What cl_observe and cl_observe_sums both read: the colour slots of
-    `player`, the decision now, and the territories' planes."""
+    `player`, the decision now, and who holds each territory (the island's
+    fixed planes are the context's: shore, same_east, same_north)."""
     cdef int K = x.colours, P = x.players
     cdef int j, c, t, k
     for j in range(K):
@@ -148,21 +148,13 @@ cdef void obs_view(const CLContext *x, const CLState *s, int player, cl_obs_view
         memcpy(&v.prepared, s, sizeof(CLState))
         prepare(x, &v.prepared)
         v.d = &v.prepared
-    v.east = bb_zero()
-    v.north = bb_zero()
     for t in range(x.nterr):
-        v.east = bb_or(v.east, bb_and(x.terr_mask[t], bb_shift(x.terr_mask[t], 3)))
-        v.north = bb_or(v.north, bb_and(x.terr_mask[t], bb_shift(x.terr_mask[t], 2)))
         for c in range(K):
             if bb_any(bb_and(s.vik[c], x.terr_mask[t])):
                 v.held[v.slot_of[c]] = bb_or(v.held[v.slot_of[c]], x.terr_mask[t])
         if s.tower_colour[t] != NO_COLOUR:
             k = v.slot_of[s.tower_colour[t]]
             v.towered[k] = bb_or(v.towered[k], x.terr_mask[t])
-
-
-cdef inline cl_bb shore_of(const CLContext *x) noexcept nogil:
-    return bb_or(bb_or(x.shore_behind[0], x.shore_behind[1]), bb_or(x.shore_behind[2], x.shore_behind[3]))
 
 
 cdef void write_scalars(const CLContext *x, const CLState *s, const cl_obs_view *v, int player,
@@ -215,9 +207,9 @@ cdef void cl_observe(const void *ctx, const void *st, int player, float *out) no
     for j in range(K):
         write_plane(x, out + (K + j) * C, s.tow[v.colour_of[j]])
     write_plane(x, out + 2 * K * C, x.island)
-    write_plane(x, out + (2 * K + 1) * C, shore_of(x))
-    write_plane(x, out + (2 * K + 2) * C, v.east)
-    write_plane(x, out + (2 * K + 3) * C, v.north)
+    write_plane(x, out + (2 * K + 1) * C, x.shore)
+    write_plane(x, out + (2 * K + 2) * C, x.same_east)
+    write_plane(x, out + (2 * K + 3) * C, x.same_north)
     for j in range(K):
         write_plane(x, out + (2 * K + 4 + j) * C, v.held[j])
     for j in range(K):
@@ -258,9 +250,9 @@ cdef void cl_observe_sums(const void *ctx, const void *st, int player, double *o
         out[2 * K + 4 + j] = bb_count(v.held[j])
         out[3 * K + 4 + j] = bb_count(v.towered[j])
     out[2 * K] = bb_count(x.island)
-    out[2 * K + 1] = bb_count(shore_of(x))
-    out[2 * K + 2] = bb_count(v.east)
-    out[2 * K + 3] = bb_count(v.north)
+    out[2 * K + 1] = bb_count(x.shore)
+    out[2 * K + 2] = bb_count(x.same_east)
+    out[2 * K + 3] = bb_count(x.same_north)
     for q in range(P):
         if s.streak_point[q] != NO_POINT and s.streak_count[q] > 0:
             out[4 * K + 4 + (q - player + P) % P] = 1.0 if s.streak_count[q] >= 2 else 0.5
