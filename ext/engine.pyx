@@ -12,6 +12,10 @@ Decisions and turns: `legal_moves`/`apply` work one decision at a time;
 writes as one move when the game marks its turns with `in_turn`, and what
 `perft` counts.  `perft` runs Python's signal handlers every TICK seconds
 (Ctrl-C stops it).
+
+The module also holds, in C, the methods OpenSpiel's C++ calls most on the
+engine-backed OpenSpiel states of claimsolve.interop.engine_game
+(spiel_state.pxi).
 """
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.list cimport PyList_New, PyList_SET_ITEM
@@ -133,7 +137,16 @@ cdef class GameState:
         return bytes(self.buf)
 
     def copy(self):
-        return GameState(self.game, self.buf)
+        return self._copy()
+
+    cdef GameState _copy(self):
+        """A new GameState of the same game and state (no checks: this
+        one's were made)."""
+        cdef GameState c = GameState.__new__(GameState)
+        c.game = self.game
+        c.g = self.g
+        c.buf = bytearray(self.buf)
+        return c
 
     def to_move(self):
         """0-based player to move, or -1 (chance) or -2 (terminal)."""
@@ -505,3 +518,6 @@ cdef int _perft_turns(const cs_game *g, const void *st, int ply, int depth, perf
                     break
     cs_turns_free(&t)
     return error
+
+
+include "spiel_state.pxi"

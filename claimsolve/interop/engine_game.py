@@ -52,6 +52,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts as spiel_mcts
 
+from .. import _engine as _spiel
 from .._engine import GameState
 from ..catalog import all_games
 from ..errors import ClaimsolveError, MoveError
@@ -59,6 +60,8 @@ from ..errors import ClaimsolveError, MoveError
 SUFFIX = "_engine"
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+# the engine's hot state methods (ext/spiel_state.pxi) answer with OpenSpiel's ids
+assert (_spiel.SPIEL_CHANCE, _spiel.SPIEL_TERMINAL) == (_CHANCE, _TERMINAL), "OpenSpiel's player ids changed"
 
 
 @functools.lru_cache(maxsize=16)
@@ -71,33 +74,20 @@ def _shared_of(game_string):
 
 
 def _engine_of(game_string, state, player=None, anchor=None, since=()):
+    shared = _shared_of(game_string)
     gs = GameState(_loaded(game_string).start_state.game, state)
     if player is None:      # pickled before the player was kept
-        player = _loaded(game_string).shared.players[gs.to_move()]
-    return _Engine(gs, game_string, player, anchor, since)
+        player = shared.players[gs.to_move()]
+    return _Engine(gs, game_string, player, shared.players, shared.anchored, anchor, since)
 
 
-class _Engine:
-    """Everything of an OpenSpiel state that changes: the engine state
-    `gs`, the OpenSpiel player to move (`player`), and in games with
-    compound turns or chance the turn's start (`anchor`, state bytes) and
-    the actions since (`since`) for the observation string.  It is the
-    state's one Python attribute, so that OpenSpiel's clone (a deepcopy of
-    each attribute) makes one copy of the engine state's bytes and shares
-    the rest (immutable); pickled as the game's string and the state's
-    bytes."""
+class _Engine(_spiel.SpielEngine):
+    """Everything of an OpenSpiel state that changes (claimsolve._engine's
+    SpielEngine: the engine state `gs`, the OpenSpiel player to move
+    `player`, the turn's start `anchor` and the actions since `since`),
+    pickled as the game's string and the state's bytes."""
 
-    __slots__ = ("gs", "game_string", "player", "anchor", "since")
-
-    def __init__(self, gs, game_string, player, anchor=None, since=()):
-        self.gs = gs
-        self.game_string = game_string
-        self.player = player
-        self.anchor = anchor
-        self.since = since
-
-    def __deepcopy__(self, memo):
-        return _Engine(self.gs.copy(), self.game_string, self.player, self.anchor, self.since)
+    __slots__ = ()
 
     def __reduce__(self):
         return _engine_of, (self.game_string, self.gs.state_bytes(), self.player, self.anchor, self.since)
@@ -215,17 +205,19 @@ class EngineState(pyspiel.State):
 
     def __init__(self, game, gs):
         super().__init__(game)
-        self._e = _Engine(gs, self._shared.game_string, self._shared.start_player)
+        shared = self._shared
+        self._e = _Engine(gs, shared.game_string, shared.start_player, shared.players, shared.anchored)
 
     @property
     def engine(self):
         return self._e.gs
 
-    def current_player(self):
-        return self._e.player
-
-    def is_terminal(self):
-        return self._e.player == _TERMINAL
+    # what OpenSpiel's C++ calls several times a step, in C (ext/spiel_state.pxi)
+    current_player = _spiel.spiel_current_player
+    is_terminal = _spiel.spiel_is_terminal
+    _legal_actions = _spiel.spiel_legal_actions
+    _apply_action = _spiel.spiel_apply_action
+    returns = _spiel.spiel_returns
 
     def is_chance_node(self):
         return self._e.player == _CHANCE
@@ -251,13 +243,10 @@ class EngineState(pyspiel.State):
                 [(a, p) for a, p, _ in pairs], {a: code for a, _, code in pairs}, [a for a, _, _ in pairs])
         return found
 
-    def _legal_actions(self, player):
-        e = self._e
-        if e.player >= 0:
-            return e.gs.legal_actions()
-        if e.player == _CHANCE:
-            return list(self._chance()[2])
-        return []
+    def _chance_actions(self):
+        """The chance outcomes' actions, ascending (spiel_legal_actions at a
+        chance node)."""
+        return list(self._chance()[2])
 
     def legal_actions(self, player=None):
         """OpenSpiel's legal_actions (of the player to move, or of `player`)."""
@@ -270,29 +259,23 @@ class EngineState(pyspiel.State):
             return []
         return list(self._chance()[0])
 
-    def _apply_action(self, action):
+    def _apply_chance(self, action):
+        """Plays the chance outcome `action` (spiel_apply_action at a chance
+        node)."""
         e = self._e
-        gs = e.gs
-        shared = self._shared
-        player = e.player
-        if player >= 0:
-            if shared.anchored and not gs.in_turn():
-                e.anchor = gs.state_bytes()
-                e.since = ()
-            try:
-                gs.apply_action(action)
-            except ValueError:
-                raise MoveError(self._name(player, action), "not a legal action here") from None
-        elif player == _CHANCE:
-            code = self._chance()[1].get(action)
-            if code is None:
-                raise MoveError(str(action), "not a chance outcome here")
-            gs.apply(code)
-        else:
+        code = self._chance()[1].get(action)
+        if code is None:
+            raise MoveError(str(action), "not a chance outcome here")
+        e.gs.apply(code)
+        e.since += (action,)
+        _spiel.spiel_settle_player(e)
+
+    def _illegal(self, action):
+        """Raises the MoveError of an action no legal move has (from
+        spiel_apply_action)."""
+        if self._e.player == _TERMINAL:
             raise MoveError(str(action), "the game is over")
-        if shared.anchored:
-            e.since += (action,)
-        e.player = shared.players[gs.to_move()]
+        raise MoveError(self._name(self._e.player, action), "not a legal action here")
 
     def _name(self, player, action, gs=None):
         """The reference game's notation of `action` at `gs` (by default
@@ -324,11 +307,9 @@ class EngineState(pyspiel.State):
         except KeyError:
             raise MoveError(move, "not a legal decision here") from None
 
-    def returns(self):
-        gs = self._e.gs
-        if self._e.player != _TERMINAL:
-            return [0.0] * gs.num_players
-        return self._shared.bridge.returns(gs)
+    def _final_returns(self):
+        """The returns at the end (spiel_returns)."""
+        return self._shared.bridge.returns(self._e.gs)
 
     def observation_text(self):
         """The observation string (see the module docstring)."""

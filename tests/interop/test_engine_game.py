@@ -4,6 +4,7 @@ reference-backed games (claimsolve.interop.openspiel) they follow them
 decision for decision; OpenSpiel's checks, its MCTSBot and one of its
 learning agents run on them."""
 import math
+import pickle
 import os
 import random
 
@@ -363,3 +364,33 @@ def test_quick_answers_are_openspiels(game_id):
                 gs.apply_action(action)
                 assert gs.legal_actions() == state.engine.legal_actions()
                 assert gs.state_bytes() == state.engine.state_bytes()
+
+
+@pytest.mark.parametrize("game_id", sorted(SMALL))
+def test_refused_actions_change_nothing(game_id):
+    """An action no legal move has is refused with MoveError and leaves the
+    state as it was (the observation string names the turn so far, the
+    player to move stays); at the end every action is refused as played
+    after the game; a state's engine part pickles to the same state."""
+    name, params = SMALL[game_id]
+    game = pyspiel.load_game(name, params)
+    state, rng = game.new_initial_state(), random.Random(11)
+    for step in range(400):
+        if state.is_terminal():
+            break
+        legal = set(state.legal_actions())
+        refused = next(a for a in range(game.num_distinct_actions() + 1000) if a not in legal)
+        before = (state.current_player(), state.observation_string(0), state.engine.state_bytes())
+        with pytest.raises(MoveError):
+            state.apply_action(refused)
+        assert (state.current_player(), state.observation_string(0), state.engine.state_bytes()) == before
+        if step % 7 == 0:
+            again = pickle.loads(pickle.dumps(state._e))
+            assert (again.player, again.anchor, again.since) == (state._e.player, state._e.anchor, state._e.since)
+            assert again.gs.state_bytes() == state.engine.state_bytes()
+        state.apply_action(rng.choice(sorted(legal)))
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    with pytest.raises(MoveError, match="the game is over"):
+        state.apply_action(0)
+    assert state.returns() == pyspiel.State.returns(state) == state._shared.bridge.returns(state.engine)
