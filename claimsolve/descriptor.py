@@ -77,6 +77,16 @@ class GameDescriptor:
                  (needs open_spiel), or None
     scores       what alpha-beta's static scores measure, in which units, for
                  people (claimsolve.analysis.answer_labels)
+    learned_units
+                 the learned evaluation's score units per unit of logit of
+                 the chance of winning (its `evaluate` scale, in the classic
+                 evaluation's units so that the searches' windows and
+                 margins keep their sizes; docs/learning.md)
+    learned_win_bonus
+                 in a two-sided game whose final value is a margin of
+                 points, what a won end counts above its margin (a lost one
+                 below), the learned values clamped inside it: a sure win by
+                 one point is worth more than any position's chance; 0: none
     seed_needs   {option: value} that `new` needs for a seed to mean anything
                  (Claim: {"island": "random"}, the only island grown from
                  one); `new` refuses a seed given without them.  Empty: a
@@ -112,6 +122,8 @@ class GameDescriptor:
     openspiel: Lazy = None
     match_start: Lazy = None
     scores: str = "estimated margins"
+    learned_units: float = 100.0
+    learned_win_bonus: int = 0
     render: str = None
     review: str = None
 

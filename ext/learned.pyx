@@ -77,13 +77,9 @@ MAX_HIDDEN = CS_NET_MAX_HIDDEN
 FORMAT_MOVER_VIEW = "claimsolve-eval-2"    # the weights format whose two-sided value is the mover's view
 INPUTS = ("sums", "observation")
 CLAMP = LE_CLAMP
-# score units per unit of logit, per game (evaluate's scale; docs/learning.md)
-UNITS = {"claim": 300.0, "colorclaim": 4.0, "claimit": 4.0}
+# score units per unit of logit where the caller gives none (each game's own are
+# in its descriptor: learned_units, docs/learning.md)
 DEFAULT_UNITS = 100.0
-# two-sided games whose final value is a margin of points: a won (lost) end counts
-# its margin plus (minus) this, above (below) every learned value, which is clamped
-# inside it (a sure win by one point is worth more than any position's chance)
-WIN_BONUS = {"colorclaim": 1000}
 
 
 ctypedef struct le_ctx:
@@ -96,7 +92,7 @@ ctypedef struct le_ctx:
     int side_of[CS_MAX_PLAYERS]     # each seat's side (index into side_seat)
     double units
     double equal_logit      # logit(1 / players): the centre of a seat's value without sides
-    int win_bonus           # > 0: a final margin m counts m + win_bonus * sign(m) (WIN_BONUS)
+    int win_bonus           # > 0: a final margin m counts m + win_bonus * sign(m)
     double clamp            # evaluate's learned values within +-clamp
 
 
@@ -307,8 +303,13 @@ cdef class LearnedGame:
     checks them: mean, scale, W1, b1, W2 (float32, contiguous) and b2, with
     `format` (absent: format 1), `input` ("sums", the default, or
     "observation") and `classic` (absent: 0).
-    `units`: evaluate's score units per unit of logit (default: UNITS of the
-    game, DEFAULT_UNITS for another).  Attributes it does not have are the
+    `units`: evaluate's score units per unit of logit (the game's
+    descriptor's learned_units; default DEFAULT_UNITS).  `win_bonus`: in a
+    two-sided game whose final value is a margin of points, what a won
+    (lost) end counts above (below) its margin, every learned value being
+    clamped inside it, so that a sure win by one point is worth more than
+    any position's chance (the descriptor's learned_win_bonus; 0: none;
+    ignored in a game of more sides).  Attributes it does not have are the
     base game's (encode, decode, width...)."""
     cdef cs_game g
     cdef le_ctx c
@@ -321,7 +322,7 @@ cdef class LearnedGame:
     cdef readonly str source       # where the weights came from (a path), for messages
     cdef object arrays             # the weights' arrays, kept alive while the net points into them
 
-    def __init__(self, base, net, units=None, source=""):
+    def __init__(self, base, net, units=DEFAULT_UNITS, int win_bonus=0, source=""):
         import numpy
         cdef const cs_game *b = game_from_capsule(base.capsule)
         cdef int p, s, k, n_in, hidden
@@ -371,7 +372,7 @@ cdef class LearnedGame:
         self.base = base
         self.source = source
         self.hidden = hidden
-        self.units = UNITS.get(name, DEFAULT_UNITS) if units is None else float(units)
+        self.units = float(units)
         if not self.units > 0:
             raise ValueError("units must be positive")
         mean, inv_scale, w2 = wide["mean"], wide["inv_scale"], wide["W2"]
@@ -407,7 +408,9 @@ cdef class LearnedGame:
                 self.c.net.b1f = &b1f[0]
         self.input = source_input
         self.c.units = self.units
-        self.win_bonus = WIN_BONUS.get(name, 0) if cs_two_sided(b) else 0
+        if win_bonus < 0:
+            raise ValueError("win_bonus must be 0 or positive")
+        self.win_bonus = win_bonus if cs_two_sided(b) else 0
         self.c.win_bonus = self.win_bonus
         self.c.clamp = self.win_bonus - 1 if self.win_bonus else LE_CLAMP
         self.c.equal_logit = log(1.0 / (b.num_players - 1))   # logit(1/P) = log(1 / (P - 1))

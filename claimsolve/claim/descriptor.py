@@ -24,4 +24,5 @@ GAME = GameDescriptor(
              "brawl": ("even", "cap")},
     defaults={"players": 2, "island": "standard", "variant": "standard", "brawl": "even"},
     seed_needs={"island": "random"},
+    learned_units=300.0,
 )

@@ -16,4 +16,5 @@ GAME = GameDescriptor(
     odds=Lazy("claimsolve.claimit.odds:odds"),
     player_kinds=Lazy("claimsolve.claimit.players:PLAYER_KINDS"),
     openspiel=Lazy("claimsolve.claimit.openspiel:game_from_position"),
+    learned_units=4.0,
 )

@@ -19,4 +19,6 @@ GAME = GameDescriptor(
     openspiel=Lazy("claimsolve.colorclaim.openspiel:game_from_position"),
     scores="estimated final-score margins for the player to move, in points (the static evaluation: "
            "the margin after the mover's best single move)",
+    learned_units=4.0,
+    learned_win_bonus=1000,
 )

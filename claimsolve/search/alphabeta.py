@@ -84,7 +84,7 @@ def _searcher(position, table, root_turns=0, root_seconds=0.0, evaluation=None, 
 
 
 def _as_margin(score, bonus):
-    """A score of a learned evaluation with a win bonus (claimsolve._learned.WIN_BONUS:
+    """A score of a learned evaluation with a win bonus (the game descriptor's learned_win_bonus:
     a line that reached the game's end counts its final margin m as m + bonus x sign(m),
     past every learned value) in the game's own units: past the bonus, the final
     margin; within it, the learned value as it is."""

@@ -157,6 +157,21 @@ _games = {}     # (id(base game), weights key) -> LearnedGame (which holds its b
 _GAMES_KEPT = 64
 
 
+def _scale_of(name):
+    """(score units per unit of logit, win bonus) of the learned evaluation
+    of the engine game `name`: its descriptor's learned_units and
+    learned_win_bonus, the descriptor's defaults for an engine no game of
+    the catalog names."""
+    from ..catalog import game_ids, get_game
+    from ..descriptor import GameDescriptor
+
+    if name in game_ids():
+        descriptor = get_game(name)
+        return descriptor.learned_units, descriptor.learned_win_bonus
+    fields = GameDescriptor.__dataclass_fields__
+    return fields["learned_units"].default, fields["learned_win_bonus"].default
+
+
 def learned_game(game, weights_path=None):
     """The LearnedGame of an engine's game object under the weights at
     `weights_path` (None: the shipped ones), made once and kept."""
@@ -177,7 +192,8 @@ def learned_game(game, weights_path=None):
     if found is None:
         if len(_games) >= _GAMES_KEPT:
             _games.pop(next(iter(_games)))
-        found = _games[key] = LearnedGame(game, weights, source=weights.path)
+        units, win_bonus = _scale_of(observation_info(game)[0])
+        found = _games[key] = LearnedGame(game, weights, units=units, win_bonus=win_bonus, source=weights.path)
     return found
 
 

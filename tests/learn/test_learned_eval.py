@@ -149,9 +149,14 @@ def test_won_ends_count_past_every_learned_value(games):
     margin plus the win bonus, a lost one minus it, a tie 0, and the
     learned values stay inside the bonus; Claim's and Claim It!'s ends are
     the base game's values as they are."""
-    from claimsolve._learned import WIN_BONUS
+    from claimsolve.catalog import get_game
 
-    assert WIN_BONUS == {"colorclaim": 1000}
+    # each game's scale and bonus come from its descriptor
+    assert [(get_game(g).learned_units, get_game(g).learned_win_bonus) for g in ("colorclaim", "claim", "claimit")] \
+        == [(4.0, 1000), (300.0, 0), (4.0, 0)]
+    for name, units in (("colorclaim/late-6x5.json", 4.0), ("claim/play-2p.json", 300.0),
+                        ("claimit/start-3p.json", 4.0)):
+        assert games[name][2][0][1].units == units
     position, state, nets = games["colorclaim/late-6x5.json"]
     for hidden, (weights, game) in nets.items():
         assert game.win_bonus == 1000
