@@ -77,6 +77,10 @@ class GameDescriptor:
                  (needs open_spiel), or None
     scores       what alpha-beta's static scores measure, in which units, for
                  people (claimsolve.analysis.answer_labels)
+    mcts_exploration
+                 MCTS's UCB1 constant `c` in this game where a search or a
+                 player spec gives none (docs/mcts.md); None: the engine's
+                 DEFAULT_EXPLORATION
     learned_units
                  the learned evaluation's score units per unit of logit of
                  the chance of winning (its `evaluate` scale, in the classic
@@ -122,6 +126,7 @@ class GameDescriptor:
     openspiel: Lazy = None
     match_start: Lazy = None
     scores: str = "estimated margins"
+    mcts_exploration: float = None
     learned_units: float = 100.0
     learned_win_bonus: int = 0
     render: str = None

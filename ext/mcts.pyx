@@ -149,7 +149,7 @@ cdef class Tree:
     cdef cs_move *moves
     cdef double *probs
     cdef int root_mover
-    cdef double exploration
+    cdef readonly double exploration     # the UCB1 constant c
     cdef int playout_depth
     cdef int playout_turns
     cdef double eval_scale

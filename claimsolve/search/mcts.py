@@ -10,6 +10,7 @@ import signal
 import time as _time
 
 from .. import limits
+from ..catalog import game_of
 from .._mcts import DEFAULT_EVAL_SCALE, DEFAULT_EXPLORATION, DEFAULT_PLAYOUT_TURNS, Tree, derive_seed
 from ..errors import ClaimsolveError, Interrupted
 from ..stats import wilson_interval
@@ -78,6 +79,13 @@ def _checked_options(time, iterations, seed, threads, memory_mb, exploration, pl
                       evaluation=_evaluation(evaluation))
 
 
+def default_exploration(position):
+    """The UCB1 constant of a search of `position` that is given none: its
+    game's (the descriptor's mcts_exploration), else DEFAULT_EXPLORATION."""
+    chosen = game_of(position).mcts_exploration
+    return DEFAULT_EXPLORATION if chosen is None else chosen
+
+
 class MCTSTree:
     """A search tree rooted at a position, kept between searches.
 
@@ -103,7 +111,7 @@ class MCTSTree:
         try:
             self._tree = Tree(
                 state.game, state.state_bytes(), memory_mb=memory_mb,
-                exploration=DEFAULT_EXPLORATION if exploration is None else exploration,
+                exploration=default_exploration(position) if exploration is None else exploration,
                 seed=seed, playout_depth=-1 if playout_depth is None else playout_depth,
                 eval_scale=DEFAULT_EVAL_SCALE if eval_scale is None else eval_scale,
                 chance_mover=position.player_to_move - 1, uniform_playouts=uniform_playouts,

@@ -205,6 +205,23 @@ def test_bad_options_name_the_option(options, field):
         mcts.search(START, **options)
 
 
+def test_each_game_has_its_exploration_constant():
+    """A search given no UCB1 constant takes its game's (the descriptor's
+    mcts_exploration: Claim It! 0.2), else the engine's default (0.4); one
+    given a constant, or a player spec's c=, takes that."""
+    import claimsolve
+    from claimsolve._mcts import DEFAULT_EXPLORATION
+
+    assert DEFAULT_EXPLORATION == 0.4
+    for seed, c in (("colorclaim/start-6x5.json", 0.4), ("claimit/start-3p.json", 0.2), ("claim/play-2p.json", 0.4)):
+        position = claimsolve.load(f"seeds/{seed}")
+        assert mcts.MCTSTree(position)._tree.exploration == c
+        assert mcts.MCTSTree(position, exploration=0.9)._tree.exploration == 0.9
+    player = make_player("mcts:iterations=20,c=0.7", seed=1)
+    player.choose(START)
+    assert player.tree._tree.exploration == 0.7
+
+
 # --- memory, leaf evaluation ---------------------------------------------
 def test_a_tiny_memory_still_returns_a_legal_move():
     tree = mcts.MCTSTree(START, memory_mb=0.001, seed=3)
