@@ -163,6 +163,9 @@ cdef class GameState:
 
     def in_turn(self):
         """Whether the player to move is inside a turn he began (game.h)."""
+        return self._in_turn()
+
+    cdef inline bint _in_turn(self):
         return self.g.in_turn != NULL and self.g.in_turn(self.g.ctx, self.st()) != 0
 
     def is_chance(self):
@@ -358,6 +361,10 @@ cdef class GameState:
         """Plays the legal move whose action is `action` (ValueError if none)."""
         cdef cs_move m = 0
         self._move_of_action(action, &m)
+        self._apply_move(m)
+
+    cdef inline void _apply_move(self, cs_move m):
+        """Plays `m`, a legal move of this state (unchecked)."""
         self.listed = -1
         self.g.apply(self.g.ctx, self.st(), m)
 

@@ -115,12 +115,11 @@ def spiel_apply_action(self, int action):
         self._illegal(action)
         return
     if e.anchored:
-        if gs.g.in_turn == NULL or gs.g.in_turn(gs.g.ctx, gs.st()) == 0:
+        if not gs._in_turn():
             e.anchor = gs.state_bytes()
             e.since = ()
         e.since = e.since + (action,)
-    gs.listed = -1
-    gs.g.apply(gs.g.ctx, gs.st(), m)
+    gs._apply_move(m)
     e.player = _spiel_player(e)
 
 
