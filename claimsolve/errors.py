@@ -36,6 +36,16 @@ class MoveError(ClaimsolveError):
         super().__init__(f"move '{_short(move)}': {problem}", source)
 
 
+
+class PlayerError(ClaimsolveError):
+    """A player spec the game cannot play or that is malformed: the message
+    names the spec as written (`player 'mcts:c=x': ...`)."""
+
+    def __init__(self, spec, problem, source=None):
+        self.spec = spec
+        self.problem = problem
+        super().__init__(f"player '{spec}': {problem}", source)
+
 def _short(move, width=80):
     """A move as an error quotes it: a very long one cut (the whole of a
     megabyte move would drown the line)."""

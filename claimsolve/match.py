@@ -17,7 +17,7 @@ import signal
 from dataclasses import dataclass, field
 
 from .catalog import get_game
-from .errors import ClaimsolveError, Interrupted
+from .errors import ClaimsolveError, Interrupted, PlayerError
 from .files import write_atomically
 from .player_kinds import make_player
 from .records import VERSION as RECORD_VERSION
@@ -186,9 +186,9 @@ def _choose(player, position):
         return player.choose(position)
     except ClaimsolveError as exc:
         spec = getattr(player, "spec", None)
-        if spec is None or exc.message.startswith("player '"):
+        if spec is None or isinstance(exc, PlayerError):
             raise
-        raise ClaimsolveError(f"player '{spec}': {exc.message}", source=exc.source) from None
+        raise PlayerError(spec, exc.message, source=exc.source) from None
 
 
 def play_game(start, players, rng, max_plies=10000):

@@ -11,7 +11,7 @@ import importlib.util
 
 from . import limits
 from .catalog import all_games, get_game, ids_where
-from .errors import ClaimsolveError
+from .errors import ClaimsolveError, PlayerError
 from .search.player import GENERIC_KINDS
 
 # the modules that register generic kinds; open_spiel comes with the optional `test` and `bench` extras
@@ -67,7 +67,7 @@ def parse_spec(spec):
         key, eq, value = part.partition("=")
         key, value = (key.strip(), value.strip()) if eq else ("", key.strip())
         if key in options:
-            raise ClaimsolveError(f"player '{spec}': option '{key or value}' given twice")
+            raise PlayerError(spec, f"option '{key or value}' given twice")
         options[key] = value
     return kind.strip(), options
 
@@ -97,9 +97,9 @@ def make_player(spec, seed=0, game=None):
     try:
         player = factory(options, limits.fold_seed(seed))
     except ClaimsolveError as exc:
-        raise ClaimsolveError(f"player '{spec}': {exc.message}") from None
+        raise PlayerError(spec, exc.message) from None
     except (ValueError, KeyError) as exc:
-        raise ClaimsolveError(f"player '{spec}': {exc}") from None
+        raise PlayerError(spec, str(exc)) from None
     player.spec = spec                     # who played, in game records
     return player
 
@@ -115,7 +115,7 @@ def _factory(spec, kind, game):
             if entry.plays is None or entry.plays(descriptor):
                 return entry.factory
             having = ", ".join(ids_where(entry.plays)) or "no game"
-            raise ClaimsolveError(f"player '{spec}': {kind} plays {having}, not {game}")
+            raise PlayerError(spec, f"{kind} plays {having}, not {game}")
     elif kind in GENERIC_KINDS:
         return GENERIC_KINDS[kind].factory
     owners = [each for each in all_games() if kind in _own_kinds(each)]
@@ -124,5 +124,5 @@ def _factory(spec, kind, game):
     if owners:
         having = ", ".join(owner.id for owner in owners)
         refusal = f", not {game}" if game is not None else "; name the game"
-        raise ClaimsolveError(f"player '{spec}': {kind} plays {having}{refusal}")
-    raise ClaimsolveError(f"player '{spec}': unknown kind '{kind}' (known: {', '.join(kinds(game))})")
+        raise PlayerError(spec, f"{kind} plays {having}{refusal}")
+    raise PlayerError(spec, f"unknown kind '{kind}' (known: {', '.join(kinds(game))})")

@@ -72,3 +72,29 @@ def test_bad_specs():
         run_match("colorclaim", "alphabet", "random", 2, size="3x3")
     with pytest.raises(ClaimsolveError, match="games"):
         run_match("colorclaim", "random", "random", 0, size="3x3")
+
+
+def test_a_refusal_in_play_names_the_player_once():
+    from claimsolve.errors import PlayerError
+    from claimsolve.match import play_game
+    from claimsolve.search.player import Player
+    from claimsolve.catalog import get_game
+
+    class Refuses(Player):
+        def __init__(self, error):
+            self.error = error
+            self.spec = "refuses:now"
+
+        def choose(self, position):
+            raise self.error
+
+    start = get_game("colorclaim").new(size="3x3", seed=1)
+    # a refusal of the game's is named by the player's spec, whatever its text begins with
+    for text in ("no weights for this game", "player 'x' is not a seat"):
+        with pytest.raises(PlayerError) as info:
+            play_game(start, [Refuses(ClaimsolveError(text)), Refuses(None)], None)
+        assert str(info.value) == f"player 'refuses:now': {text}"
+    # one that names a player already is not named twice
+    with pytest.raises(PlayerError) as info:
+        play_game(start, [Refuses(PlayerError("mcts:c=x", "option 'c': not a number")), Refuses(None)], None)
+    assert str(info.value) == "player 'mcts:c=x': option 'c': not a number"
