@@ -699,6 +699,7 @@ def _canonical_values_code(uint64_t white_able, uint64_t black_able, int used):
     return canonical_code(white_able, black_able & ~white_able, <uint64_t> (used & 63))
 
 
+include "eval_net.pxi"
 include "claimit_turn_win.pxi"
 
 

@@ -19,21 +19,6 @@ emptied at each call (a new generation number, not a memset).  No bounds prune i
 bound spaces, not a learned value.
 """
 
-cdef extern from "eval_net.h" nogil:
-    ctypedef struct cs_eval_net:
-        int planes
-        int cells
-        int scalars
-        int n_in
-        int hidden
-        const double *mean
-        const double *inv_scale
-        const double *w1
-        const double *b1
-        const double *w2
-        double b2
-    double cs_net_logit(const cs_eval_net *net, const cs_game *g, const void *st, int player)
-
 cdef enum:
     WIN_LOAD_PERCENT = 75
 
@@ -166,46 +151,15 @@ cdef class WinTurnSolver:
     cdef readonly double memory_mb
 
     def __init__(self, ClaimItGame game, net, double memory_mb=64):
-        import numpy
         cdef const cs_game *g = &game.block.game
-        cdef const double[::1] mean, inv_scale, w1, b1, w2
-        cdef int n_in = g.obs_planes + g.obs_scalars
         cdef uint64_t size = 1024
-        wide = {key: numpy.ascontiguousarray(numpy.asarray(net[key], dtype=numpy.float32), dtype=numpy.float64)
-                for key in ("mean", "scale", "W1", "b1", "W2")}
-        hidden = wide["b1"].shape[0] if wide["b1"].ndim == 1 else -1
-        if (wide["mean"].shape != (n_in,) or wide["scale"].shape != (n_in,) or hidden < 0
-                or wide["W1"].shape != (hidden, n_in)
-                or wide["W2"].shape != ((hidden,) if hidden > 0 else (n_in,))):
-            raise ValueError("weights of the wrong shapes for this Claim It! game (%d features)" % n_in)
-        if not numpy.all(wide["scale"] != 0):
-            raise ValueError("weights: scale has a zero entry")
         if not 1 <= memory_mb <= 65536:
             raise ValueError("memory_mb: 1 to 65536, not %r" % memory_mb)
-        wide["inv_scale"] = 1.0 / wide["scale"]
-        wide["W1"] = numpy.ascontiguousarray(wide["W1"].reshape(-1))
-        self.arrays = wide
+        self.arrays = fill_eval_net(g, net, &self.w.net)
         self.game = game
         self.memory_mb = memory_mb
-        mean, inv_scale, w2 = wide["mean"], wide["inv_scale"], wide["W2"]
         self.w.ctx = &game.block.ctx
         self.w.game = g
-        self.w.net.planes = g.obs_planes
-        self.w.net.cells = g.obs_height * g.obs_width
-        self.w.net.scalars = g.obs_scalars
-        self.w.net.n_in = n_in
-        self.w.net.hidden = hidden
-        self.w.net.mean = &mean[0]
-        self.w.net.inv_scale = &inv_scale[0]
-        self.w.net.w2 = &w2[0]
-        if hidden > 0:
-            w1, b1 = wide["W1"], wide["b1"]
-            self.w.net.w1 = &w1[0]
-            self.w.net.b1 = &b1[0]
-        else:
-            self.w.net.w1 = NULL
-            self.w.net.b1 = NULL
-        self.w.net.b2 = float(numpy.float32(net["b2"]))
         while size * 2 * sizeof(win_entry) <= memory_mb * 1048576.0:
             size *= 2
         self.w.size = size

@@ -30,7 +30,7 @@
  * CS_NET_MAX_OBS floats, the features to one of CS_NET_MAX_IN doubles, the
  * hidden sums to one of CS_NET_MAX_HIDDEN; a game instance whose observation
  * or features are larger, or a net with more units, is refused where the net
- * is made (ext/learned.pyx).  Sums and products run in double.
+ * is made (ext/eval_net.pxi).  Sums and products run in double.
  */
 #ifndef CLAIMSOLVE_EVAL_NET_H
 #define CLAIMSOLVE_EVAL_NET_H
