@@ -8,21 +8,31 @@ Every starting position is played once per team, A's team rotating through
 them: with two teams, twice with the teams swapped.  A game's points for A are those of A's
 seats (Position.points(): 1 for a win, shared equally among tied winning
 teams, 0 for a loss; allies score alike).
+
+A game the rules do not end is **adjudicated** a draw shared equally among
+the teams: in a game without dice when the whole position (board, seat to
+move and the rules' counters) comes round a third time (Claim's draw rule
+counts from the last capture or tower placed or swapped, so two teams
+swapping a tower back and forth go on forever), and in any game at
+MAX_PLIES plies.  Its record says so (records.adjudicated_result).
 """
 import contextlib
 import itertools
 import json
 import random
 import signal
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .catalog import get_game
 from .errors import ClaimsolveError, Interrupted, PlayerError
 from .files import write_atomically
 from .player_kinds import make_player
-from .records import VERSION as RECORD_VERSION
+from .records import VERSION as RECORD_VERSION, adjudicated_result
 from .stats import elo, json_elo, wilson_interval
 
+MAX_PLIES = 10_000      # a game still going after this many plies is adjudicated
+REPEATS = 3             # ... and one whose whole position comes round this often (no dice)
 
 
 @dataclass
@@ -36,6 +46,7 @@ class GameRecord:
     final: dict = None   # the final position's JSON
     players: list = None     # who played each seat (a player spec), seat 1 first
     winners: list = None     # the final position's winners (seats)
+    adjudicated: str = None  # why a game the rules did not end was scored as a draw
 
     @property
     def a_seat(self):
@@ -56,6 +67,8 @@ class GameRecord:
             result = {"points": [float(p) for p in self.points]}
             if self.winners is not None:
                 result["winners"] = list(self.winners)
+            if self.adjudicated is not None:
+                result["adjudicated"] = self.adjudicated
         out["result"] = result
         out["a_seats"] = list(self.a_seats)
         return out
@@ -75,10 +88,12 @@ class MatchResult:
     keep_records: bool = True
     interrupted: bool = False   # Ctrl-C stopped the match: the games finished before it
     counts: list = field(default_factory=lambda: [0, 0.0, 0, 0])   # games, A's points, wins, losses
+    adjudicated: int = 0        # games the rules did not end, scored as draws (play_game)
 
     def add(self, record):
         """Counts a finished game (and keeps its record, with keep_records)."""
         points = record.a_points
+        self.adjudicated += record.adjudicated is not None
         self.counts[0] += 1
         self.counts[1] += points
         self.counts[2] += points == 1
@@ -147,7 +162,7 @@ class MatchResult:
             "game": self.game, "a": self.a, "b": self.b, "players": self.players,
             "games": self.games, "wins": wins, "draws": draws, "losses": losses,
             "score": round(self.score, 4), "ci95": [round(lo, 4), round(hi, 4)],
-            "expected_share": round(self.expected_share, 4),
+            "expected_share": round(self.expected_share, 4), "adjudicated": self.adjudicated,
         }
         if self.teams == 2:
             elo_lo, elo_hi = self.elo_interval()
@@ -191,16 +206,21 @@ def _choose(player, position):
         raise PlayerError(spec, exc.message, source=exc.source) from None
 
 
-def play_game(start, players, rng, max_plies=10000):
+def play_game(start, players, rng, max_plies=MAX_PLIES):
     """Plays one game from `start` with `players` (one per seat, 0-based
-    list).  Chance is resolved with `rng`.  Returns (moves, final position)."""
+    list).  Chance is resolved with `rng`.  Returns (moves, final position,
+    adjudicated): `adjudicated` None when the rules ended the game, else why
+    it was stopped (the module's docstring; records.adjudicated_result
+    scores it)."""
     for player in players:
         player.reset()
     position = start
     moves = []
+    referee = Adjudicator(max_plies)
     while not position.is_over():
-        if len(moves) >= max_plies:
-            raise ClaimsolveError(f"match: a game went past {max_plies} plies")
+        why = referee.why_stop(position, len(moves))
+        if why is not None:
+            return moves, position, why
         seat = position.player_to_move
         move = _choose(players[seat - 1], position)
         move = position.resolve_chance(move, rng)
@@ -208,7 +228,39 @@ def play_game(start, players, rng, max_plies=10000):
             player.observe(position, move)
         position = position.play(move)
         moves.append(move)
-    return moves, position
+    return moves, position, None
+
+
+class Adjudicator:
+    """When to stop a game the rules have not ended (the module's
+    docstring): ask `why_stop` before each move."""
+
+    def __init__(self, max_plies=MAX_PLIES):
+        self.max_plies = max_plies
+        self.seen = Counter()
+
+    def why_stop(self, position, plies):
+        """None to play on, else the reason to adjudicate the game after
+        `plies` moves at `position`."""
+        if plies >= self.max_plies:
+            return f"no end after {self.max_plies:,} plies"
+        if not position.has_chance:          # with dice a position may well come round again
+            self.seen[position] += 1
+            if self.seen[position] == REPEATS:
+                return f"the same position a {_ordinal(REPEATS)} time, ply {plies}"
+        return None
+
+
+def _ordinal(n):
+    return {2: "second", 3: "third", 4: "fourth"}.get(n, f"{n}th")
+
+
+def game_result(final, adjudicated):
+    """(points per seat, winners) of a game play_game returned."""
+    result = adjudicated_result(final, adjudicated) if adjudicated else None
+    if result is None:
+        return [float(p) for p in final.points()], list(final.winners())
+    return result["points"], result["winners"]
 
 
 def run_match(game, spec_a, spec_b, games, players=None, size=None, island=None, variant=None,
@@ -242,12 +294,13 @@ def run_match(game, spec_a, spec_b, games, players=None, size=None, island=None,
             lineup = [make_player(spec_a if seat in a_seats else spec_b, seed=_player_seed(seed, index, seat),
                                   game=game)
                       for seat in range(1, start.num_players + 1)]
-            moves, final = play_game(start, lineup, rng)
+            moves, final, adjudicated = play_game(start, lineup, rng)
+            points, winners = game_result(final, adjudicated)
             record = GameRecord(start=start.to_json(), a_seats=a_seats, moves=moves,
-                                points=list(final.points()), final=final.to_json() if keep_records else None,
+                                points=points, final=final.to_json() if keep_records else None,
                                 players=[spec_a if seat in a_seats else spec_b
                                          for seat in range(1, start.num_players + 1)],
-                                winners=list(final.winners()))
+                                winners=winners, adjudicated=adjudicated)
             with sigint_deferred():
                 if on_game is not None:
                     on_game(record)

@@ -45,6 +45,7 @@ MAX_COMMENT = 10_000          # characters of one comment
 MAX_EVAL = 4_000              # characters of one node's "eval" as JSON
 MAX_PLIES = 100_000           # moves of one game, variations included
 MAX_DEPTH = 16                # variations within variations
+MAX_REASON = 200              # characters of an adjudication's reason
 
 
 class RecordError(ClaimsolveError):
@@ -224,6 +225,18 @@ class GameRecord:
 def result_of(position):
     """The result of a finished game: {"points": per seat, "winners": seats}."""
     return {"points": [float(p) for p in position.points()], "winners": list(position.winners())}
+
+
+def adjudicated_result(position, why):
+    """The result of a game that a match stopped where the rules had not
+    ended it (claimsolve.match.play_game says `why`): a draw shared equally
+    among the teams, no winners, and the reason."""
+    teams = position.teams()
+    points = [0.0] * position.num_players
+    for team in teams:
+        for seat in team:
+            points[seat - 1] = 1.0 / len(teams)
+    return {"points": points, "winners": [], "adjudicated": why}
 
 
 def dumps(record):
@@ -501,18 +514,29 @@ def _text(value, where, fail):
 def _result(value, final, fail):
     if value is None:
         return result_of(final) if final.is_over() else None
-    if not final.is_over():
-        fail("field 'result': the game is not over after its moves (null while it is not)")
-    expected = result_of(final)
-    if not isinstance(value, dict) or set(value) - {"points", "winners"}:
+    adjudicated = isinstance(value, dict) and "adjudicated" in value
+    if adjudicated:
+        why = value["adjudicated"]
+        if final.is_over():
+            fail("field 'result.adjudicated': the game is over after its moves, by the rules")
+        if not isinstance(why, str) or not why.strip() or len(why) > MAX_REASON:
+            fail(f"field 'result.adjudicated': the reason, text of 1 to {MAX_REASON} characters, not {shown(why)}")
+        expected = adjudicated_result(final, why)
+    elif not final.is_over():
+        fail("field 'result': the game is not over after its moves (null while it is not, or "
+             "{\"adjudicated\": why, ...} where a match stopped it)")
+    else:
+        expected = result_of(final)
+    if not isinstance(value, dict) or set(value) - {"points", "winners", "adjudicated"}:
         fail(f"field 'result': {{\"points\": [...], \"winners\": [...]}}, not {shown(value)}")
+    whose = "adjudicated draw" if adjudicated else "final position"
     points = value.get("points")
     if points is not None and (not isinstance(points, list) or
                                [_number(p) for p in points] != expected["points"]):
-        fail(f"field 'result.points': {shown(points)} is not the final position's {expected['points']}")
+        fail(f"field 'result.points': {shown(points)} is not the {whose}'s {expected['points']}")
     winners = value.get("winners")
     if winners is not None and winners != expected["winners"]:
-        fail(f"field 'result.winners': {shown(winners)} is not the final position's {expected['winners']}")
+        fail(f"field 'result.winners': {shown(winners)} is not the {whose}'s {expected['winners']}")
     return expected
 
 

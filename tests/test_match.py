@@ -1,12 +1,15 @@
 """Engine matches: seats, points, confidence and the saved games."""
+import itertools
 import json
 import math
+from pathlib import Path
 
 import pytest
 
 from claimsolve.errors import ClaimsolveError
 from claimsolve.match import MatchResult, GameRecord, run_match, save_games
 from claimsolve.positions import from_dict
+from claimsolve.search.player import Player
 
 
 def test_colorclaim_match_swaps_seats_and_replays(tmp_path):
@@ -77,7 +80,6 @@ def test_bad_specs():
 def test_a_refusal_in_play_names_the_player_once():
     from claimsolve.errors import PlayerError
     from claimsolve.match import play_game
-    from claimsolve.search.player import Player
     from claimsolve.catalog import get_game
 
     class Refuses(Player):
@@ -98,3 +100,65 @@ def test_a_refusal_in_play_names_the_player_once():
     with pytest.raises(PlayerError) as info:
         play_game(start, [Refuses(PlayerError("mcts:c=x", "option 'c': not a number")), Refuses(None)], None)
     assert str(info.value) == "player 'mcts:c=x': option 'c': not a number"
+
+
+class _Script(Player):
+    """Plays the next move of a script that the seats share."""
+
+    def __init__(self, script):
+        self.script = script
+
+    def choose(self, position):
+        return next(self.script)
+
+
+CYCLE = Path(__file__).parent / "data" / "claim-4p-tower-swap-cycle.json"
+
+
+def test_a_round_the_rules_never_end_is_adjudicated_a_draw(tmp_path):
+    from claimsolve.match import GameRecord as MatchRecord, game_result, play_game
+    from claimsolve.records import load
+
+    data = json.loads(CYCLE.read_text())
+    start = from_dict(data["start"])
+    script = itertools.cycle(data["cycle"])
+    players = [_Script(script) for _ in range(4)]
+    moves, final, adjudicated = play_game(start, players, None)
+    # the whole position comes round every 48 plies: stopped the third time it is seen
+    assert not final.is_over() and final == start and len(moves) == 96
+    assert adjudicated == "the same position a third time, ply 96"
+    points, winners = game_result(final, adjudicated)
+    assert points == [0.5] * 4 and winners == []
+    # the record says so, and reads back (the reader checks the draw's points)
+    record = MatchRecord(start=data["start"], a_seats=[1, 3], moves=moves, points=points, winners=winners,
+                         adjudicated=adjudicated)
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(record.to_json()) + "\n")
+    read = load(str(path))[0]
+    assert read.result == {"points": [0.5] * 4, "winners": [], "adjudicated": adjudicated}
+    # and at the ply cap (the only stop in a game with dice) whatever comes before
+    script = itertools.cycle(data["cycle"])
+    players = [_Script(script) for _ in range(4)]
+    moves, final, adjudicated = play_game(start, players, None, max_plies=50)
+    assert len(moves) == 50 and adjudicated == "no end after 50 plies"
+
+
+def test_an_adjudication_is_checked_when_read(tmp_path):
+    from claimsolve.records import load
+
+    data = json.loads(CYCLE.read_text())
+    line = {"record": 1, "game": "claim", "start": data["start"], "moves": data["cycle"][:10]}
+    cases = [
+        ({"points": [0.5] * 4, "winners": []}, "the game is not over after its moves"),
+        ({"points": [1.0, 0.0, 1.0, 0.0], "winners": [], "adjudicated": "x"},
+         "field 'result.points': [1.0, 0.0, 1.0, 0.0] is not the adjudicated draw's [0.5, 0.5, 0.5, 0.5]"),
+        ({"points": [0.5] * 4, "winners": [1], "adjudicated": "x"}, "field 'result.winners'"),
+        ({"points": [0.5] * 4, "adjudicated": ""}, "field 'result.adjudicated': the reason"),
+        ({"points": [0.5] * 4, "adjudicated": 7}, "field 'result.adjudicated': the reason"),
+    ]
+    for result, message in cases:
+        path = tmp_path / "bad.jsonl"
+        path.write_text(json.dumps(dict(line, result=result)) + "\n")
+        with pytest.raises(ClaimsolveError) as info:
+            load(str(path))
+        assert message in str(info.value) and "\n" not in str(info.value)

@@ -290,7 +290,9 @@ def match_text(result):
     lines = [
         f"{result.game}: A = {result.a}  vs  B = {result.b}  ({seats}, {result.games} "
         f"game{'' if result.games == 1 else 's'})",
-        f"A: {wins} won, {draws} drawn (shared), {losses} lost",
+        f"A: {wins} won, {draws} drawn (shared), {losses} lost" + (
+            f" ({result.adjudicated} of the draws adjudicated: the rules did not end them)"
+            if result.adjudicated else ""),
         f"A's score: {result.score:.3f} points per game (95% CI {lo:.3f} to {hi:.3f}); "
         f"equal strength would score {result.expected_share:.3f}",
     ]

@@ -17,7 +17,7 @@ from collections import Counter
 from .. import limits, solve
 from ..catalog import get_game, ids_where
 from ..errors import ClaimsolveError
-from ..match import _player_seed, play_game, starting_positions
+from ..match import _player_seed, game_result, play_game, starting_positions
 from ..player_kinds import make_player
 from . import schema, stats
 
@@ -371,8 +371,8 @@ class MatchStudy(StudyKind):
         lineup = [make_player(params["a"] if seat in a_seats else params["b"],
                               seed=_player_seed(seed, index, seat), game=game)
                   for seat in range(1, start.num_players + 1)]
-        moves, final = play_game(start, lineup, random.Random(_player_seed(seed, index, 0)))
-        points = [float(p) for p in final.points()]
+        moves, final, adjudicated = play_game(start, lineup, random.Random(_player_seed(seed, index, 0)))
+        points, _winners = game_result(final, adjudicated)      # a game the rules did not end: a draw
         return {"start_seed": seed + k if _seeded(game) else None, "a_seats": a_seats,
                 "first": start.player_to_move, "points": points, "a_points": points[a_seats[0] - 1],
                 "plies": len(moves), "moves": list(moves)}
@@ -634,9 +634,10 @@ class PoliciesStudy(StudyKind):
         start = _start(params, rnd, cache)
         lineup = [make_player(spec, seed=_player_seed(seed, index, seat), game=game)
                   for seat, spec in enumerate(seating, 1)]
-        moves, final = play_game(start, lineup, random.Random(_player_seed(seed, index, 0)))
+        moves, final, adjudicated = play_game(start, lineup, random.Random(_player_seed(seed, index, 0)))
+        points, _winners = game_result(final, adjudicated)      # a game the rules did not end: a draw
         return {"round": rnd, "start_seed": seed + rnd if _seeded(game) else None, "seating": seating,
-                "first": start.player_to_move, "points": [float(p) for p in final.points()],
+                "first": start.player_to_move, "points": points,
                 "plies": len(moves)}
 
     derived = ("rounds", "per_round", "seats")     # parameters no option sets

@@ -28,12 +28,12 @@ import zlib
 from .. import limits
 from ..catalog import get_game
 from ..errors import ClaimsolveError
-from ..match import _player_seed
+from ..match import MAX_PLIES as MATCH_MAX_PLIES, Adjudicator, _player_seed, game_result
 from ..player_kinds import make_player
 from . import schema, stats
 from .kinds import MAX_TASKS, StudyKind, _first_start, _options_text, _seeded, _spread, _start
 
-MAX_PLIES = 10_000
+MAX_PLIES = MATCH_MAX_PLIES      # a game still going after this many is adjudicated a draw
 
 
 def _blob(column):
@@ -156,9 +156,11 @@ class SelfplayStudy(StudyKind):
         for player in lineup:
             player.reset()
         position, moves, states, movers, values = start, [], [], [], []
+        referee, adjudicated = Adjudicator(MAX_PLIES), None
         while not position.is_over():
-            if len(moves) >= MAX_PLIES:
-                raise ClaimsolveError(f"study selfplay: a game went past {MAX_PLIES} plies")
+            adjudicated = referee.why_stop(position, len(moves))
+            if adjudicated is not None:          # the rules would not end it: a draw (claimsolve.match)
+                break
             seat = position.player_to_move
             states.append(position.engine_state().state_bytes())
             movers.append(seat)
@@ -176,7 +178,7 @@ class SelfplayStudy(StudyKind):
             raise ClaimsolveError(f"study selfplay: {game}'s engine states differ in size ({sorted(sizes)})")
         size = sizes.pop() if sizes else len(start.engine_state().state_bytes())
         return {"start_seed": seed + k if _seeded(game) else None, "seating": seating,
-                "first": start.player_to_move, "points": [float(p) for p in position.points()],
+                "first": start.player_to_move, "points": game_result(position, adjudicated)[0],
                 "plies": len(moves), "start": json.dumps(start.to_json(), separators=(",", ":")),
                 "moves": list(moves), "positions": len(states), "state_size": size,
                 "states": zlib.compress(b"".join(states), 6), "movers": movers, "values": values}

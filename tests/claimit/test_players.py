@@ -102,7 +102,8 @@ def test_optimum_player_proves_rolling_by_the_lower_bound(monkeypatch):
 def test_matches_play_to_the_end_with_every_kind():
     start = claimsolve.new("claimit", players=3)
     lineup = [make_player("random", seed=1), make_player("threshold:3"), make_player("risk:0.3")]
-    moves, final = play_game(start, lineup, random.Random(2))
+    moves, final, adjudicated = play_game(start, lineup, random.Random(2))
+    assert adjudicated is None
     assert final.is_over()
     assert abs(sum(final.points()) - 1.0) < 1e-12
     assert any(m.startswith("roll:") for m in moves)
