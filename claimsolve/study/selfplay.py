@@ -208,6 +208,8 @@ class SelfplayStudy(StudyKind):
                "b": params["b"], "seats": seats, "games": n, "positions": positions, "valued": valued,
                "by_seat": {str(seat + 1): stats.mean_points(totals[seat], n) for seat in range(seats)},
                "first_mover": stats.mean_points(first_total, n),
+               # a seat's points when every seat scores alike: 1 / seats, 1 / teams where allies share a win
+               "equal_share": round(sum(sum(row["points"]) for row in rows) / (n * seats), 4) if n else None,
                "plies_mean": round(sum(row["plies"] for row in rows) / n, 1) if n else None,
                "state_bytes": sum(len(row["states"]) for row in rows),
                "seconds": _spread(sorted(row["seconds"] for row in rows))}
@@ -231,7 +233,7 @@ class SelfplayStudy(StudyKind):
                                   for seat, p in summary["by_seat"].items()))
         first = summary["first_mover"]
         lines.append(f"The first to move scores {first['mean']:.3f}, 95% {first['ci95'][0]:.3f} to "
-                     f"{first['ci95'][1]:.3f} (equal share {1 / summary['seats']:.3f})")
+                     f"{first['ci95'][1]:.3f} (equal share {summary['equal_share']:.3f})")
         for spec, p in (summary.get("by_spec") or {}).items():
             lines.append(f"  {spec}: {p['mean']:.3f} a seat-game, 95% {p['ci95'][0]:.3f} to {p['ci95'][1]:.3f}")
         if summary["seconds"]:

@@ -82,7 +82,21 @@ def test_a_selfplay_study_resumes_and_records_every_position(selfplay_db):
         assert position.is_over() and row["points"] == [float(p) for p in position.points()]
     assert valued > 0
     text = study.report(db)["text"]
-    assert "16 games" in text and "positions" in text
+    assert "16 games" in text and "positions" in text and "(equal share 0.500)" in text
+
+
+def test_the_equal_share_of_a_seat_counts_teams():
+    from claimsolve.study.selfplay import SelfplayStudy
+
+    def rows(points):
+        return [{"seating": ["a"] * len(p), "points": p, "first": 1, "positions": 0, "values": [], "plies": 1,
+                 "states": b"", "seconds": 1.0} for p in points]
+
+    params = {"game": "claim", "a": "a", "b": None, "seats": 4}
+    teams = SelfplayStudy().summary(params, rows([[1.0, 0.0, 1.0, 0.0], [0.5, 0.5, 0.5, 0.5]]), 2)
+    assert teams["equal_share"] == 0.5                    # two teams of two: a seat scores its team's points
+    three = SelfplayStudy().summary(dict(params, seats=3), rows([[0.0, 1.0, 0.0], [0.5, 0.5, 0.0]]), 2)
+    assert three["equal_share"] == pytest.approx(1 / 3, abs=1e-4)
 
 
 def test_train_writes_weights_whose_predictions_are_the_forward_pass(selfplay_db, tmp_path):
@@ -218,7 +232,7 @@ def test_bad_input_is_one_line_and_nothing_is_overwritten(selfplay_db, tmp_path)
 
 
 def test_the_shipped_weights_load_and_say_how_they_were_made():
-    expected = {("claimit", 3), ("colorclaim", 2), ("claim", 2), ("claim", 3)}
+    expected = {("claimit", 3), ("colorclaim", 2), ("claim", 2), ("claim", 3), ("claim", 4)}
     for game, players in expected:
         path = model.shipped_path(game, players)
         assert path is not None, (game, players)
@@ -230,7 +244,7 @@ def test_the_shipped_weights_load_and_say_how_they_were_made():
         # documented: the command that made it and its study's
         text = (Path(__file__).resolve().parents[2] / "docs" / "learning.md").read_text()
         assert w["made_by"] in text and f"{game}-{players}p.npz" in text
-    assert model.shipped_path("claim", 4) is None
+    assert model.shipped_path("claimit", 2) is None
 
 
 def test_the_help_lists_train_with_a_whole_line():
