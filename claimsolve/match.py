@@ -257,9 +257,9 @@ def _ordinal(n):
 
 def game_result(final, adjudicated):
     """(points per seat, winners) of a game play_game returned."""
-    result = adjudicated_result(final, adjudicated) if adjudicated else None
-    if result is None:
+    if adjudicated is None:
         return [float(p) for p in final.points()], list(final.winners())
+    result = adjudicated_result(final, adjudicated)
     return result["points"], result["winners"]
 
 
