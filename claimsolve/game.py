@@ -121,7 +121,12 @@ class Position(ABC):
     def points(self):
         """Match points per seat: 1 for a win, shared equally among the
         winning teams; every seat of a team gets its team's points."""
-        won = set(self.winners())
+        return self.shared_points(self.winners())
+
+    def shared_points(self, seats):
+        """Match points per seat when the teams of `seats` share a win
+        equally (every seat: a draw among all the teams)."""
+        won = set(seats)
         winning = [team for team in self.teams() if won.intersection(team)]
         points = [0.0] * self.num_players
         for team in winning:

@@ -231,12 +231,8 @@ def adjudicated_result(position, why):
     """The result of a game that a match stopped where the rules had not
     ended it (claimsolve.match.play_game says `why`): a draw shared equally
     among the teams, no winners, and the reason."""
-    teams = position.teams()
-    points = [0.0] * position.num_players
-    for team in teams:
-        for seat in team:
-            points[seat - 1] = 1.0 / len(teams)
-    return {"points": points, "winners": [], "adjudicated": why}
+    points = position.shared_points(range(1, position.num_players + 1))
+    return {"points": [float(p) for p in points], "winners": [], "adjudicated": why}
 
 
 def dumps(record):

@@ -50,7 +50,6 @@ MAX_OBS = CS_NET_MAX_OBS
 MAX_IN = CS_NET_MAX_IN
 MAX_HIDDEN = CS_NET_MAX_HIDDEN
 FORMAT_MOVER_VIEW = "claimsolve-eval-2"    # the weights format whose two-sided value is the mover's view
-INPUTS = NET_INPUTS
 CLAMP = LE_CLAMP
 # score units per unit of logit where the caller gives none (each game's own are
 # in its descriptor: learned_units, docs/learning.md)

@@ -28,12 +28,10 @@ import zlib
 from .. import limits
 from ..catalog import get_game
 from ..errors import ClaimsolveError
-from ..match import MAX_PLIES as MATCH_MAX_PLIES, Adjudicator, _player_seed, game_result
+from ..match import MAX_PLIES, Adjudicator, _player_seed, game_result
 from ..player_kinds import make_player
 from . import schema, stats
 from .kinds import MAX_TASKS, StudyKind, _first_start, _options_text, _seeded, _spread, _start
-
-MAX_PLIES = MATCH_MAX_PLIES      # a game still going after this many is adjudicated a draw
 
 
 def _blob(column):
