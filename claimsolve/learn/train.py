@@ -64,7 +64,16 @@ from when that seat is the mover (NaN otherwise)."""
     from ..positions import loads
     from ..study.selfplay import unpack_states
 
-    xs, ys, games, values, shape = [], [], [], [], None
+    # one float32 array filled in place: a Python array object per example
+    # would cost several times the features themselves (20,000 Claim It!
+    # games seen from 3 seats are 12 million examples)
+    per_position = None if seats == "all" else 1
+    total = sum(len(row["movers"]) * (per_position or len(row["points"])) for row in rows)
+    x, n = None, 0
+    y = np.empty(total, dtype=np.float64)
+    games = np.empty(total, dtype=np.int64)
+    values = np.empty(total, dtype=np.float64)
+    shape = None
     for row in rows:
         try:
             game = loads(row["start"]).engine_game()
@@ -82,14 +91,17 @@ from when that seat is the mover (NaN otherwise)."""
                 raise ClaimsolveError(f"table 'tasks', row id {row['id']}: its observations have the shape "
                                       f"{state.observation_shape}, the others {shape}", db)
             for seat in (range(len(row["points"])) if seats == "all" else (mover - 1,)):
-                xs.append(model.features(state, seat, input, classic))
-                ys.append(row["points"][seat])
-                games.append(row["id"])
-                values.append(value if value is not None and seat == mover - 1 else math.nan)
-    if not xs:
+                example = model.features(state, seat, input, classic)
+                if x is None:
+                    x = np.empty((total, len(example)), dtype=np.float32)
+                x[n] = example
+                y[n] = row["points"][seat]
+                games[n] = row["id"]
+                values[n] = value if value is not None and seat == mover - 1 else math.nan
+                n += 1
+    if not n:
         raise ClaimsolveError("option '--db': the study's games hold no position to learn from", db)
-    return (np.stack(xs), np.asarray(ys, dtype=np.float64), np.asarray(games), np.asarray(values, dtype=np.float64),
-            shape)
+    return x[:n], y[:n], games[:n], values[:n], shape
 
 
 def split_games(game_ids, seed, share=HELD_OUT):
@@ -120,13 +132,16 @@ def fit(x, y, hidden=16, epochs=20, seed=0, lr=None, l2=L2):
     """The model's arrays fitted to features x (float[N, n_in]) and rewards
     y (0 to 1): {mean, scale, W1, b1, W2, b2} as float32."""
     rng = np.random.default_rng(seed)
-    x = np.asarray(x, dtype=np.float64)
+    x = np.asarray(x)
+    if x.dtype not in (np.float32, np.float64):
+        x = x.astype(np.float64)
     y = np.asarray(y, dtype=np.float64)
     n, n_in = x.shape
-    mean = x.mean(0)
-    scale = x.std(0)
+    # in float64 as if x were, without a float64 copy of x: each batch is
+    # standardised when it is drawn (the same arithmetic, a batch's memory)
+    mean = x.mean(0, dtype=np.float64)
+    scale = x.std(0, dtype=np.float64)
     scale[scale < 1e-6] = 1.0
-    z = (x - mean) / scale
     prior = min(max(y.mean(), 1e-3), 1 - 1e-3)
     params = {"W2": np.zeros(hidden if hidden else n_in), "b2": np.array(math.log(prior / (1 - prior)))}
     if hidden:
@@ -141,7 +156,7 @@ def fit(x, y, hidden=16, epochs=20, seed=0, lr=None, l2=L2):
         order = rng.permutation(n)
         for begin in range(0, n, BATCH):
             batch = order[begin:begin + BATCH]
-            zb, yb = z[batch], y[batch]
+            zb, yb = (x[batch].astype(np.float64) - mean) / scale, y[batch]
             if hidden:
                 pre = zb @ params["W1"].T + params["b1"]
                 h = np.maximum(pre, 0.0)
@@ -165,6 +180,14 @@ def fit(x, y, hidden=16, epochs=20, seed=0, lr=None, l2=L2):
     return {"mean": mean.astype(f32), "scale": scale.astype(f32),
             "W1": params.get("W1", np.zeros((0, n_in))).astype(f32), "b1": params.get("b1", np.zeros(0)).astype(f32),
             "W2": params["W2"].astype(f32), "b2": np.array(params["b2"], dtype=f32)}
+
+
+def _predict(weights, x, mask, chunk=1 << 18):
+    """model.predict of the rows of x in `mask`, a chunk at a time (its
+    float64 copies are a chunk's, not the whole data's)."""
+    rows = np.flatnonzero(mask)
+    return np.concatenate([model.predict(weights, x[rows[begin:begin + chunk]])
+                           for begin in range(0, len(rows), chunk)] or [np.zeros(0)])
 
 
 def _losses(p, y):
@@ -246,8 +269,8 @@ def train(game, db, out, hidden=16, epochs=20, seed=0, seats="mover", force=Fals
     if version2:
         weights.update({"input": input, "height": height, "width": width, "planes": planes, "scalars": scalars,
                         "classic": classic})
-    p_val, y_val = model.predict(weights, x[held]), y[held]
-    p_fit = model.predict(weights, x[~held])
+    p_val, y_val = _predict(weights, x, held), y[held]
+    p_fit = _predict(weights, x, ~held)
     prior = float(np.clip(y[~held].mean(), 1e-6, 1 - 1e-6))
     baseline = np.full(len(y_val), prior)
     val = {"log_loss": model.log_loss(p_val, y_val), "accuracy": accuracy(p_val, y_val),

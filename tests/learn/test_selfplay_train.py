@@ -163,6 +163,17 @@ def test_the_trainer_recovers_a_known_logistic_model():
     assert model.log_loss(model.predict(weights, x[15000:]), y[15000:]) < model.log_loss(p[15000:], y[15000:]) + 0.02
 
 
+def test_float32_features_fit_as_their_float64_copy_would():
+    # train keeps the data in float32 and standardises a batch at a time: the arithmetic
+    # (so the weights, to the last bit) must be what a float64 copy of the whole data gives
+    rng = np.random.default_rng(5)
+    x = (rng.normal(size=(3000, 6)) * [1, 3, 0.1, 7, 1, 2] + [0, 4, -1, 50, 0, 0]).astype(np.float32)
+    y = (rng.random(3000) < 1 / (1 + np.exp(-x[:, 0]))).astype(float)
+    small, wide = fit(x, y, hidden=4, epochs=2, seed=2), fit(x.astype(np.float64), y, hidden=4, epochs=2, seed=2)
+    assert all(np.array_equal(small[key], wide[key]) for key in wide)
+    assert not np.array_equal(small["W1"], fit(x, y, hidden=4, epochs=2, seed=3)["W1"])
+
+
 def test_held_out_games_are_whole_games():
     games = np.repeat(np.arange(30), 7)
     held = split_games(games, seed=4)
