@@ -127,7 +127,7 @@ def solve_win(position, time=DEFAULT_TIME, weights=None, memory_mb=WIN_MEMORY_MB
     return out
 
 
-def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB, threads=1):
+def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB, threads=1, weights=None):
     """Expectimax of the rest of this turn for one objective, within `time`
     seconds and a table of `memory_mb` MB, on `threads` (1 or 2) threads
     sharing the table (the values are the same; with 2 the states counted
@@ -138,9 +138,10 @@ def solve(position, objective, time=DEFAULT_TIME, memory_mb=DEFAULT_MEMORY_MB, t
     why the whole turn did not fit (stopped_by: "time" or "memory"),
     "lower_bound": {"rolls": d, "value", "decisions"} (or None), "states",
     "seconds"}: the best play with at most d more rolls, which the optimum
-    can only beat.  objective "win": solve_win (its own table)."""
+    can only beat.  objective "win": solve_win (its own table) under
+    `weights` (a path; None: the shipped ones)."""
     if objective == WIN:
-        return solve_win(position, time)
+        return solve_win(position, time, weights=weights)
     if position.is_over():
         raise ClaimsolveError("turn optimum: the game is over")
     solver = solver_for(position, objective, memory_mb)
@@ -265,14 +266,15 @@ def fallback(position, objective, rows, answer):
     }
 
 
-def best_decision(position, objective="secured", time=0.2, samples=400, seed=0):
+def best_decision(position, objective="secured", time=0.2, samples=400, seed=0, weights=None):
     """(move, exact): the decision the turn optimum takes here.  Exact when
     the expectimax finishes within `time`, or when its lower bound for
     rolling already beats stopping; else from a Monte Carlo estimate of the
-    same objective over `samples` turns per plan."""
+    same objective over `samples` turns per plan.  `weights`: the "win"
+    objective's (a path; None: the shipped ones)."""
     if position.dice is None and not position.turn_in_progress():
         return "roll", True
-    answer = solve(position, objective, time)
+    answer = solve(position, objective, time, weights=weights)
     if objective == WIN and not answer["exact"]:
         # the deepest depth-limited search (depth 1 always finishes)
         answer = {"exact": False, "decisions": answer["decisions"]}

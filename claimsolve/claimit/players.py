@@ -11,7 +11,8 @@
   large for its time budget (`optimum:time=0.05`, seconds per decision),
   "secured"/"held" take the Monte Carlo estimate of the same quantity
   (`samples=400` turns per plan), "win" the deepest search limited to d
-  more rolls that fits (each cut valued as a stop there).
+  more rolls that fits (each cut valued as a stop there).  `weights=PATH`:
+  the "win" objective under those weights instead of the shipped ones.
 
 `threshold` and `risk` place by the greedy rule of `greedy_placement`.
 """
@@ -106,12 +107,15 @@ class OptimumPlayer(Player):
     when it finishes within `time` seconds per decision, else the Monte
     Carlo estimate (spaces) or the deepest depth-limited search (win)."""
 
-    def __init__(self, time=0.05, samples=400, seed=0, objective=None):
+    def __init__(self, time=0.05, samples=400, seed=0, objective=None, weights=None):
         self.time = time
         self.samples = samples
         self.seed = seed
         self.objective = objective
+        self.weights = weights
         self.name = "optimum" if objective is None else f"optimum:objective={objective}"
+        if weights is not None:
+            self.name += f",weights={weights}"
         self.exact_decisions = 0
         self.estimated_decisions = 0
 
@@ -119,9 +123,10 @@ class OptimumPlayer(Player):
         if position.dice is None and not position.turn_in_progress():
             return "roll"
         if self.objective is None:
-            self.objective = WIN if win_weights(position) is not None else "secured"
+            self.objective = WIN if self.weights is not None or win_weights(position) is not None \
+                else "secured"
         move, exact = best_decision(position, self.objective, time=self.time, samples=self.samples,
-                                    seed=self.seed)
+                                    seed=self.seed, weights=self.weights)
         if exact:
             self.exact_decisions += 1
         else:
@@ -144,7 +149,14 @@ def _objective(text, name):
     return text
 
 
-_OPTIMUM = {"time": limits.seconds, "samples": limits.samples, "objective": _objective}
+def _weights(text, name):
+    from ..search.learned import load_weights
+
+    load_weights(text)      # exists and is a weights file: refused now, in one line
+    return text
+
+
+_OPTIMUM = {"time": limits.seconds, "samples": limits.samples, "objective": _objective, "weights": _weights}
 
 
 def _needing(options, known, positional, example):
@@ -156,8 +168,10 @@ def _needing(options, known, positional, example):
 
 def _optimum(options, seed):
     values = limits.spec_options(options, _OPTIMUM)
+    if "weights" in values and values.get("objective", WIN) != WIN:
+        raise ClaimsolveError(f"option 'weights': for objective=win, not objective={values['objective']}")
     return OptimumPlayer(time=values.get("time", 0.05), samples=values.get("samples", 400), seed=seed,
-                         objective=values.get("objective"))
+                         objective=values.get("objective"), weights=values.get("weights"))
 
 
 PLAYER_KINDS = {

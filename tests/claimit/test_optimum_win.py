@@ -4,6 +4,7 @@ valued by the Python forward pass (claimsolve.learn.model.evaluate on
 GameState.observation), and the refusals."""
 import json
 
+import numpy
 import pytest
 
 import claimsolve
@@ -179,3 +180,29 @@ def test_odds_gives_the_win_objective_only_where_weights_fit():
     assert max(win["decisions"], key=win["decisions"].get) == "stop"
     two = odds(small(SMALL[0]), samples=50, seed=0, optimum_time=0.5)
     assert set(two.to_json()["turn_optimum"]) == {"secured", "held"}
+
+
+def test_the_optimum_player_takes_weights_of_its_own(tmp_path):
+    from claimsolve.claimit.players import PLAYER_KINDS
+
+    shipped = str(optimum.win_weights(tiny(TINY[0])))
+    position = tiny(TINY[1], to_move=3)
+    given = PLAYER_KINDS["optimum"]({"weights": shipped, "time": "10"}, 0)
+    assert given.name == f"optimum,weights={shipped}"
+    assert given.choose(position) == "stop" and given.objective == "win"
+    assert optimum.solve(position, "win", time=NO_DEADLINE, weights=shipped)["decisions"] == \
+        optimum.solve(position, "win", time=NO_DEADLINE)["decisions"]
+    # the same net turned upside down (every seat's chance of winning read as losing) plays the
+    # other way: the player's own weights are the ones it searches with
+    arrays = dict(numpy.load(shipped))
+    arrays["W2"], arrays["b2"] = -arrays["W2"], -arrays["b2"]
+    numpy.savez(tmp_path / "upside-down.npz", **arrays)
+    upside_down = PLAYER_KINDS["optimum"]({"weights": str(tmp_path / "upside-down.npz"), "time": "10"}, 0)
+    assert upside_down.choose(position) == "roll"
+    with pytest.raises(ClaimsolveError, match="no such weights file"):
+        PLAYER_KINDS["optimum"]({"weights": str(tmp_path / "none.npz")}, 0)
+    with pytest.raises(ClaimsolveError, match="option 'weights': for objective=win, not objective=held"):
+        PLAYER_KINDS["optimum"]({"weights": shipped, "objective": "held"}, 0)
+    # 3-player weights for a 2-player game: refused at its first decision, in one line
+    with pytest.raises(ClaimsolveError, match="3 players"):
+        PLAYER_KINDS["optimum"]({"weights": shipped}, 0).choose(small(SMALL[0]))
