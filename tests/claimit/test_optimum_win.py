@@ -146,8 +146,8 @@ def test_win_decides_otherwise_than_the_spaces_objectives():
     position = tiny(TINY[1], to_move=3)
     assert optimum.best_decision(position, "win", time=NO_DEADLINE) == ("stop", True)
     assert optimum.best_decision(position, "secured", time=NO_DEADLINE) == ("roll", True)
-    # and here "held" stops (3 spaces held now) where the net rolls on
-    position = tiny(FULL + ["B/1 B/2 B/3 1 . 2", "w1 3/w2 . 3 1 w4"])
+    # and here "held" stops (3 spaces taken this turn) where the net rolls on
+    position = tiny(FULL + ["B/1 B/2 B/3 1 . 1", "w1 3/w2 . 3 1 w4"])
     assert optimum.best_decision(position, "win", time=NO_DEADLINE) == ("roll", True)
     assert optimum.best_decision(position, "held", time=NO_DEADLINE) == ("stop", True)
 
