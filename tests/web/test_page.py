@@ -469,6 +469,17 @@ def test_the_engine_plays_two_seats_of_three(page, shots):
         driver.save_screenshot(str(shots / "claim-3-seats-engines.png"))
     finally:
         set_engine_seats(driver, set())
+    # the evaluation bar at 3 seats: the engine values the seat to move only, so the bar is the
+    # mover's (here player 2's after player 1's move), said in its label; the flip button rests
+    driver.find_element(By.CSS_SELECTOR, "#move-list > li:nth-child(2)").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#move-list > li:nth-child(2).current"),
+         "the position after the first move shown")
+    assert engine_done(driver).startswith("(done: MCTS, ")
+    assert driver.find_element(By.ID, "eval-seat").text == "P2"
+    assert re.fullmatch(r"\d+%", driver.find_element(By.ID, "eval-text").text)
+    assert driver.find_element(By.ID, "eval-flip").get_attribute("disabled")
+    assert "the seat to move" in driver.find_element(By.ID, "eval-bar").get_attribute("title")
+    driver.save_screenshot(str(shots / "claim-3-seats-eval-bar.png"))
     assert not console_errors(driver)
 
 

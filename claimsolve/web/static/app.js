@@ -1012,29 +1012,30 @@ function evaluation(engine, s) {
 const OTHER_RESULT = { win: "loss", loss: "win", draw: "draw" };
 
 // the bar shows one seat's value (player 1 unless flipped), whoever is to move: a two-seat game's
-// values mirror; with more seats only the mover's value is known
+// values mirror.  With more seats the engine values only the seat to move, so the bar follows the
+// mover (its label says whose value it is) and the flip button rests.
 function setEval(value) {
   const fill = $("eval-fill");
   const text = $("eval-text");
   const entry = current();
-  const seat = state.evalSeat;
+  const seats = entry ? seatCount(entry) : 2;
+  const mover = entry && entry.show ? entry.show.to_move : null;
+  const seat = seats === 2 || !mover ? state.evalSeat : mover;
   $("eval-seat").textContent = `P${seat}`;
   const bar = $("eval-bar");
-  bar.title = `Evaluation for player ${seat} (the flip button below shows another seat's)`;
+  const flip = $("eval-flip");
+  flip.disabled = seats !== 2;
+  flip.title = seats === 2 ? "Show the other seat's evaluation" :
+    `With ${seats} seats the engine values only the seat to move: the bar follows it`;
+  bar.title = seats === 2 ? `Evaluation for player ${seat} (the flip button below shows the other seat's)` :
+    `Evaluation for player ${seat}, the seat to move (with ${seats} seats the engine values only the mover)`;
   if (!value || !entry || !entry.show) {
     fill.style.height = "50%";
     text.textContent = "";
     return;
   }
-  const mover = entry.show.to_move;
   let share = value.share, score = value.score, result = value.result;
   if (mover !== seat) {
-    if (seatCount(entry) !== 2) {
-      fill.style.height = "50%";
-      text.textContent = "?";
-      bar.title = `The engine values the side to move (player ${mover}); the bar shows player ${seat}`;
-      return;
-    }
     share = 1 - share;
     score = score === null || score === undefined ? score : -score;
     result = result && OTHER_RESULT[result];
