@@ -32,7 +32,10 @@ clamped to +-CLAMP (strictly inside Claim's win value, 10000).
 playout_value(st, out): each side's sigmoid(L), normalised to sum to 1 over
 the sides (a seat gets its side's share): the scale of `returns`, where
 allies both get their team's result; format 2, two-sided: sigmoid(L(mover))
-for the mover's side, the rest for the other.
+for the mover's side, the rest for the other.  Where the base game has a
+playout_value of its own, only where it gives one: it says where a playout
+may stop (Claim It!: at a turn start before the final round; in the final
+round the playout goes on to the game's exact end).
 """
 from cpython.pycapsule cimport PyCapsule_New
 from libc.math cimport exp, log, lround
@@ -254,6 +257,8 @@ cdef int le_playout_value(const void *ctx, const void *st, double *out) noexcept
     if m == CS_TERMINAL:
         b.returns(b.ctx, st, out)
         return 1
+    if b.playout_value != NULL and not b.playout_value(b.ctx, st, out):
+        return 0            # the base game takes no value here (Claim It!'s final round): play on
     if c.mover_view:
         p = viewer_of(c, m)
         s = c.side_of[p]
@@ -435,11 +440,13 @@ cdef class LearnedGame:
         return learned_value(&self.c, st, player)
 
     def playout_values(self, state):
-        """playout_value's rewards at `state` (a list, one per seat)."""
+        """playout_value's rewards at `state` (a list, one per seat), or
+        None where it gives none (a playout goes on there)."""
         data = bytes(state)
         cdef const char *st = self._state(data)
         cdef double out[CS_MAX_PLAYERS]
-        le_playout_value(&self.c, st, out)
+        if not le_playout_value(&self.c, st, out):
+            return None
         return [out[p] for p in range(self.g.num_players)]
 
 

@@ -130,8 +130,13 @@ def test_evaluate_is_antisymmetric_and_exact_at_the_end(games):
                     for q in range(state.num_players):
                         same = state.side(p) == state.side(q)
                         assert values[p] == (values[q] if same else -values[q]), (name, p, q)
-            # playout_value: each side's share, summing to 1 over the sides
+            # playout_value: each side's share, summing to 1 over the sides, where the base
+            # game's own hook (Claim It!'s) gives a value, and nowhere else
             rewards = game.playout_values(st.state_bytes())
+            base = st.game.playout_value(st.state_bytes()) if hasattr(st.game, "playout_value") else []
+            if base is None:
+                assert rewards is None, name
+                continue
             sides = {}
             for p in range(state.num_players):
                 sides.setdefault(state.side(p) if two_sided else p, rewards[p])
@@ -536,3 +541,20 @@ def test_the_plane_sums_hook_is_the_observation_summed(games, tmp_path):
         for st in random_states(state, 40, seed=5):
             for player in range(state.num_players):
                 assert game.plane_sums(st.state_bytes(), player) == list(model.features(st, player)), name
+
+
+def test_claim_its_final_round_is_played_out_not_valued():
+    # Claim It!'s own playout value stops a playout only at a turn start before the final round;
+    # the learned one stops it at the same states, so the final round is played to its exact end
+    final = claimsolve.load(SEEDS / "claimit/final-round-3p.json")
+    start = claimsolve.load(SEEDS / "claimit/start-3p.json")
+    game = learned.learned_game(final.engine_game(), learned.shipped_weights(final.engine_game()))
+    assert final.engine_game().playout_value(final.engine_state().state_bytes()) is None
+    assert game.playout_values(final.engine_state().state_bytes()) is None
+    rewards = game.playout_values(start.engine_state().state_bytes())
+    assert len(rewards) == 3 and sum(rewards) == pytest.approx(1.0) and min(rewards) > 0
+    # so in the final round MCTS with the learned value searches exactly as with the classic one:
+    # no simulation asks either value, each is played to the game's end
+    runs = [mcts.search(final, iterations=2000, seed=1, evaluation=kind) for kind in ("classic", "learned")]
+    assert [(s.move, s.visits, s.score) for s in runs[0].suggestions] == \
+        [(s.move, s.visits, s.score) for s in runs[1].suggestions]
