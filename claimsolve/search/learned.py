@@ -25,7 +25,9 @@ from ..errors import ClaimsolveError
 EVALUATIONS = ("classic", "learned")
 WEIGHTS_DIR = Path(__file__).resolve().parent.parent / "data" / "weights"
 # MCTS with eval=learned: playouts cut after this many changes of turn (0:
-# the evaluation at the leaf instead of a playout); turns= overrides it
+# the evaluation at the leaf instead of a playout, or at the first state
+# after it where the game's own playout value is given: Claim It!'s next
+# turn start before the final round); turns= overrides it
 LEARNED_PLAYOUT_TURNS = 0
 
 

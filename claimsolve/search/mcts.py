@@ -98,7 +98,8 @@ class MCTSTree:
     set, classic by default): with a learned one, the game's playout_value
     is the learned evaluation, and playouts are cut after `playout_turns`
     changes of turn (default LEARNED_PLAYOUT_TURNS, 0: the evaluation at
-    the leaf instead of a playout)."""
+    the leaf instead of a playout, where the game's own playout value
+    would be given: docs/learning.md)."""
 
     def __init__(self, position, memory_mb=256, exploration=None, seed=0, playout_depth=None,
                  eval_scale=None, uniform_playouts=False, playout_turns=None, evaluation=None):
