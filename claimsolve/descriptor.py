@@ -81,6 +81,11 @@ class GameDescriptor:
                  MCTS's UCB1 constant `c` in this game where a search or a
                  player spec gives none (docs/mcts.md); None: the engine's
                  DEFAULT_EXPLORATION
+    learned_playout_turns
+                 MCTS with the learned evaluation: its playouts cut after
+                 this many changes of turn where a search or a player spec
+                 gives no `turns` (docs/learning.md); None: the engine's
+                 LEARNED_PLAYOUT_TURNS (0, the value at the leaf)
     learned_units
                  the learned evaluation's score units per unit of logit of
                  the chance of winning (its `evaluate` scale, in the classic
@@ -127,6 +132,7 @@ class GameDescriptor:
     match_start: Lazy = None
     scores: str = "estimated margins"
     mcts_exploration: float = None
+    learned_playout_turns: int = None
     learned_units: float = 100.0
     learned_win_bonus: int = 0
     render: str = None

@@ -25,4 +25,5 @@ GAME = GameDescriptor(
     defaults={"players": 2, "island": "standard", "variant": "standard", "brawl": "even"},
     seed_needs={"island": "random"},
     learned_units=300.0,
+    learned_playout_turns=1,
 )

@@ -86,6 +86,17 @@ def default_exploration(position):
     return DEFAULT_EXPLORATION if chosen is None else chosen
 
 
+def default_playout_turns(position, evaluation):
+    """Where a search of `position` that is given no `playout_turns` cuts
+    its playouts: with a learned evaluation its game's
+    (learned_playout_turns), else LEARNED_PLAYOUT_TURNS; with the classic
+    one DEFAULT_PLAYOUT_TURNS."""
+    if not evaluation.learned:
+        return DEFAULT_PLAYOUT_TURNS
+    chosen = game_of(position).learned_playout_turns
+    return LEARNED_PLAYOUT_TURNS if chosen is None else chosen
+
+
 class MCTSTree:
     """A search tree rooted at a position, kept between searches.
 
@@ -107,7 +118,7 @@ class MCTSTree:
         self.evaluation = _evaluation(evaluation)
         state = evaluation_state(position, self.evaluation)
         if playout_turns is None:
-            playout_turns = LEARNED_PLAYOUT_TURNS if self.evaluation.learned else DEFAULT_PLAYOUT_TURNS
+            playout_turns = default_playout_turns(position, self.evaluation)
         self._compound_turns = state.compound_turns
         try:
             self._tree = Tree(

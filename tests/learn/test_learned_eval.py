@@ -558,3 +558,22 @@ def test_claim_its_final_round_is_played_out_not_valued():
     runs = [mcts.search(final, iterations=2000, seed=1, evaluation=kind) for kind in ("classic", "learned")]
     assert [(s.move, s.visits, s.score) for s in runs[0].suggestions] == \
         [(s.move, s.visits, s.score) for s in runs[1].suggestions]
+
+
+def test_each_game_says_where_learned_playouts_end():
+    # Claim (learned_playout_turns=1): the turn in hand is played out before the net is asked;
+    # Color Claim keeps the engine's default, the net at the leaf; the classic value is untouched
+    from claimsolve._mcts import DEFAULT_PLAYOUT_TURNS
+    from claimsolve.search.mcts import default_playout_turns
+
+    claim = claimsolve.load(SEEDS / "claim/play-3p.json")
+    colorclaim = claimsolve.load(SEEDS / "colorclaim/late-6x5.json")
+    assert default_playout_turns(claim, learned.Evaluation("learned")) == 1
+    assert default_playout_turns(colorclaim, learned.Evaluation("learned")) == learned.LEARNED_PLAYOUT_TURNS == 0
+    assert default_playout_turns(claim, learned.Evaluation("classic")) == DEFAULT_PLAYOUT_TURNS
+
+    def run(turns):
+        result = mcts.search(claim, iterations=300, seed=2, evaluation="learned", playout_turns=turns)
+        return [(s.move, s.visits, s.score) for s in result.suggestions]
+
+    assert run(None) == run(1) != run(0)
