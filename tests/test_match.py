@@ -162,3 +162,24 @@ def test_an_adjudication_is_checked_when_read(tmp_path):
         with pytest.raises(ClaimsolveError) as info:
             load(str(path))
         assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_selfplay_adjudicates_a_game_the_rules_never_end(monkeypatch):
+    # the self-play study plays its own loop (it records every position): the same referee
+    # stops it, and the row scores the draw over the positions played
+    from claimsolve.study import selfplay
+    from claimsolve.study.kinds import get_kind
+
+    data = json.loads(CYCLE.read_text())
+    start = from_dict(data["start"])
+    script = itertools.cycle(data["cycle"])
+    monkeypatch.setattr(selfplay, "make_player", lambda spec, seed, game: _Script(script))
+    params = {"game": "claim", "a": "scripted", "b": None, "seats": 4, "seed": 0}
+    row = get_kind("selfplay").run_task(params, 0, {("start", 0): start, "last_start": ("start", 0)})
+    assert row["plies"] == row["positions"] == 96 and row["moves"] == data["cycle"] * 2
+    assert row["points"] == [0.5] * 4
+    movers, position = [], start
+    for move in row["moves"]:
+        movers.append(position.player_to_move)
+        position = position.play(move)
+    assert row["movers"] == movers and position == start
