@@ -67,8 +67,7 @@ from when that seat is the mover (NaN otherwise)."""
     # one float32 array filled in place: a Python array object per example
     # would cost several times the features themselves (20,000 Claim It!
     # games seen from 3 seats are 12 million examples)
-    per_position = None if seats == "all" else 1
-    total = sum(len(row["movers"]) * (per_position or len(row["points"])) for row in rows)
+    total = sum(len(row["movers"]) * (len(row["points"]) if seats == "all" else 1) for row in rows)
     x, n = None, 0
     y = np.empty(total, dtype=np.float64)
     games = np.empty(total, dtype=np.int64)
