@@ -177,9 +177,36 @@ def test_selfplay_adjudicates_a_game_the_rules_never_end(monkeypatch):
     params = {"game": "claim", "a": "scripted", "b": None, "seats": 4, "seed": 0}
     row = get_kind("selfplay").run_task(params, 0, {("start", 0): start, "last_start": ("start", 0)})
     assert row["plies"] == row["positions"] == 96 and row["moves"] == data["cycle"] * 2
-    assert row["points"] == [0.5] * 4
+    assert row["points"] == [0.5] * 4 and row["adjudicated"] == "the same position a third time, ply 96"
     movers, position = [], start
     for move in row["moves"]:
         movers.append(position.player_to_move)
         position = position.play(move)
     assert row["movers"] == movers and position == start
+
+
+def test_a_match_study_keeps_why_a_game_was_adjudicated(monkeypatch):
+    # the match study's row says why the match stopped the game, and its report counts it;
+    # a file made before the column was kept reads without it, and the report says it cannot tell
+    from claimsolve.study import kinds
+
+    data = json.loads(CYCLE.read_text())
+    start = from_dict(data["start"])
+    script = itertools.cycle(data["cycle"])
+    kind = kinds.get_kind("match")
+    params = kind.options(game="claim", a="random", b="random", games=2, players=4)
+    monkeypatch.setattr(kinds, "make_player", lambda spec, seed, game: _Script(script))
+    row = kind.run_task(params, 0, {("start", 0): start, "last_start": ("start", 0)})
+    assert row["adjudicated"] == "the same position a third time, ply 96" and row["points"] == [0.5] * 4
+    won = dict(row, points=[1.0, 0.0, 1.0, 0.0], a_points=1.0, adjudicated=None)
+    summary = kind.summary(params, [dict(row, seconds=1.0), dict(won, seconds=1.0)], 2)
+    assert (summary["adjudicated"], summary["draws"], summary["shared"]) == (1, 1, 1)
+    assert "1 of the games were stopped by the match, not ended by the rules" in kind.text(summary)
+    summary = kind.summary(params, [dict(won, seconds=1.0)], 1)
+    assert summary["adjudicated"] == 0 and "stopped by the match" not in kind.text(summary)
+    old = [{key: value for key, value in dict(each, seconds=1.0).items() if key != "adjudicated"}
+           for each in (row, won)]
+    summary = kind.summary(params, old, 2)
+    assert summary["adjudicated"] is None
+    assert "does not say which games a match stopped" in kind.text(summary)
+    assert "does not say" not in kind.text(kind.summary(params, old[1:], 1))     # nothing shared: nothing to say

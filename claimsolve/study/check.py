@@ -306,7 +306,8 @@ def check_study(conn, path, kind_name=None):
         check_rows(conn, path, "runs", runs_rules(), key="run")
         rules = dict(kind.column_rules(params))
         rules.update(fixed_rules())
-        check_rows(conn, path, "tasks", rules, optional=OPTIONAL_TASK_COLUMNS, key="id",
+        optional = OPTIONAL_TASK_COLUMNS + tuple(kind.optional_columns)
+        check_rows(conn, path, "tasks", rules, optional=optional, key="id",
                    checks=kind.row_rules(params))
         _check_ids(conn, path, kind, params)
         return meta

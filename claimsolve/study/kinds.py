@@ -19,11 +19,46 @@ from ..catalog import get_game, ids_where
 from ..errors import ClaimsolveError
 from ..match import _player_seed, game_result, play_game, starting_positions
 from ..player_kinds import make_player
+from ..records import MAX_REASON
 from . import schema, stats
 
 MAX_TASKS = 10_000_000          # tasks in one study
 MAX_POLICIES = 64               # specs in one round robin
 MAX_ROUND = 100_000             # games in one round of a round robin
+
+# a game the rules did not end, stopped by the harness and scored a draw
+# (claimsolve.match): why, or NULL; files made before it was kept lack it
+ADJUDICATED = ("adjudicated", "TEXT")
+
+
+def _adjudicated_rule():
+    return schema.reason("adjudicated", MAX_REASON)
+
+
+def adjudicated_count(rows):
+    """The games of `rows` a match stopped (scored a draw the rules did not
+    make), or None when their file does not say (made before it was kept)."""
+    if any("adjudicated" not in row for row in rows):
+        return None
+    return sum(1 for row in rows if row["adjudicated"] is not None)
+
+
+def shared_games(rows):
+    """The games of `rows` that no seat won alone (a draw, a shared win)."""
+    return sum(1 for row in rows if max(row["points"]) < 1)
+
+
+def adjudicated_line(summary):
+    """The report's line on adjudicated games (summary's `adjudicated` and
+    `shared`, the games no seat won alone): None where there is nothing to say."""
+    count = summary.get("adjudicated")
+    if count is None:
+        return ("The study file does not say which games a match stopped as a draw (made before claimsolve "
+                "kept it); any game shared above may be one.") if summary.get("shared") else None
+    if not count:
+        return None
+    return (f"{count} of the games were stopped by the match, not ended by the rules, and scored a draw "
+            "(the same position a third time, or no end within the ply cap).")
 
 
 class StudyKind:
@@ -51,12 +86,16 @@ class StudyKind:
                                  (schema.PARAM_TYPES)
     params_problem(params)       what is inconsistent in them, or None
     column_rules(params)         {column: schema.Rule} of every column
+    optional_columns             columns older study files may lack
     row_rules(params)            [(SQL test of a bad row, what is wrong)]
     """
 
     name = None
     columns = ()
     json_columns = ()
+    # columns a study file made by an older claimsolve may lack: its rows are
+    # read without them, and its report says what it therefore cannot tell
+    optional_columns = ()
     params_types = {}
 
     def params_problem(self, params):
@@ -312,8 +351,9 @@ class MatchStudy(StudyKind):
 
     name = "match"
     columns = (("start_seed", "INTEGER"), ("a_seats", "TEXT"), ("first", "INTEGER"), ("points", "TEXT"),
-               ("a_points", "REAL"), ("plies", "INTEGER"), ("moves", "TEXT"))
+               ("a_points", "REAL"), ("plies", "INTEGER"), ("moves", "TEXT"), ADJUDICATED)
     json_columns = ("a_seats", "points", "moves")
+    optional_columns = (ADJUDICATED[0],)
 
     def options(self, game, a, b, games, players=None, size=None, island=None, variant=None, seed=0,
                 sprt=None, alpha=0.05, beta=0.05):
@@ -353,7 +393,7 @@ class MatchStudy(StudyKind):
         return {"start_seed": schema.integer("start_seed", null=True), "a_seats": schema.seats("a_seats", seats),
                 "first": schema.integer("first", low=1, high=seats), "points": schema.numbers("points", seats),
                 "a_points": schema.real("a_points", low=0, high=1), "plies": schema.integer("plies", low=0),
-                "moves": schema.texts("moves")}
+                "moves": schema.texts("moves"), "adjudicated": _adjudicated_rule()}
 
     def row_rules(self, params):
         return [("json_extract(points, '$[' || (json_extract(a_seats, '$[0]') - 1) || ']') != a_points",
@@ -375,7 +415,7 @@ class MatchStudy(StudyKind):
         points, _winners = game_result(final, adjudicated)      # a game the rules did not end: a draw
         return {"start_seed": seed + k if _seeded(game) else None, "a_seats": a_seats,
                 "first": start.player_to_move, "points": points, "a_points": points[a_seats[0] - 1],
-                "plies": len(moves), "moves": list(moves)}
+                "plies": len(moves), "moves": list(moves), "adjudicated": adjudicated}
 
     def describe(self, key, value):
         if key == "sprt":
@@ -415,6 +455,7 @@ class MatchStudy(StudyKind):
         out = {"kind": "match", "game": params["game"], "a": params["a"], "b": params["b"],
                "seats": params["seats"], "sides": params["sides"], "options": _options_text(params),
                "games": n, "wins": wins, "draws": n - wins - losses, "losses": losses,
+               "adjudicated": adjudicated_count(rows), "shared": shared_games(rows),
                "score": score["mean"], "ci95": score["ci95"], "expected_share": round(1 / params["sides"], 4)}
         if params["sides"] == 2:
             lo, hi = score["ci95"]
@@ -438,6 +479,8 @@ class MatchStudy(StudyKind):
         lo, hi = summary["ci95"]
         lines.append(f"A: +{summary['wins']} ={summary['draws']} -{summary['losses']}   score {summary['score']:.3f}"
                      f"   95% {lo:.3f} to {hi:.3f}   (equal strength: {summary['expected_share']:.3f})")
+        if adjudicated_line(summary):
+            lines.append(adjudicated_line(summary))
         if summary.get("elo") is not None or summary.get("elo_ci95"):
             elo_lo, elo_hi = summary["elo_ci95"]
             lines.append(f"Elo A - B: {_elo_text(summary['elo'], summary['score'])}   "
@@ -545,8 +588,9 @@ class PoliciesStudy(StudyKind):
     name = "policies"
     specs_key = "policies"
     columns = (("round", "INTEGER"), ("start_seed", "INTEGER"), ("seating", "TEXT"), ("first", "INTEGER"),
-               ("points", "TEXT"), ("plies", "INTEGER"))
+               ("points", "TEXT"), ("plies", "INTEGER"), ADJUDICATED)
     json_columns = ("seating", "points")
+    optional_columns = (ADJUDICATED[0],)
 
     def round_robin(self, game, specs, players=None, size=None, island=None, variant=None, seed=0):
         """The checked parameters every round robin has: the game, the specs
@@ -616,7 +660,7 @@ class PoliciesStudy(StudyKind):
         return {"round": schema.integer("round", low=0), "start_seed": schema.integer("start_seed", null=True),
                 "seating": schema.texts("seating", seats, among=params[self.specs_key]),
                 "first": schema.integer("first", low=1, high=seats), "points": schema.numbers("points", seats),
-                "plies": schema.integer("plies", low=0)}
+                "plies": schema.integer("plies", low=0), "adjudicated": _adjudicated_rule()}
 
     def row_rules(self, params):
         return [(f"round != id / {params['per_round']}", "column 'round' is not the round of the row's id")]
@@ -638,7 +682,7 @@ class PoliciesStudy(StudyKind):
         points, _winners = game_result(final, adjudicated)      # a game the rules did not end: a draw
         return {"round": rnd, "start_seed": seed + rnd if _seeded(game) else None, "seating": seating,
                 "first": start.player_to_move, "points": points,
-                "plies": len(moves)}
+                "plies": len(moves), "adjudicated": adjudicated}
 
     derived = ("rounds", "per_round", "seats")     # parameters no option sets
 
@@ -687,6 +731,7 @@ class PoliciesStudy(StudyKind):
                 "games": n, "rounds_done": n // params["per_round"], "rounds": params["rounds"],
                 "per_round": params["per_round"], "expected_share": round(1 / seats, 4), "policies": table,
                 "by_seat": by_seat, "first_mover": dict(first, edge=round(first["mean"] - 1 / seats, 4) if n else None),
+                "adjudicated": adjudicated_count(rows), "shared": shared_games(rows),
                 "seconds": _spread(sorted(row["seconds"] for row in rows))}
 
     def text(self, summary):
@@ -703,6 +748,8 @@ class PoliciesStudy(StudyKind):
             lines.append(f"  {rank:2}. {entry['policy']:{width}}  {entry['mean']:.3f}   95% {lo:.3f} to {hi:.3f}"
                          f"   ({entry['games']} games, {entry['wins']} won)")
         lines.append(_seats_line(summary))
+        if adjudicated_line(summary):
+            lines.append(adjudicated_line(summary))
         return "\n".join(lines)
 
     def charts(self, summary, rows, folder):
@@ -821,6 +868,8 @@ class LadderStudy(PoliciesStudy):
             lines.append("WARNING: the fit did not converge; the ratings are where it stopped.")
         lines.append(f"Points per game: a win 1, shared when tied (equal specs: {summary['expected_share']:.3f}).")
         lines.append(_seats_line(summary))
+        if adjudicated_line(summary):
+            lines.append(adjudicated_line(summary))
         return "\n".join(lines)
 
     def charts(self, summary, rows, folder):

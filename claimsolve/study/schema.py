@@ -107,6 +107,13 @@ def text(column, null=False, among=None):
     return Rule(bad, words)
 
 
+def reason(column, longest):
+    """A text of 1 to `longest` characters, or NULL."""
+    c = _q(column)
+    bad = f"{_typeof(column, ('text', 'null'))} OR ({c} IS NOT NULL AND length({c}) NOT BETWEEN 1 AND {longest})"
+    return Rule(bad, f"a text of 1 to {longest} characters or NULL")
+
+
 def boolean(column):
     return Rule(f"{_typeof(column, ('integer',))} OR {_q(column)} NOT IN (0, 1)", "0 or 1")
 

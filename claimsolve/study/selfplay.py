@@ -31,7 +31,8 @@ from ..errors import ClaimsolveError
 from ..match import MAX_PLIES, Adjudicator, _player_seed, game_result
 from ..player_kinds import make_player
 from . import schema, stats
-from .kinds import MAX_TASKS, StudyKind, _first_start, _options_text, _seeded, _spread, _start
+from .kinds import (ADJUDICATED, MAX_TASKS, StudyKind, _adjudicated_rule, _first_start, _options_text, _seeded,
+                    _spread, _start, adjudicated_count, adjudicated_line, shared_games)
 
 
 def _blob(column):
@@ -89,8 +90,9 @@ class SelfplayStudy(StudyKind):
     name = "selfplay"
     columns = (("start_seed", "INTEGER"), ("seating", "TEXT"), ("first", "INTEGER"), ("points", "TEXT"),
                ("plies", "INTEGER"), ("start", "TEXT"), ("moves", "TEXT"), ("positions", "INTEGER"),
-               ("state_size", "INTEGER"), ("states", "BLOB"), ("movers", "TEXT"), ("values", "TEXT"))
+               ("state_size", "INTEGER"), ("states", "BLOB"), ("movers", "TEXT"), ("values", "TEXT"), ADJUDICATED)
     json_columns = ("seating", "points", "moves", "movers", "values")
+    optional_columns = (ADJUDICATED[0],)
 
     def options(self, game, a, games, b=None, players=None, size=None, island=None, variant=None, seed=0):
         descriptor = get_game(game)
@@ -128,7 +130,7 @@ class SelfplayStudy(StudyKind):
                                                         item_test=f"value BETWEEN 1 AND {seats}")
                                       + ' OR json_array_length("movers") != "positions"',
                                       f"a JSON list of a seat from 1 to {seats} for each position"),
-                "values": _values("values", "positions")}
+                "values": _values("values", "positions"), "adjudicated": _adjudicated_rule()}
 
     def row_rules(self, params):
         return [("json_array_length(moves) != plies", "column 'plies' is not the number of its moves"),
@@ -179,7 +181,8 @@ class SelfplayStudy(StudyKind):
                 "first": start.player_to_move, "points": game_result(position, adjudicated)[0],
                 "plies": len(moves), "start": json.dumps(start.to_json(), separators=(",", ":")),
                 "moves": list(moves), "positions": len(states), "state_size": size,
-                "states": zlib.compress(b"".join(states), 6), "movers": movers, "values": values}
+                "states": zlib.compress(b"".join(states), 6), "movers": movers, "values": values,
+                "adjudicated": adjudicated}
 
     def describe(self, key, value):
         return f"--{key} {value}" if value is not None else f"no --{key}"
@@ -209,6 +212,7 @@ class SelfplayStudy(StudyKind):
                # a seat's points when every seat scores alike: 1 / seats, 1 / teams where allies share a win
                "equal_share": round(sum(sum(row["points"]) for row in rows) / (n * seats), 4) if n else None,
                "plies_mean": round(sum(row["plies"] for row in rows) / n, 1) if n else None,
+               "adjudicated": adjudicated_count(rows), "shared": shared_games(rows),
                "state_bytes": sum(len(row["states"]) for row in rows),
                "seconds": _spread(sorted(row["seconds"] for row in rows))}
         if params["b"]:
@@ -234,6 +238,8 @@ class SelfplayStudy(StudyKind):
                      f"{first['ci95'][1]:.3f} (equal share {summary['equal_share']:.3f})")
         for spec, p in (summary.get("by_spec") or {}).items():
             lines.append(f"  {spec}: {p['mean']:.3f} a seat-game, 95% {p['ci95'][0]:.3f} to {p['ci95'][1]:.3f}")
+        if adjudicated_line(summary):
+            lines.append(adjudicated_line(summary))
         if summary["seconds"]:
             lines.append(f"Mean plies {summary['plies_mean']}; seconds per game: median "
                          f"{summary['seconds']['median']:.3g}, max {summary['seconds']['max']:.3g}")

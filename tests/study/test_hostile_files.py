@@ -223,19 +223,21 @@ def test_every_column_dropped_null_mistyped_or_not_json_is_refused(studies, tmp_
                     assert f"'{column}'" in line or "row" in line, line
                     assert str(row) in line, line
     # what may be read: NULL where a row may hold one, a number for a number, any text
-    # for a free text, no cpu_seconds (the files made before it lack it), and any blob for
-    # selfplay's compressed states (`train` reads them: tests/learn refuses a bad one in one line)
+    # for a free text (an adjudication's reason is one), no cpu_seconds or adjudicated (the files
+    # made before them lack them), and any blob for selfplay's compressed states (`train` reads
+    # them: tests/learn refuses a bad one in one line)
     allowed = ({("NULL", c) for c in NULLABLE} | {("a number", c) for c in REALS}
                | {(how, c) for how in ("text", "not JSON", "another JSON") for c in FREE_TEXTS}
-               | {("dropped", "cpu_seconds"), ("a blob", "states")})
+               | {("dropped", "cpu_seconds"), ("dropped", "adjudicated"), ("a blob", "states")})
     for table, column, how in accepted:
         assert (how, column) in allowed, (table, column, how)
     assert count >= 7 * len(own) and len(accepted) < count // 4, (count, accepted)
 
 
-NULLABLE = ("value", "result", "best", "lower", "upper", "start_seed", "cpu_seconds", "started", "ended", "runner")
+NULLABLE = ("value", "result", "best", "lower", "upper", "start_seed", "cpu_seconds", "started", "ended", "runner",
+            "adjudicated")
 REALS = ("seconds", "cpu_seconds", "done_at", "started", "ended")
-FREE_TEXTS = ("best", "worker", "runner")
+FREE_TEXTS = ("best", "worker", "runner", "adjudicated")
 
 
 def test_the_issues_examples_get_one_line_each(studies, tmp_path):
