@@ -48,6 +48,11 @@ def shared_games(rows):
     return sum(1 for row in rows if max(row["points"]) < 1)
 
 
+def adjudications(rows):
+    """A summary's `adjudicated` (adjudicated_count) and `shared` (shared_games)."""
+    return {"adjudicated": adjudicated_count(rows), "shared": shared_games(rows)}
+
+
 def adjudicated_line(summary):
     """The report's line on adjudicated games (summary's `adjudicated` and
     `shared`, the games no seat won alone): None where there is nothing to say."""
@@ -455,7 +460,7 @@ class MatchStudy(StudyKind):
         out = {"kind": "match", "game": params["game"], "a": params["a"], "b": params["b"],
                "seats": params["seats"], "sides": params["sides"], "options": _options_text(params),
                "games": n, "wins": wins, "draws": n - wins - losses, "losses": losses,
-               "adjudicated": adjudicated_count(rows), "shared": shared_games(rows),
+               **adjudications(rows),
                "score": score["mean"], "ci95": score["ci95"], "expected_share": round(1 / params["sides"], 4)}
         if params["sides"] == 2:
             lo, hi = score["ci95"]
@@ -479,8 +484,8 @@ class MatchStudy(StudyKind):
         lo, hi = summary["ci95"]
         lines.append(f"A: +{summary['wins']} ={summary['draws']} -{summary['losses']}   score {summary['score']:.3f}"
                      f"   95% {lo:.3f} to {hi:.3f}   (equal strength: {summary['expected_share']:.3f})")
-        if adjudicated_line(summary):
-            lines.append(adjudicated_line(summary))
+        if line := adjudicated_line(summary):
+            lines.append(line)
         if summary.get("elo") is not None or summary.get("elo_ci95"):
             elo_lo, elo_hi = summary["elo_ci95"]
             lines.append(f"Elo A - B: {_elo_text(summary['elo'], summary['score'])}   "
@@ -731,7 +736,7 @@ class PoliciesStudy(StudyKind):
                 "games": n, "rounds_done": n // params["per_round"], "rounds": params["rounds"],
                 "per_round": params["per_round"], "expected_share": round(1 / seats, 4), "policies": table,
                 "by_seat": by_seat, "first_mover": dict(first, edge=round(first["mean"] - 1 / seats, 4) if n else None),
-                "adjudicated": adjudicated_count(rows), "shared": shared_games(rows),
+                **adjudications(rows),
                 "seconds": _spread(sorted(row["seconds"] for row in rows))}
 
     def text(self, summary):
@@ -748,8 +753,8 @@ class PoliciesStudy(StudyKind):
             lines.append(f"  {rank:2}. {entry['policy']:{width}}  {entry['mean']:.3f}   95% {lo:.3f} to {hi:.3f}"
                          f"   ({entry['games']} games, {entry['wins']} won)")
         lines.append(_seats_line(summary))
-        if adjudicated_line(summary):
-            lines.append(adjudicated_line(summary))
+        if line := adjudicated_line(summary):
+            lines.append(line)
         return "\n".join(lines)
 
     def charts(self, summary, rows, folder):
@@ -868,8 +873,8 @@ class LadderStudy(PoliciesStudy):
             lines.append("WARNING: the fit did not converge; the ratings are where it stopped.")
         lines.append(f"Points per game: a win 1, shared when tied (equal specs: {summary['expected_share']:.3f}).")
         lines.append(_seats_line(summary))
-        if adjudicated_line(summary):
-            lines.append(adjudicated_line(summary))
+        if line := adjudicated_line(summary):
+            lines.append(line)
         return "\n".join(lines)
 
     def charts(self, summary, rows, folder):

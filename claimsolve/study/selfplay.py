@@ -32,7 +32,7 @@ from ..match import MAX_PLIES, Adjudicator, _player_seed, game_result
 from ..player_kinds import make_player
 from . import schema, stats
 from .kinds import (ADJUDICATED, MAX_TASKS, StudyKind, _adjudicated_rule, _first_start, _options_text, _seeded,
-                    _spread, _start, adjudicated_count, adjudicated_line, shared_games)
+                    _spread, _start, adjudicated_line, adjudications)
 
 
 def _blob(column):
@@ -212,7 +212,7 @@ class SelfplayStudy(StudyKind):
                # a seat's points when every seat scores alike: 1 / seats, 1 / teams where allies share a win
                "equal_share": round(sum(sum(row["points"]) for row in rows) / (n * seats), 4) if n else None,
                "plies_mean": round(sum(row["plies"] for row in rows) / n, 1) if n else None,
-               "adjudicated": adjudicated_count(rows), "shared": shared_games(rows),
+               **adjudications(rows),
                "state_bytes": sum(len(row["states"]) for row in rows),
                "seconds": _spread(sorted(row["seconds"] for row in rows))}
         if params["b"]:
@@ -238,8 +238,8 @@ class SelfplayStudy(StudyKind):
                      f"{first['ci95'][1]:.3f} (equal share {summary['equal_share']:.3f})")
         for spec, p in (summary.get("by_spec") or {}).items():
             lines.append(f"  {spec}: {p['mean']:.3f} a seat-game, 95% {p['ci95'][0]:.3f} to {p['ci95'][1]:.3f}")
-        if adjudicated_line(summary):
-            lines.append(adjudicated_line(summary))
+        if line := adjudicated_line(summary):
+            lines.append(line)
         if summary["seconds"]:
             lines.append(f"Mean plies {summary['plies_mean']}; seconds per game: median "
                          f"{summary['seconds']['median']:.3g}, max {summary['seconds']['max']:.3g}")
