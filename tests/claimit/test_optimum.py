@@ -399,7 +399,7 @@ def small_turns(draw):
     return piles
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=4, deadline=None)
 @given(piles=small_turns(), objective=st.sampled_from(["secured", "held"]), release_white=st.booleans())
 def test_the_pruned_search_matches_the_reference_on_random_small_turns(piles, objective, release_white):
     position = checkered(piles, release_white=release_white)

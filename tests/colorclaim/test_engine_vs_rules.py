@@ -228,7 +228,7 @@ def test_small_tree_value_is_the_exact_value_within_its_window(position, alpha, 
         position = position.play(pick(position.legal_moves()))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setups(), st.data())
 def test_reply_counts_are_what_each_child_gives(position, data):
     """The solver's ordering counts every move's replies without making the
