@@ -127,19 +127,46 @@ def mirrored(x, y, games, shape):
     return np.concatenate(xs), np.tile(y, 4), np.tile(games, 4)
 
 
-def fit(x, y, hidden=16, epochs=20, seed=0, lr=None, l2=L2):
+def column_stats(x, rows, chunk=1 << 16):
+    """The float64 mean and standard deviation of each column of x[rows]
+    (rows: indices), a chunk of rows at a time: the same numbers as
+    x[rows].mean(0, dtype=float64) and .std(0, dtype=float64), without
+    their whole-data copies (numpy sums a column row after row, so each
+    chunk's rows are added on to the sum so far, in the same order)."""
+    n = len(rows)
+
+    def column_sum(terms):
+        total = None
+        for begin in range(0, n, chunk):
+            part = terms(x[rows[begin:begin + chunk]].astype(np.float64))
+            total = np.add.reduce(part if total is None else np.vstack([total[None], part]), axis=0)
+        return total
+
+    mean = column_sum(lambda part: part) / n
+
+    def squares(part):
+        part -= mean
+        part *= part
+        return part
+
+    return mean, np.sqrt(column_sum(squares) / n)
+
+
+def fit(x, y, hidden=16, epochs=20, seed=0, lr=None, l2=L2, rows=None):
     """The model's arrays fitted to features x (float[N, n_in]) and rewards
-    y (0 to 1): {mean, scale, W1, b1, W2, b2} as float32."""
+    y (0 to 1), or to x[rows] and y[rows] (rows: indices; no copy of those
+    rows of x is made): {mean, scale, W1, b1, W2, b2} as float32."""
     rng = np.random.default_rng(seed)
     x = np.asarray(x)
     if x.dtype not in (np.float32, np.float64):
         x = x.astype(np.float64)
     y = np.asarray(y, dtype=np.float64)
-    n, n_in = x.shape
+    rows = np.arange(len(x)) if rows is None else np.asarray(rows)
+    y = y[rows]
+    n, n_in = len(rows), x.shape[1]
     # in float64 as if x were, without a float64 copy of x: each batch is
     # standardised when it is drawn (the same arithmetic, a batch's memory)
-    mean = x.mean(0, dtype=np.float64)
-    scale = x.std(0, dtype=np.float64)
+    mean, scale = column_stats(x, rows)
     scale[scale < 1e-6] = 1.0
     prior = min(max(y.mean(), 1e-3), 1 - 1e-3)
     params = {"W2": np.zeros(hidden if hidden else n_in), "b2": np.array(math.log(prior / (1 - prior)))}
@@ -155,7 +182,7 @@ def fit(x, y, hidden=16, epochs=20, seed=0, lr=None, l2=L2):
         order = rng.permutation(n)
         for begin in range(0, n, BATCH):
             batch = order[begin:begin + BATCH]
-            zb, yb = (x[batch].astype(np.float64) - mean) / scale, y[batch]
+            zb, yb = (x[rows[batch]].astype(np.float64) - mean) / scale, y[batch]
             if hidden:
                 pre = zb @ params["W1"].T + params["b1"]
                 h = np.maximum(pre, 0.0)
@@ -258,9 +285,9 @@ def train(game, db, out, hidden=16, epochs=20, seed=0, seats="mover", force=Fals
     planes, height, width, scalars = shape
     if mirror:
         x_fit, y_fit, _ = mirrored(x[~held], target[~held], game_ids[~held], shape)
-    else:
-        x_fit, y_fit = x[~held], target[~held]
-    arrays = fit(x_fit, y_fit, hidden, epochs, seed, l2=l2)
+        arrays = fit(x_fit, y_fit, hidden, epochs, seed, l2=l2)
+    else:       # the fitted rows in place: no copy of nine tenths of x
+        arrays = fit(x, target, hidden, epochs, seed, l2=l2, rows=np.flatnonzero(~held))
     if version2:
         arrays.update({"input": np.array(input), "height": np.array(height), "width": np.array(width),
                        "classic": np.array(classic)})

@@ -16,7 +16,7 @@ from claimsolve import study
 from claimsolve.cli.main import main
 from claimsolve.errors import ClaimsolveError
 from claimsolve.learn import model
-from claimsolve.learn.train import fit, gain_interval, split_games
+from claimsolve.learn.train import column_stats, fit, gain_interval, split_games
 from claimsolve.positions import loads
 from claimsolve.study.selfplay import unpack_states
 
@@ -172,6 +172,31 @@ def test_float32_features_fit_as_their_float64_copy_would():
     small, wide = fit(x, y, hidden=4, epochs=2, seed=2), fit(x.astype(np.float64), y, hidden=4, epochs=2, seed=2)
     assert all(np.array_equal(small[key], wide[key]) for key in wide)
     assert not np.array_equal(small["W1"], fit(x, y, hidden=4, epochs=2, seed=3)["W1"])
+
+
+def test_column_stats_are_numpys_mean_and_std_a_chunk_at_a_time():
+    # train standardises by these: they must be the numbers numpy gives for the
+    # whole selected rows at once (so the weights are), from chunks of them
+    rng = np.random.default_rng(6)
+    x = (rng.normal(size=(5003, 5)) * [1, 3, 0.1, 7, 1] + [0, 4, -1, 50, 0]).astype(np.float32)
+    x[:, 4] = np.round(x[:, 4])
+    rows = np.flatnonzero(rng.random(len(x)) < 0.9)
+    mean, std = column_stats(x, rows, chunk=1000)
+    assert np.array_equal(mean, x[rows].mean(0, dtype=np.float64))
+    assert np.array_equal(std, x[rows].std(0, dtype=np.float64))
+    assert not np.array_equal(mean, x.mean(0, dtype=np.float64))       # the rows, not all of x
+
+
+def test_fitting_rows_in_place_is_fitting_their_copy():
+    # train fits the rows not held out where they lie in x, without copying them
+    rng = np.random.default_rng(7)
+    x = (rng.normal(size=(3000, 6)) * [1, 3, 0.1, 7, 1, 2]).astype(np.float32)
+    y = (rng.random(3000) < 1 / (1 + np.exp(-x[:, 0]))).astype(float)
+    rows = np.flatnonzero(rng.random(len(x)) < 0.8)
+    in_place, copied = fit(x, y, hidden=4, epochs=2, seed=2, rows=rows), fit(x[rows], y[rows], hidden=4, epochs=2,
+                                                                             seed=2)
+    assert all(np.array_equal(in_place[key], copied[key]) for key in copied)
+    assert not np.array_equal(in_place["W1"], fit(x, y, hidden=4, epochs=2, seed=2)["W1"])
 
 
 def test_held_out_games_are_whole_games():
