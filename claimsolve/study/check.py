@@ -23,7 +23,8 @@ the runs could not use:
   written with (NULL only where a task's row may hold it), the JSON
   columns lists of the right length and items, seats within the table,
   task ids among the study's tasks (`StudyKind.column_rules`,
-  `StudyKind.row_rules`).
+  `StudyKind.row_rules`, and `StudyKind.optional_row_rules` where the
+  file has the column: a game a match stopped is a draw shared equally).
 
 The checks of `runs` and `tasks` are SQL: one pass over each table,
 whatever its size.  Nothing here writes to the file.
@@ -307,8 +308,12 @@ def check_study(conn, path, kind_name=None):
         rules = dict(kind.column_rules(params))
         rules.update(fixed_rules())
         optional = OPTIONAL_TASK_COLUMNS + tuple(kind.optional_columns)
-        check_rows(conn, path, "tasks", rules, optional=optional, key="id",
-                   checks=kind.row_rules(params))
+        checks = list(kind.row_rules(params))
+        present = _table_columns(conn, "tasks")
+        for column, column_checks in kind.optional_row_rules.items():
+            if column in present:
+                checks += column_checks
+        check_rows(conn, path, "tasks", rules, optional=optional, key="id", checks=checks)
         _check_ids(conn, path, kind, params)
         return meta
     except sqlite3.DatabaseError as exc:

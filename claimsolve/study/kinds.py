@@ -35,6 +35,14 @@ def _adjudicated_rule():
     return schema.reason("adjudicated", MAX_REASON)
 
 
+# a stopped game is a draw shared equally (records.adjudicated_result): every
+# seat the same points; a rule on the column, so only where the file has it
+ADJUDICATED_ROW_RULE = ("adjudicated IS NOT NULL AND "
+                        "(SELECT MAX(value) - MIN(value) FROM json_each(points)) > 1e-9",
+                        "column 'adjudicated' says the match stopped the game, but column 'points' is "
+                        "not a draw shared equally")
+
+
 def adjudicated_count(rows):
     """The games of `rows` a match stopped (scored a draw the rules did not
     make), or None when their file does not say (made before it was kept)."""
@@ -93,6 +101,8 @@ class StudyKind:
     column_rules(params)         {column: schema.Rule} of every column
     optional_columns             columns older study files may lack
     row_rules(params)            [(SQL test of a bad row, what is wrong)]
+    optional_row_rules           {optional column: [(SQL test, what is
+                                 wrong)]}, checked where the file has it
     """
 
     name = None
@@ -101,6 +111,7 @@ class StudyKind:
     # columns a study file made by an older claimsolve may lack: its rows are
     # read without them, and its report says what it therefore cannot tell
     optional_columns = ()
+    optional_row_rules = {}
     params_types = {}
 
     def params_problem(self, params):
@@ -359,6 +370,7 @@ class MatchStudy(StudyKind):
                ("a_points", "REAL"), ("plies", "INTEGER"), ("moves", "TEXT"), ADJUDICATED)
     json_columns = ("a_seats", "points", "moves")
     optional_columns = (ADJUDICATED[0],)
+    optional_row_rules = {ADJUDICATED[0]: [ADJUDICATED_ROW_RULE]}
 
     def options(self, game, a, b, games, players=None, size=None, island=None, variant=None, seed=0,
                 sprt=None, alpha=0.05, beta=0.05):
@@ -596,6 +608,7 @@ class PoliciesStudy(StudyKind):
                ("points", "TEXT"), ("plies", "INTEGER"), ADJUDICATED)
     json_columns = ("seating", "points")
     optional_columns = (ADJUDICATED[0],)
+    optional_row_rules = {ADJUDICATED[0]: [ADJUDICATED_ROW_RULE]}
 
     def round_robin(self, game, specs, players=None, size=None, island=None, variant=None, seed=0):
         """The checked parameters every round robin has: the game, the specs

@@ -284,6 +284,36 @@ def test_the_issues_examples_get_one_line_each(studies, tmp_path):
     assert "trigger" in check_hostile(trigger, "match")
 
 
+@pytest.mark.parametrize("kind", ["match", "selfplay"])
+def test_a_stopped_game_must_be_an_equal_draw(studies, tmp_path, kind):
+    """A row whose column 'adjudicated' says the match stopped the game must
+    score it a draw shared equally; without the column (a file made before
+    it was kept) the points are taken as they are."""
+    source = studies[kind]
+    with contextlib.closing(sqlite3.connect(source)) as conn:
+        won = conn.execute("SELECT id FROM tasks WHERE json_extract(points, '$[0]') != json_extract(points, '$[1]') "
+                           "ORDER BY id").fetchone()
+    assert won is not None
+    reason = "UPDATE tasks SET adjudicated = 'no end after 10,000 plies' WHERE id = ?"
+
+    unequal = str(tmp_path / "unequal.sqlite")
+    shutil.copy(source, unequal)
+    _change(unequal, (reason, (won[0],)))
+    line = check_hostile(unequal, kind)
+    assert f"row id {won[0]}" in line and "'adjudicated'" in line and "not a draw shared equally" in line, line
+
+    equal = str(tmp_path / "equal.sqlite")
+    shutil.copy(source, equal)
+    _change(equal, (reason, (won[0],)), ("UPDATE tasks SET points = '[0.5, 0.5]' WHERE id = ?", (won[0],)),
+            *(("UPDATE tasks SET a_points = 0.5 WHERE id = ?", (won[0],)),) * (kind == "match"))
+    assert check_hostile(equal, kind, rerun=False) is None
+
+    older = str(tmp_path / "older.sqlite")
+    shutil.copy(source, older)
+    _change(older, "ALTER TABLE tasks DROP COLUMN adjudicated")
+    assert check_hostile(older, kind, rerun=False) is None
+
+
 def test_a_valid_study_still_reads_and_continues(studies, tmp_path):
     copy = str(tmp_path / "valid.sqlite")
     shutil.copy(studies["solve"], copy)
