@@ -545,7 +545,7 @@ def changed_play_start(rng, position, rules, changes):
 
 # --- the tests ----------------------------------------------------------------------------------
 
-@settings(max_examples=12, **SETTINGS)
+@settings(max_examples=8, **SETTINGS)
 @given(data=st.data(), seats=st.sampled_from(SEATS), seed=st.integers(0, 2 ** 20),
        island=st.sampled_from(["standard", "random"]), rules=RULES)
 def test_whole_games_from_the_settle(data, seats, seed, island, rules):
@@ -613,7 +613,7 @@ def test_small_hand_islands(players, variant, data, seed, rules, phase):
     play_game(position, rng, 40, perft=lambda position, ply: ply % 6 == 0, choose=drawn(data))
 
 
-@settings(max_examples=12, **SETTINGS)
+@settings(max_examples=8, **SETTINGS)
 @given(data=st.data(), seats=st.sampled_from(SEATS), seed=st.integers(0, 2 ** 20), rules=RULES,
        phase=st.sampled_from(["settle", "brawl"]))
 def test_settle_and_brawl_on_crowded_hand_islands(data, seats, seed, rules, phase):
@@ -646,7 +646,7 @@ BRAWL_SEATS = [(3, "standard"), (4, "standard"), (2, "battle-for-two")]
 
 
 @pytest.mark.slow
-@settings(max_examples=12, **SETTINGS)
+@settings(max_examples=8, **SETTINGS)
 @given(data=st.data(), seats=st.sampled_from(BRAWL_SEATS), brawl=st.sampled_from(["even", "cap"]))
 def test_brawls_under_both_brawl_rules(data, seats, brawl):
     """rules.brawl "even" and "cap": brawls from islands that hold every

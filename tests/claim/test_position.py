@@ -510,7 +510,7 @@ def random_game(position, rng, plies, checked=1.0, choose=None):
     return position
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seats=st.sampled_from([(2, "standard"), (3, "standard"), (4, "standard"),
                                               (2, "battle-for-two")]),
        seed=st.integers(0, 2 ** 20), small=st.booleans())
