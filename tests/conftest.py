@@ -1,6 +1,7 @@
 """The test tiers.  `python -m pytest` runs everything (the README's test
 command, and CI with it); `python -m pytest -m "not slow"` leaves out the
-tests marked `slow` for the edit-test loop.
+tests marked `slow` for the edit-test loop.  Both run on two worker
+processes (pytest-xdist: pyproject.toml's addopts; `-n 0` for one).
 
 Slow are the tests that play many games through two implementations
 (engine against reference), drive real outside programs (OpenSpiel, the
