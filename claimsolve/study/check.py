@@ -265,10 +265,11 @@ def fixed_rules():
     }
 
 
-def check_rows(conn, path, table, rules, optional=(), key="rowid", checks=()):
+def check_rows(conn, path, table, rules, optional=(), key="rowid", checks=(), optional_checks=None):
     """One pass over `table`: the first row (by `key`) that breaks a column's
     rule, or one of the row-wide `checks` [(SQL test of a bad row, what is
-    wrong)], is refused, naming the row and the column."""
+    wrong)], or of `optional_checks` {optional column: checks} where the
+    table has that column, is refused, naming the row and the column."""
     columns = _table_columns(conn, table)
     for name in rules:
         if name not in columns and name not in optional:
@@ -276,6 +277,8 @@ def check_rows(conn, path, table, rules, optional=(), key="rowid", checks=()):
     tests = [(rule.bad, f"column '{name}' is {{value}}, not {rule.what}", name)
              for name, rule in rules.items() if name in columns]
     tests += [(bad, what, None) for bad, what in checks]
+    tests += [(bad, what, None) for name, more in (optional_checks or {}).items() if name in columns
+              for bad, what in more]
     if not tests:
         return
     whens = " ".join(f"WHEN {bad} THEN {k}" for k, (bad, _, _) in enumerate(tests))
@@ -308,12 +311,8 @@ def check_study(conn, path, kind_name=None):
         rules = dict(kind.column_rules(params))
         rules.update(fixed_rules())
         optional = OPTIONAL_TASK_COLUMNS + tuple(kind.optional_columns)
-        checks = list(kind.row_rules(params))
-        present = _table_columns(conn, "tasks")
-        for column, column_checks in kind.optional_row_rules.items():
-            if column in present:
-                checks += column_checks
-        check_rows(conn, path, "tasks", rules, optional=optional, key="id", checks=checks)
+        check_rows(conn, path, "tasks", rules, optional=optional, key="id", checks=kind.row_rules(params),
+                   optional_checks=kind.optional_row_rules)
         _check_ids(conn, path, kind, params)
         return meta
     except sqlite3.DatabaseError as exc:

@@ -43,6 +43,15 @@ ADJUDICATED_ROW_RULE = ("adjudicated IS NOT NULL AND "
                         "not a draw shared equally")
 
 
+class KeepsAdjudications:
+    """A study kind whose rows are games a match may stop (column
+    'adjudicated', ADJUDICATED in its `columns`): the column is optional
+    (files made before it was kept lack it) and, where present, a stopped
+    game must be an equal draw."""
+    optional_columns = (ADJUDICATED[0],)
+    optional_row_rules = {ADJUDICATED[0]: [ADJUDICATED_ROW_RULE]}
+
+
 def adjudicated_count(rows):
     """The games of `rows` a match stopped (scored a draw the rules did not
     make), or None when their file does not say (made before it was kept)."""
@@ -361,7 +370,7 @@ def _spread(values):
 
 # -- match -----------------------------------------------------------------------------------
 
-class MatchStudy(StudyKind):
+class MatchStudy(KeepsAdjudications, StudyKind):
     """A against B, as `claimsolve match` plays it: game i from start
     seed + i // sides, A's side rotating through the sides; each game a task."""
 
@@ -369,8 +378,6 @@ class MatchStudy(StudyKind):
     columns = (("start_seed", "INTEGER"), ("a_seats", "TEXT"), ("first", "INTEGER"), ("points", "TEXT"),
                ("a_points", "REAL"), ("plies", "INTEGER"), ("moves", "TEXT"), ADJUDICATED)
     json_columns = ("a_seats", "points", "moves")
-    optional_columns = (ADJUDICATED[0],)
-    optional_row_rules = {ADJUDICATED[0]: [ADJUDICATED_ROW_RULE]}
 
     def options(self, game, a, b, games, players=None, size=None, island=None, variant=None, seed=0,
                 sprt=None, alpha=0.05, beta=0.05):
@@ -594,7 +601,7 @@ def tables(policies, seats):
             if len(set(table)) > 1]
 
 
-class PoliciesStudy(StudyKind):
+class PoliciesStudy(KeepsAdjudications, StudyKind):
     """A round robin of player specs at one table size: every table of
     different policies, every seating of it rotated (seat 1 to each in
     turn), round after round; round r plays from start seed + r.
@@ -607,8 +614,6 @@ class PoliciesStudy(StudyKind):
     columns = (("round", "INTEGER"), ("start_seed", "INTEGER"), ("seating", "TEXT"), ("first", "INTEGER"),
                ("points", "TEXT"), ("plies", "INTEGER"), ADJUDICATED)
     json_columns = ("seating", "points")
-    optional_columns = (ADJUDICATED[0],)
-    optional_row_rules = {ADJUDICATED[0]: [ADJUDICATED_ROW_RULE]}
 
     def round_robin(self, game, specs, players=None, size=None, island=None, variant=None, seed=0):
         """The checked parameters every round robin has: the game, the specs

@@ -31,8 +31,8 @@ from ..errors import ClaimsolveError
 from ..match import MAX_PLIES, Adjudicator, _player_seed, game_result
 from ..player_kinds import make_player
 from . import schema, stats
-from .kinds import (ADJUDICATED, ADJUDICATED_ROW_RULE, MAX_TASKS, StudyKind, _adjudicated_rule, _first_start,
-                    _options_text, _seeded, _spread, _start, adjudicated_line, adjudications)
+from .kinds import (ADJUDICATED, MAX_TASKS, KeepsAdjudications, StudyKind, _adjudicated_rule,
+                    _first_start, _options_text, _seeded, _spread, _start, adjudicated_line, adjudications)
 
 
 def _blob(column):
@@ -84,7 +84,7 @@ def unpack_states(row):
     return [data[k * size:(k + 1) * size] for k in range(row["positions"])]
 
 
-class SelfplayStudy(StudyKind):
+class SelfplayStudy(KeepsAdjudications, StudyKind):
     """Engine games recorded position by position (the module's text)."""
 
     name = "selfplay"
@@ -92,8 +92,6 @@ class SelfplayStudy(StudyKind):
                ("plies", "INTEGER"), ("start", "TEXT"), ("moves", "TEXT"), ("positions", "INTEGER"),
                ("state_size", "INTEGER"), ("states", "BLOB"), ("movers", "TEXT"), ("values", "TEXT"), ADJUDICATED)
     json_columns = ("seating", "points", "moves", "movers", "values")
-    optional_columns = (ADJUDICATED[0],)
-    optional_row_rules = {ADJUDICATED[0]: [ADJUDICATED_ROW_RULE]}
 
     def options(self, game, a, games, b=None, players=None, size=None, island=None, variant=None, seed=0):
         descriptor = get_game(game)
