@@ -3,7 +3,8 @@ on lichess after a game (docs/review.md).
 
 Every position of the game's main line is analysed once, on the machine's
 cores, by its game's review kit (the descriptor's `review`: a module with
-`evaluate`, `final`, `UNIT`, `THRESHOLDS`, ...).  For the move played at
+`evaluate`, `final`, `UNIT`, `THRESHOLDS`, ..., or a `profile` of them
+for each of its objectives).  For the move played at
 ply k by seat P:
 
 - `best`: the engine's move in the position before it;
@@ -151,6 +152,41 @@ def _round(value, digits):
 
 # --- the analysis of every position, on the cores --------------------------------------
 
+def checked_options(record, objective=None):
+    """The kit's options of a review of `record`: {"objective": ...} where
+    one is given.  Refuses in one line an objective the game does not take,
+    or one it cannot serve for this game (Claim It!'s "win" without
+    weights for its seat count)."""
+    kit = kit_of(record.game)
+    options = {}
+    if objective is not None:
+        choices = getattr(kit, "OBJECTIVES", None)
+        if choices is None:
+            raise ClaimsolveError(f"option 'objective': {record.game} has one measure of a move (it is for the "
+                                  "games whose turn optimum has objectives: claimit)")
+        options["objective"] = limits.choice(objective, "objective", choices)
+    profile_of(kit, record.start, options)
+    return options
+
+
+def objectives_of(game_id):
+    """The objectives a review of the game can take (its kit's
+    `objective_choices()`: [{"id", "label", "default", "players"}]), or
+    [] where a move has one measure."""
+    kit = kit_of(game_id) if get_game(game_id).review is not None else None
+    return kit.objective_choices() if hasattr(kit, "objective_choices") else []
+
+
+def profile_of(kit, start, options):
+    """What a review shows of its values: {"unit", "thresholds", "notes",
+    "graph"}, the kit's for these options (`profile`, where its values
+    change with them: Claim It!'s objectives), else its constants."""
+    if hasattr(kit, "profile"):
+        return kit.profile(start, **options)
+    return {"unit": kit.UNIT, "thresholds": dict(kit.THRESHOLDS), "notes": list(getattr(kit, "NOTES", ())),
+            "graph": kit.GRAPH}
+
+
 def _evaluate(job):
     """A worker's job: the kit's evaluation of each (position, move) of a
     group of consecutive positions (Claim It!: one turn, so that the turn
@@ -160,7 +196,7 @@ def _evaluate(job):
     out = []
     for index, position, move in items:
         if position.is_over():
-            out.append((index, kit.final(position)))
+            out.append((index, kit.final(position, **options)))
         else:
             out.append((index, kit.evaluate(position, move, seconds, limits.fold_seed(seed * 1000003 + index),
                                             **options)))
@@ -222,28 +258,23 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
     analysis a position (None: the game's DEFAULT_TIME), on `workers`
     processes (None: the machine's cores, at most 2); `objective`: what
     values a Claim It! decision (the turn optimum's "secured", the default,
-    or "held").  `progress(info)` is called as each move is graded
+    "held", or "win": the learned chance of winning, where weights are
+    shipped for the seat count).  `progress(info)` is called as each move is graded
     ({"done", "total", "move": the entry}).  Ctrl-C raises Interrupted
     whose `partial` is the Review of the moves graded so far."""
     started = _time.monotonic()
     kit = kit_of(record.game)
-    options = {}
-    if objective is not None:
-        choices = getattr(kit, "OBJECTIVES", None)
-        if choices is None:
-            raise ClaimsolveError(f"option 'objective': {record.game} has one measure of a move (it is for the "
-                                  "games whose turn optimum has objectives: claimit)")
-        options["objective"] = limits.choice(objective, "objective", choices)
+    options = checked_options(record, objective)
     seconds = kit.DEFAULT_TIME if time is None else limits.seconds(time, "time")
     workers = default_threads() if workers is None else limits.threads(workers, "workers")
     limits.seed(seed, "seed")
     positions = record.positions()
     moves = record.mainline()
     players = record.players or [None] * record.start.num_players
-    unit = kit.unit(**options) if hasattr(kit, "unit") else kit.UNIT
-    result = Review(game=record.game, unit=unit, thresholds=dict(kit.THRESHOLDS), players=list(players),
+    shown = profile_of(kit, record.start, options)       # (checked above: it refuses nothing now)
+    result = Review(game=record.game, unit=shown["unit"], thresholds=shown["thresholds"], players=list(players),
                     moves=[], evals=[], time_per_move=seconds, workers=workers, digits=kit.DIGITS,
-                    luck=getattr(kit, "HAS_LUCK", False), graph=kit.GRAPH, sides=len(record.start.teams()))
+                    luck=getattr(kit, "HAS_LUCK", False), graph=shown["graph"], sides=len(record.start.teams()))
     evaluations = [None] * len(positions)
     graded = [0]
 
@@ -252,7 +283,8 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
         # a move is graded once the positions before and after it are analysed
         while graded[0] < len(moves) and evaluations[graded[0] + 1] is not None:
             k = graded[0]
-            entry = _grade(kit, positions[k], moves[k], positions[k + 1], evaluations[k], evaluations[k + 1], k + 1)
+            entry = _grade(kit, result.thresholds, positions[k], moves[k], positions[k + 1], evaluations[k],
+                           evaluations[k + 1], k + 1)
             result.moves.append(entry)
             graded[0] += 1
             if progress is not None:
@@ -267,14 +299,14 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
         result.seconds = _time.monotonic() - started
         raise Interrupted(result) from None
     result.evals = [kit.graph(position, evaluation) for position, evaluation in zip(positions, evaluations)]
-    result.notes = list(getattr(kit, "NOTES", ()))
+    result.notes = list(shown["notes"])
     result.seconds = _time.monotonic() - started
     return result
 
 
-def _grade(kit, position, move, after_position, evaluation, next_evaluation, ply):
+def _grade(kit, thresholds, position, move, after_position, evaluation, next_evaluation, ply):
     """The ReviewedMove of `move` from `position` (analysed: `evaluation`) to
-    `after_position` (`next_evaluation`)."""
+    `after_position` (`next_evaluation`), graded by `thresholds`."""
     seat = position.player_to_move
     played = kit.decision(position, move)
     before = evaluation["value"]
@@ -299,9 +331,9 @@ def _grade(kit, position, move, after_position, evaluation, next_evaluation, ply
     elif hasattr(kit, "grade"):
         grade = kit.grade(loss, before, after, exact, engines_move)
     else:
-        grade = grade_of(loss, kit.THRESHOLDS, engines_move, exact)
+        grade = grade_of(loss, thresholds, engines_move, exact)
     return ReviewedMove(ply=ply, seat=seat, move=move, best=evaluation["best"], before=before, after=after,
                         loss=loss, grade=grade, exact=exact, forced=forced, luck=luck, method=evaluation.get("method"))
 
 
-__all__ = ["GRADES", "Review", "ReviewedMove", "grade_of", "kit_of", "review"]
+__all__ = ["GRADES", "Review", "ReviewedMove", "grade_of", "kit_of", "objectives_of", "review"]

@@ -25,8 +25,9 @@ from claimsolve.cli.options import (OUTPUT_FILE, SECONDS, SEED, Checked, Command
               help="Seconds of analysis a position (default: the game's, 1 s; Claim It! 0.2 s).")
 @click.option("--threads", type=Checked(limits.threads, "n"), default=None,
               help="Positions analysed at once, each in its own process (default: the machine's cores, at most 2).")
-@click.option("--objective", type=click.Choice(["secured", "held"]), default=None,
-              help="Claim It!: what values a decision, the turn optimum's objective (default secured).")
+@click.option("--objective", type=click.Choice(["secured", "held", "win"]), default=None,
+              help="Claim It!: what values a decision, the turn optimum's objective (default secured; win: the "
+                   "learned chance of winning, where weights are shipped for the seat count).")
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--svg", "svg_path", type=OUTPUT_FILE, help="Also write the evaluation over the game, with the grades, to FILE.")
 @click.option("--save", "save_path", type=OUTPUT_FILE,

@@ -142,6 +142,60 @@ def test_a_whole_claim_it_game_is_reviewed_move_by_move():
     assert {"secured spaces"} == {review["unit"].split(":")[0]}
 
 
+@pytest.fixture(scope="module")
+def claimit_win_review():
+    """A whole three-player game (a rule of thumb against random play: stops,
+    busts and an end) reviewed by the learned chance of winning."""
+    result = run_match("claimit", "threshold:3", "random", 1, players=3, seed=2)      # 144 moves, 3 busts
+    record = records.GameRecord.from_json(result.records[0].to_json())
+    return record, claimsolve.review(record, time=0.02, workers=2, objective="win")
+
+
+def test_claim_it_reviewed_by_the_learned_chance_of_winning(claimit_win_review):
+    record, review = claimit_win_review
+    positions = record.positions()
+    assert review.unit.startswith("win chance") and "not proven" in review.unit and review.graph == "chance"
+    assert review.thresholds == {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
+    assert any("learned model's estimates" in note for note in review.notes)
+    moves = {"stop": 0, "bust": 0, "roll": 0}
+    for entry, before, after in zip(review.moves, positions, positions[1:]):
+        assert not entry.exact and "learned net" in entry.method      # a model's estimate, never proven
+        assert 0 <= entry.after <= entry.before + 1e-12 <= 1 + 1e-12
+        assert entry.loss == pytest.approx(entry.before - entry.after, abs=1e-12)
+        # the value before is the mover's line of the graph
+        assert review.evals[entry.ply - 1][entry.seat - 1] == entry.before
+        rolled = entry.move.startswith("roll")
+        assert (entry.luck is not None) == rolled
+        if entry.move == "stop" or (rolled and after.player_to_move != entry.seat) or after.is_over():
+            # the turn ended: its value (the net's of the position it left, or the result) is
+            # where the mover's line goes on from at the next turn's start
+            kind = "stop" if entry.move == "stop" else "bust"
+            moves[kind] += 1
+            assert entry.after + (entry.luck or 0) == pytest.approx(review.evals[entry.ply][entry.seat - 1],
+                                                                    abs=1e-9)
+        elif rolled:
+            moves["roll"] += 1
+            assert entry.after + entry.luck == pytest.approx(review.moves[entry.ply].before, abs=1e-12)
+    assert min(moves.values()) > 0
+    assert review.evals[-1] == [float(p) for p in positions[-1].points()]
+    summary = review.to_json()["summary"]
+    assert all("luck" in entry and "decisions" in entry for entry in summary)
+
+
+def test_a_win_chance_review_needs_weights_for_its_seat_count(tmp_path):
+    result = run_match("claimit", "threshold:3", "random", 1, players=2, seed=11)
+    save_games(result, tmp_path / "two.jsonl")
+    record = claimsolve.load_game(tmp_path / "two.jsonl")
+    with pytest.raises(ClaimsolveError, match="none are shipped for Claim It! with 2 players"):
+        claimsolve.review(record, objective="win")
+    assert_refused(run("review", tmp_path / "two.jsonl", "--objective", "win"), "option 'objective'",
+                   "2 players")
+    from claimsolve.reviewer import objectives_of
+    assert [(o["id"], o["players"]) for o in objectives_of("claimit")] == \
+        [("secured", None), ("held", None), ("win", [3])]
+    assert objectives_of("claim") == [] and objectives_of("colorclaim") == []
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_claim_turns_are_graded_in_win_chance(players):
     result = run_match("claim", "random", "greedy", 1, players=players, seed=4)
@@ -199,6 +253,12 @@ def test_the_api_streams_a_review_move_by_move():
         assert [m["move"] for m in result["moves"]] == record.mainline()
         too_long = client.post("/api/review", content=json.dumps({"record": record.to_json(), "time": 15}))
         assert too_long.status_code == 400 and "option 'time'" in too_long.json()["error"]
+        games = {game["id"]: game for game in client.get("/api/games").json()["games"]}
+        assert [o["id"] for o in games["claimit"]["review_objectives"]] == ["secured", "held", "win"]
+        assert games["colorclaim"]["review_objectives"] == []
+        two = run_match("claimit", "threshold:3", "random", 1, players=2, seed=11).records[0].to_json()
+        refused = client.post("/api/review", content=json.dumps({"record": two, "objective": "win"}))
+        assert refused.status_code == 400 and "with 2 players" in refused.json()["error"]
         bad = dict(record.to_json(), moves=["a1xz9"])
         refused = client.post("/api/review", content=json.dumps({"record": bad}))
         assert refused.status_code == 400 and "ply 1 ('a1xz9')" in refused.json()["error"]

@@ -1,29 +1,52 @@
-"""How `claimsolve review` grades a Claim It! decision (claimsolve.reviewer):
-in secured spaces, the expected number of spaces the mover's turn
-secures, with the best play of the rest of the turn (the exact turn
-optimum, objective "secured": claimsolve.claimit.optimum).
+"""How `claimsolve review` grades a Claim It! decision (claimsolve.reviewer),
+by one of the turn optimum's objectives (claimsolve.claimit.optimum):
+
+- "secured" (the default): in secured spaces, the expected number of spaces
+  the mover's turn secures, with the best play of the rest of the turn;
+- "held": the spaces he holds more when his turn ends;
+- "win": in win chance, the learned expected result (1 a win, 1/k of a win
+  shared by k) of the position the turn leaves, with the best play of the
+  rest of the turn: a model's estimate (the weights shipped for the seat
+  count, docs/learning.md), never a proven value.
 
 Every decision of a turn has its value in the optimum's answer (each
 placement of a roll, roll or stop), so a decision's loss is the best
-decision's value minus the one played, exact where the optimum finishes
-within the time; elsewhere each decision's value is the larger of the
-optimum's exact lower bound and the Monte Carlo estimate of the odds
-table's plans for this turn (not exact).  A roll's luck is the value after
-it (0 on a bust) minus the value of rolling, the mean over the 216 rolls:
-over a turn, its gain = the value at its start + the luck of its rolls -
-the losses of its decisions."""
+decision's value minus the one played.  For the spaces objectives the
+values are exact where the optimum finishes within the time; elsewhere
+each decision's value is the larger of the optimum's exact lower bound and
+the Monte Carlo estimate of the odds table's plans for this turn (not
+exact).  For "win" the rest of the turn is searched exactly under the net
+where it finishes, else with at most d more rolls (the play valued as a
+stop after them: a lower bound under the same net).  A roll's luck is the
+value after it (on a bust: the bust's, 0 spaces or the net's value of the
+position the bust leaves) minus the value of rolling, the mean over the 216
+rolls: over a turn, its value at the end = the value at its start + the
+luck of its rolls - the losses of its decisions."""
+import functools
 import time as _time
 
+from ..errors import ClaimsolveError
 from . import optimum, rules
 from .plans import plan_rows
 
-OBJECTIVES = optimum.OBJECTIVES          # review --objective
+OBJECTIVES = optimum.ALL_OBJECTIVES      # review --objective
 OBJECTIVE = "secured"                    # the default, as the odds table's optimum row
+WIN = optimum.WIN
 _WHAT = {"secured": "spaces the mover's turn secures", "held": "spaces the mover holds more when his turn ends"}
 THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.6}
+# in win chance: as Claim's review (claimsolve/claim/review.py)
+WIN_THRESHOLDS = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
 NOTES = ("the values are expected spaces of the turn, not wins: where the spaces lie and who is about to "
          "end the game are not counted; with the objective 'secured' a stop after whites alone gains nothing "
          "(they are held, not secured), with 'held' a black on your own colour gains nothing",)
+WIN_NOTES = ("the values are a learned model's estimates of the chance of winning (the weights shipped for "
+             "this seat count), not proven: a decision is graded by the net's value of where the rest of the "
+             "turn ends, with the best play under the net",
+             "the mover's line is his value with the best play of the rest of his turn; the other seats' lines "
+             "are the net's values at the start of that turn, so the seats' values need not add up to 1",
+             "where the rest of the turn did not finish in the time (a move's method says 'at most d more "
+             "rolls'), rolling is valued by a lower bound: a roll graded as a loss against a stop there may lose "
+             "less (more --time searches deeper)")
 GRAPH = "counts"            # how the review graph draws the values (claimsolve.render.review)
 DIGITS = 3
 DEFAULT_TIME = 0.2
@@ -34,11 +57,48 @@ SAMPLES = 2000
 
 
 def unit(objective=OBJECTIVE):
+    if objective == WIN:
+        return ("win chance: the mover's expected result (1 a win, 1/k of a win shared by k) as the learned net "
+                "values the position where his turn ends, with the best play of the rest of the turn under the "
+                "net (a model's estimate, not proven)")
     return (f"{objective} spaces: the expected number of {_WHAT[objective]}, with the best play of the rest of "
             "the turn (the exact turn optimum where it finishes, else its lower bound or a Monte Carlo estimate)")
 
 
 UNIT = unit()
+
+
+def profile(start, objective=OBJECTIVE):
+    """What a review of the game from `start` under `objective` shows:
+    {"unit", "thresholds", "notes", "graph"}.  Refuses "win" in one line
+    where no weights are shipped for the game's seat count."""
+    if objective == WIN:
+        if start.num_players not in _win_players():
+            served = " and ".join(str(n) for n in _win_players()) or "no"
+            raise ClaimsolveError(f"option 'objective': 'win' values a move by learned weights, and none are "
+                                  f"shipped for Claim It! with {start.num_players} players (they are for {served} "
+                                  "players; docs/learning.md makes them)")
+        optimum.win_solver_for(start)
+        return {"unit": unit(WIN), "thresholds": dict(WIN_THRESHOLDS), "notes": list(WIN_NOTES), "graph": "chance"}
+    return {"unit": unit(objective), "thresholds": dict(THRESHOLDS), "notes": list(NOTES), "graph": GRAPH}
+
+
+_LABELS = {"secured": "secured spaces", "held": "held spaces", "win": "win chance (learned)"}
+
+
+def objective_choices():
+    """The objectives a review can take, for the board's menu: [{"id",
+    "label", "default", "players": the seat counts it serves, None for
+    all}]; "win" serves the seat counts with shipped weights."""
+    return [{"id": objective, "label": _LABELS[objective], "default": objective == OBJECTIVE,
+             "players": list(_win_players()) if objective == WIN else None} for objective in OBJECTIVES]
+
+
+@functools.lru_cache(maxsize=1)
+def _win_players():
+    from .position import ClaimItPosition
+
+    return tuple(n for n in range(2, 6) if optimum.win_weights(ClaimItPosition.new(n)) is not None)
 
 
 def decision(position, move):
@@ -50,6 +110,8 @@ def decision(position, move):
 
 
 def evaluate(position, move, seconds, seed, objective=OBJECTIVE):
+    if objective == WIN:
+        return _evaluate_win(position, seconds)
     started = _time.monotonic()
     answer = optimum.solve(position, objective, seconds * OPTIMUM_SHARE)
     if answer["exact"]:
@@ -59,36 +121,63 @@ def evaluate(position, move, seconds, seed, objective=OBJECTIVE):
                          deadline=started + seconds)
         decisions = optimum.fallback(position, objective, rows, answer)["decisions"]
         method = "turn optimum not finished: its lower bound or Monte Carlo"
+    value, best = _best(decisions)
+    return {"best": best, "value": value, "moves": decisions, "exact": answer["exact"],
+            "seats": _counts(position, objective), "forced": len(decisions) == 1, "method": method, "bust": 0.0}
+
+
+def _evaluate_win(position, seconds):
+    answer = optimum.solve_win(position, seconds)
+    decisions = answer["decisions"]
+    value, best = _best(decisions)
+    if answer["exact"]:
+        method = "win turn optimum under the learned net, the whole rest of the turn"
+    else:
+        rolls = answer["lower_bound"]["rolls"]
+        method = (f"win turn optimum under the learned net, at most {rolls} more roll{'s' * (rolls != 1)} "
+                  "(a lower bound)")
+    seats = _chances(position)
+    seats[position.player_to_move - 1] = value
+    out = {"best": best, "value": value, "moves": decisions, "exact": False, "seats": seats,
+           "forced": len(decisions) == 1, "method": method, "chances": True}
+    if position.dice is None:      # a roll here may bust: the value of the position the bust leaves
+        out["bust"] = optimum.win_solver_for(position).end_value(position.engine_state().state_bytes(), False)
+    return out
+
+
+def _best(decisions):
+    """(value, move): the best decision's value and the decision, ties to
+    stop (no risk), then to the first listed."""
     value = max(decisions.values())
-    # ties go to stop (no risk), then to the first decision listed
     order = (["stop"] if "stop" in decisions else []) + list(decisions)
-    best = next(move for move in order if decisions[move] >= value - 1e-12)
+    return value, next(move for move in order if decisions[move] >= value - 1e-12)
+
+
+def final(position, objective=OBJECTIVE):
+    if objective == WIN:
+        seats = [float(p) for p in position.points()]
+        return {"best": None, "value": seats[position.player_to_move - 1], "seats": seats, "exact": True,
+                "method": "the result", "chances": True}
     seats = _counts(position, objective)
-    return {"best": best, "value": value, "moves": decisions, "exact": answer["exact"], "seats": seats,
-            "forced": len(decisions) == 1, "method": method}
-
-
-def final(position):
-    seats = _counts(position, OBJECTIVE)
     return {"best": None, "value": 0.0, "seats": seats, "exact": True, "method": "the game is over"}
 
 
 def luck(position, move, after_position, evaluation, next_evaluation):
-    """What a roll's dice gave: the value after the roll (0 on a bust) minus
-    the value of rolling (the mean over the 216 rolls)."""
+    """What a roll's dice gave: the value after the roll (on a bust, the
+    bust's) minus the value of rolling (the mean over the 216 rolls)."""
     if not move.strip().lower().startswith("roll"):
         return None
     turn_goes_on = (not after_position.is_over() and after_position.dice is not None
                     and after_position.player_to_move == position.player_to_move)
-    after = next_evaluation["value"] if turn_goes_on else 0.0
+    after = next_evaluation["value"] if turn_goes_on else evaluation["bust"]
     return after - evaluation["moves"]["roll"]
 
 
 def graph(position, evaluation):
-    """Each seat's spaces (secured, or held: the objective's), the mover's
-    with his turn's expected gain."""
+    """Each seat's value: its spaces, the mover's with his turn's expected
+    gain; or, by win chance, each seat's chance (the mover's his value)."""
     seats = list(evaluation["seats"])
-    if not position.is_over():
+    if not evaluation.get("chances") and not position.is_over():
         seats[position.player_to_move - 1] += evaluation["value"]
     return seats
 
@@ -98,3 +187,21 @@ def _counts(position, objective):
     board = position.turn_start_board()
     count = rules.secured_count if objective == "secured" else rules.held_count
     return [float(count(board, seat)) for seat in range(1, position.num_players + 1)]
+
+
+def _chances(position):
+    """Each seat's learned expected result at the start of this turn (the
+    position with the turn's markers taken off, its mover to roll)."""
+    from ..learn import model
+
+    start = position._replace(board=position.turn_start_board(), dice=None)
+    state = start.engine_state()
+    weights = _weights(str(optimum.win_weights(position)))
+    return [model.evaluate(weights, state, seat) for seat in range(position.num_players)]
+
+
+@functools.lru_cache(maxsize=4)
+def _weights(path):
+    from ..search.learned import load_weights
+
+    return load_weights(path)

@@ -61,8 +61,9 @@ def review_text(review, title=None):
         line = (f"Player {entry['seat']}{who}: {entry['moves']} moves{forced}; mean loss "
                 f"{_value(review, entry['mean_loss'], False)}; {grades}; {entry['exact']} exact.")
         if review.luck:
+            against = "values" if review.graph == "chance" else "gains"
             line += (f"  Dice: {_value(review, entry['luck'])}, decisions: {_value(review, entry['decisions'])} "
-                     f"({_short_unit(review.unit)} against the turns' expected gains with best play).")
+                     f"({_short_unit(review.unit)} against the turns' expected {against} with best play).")
         lines.append(line)
     return "\n".join(lines)
 

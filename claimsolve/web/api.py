@@ -19,7 +19,7 @@ from ..descriptor import NEW_OPTIONS
 from ..errors import ClaimsolveError, MoveError, one_line
 from ..positions import dumps, from_dict, parse_json
 from .. import render
-from ..reviewer import kit_of
+from ..reviewer import checked_options, kit_of, objectives_of
 from ..render import style as _style
 
 MAX_BODY = 1024 * 1024              # bytes of a request body (413 beyond)
@@ -425,6 +425,7 @@ def review_args(body, max_time):
     args = {"record": record.to_json(), "time": seconds, "seed": limits.seed(body.get("seed", 0), "seed")}
     if body.get("objective") is not None:
         args["objective"] = _text(body, "objective")
+    checked_options(record, args.get("objective"))      # refused here, before a worker is taken
     return args
 
 
@@ -459,6 +460,7 @@ def games():
                     "defaults": dict(game.defaults),
                     "solve": game.solve is not None, "odds": game.odds is not None,
                     "review": game.review is not None,
+                    "review_objectives": objectives_of(game.id),
                     "has_chance": game.has_chance})
     return out
 

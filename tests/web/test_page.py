@@ -452,6 +452,48 @@ def test_review_mode_grades_a_game_of_a_file_of_two(page, shots, tmp_path):
 
 
 @pytest.mark.slow
+def test_a_claim_it_review_by_the_learned_chance_of_winning(page, shots, tmp_path):
+    """Claim It!'s review offers its turn optimum's objectives, win chance
+    only for the seat count with weights; a review by it draws each seat's
+    chance."""
+    import claimsolve
+    from claimsolve import records
+    from claimsolve.match import run_match
+
+    driver = page
+    new_game(driver, "claimit", players=2)
+    choices = lambda d: d.execute_script(          # noqa: E731
+        "const label = document.getElementById('review-objective-label');"
+        "return label.hidden ? null : Array.from(document.getElementById('review-objective').options, o => o.value)")
+    assert choices(driver) == ["secured", "held"]
+    game = run_match("claimit", "threshold:3", "random", 1, players=3, seed=2).records[0]
+    record = records.GameRecord.from_moves(claimsolve.new("claimit", players=3), game.moves[:24])
+    path = tmp_path / "claimit-3p.json"
+    path.write_text(records.dumps(record))
+    load_file(driver, path)
+    wait(driver, lambda d: len(move_list(d)) == 25, "the record loaded")
+    assert choices(driver) == ["secured", "held", "win"]
+    assert Select(driver.find_element(By.ID, "review-objective")).first_selected_option.get_attribute("value") == \
+        "secured"
+    Select(driver.find_element(By.ID, "review-objective")).select_by_value("win")
+    Select(driver.find_element(By.ID, "review-time")).select_by_value("0.1")
+    driver.find_element(By.ID, "review-button").click()
+    wait(driver, lambda d: d.execute_script("const r = window.claimsolveBoard.state.review; return r && r.result"),
+         "the review")
+    result = driver.execute_script("return window.claimsolveBoard.state.review.result")
+    assert result["unit"].startswith("win chance") and result["graph"] == "chance"
+    assert len(result["moves"]) == 24 and not any(m["exact"] for m in result["moves"])
+    seats = driver.execute_script("return Array.from(document.querySelectorAll('#review-graph path.evaluation'),"
+                                  " p => p.dataset.seat)")
+    assert seats == ["1", "2", "3"]
+    assert "win chance" in driver.find_element(By.ID, "review-status").text
+    driver.save_screenshot(str(shots / "claimit-review-win.png"))
+    new_game(driver, "colorclaim", size="3x3", seed=1)
+    assert choices(driver) is None
+    assert not console_errors(driver)
+
+
+@pytest.mark.slow
 def test_the_engine_plays_two_seats_of_three(page, shots):
     driver = page
     new_game(driver, "claim", players=3)

@@ -219,6 +219,7 @@ function setMessage(text, kind = "info") {
 }
 
 function updateButtons() {
+  renderReviewObjectives(current().position);
   $("undo-button").disabled = state.index === 0;
   $("redo-button").disabled = state.index >= state.line.length - 1;
   $("promote-button").disabled = !inVariation(current());
@@ -1521,6 +1522,24 @@ function endReview() {
   $("review-button").textContent = "Review";
 }
 
+let reviewObjectivesFor = null;
+
+// the objectives a review can take for the game and seat count shown (/api/games: a game whose moves
+// have several measures, as Claim It!'s turn optimum), in a select; hidden where there is one
+function renderReviewObjectives(position) {
+  const players = position.players || 2;
+  const key = `${position.game}/${players}`;
+  if (key === reviewObjectivesFor) return;
+  reviewObjectivesFor = key;
+  const game = state.games.find((g) => g.id === position.game);
+  const choices = ((game && game.review_objectives) || []).filter((o) => !o.players || o.players.includes(players));
+  const select = $("review-objective");
+  const previous = select.value;
+  select.replaceChildren(...choices.map((o) => new Option(o.label, o.id, o.default, o.default)));
+  if (choices.some((o) => o.id === previous)) select.value = previous;
+  $("review-objective-label").hidden = choices.length < 2;
+}
+
 async function startReview() {
   if (state.review && !state.review.result) {
     endReview();
@@ -1546,7 +1565,9 @@ async function startReview() {
   $("review-summary").replaceChildren();
   showReviewProgress(review, `Reviewing ${review.total} moves at ${time} s a position...`);
   try {
-    await apiEvents("review", { record: recordJson(), time }, controller.signal, (name, data) => {
+    const body = { record: recordJson(), time };
+    if (!$("review-objective-label").hidden) body.objective = $("review-objective").value;
+    await apiEvents("review", body, controller.signal, (name, data) => {
       if (state.review !== review) return;
       if (name === "progress") {
         review.done = data.done;
