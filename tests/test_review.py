@@ -183,16 +183,16 @@ def test_claim_it_reviewed_by_the_learned_chance_of_winning(claimit_win_review):
 
 
 def test_a_win_chance_review_needs_weights_for_its_seat_count(tmp_path):
-    result = run_match("claimit", "threshold:3", "random", 1, players=2, seed=11)
-    save_games(result, tmp_path / "two.jsonl")
-    record = claimsolve.load_game(tmp_path / "two.jsonl")
-    with pytest.raises(ClaimsolveError, match="none are shipped for Claim It! with 2 players"):
+    start = claimsolve.new("claimit", players=4)
+    record = records.GameRecord.from_moves(start, ["roll:1,2,3", start.play("roll:1,2,3").legal_moves()[0]])
+    (tmp_path / "four.jsonl").write_text(records.dumps(record) + "\n")
+    with pytest.raises(ClaimsolveError, match="none are shipped for Claim It! with 4 players"):
         claimsolve.review(record, objective="win")
-    assert_refused(run("review", tmp_path / "two.jsonl", "--objective", "win"), "option 'objective'",
-                   "2 players")
+    assert_refused(run("review", tmp_path / "four.jsonl", "--objective", "win"), "option 'objective'",
+                   "4 players")
     from claimsolve.reviewer import objectives_of
     assert [(o["id"], o["players"]) for o in objectives_of("claimit")] == \
-        [("secured", None), ("held", None), ("win", [3])]
+        [("secured", None), ("held", None), ("win", [2, 3])]
     assert objectives_of("claim") == [] and objectives_of("colorclaim") == []
 
 
@@ -256,9 +256,9 @@ def test_the_api_streams_a_review_move_by_move():
         games = {game["id"]: game for game in client.get("/api/games").json()["games"]}
         assert [o["id"] for o in games["claimit"]["review_objectives"]] == ["secured", "held", "win"]
         assert games["colorclaim"]["review_objectives"] == []
-        two = run_match("claimit", "threshold:3", "random", 1, players=2, seed=11).records[0].to_json()
-        refused = client.post("/api/review", content=json.dumps({"record": two, "objective": "win"}))
-        assert refused.status_code == 400 and "with 2 players" in refused.json()["error"]
+        four = run_match("claimit", "threshold:3", "random", 1, players=4, seed=11).records[0].to_json()
+        refused = client.post("/api/review", content=json.dumps({"record": four, "objective": "win"}))
+        assert refused.status_code == 400 and "with 4 players" in refused.json()["error"]
         bad = dict(record.to_json(), moves=["a1xz9"])
         refused = client.post("/api/review", content=json.dumps({"record": bad}))
         assert refused.status_code == 400 and "ply 1 ('a1xz9')" in refused.json()["error"]

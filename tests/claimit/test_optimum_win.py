@@ -33,6 +33,12 @@ def tiny(rows, players=3, to_move=1, dice=None):
     return claimsolve.from_dict(data)
 
 
+def four_players():
+    """A 4-player turn under way (the package ships no weights for 4 players)."""
+    position = claimsolve.new("claimit", players=4).play("roll:1,2,3")
+    return position.play(position.legal_moves()[0])
+
+
 def weights():
     return load_weights(optimum.win_weights(tiny(TINY[0])))
 
@@ -128,11 +134,10 @@ def test_the_shipped_weights_learned_every_seats_view():
 
 
 def test_no_weights_for_the_seat_count_is_refused_in_one_line():
-    position = small(SMALL[0])        # 2 players: the package ships no weights for them
     with pytest.raises(ClaimsolveError) as info:
-        optimum.solve(position, "win", time=1)
+        optimum.solve(four_players(), "win", time=1)
     message = str(info.value)
-    assert "\n" not in message and "no learned weights" in message and "2 players" in message
+    assert "\n" not in message and "no learned weights" in message and "4 players" in message
 
 
 def test_an_unknown_objective_names_the_three():
@@ -159,8 +164,8 @@ def test_the_optimum_player_takes_the_win_objective():
     default = PLAYER_KINDS["optimum"]({"time": "10"}, 0)
     assert default.choose(position) == "stop" and default.objective == "win"
     assert PLAYER_KINDS["optimum"]({"objective": "secured", "time": "10"}, 0).choose(position) == "roll"
-    # 2 players: no weights shipped, the default is "secured"; "win" is refused in one line
-    two = small(SMALL[0])
+    # 4 players: no weights shipped, the default is "secured"; "win" is refused in one line
+    two = four_players()
     spaces = PLAYER_KINDS["optimum"]({}, 0)
     spaces.choose(two)
     assert spaces.objective == "secured"
@@ -178,8 +183,10 @@ def test_odds_gives_the_win_objective_only_where_weights_fit():
     win = three.to_json()["turn_optimum"]["win"]
     assert win["exact"] and win["weights"] == "claimit-3p.npz"
     assert max(win["decisions"], key=win["decisions"].get) == "stop"
+    four = odds(four_players(), samples=50, seed=0, optimum_time=0.5)
+    assert set(four.to_json()["turn_optimum"]) == {"secured", "held"}
     two = odds(small(SMALL[0]), samples=50, seed=0, optimum_time=0.5)
-    assert set(two.to_json()["turn_optimum"]) == {"secured", "held"}
+    assert two.to_json()["turn_optimum"]["win"]["weights"] == "claimit-2p.npz"
 
 
 def test_the_optimum_player_takes_weights_of_its_own(tmp_path):

@@ -461,7 +461,7 @@ def test_a_claim_it_review_by_the_learned_chance_of_winning(page, shots, tmp_pat
     from claimsolve.match import run_match
 
     driver = page
-    new_game(driver, "claimit", players=2)
+    new_game(driver, "claimit", players=4)
     choices = lambda d: d.execute_script(          # noqa: E731
         "const label = document.getElementById('review-objective-label');"
         "return label.hidden ? null : Array.from(document.getElementById('review-objective').options, o => o.value)")
