@@ -73,12 +73,11 @@ def profile(start, objective=OBJECTIVE):
     {"unit", "thresholds", "notes", "graph"}.  Refuses "win" in one line
     where no weights are shipped for the game's seat count."""
     if objective == WIN:
-        if start.num_players not in _win_players():
+        if _win_weights(start.players, start.target, start.release_white) is None:
             served = " and ".join(str(n) for n in _win_players()) or "no"
             raise ClaimsolveError(f"option 'objective': 'win' values a move by learned weights, and none are "
                                   f"shipped for Claim It! with {start.num_players} players (they are for {served} "
                                   "players; docs/learning.md makes them)")
-        optimum.win_solver_for(start)
         return {"unit": unit(WIN), "thresholds": dict(WIN_THRESHOLDS), "notes": list(WIN_NOTES), "graph": "chance"}
     return {"unit": unit(objective), "thresholds": dict(THRESHOLDS), "notes": list(NOTES), "graph": GRAPH}
 
@@ -96,9 +95,19 @@ def objective_choices():
 
 @functools.lru_cache(maxsize=1)
 def _win_players():
+    return tuple(n for n in range(2, 6) if _win_weights(n, rules.default_target(n), False) is not None)
+
+
+@functools.lru_cache(maxsize=16)
+def _win_weights(players, target, release_white):
+    """The shipped weights (loaded) for this rule set, or None (the search
+    of the weights folder made once)."""
+    from ..search.learned import load_weights
     from .position import ClaimItPosition
 
-    return tuple(n for n in range(2, 6) if optimum.win_weights(ClaimItPosition.new(n)) is not None)
+    path = optimum.win_weights(ClaimItPosition(players, rules.empty_board(), release_white=release_white,
+                                               target=target))
+    return None if path is None else load_weights(path)
 
 
 def decision(position, move):
@@ -196,12 +205,5 @@ def _chances(position):
 
     start = position._replace(board=position.turn_start_board(), dice=None)
     state = start.engine_state()
-    weights = _weights(str(optimum.win_weights(position)))
+    weights = _win_weights(position.players, position.target, position.release_white)
     return [model.evaluate(weights, state, seat) for seat in range(position.num_players)]
-
-
-@functools.lru_cache(maxsize=4)
-def _weights(path):
-    from ..search.learned import load_weights
-
-    return load_weights(path)
