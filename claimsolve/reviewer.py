@@ -154,7 +154,7 @@ def _round(value, digits):
 
 def checked_options(record, objective=None):
     """The kit's options of a review of `record`: {"objective": ...} where
-    one is given.  Refuses in one line an objective the game does not take,
+    one is given, or where the kit has a default for the game.  Refuses in one line an objective the game does not take,
     or one it cannot serve for this game (Claim It!'s "win" without
     weights for its seat count)."""
     kit = kit_of(record.game)
@@ -165,13 +165,15 @@ def checked_options(record, objective=None):
             raise ClaimsolveError(f"option 'objective': {record.game} has one measure of a move (it is for the "
                                   "games whose turn optimum has objectives: claimit)")
         options["objective"] = limits.choice(objective, "objective", choices)
+    elif hasattr(kit, "default_objective"):
+        options["objective"] = kit.default_objective(record.start)
     profile_of(kit, record.start, options)
     return options
 
 
 def objectives_of(game_id):
     """The objectives a review of the game can take (its kit's
-    `objective_choices()`: [{"id", "label", "default", "players"}]), or
+    `objective_choices()`: [{"id", "label", "players", "default"}]), or
     [] where a move has one measure."""
     kit = kit_of(game_id) if get_game(game_id).review is not None else None
     return kit.objective_choices() if hasattr(kit, "objective_choices") else []
@@ -257,9 +259,9 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
     """The Review of a GameRecord (claimsolve.records): `time` seconds of
     analysis a position (None: the game's DEFAULT_TIME), on `workers`
     processes (None: the machine's cores, at most 2); `objective`: what
-    values a Claim It! decision (the turn optimum's "secured", the default,
-    "held", or "win": the learned chance of winning, where weights are
-    shipped for the seat count).  `progress(info)` is called as each move is graded
+    values a Claim It! decision (the turn optimum's "win": the learned
+    chance of winning, the default where weights are shipped for the seat
+    count; "secured", the default elsewhere; or "held").  `progress(info)` is called as each move is graded
     ({"done", "total", "move": the entry}).  Ctrl-C raises Interrupted
     whose `partial` is the Review of the moves graded so far."""
     started = _time.monotonic()

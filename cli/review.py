@@ -26,8 +26,9 @@ from claimsolve.cli.options import (OUTPUT_FILE, SECONDS, SEED, Checked, Command
 @click.option("--threads", type=Checked(limits.threads, "n"), default=None,
               help="Positions analysed at once, each in its own process (default: the machine's cores, at most 2).")
 @click.option("--objective", type=click.Choice(["secured", "held", "win"]), default=None,
-              help="Claim It!: what values a decision, the turn optimum's objective (default secured; win: the "
-                   "learned chance of winning, where weights are shipped for the seat count).")
+              help="Claim It!: what values a decision, the turn optimum's objective: win (the learned chance "
+                   "of winning; the default where weights are shipped for the seat count), secured (the default "
+                   "elsewhere) or held.")
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--svg", "svg_path", type=OUTPUT_FILE, help="Also write the evaluation over the game, with the grades, to FILE.")
 @click.option("--save", "save_path", type=OUTPUT_FILE,

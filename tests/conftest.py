@@ -69,3 +69,22 @@ def pytest_collection_modifyitems(config, items):
         test = item.nodeid.split("[", 1)[0]
         if path in SLOW_MODULES or test in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture
+def no_shipped_weights(monkeypatch, tmp_path):
+    """The package as if installed without its weights (claimsolve/data/
+    weights/ empty): weights are shipped for every seat count of every
+    game with an observation, so the refusals where none fit are reached
+    this way.  The lookups' caches are emptied before and after."""
+    from claimsolve.claimit import review
+    from claimsolve.search import learned
+
+    def clear():
+        review._win_weights.cache_clear()
+        review._win_players.cache_clear()
+
+    monkeypatch.setattr(learned, "WEIGHTS_DIR", tmp_path / "no-weights")
+    clear()
+    yield
+    clear()

@@ -85,7 +85,7 @@ def claimit_record():
         if position.player_to_move != seat:
             turns, placed = turns + 1, 0
     record = records.GameRecord.from_moves(start, moves)
-    return record, claimsolve.review(record, time=1, workers=2)
+    return record, claimsolve.review(record, time=1, workers=2, objective="secured")
 
 
 def test_claim_it_decisions_are_valued_by_the_turn_optimum(claimit_record):
@@ -139,7 +139,10 @@ def test_a_whole_claim_it_game_is_reviewed_move_by_move():
     review = claimsolve.review(record, time=0.02, workers=2).to_json()
     assert [m["move"] for m in review["moves"]] == record.mainline()
     assert all(m["loss"] >= 0 and m["grade"] in GRADES for m in review["moves"])
-    assert {"secured spaces"} == {review["unit"].split(":")[0]}
+    # by default, the learned chance of winning where weights are shipped (2 players); spaces on request
+    assert review["unit"].split(":")[0] == "win chance"
+    spaces = claimsolve.review(record, time=0.02, workers=2, objective="secured").to_json()
+    assert spaces["unit"].split(":")[0] == "secured spaces" and len(spaces["moves"]) == len(review["moves"])
 
 
 @pytest.fixture(scope="module")
@@ -182,7 +185,15 @@ def test_claim_it_reviewed_by_the_learned_chance_of_winning(claimit_win_review):
     assert all("luck" in entry and "decisions" in entry for entry in summary)
 
 
-def test_a_win_chance_review_needs_weights_for_its_seat_count(tmp_path):
+def test_the_objectives_a_claim_it_review_takes():
+    from claimsolve.reviewer import objectives_of
+    # weights are shipped for every seat count: win is offered and the default at each
+    assert [(o["id"], o["players"], o["default"]) for o in objectives_of("claimit")] == \
+        [("secured", None, []), ("held", None, []), ("win", [2, 3, 4, 5], [2, 3, 4, 5])]
+    assert objectives_of("claim") == [] and objectives_of("colorclaim") == []
+
+
+def test_a_win_chance_review_needs_weights_for_its_seat_count(tmp_path, no_shipped_weights):
     start = claimsolve.new("claimit", players=4)
     record = records.GameRecord.from_moves(start, ["roll:1,2,3", start.play("roll:1,2,3").legal_moves()[0]])
     (tmp_path / "four.jsonl").write_text(records.dumps(record) + "\n")
@@ -190,10 +201,11 @@ def test_a_win_chance_review_needs_weights_for_its_seat_count(tmp_path):
         claimsolve.review(record, objective="win")
     assert_refused(run("review", tmp_path / "four.jsonl", "--objective", "win"), "option 'objective'",
                    "4 players")
+    # without weights the default is secured spaces, and the menu offers no win
+    assert claimsolve.review(record, time=0.02, workers=1).unit.startswith("secured spaces")
     from claimsolve.reviewer import objectives_of
-    assert [(o["id"], o["players"]) for o in objectives_of("claimit")] == \
-        [("secured", None), ("held", None), ("win", [2, 3])]
-    assert objectives_of("claim") == [] and objectives_of("colorclaim") == []
+    assert [(o["id"], o["players"], o["default"]) for o in objectives_of("claimit")] == \
+        [("secured", None, [2, 3, 4, 5]), ("held", None, []), ("win", [], [])]
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -256,9 +268,18 @@ def test_the_api_streams_a_review_move_by_move():
         games = {game["id"]: game for game in client.get("/api/games").json()["games"]}
         assert [o["id"] for o in games["claimit"]["review_objectives"]] == ["secured", "held", "win"]
         assert games["colorclaim"]["review_objectives"] == []
-        four = run_match("claimit", "threshold:3", "random", 1, players=4, seed=11).records[0].to_json()
-        refused = client.post("/api/review", content=json.dumps({"record": four, "objective": "win"}))
-        assert refused.status_code == 400 and "with 4 players" in refused.json()["error"]
         bad = dict(record.to_json(), moves=["a1xz9"])
         refused = client.post("/api/review", content=json.dumps({"record": bad}))
         assert refused.status_code == 400 and "ply 1 ('a1xz9')" in refused.json()["error"]
+
+
+def test_the_api_refuses_an_objective_a_game_does_not_take():
+    # (the server's checks run in its own worker processes, which a patched weights folder does not reach;
+    # the refusal without weights is the library's, tested above)
+    four = run_match("claimit", "threshold:3", "random", 1, players=4, seed=11).records[0].to_json()
+    three = random_game("colorclaim", 5, size="3x3", seed=5).to_json()
+    with TestClient(create_app(max_time=20, workers=1, queue=1)) as client:
+        for record, objective, words in ((four, "margin", "option 'objective'"),
+                                         (three, "win", "one measure of a move")):
+            refused = client.post("/api/review", content=json.dumps({"record": record, "objective": objective}))
+            assert refused.status_code == 400 and words in refused.json()["error"]

@@ -30,7 +30,7 @@ from . import optimum, rules
 from .plans import plan_rows
 
 OBJECTIVES = optimum.ALL_OBJECTIVES      # review --objective
-OBJECTIVE = "secured"                    # the default, as the odds table's optimum row
+OBJECTIVE = "secured"                    # the default where no weights fit the game (default_objective)
 WIN = optimum.WIN
 _WHAT = {"secured": "spaces the mover's turn secures", "held": "spaces the mover holds more when his turn ends"}
 THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.6}
@@ -74,12 +74,21 @@ def profile(start, objective=OBJECTIVE):
     where no weights are shipped for the game's seat count."""
     if objective == WIN:
         if _win_weights(start.players, start.target, start.release_white) is None:
-            served = " and ".join(str(n) for n in _win_players()) or "no"
+            served = _win_players()
+            where = (f"they are for {', '.join(str(n) for n in served)} players" if served else
+                     "this installation has none for any")
             raise ClaimsolveError(f"option 'objective': 'win' values a move by learned weights, and none are "
-                                  f"shipped for Claim It! with {start.num_players} players (they are for {served} "
-                                  "players; docs/learning.md makes them)")
+                                  f"shipped for Claim It! with {start.num_players} players ({where}; "
+                                  "docs/learning.md makes them)")
         return {"unit": unit(WIN), "thresholds": dict(WIN_THRESHOLDS), "notes": list(WIN_NOTES), "graph": "chance"}
     return {"unit": unit(objective), "thresholds": dict(THRESHOLDS), "notes": list(NOTES), "graph": GRAPH}
+
+
+def default_objective(start):
+    """The objective a review takes where none is given: "win" where
+    weights are shipped for the game's rule set, else "secured" (as the
+    `optimum` player and `odds` recommend)."""
+    return WIN if _win_weights(start.players, start.target, start.release_white) is not None else OBJECTIVE
 
 
 _LABELS = {"secured": "secured spaces", "held": "held spaces", "win": "win chance (learned)"}
@@ -87,10 +96,15 @@ _LABELS = {"secured": "secured spaces", "held": "held spaces", "win": "win chanc
 
 def objective_choices():
     """The objectives a review can take, for the board's menu: [{"id",
-    "label", "default", "players": the seat counts it serves, None for
-    all}]; "win" serves the seat counts with shipped weights."""
-    return [{"id": objective, "label": _LABELS[objective], "default": objective == OBJECTIVE,
-             "players": list(_win_players()) if objective == WIN else None} for objective in OBJECTIVES]
+    "label", "players": the seat counts it serves (None: all), "default":
+    the seat counts where it is the default}]; "win" serves the seat counts
+    with shipped weights."""
+    served = list(_win_players())
+    return [{"id": objective, "label": _LABELS[objective],
+             "players": served if objective == WIN else None,
+             "default": served if objective == WIN else
+             [n for n in range(2, 6) if n not in served] if objective == OBJECTIVE else []}
+            for objective in OBJECTIVES]
 
 
 @functools.lru_cache(maxsize=1)

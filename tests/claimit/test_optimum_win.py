@@ -33,9 +33,9 @@ def tiny(rows, players=3, to_move=1, dice=None):
     return claimsolve.from_dict(data)
 
 
-def four_players():
-    """A 4-player turn under way (the package ships no weights for 4 players)."""
-    position = claimsolve.new("claimit", players=4).play("roll:1,2,3")
+def under_way(players):
+    """A turn under way at the start of a game of `players`."""
+    position = claimsolve.new("claimit", players=players).play("roll:1,2,3")
     return position.play(position.legal_moves()[0])
 
 
@@ -126,16 +126,20 @@ def test_depth_limited_values_value_the_cut_as_a_stop():
     assert values["roll"] <= exact["roll"] + 1e-12
 
 
-def test_the_shipped_weights_learned_every_seats_view():
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_shipped_weights_learned_every_seats_view(players):
     # the win objective asks the turn's player's value while the next seat
     # is to move: a view that weights fitted from the seat to move alone never saw
-    study = json.loads(weights()["study"])
-    assert study["seats"] == "all" and study["params"]["players"] == 3
+    path = optimum.win_weights(under_way(players))
+    assert path.endswith(f"claimit-{players}p.npz")
+    study = json.loads(load_weights(path)["study"])
+    assert study["seats"] == "all" and study["params"]["players"] == players
+    assert study["params"]["a"] == "threshold:5" and study["games"] == 20000
 
 
-def test_no_weights_for_the_seat_count_is_refused_in_one_line():
+def test_no_weights_for_the_seat_count_is_refused_in_one_line(no_shipped_weights):
     with pytest.raises(ClaimsolveError) as info:
-        optimum.solve(four_players(), "win", time=1)
+        optimum.solve(under_way(4), "win", time=1)
     message = str(info.value)
     assert "\n" not in message and "no learned weights" in message and "4 players" in message
 
@@ -164,15 +168,19 @@ def test_the_optimum_player_takes_the_win_objective():
     default = PLAYER_KINDS["optimum"]({"time": "10"}, 0)
     assert default.choose(position) == "stop" and default.objective == "win"
     assert PLAYER_KINDS["optimum"]({"objective": "secured", "time": "10"}, 0).choose(position) == "roll"
-    # 4 players: no weights shipped, the default is "secured"; "win" is refused in one line
-    two = four_players()
-    spaces = PLAYER_KINDS["optimum"]({}, 0)
-    spaces.choose(two)
-    assert spaces.objective == "secured"
-    with pytest.raises(ClaimsolveError, match="no learned weights"):
-        PLAYER_KINDS["optimum"]({"objective": "win"}, 0).choose(two)
     with pytest.raises(ClaimsolveError, match="option 'objective': one of secured, held, win"):
         PLAYER_KINDS["optimum"]({"objective": "margin"}, 0)
+
+
+def test_without_weights_the_optimum_player_takes_secured_spaces(no_shipped_weights):
+    from claimsolve.claimit.players import PLAYER_KINDS
+
+    position = under_way(3)
+    spaces = PLAYER_KINDS["optimum"]({}, 0)
+    spaces.choose(position)
+    assert spaces.objective == "secured"
+    with pytest.raises(ClaimsolveError, match="no learned weights"):
+        PLAYER_KINDS["optimum"]({"objective": "win"}, 0).choose(position)
 
 
 def test_odds_gives_the_win_objective_only_where_weights_fit():
@@ -183,10 +191,15 @@ def test_odds_gives_the_win_objective_only_where_weights_fit():
     win = three.to_json()["turn_optimum"]["win"]
     assert win["exact"] and win["weights"] == "claimit-3p.npz"
     assert max(win["decisions"], key=win["decisions"].get) == "stop"
-    four = odds(four_players(), samples=50, seed=0, optimum_time=0.5)
-    assert set(four.to_json()["turn_optimum"]) == {"secured", "held"}
     two = odds(small(SMALL[0]), samples=50, seed=0, optimum_time=0.5)
     assert two.to_json()["turn_optimum"]["win"]["weights"] == "claimit-2p.npz"
+
+
+def test_without_weights_odds_gives_the_spaces_objectives(no_shipped_weights):
+    from claimsolve.claimit.odds import odds
+
+    four = odds(under_way(4), samples=50, seed=0, optimum_time=0.5)
+    assert set(four.to_json()["turn_optimum"]) == {"secured", "held"}
 
 
 def test_the_optimum_player_takes_weights_of_its_own(tmp_path):

@@ -268,7 +268,8 @@ def test_bad_input_is_one_line_and_nothing_is_overwritten(selfplay_db, tmp_path)
 
 
 def test_the_shipped_weights_load_and_say_how_they_were_made():
-    expected = {("claimit", 2), ("claimit", 3), ("colorclaim", 2), ("claim", 2), ("claim", 3), ("claim", 4)}
+    expected = {("claimit", 2), ("claimit", 3), ("claimit", 4), ("claimit", 5), ("colorclaim", 2), ("claim", 2),
+                ("claim", 3), ("claim", 4)}
     for game, players in expected:
         path = model.shipped_path(game, players)
         assert path is not None, (game, players)
@@ -280,7 +281,9 @@ def test_the_shipped_weights_load_and_say_how_they_were_made():
         # documented: the command that made it and its study's
         text = (Path(__file__).resolve().parents[2] / "docs" / "learning.md").read_text()
         assert w["made_by"] in text and f"{game}-{players}p.npz" in text
-    assert model.shipped_path("claimit", 4) is None
+    # and nothing else is shipped
+    folder = Path(model.shipped_path("claim", 2)).parent
+    assert sorted(path.name for path in folder.glob("*.npz")) == sorted(f"{g}-{n}p.npz" for g, n in expected)
 
 
 def test_the_help_lists_train_with_a_whole_line():

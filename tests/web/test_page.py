@@ -453,9 +453,8 @@ def test_review_mode_grades_a_game_of_a_file_of_two(page, shots, tmp_path):
 
 @pytest.mark.slow
 def test_a_claim_it_review_by_the_learned_chance_of_winning(page, shots, tmp_path):
-    """Claim It!'s review offers its turn optimum's objectives, win chance
-    only for the seat count with weights; a review by it draws each seat's
-    chance."""
+    """Claim It!'s review offers its turn optimum's objectives, the learned
+    win chance by default; a review by it draws each seat's chance."""
     import claimsolve
     from claimsolve import records
     from claimsolve.match import run_match
@@ -465,16 +464,18 @@ def test_a_claim_it_review_by_the_learned_chance_of_winning(page, shots, tmp_pat
     choices = lambda d: d.execute_script(          # noqa: E731
         "const label = document.getElementById('review-objective-label');"
         "return label.hidden ? null : Array.from(document.getElementById('review-objective').options, o => o.value)")
-    assert choices(driver) == ["secured", "held"]
+    chosen = lambda d: Select(d.find_element(By.ID, "review-objective")).first_selected_option.get_attribute(  # noqa
+        "value")
+    assert choices(driver) == ["secured", "held", "win"] and chosen(driver) == "win"
+    Select(driver.find_element(By.ID, "review-objective")).select_by_value("held")
     game = run_match("claimit", "threshold:3", "random", 1, players=3, seed=2).records[0]
     record = records.GameRecord.from_moves(claimsolve.new("claimit", players=3), game.moves[:24])
     path = tmp_path / "claimit-3p.json"
     path.write_text(records.dumps(record))
     load_file(driver, path)
     wait(driver, lambda d: len(move_list(d)) == 25, "the record loaded")
-    assert choices(driver) == ["secured", "held", "win"]
-    assert Select(driver.find_element(By.ID, "review-objective")).first_selected_option.get_attribute("value") == \
-        "secured"
+    # another seat count: the menu made again, the player's choice kept
+    assert choices(driver) == ["secured", "held", "win"] and chosen(driver) == "held"
     Select(driver.find_element(By.ID, "review-objective")).select_by_value("win")
     Select(driver.find_element(By.ID, "review-time")).select_by_value("0.1")
     driver.find_element(By.ID, "review-button").click()

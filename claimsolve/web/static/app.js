@@ -1535,7 +1535,8 @@ function renderReviewObjectives(position) {
   const choices = ((game && game.review_objectives) || []).filter((o) => !o.players || o.players.includes(players));
   const select = $("review-objective");
   const previous = select.value;
-  select.replaceChildren(...choices.map((o) => new Option(o.label, o.id, o.default, o.default)));
+  const preferred = (o) => (o.default || []).includes(players);
+  select.replaceChildren(...choices.map((o) => new Option(o.label, o.id, preferred(o), preferred(o))));
   if (choices.some((o) => o.id === previous)) select.value = previous;
   $("review-objective-label").hidden = choices.length < 2;
 }
