@@ -1,13 +1,15 @@
 """How `claimsolve review` grades a Claim It! decision (claimsolve.reviewer),
 by one of the turn optimum's objectives (claimsolve.claimit.optimum):
 
-- "secured" (the default): in secured spaces, the expected number of spaces
-  the mover's turn secures, with the best play of the rest of the turn;
-- "held": the spaces he holds more when his turn ends;
-- "win": in win chance, the learned expected result (1 a win, 1/k of a win
-  shared by k) of the position the turn leaves, with the best play of the
-  rest of the turn: a model's estimate (the weights shipped for the seat
-  count, docs/learning.md), never a proven value.
+- "win" (the default where weights are shipped for the game, as at every
+  seat count today: default_objective): in win chance, the learned
+  expected result (1 a win, 1/k of a win shared by k) of the position the
+  turn leaves, with the best play of the rest of the turn: a model's
+  estimate (docs/learning.md), never a proven value;
+- "secured" (the default elsewhere): in secured spaces, the expected
+  number of spaces the mover's turn secures, with the best play of the
+  rest of the turn;
+- "held": the spaces he holds more when his turn ends.
 
 Every decision of a turn has its value in the optimum's answer (each
 placement of a roll, roll or stop), so a decision's loss is the best
@@ -54,6 +56,7 @@ GROUP_TURNS = True          # the decisions of a turn share the turn optimum's m
 HAS_LUCK = True
 OPTIMUM_SHARE = 0.7
 SAMPLES = 2000
+SEAT_COUNTS = range(2, 6)   # Claim It! is played by 2 to 5 (seeds/claimit/RULES.md)
 
 
 def unit(objective=OBJECTIVE):
@@ -103,13 +106,13 @@ def objective_choices():
     return [{"id": objective, "label": _LABELS[objective],
              "players": served if objective == WIN else None,
              "default": served if objective == WIN else
-             [n for n in range(2, 6) if n not in served] if objective == OBJECTIVE else []}
+             [n for n in SEAT_COUNTS if n not in served] if objective == OBJECTIVE else []}
             for objective in OBJECTIVES]
 
 
 @functools.lru_cache(maxsize=1)
 def _win_players():
-    return tuple(n for n in range(2, 6) if _win_weights(n, rules.default_target(n), False) is not None)
+    return tuple(n for n in SEAT_COUNTS if _win_weights(n, rules.default_target(n), False) is not None)
 
 
 @functools.lru_cache(maxsize=16)
