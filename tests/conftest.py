@@ -77,11 +77,11 @@ def no_shipped_weights(monkeypatch, tmp_path):
     weights/ empty): weights are shipped for every seat count of every
     game with an observation, so the refusals where none fit are reached
     this way.  The lookups' caches are emptied before and after."""
-    from claimsolve.claimit import review
+    from claimsolve.claimit import optimum, review
     from claimsolve.search import learned
 
     def clear():
-        review._win_weights.cache_clear()
+        optimum.shipped_win_weights.cache_clear()
         review._win_players.cache_clear()
 
     monkeypatch.setattr(learned, "WEIGHTS_DIR", tmp_path / "no-weights")

@@ -63,9 +63,17 @@ def solver_for(position, objective, memory_mb=DEFAULT_MEMORY_MB):
 def win_weights(position):
     """The path of the weights shipped for this position's game and seat
     count, or None."""
+    return shipped_win_weights(position.players, position.target, position.release_white)
+
+
+@functools.lru_cache(maxsize=16)
+def shipped_win_weights(players, target, release_white):
+    """win_weights of a rule set: the weights folder searched once (each
+    search reads and checks every file in it, some milliseconds; the
+    optimum, odds and every position of a review ask it)."""
     from ..search.learned import shipped_weights
 
-    return shipped_weights(engine_game(position.players, position.target, position.release_white))
+    return shipped_weights(engine_game(players, target, release_white))
 
 
 @functools.lru_cache(maxsize=8)

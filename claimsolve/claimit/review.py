@@ -76,7 +76,7 @@ def profile(start, objective=OBJECTIVE):
     {"unit", "thresholds", "notes", "graph"}.  Refuses "win" in one line
     where no weights are shipped for the game's seat count."""
     if objective == WIN:
-        if _win_weights(start.players, start.target, start.release_white) is None:
+        if optimum.win_weights(start) is None:
             served = _win_players()
             where = (f"they are for {', '.join(str(n) for n in served)} players" if served else
                      "this installation has none for any")
@@ -91,7 +91,7 @@ def default_objective(start):
     """The objective a review takes where none is given: "win" where
     weights are shipped for the game's rule set, else "secured" (as the
     `optimum` player and `odds` recommend)."""
-    return WIN if _win_weights(start.players, start.target, start.release_white) is not None else OBJECTIVE
+    return WIN if optimum.win_weights(start) is not None else OBJECTIVE
 
 
 _LABELS = {"secured": "secured spaces", "held": "held spaces", "win": "win chance (learned)"}
@@ -112,19 +112,7 @@ def objective_choices():
 
 @functools.lru_cache(maxsize=1)
 def _win_players():
-    return tuple(n for n in SEAT_COUNTS if _win_weights(n, rules.default_target(n), False) is not None)
-
-
-@functools.lru_cache(maxsize=16)
-def _win_weights(players, target, release_white):
-    """The shipped weights (loaded) for this rule set, or None (the search
-    of the weights folder made once)."""
-    from ..search.learned import load_weights
-    from .position import ClaimItPosition
-
-    path = optimum.win_weights(ClaimItPosition(players, rules.empty_board(), release_white=release_white,
-                                               target=target))
-    return None if path is None else load_weights(path)
+    return tuple(n for n in SEAT_COUNTS if optimum.shipped_win_weights(n, rules.default_target(n), False) is not None)
 
 
 def decision(position, move):
@@ -219,8 +207,9 @@ def _chances(position):
     """Each seat's learned expected result at the start of this turn (the
     position with the turn's markers taken off, its mover to roll)."""
     from ..learn import model
+    from ..search.learned import load_weights
 
     start = position._replace(board=position.turn_start_board(), dice=None)
     state = start.engine_state()
-    weights = _win_weights(position.players, position.target, position.release_white)
+    weights = load_weights(optimum.win_weights(position))
     return [model.evaluate(weights, state, seat) for seat in range(position.num_players)]
