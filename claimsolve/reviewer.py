@@ -108,6 +108,7 @@ class Review:
     sides: int = 2                  # teams of the game (a margin or chance of two sides mirror)
     interrupted: bool = False
     notes: list = field(default_factory=list)
+    options: dict = field(default_factory=dict)   # what the kit was asked ({"objective": "win"}), or {}
 
     def summary(self):
         """Per seat: its moves (forced ones apart), the mean and total loss,
@@ -138,6 +139,7 @@ class Review:
                "evals": [[_round(v, self.digits) for v in row] for row in self.evals],
                "exact_moves": sum(1 for m in self.moves if m.exact),
                "seconds": round(self.seconds, 2), "notes": list(self.notes)}
+        out.update(self.options)
         if self.interrupted:
             out["interrupted"] = True
         return out
@@ -276,7 +278,8 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
     shown = profile_of(kit, record.start, options)       # (checked above: it refuses nothing now)
     result = Review(game=record.game, unit=shown["unit"], thresholds=shown["thresholds"], players=list(players),
                     moves=[], evals=[], time_per_move=seconds, workers=workers, digits=kit.DIGITS,
-                    luck=getattr(kit, "HAS_LUCK", False), graph=shown["graph"], sides=len(record.start.teams()))
+                    luck=getattr(kit, "HAS_LUCK", False), graph=shown["graph"], sides=len(record.start.teams()),
+                    options=dict(options))
     evaluations = [None] * len(positions)
     graded = [0]
 

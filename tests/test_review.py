@@ -140,9 +140,10 @@ def test_a_whole_claim_it_game_is_reviewed_move_by_move():
     assert [m["move"] for m in review["moves"]] == record.mainline()
     assert all(m["loss"] >= 0 and m["grade"] in GRADES for m in review["moves"])
     # by default, the learned chance of winning where weights are shipped (2 players); spaces on request
-    assert review["unit"].split(":")[0] == "win chance"
+    assert review["unit"].split(":")[0] == "win chance" and review["objective"] == "win"
     spaces = claimsolve.review(record, time=0.02, workers=2, objective="secured").to_json()
     assert spaces["unit"].split(":")[0] == "secured spaces" and len(spaces["moves"]) == len(review["moves"])
+    assert spaces["objective"] == "secured"
 
 
 @pytest.fixture(scope="module")
