@@ -3,7 +3,9 @@ positions of a selfplay study (claimsolve.study.selfplay), with numpy only.
 
 Each position is seen from the seat to move (`seats="mover"`) or from
 every seat (`seats="all"`), its target that seat's points at the end of
-the game (a win 1, a loss 0, shared when tied), or with `value_weight` W
+the game (a win 1, a loss 0, shared when tied; a game the study's match
+stopped because the rules did not end it, a draw shared equally, as the
+study scored it, and the report counts them), or with `value_weight` W
 above 0, (1 - W) x those points + W x the search's own value where the
 study recorded it (the mover's view; the points alone elsewhere).  The
 features are the plane sums (`input="sums"`, a format-1 weights file) or
@@ -335,7 +337,9 @@ def train(game, db, out, hidden=16, epochs=20, seed=0, seats="mover", force=Fals
             "inputs": int(x.shape[1]), "input": input, "classic": classic, "value_weight": value_weight, "l2": l2,
             "mirror": mirror,
             "planes": planes, "scalars": scalars, "players": params["seats"],
-            "fit": fitted, "validation": val, "study": study}
+            "fit": fitted, "validation": val, "study": study,
+            # games a match stopped (the rules did not end them): learned as the draws the study scored
+            "adjudicated": sum(1 for row in rows if row.get("adjudicated"))}
 
 
 def refuse_output(out, force):
@@ -386,6 +390,9 @@ def text(report):
             f"(gain {_gain(search, search['search_log_loss'] - search['model_log_loss'])}); "
             f"accuracy {_share(search['model_accuracy'])} the model, {_share(search['search_accuracy'])} the search"]
            if search else [])
+        + ([f"{_count(report['adjudicated'], 'game')} of {report['study']['games']:,} did not end by the rules "
+             "(stopped by the match, see the study's report) and are learned as the draws the study scored"]
+           if report.get("adjudicated") else [])
         + [f"Weights: {report['out']}"])
 
 

@@ -141,6 +141,26 @@ def test_train_writes_weights_whose_predictions_are_the_forward_pass(selfplay_db
     assert run("train", "colorclaim", "--db", db, "--out", linear, "--hidden", 0, "--epochs", 1).exit_code == 0
 
 
+def test_train_counts_the_games_a_match_stopped_and_learns_them_as_draws(selfplay_db, tmp_path):
+    db = tmp_path / "stopped.sqlite"
+    db.write_bytes(Path(selfplay_db[1]).read_bytes())
+    with sqlite3.connect(db) as con:
+        (first,) = con.execute("SELECT MIN(id) FROM tasks").fetchone()
+        con.execute("UPDATE tasks SET points = '[0.5, 0.5]', adjudicated = 'no end after 10000 plies' "
+                    "WHERE id = ?", (first,))
+    con.close()
+    result = run("train", "colorclaim", "--db", db, "--out", tmp_path / "w.npz", "--hidden", 0, "--epochs", 1)
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "1 game of 16 did not end by the rules" in result.stdout and "learned as the draws" in result.stdout
+    from claimsolve.learn.train import dataset, read_study
+    rows = read_study(str(db), "colorclaim")[1]
+    _, y, games, _, _ = dataset(rows, "all")
+    assert len(y[games == first]) and set(y[games == first].tolist()) == {0.5}
+    plain = run("train", "colorclaim", "--db", selfplay_db[1], "--out", tmp_path / "v.npz", "--hidden", 0,
+                "--epochs", 1, "--json")
+    assert json.loads(plain.stdout)["adjudicated"] == 0 and "did not end" not in plain.stdout
+
+
 def test_the_trainer_recovers_a_known_logistic_model():
     rng = np.random.default_rng(3)
     n = 20000
