@@ -234,7 +234,7 @@ def test_the_command_line_review_its_picture_and_its_annotated_record(tmp_path):
     data = json.loads(run("review", path, "--game", 2, "--json", "--time", "0.5", "--svg", tmp_path / "r.svg",
                           "--save", tmp_path / "annotated.json").stdout)
     assert [m["move"] for m in data["moves"]] == result.records[1].moves
-    assert all(m["exact"] for m in data["moves"])
+    assert all(m["exact"] for m in data["moves"]) and "objective" not in data     # one measure of a move
     picture = ET.fromstring((tmp_path / "r.svg").read_text())
     plies = [g.get("data-ply") for g in picture.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "move"]
     assert plies == [str(m["ply"]) for m in data["moves"]]
