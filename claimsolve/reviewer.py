@@ -156,9 +156,10 @@ def _round(value, digits):
 
 def checked_options(record, objective=None):
     """The kit's options of a review of `record`: {"objective": ...} where
-    one is given, or where the kit has a default for the game.  Refuses in one line an objective the game does not take,
-    or one it cannot serve for this game (Claim It!'s "win" without
-    weights for its seat count)."""
+    one is given, or where the kit has a default for the game.  Refuses
+    in one line an objective the game does not take, or one it cannot
+    serve for this game (Claim It!'s "win" without weights for its seat
+    count)."""
     kit = kit_of(record.game)
     options = {}
     if objective is not None:

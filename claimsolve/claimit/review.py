@@ -103,11 +103,10 @@ def objective_choices():
     the seat counts where it is the default}]; "win" serves the seat counts
     with shipped weights."""
     served = list(_win_players())
-    return [{"id": objective, "label": _LABELS[objective],
-             "players": served if objective == WIN else None,
-             "default": served if objective == WIN else
-             [n for n in SEAT_COUNTS if n not in served] if objective == OBJECTIVE else []}
-            for objective in OBJECTIVES]
+    players = {WIN: served}
+    default = {WIN: served, OBJECTIVE: [n for n in SEAT_COUNTS if n not in served]}
+    return [{"id": objective, "label": _LABELS[objective], "players": players.get(objective),
+             "default": default.get(objective, [])} for objective in OBJECTIVES]
 
 
 @functools.lru_cache(maxsize=1)
