@@ -19,7 +19,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 try:
     from selenium import webdriver
-    from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
@@ -111,3 +111,19 @@ def click_point(driver, name):
             return False
         return True
     wait(driver, clicked, f"point {name} on the board")
+
+
+def click_until(driver, selector, cls, what):
+    """Clicks the element of `selector` until it has the class `cls`: a
+    list the page draws anew (the move list, as the engines' answers come
+    in) may replace the element just clicked, and that click reaches no
+    listener."""
+    def done(d):
+        if d.find_elements(By.CSS_SELECTOR, f"{selector}.{cls}"):
+            return True
+        try:
+            d.find_element(By.CSS_SELECTOR, selector).click()
+        except (StaleElementReferenceException, NoSuchElementException):
+            pass
+        return False
+    wait(driver, done, what)

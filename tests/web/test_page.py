@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from .browser import (SEEDS, SKIP, ActionChains, By, Keys, Select, browser, click_point, message,  # noqa: F401
-                      server, shots, wait)
+from .browser import (SEEDS, SKIP, ActionChains, By, Keys, Select, browser, click_point, click_until,  # noqa: F401
+                      message, server, shots, wait)
 
 pytestmark = SKIP
 
@@ -514,9 +514,7 @@ def test_the_engine_plays_two_seats_of_three(page, shots):
         set_engine_seats(driver, set())
     # the evaluation bar at 3 seats: the engine values the seat to move only, so the bar is the
     # mover's (here player 2's after player 1's move), said in its label; the flip button rests
-    driver.find_element(By.CSS_SELECTOR, "#move-list > li:nth-child(2)").click()
-    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#move-list > li:nth-child(2).current"),
-         "the position after the first move shown")
+    click_until(driver, "#move-list > li:nth-child(2)", "current", "the position after the first move shown")
     assert engine_done(driver).startswith("(done: MCTS, ")
     assert driver.find_element(By.ID, "eval-seat").text == "P2"
     assert re.fullmatch(r"\d+%", driver.find_element(By.ID, "eval-text").text)
