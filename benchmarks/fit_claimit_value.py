@@ -10,13 +10,24 @@ other fifth beside that of equal shares, and the weights as a
 VALUE_WEIGHTS entry.
 
     python benchmarks/fit_claimit_value.py --players 3 --games 20000 --seed 12345
+
+With `--records FILE ...` the rows come instead from games saved by
+`claimsolve match --save` (say, the engine against itself), replayed
+through the reference rules (claimsolve/claimit/rules.py), the same
+features at the same turn starts; the shipped weights' cross-entropy on
+the same held-out rows is printed beside the refit's:
+
+    python benchmarks/fit_claimit_value.py --players 3 --records selfplay.jsonl
 """
 import argparse
 
 import numpy as np
 from scipy.optimize import minimize
 
+from claimsolve._claimit import VALUE_WEIGHTS
 from claimsolve.catalog import get_game
+from claimsolve.claimit import rules
+from claimsolve.records import load
 
 
 def samples(players, games, seed):
@@ -25,6 +36,30 @@ def samples(players, games, seed):
     out = np.zeros((games * 80, 4 * players))
     rows = game.turn_start_samples(start.state_bytes(), games, seed, out)
     return out[:rows], game.target
+
+
+def record_samples(paths, players):
+    """The rows of `samples` from saved games of `players` players: at
+    every turn start before the final round, each seat's (largest group,
+    secured, held) from the mover on, then each seat's points."""
+    rows, target = [], None
+    for path in paths:
+        for record in load(path):
+            position = record.start
+            if position.num_players != players:
+                raise SystemExit(f"{path}: a game of {position.num_players} players, not {players}")
+            target = position.target
+            starts = []
+            for node in record.moves:
+                if position.final_round is None and not position.turn_in_progress() and position.dice is None:
+                    seats = [(position.to_move - 1 + k) % players + 1 for k in range(players)]
+                    starts.append((seats, [v for p in seats for v in rules.standing(position.board, p)]))
+                position = position.play(node.move)
+            if not position.is_over():
+                raise SystemExit(f"{path}: a game that does not end")
+            points = rules.points(position.board, players)
+            rows += [features + [points[p - 1] for p in seats] for seats, features in starts]
+    return np.array(rows, dtype=float), target
 
 
 def design(data, players, target):
@@ -56,16 +91,23 @@ def main():
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--games", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--records", nargs="+", metavar="FILE",
+                        help="fit to these saved games instead of playout-policy ones")
     args = parser.parse_args()
-    data, target = samples(args.players, args.games, args.seed)
+    if args.records:
+        data, target = record_samples(args.records, args.players)
+    else:
+        data, target = samples(args.players, args.games, args.seed)
     z, rewards = design(data, args.players, target)
     order = np.random.default_rng(0).permutation(len(z))
     train, test = order[:len(z) * 4 // 5], order[len(z) * 4 // 5:]
     fit = minimize(loss_and_gradient, np.zeros(z.shape[2]), args=(z[train], rewards[train]), jac=True,
                    method="L-BFGS-B")
     test_loss = loss_and_gradient(fit.x, z[test], rewards[test])[0]
-    print(f"{args.players} players: {len(z)} turn starts of {args.games} games; cross-entropy on the held-out "
-          f"fifth {test_loss:.4f} (equal shares {np.log(args.players):.4f})")
+    source = ", ".join(args.records) if args.records else f"{args.games} games"
+    shipped = loss_and_gradient(np.array(VALUE_WEIGHTS[args.players]), z[test], rewards[test])[0]
+    print(f"{args.players} players: {len(z)} turn starts of {source}; cross-entropy on the held-out fifth "
+          f"{test_loss:.4f} (the shipped weights {shipped:.4f}, equal shares {np.log(args.players):.4f})")
     print(f"    {args.players}: ({', '.join(f'{v:.4f}' for v in fit.x)}),")
 
 
