@@ -585,10 +585,7 @@ cdef class TurnSolver:
             raise ValueError("the turn optimum needs a decision (not a chance node, not the end)")
         if threads != 1 and threads != 2:
             raise ValueError("threads: 1 or 2, not %r" % threads)
-        memcpy(&start, &s, sizeof(ci_state))
-        clear_turn(&start)
-        start.phase = PHASE_DECIDE
-        key = (<char *> &start)[:sizeof(ci_state)]
+        key = turn_start_key(&s, &start)
         if key != self.base_key or self.o.used >= self.o.capacity:
             self.clear()
             self.base_key = key

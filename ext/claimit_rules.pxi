@@ -166,6 +166,16 @@ cdef inline void clear_turn(ci_state *s) noexcept nogil:
     s.turn_black = 0
     memset(s.white_at, -1, 8)
 
+cdef bytes turn_start_key(const ci_state *s, ci_state *start):
+    """The start of s's turn in `start` (this turn's markers off, no dice,
+    the mover to decide) and its bytes: what the turn optimum's memos stay
+    valid for, from the turn's first decision to its last."""
+    memcpy(start, s, sizeof(ci_state))
+    clear_turn(start)
+    start.dice[0] = start.dice[1] = start.dice[2] = 0
+    start.phase = PHASE_DECIDE
+    return (<char *> start)[:sizeof(ci_state)]
+
 cdef void end_turn(const ci_ctx *c, ci_state *s, bint stopped) noexcept nogil:
     """Stop (with every conversion) or bust; the turn passes; the final round
     counts down or begins."""

@@ -111,6 +111,29 @@ def test_with_dice_each_placement_is_a_decision():
         assert value == pytest.approx(reference_value(position.play(move), "secured", memo), abs=1e-9)
 
 
+@pytest.mark.parametrize("objective", ["secured", "held"])
+def test_the_memo_is_kept_through_the_turn(objective):
+    """A placement (dice rolled) and the roll-or-stop after it share the
+    turn's start: the second call finds what the first valued, and gives
+    the values an empty memo gives; another turn empties it."""
+    placing = small(SMALL[1], dice=[5, 5, 6])
+    deciding = placing.play(placing.legal_moves()[0])
+    solver = optimum.solver_for(placing, objective)
+    pruning = solver.prune
+    solver.prune = False        # the plain expectimax: more states than the bounds leave
+    try:
+        fresh = fresh_solve(deciding, objective)
+        fresh_solve(placing, objective)
+        kept = optimum.solve(deciding, objective, time=NO_DEADLINE)
+        optimum.solve(small(SMALL[0]), objective, time=NO_DEADLINE)
+        after_another_turn = optimum.solve(deciding, objective, time=NO_DEADLINE)
+    finally:
+        solver.prune = pruning
+    assert fresh["states"] > 100 and kept["states"] < fresh["states"] / 10
+    assert kept["decisions"] == pytest.approx(fresh["decisions"], abs=1e-12)
+    assert after_another_turn["states"] == fresh["states"]
+
+
 def test_start_of_turn_has_only_the_roll_decision():
     position = small(FULL + ["B/1 B/2 B/1 B/2 1 1", "1 1 1 2 . ."])
     result = fresh_solve(position, "held")
