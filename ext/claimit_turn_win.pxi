@@ -14,9 +14,13 @@ leaves (ext/eval_net.h on the observation, ci_observe: no Python per node).
 
 Memoised on the whole decision state and the rolls left (the value depends
 on the whole board, not only on the turn: the spaces objectives' turn key
-does not apply), in a table of its own that holds the win objective only,
-emptied at each call (a new generation number, not a memset).  No bounds prune it: the spaces objectives' bounds
-bound spaces, not a learned value.
+does not apply), with whether a depth limit cut below it, in a table of
+its own that holds the win objective only.  As the spaces objectives'
+memo, it is kept from call to call while the turn's start stays the same
+(turn_start_key), so that a later decision of the turn, or a deeper limit,
+finds what an earlier call valued; another turn, or a full table, empties
+it (a new generation number, not a memset).  No bounds prune it: the
+spaces objectives' bounds bound spaces, not a learned value.
 """
 
 cdef enum:
@@ -25,7 +29,8 @@ cdef enum:
 ctypedef struct win_entry:
     ci_state state           # the decision state (phase PHASE_DECIDE); pad holds the rolls left
     double value
-    uint32_t used            # the call (win_solver.generation) that stored it: older ones are empty
+    uint32_t used            # the generation (win_solver.generation) that stored it: older ones are empty
+    uint8_t cut              # a depth limit cut some line of play below it
 
 ctypedef struct win_solver:
     const ci_ctx *ctx
@@ -35,7 +40,7 @@ ctypedef struct win_solver:
     uint64_t size            # slots (a power of two)
     uint64_t used
     uint64_t capacity        # entries stored at most (WIN_LOAD_PERCENT of size)
-    uint32_t generation      # this call's number: the table is emptied by counting on, not by a memset
+    uint32_t generation      # the table's number: it is emptied by counting on, not by a memset
     long states              # decision states valued (not found in the memo) by the last call
     long evaluations         # net evaluations by the last call
     double deadline
@@ -77,6 +82,7 @@ cdef double win_decide(win_solver *w, const ci_state *s, int depth) noexcept nog
     cdef win_entry *e
     cdef double stopv = -1.0, rollv, v
     cdef double now
+    cdef int outer_cut, below
     if anything_placed(s):
         stopv = win_end(w, s, True)
         if depth == 0:
@@ -87,6 +93,8 @@ cdef double win_decide(win_solver *w, const ci_state *s, int depth) noexcept nog
     key.pad = <uint8_t> depth
     e = win_slot(w, &key)
     if e.used == w.generation:
+        if e.cut:
+            w.cut = 1
         return e.value
     w.states += 1
     if (w.states & 63) == 0:
@@ -98,7 +106,11 @@ cdef double win_decide(win_solver *w, const ci_state *s, int depth) noexcept nog
             w.aborted = 1
     if w.aborted:
         return 0.0
+    outer_cut = w.cut
+    w.cut = 0
     rollv = win_roll(w, s, depth)
+    below = w.cut
+    w.cut = outer_cut | below
     if w.aborted:
         return 0.0
     v = rollv if rollv > stopv else stopv
@@ -110,6 +122,7 @@ cdef double win_decide(win_solver *w, const ci_state *s, int depth) noexcept nog
     memcpy(&e.state, &key, sizeof(ci_state))
     e.value = v
     e.used = w.generation
+    e.cut = <uint8_t> below
     w.used += 1
     return v
 
@@ -144,10 +157,12 @@ cdef class WinTurnSolver:
     """The "win" turn optimum of one rule set (`game`, a ClaimItGame) under
     a learned evaluation `net`: a dict of the weights' arrays as
     claimsolve.learn.model.load_weights gives them (mean, scale, W1, b1, W2,
-    b2), for this game's observation; a memo of at most `memory_mb` MB."""
+    b2), for this game's observation; a memo of at most `memory_mb` MB,
+    kept between calls while the turn's start stays the same."""
     cdef ClaimItGame game
     cdef win_solver w
     cdef object arrays
+    cdef bytes base_key      # the turn start the memo's entries were stored under
     cdef readonly double memory_mb
 
     def __init__(self, ClaimItGame game, net, double memory_mb=64):
@@ -171,10 +186,24 @@ cdef class WinTurnSolver:
     def __dealloc__(self):
         free(self.w.table)
 
+    def clear(self):
+        """Empties the memo."""
+        self.w.generation += 1
+        if self.w.generation == 0:      # (wrapped: every entry's number may come again)
+            memset(self.w.table, 0, self.w.size * sizeof(win_entry))
+            self.w.generation = 1
+        self.w.used = 0
+        self.base_key = None
+
     @property
     def full(self):
         """The last call stopped because the memo reached its capacity."""
         return bool(self.w.full)
+
+    @property
+    def stored(self):
+        """Decision states in the memo."""
+        return self.w.used
 
     @property
     def evaluations(self):
@@ -192,9 +221,11 @@ cdef class WinTurnSolver:
         TurnSolver.solve, the values the mover's learned expected reward:
         at a decision ROLL (and STOP when something is placed), with dice
         set each legal placement.  Incomplete (time, or the memo full:
-        `full`): decisions is None."""
+        `full`): decisions is None.  The memo is kept from the last call
+        when `state` is of the same turn and it is not full."""
         cdef ci_state s = self.game.read(state)
         cdef ci_state child
+        cdef ci_state start
         cdef const ci_ctx *c = &self.game.block.ctx
         cdef cs_move moves[MAX_TURN_PLACEMENTS]
         cdef double values[MAX_TURN_PLACEMENTS]
@@ -207,11 +238,10 @@ cdef class WinTurnSolver:
             raise ValueError("depth: 1..255")
         if not 0 <= seconds < 1e12:
             raise ValueError("seconds: a number from 0 to 1e12, not %r" % seconds)
-        self.w.generation += 1
-        if self.w.generation == 0:      # (wrapped: every entry's number may come again)
-            memset(self.w.table, 0, self.w.size * sizeof(win_entry))
-            self.w.generation = 1
-        self.w.used = 0
+        key = turn_start_key(&s, &start)
+        if key != self.base_key or self.w.used >= self.w.capacity:
+            self.clear()
+            self.base_key = key
         self.w.states = self.w.evaluations = 0
         self.w.aborted = self.w.interrupted = self.w.full = self.w.cut = 0
         self.w.deadline = now_seconds() + seconds

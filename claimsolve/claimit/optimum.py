@@ -37,7 +37,7 @@ from .position import engine_game
 OBJECTIVES = ("secured", "held")      # the spaces objectives
 WIN = "win"                           # the learned objective (solve_win)
 ALL_OBJECTIVES = OBJECTIVES + (WIN,)
-WIN_MEMORY_MB = 64                    # the win memo: about 100 bytes a state, cleared at each call
+WIN_MEMORY_MB = 64                    # the win memo: about 100 bytes a state, kept through a turn
 DEFAULT_TIME = 1.0
 DEFAULT_MEMORY_MB = 128        # per objective: 16-byte entries, it grows to 124 MB (with the 4 MB it grew from), 6.5M states
 EXACT_SHARE = 0.75         # of the time: the unlimited search; the rest: lower bounds

@@ -126,6 +126,37 @@ def test_depth_limited_values_value_the_cut_as_a_stop():
     assert values["roll"] <= exact["roll"] + 1e-12
 
 
+def test_the_memo_is_kept_through_the_turn():
+    """A placement (dice rolled) and the roll-or-stop after it share the
+    turn's start: the second call finds what the first valued, and gives
+    the values an empty memo gives; another turn empties it."""
+    placing = tiny(TINY[1], dice=[1, 5, 6])
+    deciding = placing.play(placing.legal_moves()[0])
+    solver = optimum.win_solver_for(placing)
+    solver.clear()
+    fresh = optimum.solve(deciding, "win", time=NO_DEADLINE)
+    solver.clear()
+    optimum.solve(placing, "win", time=NO_DEADLINE)
+    kept = optimum.solve(deciding, "win", time=NO_DEADLINE)
+    assert kept["exact"] and kept["decisions"] == pytest.approx(fresh["decisions"], abs=1e-12)
+    assert kept["states"] < fresh["states"] / 10
+    optimum.solve(tiny(TINY[0]), "win", time=NO_DEADLINE)
+    assert optimum.solve(deciding, "win", time=NO_DEADLINE)["states"] == fresh["states"] > 0
+
+
+def test_a_kept_memo_remembers_where_a_depth_limit_cut():
+    # the second search finds every state in the memo, and still says that
+    # the limit cut lines of play (else the caller would take it as exact)
+    position = tiny(TINY[0])
+    solver = optimum.win_solver_for(position)
+    solver.clear()
+    state = position.engine_state().state_bytes()
+    complete, states, decisions, cut = solver.solve(state, 1e6, 2)
+    assert complete and cut and states > 0
+    again = solver.solve(state, 1e6, 2)
+    assert again == (True, 0, decisions, True)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_the_shipped_weights_learned_every_seats_view(players):
     # the win objective asks the turn's player's value while the next seat
