@@ -48,6 +48,8 @@ def record_samples(paths, players):
             position = record.start
             if position.num_players != players:
                 raise SystemExit(f"{path}: a game of {position.num_players} players, not {players}")
+            if target is not None and position.target != target:
+                raise SystemExit(f"{path}: a game to {position.target} secured spaces among games to {target}")
             target = position.target
             starts = []
             for node in record.moves:
