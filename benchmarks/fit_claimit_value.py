@@ -44,23 +44,21 @@ def record_samples(paths, players):
     secured, held) from the mover on, then each seat's points."""
     rows, target = [], None
     for path in paths:
-        for record in load(path):
-            position = record.start
-            if position.num_players != players:
-                raise SystemExit(f"{path}: a game of {position.num_players} players, not {players}")
-            if target is not None and position.target != target:
-                raise SystemExit(f"{path}: a game to {position.target} secured spaces among games to {target}")
-            target = position.target
-            starts = []
-            for node in record.moves:
+        for record in load(path):          # (each record replayed once, by its reader's check)
+            *played, final = record.positions()
+            if final.num_players != players:
+                raise SystemExit(f"{path}: a game of {final.num_players} players, not {players}")
+            if target is not None and final.target != target:
+                raise SystemExit(f"{path}: a game to {final.target} secured spaces among games to {target}")
+            if not final.is_over():
+                raise SystemExit(f"{path}: a game that does not end")
+            target = final.target
+            points = rules.points(final.board, players)
+            for position in played:
                 if position.final_round is None and not position.turn_in_progress() and position.dice is None:
                     seats = [(position.to_move - 1 + k) % players + 1 for k in range(players)]
-                    starts.append((seats, [v for p in seats for v in rules.standing(position.board, p)]))
-                position = position.play(node.move)
-            if not position.is_over():
-                raise SystemExit(f"{path}: a game that does not end")
-            points = rules.points(position.board, players)
-            rows += [features + [points[p - 1] for p in seats] for seats, features in starts]
+                    rows.append([v for p in seats for v in rules.standing(position.board, p)] +
+                                [points[p - 1] for p in seats])
     return np.array(rows, dtype=float), target
 
 
