@@ -18,6 +18,17 @@ features at the same turn starts; the shipped weights' cross-entropy on
 the same held-out rows is printed beside the refit's:
 
     python benchmarks/fit_claimit_value.py --players 3 --records selfplay.jsonl
+
+With `--drift` nothing is fitted: over GAMES playout-policy games it prints
+how the shipped value of each seat moves on average from one turn start to
+the next (or to the final points, after the turn that starts the final
+round), by the seat's place from the player whose turn it is and by the
+most secured spaces at the table. A value that is a martingale under the
+playout policy moves by 0 on average; MCTS values a "stop" one turn later
+than a "roll" (docs/mcts.md), so a seat's drift through the next player's
+turn is what a stop is valued above or below a roll:
+
+    python benchmarks/fit_claimit_value.py --players 3 --games 20000 --drift
 """
 import argparse
 
@@ -86,6 +97,48 @@ def loss_and_gradient(w, z, rewards):
     return loss, gradient
 
 
+def shares(w, z):
+    """The value's win shares of each row's seats under weights w."""
+    u = z @ w
+    u -= u.max(axis=1, keepdims=True)
+    p = np.exp(u)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def drift(players, games, seed):
+    """Prints the shipped value's mean change over a turn by seat (from the
+    player whose turn it is) and by the most secured spaces at the table."""
+    start = get_game("claimit").new(players=players).engine_state()
+    game, state = start.game, start.state_bytes()
+    weights = np.array(VALUE_WEIGHTS[players])
+    changes, most = [], []
+    out = np.zeros((4096, 4 * players))
+    for g in range(games):
+        rows = game.turn_start_samples(state, 1, seed + g, out)
+        data = out[:rows]
+        z, rewards = design(data, players, game.target)
+        value = shares(weights, z)
+        # seat k of a turn start is seat k - 1 of the next; after the last
+        # one (its turn started the final round) come the final points
+        after = np.concatenate([np.roll(value[1:], 1, axis=1), rewards[-1:]])
+        changes.append(after - value)
+        most.append(data[:, 1:3 * players:3].max(axis=1))
+    changes, most = np.concatenate(changes), np.concatenate(most)
+    print(f"{players} players, {games} playout-policy games, {len(changes)} turns: the value's mean change "
+          f"over a turn (standard error), by the seat's place after the player whose turn it is")
+    print("most secured " + "".join(f"{'the mover' if k == 0 else f'+{k}':>17}" for k in range(players)) + "  turns")
+    for low in range(int(most.max()) + 1):
+        sel = most == low
+        if sel.sum() < 2:
+            continue
+        cells = "".join(f"  {changes[sel, k].mean():+.4f} ({changes[sel, k].std() / np.sqrt(sel.sum()):.4f})"
+                        for k in range(players))
+        print(f"{low:12d} {cells}  {sel.sum():6d}")
+    cells = "".join(f"  {changes[:, k].mean():+.4f} ({changes[:, k].std() / np.sqrt(len(changes)):.4f})"
+                    for k in range(players))
+    print(f"{'all':>12} {cells}  {len(changes):6d}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=3)
@@ -93,7 +146,12 @@ def main():
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--records", nargs="+", metavar="FILE",
                         help="fit to these saved games instead of playout-policy ones")
+    parser.add_argument("--drift", action="store_true",
+                        help="print the shipped value's mean change over a turn instead of fitting")
     args = parser.parse_args()
+    if args.drift:
+        drift(args.players, args.games, args.seed)
+        return
     if args.records:
         data, target = record_samples(args.records, args.players)
     else:
