@@ -33,10 +33,9 @@ import argparse
 import numpy as np
 from scipy.optimize import minimize
 
-from fit_claimit_value import design, loss_and_gradient
+from fit_claimit_value import design, loss_and_gradient, record_turn_starts
 from claimsolve._claimit import VALUE_WEIGHTS
 from claimsolve.claimit import rules
-from claimsolve.records import load
 
 VALUE_FEATURES = 3      # a seat's first three columns: the playout value's
 SEAT_FEATURES = 8
@@ -85,30 +84,15 @@ def seat_features(board, player, target):
 def rows(paths, players):
     """Features (seats from the mover on, then the table), points (the same
     seats) and the game each row comes from."""
-    features, points, games, target, game = [], [], [], None, 0
-    for path in paths:
-        for record in load(path):
-            game += 1
-            *played, final = record.positions()
-            if final.num_players != players:
-                raise SystemExit(f"{path}: a game of {final.num_players} players, not {players}")
-            if target is not None and final.target != target:
-                raise SystemExit(f"{path}: a game to {final.target} secured spaces among games to {target}")
-            if not final.is_over():
-                raise SystemExit(f"{path}: a game that does not end")
-            target = final.target
-            result = rules.points(final.board, players)
-            for position in played:
-                if position.final_round is not None or position.turn_in_progress() or position.dice is not None:
-                    continue
-                seats = [(position.to_move - 1 + k) % players + 1 for k in range(players)]
-                x = np.array([seat_features(position.board, p, target) for p in seats], dtype=float)
-                for k in range(players):
-                    x[k, 6] = x[k, 0] - np.delete(x[:, 0], k).max()
-                table = [x[:, 1].max(), x[:, 1].sum(), rules.black_supply(position.board)]
-                features.append(np.concatenate([x.ravel(), table]))
-                points.append([result[p - 1] for p in seats])
-                games.append(game - 1)
+    features, points, games, target = [], [], [], None
+    for game, position, seats, seat_points, target in record_turn_starts(paths, players):
+        x = np.array([seat_features(position.board, p, target) for p in seats], dtype=float)
+        for k in range(players):
+            x[k, 6] = x[k, 0] - np.delete(x[:, 0], k).max()
+        table = [x[:, 1].max(), x[:, 1].sum(), rules.black_supply(position.board)]
+        features.append(np.concatenate([x.ravel(), table]))
+        points.append(seat_points)
+        games.append(game)
     if not features:
         raise SystemExit("no turn start before a final round in these games")
     return np.array(features), np.array(points), np.array(games), target

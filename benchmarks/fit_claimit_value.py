@@ -49,11 +49,12 @@ def samples(players, games, seed):
     return out[:rows], game.target
 
 
-def record_samples(paths, players):
-    """The rows of `samples` from saved games of `players` players: at
-    every turn start before the final round, each seat's (largest group,
-    secured, held) from the mover on, then each seat's points."""
-    rows, target = [], None
+def record_turn_starts(paths, players):
+    """The turn starts before the final round of the games saved in
+    `paths` (each checked: `players` players, one target, finished), as
+    (game index, position, seats from the mover on, those seats' final
+    points, target)."""
+    target, game = None, 0
     for path in paths:
         for record in load(path):          # (each record replayed once, by its reader's check)
             *played, final = record.positions()
@@ -68,8 +69,17 @@ def record_samples(paths, players):
             for position in played:
                 if position.final_round is None and not position.turn_in_progress() and position.dice is None:
                     seats = [(position.to_move - 1 + k) % players + 1 for k in range(players)]
-                    rows.append([v for p in seats for v in rules.standing(position.board, p)] +
-                                [points[p - 1] for p in seats])
+                    yield game, position, seats, [points[p - 1] for p in seats], target
+            game += 1
+
+
+def record_samples(paths, players):
+    """The rows of `samples` from saved games of `players` players: at
+    every turn start before the final round, each seat's (largest group,
+    secured, held) from the mover on, then each seat's points."""
+    rows, target = [], None
+    for _, position, seats, points, target in record_turn_starts(paths, players):
+        rows.append([v for p in seats for v in rules.standing(position.board, p)] + points)
     return np.array(rows, dtype=float), target
 
 
