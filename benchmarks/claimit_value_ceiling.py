@@ -33,7 +33,7 @@ import argparse
 import numpy as np
 from scipy.optimize import minimize
 
-from fit_claimit_value import design, loss_and_gradient, record_turn_starts
+from fit_claimit_value import design, loss_and_gradient, record_turn_starts, shares
 from claimsolve._claimit import VALUE_WEIGHTS
 from claimsolve.claimit import rules
 
@@ -102,13 +102,6 @@ def cross_entropy(p, rewards):
     return float(-(rewards * np.log(np.clip(p, 1e-12, 1.0))).sum(axis=1).mean())
 
 
-def logit_shares(w, z):
-    u = z @ w
-    u -= u.max(axis=1, keepdims=True)
-    p = np.exp(u)
-    return p / p.sum(axis=1, keepdims=True)
-
-
 def boosted_shares(lgb, x, rewards, train, stop, test, seed):
     """LightGBM's multiclass shares on x[test], trained on the rows `train`
     (each row once a seat with points, weighted by them), stopping early
@@ -155,30 +148,30 @@ def main():
     z, _ = design(np.concatenate([value_x.reshape(len(x), -1), rewards], 1), n, target)
     refit = minimize(loss_and_gradient, np.zeros(z.shape[2]), args=(z[fit_rows], rewards[fit_rows]), jac=True,
                      method="L-BFGS-B").x
-    shares = {
+    models = {
         "equal shares": np.full((len(test), n), 1.0 / n),
-        "the playout value (shipped weights)": logit_shares(np.array(VALUE_WEIGHTS[n]), z[test]),
-        "the playout value refitted to these games": logit_shares(refit, z[test]),
+        "the playout value (shipped weights)": shares(np.array(VALUE_WEIGHTS[n]), z[test]),
+        "the playout value refitted to these games": shares(refit, z[test]),
     }
     value_cols = [k * SEAT_FEATURES + j for k in range(n) for j in range(VALUE_FEATURES)]
     p, rounds = boosted_shares(lgb, x[:, value_cols], rewards, train, stop, test, args.seed)
-    shares[f"boosted trees, the value's 3 numbers a seat ({rounds} rounds)"] = p
+    models[f"boosted trees, the value's 3 numbers a seat ({rounds} rounds)"] = p
     p, rounds = boosted_shares(lgb, x, rewards, train, stop, test, args.seed)
-    shares[f"boosted trees, {SEAT_FEATURES} a seat and {TABLE_FEATURES} of the table ({rounds} rounds)"] = p
+    models[f"boosted trees, {SEAT_FEATURES} a seat and {TABLE_FEATURES} of the table ({rounds} rounds)"] = p
 
     print(f"{n} players: {len(x)} turn starts of {games.max() + 1} games ({', '.join(args.records)}); "
           f"{len(test)} turn starts of {len(np.unique(games[held_out]))} games held out")
     print("held-out cross-entropy (lower is better):")
-    for name, p in shares.items():
+    for name, p in models.items():
         print(f"  {cross_entropy(p, rewards[test]):.4f}  {name}")
     most = x[test, n * SEAT_FEATURES]
-    value_name, trees_name = list(shares)[1], list(shares)[-1]
+    value_name, trees_name = list(models)[1], list(models)[-1]
     print("by the most secured spaces at the table: turn starts, the playout value, the richer trees")
     for low, high in ((0, 3), (3, 5), (5, 7), (7, target)):
         sel = (most >= low) & (most < high)
         if sel.any():
-            print(f"  {low}-{high - 1}: {sel.sum():6d}  {cross_entropy(shares[value_name][sel], rewards[test][sel]):.4f}"
-                  f"  {cross_entropy(shares[trees_name][sel], rewards[test][sel]):.4f}")
+            print(f"  {low}-{high - 1}: {sel.sum():6d}  {cross_entropy(models[value_name][sel], rewards[test][sel]):.4f}"
+                  f"  {cross_entropy(models[trees_name][sel], rewards[test][sel]):.4f}")
 
 
 if __name__ == "__main__":

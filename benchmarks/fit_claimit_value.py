@@ -160,6 +160,8 @@ def main():
                         help="print the shipped value's mean change over a turn instead of fitting")
     args = parser.parse_args()
     if args.drift:
+        if args.records:
+            parser.error("--drift plays its own playout-policy games: no --records")
         drift(args.players, args.games, args.seed)
         return
     if args.records:
