@@ -97,22 +97,19 @@ def design(data, players, target):
     return np.concatenate([z, seats], 2), rewards
 
 
-def loss_and_gradient(w, z, rewards):
-    u = z @ w
-    u -= u.max(axis=1, keepdims=True)
-    p = np.exp(u)
-    p /= p.sum(axis=1, keepdims=True)
-    loss = -(rewards * np.log(p)).sum(axis=1).mean()
-    gradient = -np.einsum("rk,rkf->f", rewards - p, z) / len(z)
-    return loss, gradient
-
-
 def shares(w, z):
     """The value's win shares of each row's seats under weights w."""
     u = z @ w
     u -= u.max(axis=1, keepdims=True)
     p = np.exp(u)
     return p / p.sum(axis=1, keepdims=True)
+
+
+def loss_and_gradient(w, z, rewards):
+    p = shares(w, z)
+    loss = -(rewards * np.log(p)).sum(axis=1).mean()
+    gradient = -np.einsum("rk,rkf->f", rewards - p, z) / len(z)
+    return loss, gradient
 
 
 def drift(players, games, seed):
