@@ -42,40 +42,14 @@ SEAT_FEATURES = 8
 TABLE_FEATURES = 3
 
 
-def _neighbours(i):
-    r, c = rules.space_of(i)
-    for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-        if 1 <= rr <= rules.SIZE and 1 <= cc <= rules.SIZE:
-            yield rules.space_index(rr, cc)
-
-
-def _largest(board, member):
-    """The largest orthogonally connected set of spaces i with member(i)."""
-    seen, best = set(), []
-    for first in range(rules.SPACES):
-        if first in seen or not member(first):
-            continue
-        seen.add(first)
-        group, stack = [], [first]
-        while stack:
-            i = stack.pop()
-            group.append(i)
-            for j in _neighbours(i):
-                if j not in seen and member(j):
-                    seen.add(j)
-                    stack.append(j)
-        if len(group) > len(best):
-            best = group
-    return best
-
-
 def seat_features(board, player, target):
     """The eight numbers of a seat before the two relative ones."""
-    group = _largest(board, lambda i: rules.holder(board[i]) == player)
-    frontier = {j for i in group for j in _neighbours(i)
+    group = rules.largest_connected(lambda i: rules.holder(board[i]) == player)
+    frontier = {j for i in group for j in rules.neighbours(i)
                 if rules.holder(board[j]) != player and not rules.is_blocked(board[j])}
     unsecured = sum(1 for i in group if not rules.is_secured(board[i]))
-    secured_group = _largest(board, lambda i: rules.holder(board[i]) == player and rules.is_secured(board[i]))
+    secured_group = rules.largest_connected(
+        lambda i: rules.holder(board[i]) == player and rules.is_secured(board[i]))
     secured = rules.secured_count(board, player)
     return [len(group), secured, rules.held_count(board, player), len(frontier), unsecured,
             len(secured_group), 0, target - secured]

@@ -43,18 +43,11 @@ def greedy_placement(position):
             rank = 40 if rules.top(pile) == str(me) else 30
         else:
             rank = 20 if pile else 10
-        touching = sum(1 for j in _neighbours(i) if j in mine)
+        touching = sum(1 for j in rules.neighbours(i) if j in mine)
         score = rank + touching
         if best_score is None or score > best_score:
             best, best_score = move, score
     return best
-
-
-def _neighbours(i):
-    r, c = rules.space_of(i)
-    for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-        if 1 <= rr <= rules.SIZE and 1 <= cc <= rules.SIZE:
-            yield rules.space_index(rr, cc)
 
 
 def placed_this_turn(position):

@@ -221,28 +221,39 @@ def held_count(board, player):
     return sum(1 for p in board if holder(p) == player)
 
 
-def largest_group(board, player):
-    """The largest group of orthogonally connected spaces the player holds
-    (secured or not)."""
-    seen = set()
-    best = 0
+def neighbours(index):
+    """The spaces orthogonally next to space `index` (indices)."""
+    r, c = space_of(index)
+    for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        if 1 <= rr <= SIZE and 1 <= cc <= SIZE:
+            yield space_index(rr, cc)
+
+
+def largest_connected(member):
+    """The largest set of orthogonally connected spaces i with member(i),
+    as a list of indices (the first found among equals; [] when none is)."""
+    seen, best = set(), []
     for start in range(SPACES):
-        if start in seen or holder(board[start]) != player:
+        if start in seen or not member(start):
             continue
         seen.add(start)
-        stack, size = [start], 0
+        group, stack = [], [start]
         while stack:
             i = stack.pop()
-            size += 1
-            r, c = space_of(i)
-            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if 1 <= rr <= SIZE and 1 <= cc <= SIZE:
-                    j = space_index(rr, cc)
-                    if j not in seen and holder(board[j]) == player:
-                        seen.add(j)
-                        stack.append(j)
-        best = max(best, size)
+            group.append(i)
+            for j in neighbours(i):
+                if j not in seen and member(j):
+                    seen.add(j)
+                    stack.append(j)
+        if len(group) > len(best):
+            best = group
     return best
+
+
+def largest_group(board, player):
+    """The size of the largest group of orthogonally connected spaces the
+    player holds (secured or not)."""
+    return len(largest_connected(lambda i: holder(board[i]) == player))
 
 
 def standing(board, player):
