@@ -15,7 +15,6 @@ player would have to gain: reaching the target first, or its last turn.
 import argparse
 import collections
 
-from claimsolve.claimit import rules
 from claimsolve.records import load
 
 GAPS = (-2, -1, 0, 1, 2, 3)         # the rows: at most -2, -1, ..., at least 3
@@ -41,12 +40,12 @@ def final_rounds(paths):
                 if starter == a:
                     break
                 if position.to_move == a and not position.turn_in_progress() and position.dice is None:
-                    groups = {p: rules.largest_group(position.board, p) for p in range(1, final.num_players + 1)}
-                    gap = max(size for p, size in groups.items() if p != a) - groups[a]
+                    groups = position.scores()          # each seat's largest group
+                    gap = max(size for seat, size in enumerate(groups, 1) if seat != a) - groups[a - 1]
                     break
             if starter is None:
                 raise SystemExit(f"{path}: a game over without a final round")
-            yield a, starter, rules.points(final.board, final.num_players)[a - 1], gap
+            yield a, starter, final.points()[a - 1], gap
 
 
 def main(argv=None):
