@@ -39,7 +39,7 @@ def final_rounds(paths):
                 starter = position.final_round[0]
                 if starter == a:
                     break
-                if position.to_move == a and not position.turn_in_progress() and position.dice is None:
+                if position.to_move == a and position.turn_begins():
                     groups = position.scores()          # each seat's largest group
                     gap = max(size for seat, size in enumerate(groups, 1) if seat != a) - groups[a - 1]
                     break

@@ -67,7 +67,7 @@ def record_turn_starts(paths, players):
             target = final.target
             points = rules.points(final.board, players)
             for position in played:
-                if position.final_round is None and not position.turn_in_progress() and position.dice is None:
+                if position.final_round is None and position.turn_begins():
                     seats = [(position.to_move - 1 + k) % players + 1 for k in range(players)]
                     yield game, position, seats, [points[p - 1] for p in seats], target
             game += 1

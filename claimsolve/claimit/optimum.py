@@ -280,7 +280,7 @@ def best_decision(position, objective="secured", time=0.2, samples=400, seed=0, 
     rolling already beats stopping; else from a Monte Carlo estimate of the
     same objective over `samples` turns per plan.  `weights`: the "win"
     objective's (a path; None: the shipped ones)."""
-    if position.dice is None and not position.turn_in_progress():
+    if position.turn_begins():
         return "roll", True
     answer = solve(position, objective, time, weights=weights)
     if objective == WIN and not answer["exact"]:

@@ -113,7 +113,7 @@ class OptimumPlayer(Player):
         self.estimated_decisions = 0
 
     def choose(self, position):
-        if position.dice is None and not position.turn_in_progress():
+        if position.turn_begins():
             return "roll"
         if self.objective is None:
             self.objective = WIN if self.weights is not None or win_weights(position) is not None \
