@@ -15,6 +15,15 @@ move and the rules' counters) comes round a third time (Claim's draw rule
 counts from the last capture or tower placed or swapped, so two teams
 swapping a tower back and forth go on forever), and in any game at
 MAX_PLIES plies.  Its record says so (records.adjudicated_result).
+
+**Duplicate dice** (`duplicate=True`, `match --duplicate`, games with
+chance): the dice of a seat's k-th roll in its t-th turn are drawn from
+the seed, the start's number, the seat, t and k alone (DuplicateDice),
+not from one stream through the match.  A game then depends on the seed
+and its number alone, the seatings of a start meet the same dice seat by
+seat (as in duplicate bridge), and two matches run with the same seed give
+their players the same dice, so that their games can be compared pair by
+pair (benchmarks/paired_matches.py; what that gains: docs/benchmarks.md).
 """
 import contextlib
 import itertools
@@ -206,9 +215,36 @@ def _choose(player, position):
         raise PlayerError(spec, exc.message, source=exc.source) from None
 
 
+class DuplicateDice:
+    """The chance of one start under duplicate dice (the module's
+    docstring): `next_rng(seat)` gives the generator of that seat's k-th
+    chance move in its t-th turn, seeded by (seed, start, seat, t, k)
+    alone.  `turn_of(seat)` before every move counts the turns: a turn
+    begins when the seat to move changes.  A new one for every game."""
+
+    def __init__(self, seed, start_number):
+        self.key = f"{seed}:{start_number}"
+        self.turns = Counter()
+        self.seat = None
+        self.drawn = 0
+
+    def turn_of(self, seat):
+        """Called before every move with the seat to move."""
+        if seat != self.seat:
+            self.seat = seat
+            self.turns[seat] += 1
+            self.drawn = 0
+
+    def next_rng(self, seat):
+        """The generator of the seat's next chance move this turn (`drawn`
+        is counted on by the caller once it drew)."""
+        return random.Random(f"{self.key}:{seat}:{self.turns[seat]}:{self.drawn + 1}")
+
+
 def play_game(start, players, rng, max_plies=MAX_PLIES):
     """Plays one game from `start` with `players` (one per seat, 0-based
-    list).  Chance is resolved with `rng`.  Returns (moves, final position,
+    list).  Chance is resolved with `rng`: a random.Random, or a
+    DuplicateDice for duplicate dice.  Returns (moves, final position,
     adjudicated): `adjudicated` None when the rules ended the game, else why
     it was stopped (the module's docstring; records.adjudicated_result
     scores it)."""
@@ -217,13 +253,22 @@ def play_game(start, players, rng, max_plies=MAX_PLIES):
     position = start
     moves = []
     referee = Adjudicator(max_plies)
+    duplicate = isinstance(rng, DuplicateDice)
     while not position.is_over():
         why = referee.why_stop(position, len(moves))
         if why is not None:
             return moves, position, why
         seat = position.player_to_move
+        if duplicate:
+            rng.turn_of(seat)
         move = _choose(players[seat - 1], position)
-        move = position.resolve_chance(move, rng)
+        if duplicate:
+            resolved = position.resolve_chance(move, rng.next_rng(seat))
+            if resolved != move:
+                rng.drawn += 1
+            move = resolved
+        else:
+            move = position.resolve_chance(move, rng)
         for player in players:
             player.observe(position, move)
         position = position.play(move)
@@ -264,7 +309,7 @@ def game_result(final, adjudicated):
 
 
 def run_match(game, spec_a, spec_b, games, players=None, size=None, island=None, variant=None,
-              seed=0, progress=None, on_game=None, keep_records=True):
+              seed=0, progress=None, on_game=None, keep_records=True, duplicate=False):
     """Plays `games` games of `game` (an id) between SPECs `spec_a` and
     `spec_b`; `players`, `size`, `island`, `variant` build the starts (each
     when its first game begins).  Each finished game's GameRecord goes to
@@ -273,10 +318,13 @@ def run_match(game, spec_a, spec_b, games, players=None, size=None, island=None,
     Interrupted (a KeyboardInterrupt) is raised whose `partial` is the
     MatchResult of the games finished (`interrupted` set; the game being
     played is dropped, and a game is counted and given to `on_game`
-    together or not at all)."""
+    together or not at all).  `duplicate`: duplicate dice (the module's
+    docstring), for games with chance only."""
     descriptor = get_game(game)
     if games < 1:
         raise ClaimsolveError("option '--games': must be at least 1")
+    if duplicate and not descriptor.has_chance:
+        raise ClaimsolveError(f"option '--duplicate': {game} has no dice to deal alike")
     for spec in (spec_a, spec_b):
         make_player(spec, game=game)            # a bad SPEC fails before any game
     starts = iter_starts(game, seed, players=players, size=size, island=island, variant=variant)
@@ -294,7 +342,8 @@ def run_match(game, spec_a, spec_b, games, players=None, size=None, island=None,
             lineup = [make_player(spec_a if seat in a_seats else spec_b, seed=_player_seed(seed, index, seat),
                                   game=game)
                       for seat in range(1, start.num_players + 1)]
-            moves, final, adjudicated = play_game(start, lineup, rng)
+            dice = DuplicateDice(seed, index // sides) if duplicate else rng
+            moves, final, adjudicated = play_game(start, lineup, dice)
             points, winners = game_result(final, adjudicated)
             record = GameRecord(start=start.to_json(), a_seats=a_seats, moves=moves,
                                 points=points, final=final.to_json() if keep_records else None,

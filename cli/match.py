@@ -23,12 +23,17 @@ from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, Checked, Command
 @click.option("--variant", cls=GameOption, metavar="V", default=None, help="Rules variant")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seeds the starts (start i from SEED + i, for games with a random setup), the players and the dice.")
+@click.option("--duplicate", is_flag=True,
+              help="Duplicate dice (games with dice): each seat's rolls depend on the seed, the start, the seat, "
+                   "its turn and the roll alone, so the seatings of a start, and matches with the same seed, "
+                   "meet the same dice.")
 @click.option("--save", "save_path", type=OUTPUT_FILE,
               help="Write every game's moves (JSON lines) to a new file, each game as it ends.")
 @click.option("--svg", "svg_path", type=OUTPUT_FILE,
               help="Also write a chart of A's running score with its 95% interval to FILE.")
 @json_option
-def match(game, spec_a, spec_b, games, players, size, island, variant, seed, save_path, svg_path, as_json):
+def match(game, spec_a, spec_b, games, players, size, island, variant, seed, duplicate, save_path, svg_path,
+          as_json):
     """Plays A against B for N games; score with a 95% interval and Elo.
     A's engine plays one team, B's the others; each start is played once per
     team, A's team rotating (with two teams: swapped)."""
@@ -44,6 +49,7 @@ def match(game, spec_a, spec_b, games, players, size, island, variant, seed, sav
         # the records are kept for the chart only: else memory stays flat
         result = run_match(game, spec_a, spec_b, games, players=players, size=size, island=island,
                            variant=variant, seed=seed, progress=progress, keep_records=bool(svg_path),
+                           duplicate=duplicate,
                            on_game=None if log is None else lambda record: log.write(game_line(record)))
     except Interrupted as exc:
         result, interrupted = exc.partial, True

@@ -332,3 +332,9 @@ sys.exit(1 if heavy else 0)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "Commands:" in proc.stdout and "colorclaim" in proc.stdout
+
+
+def test_match_duplicate_dice_are_refused_for_a_game_without_dice():
+    refused = run("match", "colorclaim", "--a", "random", "--b", "random", "--duplicate")
+    assert refused.exit_code == 2
+    assert refused.stderr.strip().splitlines() == ["claimsolve: option '--duplicate': colorclaim has no dice to deal alike"]

@@ -210,3 +210,61 @@ def test_a_match_study_keeps_why_a_game_was_adjudicated(monkeypatch):
     assert summary["adjudicated"] is None
     assert "does not say which games a match stopped" in kind.text(summary)
     assert "does not say" not in kind.text(kind.summary(params, old[1:], 1))     # nothing shared: nothing to say
+
+
+def _dice_by_turn(record):
+    """{(seat, its turn, roll of the turn): the dice} of a match game."""
+    position, seat, turns, out = from_dict(record.start), None, {}, {}
+    for move in record.moves:
+        if position.player_to_move != seat:
+            seat = position.player_to_move
+            turns[seat] = turns.get(seat, 0) + 1
+            k = 0
+        if move.startswith("roll:"):
+            k += 1
+            out[(seat, turns[seat], k)] = move
+        position = position.play(move)
+    return out
+
+
+def test_duplicate_dice_deal_every_seating_of_a_start_alike():
+    # the same rule in every seat: the seatings of a start are one game, A wins it once
+    alike = run_match("claimit", "threshold:5", "threshold:5", 6, players=3, seed=3, duplicate=True)
+    games = [r.moves for r in alike.records]
+    assert games[0] == games[1] == games[2] and games[3] == games[4] == games[5]
+    assert games[0] != games[3]
+    assert alike.score == pytest.approx(1 / 3)
+    # another A: a seat's dice turn by turn are the seed's, whoever plays it and whatever came before
+    other = run_match("claimit", "threshold:2", "threshold:5", 6, players=3, seed=3, duplicate=True)
+    for x, y in zip(alike.records + other.records[:3], other.records + other.records[1:3]):
+        dx, dy = _dice_by_turn(x), _dice_by_turn(y)
+        common = dx.keys() & dy.keys()
+        assert len(common) >= 10 and all(dx[key] == dy[key] for key in common)
+    # without --duplicate the dice are one stream through the match
+    stream = run_match("claimit", "threshold:5", "threshold:5", 3, players=3, seed=3)
+    assert stream.records[0].moves != stream.records[1].moves
+
+
+def test_duplicate_dice_need_a_game_with_dice():
+    with pytest.raises(ClaimsolveError, match="--duplicate"):
+        run_match("colorclaim", "random", "random", 2, size="3x3", duplicate=True)
+
+
+def test_paired_matches_compares_two_players_on_the_same_dice(tmp_path, capsys):
+    import importlib.util
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "paired_matches.py"
+    spec = importlib.util.spec_from_file_location("paired_matches", script)
+    paired = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(paired)
+    files = []
+    for a in ("threshold:5", "threshold:2"):
+        files.append(tmp_path / f"{a[-1]}.jsonl")
+        save_games(run_match("claimit", a, "threshold:5", 60, players=3, seed=8, duplicate=True), files[-1])
+    assert paired.main([str(files[0]), str(files[1])]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("20 starts;") and "A in" in out
+    assert "  A in " + str(files[0]) + ": 0.333 (0.333-0.333)" in out     # the same rule everywhere: 1/3 a start
+    stream = tmp_path / "stream.jsonl"
+    save_games(run_match("claimit", "threshold:2", "threshold:5", 60, players=3, seed=8), stream)
+    with pytest.raises(SystemExit, match="--duplicate"):
+        paired.main([str(files[0]), str(stream)])
