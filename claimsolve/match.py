@@ -216,29 +216,30 @@ def _choose(player, position):
 
 
 class DuplicateDice:
-    """The chance of one start under duplicate dice (the module's
-    docstring): `next_rng(seat)` gives the generator of that seat's k-th
-    chance move in its t-th turn, seeded by (seed, start, seat, t, k)
-    alone.  `turn_of(seat)` before every move counts the turns: a turn
-    begins when the seat to move changes.  A new one for every game."""
+    """The chance of one game under duplicate dice (the module's
+    docstring): `resolve` draws a seat's k-th chance move of its t-th turn
+    from (seed, start, seat, t, k) alone.  It sees every move of the game
+    in order, to count the turns: a turn begins when the seat to move
+    changes."""
 
     def __init__(self, seed, start_number):
         self.key = f"{seed}:{start_number}"
         self.turns = Counter()
         self.seat = None
-        self.drawn = 0
+        self.drawn = 0          # chance moves of the turn in hand
 
-    def turn_of(self, seat):
-        """Called before every move with the seat to move."""
+    def resolve(self, position, move):
+        """`move` with the chance it leaves open drawn (resolve_chance)."""
+        seat = position.player_to_move
         if seat != self.seat:
             self.seat = seat
             self.turns[seat] += 1
             self.drawn = 0
-
-    def next_rng(self, seat):
-        """The generator of the seat's next chance move this turn (`drawn`
-        is counted on by the caller once it drew)."""
-        return random.Random(f"{self.key}:{seat}:{self.turns[seat]}:{self.drawn + 1}")
+        rng = random.Random(f"{self.key}:{seat}:{self.turns[seat]}:{self.drawn + 1}")
+        resolved = position.resolve_chance(move, rng)
+        if resolved != move:
+            self.drawn += 1
+        return resolved
 
 
 def play_game(start, players, rng, max_plies=MAX_PLIES):
@@ -259,16 +260,8 @@ def play_game(start, players, rng, max_plies=MAX_PLIES):
         if why is not None:
             return moves, position, why
         seat = position.player_to_move
-        if duplicate:
-            rng.turn_of(seat)
         move = _choose(players[seat - 1], position)
-        if duplicate:
-            resolved = position.resolve_chance(move, rng.next_rng(seat))
-            if resolved != move:
-                rng.drawn += 1
-            move = resolved
-        else:
-            move = position.resolve_chance(move, rng)
+        move = rng.resolve(position, move) if duplicate else position.resolve_chance(move, rng)
         for player in players:
             player.observe(position, move)
         position = position.play(move)
