@@ -65,12 +65,13 @@ def main(argv=None):
     if len(starts) < MIN_STARTS:
         raise SystemExit(f"{len(starts)} starts: the intervals need at least {MIN_STARTS}")
     print(f"{len(starts)} starts; {identical} games played alike move for move")
+    halves = []
     for name, column in ((args.first, 0), (args.second, 1)):
         mean, low, high = interval([s[column] for s in starts])
+        halves.append(mean - low)
         print(f"  A in {name}: {mean:.3f} ({low:.3f}-{high:.3f})")
     mean, low, high = interval([x - y for x, y in starts])
-    half_apart = math.hypot(*(interval([s[c] for s in starts])[0] - interval([s[c] for s in starts])[1]
-                              for c in (0, 1)))
+    half_apart = math.hypot(*halves)
     print(f"  the first less the second: {mean:+.3f} ({low:+.3f} to {high:+.3f}); "
           f"compared apart the interval would be +-{half_apart:.3f}, paired it is +-{(high - low) / 2:.3f}")
     return 0
