@@ -126,7 +126,7 @@ cdef class Tree:
 
     Tree(game, state, memory_mb=256, exploration=0.4, seed=0,
          playout_depth=-1, eval_scale=4.0, chance_mover=0, uniform_playouts=False,
-         playout_turns=1)
+         playout_turns=1, expand_visits=1)
 
     `game` has a `.capsule` (a cs_game); `state` is the root's state bytes.
     `playout_depth` >= 0 stops playouts after that many moves (chance outcomes
@@ -135,7 +135,8 @@ cdef class Tree:
     moves.  In a game with a `playout_value` hook, a playout that has seen
     the player to move change `playout_turns` times (-1: never) stops at the
     first state where the hook gives a value, and takes its rewards.
-    `chance_mover` is the player whose
+    A leaf's first `expand_visits` visits play out from it and the next
+    expands it (the root expands at once).  `chance_mover` is the player whose
     statistics a chance root's outcomes hold.  Playouts use the game's
     `playout_policy` when it has one, unless `uniform_playouts`.
     """
@@ -165,6 +166,7 @@ cdef class Tree:
     cdef int *path_mover
     cdef int path_capacity
     cdef readonly uint64_t iterations
+    cdef readonly uint32_t expand_visits    # a leaf is expanded once it has had this many visits
 
     def __cinit__(self):
         self.nodes = NULL
@@ -178,7 +180,8 @@ cdef class Tree:
 
     def __init__(self, game, state, double memory_mb=256, double exploration=DEFAULT_EXPLORATION,
                  uint64_t seed=0, int playout_depth=-1, double eval_scale=DEFAULT_EVAL_SCALE,
-                 int chance_mover=0, bint uniform_playouts=False, int playout_turns=DEFAULT_PLAYOUT_TURNS):
+                 int chance_mover=0, bint uniform_playouts=False, int playout_turns=DEFAULT_PLAYOUT_TURNS,
+                 uint32_t expand_visits=1):
         cdef int i, width
         self.game = game
         self.g = game_from_capsule(game.capsule)
@@ -191,6 +194,7 @@ cdef class Tree:
         if not eval_scale > 0:
             raise ValueError("eval_scale must be positive")
         self.exploration = exploration
+        self.expand_visits = max(1, expand_visits)
         self.playout_depth = playout_depth
         self.playout_turns = playout_turns if self.g.playout_value != NULL else -1
         self.eval_scale = eval_scale
@@ -466,7 +470,7 @@ cdef class Tree:
                 self._proven_rewards(lower_of(node.tag.bounds), mover, r)   # no need to play it out
                 break
             if node.first_child == 0:
-                if (idx != 0 and node.visits == 0) or not self._expand(node, who, st):
+                if (idx != 0 and node.visits < self.expand_visits) or not self._expand(node, who, st):
                     self._playout(st, r, mover)
                     break
             idx = self._select(node, who, mover)

@@ -44,6 +44,14 @@ def _playout_depth(value, name):
     return limits.count(value, name, 0, limits.MAX_INT)
 
 
+MAX_EXPAND_VISITS = 1_000_000
+
+
+def _expand_visits(value, name):
+    """The visits after which a leaf is expanded: 1..MAX_EXPAND_VISITS."""
+    return limits.integer(value, name, 1, MAX_EXPAND_VISITS)
+
+
 def _playout_turns(value, name):
     """A count of turns, or "end" (-1: playouts are never cut by the game's value)."""
     if value in ("end", -1):
@@ -52,7 +60,7 @@ def _playout_turns(value, name):
 
 
 def _checked_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth, eval_scale,
-                     uniform_playouts, playout_turns, evaluation=None):
+                     uniform_playouts, playout_turns, evaluation=None, expand_visits=None):
     """The options of search and MCTSPlayer, checked by claimsolve.limits
     (the same bounds as the command line's and the specs'): the time budget
     (DEFAULT_TIME when neither time nor iterations is given) and the
@@ -72,11 +80,13 @@ def _checked_options(time, iterations, seed, threads, memory_mb, exploration, pl
         limits.number(eval_scale, "eval_scale", 0.0, MAX_EXPLORATION, low_open=True)
     if playout_turns is not None:
         _playout_turns(playout_turns, "playout_turns")
+    if expand_visits is not None:
+        _expand_visits(expand_visits, "expand_visits")
     if time is None and iterations is None:
         time = DEFAULT_TIME
     return time, dict(memory_mb=memory_mb, exploration=exploration, playout_depth=playout_depth,
                       eval_scale=eval_scale, uniform_playouts=uniform_playouts, playout_turns=playout_turns,
-                      evaluation=_evaluation(evaluation))
+                      evaluation=_evaluation(evaluation), expand_visits=expand_visits)
 
 
 def default_exploration(position):
@@ -113,7 +123,8 @@ class MCTSTree:
     would be given: docs/learning.md)."""
 
     def __init__(self, position, memory_mb=256, exploration=None, seed=0, playout_depth=None,
-                 eval_scale=None, uniform_playouts=False, playout_turns=None, evaluation=None):
+                 eval_scale=None, uniform_playouts=False, playout_turns=None, evaluation=None,
+                 expand_visits=None):
         self.position = position
         self.evaluation = _evaluation(evaluation)
         state = evaluation_state(position, self.evaluation)
@@ -127,7 +138,8 @@ class MCTSTree:
                 seed=seed, playout_depth=-1 if playout_depth is None else playout_depth,
                 eval_scale=DEFAULT_EVAL_SCALE if eval_scale is None else eval_scale,
                 chance_mover=position.player_to_move - 1, uniform_playouts=uniform_playouts,
-                playout_turns=playout_turns)
+                playout_turns=playout_turns,
+                expand_visits=1 if expand_visits is None else expand_visits)
         except MemoryError:
             raise ClaimsolveError(f"mcts: cannot allocate a tree of {memory_mb:g} MB (give less memory)") from None
 
@@ -452,14 +464,14 @@ def _suggestion(row, total_visits):
 
 def search(position, time=None, iterations=None, seed=0, threads=1, memory_mb=256, exploration=None,
            playout_depth=None, progress=None, eval_scale=None, uniform_playouts=False, playout_turns=None,
-           evaluation=None):
+           evaluation=None, expand_visits=None):
     """MCTS from `position` within `time` seconds and/or `iterations`
     simulations (neither: 1 second).  Returns a SearchResult (engine "mcts")
     whose suggestions are the root moves, best first; see docs/mcts.md.
     Ctrl-C stops it within about 0.1 s: an Interrupted (a KeyboardInterrupt)
     is raised with the answer so far (info["interrupted"])."""
     time, options = _checked_options(time, iterations, seed, threads, memory_mb, exploration, playout_depth,
-                                     eval_scale, uniform_playouts, playout_turns, evaluation)
+                                     eval_scale, uniform_playouts, playout_turns, evaluation, expand_visits)
     if position.is_over():
         return SearchResult(engine="mcts", suggestions=[], complete=True,
                             info={"iterations": 0, "tree_nodes": 0, "threads": threads})
@@ -674,10 +686,11 @@ class MCTSPlayer(Player):
     name = "mcts"
 
     def __init__(self, time=None, iterations=None, seed=0, threads=1, memory_mb=256, exploration=None,
-                 playout_depth=None, eval_scale=None, uniform_playouts=False, playout_turns=None, evaluation=None):
+                 playout_depth=None, eval_scale=None, uniform_playouts=False, playout_turns=None, evaluation=None,
+                 expand_visits=None):
         self.time, self.options = _checked_options(time, iterations, seed, threads, memory_mb, exploration,
                                                    playout_depth, eval_scale, uniform_playouts, playout_turns,
-                                                   evaluation)
+                                                   evaluation, expand_visits)
         self.iterations = iterations
         self.seed = seed
         self.threads = threads
@@ -721,13 +734,14 @@ def _playout_kind(text, name):
 _PLAYER_OPTIONS = {"time": limits.seconds, "iterations": limits.iterations, "c": _exploration,
                    "memory": lambda text, name: limits.memory_mb(text, name, whole=False),
                    "threads": limits.threads, "depth": _playout_depth, "playout": _playout_kind,
-                   "turns": _playout_turns, **_eval_options()}
+                   "turns": _playout_turns, "expand": _expand_visits, **_eval_options()}
 
 
 def _player_factory(options, seed):
     """Options of "mcts:...": time=, iterations=, c= (exploration), memory= (MB),
     threads=, depth= (playout depth), playout=game|uniform, turns= (playouts
     cut by the game's value after that many changes of turn, or "end"),
+    expand= (a leaf's playouts before it is expanded),
     eval=classic|learned and weights=PATH (claimsolve.search.learned);
     checked by claimsolve.limits as the command line's options are."""
     values = limits.spec_options(options, _PLAYER_OPTIONS)
@@ -735,6 +749,7 @@ def _player_factory(options, seed):
                       threads=values.get("threads", 1), memory_mb=values.get("memory", 256),
                       exploration=values.get("c"), playout_depth=values.get("depth"),
                       uniform_playouts=values.get("playout", False), playout_turns=values.get("turns"),
+                      expand_visits=values.get("expand"),
                       evaluation=spec_evaluation(values))
 
 

@@ -199,6 +199,7 @@ def test_a_finished_position_has_no_suggestions():
     (dict(time=0), "time"), (dict(iterations=0), "iterations"), (dict(iterations=2.5), "iterations"),
     (dict(threads=0), "threads"), (dict(memory_mb=0), "memory_mb"), (dict(exploration=-1), "exploration"),
     (dict(playout_depth=-2), "playout_depth"), (dict(seed=-1), "seed"), (dict(eval_scale=0), "eval_scale"),
+    (dict(expand_visits=0), "expand_visits"), (dict(expand_visits=1.5), "expand_visits"),
 ])
 def test_bad_options_name_the_option(options, field):
     with pytest.raises(ClaimsolveError, match=f"option '{field}'"):
@@ -415,6 +416,55 @@ def test_statistics_belong_to_the_player_who_moved_into_a_node():
     evaluations = [child.evaluate(p) for p in range(3)]
     assert len(set(evaluations)) > 1
     assert result.best.score == pytest.approx(1.0 / (1.0 + math.exp(-evaluations[0] / 2.0)))
+
+
+# --- when a leaf is expanded ---------------------------------------------------
+def expanded_and_leaves(tree, position, depth):
+    """(visits of the expanded nodes, visits of the leaves) within `depth`
+    moves of the root, the root left out."""
+    expanded, leaves = [], []
+
+    def walk(path, state, left):
+        for move, visits, *_rest in tree.statistics(path) or ():
+            child = state.copy()
+            child.apply(move)
+            if visits == 0 or child.is_terminal():
+                continue
+            below = tree.statistics(path + (move,))
+            (expanded if below else leaves).append(visits)
+            if below and left > 1:
+                walk(path + (move,), child, left - 1)
+
+    walk((), position.engine_state(), depth)
+    return expanded, leaves
+
+
+@pytest.mark.parametrize("k", [1, 8])
+def test_a_leaf_is_expanded_once_it_has_had_expand_visits(k):
+    """expand_visits=k: a node's first k visits play out from it, the next
+    one gives it its children (k=1, the default: the second visit)."""
+    tree = mcts.MCTSTree(MID_GAME_3P, seed=2, expand_visits=k)
+    tree.search(iterations=20000)
+    assert tree._tree.expand_visits == k
+    expanded, leaves = expanded_and_leaves(tree, MID_GAME_3P, 4)
+    assert expanded and leaves
+    assert min(expanded) >= k + 1 and max(leaves) <= k
+    assert max(leaves) == k                 # some leaf is one visit from its children
+
+
+def test_fewer_expansions_make_a_smaller_tree_and_the_same_kind_of_answer():
+    default = mcts.MCTSTree(MID_GAME_3P, seed=2)
+    assert default._tree.expand_visits == 1
+    lazy = mcts.MCTSTree(MID_GAME_3P, seed=2, expand_visits=8)
+    for tree in (default, lazy):
+        tree.search(iterations=20000)
+    assert lazy.tree_nodes * 2 < default.tree_nodes
+    assert lazy.visits == default.visits == 20000
+    player = make_player("mcts:iterations=300,expand=8", seed=1)
+    assert player.choose(MID_GAME_3P) in MID_GAME_3P.legal_moves()
+    assert player.tree._tree.expand_visits == 8
+    with pytest.raises(ClaimsolveError, match="expand"):
+        make_player("mcts:expand=0")
 
 
 def test_three_player_search_with_dice():
