@@ -166,7 +166,7 @@ cdef class Tree:
     cdef int *path_mover
     cdef int path_capacity
     cdef readonly uint64_t iterations
-    cdef readonly uint32_t expand_visits    # a leaf is expanded once it has had this many visits
+    cdef readonly uint32_t expand_visits    # a leaf's playouts before its next visit expands it
 
     def __cinit__(self):
         self.nodes = NULL

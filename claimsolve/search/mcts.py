@@ -34,6 +34,7 @@ WALK_NODES = 12000
 
 
 MAX_EXPLORATION = 1e6
+MAX_EXPAND_VISITS = 1_000_000
 
 
 def _exploration(value, name):
@@ -42,9 +43,6 @@ def _exploration(value, name):
 
 def _playout_depth(value, name):
     return limits.count(value, name, 0, limits.MAX_INT)
-
-
-MAX_EXPAND_VISITS = 1_000_000
 
 
 def _expand_visits(value, name):
