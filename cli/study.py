@@ -121,13 +121,17 @@ def solve(game, size, seeds, seconds, hash_mb, db, workers, scheduler, batch, as
 @click.option("--sprt", metavar="ELO0,ELO1", default=None,
               help="Stop as soon as a sequential probability ratio test decides between A - B = ELO0 "
                    "and ELO1 (two sides only; error rates 5%).")
+@click.option("--duplicate", is_flag=True,
+              help="Duplicate dice (games with dice): as `match --duplicate` deals them, so that the seatings "
+                   "of a start, and a `match --duplicate` with the same seed, meet the same dice seat by seat.")
 @runner_options
-def match(game, spec_a, spec_b, games, players, size, island, variant, seed, sprt, db, workers, scheduler, batch,
-          as_json):
+def match(game, spec_a, spec_b, games, players, size, island, variant, seed, sprt, duplicate, db, workers, scheduler,
+          batch, as_json):
     """A against B over many games, as `match` plays them: score, Elo,
     points by seat (the first player's edge)."""
     _run("match", dict(game=game, a=spec_a, b=spec_b, games=games, players=players, size=size, island=island,
-                       variant=variant, seed=seed, sprt=sprt), db, workers, scheduler, batch, as_json)
+                       variant=variant, seed=seed, sprt=sprt, duplicate=duplicate), db, workers, scheduler, batch,
+         as_json)
 
 
 @study.command("policies")
@@ -139,12 +143,16 @@ def match(game, spec_a, spec_b, games, players, size, island, variant, seed, spr
                    "seating rotated).")
 @start_options
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seeds the starts, the players and the dice.")
+@click.option("--duplicate", is_flag=True,
+              help="Duplicate dice (games with dice): as `match --duplicate` deals them, so that the seatings "
+                   "of a start (every game of a round) meet the same dice seat by seat.")
 @runner_options
-def policies(game, policies, games, players, size, island, variant, seed, db, workers, scheduler, batch, as_json):
+def policies(game, policies, games, players, size, island, variant, seed, duplicate, db, workers, scheduler, batch,
+             as_json):
     """A round robin of player specs at one table size: points per game of
     each, with 95% intervals."""
     _run("policies", dict(game=game, policies=policies, games=games, players=players, size=size, island=island,
-                          variant=variant, seed=seed), db, workers, scheduler, batch, as_json)
+                          variant=variant, seed=seed, duplicate=duplicate), db, workers, scheduler, batch, as_json)
 
 
 @study.command("ladder")
@@ -158,15 +166,18 @@ def policies(game, policies, games, players, size, island, variant, seed, db, wo
               help="The spec held at rating 0 (default: the first of --specs).")
 @start_options
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seeds the starts, the players and the dice.")
+@click.option("--duplicate", is_flag=True,
+              help="Duplicate dice (games with dice): as `match --duplicate` deals them, so that the seatings "
+                   "of a start (every game of a round) meet the same dice seat by seat.")
 @runner_options
-def ladder(game, specs, games_per_table, anchor, players, size, island, variant, seed, db, workers, scheduler,
-           batch, as_json):
+def ladder(game, specs, games_per_table, anchor, players, size, island, variant, seed, duplicate, db, workers,
+           scheduler, batch, as_json):
     """A rating ladder: the round robin of `study policies`, then Elo
     ratings with 95% intervals fitted to all the games at once, the anchor
     held at 0."""
     _run("ladder", dict(game=game, specs=specs, games_per_table=games_per_table, anchor=anchor, players=players,
-                        size=size, island=island, variant=variant, seed=seed), db, workers, scheduler, batch,
-         as_json)
+                        size=size, island=island, variant=variant, seed=seed, duplicate=duplicate), db, workers,
+         scheduler, batch, as_json)
 
 
 @study.command("selfplay")

@@ -213,17 +213,20 @@ def check_meta(conn, path):
 
 def check_params(kind, params, path):
     """The stored parameters are those of a `kind` study: every key it
-    needs, of its type, none of another kind's; and consistent
-    (StudyKind.params_problem)."""
+    needs, of its type, none of another kind's (its optional ones, when
+    there, of their type); and consistent (StudyKind.params_problem)."""
     where = f"table 'meta', 'params' of this {kind.name} study"
     if not isinstance(params, dict):
         raise Problem(f"{where}: {_shown(params)} is not an object of parameters", path)
     expected = kind.params_types
-    extra = sorted(set(params) - set(expected))
+    optional = kind.optional_params
+    extra = sorted(set(params) - set(expected) - set(optional))
     if extra:
         raise Problem(f"{where}: '{extra[0]}' is no parameter of a {kind.name} study", path)
-    for key, type_name in expected.items():
+    for key, type_name in list(expected.items()) + list(optional.items()):
         if key not in params:
+            if key in optional:
+                continue
             raise Problem(f"{where}: no '{key}'", path)
         test, what = PARAM_TYPES[type_name]
         if not test(params[key]):

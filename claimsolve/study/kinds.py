@@ -17,7 +17,7 @@ from collections import Counter
 from .. import limits, solve
 from ..catalog import get_game, ids_where
 from ..errors import ClaimsolveError
-from ..match import _player_seed, game_result, play_game, starting_positions
+from ..match import DuplicateDice, _player_seed, game_result, play_game, starting_positions
 from ..player_kinds import make_player
 from ..records import MAX_REASON
 from . import schema, stats
@@ -106,6 +106,9 @@ class StudyKind:
 
     params_types                 {key: type} of the stored parameters
                                  (schema.PARAM_TYPES)
+    optional_params              {key: type} of parameters stored only when
+                                 their option is given (a file made before
+                                 the option existed lacks them: it is off)
     params_problem(params)       what is inconsistent in them, or None
     column_rules(params)         {column: schema.Rule} of every column
     optional_columns             columns older study files may lack
@@ -122,6 +125,7 @@ class StudyKind:
     optional_columns = ()
     optional_row_rules = {}
     params_types = {}
+    optional_params = {}
 
     def params_problem(self, params):
         return None
@@ -201,7 +205,44 @@ def _seeded(game):
 
 def _options_text(params):
     words = [f"--{key} {params[key]}" for key in ("players", "size", "island", "variant") if params.get(key)]
+    if params.get("duplicate"):
+        words.append("--duplicate")
     return " ".join(words)
+
+
+# --duplicate in the studies that play games: the parameter is stored only
+# when given, so a study file made before it existed reads as without it
+DUPLICATE_PARAMS = {"duplicate": "flag"}
+
+
+def _with_duplicate(params, duplicate):
+    """`params` with duplicate dice when `duplicate` (refused for a game
+    without dice, as `match --duplicate` refuses it)."""
+    if not duplicate:
+        return params
+    if not get_game(params["game"]).has_chance:
+        raise ClaimsolveError(f"option '--duplicate': {params['game']} has no dice to deal alike")
+    return dict(params, duplicate=True)
+
+
+def _dice(params, start_number, index):
+    """The chance of game `index`, from the study's `start_number`-th start:
+    duplicate dice (claimsolve.match.DuplicateDice, the same as `match
+    --duplicate` with the study's seed deals) or one stream of the game's own."""
+    if params.get("duplicate"):
+        return DuplicateDice(params["seed"], start_number)
+    return random.Random(_player_seed(params["seed"], index, 0))
+
+
+def _describe_duplicate(value):
+    return "--duplicate" if value else "no --duplicate"
+
+
+def _duplicate_problem(params):
+    """What is wrong with a stored `duplicate`, or None."""
+    if params.get("duplicate") and not get_game(params["game"]).has_chance:
+        return f"'duplicate' is true, but {params['game']} has no dice"
+    return None
 
 
 def _heading(summary, what):
@@ -380,7 +421,7 @@ class MatchStudy(KeepsAdjudications, StudyKind):
     json_columns = ("a_seats", "points", "moves")
 
     def options(self, game, a, b, games, players=None, size=None, island=None, variant=None, seed=0,
-                sprt=None, alpha=0.05, beta=0.05):
+                sprt=None, alpha=0.05, beta=0.05, duplicate=False):
         descriptor = get_game(game)
         games = limits.games(games, "--games")
         if games > MAX_TASKS:
@@ -395,17 +436,21 @@ class MatchStudy(KeepsAdjudications, StudyKind):
             if sides != 2:
                 raise ClaimsolveError(f"option '--sprt': Elo needs two sides, A against B; {game} at "
                                       f"{start.num_players} seats has {sides}")
-        return {"game": game, "a": a, "b": b, "games": games,
-                "players": start.num_players if descriptor.takes("players") else None,
-                "size": size, "island": island, "variant": variant, "seed": seed,
-                "sprt": sprt, "alpha": alpha, "beta": beta, "sides": sides, "seats": start.num_players}
+        return _with_duplicate({"game": game, "a": a, "b": b, "games": games,
+                                "players": start.num_players if descriptor.takes("players") else None,
+                                "size": size, "island": island, "variant": variant, "seed": seed,
+                                "sprt": sprt, "alpha": alpha, "beta": beta, "sides": sides,
+                                "seats": start.num_players}, duplicate)
 
     params_types = {"game": "text", "a": "text", "b": "text", "games": "count", "players": "count?",
                     "size": "text?", "island": "text?", "variant": "text?", "seed": "whole", "sprt": "sprt?",
                     "alpha": "share", "beta": "share", "sides": "count", "seats": "count"}
+    optional_params = DUPLICATE_PARAMS
 
     def params_problem(self, params):
         get_game(params["game"])
+        if problem := _duplicate_problem(params):
+            return problem
         if params["games"] > MAX_TASKS:
             return f"'games' is {params['games']}, more than {MAX_TASKS:,}"
         if params["sides"] > params["seats"]:
@@ -435,7 +480,7 @@ class MatchStudy(KeepsAdjudications, StudyKind):
         lineup = [make_player(params["a"] if seat in a_seats else params["b"],
                               seed=_player_seed(seed, index, seat), game=game)
                   for seat in range(1, start.num_players + 1)]
-        moves, final, adjudicated = play_game(start, lineup, random.Random(_player_seed(seed, index, 0)))
+        moves, final, adjudicated = play_game(start, lineup, _dice(params, k, index))
         points, _winners = game_result(final, adjudicated)      # a game the rules did not end: a draw
         return {"start_seed": seed + k if _seeded(game) else None, "a_seats": a_seats,
                 "first": start.player_to_move, "points": points, "a_points": points[a_seats[0] - 1],
@@ -444,6 +489,8 @@ class MatchStudy(KeepsAdjudications, StudyKind):
     def describe(self, key, value):
         if key == "sprt":
             return f"--sprt {value[0]:g},{value[1]:g}" if value else "no --sprt"
+        if key == "duplicate":
+            return _describe_duplicate(value)
         if key in ("a", "b"):
             return f"--{key} {value}"
         return f"--{key} {value}" if value is not None else f"no --{key}"
@@ -615,10 +662,12 @@ class PoliciesStudy(KeepsAdjudications, StudyKind):
                ("points", "TEXT"), ("plies", "INTEGER"), ADJUDICATED)
     json_columns = ("seating", "points")
 
-    def round_robin(self, game, specs, players=None, size=None, island=None, variant=None, seed=0):
+    def round_robin(self, game, specs, players=None, size=None, island=None, variant=None, seed=0,
+                    duplicate=False):
         """The checked parameters every round robin has: the game, the specs
-        (ranges expanded), the table size, the start options, the seed and
-        `per_round` (the games of a round)."""
+        (ranges expanded), the table size, the start options, the seed,
+        `per_round` (the games of a round) and `duplicate` (every game of a
+        round meets the same dice, seat by seat)."""
         option = f"--{self.specs_key}"
         descriptor = get_game(game)
         specs = split_policies(specs, option)
@@ -642,9 +691,9 @@ class PoliciesStudy(KeepsAdjudications, StudyKind):
         if per_round > MAX_ROUND:
             raise ClaimsolveError(f"option '{option}': {per_round:,} games in one round (every table, "
                                   f"every seating) is too many; give fewer specs")
-        return {"game": game, self.specs_key: specs, "per_round": per_round,
-                "players": seats if descriptor.takes("players") else None, "seats": seats, "size": size,
-                "island": island, "variant": variant, "seed": seed}
+        return _with_duplicate({"game": game, self.specs_key: specs, "per_round": per_round,
+                                "players": seats if descriptor.takes("players") else None, "seats": seats,
+                                "size": size, "island": island, "variant": variant, "seed": seed}, duplicate)
 
     def with_rounds(self, params, rounds, option):
         """`params` with `rounds` rounds and their games (refused beyond
@@ -653,17 +702,21 @@ class PoliciesStudy(KeepsAdjudications, StudyKind):
             raise ClaimsolveError(f"option '{option}': at most {MAX_TASKS:,} games in one study")
         return dict(params, games=rounds * params["per_round"], rounds=rounds)
 
-    def options(self, game, policies, games, players=None, size=None, island=None, variant=None, seed=0):
+    def options(self, game, policies, games, players=None, size=None, island=None, variant=None, seed=0,
+                duplicate=False):
         games = limits.games(games, "--games")
-        params = self.round_robin(game, policies, players, size, island, variant, seed)
+        params = self.round_robin(game, policies, players, size, island, variant, seed, duplicate)
         return self.with_rounds(params, math.ceil(games / params["per_round"]), "--games")
 
     params_types = {"game": "text", "policies": "texts", "games": "count", "rounds": "count",
                     "per_round": "count", "players": "count?", "seats": "count", "size": "text?",
                     "island": "text?", "variant": "text?", "seed": "whole"}
+    optional_params = DUPLICATE_PARAMS
 
     def params_problem(self, params):
         get_game(params["game"])
+        if problem := _duplicate_problem(params):
+            return problem
         key = self.specs_key
         specs, seats = params[key], params["seats"]
         if len(specs) < 2 or len(specs) > MAX_POLICIES or len(set(specs)) != len(specs):
@@ -701,7 +754,7 @@ class PoliciesStudy(KeepsAdjudications, StudyKind):
         start = _start(params, rnd, cache)
         lineup = [make_player(spec, seed=_player_seed(seed, index, seat), game=game)
                   for seat, spec in enumerate(seating, 1)]
-        moves, final, adjudicated = play_game(start, lineup, random.Random(_player_seed(seed, index, 0)))
+        moves, final, adjudicated = play_game(start, lineup, _dice(params, rnd, index))
         points, _winners = game_result(final, adjudicated)      # a game the rules did not end: a draw
         return {"round": rnd, "start_seed": seed + rnd if _seeded(game) else None, "seating": seating,
                 "first": start.player_to_move, "points": points,
@@ -712,6 +765,8 @@ class PoliciesStudy(KeepsAdjudications, StudyKind):
     def describe(self, key, value):
         if key in self.derived:
             return None
+        if key == "duplicate":
+            return _describe_duplicate(value)
         if key == self.specs_key:
             return f"--{key} {','.join(value)}"
         return f"--{key} {value}" if value is not None else f"no --{key}"
@@ -797,9 +852,9 @@ class LadderStudy(PoliciesStudy):
     specs_key = "specs"
 
     def options(self, game, specs, games_per_table, players=None, size=None, island=None, variant=None, seed=0,
-                anchor=None):
+                anchor=None, duplicate=False):
         per_table = limits.games(games_per_table, "--games-per-table")
-        params = self.round_robin(game, specs, players, size, island, variant, seed)
+        params = self.round_robin(game, specs, players, size, island, variant, seed, duplicate)
         specs = params["specs"]
         if anchor is None:
             anchor = specs[0]

@@ -29,6 +29,7 @@ PARAM_TYPES = {
     "count": (lambda v: _whole(v) and v >= 1, "a whole number, at least 1"),
     "count?": (lambda v: v is None or (_whole(v) and v >= 1), "a whole number or null"),
     "whole": (_whole, "a whole number, 0 or more"),
+    "flag": (lambda v: v is True, "true (an option that is off is not stored)"),
     "number?": (lambda v: v is None or (_number(v) and v > 0), "a positive number or null"),
     "share": (lambda v: _number(v) and 0 < v < 1, "a number between 0 and 1"),
     "texts": (lambda v: isinstance(v, list) and v and all(isinstance(x, str) for x in v), "a list of texts"),

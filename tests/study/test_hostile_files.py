@@ -267,6 +267,14 @@ def test_the_issues_examples_get_one_line_each(studies, tmp_path):
     _change(other, ("UPDATE meta SET value = ? WHERE key = 'params'", (solve_params,)))
     assert "params" in check_hostile(other, "match")
 
+    # duplicate dice: stored only when on, as true; and only for a game with dice (this one has none)
+    for value, words in (("false", "'duplicate' is False, not true"), ('"yes"', "'duplicate' is 'yes', not true"),
+                         ("true", "'duplicate' is true, but colorclaim has no dice")):
+        dup = str(tmp_path / f"duplicate-{value}.sqlite")
+        shutil.copy(source, dup)
+        _change(dup, f"UPDATE meta SET value = json_set(value, '$.duplicate', json('{value}')) WHERE key = 'params'")
+        assert words in check_hostile(dup, "match")
+
     kind = str(tmp_path / "kind.sqlite")
     shutil.copy(source, kind)
     _change(kind, "UPDATE meta SET value = '\"solve\"' WHERE key = 'kind'")

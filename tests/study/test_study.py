@@ -343,6 +343,50 @@ def test_match_study_plays_as_match_does_and_reports_seats(tmp_path):
     assert all(r["a_points"] == r["points"][r["a_seats"][0] - 1] for r in records)
 
 
+def test_match_study_with_duplicate_dice_plays_the_games_of_match_duplicate(tmp_path):
+    from claimsolve.match import run_match
+    db = tmp_path / "m.sqlite"
+    args = ("study", "match", "claimit", "--players", 3, "--a", "threshold:2", "--b", "threshold:5",
+            "--games", 6, "--seed", 4, "--db", db, "--workers", 1)
+    result = run(*args, "--duplicate")
+    assert result.exit_code == 0, result.output
+    played = [r["moves"] for r in study.report(str(db))["rows"]]
+    assert played == [r.moves for r in run_match("claimit", "threshold:2", "threshold:5", 6, players=3, seed=4,
+                                                  duplicate=True).records]
+    assert played != [r.moves for r in run_match("claimit", "threshold:2", "threshold:5", 6, players=3,
+                                                  seed=4).records]
+    assert "claimit --players 3 --duplicate: A = threshold:2" in study.report(str(db))["text"]
+    # continued with the same options: nothing to do; without --duplicate: refused, naming it, nothing written
+    assert run(*args, "--duplicate").exit_code == 0
+    refused = run(*args)
+    assert refused.exit_code == 2 and "--duplicate, not no --duplicate" in refused.stderr, refused.output
+    assert len(rows(str(db))) == 6
+
+
+def test_a_round_robin_with_duplicate_dice_deals_every_game_of_a_round_alike(tmp_path):
+    db = str(tmp_path / "ci.sqlite")
+    # the same rule in every seat but one spec's name: every game of a round is one game
+    options = {"game": "claimit", "players": 3, "specs": "threshold:5,threshold:k=5", "games_per_table": 3,
+               "seed": 2, "duplicate": True}
+    study.run("ladder", options, db, workers=1)
+    report = study.report(db)
+    by_round = {}
+    for row in report["rows"]:
+        by_round.setdefault(row["round"], set()).add((row["plies"], tuple(row["points"])))
+    assert len(by_round) == 1 and len(by_round[0]) == 1 and len(report["rows"]) == 6
+    plain = str(tmp_path / "plain.sqlite")
+    study.run("ladder", dict(options, duplicate=False), plain, workers=1)
+    assert len({(row["plies"], tuple(row["points"])) for row in study.report(plain)["rows"]}) > 1
+
+
+def test_duplicate_dice_in_a_study_need_a_game_with_dice(tmp_path):
+    db = tmp_path / "cc.sqlite"
+    result = run("study", "ladder", "colorclaim", "--size", "3x3", "--specs", "random,alphabeta:depth=1",
+                 "--games-per-table", 2, "--duplicate", "--db", db)
+    assert result.exit_code == 2 and "'--duplicate': colorclaim has no dice" in result.stderr, result.output
+    assert len(result.stderr.strip().splitlines()) == 1 and not db.exists()
+
+
 def test_policies_round_robin_rotates_every_seating(tmp_path):
     db = str(tmp_path / "ci.sqlite")
     options = {"game": "claimit", "players": 2, "policies": "threshold:2..4", "games": 10}
