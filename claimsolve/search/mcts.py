@@ -527,30 +527,33 @@ def _worker(connection, position, seed, time, iterations, options):
     Ctrl-C (SIGINT: the terminal's, to the whole process group, or the
     parent's, passed on) stops the search; the worker then sends what it
     searched and ends quietly (no traceback): the first SIGINT raises once,
-    later ones are ignored (a SIGINT the parent ignores or handles its own
-    way is left so).  SIGINT is blocked until the handler is in place
-    (_start_workers)."""
+    later ones are ignored (a SIGINT the parent ignores is left so, one it
+    handles its own way is left so while the worker searches).  SIGINT is
+    blocked until the handler is in place (_start_workers); from the moment
+    the answer is ready to the worker's end, a SIGINT is caught or ignored
+    wherever it lands, so that a Ctrl-C as the worker ends prints nothing."""
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _stop_once)
+    message = ("interrupted",)
     try:
-        if hasattr(signal, "pthread_sigmask"):      # a Ctrl-C that came since the fork raises here
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-        tree = MCTSTree(position, seed=seed, **options)
         try:
-            done, _seconds = tree.search(time=time, iterations=iterations)
+            if hasattr(signal, "pthread_sigmask"):      # a Ctrl-C that came since the fork raises here
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+            tree = MCTSTree(position, seed=seed, **options)
+            try:
+                done, _seconds = tree.search(time=time, iterations=iterations)
+            except KeyboardInterrupt:
+                done = tree._tree.iterations          # the tree is whole: its answer so far
+            message = ("ok", tree.turn_rows(), done, tree.tree_nodes, tree.root_bounds())
         except KeyboardInterrupt:
-            done = tree._tree.iterations          # the tree is whole: its answer so far
-        message = ("ok", tree.turn_rows(), done, tree.tree_nodes, tree.root_bounds())
-    except KeyboardInterrupt:
-        message = ("interrupted",)
-    except Exception as exc:  # reported by the parent
-        message = ("error", f"{type(exc).__name__}: {exc}")
-    if signal.getsignal(signal.SIGINT) is _stop_once:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)   # the answer is on its way
-    try:
+            message = ("interrupted",)
+        except Exception as exc:  # reported by the parent
+            message = ("error", f"{type(exc).__name__}: {exc}")
+        if callable(signal.getsignal(signal.SIGINT)):
+            signal.signal(signal.SIGINT, signal.SIG_IGN)   # the answer is on its way
         connection.send(message)
         connection.close()
-    except (OSError, KeyboardInterrupt):          # the parent is gone or stopped listening
+    except (OSError, KeyboardInterrupt):          # the parent is gone or stopped listening, or a late Ctrl-C
         pass
 
 

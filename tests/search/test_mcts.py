@@ -359,6 +359,43 @@ def test_two_threads_merge_proofs():
         assert_bounds_hold(suggestion, values[suggestion.move])
 
 
+class _Pipe:
+    """The parent's end of a worker's answer, in this process."""
+
+    def __init__(self):
+        self.sent = []
+
+    def send(self, message):
+        self.sent.append(message)
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("handler", ["command line's", "default"])
+def test_a_worker_ends_with_ctrl_c_ignored_once_its_answer_is_sent(handler):
+    # a root-parallel worker whose search ended is past its try blocks: a
+    # SIGINT then (the terminal's Ctrl-C to the process group) must not raise
+    # where nothing catches it (it printed a traceback from the worker)
+    import os
+    import signal
+
+    def raises(signum, frame):              # as cli/framework.py's handler does in a forked worker
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    before = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, raises if handler != "default" else signal.default_int_handler)
+    try:
+        pipe = _Pipe()
+        mcts._worker(pipe, START, 3, None, 300, mcts.MCTSPlayer(iterations=300).options)
+        assert [message[0] for message in pipe.sent] == ["ok"] and pipe.sent[0][2] == 300
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        os.kill(os.getpid(), signal.SIGINT)      # ignored: nothing is raised
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 # --- chance nodes and more than two players (Claim It!) ----------------------
 claimit = pytest.importorskip("claimsolve.claimit.position")
 ClaimItPosition = claimit.ClaimItPosition
