@@ -534,7 +534,6 @@ def _worker(connection, position, seed, time, iterations, options):
     wherever it lands, so that a Ctrl-C as the worker ends prints nothing."""
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _stop_once)
-    message = ("interrupted",)
     try:
         try:
             if hasattr(signal, "pthread_sigmask"):      # a Ctrl-C that came since the fork raises here
