@@ -242,6 +242,13 @@ class DuplicateDice:
         return resolved
 
 
+def check_duplicate(game):
+    """Refuses duplicate dice (`--duplicate`) for `game` (an id) when it
+    has no dice."""
+    if not get_game(game).has_chance:
+        raise ClaimsolveError(f"option '--duplicate': {game} has no dice to deal alike")
+
+
 def play_game(start, players, rng, max_plies=MAX_PLIES):
     """Plays one game from `start` with `players` (one per seat, 0-based
     list).  Chance is resolved with `rng`: a random.Random, or a
@@ -316,8 +323,8 @@ def run_match(game, spec_a, spec_b, games, players=None, size=None, island=None,
     descriptor = get_game(game)
     if games < 1:
         raise ClaimsolveError("option '--games': must be at least 1")
-    if duplicate and not descriptor.has_chance:
-        raise ClaimsolveError(f"option '--duplicate': {game} has no dice to deal alike")
+    if duplicate:
+        check_duplicate(game)
     for spec in (spec_a, spec_b):
         make_player(spec, game=game)            # a bad SPEC fails before any game
     starts = iter_starts(game, seed, players=players, size=size, island=island, variant=variant)

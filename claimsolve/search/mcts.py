@@ -535,25 +535,31 @@ def _worker(connection, position, seed, time, iterations, options):
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _stop_once)
     try:
-        try:
-            if hasattr(signal, "pthread_sigmask"):      # a Ctrl-C that came since the fork raises here
-                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-            tree = MCTSTree(position, seed=seed, **options)
-            try:
-                done, _seconds = tree.search(time=time, iterations=iterations)
-            except KeyboardInterrupt:
-                done = tree._tree.iterations          # the tree is whole: its answer so far
-            message = ("ok", tree.turn_rows(), done, tree.tree_nodes, tree.root_bounds())
-        except KeyboardInterrupt:
-            message = ("interrupted",)
-        except Exception as exc:  # reported by the parent
-            message = ("error", f"{type(exc).__name__}: {exc}")
+        message = _worker_answer(position, seed, time, iterations, options)
         if callable(signal.getsignal(signal.SIGINT)):
             signal.signal(signal.SIGINT, signal.SIG_IGN)   # the answer is on its way
         connection.send(message)
         connection.close()
     except (OSError, KeyboardInterrupt):          # the parent is gone or stopped listening, or a late Ctrl-C
         pass
+
+
+def _worker_answer(position, seed, time, iterations, options):
+    """A worker's search, SIGINT unblocked: its message to the parent
+    ("ok" with its root, "interrupted" or "error")."""
+    try:
+        if hasattr(signal, "pthread_sigmask"):      # a Ctrl-C that came since the fork raises here
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        tree = MCTSTree(position, seed=seed, **options)
+        try:
+            done, _seconds = tree.search(time=time, iterations=iterations)
+        except KeyboardInterrupt:
+            done = tree._tree.iterations          # the tree is whole: its answer so far
+        return ("ok", tree.turn_rows(), done, tree.tree_nodes, tree.root_bounds())
+    except KeyboardInterrupt:
+        return ("interrupted",)
+    except Exception as exc:  # reported by the parent
+        return ("error", f"{type(exc).__name__}: {exc}")
 
 
 def _stop_once(signum, frame):

@@ -17,7 +17,7 @@ from collections import Counter
 from .. import limits, solve
 from ..catalog import get_game, ids_where
 from ..errors import ClaimsolveError
-from ..match import DuplicateDice, _player_seed, game_result, play_game, starting_positions
+from ..match import DuplicateDice, _player_seed, check_duplicate, game_result, play_game, starting_positions
 from ..player_kinds import make_player
 from ..records import MAX_REASON
 from . import schema, stats
@@ -220,8 +220,7 @@ def _with_duplicate(params, duplicate):
     without dice, as `match --duplicate` refuses it)."""
     if not duplicate:
         return params
-    if not get_game(params["game"]).has_chance:
-        raise ClaimsolveError(f"option '--duplicate': {params['game']} has no dice to deal alike")
+    check_duplicate(params["game"])
     return dict(params, duplicate=True)
 
 
