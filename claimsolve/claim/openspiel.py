@@ -66,8 +66,8 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from ..errors import ClaimsolveError, MoveError
-from ..interop.spiel_common import (JsonObserver, compact_json, position_from_param, position_param,
-                                    wants_observation)
+from ..interop.spiel_common import (JsonObserver, PositionNode, compact_json, position_from_param,
+                                    position_param, wants_observation)
 from . import rules
 from .islands import ISLANDS
 from .position import ClaimPosition
@@ -174,27 +174,18 @@ class Choice:
         return self._actions
 
 
-class TurnTable:
+class TurnTable(PositionNode):
     """The turns of one position (the reference's legal moves) as decision
     sequences: `root` is the Choice at the start of the turn, `decisions`
     {move string: action ids}."""
 
-    __slots__ = ("position", "root", "decisions", "_over", "_cache")
+    __slots__ = ("root", "decisions", "_cache")
 
     def __init__(self, position, cache=None):
-        self.position = position
+        super().__init__(position)
         self.root = None
         self.decisions = None
-        self._over = None
         self._cache = cache
-
-    def __deepcopy__(self, memo):
-        return self
-
-    def over(self):
-        if self._over is None:
-            self._over = self.position.is_over()
-        return self._over
 
     def choice(self, codec):
         """The Choice at the start of the turn (built at first use)."""

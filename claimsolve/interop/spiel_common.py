@@ -8,16 +8,15 @@ from ..errors import PositionError
 from ..positions import loads
 
 
-class Node:
-    """An immutable position with its legal action ids, computed once.  States
+class PositionNode:
+    """An immutable position and what is worked out from it once.  States
     share it: OpenSpiel clones a Python state by deep-copying its attributes,
     and a value that never changes needs no copy."""
 
-    __slots__ = ("position", "_actions", "_over")
+    __slots__ = ("position", "_over")
 
     def __init__(self, position):
         self.position = position
-        self._actions = None
         self._over = None
 
     def __deepcopy__(self, memo):
@@ -27,6 +26,16 @@ class Node:
         if self._over is None:
             self._over = self.position.is_over()
         return self._over
+
+
+class Node(PositionNode):
+    """A position with its legal action ids, computed once."""
+
+    __slots__ = ("_actions",)
+
+    def __init__(self, position):
+        super().__init__(position)
+        self._actions = None
 
     def actions(self, codec):
         if self._actions is None:
