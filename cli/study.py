@@ -56,6 +56,14 @@ def start_options(f):
     return f
 
 
+def duplicate_option(who):
+    """--duplicate of the studies that play games with dice; `who` meets the
+    same dice."""
+    return click.option("--duplicate", is_flag=True,
+                        help=f"Duplicate dice (games with dice): as `match --duplicate` deals them, so that {who} "
+                             "meet the same dice seat by seat.")
+
+
 @click.group(cls=StudyGroup)
 def study():
     """Thousands of solves or games as one command: resumable (run it again
@@ -121,9 +129,7 @@ def solve(game, size, seeds, seconds, hash_mb, db, workers, scheduler, batch, as
 @click.option("--sprt", metavar="ELO0,ELO1", default=None,
               help="Stop as soon as a sequential probability ratio test decides between A - B = ELO0 "
                    "and ELO1 (two sides only; error rates 5%).")
-@click.option("--duplicate", is_flag=True,
-              help="Duplicate dice (games with dice): as `match --duplicate` deals them, so that the seatings "
-                   "of a start, and a `match --duplicate` with the same seed, meet the same dice seat by seat.")
+@duplicate_option("the seatings of a start, and a `match --duplicate` with the same seed,")
 @runner_options
 def match(game, spec_a, spec_b, games, players, size, island, variant, seed, sprt, duplicate, db, workers, scheduler,
           batch, as_json):
@@ -143,9 +149,7 @@ def match(game, spec_a, spec_b, games, players, size, island, variant, seed, spr
                    "seating rotated).")
 @start_options
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seeds the starts, the players and the dice.")
-@click.option("--duplicate", is_flag=True,
-              help="Duplicate dice (games with dice): as `match --duplicate` deals them, so that the seatings "
-                   "of a start (every game of a round) meet the same dice seat by seat.")
+@duplicate_option("the seatings of a start (every game of a round)")
 @runner_options
 def policies(game, policies, games, players, size, island, variant, seed, duplicate, db, workers, scheduler, batch,
              as_json):
@@ -166,9 +170,7 @@ def policies(game, policies, games, players, size, island, variant, seed, duplic
               help="The spec held at rating 0 (default: the first of --specs).")
 @start_options
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seeds the starts, the players and the dice.")
-@click.option("--duplicate", is_flag=True,
-              help="Duplicate dice (games with dice): as `match --duplicate` deals them, so that the seatings "
-                   "of a start (every game of a round) meet the same dice seat by seat.")
+@duplicate_option("the seatings of a start (every game of a round)")
 @runner_options
 def ladder(game, specs, games_per_table, anchor, players, size, island, variant, seed, duplicate, db, workers,
            scheduler, batch, as_json):
