@@ -42,6 +42,13 @@ def words(driver):
     return {b.get_attribute("data-word") for b in driver.find_elements(By.CSS_SELECTOR, "#actions [data-word]")}
 
 
+def shows_words(driver, expected):
+    """True once the action buttons are `expected` (the page draws them
+    after the legal moves arrive, so they may lag the state by a frame)."""
+    wait(driver, lambda d: words(d) == expected, f"the action buttons {sorted(expected)}")
+    return True
+
+
 def board_ready(driver):
     return script(driver, "const s = window.claimsolveBoard && window.claimsolveBoard.state;"
                           "return Boolean(s && s.line.length && s.line[s.index].tokens && "
@@ -119,9 +126,9 @@ def test_claim_first_click_on_an_occupied_point(page):
 def test_claim_it_highlights_roll_stop_and_illegal_click(page, shots):
     driver = page
     load_position(driver, SEEDS / "claimit/start-3p.json")
-    assert words(driver) == {"roll"}                     # nothing placed yet: stop is not legal
+    assert shows_words(driver, {"roll"})                 # nothing placed yet: stop is not legal
     load_position(driver, SEEDS / "claimit/mid-game-3p.json")
-    assert set(legal(driver)) == {"roll", "stop"} and words(driver) == {"roll", "stop"}
+    assert set(legal(driver)) == {"roll", "stop"} and shows_words(driver, {"roll", "stop"})
     assert not driver.find_elements(By.CSS_SELECTOR, "#board .legal-space")
     driver.find_element(By.ID, "dice-entry").send_keys("2,6,2")
     driver.find_element(By.XPATH, "//div[@id='actions']//button[text()='roll these']").click()
@@ -134,7 +141,7 @@ def test_claim_it_highlights_roll_stop_and_illegal_click(page, shots):
                                              "document.querySelectorAll('#board .legal-space'), "
                                              "e => [e.dataset.space, e.dataset.markers]))"), "the highlights")
     assert shown == {"2,2": "w6", "2,6": "w2", "6,2": "w2"}
-    assert words(driver) == set()                        # dice rolled: place a marker, no roll or stop
+    assert shows_words(driver, set())                    # dice rolled: place a marker, no roll or stop
     click_point(driver, "1,1")
     wait(driver, lambda d: "1,1" in message(d), "the reason 1,1 is refused")
     assert message(driver) == ("Illegal: Space 1,1 is not a candidate of the roll 2, 6, 2: a marker may go on 3 "
@@ -145,7 +152,7 @@ def test_claim_it_highlights_roll_stop_and_illegal_click(page, shots):
     wait(driver, lambda d: last_move(d).startswith("Last move (player 1): w2@2,6 (white 2 on space 2,6"),
          "the placement said")
     assert marks(driver, ".last-placed") == {"2,6": ""}
-    assert words(driver) == {"roll", "stop"}
+    assert shows_words(driver, {"roll", "stop"})
     assert not driver.find_elements(By.CSS_SELECTOR, "#board .legal-space")
     driver.save_screenshot(str(shots / "marks-claimit-placed.png"))
     assert not console_errors(driver)
