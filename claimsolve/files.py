@@ -47,9 +47,15 @@ def resolved(path, where=""):
         raise ClaimsolveError(f"{where}cannot use {os.fsdecode(path)}: {FOLDER_GONE}") from None
 
 
-def write_atomically(path, text):
+EXISTS = "the file exists; it is not overwritten (remove it, or give another name)"
+
+
+def write_atomically(path, text, replace=True):
     """Writes `text` to `path` through a temporary file in the same folder,
-    renamed into place only once complete.  A file that exists keeps its
+    renamed into place only once complete.  With `replace` False a file
+    that exists and is not empty is refused, never replaced, also when it
+    appears while the text is written (the temporary file is linked to
+    `path`, which fails where a file is).  A file that exists keeps its
     permission bits (a `chmod 600` file stays 0600); a new file gets the
     permissions a new file gets (the umask's).  An existing file the user
     may not write (os.access) is refused, never replaced.  A symbolic link is
@@ -70,6 +76,8 @@ def write_atomically(path, text):
         raise ClaimsolveError(f"cannot write: {problem(exc, path)}", path) from None
     if old_mode is not None and not os.access(target, os.W_OK):
         raise ClaimsolveError("cannot write: the file is read-only", path)
+    if not replace and old_mode is not None and os.path.getsize(target) > 0:
+        raise ClaimsolveError(EXISTS, path)
     directory = os.path.dirname(target)
     tmp = None
     try:
@@ -82,7 +90,14 @@ def write_atomically(path, text):
             os.fchmod(fd, old_mode)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
-        os.replace(tmp, target)
+        if replace or old_mode is not None:     # (an empty file holds nothing to lose)
+            os.replace(tmp, target)
+        else:
+            os.link(tmp, target)
+            os.unlink(tmp)
+    except FileExistsError:
+        os.unlink(tmp)
+        raise ClaimsolveError(EXISTS, path) from None
     except OSError as exc:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
@@ -113,8 +128,7 @@ class LineLog:
                 self._made = True
             except FileExistsError:
                 if not (os.path.isfile(self.path) and os.path.getsize(self.path) == 0):
-                    raise ClaimsolveError(f"{self._where}the file exists; it is not overwritten "
-                                          "(remove it, or give another name)", self.path) from None
+                    raise ClaimsolveError(f"{self._where}{EXISTS}", self.path) from None
                 fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
         except OSError as exc:
             raise ClaimsolveError(f"{self._where}cannot write: {problem(exc, self.path)}", self.path) from None

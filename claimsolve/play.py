@@ -35,7 +35,7 @@ HELP = """Type a move in the game's notation, or:
   ?          the engine's top 3 moves, as analyze shows them
   moves      the legal moves (the first 40; moves all: every one)
   undo       take back your last move (a roll's dice stay drawn)
-  save FILE  write the position as position JSON
+  save FILE  write the position as position JSON (a new file, or one saved this game)
   board      draw the board again
   quit       end the game (its record is printed)
   help       this list"""
@@ -65,6 +65,7 @@ class Session:
         self.quit = False
         self.human_name = "you"                  # who played each seat, in the game's record
         self.engine_name = getattr(engine, "spec", None) or getattr(engine, "name", None) or "engine"
+        self.saved = set()           # the files `save` wrote this game: the only ones it rewrites
 
     # --- the record ---------------------------------------------------------
     @property
@@ -260,7 +261,9 @@ class Session:
             return
         try:
             _check_path(path)
-            write_atomically(path, dumps(self.position))
+            mine = os.path.realpath(path) in self.saved
+            write_atomically(path, dumps(self.position), replace=mine)
+            self.saved.add(os.path.realpath(path))
         except ClaimsolveError as exc:
             self.err(str(exc))
             return

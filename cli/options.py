@@ -13,7 +13,7 @@ import click
 from claimsolve import limits
 from claimsolve.catalog import all_games, ids_where
 from claimsolve.errors import ClaimsolveError
-from claimsolve.files import absolute
+from claimsolve.files import EXISTS, absolute
 
 
 class Command(click.Command):
@@ -123,6 +123,15 @@ def same_file(a, b):
         return os.path.realpath(a) == os.path.realpath(b)
     except (OSError, ValueError):       # a relative path with the working folder deleted
         return os.path.isabs(a) and os.path.isabs(b) and os.path.normpath(a) == os.path.normpath(b)
+
+
+def refuse_existing(option, output):
+    """A file the command makes and must not replace (a game record: `play
+    --record`, `review --save`) is refused before any work when it exists
+    and is not empty, as `match --save` refuses it.  Called after
+    refuse_same_file, whose refusal says more."""
+    if output and os.path.isfile(output) and os.path.getsize(output) > 0:
+        raise ClaimsolveError(f"option '{option}': {EXISTS}", output)
 
 
 def refuse_same_file(option, output, pos):

@@ -12,7 +12,8 @@ from claimsolve.errors import ClaimsolveError
 from claimsolve.files import write_atomically
 from claimsolve.progress import progress_for
 from claimsolve.cli.framework import current_source, error_line, read_position, use_color
-from claimsolve.cli.options import OUTPUT_FILE, PLAYERS, SEED, Checked, Command, GameOption, refuse_same_file
+from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, Checked, Command, GameOption, refuse_existing,
+                                    refuse_same_file)
 
 
 @click.command(cls=Command)
@@ -31,7 +32,7 @@ from claimsolve.cli.options import OUTPUT_FILE, PLAYERS, SEED, Checked, Command,
 @click.option("--dice", type=click.Choice(["program", "typed"]), default="program", show_default=True,
               help="Claim It!: who rolls the engine's dice (typed: you type them, rolled with real dice).")
 @click.option("--record", "record_path", type=OUTPUT_FILE, default=None,
-              help="Write the game's record (match --save format) to FILE instead of printing it.")
+              help="Write the game's record (match --save format) to FILE, a new file, instead of printing it.")
 def play(game, players, size, island, variant, spec, seat, load_path, seed, dice, record_path):
     """A game of GAME against the engine: type moves in the game's notation
     (`help` at the prompt lists the rest: ?, undo, save FILE, quit).  At the
@@ -42,6 +43,7 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
     from claimsolve.player_kinds import make_player
 
     refuse_same_file("--record", record_path, load_path)
+    refuse_existing("--record", record_path)
     descriptor = get_game(game)
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
@@ -91,14 +93,21 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
         interrupted = True
         click.echo("")                       # off the line of the prompt or the progress line
     line = play_mod.record_line(session.record())
+    failed = None
     if record_path:
-        write_atomically(record_path, line + "\n")
+        try:
+            write_atomically(record_path, line + "\n", replace=False)
+        except ClaimsolveError as exc:      # the game is not lost: its record is printed, then the error
+            failed = exc
+    if record_path and failed is None:
         click.echo(f"The game's record ({len(session.moves)} moves) is in {record_path}.")
     else:
         click.echo(f"The game's record ({len(session.moves)} moves, match --save format):")
         click.echo(line)
     if interrupted:
         raise KeyboardInterrupt
+    if failed is not None:
+        raise failed
 
 
 def _lenient_input():

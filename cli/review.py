@@ -13,7 +13,7 @@ from claimsolve.progress import progress_for
 from claimsolve.records import dumps as record_line, load_game
 from claimsolve.cli.framework import current_source, show_interrupted
 from claimsolve.cli.options import (OUTPUT_FILE, SECONDS, SEED, Checked, Command, emit_json, json_option,
-                                    refuse_same_file)
+                                    refuse_existing, refuse_same_file)
 
 
 @click.command(cls=Command)
@@ -32,7 +32,8 @@ from claimsolve.cli.options import (OUTPUT_FILE, SECONDS, SEED, Checked, Command
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--svg", "svg_path", type=OUTPUT_FILE, help="Also write the evaluation over the game, with the grades, to FILE.")
 @click.option("--save", "save_path", type=OUTPUT_FILE,
-              help="Also write the game's record with every move's evaluation in it (docs/records.md) to FILE.")
+              help="Also write the game's record with every move's evaluation in it (docs/records.md) to FILE, "
+                   "a new file.")
 @json_option
 def review(rec, game_number, seconds, threads, objective, seed, svg_path, save_path, as_json):
     """Every move of the game in REC graded: the engine's best move, the value before and after in the
@@ -42,6 +43,7 @@ def review(rec, game_number, seconds, threads, objective, seed, svg_path, save_p
 
     for option, path in (("--svg", svg_path), ("--save", save_path)):
         refuse_same_file(option, path, rec)
+    refuse_existing("--save", save_path)
     current_source[0] = rec
     record = load_game(rec, game=game_number)
     current_source[0] = None
@@ -72,7 +74,7 @@ def review(rec, game_number, seconds, threads, objective, seed, svg_path, save_p
         for node, entry in zip(record.moves, result.moves):
             node.eval = {key: value for key, value in entry.to_json(result.digits).items()
                          if key in ("best", "before", "after", "loss", "grade", "exact", "luck")}
-        write_atomically(save_path, record_line(record) + "\n")
+        write_atomically(save_path, record_line(record) + "\n", replace=False)
     if interrupted:
         show_interrupted(as_json, result.to_json(), review_text(result, title))
     if as_json:

@@ -338,3 +338,44 @@ def test_match_duplicate_dice_are_refused_for_a_game_without_dice():
     refused = run("match", "colorclaim", "--a", "random", "--b", "random", "--duplicate")
     assert refused.exit_code == 2
     assert refused.stderr.strip().splitlines() == ["claimsolve: option '--duplicate': colorclaim has no dice to deal alike"]
+
+
+@pytest.mark.parametrize("command", ["play", "review", "prompt"])
+def test_a_game_record_never_replaces_a_file_that_exists(tmp_path, monkeypatch, command):
+    # play --record and review --save replaced an earlier game with rc 0; the
+    # prompt's `save` a file the user had: each is refused as match --save is
+    monkeypatch.chdir(tmp_path)
+    keep = tmp_path / "keep.json"
+    keep.write_text('{"an earlier game": 1}\n')
+    if command == "play":
+        result = run("play", "colorclaim", "--size", "3x3", "--vs", "random", "--record", "keep.json", input="quit\n")
+        assert result.stdout == ""                      # refused before the game starts
+    elif command == "review":
+        assert run("match", "colorclaim", "--size", "3x3", "--a", "random", "--b", "random", "--games", "1",
+                   "--save", "g.jsonl").exit_code == 0
+        result = run("review", "g.jsonl", "--time", "0.05", "--save", "keep.json")
+        assert result.stdout == ""
+    else:
+        result = run("play", "colorclaim", "--size", "3x3", "--vs", "random",
+                     input="save keep.json\nsave mine.json\nsave mine.json\nquit\n")
+        assert result.exit_code == 0, result.output
+        assert result.stdout.count("Saved the position to mine.json.") == 2   # its own file, twice
+        assert "Saved the position to keep.json" not in result.stdout
+    option = {"play": "--record", "review": "--save", "prompt": None}[command]
+    where = f"option '{option}': " if option else ""
+    assert f"claimsolve: keep.json: {where}the file exists; it is not overwritten" in result.stderr
+    if option:
+        assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert keep.read_text() == '{"an earlier game": 1}\n'
+
+
+def test_play_prints_its_record_when_the_record_file_cannot_be_written(tmp_path, monkeypatch):
+    # a file made under --record while the game is played: the game is printed, not lost
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "colorclaim", "--size", "3x3", "--vs", "random", "--record", "late.json",
+                 input="save late.json\nquit\n")
+    assert result.exit_code == 2, result.output
+    assert "The game's record (0 moves, match --save format):" in result.stdout
+    assert result.stderr.strip().splitlines()[-1] == ("claimsolve: late.json: the file exists; it is not overwritten "
+                                                      "(remove it, or give another name)")
+    assert json.loads((tmp_path / "late.json").read_text())["game"] == "colorclaim"
