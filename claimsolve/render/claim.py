@@ -87,7 +87,7 @@ def render_text(position, color=False):
         lines.append(f"Streaks (standstill {standstill}): " + ", ".join(streaks))
         lines.append(f"Quiet plies: {position.quiet_plies} (a draw at {position.rules.draw_after})")
     if position.is_over():
-        lines.append(f"Game over: {_result(position)}.")
+        lines.append(f"Game over: {result_line(position)}.")
     return "\n".join(lines)
 
 
@@ -112,7 +112,8 @@ def _teams_line(position):
     return f"Every seat plays alone; {target} towers win."
 
 
-def _result(position):
+def result_line(position):
+    """Who won a finished game and how (or the draw), in words."""
     if position.is_draw():
         return f"a draw after {position.quiet_plies} quiet plies"
     won = position.winners()
@@ -251,7 +252,7 @@ def board(position, moves=()):
     total_w, total_h = placed["width"], placed["height"]
 
     if position.is_over():
-        title = f"Claim: game over, {_result(position)}"
+        title = f"Claim: game over, {result_line(position)}"
     else:
         title = f"Claim: {position.phase} phase, player {position.player_to_move} to move"
     canvas = S.Canvas(total_w, total_h, title)

@@ -36,6 +36,32 @@ def _paint(pile, text, color):
     return f"\033[1;97m{text}{RESET}"
 
 
+_DECIDERS = ("largest group", "secured spaces", "spaces held")
+
+
+def result_line(position):
+    """Who won a finished game and by what (the largest group, then secured
+    spaces, then spaces held: RULES.md), like "player 3 wins: largest group
+    6, tied with player 2; secured spaces 11 to 10"."""
+    standing = {p: rules.standing(position.board, p) for p in range(1, position.players + 1)}
+    level = list(standing)                  # the seats still level before each decider
+    for k, name in enumerate(_DECIDERS):
+        best = max(standing[p][k] for p in level)
+        ahead = [p for p in level if standing[p][k] == best]
+        if len(ahead) == 1:
+            won, tied = ahead[0], [p for p in level if p != ahead[0]]
+            group = standing[won][0]
+            if k == 0:
+                return f"player {won} wins: largest group {group}, the next {max(standing[p][0] for p in tied)}"
+            return (f"player {won} wins: largest group {group}, tied with "
+                    f"{' and '.join(f'player {p}' for p in tied)}; {name} {standing[won][k]} to "
+                    f"{', '.join(str(standing[p][k]) for p in tied)}")
+        level = ahead
+    group, secured, held = standing[level[0]]
+    return (f"{' and '.join(f'player {p}' for p in level)} share the win: level in largest group ({group}), "
+            f"secured spaces ({secured}) and spaces held ({held})")
+
+
 def render_text(position, color=False):
     """The board (row 1 at the top, as in the JSON), who is to move, the dice,
     and each player's standing."""
@@ -53,9 +79,7 @@ def render_text(position, color=False):
         lines.append(f"  {r:>2} " + "".join(cells))
     lines.append("")
     if position.is_over():
-        won = position.winners()
-        lines.append("Game over.  " + ("Winner: player %d" % won[0] if len(won) == 1 else
-                                      "Shared win: players " + ", ".join(map(str, won))))
+        lines.append(f"Game over: {result_line(position)}.")
     else:
         state = (f"dice {' '.join(map(str, position.dice))}: place a marker" if position.dice else
                  "roll or stop" if position.turn_in_progress() else "must roll")

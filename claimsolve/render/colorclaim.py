@@ -68,10 +68,15 @@ def render_text(position, color=False):
         note = f"  [{', '.join(notes)}]" if notes else ""
         lines.append(f"Player {player} {OWNER_MARKS[player]}: {claim}, score {scores[player - 1]}{note}")
     if position.is_over():
-        first, second = scores
-        verdict = "a draw" if first == second else f"player {1 if first > second else 2} wins"
-        lines.append(f"Game over: {verdict} ({first}-{second}).")
+        lines.append(f"Game over: {result_line(position)}.")
     return "\n".join(lines)
+
+
+def result_line(position):
+    """Who won a finished game, and the score ("player 1 wins (5-3)")."""
+    first, second = position.scores()
+    verdict = "a draw" if first == second else f"player {1 if first > second else 2} wins"
+    return f"{verdict} ({first}-{second})"
 
 
 def render_svg(position):

@@ -15,8 +15,19 @@ def summary(position):
         out["scores"] = list(position.scores())
     if position.is_over():
         out["winners"] = list(position.winners())
+        result = result_line(position)
+        if result:
+            out["result"] = result
     out["position"] = position.to_json()
     return out
+
+
+def result_line(position):
+    """A finished game's result in words, by its drawing module's
+    result_line ("player 3 wins: largest group 6, ..."); None for a game
+    without one."""
+    drawing = game_of(position).drawing()
+    return drawing.result_line(position) if drawing is not None and hasattr(drawing, "result_line") else None
 
 
 def solve_json(result):
@@ -160,6 +171,10 @@ def analysis_text(analysis, color=False):
     position = analysis.position
     lines = [position.render(color=color), ""]
     if position.is_over():
+        result = result_line(position)
+        if result:
+            lines.append(f"The game is over: {result}.")
+            return "\n".join(lines)
         lines.append("The game is over.")
         extra = analysis.extra
         if "scores" in extra:

@@ -351,3 +351,27 @@ def test_new_checks_its_options():
     with pytest.raises(ClaimsolveError):
         ClaimItPosition.new(players=2, size="5x5")
     assert ClaimItPosition.new(players=5).target == 6
+
+
+
+def _over(rows):
+    from claimsolve.positions import from_dict
+    return from_dict({"game": "claimit", "players": 2, "to_move": 1, "dice": None,
+                      "final_round": {"triggered_by": 1, "turns_left": 0}, "target": 1,
+                      "board": rows + [". . . . . ."] * (6 - len(rows))})
+
+
+@pytest.mark.parametrize("rows, said", [
+    (["B/1 B/1 B/1 . B/2 B/2"], "player 1 wins: largest group 3, the next 2"),
+    (["B/1 B/1 . B/2 2 ."], "player 1 wins: largest group 2, tied with player 2; secured spaces 2 to 1"),
+    (["B/1 1 . B/2 2 .", ". . . . . 2"], "player 2 wins: largest group 2, tied with player 1; spaces held 3 to 2"),
+    (["B/1 1 . B/2 2 ."], "player 1 and player 2 share the win: level in largest group (2), secured spaces (1) "
+                          "and spaces held (2)"),
+])
+def test_a_finished_game_says_who_won_and_by_what(rows, said):
+    # the tie-breaks of RULES.md in words (show, analyze and the board's status line)
+    from claimsolve.render.claimit import result_line
+    position = _over(rows)
+    assert position.is_over()
+    assert result_line(position) == said
+    assert f"Game over: {said}." in position.render()

@@ -19,8 +19,21 @@ class ApiError extends Error {
   constructor(status, message) { super(message); this.status = status; }
 }
 
+// fetch, with a network failure (the server stopped: the browser's "Failed to
+// fetch") said in words; an aborted request stays an AbortError
+const UNREACHABLE = "cannot reach the claimsolve server (stopped?): start `claimsolve serve` again, then retry";
+
+async function reach(url, init) {
+  try {
+    return await fetch(url, init);
+  } catch (e) {
+    if (e.name === "AbortError") throw e;
+    throw new ApiError(0, UNREACHABLE);
+  }
+}
+
 async function api(path, body, options = {}) {
-  const response = await fetch(`/api/${path}`, {
+  const response = await reach(`/api/${path}`, {
     method: body === undefined ? "GET" : "POST",
     headers: body === undefined ? {} : { "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -37,7 +50,7 @@ async function api(path, body, options = {}) {
 
 // A streaming POST whose answer is server-sent events: onEvent(name, data).
 async function apiEvents(path, body, signal, onEvent) {
-  const response = await fetch(`/api/${path}`, {
+  const response = await reach(`/api/${path}`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
     body: JSON.stringify(body),
@@ -53,7 +66,14 @@ async function apiEvents(path, body, signal, onEvent) {
   const decoder = new TextDecoder();
   let buffer = "";
   for (;;) {
-    const { value, done } = await reader.read();
+    let chunk;
+    try {
+      chunk = await reader.read();
+    } catch (e) {                            // the server stopped in the middle of the answer
+      if (e.name === "AbortError" || (signal && signal.aborted)) throw e;
+      throw new ApiError(0, UNREACHABLE);
+    }
+    const { value, done } = chunk;
     if (done) break;
     buffer += decoder.decode(value, { stream: true });
     let cut;
@@ -200,14 +220,17 @@ function renderStatus() {
   const game = state.games.find((g) => g.id === entry.position.game);
   const title = game ? game.title : entry.position.game;
   let line;
-  if (show.over) {
+  if (show.over && show.result) {
+    line = `Game over: ${show.result}.`;
+  } else if (show.over) {
     const winners = show.winners || [];
     line = winners.length === 1 ? `Game over: player ${winners[0]} wins.` :
       winners.length ? `Game over: players ${winners.join(", ")} share the win.` : "Game over.";
   } else {
     line = `Player ${show.to_move} to move.`;
   }
-  const sub = state.module.status(entry.position, show) || "";
+  // the game's words on how to move, not once it is over
+  const sub = show.over ? "" : state.module.status(entry.position, show) || "";
   $("status").innerHTML = `${escapeHtml(title)}: ${escapeHtml(line)}` +
     (sub ? `<span class="sub">${escapeHtml(sub)}</span>` : "");
 }
@@ -496,7 +519,21 @@ async function explainIllegal(clicks) {
   setMessage(`Illegal: no legal move goes ${clicks.join(", ")}.${hint}`, "error");
 }
 
+// a move being checked by the server: a second click meanwhile (a double
+// click on "roll") would play a second move from the same position
+let moveInFlight = false;
+
 async function playMove(move, options = {}) {
+  if (moveInFlight) return false;
+  moveInFlight = true;
+  try {
+    return await checkedMove(move, options);
+  } finally {
+    moveInFlight = false;
+  }
+}
+
+async function checkedMove(move, options) {
   const entry = current();
   const body = { position: entry.position, moves: [move] };
   if (options.seed !== undefined && options.seed !== null) body.seed = options.seed;
@@ -512,6 +549,7 @@ async function playMove(move, options = {}) {
     setMessage(e.message, "error");
     return false;
   }
+  if (entry !== current()) return false;     // the player went to another position meanwhile
   // the move as a record writes it: a bare roll with the dice the server drew
   const recorded = (answer.moves && answer.moves[0]) || move;
   let played = recorded;

@@ -1,0 +1,98 @@
+"""The analysis board in a real browser (the fixtures of test_page.py)
+where a player is quick or the game is over or the server is gone: a
+double click on "roll" rolls once; a finished game says who won and by
+what, and asks for no move; a control the game does not use is not shown;
+a stopped server is named as such.  Found by driving the page as a player
+would.  The engine is switched off: nothing here needs it."""
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .browser import SEEDS, SKIP, By, browser, message, server, shots, wait  # noqa: F401
+from .test_page_marks import board_ready, console_errors, current_move, load_position, script
+
+pytestmark = [SKIP, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def page(server, browser):
+    browser.get(server)
+    wait(browser, board_ready, "the first board")
+    browser.find_element(By.ID, "engine-on").click()          # off: no analysis runs
+    return browser
+
+
+def load_over(driver, path):
+    """load_position for a finished game (no legal move to wait for)."""
+    script(driver, "document.getElementById('load-file').hidden = false")
+    driver.find_element(By.ID, "load-file").send_keys(str(path))
+    script(driver, "document.getElementById('load-file').hidden = true")
+    expected = json.dumps(json.loads(Path(path).read_text()), separators=(",", ":"))
+    wait(driver, lambda d: board_ready(d) and script(
+        d, "return JSON.stringify(window.claimsolveBoard.state.line[0].position)") == expected,
+         f"the loaded {path.name}")
+
+
+def status(driver):
+    return driver.find_element(By.ID, "status").text
+
+
+def test_two_clicks_on_roll_roll_once(page):
+    # both clicks reach the button before the server answers the first
+    # (before: two rolls from one position, the second kept as a variation)
+    driver = page
+    load_position(driver, SEEDS / "claimit/start-3p.json")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions [data-word='roll']"), "the roll button")
+    script(driver, "const b = document.querySelector(\"#actions [data-word='roll'] button\"); b.click(); b.click();")
+    wait(driver, lambda d: (current_move(d) or "").startswith("roll:"), "the roll")
+    time.sleep(2)                                   # the second click's answer would have come by now
+    assert script(driver, "return window.claimsolveBoard.state.line[0].children.length") == 1
+    assert not console_errors(driver)
+
+
+@pytest.mark.parametrize("seed, said", [
+    ("claimit/game-over-3p.json",
+     "Game over: player 3 wins: largest group 6, tied with player 2; secured spaces 11 to 10."),
+    ("claim/won-2p.json", "Game over: player 1 wins with 3 towers."),
+])
+def test_a_finished_game_says_why_and_asks_for_no_move(page, shots, seed, said):
+    driver = page
+    load_over(driver, SEEDS / seed)
+    wait(driver, lambda d: said in status(d), f"the result of {seed}")
+    assert status(driver).strip().endswith(f"): {said}")      # (before: "... Roll (the server's dice ...) or stop.")
+    assert not driver.find_elements(By.CSS_SELECTOR, "#actions button")
+    driver.save_screenshot(str(shots / f"over-{seed.split('/')[0]}.png"))
+    if "claimit" in seed:                           # the legend: each seat's group, no seat to move
+        legend = script(driver, "return Array.from(document.querySelectorAll('#board text'), t => t.textContent)")
+        assert "11 secured, 11 held" in legend and "largest group 6" in legend
+        assert not any(t.endswith("<") for t in legend)
+
+
+def test_the_review_objective_is_hidden_where_a_game_has_one(page):
+    driver = page
+    load_over(driver, SEEDS / "claim/won-2p.json")
+    assert not driver.find_element(By.ID, "review-objective-label").is_displayed()
+    load_position(driver, SEEDS / "claimit/mid-game-3p.json")
+    wait(driver, lambda d: d.find_element(By.ID, "review-objective-label").is_displayed(), "the objective shown")
+
+
+def test_a_stopped_server_is_named(browser):
+    process = subprocess.Popen([sys.executable, "-c", "from claimsolve.cli.main import main; main()", "serve",
+                                "--port", "0", "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        url = process.stdout.readline().split("http://", 1)[1].split()[0].rstrip(".")
+        browser.get(f"http://{url}")
+        wait(browser, board_ready, "the first board")
+        browser.find_element(By.ID, "engine-on").click()
+        load_position(browser, SEEDS / "claimit/start-3p.json")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    browser.find_element(By.CSS_SELECTOR, "#actions [data-word='roll'] button").click()
+    wait(browser, lambda d: "cannot reach the claimsolve server" in message(d), "the server named")
+    assert message(browser).startswith("cannot reach the claimsolve server (stopped?)")
