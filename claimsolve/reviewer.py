@@ -14,7 +14,8 @@ ply k by seat P:
   where its analysis gives every move's (Claim It!'s turn optimum), else the
   analysis of the position after the move, seen from P;
 - `loss` = before - after, at least 0, in the game's units; the `grade`
-  from the kit's thresholds (best: the engine's move or no loss);
+  from the kit's thresholds (best: the engine's move, or one proven, or valued beside it, to lose
+  nothing), on the loss as shown (rounded to the digits shown);
 - `exact` where the values it rests on are proven (the solver, the turn
   optimum finished).
 
@@ -289,8 +290,8 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
         # a move is graded once the positions before and after it are analysed
         while graded[0] < len(moves) and evaluations[graded[0] + 1] is not None:
             k = graded[0]
-            entry = _grade(kit, result.thresholds, positions[k], moves[k], positions[k + 1], evaluations[k],
-                           evaluations[k + 1], k + 1)
+            entry = _grade(kit, result.thresholds, result.digits, positions[k], moves[k], positions[k + 1],
+                           evaluations[k], evaluations[k + 1], k + 1)
             result.moves.append(entry)
             graded[0] += 1
             if progress is not None:
@@ -310,9 +311,11 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
     return result
 
 
-def _grade(kit, thresholds, position, move, after_position, evaluation, next_evaluation, ply):
+def _grade(kit, thresholds, digits, position, move, after_position, evaluation, next_evaluation, ply):
     """The ReviewedMove of `move` from `position` (analysed: `evaluation`) to
-    `after_position` (`next_evaluation`), graded by `thresholds`."""
+    `after_position` (`next_evaluation`), graded by `thresholds` on the loss
+    as it is shown (`digits` after the point: a loss shown as 0.050 is an
+    inaccuracy where that is the threshold, whatever the digits after)."""
     seat = position.player_to_move
     played = kit.decision(position, move)
     before = evaluation["value"]
@@ -335,9 +338,9 @@ def _grade(kit, thresholds, position, move, after_position, evaluation, next_eva
     if forced:
         grade = "best"
     elif hasattr(kit, "grade"):
-        grade = kit.grade(loss, before, after, exact, engines_move)
+        grade = kit.grade(round(loss, digits), before, after, exact, engines_move)
     else:
-        grade = grade_of(loss, thresholds, engines_move, exact)
+        grade = grade_of(round(loss, digits), thresholds, engines_move, exact)
     return ReviewedMove(ply=ply, seat=seat, move=move, best=evaluation["best"], before=before, after=after,
                         loss=loss, grade=grade, exact=exact, forced=forced, luck=luck, method=evaluation.get("method"))
 

@@ -57,6 +57,26 @@ def test_grades_follow_the_thresholds():
     assert grade_of(0, t, False) == "good"
 
 
+def test_a_loss_is_graded_as_it_is_shown():
+    # a loss of 0.04996 was shown as 0.050 and graded "good" beside the
+    # legend's "inaccuracy (0.050 or more)"
+    from types import SimpleNamespace
+    from claimsolve.reviewer import _grade
+
+    kit = SimpleNamespace(decision=lambda position, move: move)
+    position = SimpleNamespace(player_to_move=1)
+    thresholds = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
+
+    def graded(after):
+        evaluation = {"value": 0.5, "best": "roll", "exact": False, "moves": None}
+        return _grade(kit, thresholds, 3, position, "stop", position, evaluation,
+                      {"seats": [after, 1 - after], "exact": False}, 1)
+
+    shown = graded(0.45004)
+    assert shown.to_json(3)["loss"] == 0.05 and shown.grade == "inaccuracy"
+    assert graded(0.4505).grade == "good"
+
+
 def test_a_proven_win_thrown_away_is_a_blunder_in_color_claim():
     from claimsolve.colorclaim import review as kit
     assert kit.grade(1, 1, 0, True, False) == "mistake"         # a win made a draw

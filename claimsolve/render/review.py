@@ -29,7 +29,8 @@ def review_text(review, title=None):
                  f"{stopped}.")
     lines.append(f"Values: {review.unit}.")
     t = review.thresholds
-    lines.append(f"Loss = before - after, for the player who moved.  Grades: best (the engine's move, or no loss), "
+    lines.append(f"Loss = before - after, for the player who moved.  Grades: best (the engine's move, or one "
+                 f"proven, or valued beside it, to lose nothing), "
                  f"good (less than {_value(review, t['inaccuracy'], False)}), inaccuracy "
                  f"({_value(review, t['inaccuracy'], False)} or more), mistake ({_value(review, t['mistake'], False)}"
                  f" or more), blunder ({_value(review, t['blunder'], False)} or more).")

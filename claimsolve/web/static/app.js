@@ -367,7 +367,10 @@ function moveElement(node, tag, ply, numbered) {
 function gradeWords(m) {
   if (m.loss === undefined) return m.grade;
   const best = m.best && m.best !== m.move ? `; the engine's ${m.best}` : "";
-  return `${m.grade}${m.forced ? " (forced)" : ""}: loss ${m.loss}${best}${m.exact ? " (exact)" : ""}`;
+  // an estimated loss says so: the engine's move at a short review time may be one a longer analysis
+  // proves worse than the move played
+  const how = m.exact ? " (exact)" : m.forced ? "" : " (estimated, not proven)";
+  return `${m.grade}${m.forced ? " (forced)" : ""}: loss ${m.loss}${best}${how}`;
 }
 
 // a variation: "(ply. move move ...)", its own variations nested
@@ -1622,7 +1625,7 @@ async function startReview() {
         renderMoveList();
         requestAnimationFrame(() => { review.timing.drawn = performance.now(); });
         $("review-button").textContent = "Review";
-        showReviewProgress(review, `Reviewed ${data.moves.length} moves in ${data.seconds} s ` +
+        showReviewProgress(review, `Reviewed ${data.moves.length} move${data.moves.length === 1 ? "" : "s"} in ${data.seconds} s ` +
           `(${data.exact_moves} exact). Values: ${data.unit}.`);
       } else if (name === "error") {
         setMessage(`Review: ${data.error}`, "error");
