@@ -15,7 +15,9 @@ def wilson_interval(p, n):
     denom = 1 + Z95 ** 2 / n
     centre = (p + Z95 ** 2 / (2 * n)) / denom
     half = Z95 * math.sqrt(max(0.0, p * (1 - p)) / n + Z95 ** 2 / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if p <= 0.0 else max(0.0, centre - half)       # (not 1e-18 from rounding)
+    high = 1.0 if p >= 1.0 else min(1.0, centre + half)
+    return (low, high)
 
 
 def json_elo(x):

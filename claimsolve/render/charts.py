@@ -5,6 +5,7 @@ import math
 from . import svg as S
 from .boards import PAGE, _wrap
 from .style import CHARTS
+from .claimit import sureness
 
 WIN = CHARTS["win"]           # win-chance bars
 BUST = CHARTS["bust"]         # bust-chance bars
@@ -111,7 +112,7 @@ def odds_svg(odds):
         advice = f"Recommendation: {odds.recommendation} (the only choice)."
     else:
         advice = (f"Recommendation: {odds.recommendation}: win chance {100 * odds.margin:+.1f} points over "
-                  f"'{odds.alternative}', {100 * odds.confidence:.0f}% sure.")
+                  f"'{odds.alternative}', {sureness(odds.confidence)}.")
     out.append(S.text(20, y, advice, size=13, weight="bold", fill=S.BEST))
     out.append(S.text(20, y + 20, f"Monte Carlo: {odds.samples:,} play-outs per row (seed {odds.seed}); every "
                                   "row uses the same dice for sample i.", size=11.5, fill="#555555"))

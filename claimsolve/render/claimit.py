@@ -93,6 +93,34 @@ def render_text(position, color=False):
     return "\n".join(lines)
 
 
+def sureness(confidence):
+    """A Monte Carlo comparison's confidence in words: "58% sure"; never
+    "100% sure" (a sample that never differs is still a sample): "over 99%
+    sure" from 0.995 up."""
+    return "over 99% sure" if confidence >= 0.995 else f"{100 * confidence:.0f}% sure"
+
+
+def _disagreement(result, learned, bold):
+    """Where the Monte Carlo plans recommend another decision than the
+    learned win objective: what each decision's best plan scores there, in
+    words; else None."""
+    if result.recommendation == learned:
+        return None
+    best = {}
+    for row in result.rows:
+        if row.get("decision") is not None and (row["decision"] not in best or row["win"] > best[row["decision"]]["win"]):
+            best[row["decision"]] = row
+    theirs, ours = best.get(result.recommendation), best.get(learned)
+    if theirs is None or ours is None:
+        return None
+
+    def scored(row):
+        low, high = row["win_ci95"]
+        return f"'{row['label']}' wins {100 * row['win']:.1f}% ({100 * low:.1f}-{100 * high:.1f}%)"
+    return (f"they disagree, and prefer {bold(result.recommendation)}: {scored(theirs)}, where "
+            f"{scored(ours)}, {100 * (theirs['win'] - ours['win']):.1f} points lower.")
+
+
 def render_odds(result, color=False):
     """The table for people: aligned columns, the recommendation, the exact
     turn optimum."""
@@ -129,13 +157,20 @@ def render_odds(result, color=False):
             f" {win['weights']} estimates them: a model's estimate, not a proven value; {how}",
             width=100, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False))
         check = "Check, by the Monte Carlo plans above"
+        disagreement = _disagreement(result, learned, bold)
+        if disagreement:
+            lines.extend(textwrap.wrap(f"{check}: {disagreement}", width=100, subsequent_indent="  ",
+                                       break_on_hyphens=False))
+            check = None
     else:
         check = "Recommendation"
-    if result.margin is None:
+    if check is None:
+        pass                                 # said: the plans disagree with the learned objective
+    elif result.margin is None:
         lines.append(f"{check}: {bold(result.recommendation)} (the only choice).")
     else:
         lines.append(f"{check}: {bold(result.recommendation)}: win chance {100 * result.margin:+.1f} points "
-                     f"over '{result.alternative}', {100 * result.confidence:.0f}% sure.")
+                     f"over '{result.alternative}', {sureness(result.confidence)}.")
     for objective in ("secured", "held"):
         entry = result.turn_optimum[objective]
         decisions = ", ".join(f"{m} {v:.3f}" for m, v in entry["decisions"].items())

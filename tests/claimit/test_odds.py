@@ -166,6 +166,42 @@ def test_render_is_an_aligned_table():
     assert len({line.index("%") for line in lines}) == 1
 
 
+def test_the_check_says_when_the_plans_disagree_with_the_learned_objective():
+    # the text recommended w1@5,6 by the net, the JSON w5@1,6 by the plans,
+    # and the check line compared w5@1,6 with its runner-up only
+    table = odds(seed("mid-game-dice-3p.json"), samples=100, seed=0, optimum_time=0.02)
+    decisions = [row["decision"] for row in table.rows]
+    learned = table.turn_optimum["win"]["decisions"]
+    for name in learned:
+        learned[name] = 1.0 if name != table.recommendation else 0.0      # the net prefers another move
+    chosen = max(learned, key=learned.get)
+    text = " ".join(render_odds(table).split())
+    theirs = max((r for r in table.rows if r["decision"] == table.recommendation), key=lambda r: r["win"])
+    ours = max((r for r in table.rows if r["decision"] == chosen), key=lambda r: r["win"])
+    assert f"Recommendation (learned win objective): {chosen}:" in text
+    assert (f"Check, by the Monte Carlo plans above: they disagree, and prefer {table.recommendation}: "
+            f"'{theirs['label']}' wins {100 * theirs['win']:.1f}%") in text
+    assert f"where '{ours['label']}' wins {100 * ours['win']:.1f}%" in text
+    assert f"{100 * (theirs['win'] - ours['win']):.1f} points lower." in text
+    assert "sure." not in text and len(set(decisions)) > 1
+    for name in learned:                             # agreeing: the check as before
+        learned[name] = 1.0 if name == table.recommendation else 0.0
+    assert "they disagree" not in render_odds(table) and "sure." in render_odds(table)
+
+
+def test_no_interval_or_confidence_claims_certainty_from_a_sample():
+    # a row no play-out won showed "0.0% (0.0-0.0%)"; a check "100% sure"
+    from claimsolve.render.claimit import sureness
+    table = odds(seed("final-round-3p.json"), samples=300, seed=0, optimum_time=0.02)
+    never = [row for row in table.rows if row["win"] == 0.0]
+    assert never, "the final round's table has a row no play-out wins"
+    for row in table.rows:
+        low, high = row["win_ci95"]
+        assert low <= row["win"] <= high and high > low
+    assert all(0.0 < row["win_ci95"][1] < 0.02 for row in never)           # Wilson at 0 of 300: 0-1.3%
+    assert sureness(0.584903) == "58% sure" and sureness(1.0) == "over 99% sure"
+
+
 def test_finished_game_has_no_odds():
     with pytest.raises(ClaimsolveError):
         odds(seed("game-over-3p.json"), samples=10)
