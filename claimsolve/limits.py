@@ -58,7 +58,7 @@ def _shown(value):
                 text = repr(value)
         except Exception:                    # noqa: BLE001 (a caller's object whose repr fails)
             text = f"a {type(value).__name__}"
-    if len(text) > 24:
+    if len(text) > 24 and not getattr(value, "whole", False):
         text = f"{text[:12]}...({len(text)} characters)"
     text = text.encode("unicode_escape").decode("ascii")
     return f"'{text}'" if isinstance(value, str) else text

@@ -37,6 +37,8 @@ class Unreadable:
 
     __slots__ = ("text",)
 
+    whole = True        # error messages quote it whole (limits.quoted): a short description, not the value
+
     def __init__(self, text):
         self.text = text
 

@@ -294,12 +294,17 @@ def _pick(documents, game, source):
         line, data = documents[game - 1]
     elif len(documents) == 1:
         line, data = documents[0]
+    elif not any(is_record(data) for _line, data in documents):
+        raise ClaimsolveError(f"the file holds {len(documents)} positions, one a line: a position file holds "
+                              "one position, and a file of lines holds game records (docs/records.md)", source)
     else:
         raise ClaimsolveError(f"the file holds {len(documents)} games: choose one with --game K (1 to "
                               f"{len(documents)})", source)
+    if not is_record(data) and len(documents) == 1:
+        raise RecordError("a position, not a game record (docs/records.md: what `match --save` and `play "
+                          "--record` write)", source)
     if not is_record(data):
-        raise RecordError("not a game record (a position file holds one position, not lines of them)",
-                          source, line)
+        raise RecordError("not a game record (each line of a file of games holds one)", source, line)
     return GameRecord.from_json(data, source, line)
 
 

@@ -267,7 +267,13 @@ def test_the_command_line_review_its_picture_and_its_annotated_record(tmp_path):
 def test_review_refuses_what_is_not_a_record(tmp_path):
     position = tmp_path / "p.json"
     position.write_text(claimsolve.dumps(claimsolve.new("colorclaim", size="3x3", seed=1)))
-    assert_refused(run("review", position), str(position), "not a game record")
+    assert_refused(run("review", position), str(position), "a position, not a game record (docs/records.md")
+    lines = tmp_path / "two.json"                   # two positions, one a line: said, not "--game K"
+    lines.write_text(position.read_text().replace("\n", " ").strip() + "\n" +
+                     position.read_text().replace("\n", " ").strip() + "\n")
+    for command in (("review", lines), ("show", lines)):
+        assert_refused(run(*command), str(lines), "the file holds 2 positions, one a line")
+    assert_refused(run("show", lines, "--game", 2), str(lines), "line 2: not a game record")
     with pytest.raises(ClaimsolveError, match="not a game record"):
         claimsolve.review(claimsolve.load(position))
 

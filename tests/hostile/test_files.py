@@ -87,6 +87,16 @@ def test_numbers_no_field_takes_are_refused_by_name(tmp_path, path, field, raw):
     assert len(line) < 600
 
 
+@pytest.mark.parametrize("raw, said", [("1e400", "1e400 (beyond the range of numbers)"),
+                                       ("NaN", "NaN (not a JSON number)"),
+                                       ("1" * 400 + ".5", "a number of 402 characters")])
+def test_a_number_no_field_takes_is_described_whole(tmp_path, raw, said):
+    # "not 1e400 (beyon...(35 characters)": the description was cut mid-word
+    position = write(tmp_path, with_field(seed_data(COLORCLAIM), "to_move", raw))
+    line = assert_refused(run("show", position), "field 'to_move'")
+    assert line.endswith(f"not {said}")
+
+
 def test_huge_number_is_quoted_short(tmp_path):
     position = write(tmp_path, with_field(seed_data(CLAIMIT), "players", HUGE))
     line = assert_refused(run("show", position), "field 'players'")
