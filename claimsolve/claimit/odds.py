@@ -42,7 +42,7 @@ class OddsResult:
     """The table and what it recommends (`to_json()` is `odds --json`;
     claimsolve.render.odds_text draws it for people)."""
     to_move: int
-    mode: str                      # "roll or stop" | "placement"
+    mode: str                      # "roll or stop" | "must roll" (a turn's start: stop is not legal) | "placement"
     bust_rolls: int                # of the 216 ordered rolls, on the board as it stands
     rows: list
     recommendation: str
@@ -156,7 +156,8 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, op
     recommendation, margin, confidence, alternative = _recommend(position, rows)
     return OddsResult(
         to_move=position.to_move,
-        mode="placement" if position.dice is not None else "roll or stop",
+        mode=("placement" if position.dice is not None else "roll or stop" if position.turn_in_progress()
+              else "must roll"),
         bust_rolls=position.engine_game().bust_rolls(position.engine_state().state_bytes()),
         rows=rows, recommendation=recommendation, margin=margin, confidence=confidence,
         alternative=alternative, turn_optimum=turn_optimum, samples=rows[0]["_samples"], seed=seed,

@@ -42,6 +42,10 @@ def odds_svg(odds):
     if odds.mode == "placement":
         title = f"Claim It!, player {odds.to_move} to move: which placement?"
         subtitle = "Win chance of each placement, followed by the engine's policy."
+    elif odds.mode == "must roll":
+        title = f"Claim It!, player {odds.to_move} to move: how far to go after the turn's first roll?"
+        subtitle = (f"The roll busts with {odds.bust_rolls}/216 = {_percent(odds.bust_probability)} "
+                    "(exact); stop is not legal before it.")
     else:
         title = f"Claim It!, player {odds.to_move} to move: roll again or stop?"
         subtitle = (f"The next roll busts with {odds.bust_rolls}/216 = {_percent(odds.bust_probability)} "

@@ -129,6 +129,10 @@ def render_odds(result, color=False):
     if result.mode == "placement":
         lines.append(f"Player {result.to_move} to move: which placement?  Ranked by win chance (the mean result "
                      "of play-outs: this placement, then fixed policies).")
+    elif result.mode == "must roll":
+        lines.append(f"Player {result.to_move} to move: the turn begins with a roll (stop is not legal yet); "
+                     "how far to go after it?  The roll busts with "
+                     f"{result.bust_rolls}/216 = {100 * result.bust_probability:.1f}% (exact).")
     else:
         lines.append(f"Player {result.to_move} to move: roll again or stop?  The next roll busts with "
                      f"{result.bust_rolls}/216 = {100 * result.bust_probability:.1f}% (exact).")

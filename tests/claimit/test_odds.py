@@ -202,6 +202,16 @@ def test_no_interval_or_confidence_claims_certainty_from_a_sample():
     assert sureness(0.584903) == "58% sure" and sureness(1.0) == "over 99% sure"
 
 
+def test_a_turn_start_is_not_asked_roll_or_stop():
+    # "roll again or stop?" was asked where stop is not legal yet
+    table = odds(seed("start-3p.json"), samples=100, seed=0, optimum_time=0.02)
+    assert table.to_json()["mode"] == "must roll"
+    first = render_odds(table).splitlines()[0]
+    assert first.startswith("Player 1 to move: the turn begins with a roll (stop is not legal yet)")
+    assert "roll again or stop" not in first
+    assert odds(seed("mid-game-3p.json"), samples=100, seed=0, optimum_time=0.02).mode == "roll or stop"
+
+
 def test_finished_game_has_no_odds():
     with pytest.raises(ClaimsolveError):
         odds(seed("game-over-3p.json"), samples=10)

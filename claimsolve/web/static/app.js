@@ -1152,7 +1152,9 @@ function renderOdds(odds) {
   panel.hidden = false;
   const bust = odds.bust_probability !== undefined && odds.bust_probability !== null ?
     `The next roll busts with ${(100 * odds.bust_probability).toFixed(1)}%.` : "";
-  $("odds-note").textContent = `${odds.mode || ""}. ${bust}`;
+  const asked = { "placement": "Which placement?", "roll or stop": "Roll again or stop?",
+    "must roll": "The turn begins with a roll (stop is not legal yet): how far to go after it?" }[odds.mode] || "";
+  $("odds-note").textContent = `${asked} ${bust}`.trim();
   const rows = odds.rows.map((r) => {
     const tr = document.createElement("tr");
     const ci = r.win_ci95 ? ` (${pct(r.win_ci95[0])}-${pct(r.win_ci95[1])})` : "";
