@@ -80,7 +80,7 @@ def test_the_review_objective_is_hidden_where_a_game_has_one(page):
     wait(driver, lambda d: d.find_element(By.ID, "review-objective-label").is_displayed(), "the objective shown")
 
 
-def test_a_stopped_server_is_named(browser):
+def test_a_stopped_server_is_named(browser, server):
     process = subprocess.Popen([sys.executable, "-c", "from claimsolve.cli.main import main; main()", "serve",
                                 "--port", "0", "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
@@ -96,3 +96,7 @@ def test_a_stopped_server_is_named(browser):
     browser.find_element(By.CSS_SELECTOR, "#actions [data-word='roll'] button").click()
     wait(browser, lambda d: "cannot reach the claimsolve server" in message(d), "the server named")
     assert message(browser).startswith("cannot reach the claimsolve server (stopped?)")
+    browser.get(server)                              # back to the module's server, as `page` left it
+    wait(browser, board_ready, "the first board again")
+    browser.find_element(By.ID, "engine-on").click()
+

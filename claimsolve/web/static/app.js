@@ -787,6 +787,7 @@ function stopAnalysis() {
 
 function clearSuggestions() {
   $("suggestions").querySelector("tbody").replaceChildren();
+  hovered = null;
   $("pv").textContent = "";
   $("engine-line").textContent = "";
   $("engine-state").textContent = "";
@@ -911,7 +912,10 @@ function showResult(result) {
   // "exact" only where every score shown is proven (the answer's own field), never because the
   // search finished its depth; otherwise what the numbers are
   const method = result.method || result.engine;
-  $("engine-state").textContent = result.exact ? "(done, exact)" : `(done: ${method}; not proven)`;
+  const proven = (result.suggestions || []).filter((x) => x.exact).length;
+  $("engine-state").textContent = result.exact ? "(done, exact)" :
+    proven ? `(done: ${method}; ${proven} row${proven === 1 ? "" : "s"} proven (=), the others bounds or estimates)` :
+      `(done: ${method}; not proven)`;
   const rate = result.nodes_per_second ? `, ${Math.round(result.nodes_per_second).toLocaleString()}/s` : "";
   const depth = result.depth !== undefined ? `depth ${result.depth}, ` : "";
   $("engine-line").textContent = `${result.engine}: ${depth}${result.nodes.toLocaleString()} nodes in ` +
@@ -995,6 +999,8 @@ function suggestionColumns(engine) {
   ];
 }
 
+let hovered = null;     // the move of the suggestion under the pointer
+
 function renderSuggestions(result, live) {
   const table = $("suggestions");
   table.classList.toggle("live", live);
@@ -1025,12 +1031,31 @@ function renderSuggestions(result, live) {
       tr.append(td);
     });
     const line = i === 0 && result.pv && result.pv.length ? result.pv : [s.move];
-    tr.addEventListener("mouseenter", () => { tr.classList.add("hover"); drawArrows(line); });
-    tr.addEventListener("mouseleave", () => { tr.classList.remove("hover"); drawArrows(null); });
+    tr.line = line;
+    tr.addEventListener("mouseenter", () => { hovered = s.move; tr.classList.add("hover"); drawArrows(line); });
+    tr.addEventListener("mouseleave", () => { hovered = null; tr.classList.remove("hover"); drawArrows(null); });
     tr.addEventListener("click", () => playMove(s.move));
     rows.push(tr);
   });
   table.querySelector("tbody").replaceChildren(...rows);
+  // the rows are replaced as the answer comes in: a row removed under the pointer gets no
+  // mouseleave, so its arrows are carried to its new row, or cleared when it is gone
+  const again = rows.find((tr) => tr.dataset.move === hovered);
+  if (again) {
+    again.classList.add("hover");
+    drawArrows(again.line);
+  } else if (hovered !== null) {
+    hovered = null;
+    drawArrows(null);
+  }
+  if (!table.dataset.watched) {                // the table stays: leaving it clears the arrows
+    table.dataset.watched = "1";
+    table.addEventListener("mouseleave", () => {
+      hovered = null;
+      table.querySelectorAll("tr.hover").forEach((tr) => tr.classList.remove("hover"));
+      drawArrows(null);
+    });
+  }
   $("pv").textContent = result.pv && result.pv.length ? `Best line: ${lineText(result.pv)}` : "";
   if (result.suggestions.length) setEval(evaluation(result.engine, result.suggestions[0]));
 }
