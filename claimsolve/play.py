@@ -149,7 +149,7 @@ class Session:
     def _typed_roll(self, seat):
         while True:
             text = self.ask(f"player {seat} (engine) rolls: type the dice, like 3,5,1> ")
-            if text is None:
+            if text is None or text.strip().lower() in ("quit", "exit"):
                 self.quit = True
                 return None
             move = "roll:" + text.strip().replace(" ", "")
@@ -157,7 +157,9 @@ class Session:
                 self.position.play(move)
                 return move
             except MoveError as exc:
-                self.err(f"dice '{text.strip()}': {exc.problem}")
+                problem = exc.problem.replace("a roll outcome is roll:a,b,c with three dice values 1..6",
+                                              "type three dice values 1..6, like 3,5,1")
+                self.err(f"dice '{text.strip()}': {problem}")
 
     def human_turn(self, seat):
         text = self.ask(f"player {seat} (you)> ")

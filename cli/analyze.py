@@ -16,7 +16,7 @@ from claimsolve.cli.options import (MEGABYTES, OUTPUT_FILE, SECONDS, SEED, Capab
                                     emit_json, json_option, refuse_same_file)
 
 
-@click.command(cls=CapabilityCommand, capability="solve")
+@click.command(cls=CapabilityCommand, capability="solve", short_help="The exact value of POS and of each move.")
 @position_argument
 @click.option("--time", "seconds", type=SECONDS, default=None, help="Stop after SECONDS and report proven bounds.")
 @click.option("--hash", "hash_mb", type=MEGABYTES, default=256, show_default=True,
@@ -53,8 +53,9 @@ def solve(pos, seconds, hash_mb, value_only, threads, as_json):
 
 @click.command(cls=CapabilityCommand, capability="odds")
 @position_argument
-@click.option("--samples", type=Checked(limits.samples, "n"), default=None, help="Monte Carlo play-outs per row.")
-@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--samples", type=Checked(limits.samples, "n"), default=None,
+              help="Monte Carlo play-outs per row (default: 6,000).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seeds the play-outs' dice.")
 @click.option("--time", "seconds", type=SECONDS, default=None,
               help="Wall-clock budget of the whole command: the turn optimum gets a share, the play-outs "
                    "stop when the rest is spent (default: 4 s for the optimum, every sample played).")
@@ -86,19 +87,22 @@ def odds(pos, samples, seed, seconds, hash_mb, threads, svg_path, as_json):
         click.echo(render.odds_text(table, color=use_color()))
 
 
-@click.command(cls=Command)
+@click.command(cls=Command, short_help="The best moves in POS, by how much, how sure.")
 @position_argument
 @click.option("--time", "seconds", type=SECONDS, default=None, help="Wall-clock budget (default 2 s).")
-@click.option("--iterations", type=Checked(limits.iterations, "n"), default=None, help="MCTS iterations budget.")
+@click.option("--iterations", type=Checked(limits.iterations, "n"), default=None,
+              help="MCTS: stop after N simulations (with --seed: the same answer each run, whatever the load).")
 @click.option("--engine", type=click.Choice(analysis_mod.ENGINES), default="auto", show_default=True)
 @click.option("--top", type=Checked(limits.top, "n"), default=5, show_default=True, help="Suggestions shown.")
-@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True,
+              help="Seeds the engine's random choices (MCTS, play-outs).")
 @click.option("--threads", type=Checked(limits.threads, "n"), default=None,
               help="MCTS: root-parallel searches in N processes; the exact solver: N threads sharing "
                    "its table (alpha-beta uses one); Claim It!'s exact turn optimum: up to 2 threads. "
                    "Default: one MCTS process; the exact solver and the turn optimum run on the "
                    "machine's cores (at most 2).")
-@click.option("--hash", "hash_mb", type=MEGABYTES, default=64, show_default=True)
+@click.option("--hash", "hash_mb", type=MEGABYTES, default=64, show_default=True,
+              help="Transposition table size of alpha-beta and the exact solver, MB (MCTS sizes its own tree).")
 @click.option("--eval", "evaluation", type=click.Choice(learned.EVALUATIONS), default=None,
               help="The static evaluation of alpha-beta and MCTS: the hand-written one (classic, the "
                    "default) or a learned one (docs/learning.md).")

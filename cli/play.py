@@ -16,7 +16,7 @@ from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, Checked, Command
                                     refuse_same_file)
 
 
-@click.command(cls=Command)
+@click.command(cls=Command, short_help="A game of GAME against the engine, typed at a prompt.")
 @click.argument("game")
 @click.option("--players", cls=GameOption, type=PLAYERS, metavar="N", default=None, help="Number of players")
 @click.option("--size", cls=GameOption, metavar="WxH", default=None, help="Board size")
@@ -45,6 +45,8 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
     refuse_same_file("--record", record_path, load_path)
     refuse_existing("--record", record_path)
     descriptor = get_game(game)
+    if dice == "typed" and not descriptor.has_chance:
+        raise ClaimsolveError(f"option '--dice': {descriptor.id} has no dice to type")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
     if load_path is not None:

@@ -16,7 +16,7 @@ from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, Checked, Command
                                     json_option, refuse_same_file)
 
 
-@click.command(cls=Command)
+@click.command(cls=Command, short_help="A starting position of GAME, as position JSON.")
 @click.argument("game")
 @click.option("--players", cls=GameOption, type=PLAYERS, metavar="N", help="Number of players")
 @click.option("--size", cls=GameOption, metavar="WxH", help="Board size")
@@ -33,7 +33,7 @@ def new(game, players, size, island, variant, seed, brawl, as_json):
     click.echo(dumps(position), nl=False)
 
 
-@click.command(cls=Command)
+@click.command(cls=Command, short_help="Draws the position POS (a file, or - for standard input).")
 @position_argument
 @click.option("--svg", "svg_path", type=OUTPUT_FILE, help="Also write a picture to FILE.")
 @json_option
@@ -69,7 +69,7 @@ def _counted_echo(shown, move, echo):
         raise KeyboardInterrupt
 
 
-@click.command(cls=Command)
+@click.command(cls=Command, short_help="The legal moves of POS, one per line.")
 @position_argument
 @click.option("--limit", type=Checked(limits.count, "n"), default=None,
               help="Print at most N moves (a turn on a large Claim island has millions).")
@@ -101,7 +101,7 @@ def moves(pos, limit, as_json):
         click.echo(f"claimsolve: {stopped}", err=True)
 
 
-@click.command(cls=Command)
+@click.command(cls=Command, short_help="Plays MOVE... from POS; prints the position reached.")
 @position_argument
 @click.argument("move", nargs=-1, required=True)
 @click.option("--seed", type=SEED, default=None, help="Seed for dice drawn by a bare 'roll'.")

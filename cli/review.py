@@ -16,7 +16,7 @@ from claimsolve.cli.options import (OUTPUT_FILE, SECONDS, SEED, Checked, Command
                                     refuse_existing, refuse_same_file)
 
 
-@click.command(cls=Command)
+@click.command(cls=Command, short_help="Every move of the game in REC graded against the engine's.")
 @click.argument("rec")
 @click.option("--game", "game_number", type=Checked(lambda value, name: limits.integer(value, name, 1, limits.MAX_INT),
                                                     "k"),

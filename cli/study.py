@@ -64,7 +64,7 @@ def duplicate_option(who):
                              "meet the same dice seat by seat.")
 
 
-@click.group(cls=StudyGroup)
+@click.group(cls=StudyGroup, short_help="Thousands of solves or games as one resumable command.")
 def study():
     """Thousands of solves or games as one command: resumable (run it again
     to continue), on local processes or a Dask cluster; `study report`

@@ -379,3 +379,9 @@ def test_play_prints_its_record_when_the_record_file_cannot_be_written(tmp_path,
     assert result.stderr.strip().splitlines()[-1] == ("claimsolve: late.json: the file exists; it is not overwritten "
                                                       "(remove it, or give another name)")
     assert json.loads((tmp_path / "late.json").read_text())["game"] == "colorclaim"
+
+
+def test_typed_dice_for_a_game_without_dice_are_refused():
+    result = run("play", "colorclaim", "--size", "3x3", "--dice", "typed", input="quit\n")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip() == "claimsolve: option '--dice': colorclaim has no dice to type"

@@ -123,6 +123,8 @@ def parse_move(text):
             return "place", ("B", r, c, 0)
         if len(head) == 2 and head[0] == "w" and head[1] in "123456":
             return "place", ("w", r, c, int(head[1]))
+        if head.startswith("w"):
+            raise MoveError(text, "the white markers are w1 to w6")
     raise MoveError(text, "not a Claim It! move (roll, stop, roll:a,b,c, wN@r,c, B@r,c)")
 
 

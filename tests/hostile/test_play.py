@@ -239,3 +239,22 @@ def test_garbage_typed_at_a_terminal(tmp_path_factory, game, lines):
     code, out = term.ended()
     assert code == 0 and "Traceback" not in out, out[-3000:]
     assert "The game's record" in out
+
+
+def test_typed_dice_are_asked_for_in_the_prompts_words_and_quit_ends_there():
+    # the prompt asks "like 3,5,1", the refusal said "roll:a,b,c"; quit at it
+    # was refused as dice
+    person = Person(["7,1,1", "3,5", "quit"])
+    game = Session(claimsolve.new("claimit", players=2), human={2}, engine=FirstMove(), rng=random.Random(0),
+                   out=person.out.append, err=person.err.append, ask=person.ask, dice="typed")
+    game.run()
+    assert person.err == ["dice '7,1,1': type three dice values 1..6, like 3,5,1",
+                          "dice '3,5': type three dice values 1..6, like 3,5,1"]
+    assert game.quit and game.moves == []
+
+
+def test_a_white_marker_beyond_six_is_named():
+    start = claimsolve.load(os.path.join(os.path.dirname(__file__), "..", "..", "seeds", "claimit",
+                                         "mid-game-dice-3p.json"))
+    with pytest.raises(claimsolve.errors.MoveError, match="the white markers are w1 to w6"):
+        start.play("w9@1,1")
