@@ -110,7 +110,8 @@ def answer_labels(result, game, with_odds=False):
             notes.append(f"alpha-beta ranked the first {info['root_turns']:,} whole turns it listed: this turn "
                          "has more variants than can be listed within the budget (MCTS takes a turn a "
                          "decision at a time)")
-        if info.get("moves_not_shown"):
+        # (only where the list shown reaches the moves named: --top 5 of 100 named says nothing of it)
+        if info.get("moves_not_shown") and len(result.suggestions) >= info["moves_named"]:
             notes.append(f"the best {info['moves_named']:,} moves are named and ranked; "
                          f"{info['moves_not_shown']:,} more were searched")
         tried = info.get("solver_tried")

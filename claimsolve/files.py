@@ -50,6 +50,14 @@ def resolved(path, where=""):
 EXISTS = "the file exists; it is not overwritten (remove it, or give another name)"
 
 
+def read_only(path, mode):
+    """Whether the existing file at `path` (its st_mode `mode`) is read-only:
+    the user may not write it (os.access), or nobody may (no write bit: a
+    `chmod 444` file, which root could write but which its owner marked
+    as not to be written)."""
+    return not os.access(path, os.W_OK) or not stat.S_IMODE(mode) & 0o222
+
+
 def write_atomically(path, text, replace=True):
     """Writes `text` to `path` through a temporary file in the same folder,
     renamed into place only once complete.  With `replace` False a file
@@ -58,7 +66,7 @@ def write_atomically(path, text, replace=True):
     `path`, which fails where a file is).  A file that exists keeps its
     permission bits (a `chmod 600` file stays 0600); a new file gets the
     permissions a new file gets (the umask's).  An existing file the user
-    may not write (os.access) is refused, never replaced.  A symbolic link is
+    may not write, or that nobody may (read_only), is refused, never replaced.  A symbolic link is
     followed (the file it names is replaced, the link kept); a hard link is
     not kept: the rename puts a new file (a new inode) at `path`, and the
     file's other names keep the old contents.  A path that names anything
@@ -74,7 +82,7 @@ def write_atomically(path, text, replace=True):
         old_mode = None
     except OSError as exc:
         raise ClaimsolveError(f"cannot write: {problem(exc, path)}", path) from None
-    if old_mode is not None and not os.access(target, os.W_OK):
+    if old_mode is not None and read_only(target, old_mode):
         raise ClaimsolveError("cannot write: the file is read-only", path)
     if not replace and old_mode is not None and os.path.getsize(target) > 0:
         raise ClaimsolveError(EXISTS, path)

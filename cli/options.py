@@ -13,7 +13,7 @@ import click
 from claimsolve import limits
 from claimsolve.catalog import all_games, ids_where
 from claimsolve.errors import ClaimsolveError
-from claimsolve.files import EXISTS, absolute
+from claimsolve.files import EXISTS, absolute, read_only
 
 
 class Command(click.Command):
@@ -101,7 +101,7 @@ def output_file(value, name):
     if mode is not None and not stat.S_ISREG(mode):
         raise ClaimsolveError(f"option '{name}': is not a plain file (a device, pipe or socket); "
                               "write to a file", value)
-    if mode is not None and not os.access(path, os.W_OK):
+    if mode is not None and read_only(path, mode):
         raise ClaimsolveError(f"option '{name}': cannot write: the file is read-only", value)
     folder = os.path.dirname(absolute(path, f"option '{name}': "))
     if not os.path.isdir(folder):

@@ -180,7 +180,7 @@ def render_odds(result, color=False):
         decisions = ", ".join(f"{m} {v:.3f}" for m, v in entry["decisions"].items())
         if entry.get("exact"):
             lines.append(f"Turn optimum, {objective} spaces gained: {entry['value']:.3f} "
-                         f"(exact, {entry['states']:,} turn states): {decisions}")
+                         f"(exact, {entry['states']:,} turn state{'s' * (entry['states'] != 1)} evaluated): {decisions}")
         else:
             lines.append(f"Turn optimum, {objective} spaces gained: not exact ({entry['reason']})")
             lines.append("  Monte Carlo, best plan of this table: " + ", ".join(

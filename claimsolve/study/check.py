@@ -110,7 +110,7 @@ def check_path(path, writing, option="--db"):
     if writing and not os.access(folder, os.W_OK | os.X_OK):
         raise ClaimsolveError(f"{label}the folder {folder} is not writable (a run writes the study and "
                               "SQLite's log files there)", path)
-    if writing and mode is not None and not os.access(path, os.W_OK):
+    if writing and mode is not None and files.read_only(path, mode):
         raise ClaimsolveError(f"{label}the file is read-only; a run writes its results there", path)
     return path
 

@@ -129,3 +129,17 @@ def test_alphabeta_names_a_whole_large_root_only_while_its_time_lasts():
     assert result.info["moves_named"] == len(result.suggestions)
     assert result.info["moves_named"] + result.info["moves_not_shown"] == 8224
     assert "root_complete" not in result.info          # listed whole: only the naming stopped
+
+
+def test_the_named_moves_note_only_where_the_list_reaches_them():
+    # "the best 100 moves are named and ranked; 96 more were searched" was
+    # printed under a list of 5
+    from claimsolve.analysis import answer_labels
+    position = claimsolve.load(Path(__file__).parents[2] / "seeds" / "colorclaim" / "start-6x5.json")
+    analysis = claimsolve.analyze(position, engine="alphabeta", time=0.3)
+    assert analysis.result.info.get("moves_not_shown")
+    named = analysis.result.info["moves_named"]
+    said = lambda: " ".join(answer_labels(analysis.result, claimsolve.catalog.get_game("colorclaim"))["notes"])
+    assert "moves are named and ranked" in said()
+    analysis.result.suggestions = analysis.result.suggestions[:5]
+    assert named > 5 and "moves are named and ranked" not in said()
