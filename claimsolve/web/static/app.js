@@ -406,8 +406,16 @@ function renderMoveList() {
   items.push(start);
   let node = root.children[0];
   let ply = 1;
+  let mover = null;
   while (node) {
-    items.push(moveElement(node, "li", ply, false));
+    const li = moveElement(node, "li", ply, false);
+    // who moved, where a turn begins (a Claim It! turn is many moves: roll, place, ..., stop)
+    const seat = node.parent.position.to_move;
+    if (seat !== undefined && seat !== mover) {
+      li.dataset.seat = `P${seat}`;          // drawn by the style sheet, before the move
+      mover = seat;
+    }
+    items.push(li);
     if (node.parent.children.length > 1) {
       const li = document.createElement("li");
       li.className = "variations";
@@ -684,7 +692,8 @@ function lastMoveMarkup(played) {
   }
   for (const put of played.put || []) {
     const p = at(put.point);
-    if (p) over.push(`<rect class="last-placed" data-mark="${put.point}" ${box(p, 4)} rx="5" fill="none" ` +
+    // under the piles: a pile's caption (Claim It!'s "B/1") is written over the outline, not struck by it
+    if (p) out.push(`<rect class="last-placed" data-mark="${put.point}" ${box(p, 4)} rx="5" fill="none" ` +
       `stroke="${MARKS.placed}" stroke-width="3" stroke-dasharray="6 3">` +
       `<title>${escapeHtml(`placed on ${put.point}: ${put.piece}`)}</title></rect>`);
   }
@@ -1108,7 +1117,11 @@ function setEval(value) {
     result = result && OTHER_RESULT[result];
   }
   fill.style.height = `${Math.round(100 * Math.max(0.02, Math.min(0.98, share)))}%`;
-  if (result) text.textContent = result;
+  const margin = value.engine === "solver" && typeof score === "number";
+  if (result && margin) {                    // the exact solver's proven final-score margin, as =+3
+    text.textContent = `=${signed(score)}`;
+    bar.title += `: a proven ${result} by ${signed(score)}`;
+  } else if (result) text.textContent = result;
   else if (value.engine === "mcts" || score === null || score === undefined) text.textContent = `${Math.round(100 * share)}%`;
   else text.textContent = signed(score);
 }
@@ -1242,7 +1255,8 @@ function renderOdds(odds) {
 
 function shortPlan(r) {
   if (r.plan === "stop") return "stop now";
-  if (r.plan && r.plan.startsWith("roll:")) return `roll up to ${r.plan.slice(5)} more`;
+  if (r.plan === "roll:1") return "roll once more, stop";       // the table's words, shorter
+  if (r.plan && r.plan.startsWith("roll:")) return `roll up to ${r.plan.slice(5)} more, stop`;
   return r.label;
 }
 

@@ -264,7 +264,8 @@ export function wordButton(word, entry, api, playMove) {
   const seed = document.createElement("input");
   seed.type = "text";
   seed.placeholder = "seed";
-  seed.title = "Seed of the server's dice (empty: random)";
+  seed.title = "Seed of the server's dice (empty: random); after a seeded roll it moves on by one, so that " +
+    "the next roll is another, and the same seeds give the same rolls again";
   seed.id = "dice-seed";
   if (rollSeed !== null) seed.value = String(rollSeed);
   const dice = document.createElement("input");
@@ -283,8 +284,14 @@ export function wordButton(word, entry, api, playMove) {
   });
   typed.addEventListener("click", () => {
     const text = dice.value.trim().replace(/\s+/g, ",");
+    if (!text) {                             // (the server would refuse "roll:")
+      dice.setCustomValidity("Type the three dice rolled at the table, like 4,1,4");
+      dice.reportValidity();
+      return;
+    }
     playMove(`roll:${text}`, { describe: named });
   });
+  dice.addEventListener("input", () => dice.setCustomValidity(""));
   group.append(roll, seed, dice, typed);
   return group;
 }
