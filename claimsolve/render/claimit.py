@@ -190,7 +190,10 @@ def render_odds(result, color=False):
                 lines.append(f"  at least (exact, best play with at most {bound['rolls']} more roll(s)): "
                              + ", ".join(f"{m} {v:.3f}" for m, v in bound["decisions"].items()))
     lines.append("")
-    for note in (f"Placements inside plans: {PLACEMENT_POLICY}.",
+    for note in ("Columns: survive, the chance the turn ends without a bust; +secured, +held, +group, the "
+                 "spaces this turn secures, the spaces it adds to those held, and what it adds to the largest "
+                 "group (means over the play-outs, a bust counting 0); win, the chance of winning the game.",
+                 f"Placements inside plans: {PLACEMENT_POLICY}.",
                  f"Win chances: the rest of the game played out {result.samples:,} times per row "
                  f"(seed {result.seed}); {REST_OF_GAME}.  {result.seconds:.2f} s."):
         lines.extend(textwrap.wrap(note, width=100, subsequent_indent="  ", break_on_hyphens=False))
