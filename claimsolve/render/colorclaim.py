@@ -55,6 +55,8 @@ def render_text(position, color=False):
         lines.append(f"{row_index + 1:>{label}}  " + "".join(parts).rstrip())
     letters = "".join(chr(ord("a") + c).ljust(width) for c in range(position.width))
     lines.append(" " * (label + 2) + letters.rstrip())
+    lines.append("A stack is named by its top pyramid (colour, size 1-3), :N its height where above 1; "
+                 "' or \" marks the owner, player 1 or 2.")
     lines.append("")
     scores = position.scores()
     for player in (1, 2):
