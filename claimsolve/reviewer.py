@@ -155,23 +155,29 @@ def _round(value, digits):
 
 # --- the analysis of every position, on the cores --------------------------------------
 
-def checked_options(record, objective=None):
+def checked_options(record, objective=None, option="objective"):
     """The kit's options of a review of `record`: {"objective": ...} where
     one is given, or where the kit has a default for the game.  Refuses
-    in one line an objective the game does not take, or one it cannot
-    serve for this game (Claim It!'s "win" without weights for its seat
-    count)."""
+    in one line, naming it `option` (the command line's "--objective"),
+    an objective the game does not take, or one it cannot serve for this
+    game (Claim It!'s "win" without weights for its seat count)."""
     kit = kit_of(record.game)
     options = {}
     if objective is not None:
         choices = getattr(kit, "OBJECTIVES", None)
         if choices is None:
-            raise ClaimsolveError(f"option 'objective': {record.game} has one measure of a move (it is for the "
+            raise ClaimsolveError(f"option '{option}': {record.game} has one measure of a move (it is for the "
                                   "games whose turn optimum has objectives: claimit)")
-        options["objective"] = limits.choice(objective, "objective", choices)
+        options["objective"] = limits.choice(objective, option, choices)
     elif hasattr(kit, "default_objective"):
         options["objective"] = kit.default_objective(record.start)
-    profile_of(kit, record.start, options)
+    try:
+        profile_of(kit, record.start, options)
+    except ClaimsolveError as exc:           # the kit names the API's key
+        if option != "objective" and exc.message.startswith("option 'objective'"):
+            exc.message = f"option '{option}'" + exc.message[len("option 'objective'"):]
+            exc.args = (exc.message,)
+        raise
     return options
 
 

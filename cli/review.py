@@ -40,6 +40,7 @@ def review(rec, game_number, seconds, threads, objective, seed, svg_path, save_p
     game's units, the loss and a grade; exact where a solver reaches; the dice apart from the decisions in
     Claim It!.  REC is a game record (docs/records.md)."""
     from claimsolve.render.review import review_svg, review_text     # deferred: start-up
+    from claimsolve.reviewer import checked_options
 
     for option, path in (("--svg", svg_path), ("--save", save_path)):
         refuse_same_file(option, path, rec)
@@ -47,6 +48,7 @@ def review(rec, game_number, seconds, threads, objective, seed, svg_path, save_p
     current_source[0] = rec
     record = load_game(rec, game=game_number)
     current_source[0] = None
+    checked_options(record, objective, option="--objective")     # refused before any work, by its name here
     title = claimsolve.get_game(record.game).title
     line = progress_for("reviewing")
     progress = None

@@ -220,7 +220,7 @@ def test_a_win_chance_review_needs_weights_for_its_seat_count(tmp_path, no_shipp
     (tmp_path / "four.jsonl").write_text(records.dumps(record) + "\n")
     with pytest.raises(ClaimsolveError, match="none are shipped for Claim It! with 4 players"):
         claimsolve.review(record, objective="win")
-    assert_refused(run("review", tmp_path / "four.jsonl", "--objective", "win"), "option 'objective'",
+    assert_refused(run("review", tmp_path / "four.jsonl", "--objective", "win"), "option '--objective'",
                    "4 players")
     # without weights the default is secured spaces, and the menu offers no win
     assert claimsolve.review(record, time=0.02, workers=1).unit.startswith("secured spaces")
@@ -261,7 +261,7 @@ def test_the_command_line_review_its_picture_and_its_annotated_record(tmp_path):
     annotated = claimsolve.load_game(tmp_path / "annotated.json")
     assert [node.eval["grade"] for node in annotated.moves] == [m["grade"] for m in data["moves"]]
     assert_refused(run("review", path), "holds 2 games")
-    assert_refused(run("review", path, "--game", 1, "--objective", "held"), "option 'objective'")
+    assert_refused(run("review", path, "--game", 1, "--objective", "held"), "option '--objective'")
 
 
 def test_review_refuses_what_is_not_a_record(tmp_path):
