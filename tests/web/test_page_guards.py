@@ -4,37 +4,16 @@ double click on "roll" rolls once; a finished game says who won and by
 what, and asks for no move; a control the game does not use is not shown;
 a stopped server is named as such.  Found by driving the page as a player
 would.  The engine is switched off: nothing here needs it."""
-import json
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from .browser import SEEDS, SKIP, By, browser, message, server, shots, wait  # noqa: F401
-from .test_page_marks import board_ready, console_errors, current_move, load_position, script
+from .test_page_marks import board_ready, console_errors, current_move, load_position, page, script  # noqa: F401
 
 pytestmark = [SKIP, pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def page(server, browser):
-    browser.get(server)
-    wait(browser, board_ready, "the first board")
-    browser.find_element(By.ID, "engine-on").click()          # off: no analysis runs
-    return browser
-
-
-def load_over(driver, path):
-    """load_position for a finished game (no legal move to wait for)."""
-    script(driver, "document.getElementById('load-file').hidden = false")
-    driver.find_element(By.ID, "load-file").send_keys(str(path))
-    script(driver, "document.getElementById('load-file').hidden = true")
-    expected = json.dumps(json.loads(Path(path).read_text()), separators=(",", ":"))
-    wait(driver, lambda d: board_ready(d) and script(
-        d, "return JSON.stringify(window.claimsolveBoard.state.line[0].position)") == expected,
-         f"the loaded {path.name}")
 
 
 def status(driver):
@@ -61,7 +40,7 @@ def test_two_clicks_on_roll_roll_once(page):
 ])
 def test_a_finished_game_says_why_and_asks_for_no_move(page, shots, seed, said):
     driver = page
-    load_over(driver, SEEDS / seed)
+    load_position(driver, SEEDS / seed, moves=False)
     wait(driver, lambda d: said in status(d), f"the result of {seed}")
     assert status(driver).strip().endswith(f"): {said}")      # (before: "... Roll (the server's dice ...) or stop.")
     assert not driver.find_elements(By.CSS_SELECTOR, "#actions button")
@@ -74,7 +53,7 @@ def test_a_finished_game_says_why_and_asks_for_no_move(page, shots, seed, said):
 
 def test_the_review_objective_is_hidden_where_a_game_has_one(page):
     driver = page
-    load_over(driver, SEEDS / "claim/won-2p.json")
+    load_position(driver, SEEDS / "claim/won-2p.json", moves=False)
     assert not driver.find_element(By.ID, "review-objective-label").is_displayed()
     load_position(driver, SEEDS / "claimit/mid-game-3p.json")
     wait(driver, lambda d: d.find_element(By.ID, "review-objective-label").is_displayed(), "the objective shown")

@@ -60,7 +60,9 @@ def legal(driver):
                 "the legal moves")
 
 
-def load_position(driver, path):
+def load_position(driver, path, moves=True):
+    """Loads the position file `path` on the board, waiting for it (and,
+    with `moves`, for its legal moves: a finished game has none)."""
     script(driver, "document.getElementById('load-file').hidden = false")
     driver.find_element(By.ID, "load-file").send_keys(str(path))
     script(driver, "document.getElementById('load-file').hidden = true")
@@ -68,7 +70,8 @@ def load_position(driver, path):
     wait(driver, lambda d: board_ready(d) and script(
         d, "return JSON.stringify(window.claimsolveBoard.state.line[0].position)") == expected,
          f"the loaded {path.name}")
-    legal(driver)
+    if moves:
+        legal(driver)
 
 
 def console_errors(driver):
