@@ -66,8 +66,8 @@ def write_atomically(path, text, replace=True):
     `path`, which fails where a file is).  A file that exists keeps its
     permission bits (a `chmod 600` file stays 0600); a new file gets the
     permissions a new file gets (the umask's).  An existing file the user
-    may not write, or that nobody may (read_only), is refused, never replaced.  A symbolic link is
-    followed (the file it names is replaced, the link kept); a hard link is
+    may not write, or that nobody may (read_only), is refused, never
+    replaced.  A symbolic link is followed (the file it names is replaced, the link kept); a hard link is
     not kept: the rename puts a new file (a new inode) at `path`, and the
     file's other names keep the old contents.  A path that names anything
     but a regular file (a folder, a device such as /dev/full, a pipe) is
@@ -101,15 +101,32 @@ def write_atomically(path, text, replace=True):
         if replace or old_mode is not None:     # (an empty file holds nothing to lose)
             os.replace(tmp, target)
         else:
-            os.link(tmp, target)
-            os.unlink(tmp)
+            _link_new(tmp, target)
     except FileExistsError:
-        os.unlink(tmp)
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
         raise ClaimsolveError(EXISTS, path) from None
     except OSError as exc:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
         raise ClaimsolveError(f"cannot write: {problem(exc, path)}", path) from None
+
+
+def _link_new(tmp, target):
+    """Puts the finished file `tmp` at `target`, which must not exist
+    (FileExistsError where it does): a hard link, which fails rather than
+    replace, then `tmp` removed; on a file system without hard links, a
+    rename once `target` is seen not to exist."""
+    try:
+        os.link(tmp, target)
+    except FileExistsError:
+        raise
+    except OSError:
+        if os.path.lexists(target):
+            raise FileExistsError(target) from None
+        os.replace(tmp, target)
+        return
+    os.unlink(tmp)
 
 
 class LineLog:

@@ -98,3 +98,17 @@ def test_write_atomically_refuses_what_os_access_says_is_not_writable(tmp_path, 
     with pytest.raises(ClaimsolveError, match="cannot write: the file is read-only"):
         write_atomically(path, "new")
     assert path.read_text() == "mine"
+
+
+def test_a_new_file_is_written_where_hard_links_are_not_allowed(tmp_path, monkeypatch):
+    # replace=False links the finished file into place; a file system that
+    # has no hard links gets it by a rename, still never over a file
+    def no_links(source, target):
+        raise PermissionError(1, "Operation not permitted")
+    monkeypatch.setattr(os, "link", no_links)
+    write_atomically(tmp_path / "new.json", "game\n", replace=False)
+    assert (tmp_path / "new.json").read_text() == "game\n"
+    with pytest.raises(ClaimsolveError, match="the file exists; it is not overwritten"):
+        write_atomically(tmp_path / "new.json", "another\n", replace=False)
+    assert (tmp_path / "new.json").read_text() == "game\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.json"]
