@@ -106,10 +106,11 @@ def _disagreement(result, learned, bold):
     words; else None."""
     if result.recommendation == learned:
         return None
-    best = {}
+    best = {}                                  # each decision's best plan
     for row in result.rows:
-        if row.get("decision") is not None and (row["decision"] not in best or row["win"] > best[row["decision"]]["win"]):
-            best[row["decision"]] = row
+        decision = row.get("decision")
+        if decision is not None and (decision not in best or row["win"] > best[decision]["win"]):
+            best[decision] = row
     theirs, ours = best.get(result.recommendation), best.get(learned)
     if theirs is None or ours is None:
         return None
@@ -179,8 +180,9 @@ def render_odds(result, color=False):
         entry = result.turn_optimum[objective]
         decisions = ", ".join(f"{m} {v:.3f}" for m, v in entry["decisions"].items())
         if entry.get("exact"):
+            states = f"{entry['states']:,} turn state{'s' * (entry['states'] != 1)}"
             lines.append(f"Turn optimum, {objective} spaces gained: {entry['value']:.3f} "
-                         f"(exact, {entry['states']:,} turn state{'s' * (entry['states'] != 1)} evaluated): {decisions}")
+                         f"(exact, {states} evaluated): {decisions}")
         else:
             lines.append(f"Turn optimum, {objective} spaces gained: not exact ({entry['reason']})")
             lines.append("  Monte Carlo, best plan of this table: " + ", ".join(
