@@ -50,6 +50,14 @@ def resolved(path, where=""):
 EXISTS = "the file exists; it is not overwritten (remove it, or give another name)"
 
 
+def refuse_existing(path, where="", source=None):
+    """Refuses (ClaimsolveError, `where` its first words, naming `source`,
+    else `path`) a file at `path` that exists and is not empty: one a game
+    record must not replace (an empty one holds nothing to lose)."""
+    if os.path.isfile(path) and os.path.getsize(path) > 0:
+        raise ClaimsolveError(f"{where}{EXISTS}", path if source is None else source)
+
+
 def read_only(path, mode):
     """Whether the existing file at `path` (its st_mode `mode`) is read-only:
     the user may not write it (os.access), or nobody may (no write bit: a
@@ -84,8 +92,8 @@ def write_atomically(path, text, replace=True):
         raise ClaimsolveError(f"cannot write: {problem(exc, path)}", path) from None
     if old_mode is not None and read_only(target, old_mode):
         raise ClaimsolveError("cannot write: the file is read-only", path)
-    if not replace and old_mode is not None and os.path.getsize(target) > 0:
-        raise ClaimsolveError(EXISTS, path)
+    if not replace:
+        refuse_existing(target, source=path)
     directory = os.path.dirname(target)
     tmp = None
     try:

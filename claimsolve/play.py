@@ -156,10 +156,8 @@ class Session:
             try:
                 self.position.play(move)
                 return move
-            except MoveError as exc:
-                problem = exc.problem.replace("a roll outcome is roll:a,b,c with three dice values 1..6",
-                                              "type three dice values 1..6, like 3,5,1")
-                self.err(f"dice '{text.strip()}': {problem}")
+            except MoveError:                # every outcome may be rolled: only unreadable dice are refused
+                self.err(f"dice '{text.strip()}': type three dice values 1..6, like 3,5,1")
 
     def human_turn(self, seat):
         text = self.ask(f"player {seat} (you)> ")
@@ -263,9 +261,9 @@ class Session:
             return
         try:
             _check_path(path)
-            mine = os.path.realpath(path) in self.saved
-            write_atomically(path, dumps(self.position), replace=mine)
-            self.saved.add(os.path.realpath(path))
+            where = os.path.realpath(path)
+            write_atomically(path, dumps(self.position), replace=where in self.saved)
+            self.saved.add(where)
         except ClaimsolveError as exc:
             self.err(str(exc))
             return

@@ -173,11 +173,8 @@ def checked_options(record, objective=None, option="objective"):
         options["objective"] = kit.default_objective(record.start)
     try:
         profile_of(kit, record.start, options)
-    except ClaimsolveError as exc:           # the kit names the API's key
-        if option != "objective" and exc.message.startswith("option 'objective'"):
-            exc.message = f"option '{option}'" + exc.message[len("option 'objective'"):]
-            exc.args = (exc.message,)
-        raise
+    except ClaimsolveError as exc:           # what the objective cannot do for this game
+        raise ClaimsolveError(f"option '{option}': {exc.message}") from None
     return options
 
 

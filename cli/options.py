@@ -10,10 +10,10 @@ import stat
 
 import click
 
-from claimsolve import limits
+from claimsolve import files, limits
 from claimsolve.catalog import all_games, ids_where
 from claimsolve.errors import ClaimsolveError
-from claimsolve.files import EXISTS, absolute, read_only
+from claimsolve.files import absolute, read_only
 
 
 class Command(click.Command):
@@ -130,8 +130,8 @@ def refuse_existing(option, output):
     --record`, `review --save`) is refused before any work when it exists
     and is not empty, as `match --save` refuses it.  Called after
     refuse_same_file, whose refusal says more."""
-    if output and os.path.isfile(output) and os.path.getsize(output) > 0:
-        raise ClaimsolveError(f"option '{option}': {EXISTS}", output)
+    if output:
+        files.refuse_existing(output, f"option '{option}': ")
 
 
 def refuse_same_file(option, output, pos):

@@ -74,13 +74,14 @@ UNIT = unit()
 def profile(start, objective=OBJECTIVE):
     """What a review of the game from `start` under `objective` shows:
     {"unit", "thresholds", "notes", "graph"}.  Refuses "win" in one line
-    where no weights are shipped for the game's seat count."""
+    where no weights are shipped for the game's seat count (the caller
+    names the option: reviewer.checked_options)."""
     if objective == WIN:
         if optimum.win_weights(start) is None:
             served = _win_players()
             where = (f"they are for {', '.join(str(n) for n in served)} players" if served else
                      "this installation has none for any")
-            raise ClaimsolveError(f"option 'objective': 'win' values a move by learned weights, and none are "
+            raise ClaimsolveError(f"'win' values a move by learned weights, and none are "
                                   f"shipped for Claim It! with {start.num_players} players ({where}; "
                                   "docs/learning.md makes them)")
         return {"unit": unit(WIN), "thresholds": dict(WIN_THRESHOLDS), "notes": list(WIN_NOTES), "graph": "chance"}

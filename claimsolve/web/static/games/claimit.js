@@ -81,52 +81,30 @@ export function draw(position, L, show) {
   if (position.dice) position.dice.forEach((v, i) => out.push(die(x0 + i * 40, y0 + 16, v)));
   else out.push(`<text x="${x0}" y="${y0 + 38}" font-size="12" fill="${M.muted}">not rolled</text>`);
   let y = y0 + 90;
-  const over = position.final_round && position.final_round.turns_left === 0;
+  const over = show.over;
   for (let player = 1; player <= position.players; player++) {
-    let secured = 0;
-    const mine = new Set();
+    let secured = 0, held = 0;
     for (let r = 1; r <= SIZE; r++) {
       for (let c = 1; c <= SIZE; c++) {
         const pile = pileOf(position, r, c);
         const top = pile[pile.length - 1];
         if (top === String(player)) {
-          mine.add(`${r},${c}`);
+          held += 1;
           if (pile.length > 1 && pile[pile.length - 2] === "B") secured += 1;
         }
       }
     }
     const mark = position.to_move === player && !over ? " <" : "";
     out.push(`<circle cx="${x0 + 8}" cy="${y - 4}" r="7" fill="${FILL[player]}" stroke="${S.marker_stroke}"/>`);
-    out.push(`<text x="${x0 + 20}" y="${y}" font-size="12">${secured} secured, ${mine.size} held${mark}</text>`);
-    out.push(`<text x="${x0 + 20}" y="${y + 15}" font-size="11" fill="${M.muted}">largest group ${largestGroup(mine)}</text>`);
+    out.push(`<text x="${x0 + 20}" y="${y}" font-size="12">${secured} secured, ${held} held${mark}</text>`);
+    // the server's scores: each seat's largest group (`show`'s, claimsolve.claimit.position.scores)
+    out.push(`<text x="${x0 + 20}" y="${y + 15}" font-size="11" fill="${M.muted}">largest group ${show.scores[player - 1]}</text>`);
     y += 36;
   }
   if (position.final_round && !over) {
     out.push(`<text x="${x0}" y="${y + 10}" font-size="12" fill="${M.final_round}">final round: ${position.final_round.turns_left} turn(s) left</text>`);
   }
   return out.join("\n");
-}
-
-// the most spaces of `spaces` ("r,c") joined side to side: what decides the winner (RULES.md)
-function largestGroup(spaces) {
-  const seen = new Set();
-  let best = 0;
-  for (const start of spaces) {
-    if (seen.has(start)) continue;
-    seen.add(start);
-    const stack = [start];
-    let size = 0;
-    while (stack.length) {
-      const [r, c] = stack.pop().split(",").map(Number);
-      size += 1;
-      for (const [dr, dc] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
-        const next = `${r + dr},${c + dc}`;
-        if (spaces.has(next) && !seen.has(next)) { seen.add(next); stack.push(next); }
-      }
-    }
-    best = Math.max(best, size);
-  }
-  return best;
 }
 
 export function status(position) {
