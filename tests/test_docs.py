@@ -124,3 +124,12 @@ def test_the_site_lists_every_page_in_a_readers_order():
     nav = list(pages(yaml.safe_load((ROOT / "mkdocs.yml").read_text())["nav"]))
     assert sorted(nav) == sorted(path.name for path in (ROOT / "docs").glob("*.md"))
     assert nav[:2] == ["index.md", "tour.md"] and nav != sorted(nav)
+
+
+def test_the_home_page_links_every_page():
+    """docs/index.md, the site's home and the repository's map of docs/,
+    links every other page of docs/ (tensors.md had been left out)."""
+    home = (ROOT / "docs" / "index.md").read_text()
+    linked = set(re.findall(r"\]\(([a-z-]+\.md)(?:#[^)]*)?\)", home))
+    pages = {path.name for path in (ROOT / "docs").glob("*.md")} - {"index.md"}
+    assert pages - linked == set()
