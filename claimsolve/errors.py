@@ -16,6 +16,20 @@ class ClaimsolveError(Exception):
             return f"{self.source}: {self.message}"
         return self.message
 
+    def __reduce__(self):
+        # A study's worker raises these in another process: pickled as an
+        # Exception is (its class, its message), a subclass whose __init__
+        # takes other arguments would not unpickle, and the process pool
+        # that failed to read the error took its worker for dead.
+        return _rebuilt, (self.__class__, self.args, self.__dict__)
+
+
+def _rebuilt(cls, args, state):
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
+
 
 class PositionError(ClaimsolveError):
     """An invalid position: `field` names the JSON field at fault, like

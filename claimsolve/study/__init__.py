@@ -33,6 +33,7 @@ __all__ = ["KINDS", "run", "report", "default_workers"]
 KINDS[SelfplayStudy.name] = SelfplayStudy()    # its own module, which builds on kinds.py
 
 TARGET_BATCH_SECONDS = 1.0     # a batch takes about this long, once task times are known,
+MAX_DEATHS = 4                 # a batch whose worker died this often stops the study
 MAX_BATCHES_PER_SECOND = 20    # ... or longer on many workers: the coordinator writes each batch
                                # (well below what it can write: docs/benchmarks.md)
 BATCHES_PER_WORKER = 4         # ... and the tasks left make at least this many batches per worker
@@ -127,6 +128,7 @@ def _run(study, params, ids, store, workers, scheduler, batch, progress, on_batc
         raise
     started = time.monotonic()
     sizer = _BatchSizer(batch, runner.workers)
+    deaths = collections.Counter()
     batches, next_batch = {}, 0
     last_note, note = 0.0, ""
     status = "failed"
@@ -141,6 +143,7 @@ def _run(study, params, ids, store, workers, scheduler, batch, progress, on_batc
             for batch_id, results in runner.wait():
                 chunk = batches.pop(batch_id)
                 if results is None:            # its worker died: the tasks go again, first
+                    _count_deaths(deaths, chunk)
                     todo.extendleft(reversed(chunk))
                     outcome["resent"] += len(chunk)
                     continue
@@ -184,6 +187,17 @@ def _run(study, params, ids, store, workers, scheduler, batch, progress, on_batc
             # the run's row says "running" and the next run goes on all the same
     outcome.update(status=status, seconds=time.monotonic() - started)
     return outcome
+
+
+def _count_deaths(deaths, chunk):
+    """A batch whose worker has died MAX_DEATHS times stops the study: it is
+    the batch (a task that runs out of memory), not the workers."""
+    deaths.update(chunk)
+    worst = max(deaths[task] for task in chunk)
+    if worst >= MAX_DEATHS:
+        tasks = ", ".join(str(task) for task in sorted(chunk)[:5]) + (", ..." if len(chunk) > 5 else "")
+        raise ClaimsolveError(f"study: the worker running tasks {tasks} died {worst} times (out of memory?): "
+                              "the study stops; the tasks done before are kept")
 
 
 def _progress_info(outcome, elapsed, note):

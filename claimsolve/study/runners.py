@@ -109,10 +109,8 @@ class DaskRunner:
     """The batches run on the Dask cluster whose scheduler is at `address`
     (claimsolve installed on its workers).  A worker that dies costs the
     batches it held: the scheduler gives them to another worker; a batch
-    that kept killing its workers (Dask's KilledWorker) comes back as None
-    and is sent again, up to MAX_RESENDS times."""
-
-    MAX_RESENDS = 3
+    that kept killing its workers (Dask's KilledWorker) comes back as None,
+    as a local one does."""
 
     def __init__(self, address, client=None, timeout=8, workers_timeout=30):
         try:
@@ -142,12 +140,11 @@ class DaskRunner:
         self.workers = threads
         self._futures = {}
         self._completed = distributed.as_completed(loop=client.loop)
-        self._resends = {}
         self._token = uuid.uuid4().hex[:12]     # keys of this run only (a scheduler keeps old keys' results)
 
     def submit(self, batch_id, kind, params, ids):
         future = self.client.submit(run_batch, kind, params, list(ids), pure=False,
-                                    key=f"claimsolve-study-{self._token}-{batch_id}-{self._resends.get(batch_id, 0)}")
+                                    key=f"claimsolve-study-{self._token}-{batch_id}")
         self._futures[future.key] = (future, batch_id)
         self._completed.add(future)
 
@@ -164,11 +161,7 @@ class DaskRunner:
         try:
             return batch_id, future.result()
         except self._distributed.KilledWorker:
-            self._resends[batch_id] = self._resends.get(batch_id, 0) + 1
-            if self._resends[batch_id] > self.MAX_RESENDS:
-                raise ClaimsolveError(f"study: batch {batch_id} killed {self.MAX_RESENDS + 1} times its Dask "
-                                      "workers (out of memory?)") from None
-            return batch_id, None
+            return batch_id, None           # the coordinator sends it again, or stops (MAX_DEATHS)
         finally:
             future.release()
 

@@ -226,6 +226,77 @@ def test_a_killed_local_worker_costs_only_its_batches(tmp_path):
     assert by_killed >= 3 and by_killed % 3 == 0        # only whole batches it had finished
 
 
+def test_an_error_in_a_worker_stops_the_study_in_one_line_and_leaves_no_file(tmp_path):
+    """Weights for 3 players in a 2-player match are found in the worker, at
+    the first search: the error crosses back to the coordinator (it used to
+    fail to unpickle, which the pool took for a dead worker: the study
+    restarted its workers for ever and printed nothing)."""
+    import numpy as np
+    from claimsolve.colorclaim import ColorClaimPosition
+    from claimsolve.search import learned
+
+    shipped = learned.shipped_weights(ColorClaimPosition.new(size="6x5").engine_game())
+    weights = dict(np.load(shipped))
+    weights["players"] = np.array(3)
+    np.savez(tmp_path / "three.npz", **weights)
+    for command in (["match", "colorclaim", "--size", "3x3", "--a", "mcts:iterations=50,weights=three.npz",
+                     "--b", "random", "--games", "2"],
+                    ["ladder", "colorclaim", "--size", "3x3", "--specs", "random,mcts:iterations=50,weights=three.npz",
+                     "--games-per-table", "2"]):
+        process = subprocess.Popen(CLI + ["study", *command, "--db", "s.sqlite", "--workers", "1"], cwd=tmp_path,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            _, stderr = process.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)      # the workers too
+            process.communicate()
+            pytest.fail(f"study {command[0]} still running after 120 s")
+        assert process.returncode == 2, stderr
+        assert stderr.count("\n") == 1 and "Traceback" not in stderr
+        assert "three.npz: the weights are for colorclaim with 3 players" in stderr
+        assert sorted(os.listdir(tmp_path)) == ["three.npz"]
+
+
+def test_errors_cross_between_processes_whole():
+    """Every error a user can cause pickles and unpickles as itself (a study's
+    worker sends it to the coordinator)."""
+    import pickle
+    from claimsolve.errors import MoveError, PlayerError, PositionError
+    from claimsolve.records import RecordError
+    from claimsolve.study.check import Problem
+
+    for error in (ClaimsolveError("no", "a.json"), PositionError("board", "bad", "p.json"), MoveError("x9", "no"),
+                  PlayerError("mcts:c=x", "bad c"), RecordError("no moves", "r.jsonl", line=3), Problem("bad", "s.db")):
+        back = pickle.loads(pickle.dumps(error))
+        assert type(back) is type(error) and str(back) == str(error) and back.__dict__ == error.__dict__
+
+
+def test_a_batch_whose_worker_keeps_dying_stops_the_study(tmp_path):
+    """Workers killed every half second, before any game of Claim It! can
+    end: the first batch's worker dies four times and the study stops with
+    one line (it used to send the batch again for ever)."""
+    import multiprocessing
+    import threading
+
+    stop = threading.Event()
+    deadline = time.monotonic() + 60        # then the study may finish: a study that never stops fails
+
+    def killer():
+        while not stop.wait(0.5) and time.monotonic() < deadline:
+            for child in multiprocessing.active_children():
+                child.kill()
+
+    thread = threading.Thread(target=killer, daemon=True)
+    thread.start()
+    try:
+        with pytest.raises(ClaimsolveError, match=r"died 4 times \(out of memory\?\): the study stops"):
+            study.run("match", {"game": "claimit", "players": 2, "a": "mcts:iterations=20000", "b": "threshold:5",
+                                "games": 4}, str(tmp_path / "s.sqlite"), workers=1, batch=1)
+    finally:
+        stop.set()
+        thread.join()
+
+
 def test_dask_cluster_with_a_worker_killed_mid_study(tmp_path):
     distributed = pytest.importorskip("distributed")
     db = str(tmp_path / "cc.sqlite")
