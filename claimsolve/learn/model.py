@@ -221,16 +221,14 @@ def keys_of(fmt):
     return {**KEYS, **KEYS_2} if fmt == FORMAT_2 else KEYS
 
 
-def is_weights_file(path):
-    """Whether `path` is a weights file of ours (its `format` key says so):
-    one that `train --out` may replace."""
+def weights_fault(path):
+    """Why the file at `path` is not a whole weights file of ours (None
+    when it is one): `train --out` replaces only such a file unasked."""
     try:
-        if not zipfile.is_zipfile(path):
-            return False
-        with np.load(path, allow_pickle=False) as npz:
-            return "format" in npz.files and str(npz["format"]) in FORMATS
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError):
-        return False
+        load_weights(path)
+    except ClaimsolveError as exc:
+        return exc.message
+    return None
 
 
 def logits(weights, x):

@@ -350,9 +350,10 @@ def refuse_output(out, force):
     if os.path.exists(out):
         if not os.path.isfile(out):
             raise ClaimsolveError("option '--out': not a regular file (a device or a pipe)", out)
-        if not force and not model.is_weights_file(out):
-            raise ClaimsolveError(f"option '--out': the file exists and is not a weights file "
-                                  f"({' or '.join(model.FORMATS)}); give another file, or --force to replace it", out)
+        fault = None if force else model.weights_fault(out)
+        if fault is not None:
+            raise ClaimsolveError(f"option '--out': the file exists and is not a whole weights file ({fault}); "
+                                  "give another file, or --force to replace it", out)
     folder = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(folder):
         raise ClaimsolveError(f"option '--out': no folder {folder}", out)

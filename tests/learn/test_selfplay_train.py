@@ -248,6 +248,15 @@ def test_bad_input_is_one_line_and_nothing_is_overwritten(selfplay_db, tmp_path)
     precious.write_text("keep me")
     one_line(run("train", "colorclaim", "--db", db, "--out", precious), precious, "--force")
     assert precious.read_text() == "keep me"
+    # an .npz with our format key but not whole (a user's own array beside the
+    # weights, a key gone) is not replaced unasked either
+    shipped = dict(np.load(model.__file__.replace("learn/model.py", "data/weights/colorclaim-2p.npz")))
+    for name, changed in (("notes.npz", dict(shipped, mydata=np.arange(3))),
+                          ("cut.npz", {k: v for k, v in shipped.items() if k != "W1"})):
+        np.savez(tmp_path / name, **changed)
+        before = (tmp_path / name).read_bytes()
+        one_line(run("train", "colorclaim", "--db", db, "--out", tmp_path / name), name, "not a whole weights file")
+        assert (tmp_path / name).read_bytes() == before
     one_line(run("train", "colorclaim", "--db", db, "--out", tmp_path), "is a folder")
     one_line(run("train", "colorclaim", "--db", db, "--out", db, "--force"), db, "is the study file")
     one_line(run("train", "colorclaim", "--db", db, "--out", tmp_path / "w.npz", "--hidden", -1), "--hidden")
