@@ -114,6 +114,7 @@ def parse_move(text):
             raise MoveError(text, "a roll outcome is roll:a,b,c with three dice values 1..6")
         return "dice", tuple(int(v) for v in values)
     head, at, where = low.partition("@")
+    head = head.strip()
     if at:
         rc = where.replace(" ", "").split(",")
         if len(rc) != 2 or not all(v in ("1", "2", "3", "4", "5", "6") for v in rc):
@@ -516,6 +517,9 @@ class ClaimItPosition(Position):
         wanted = rules.placement(self.board, self.to_move, r, c, cn)
         if wanted is None:
             if rules.top(pile) is None or rules.holder(pile) not in (None, self.to_move):
+                if kind == "w" and n != cn:
+                    return (f"the roll {list(self.dice)} can put only white {cn} on space {r},{c} (not {n}), "
+                            f"and white {cn} is already on the board")
                 return f"white {cn} is already on the board"
             return "the black supply is empty"
         return f"the roll {list(self.dice)} places {placement_name(wanted)} there"
