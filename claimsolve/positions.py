@@ -223,7 +223,17 @@ def _decode(data, source):
 
 def loads(text, source=None):
     """A Position from JSON text (str or UTF-8 bytes)."""
+    refuse_blank(text, source)
     return from_dict(parse_json(text, source), source)
+
+
+def refuse_blank(text, source):
+    """A file (or standard input) with nothing in it is said to be empty,
+    not "invalid JSON: Expecting value at line 1 column 1"."""
+    if len(text) <= MAX_BYTES and not text.strip():     # (a larger one is refused by its size)
+        where = "standard input" if source == "-" else "the file"
+        raise ClaimsolveError(f"{where} is empty" if not text else f"{where} holds only white space, no JSON",
+                              source)
 
 
 def _read_capped(stream, source):

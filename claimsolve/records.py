@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from .errors import ClaimsolveError, MoveError
 from .files import problem as os_problem
-from .positions import MAX_BYTES, from_dict, parse_json, shown
+from .positions import MAX_BYTES, from_dict, parse_json, refuse_blank, shown
 
 VERSION = 1
 KEYS = ("record", "game", "start", "players", "moves", "result", "comment", "event", "date", "a_seats")
@@ -370,6 +370,7 @@ def _documents(text, source):
             text = bytes(text).decode("utf-8-sig")
         except UnicodeDecodeError:
             raise ClaimsolveError("cannot read: not UTF-8 text", source) from None
+    refuse_blank(text, source)
     if len(text) <= MAX_BYTES:
         try:
             return [(None, parse_json(text, source))]
