@@ -187,6 +187,26 @@ def _first_start(game, seed, options):
     return starting_positions(game, 1, seed, **options)[0]
 
 
+def _start_problem(params):
+    """What is wrong with a stored study's start options (a size, a seat
+    count or a variant its game refuses, or seats that are not the start's),
+    or None: the check of a study file (claimsolve.study.check) asks the
+    game, as the command line did when the study began."""
+    try:
+        start = _first_start(params["game"], params["seed"], _start_options(params))
+    except ClaimsolveError as exc:
+        return _as_stored(exc.message)
+    if start.num_players != params["seats"]:
+        return f"'seats' is {params['seats']}; its start has {start.num_players}"
+    return None
+
+
+def _as_stored(message):
+    """A refusal worded for an option (`option '--size': 9x9: ...`) as one
+    of a stored parameter (`'size': 9x9: ...`)."""
+    return re.sub(r"^option '--([a-z_-]+)': ", lambda found: f"'{found.group(1).replace('-', '_')}': ", message)
+
+
 def _start(params, k, cache):
     """The k-th start of the study's games (from seed + k when the game
     takes a seed), kept in the worker's cache while it is used."""
@@ -295,9 +315,16 @@ class SolveStudy(StudyKind):
     params_types = {"game": "text", "size": "text?", "seeds": "text", "time": "number?", "hash_mb": "count"}
 
     def params_problem(self, params):
-        if get_game(params["game"]).solve is None:
+        descriptor = get_game(params["game"])
+        if descriptor.solve is None:
             return f"{params['game']} has no exact solver"
-        parse_seeds(params["seeds"], "seeds")
+        seeds = parse_seeds(params["seeds"], "seeds")
+        try:
+            position = descriptor.new(size=params["size"], seed=seeds[0])
+        except ClaimsolveError as exc:
+            return _as_stored(exc.message)
+        if params["size"] != _size_of(position):
+            return f"'size' is {params['size']!r}; its setups are {_size_of(position)}"
         return None
 
     def column_rules(self, params):
@@ -454,7 +481,7 @@ class MatchStudy(KeepsAdjudications, StudyKind):
             return f"'games' is {params['games']}, more than {MAX_TASKS:,}"
         if params["sides"] > params["seats"]:
             return f"{params['sides']} sides at {params['seats']} seats"
-        return None
+        return _start_problem(params)
 
     def column_rules(self, params):
         seats = params["seats"]
@@ -728,7 +755,7 @@ class PoliciesStudy(KeepsAdjudications, StudyKind):
             return f"'per_round' is {params['per_round']}; its {key} and seats make {per_round}"
         if params["games"] != params["rounds"] * per_round or params["games"] > MAX_TASKS:
             return f"'games' is {params['games']}, not {params['rounds']} rounds of {per_round}"
-        return None
+        return _start_problem(params)
 
     def column_rules(self, params):
         seats = params["seats"]

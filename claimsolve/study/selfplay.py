@@ -32,7 +32,8 @@ from ..match import MAX_PLIES, Adjudicator, _player_seed, game_result
 from ..player_kinds import make_player
 from . import schema, stats
 from .kinds import (ADJUDICATED, MAX_TASKS, KeepsAdjudications, StudyKind, _adjudicated_rule,
-                    _first_start, _options_text, _seeded, _spread, _start, adjudicated_line, adjudications)
+                    _first_start, _options_text, _seeded, _spread, _start, _start_problem, adjudicated_line,
+                    adjudications)
 
 
 def _blob(column):
@@ -114,7 +115,7 @@ class SelfplayStudy(KeepsAdjudications, StudyKind):
         get_game(params["game"])
         if params["games"] > MAX_TASKS:
             return f"'games' is {params['games']}, more than {MAX_TASKS:,}"
-        return None
+        return _start_problem(params)
 
     def column_rules(self, params):
         seats = params["seats"]

@@ -292,6 +292,22 @@ def test_the_issues_examples_get_one_line_each(studies, tmp_path):
     assert "trigger" in check_hostile(trigger, "match")
 
 
+@pytest.mark.parametrize("kind", ["solve", "match", "policies", "selfplay"])
+def test_start_options_the_game_refuses_are_refused_in_the_file(studies, tmp_path, kind):
+    """A stored size or seat count the game would refuse as an option (9x9
+    has 81 spaces for 30 pyramids), or seats that are not its start's, is
+    found by the check, before any report or work (it was read and
+    reported, and `train` learnt from it)."""
+    cases = [("'$.size'", '"9x9"', "'size': 9x9: need 2 <= W, H and W*H <= 30")]
+    if kind != "solve":
+        cases += [("'$.players'", "3", "colorclaim"), ("'$.seats'", "3", "seats")]
+    for place, value, words in cases:
+        bad = str(tmp_path / f"{kind}-{place[3:-1]}.sqlite")
+        shutil.copy(studies[kind], bad)
+        _change(bad, f"UPDATE meta SET value = json_set(value, {place}, json('{value}')) WHERE key = 'params'")
+        assert words in check_hostile(bad, kind)
+
+
 @pytest.mark.parametrize("kind", ["match", "selfplay"])
 def test_a_stopped_game_must_be_an_equal_draw(studies, tmp_path, kind):
     """A row whose column 'adjudicated' says the match stopped the game must
