@@ -197,9 +197,11 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
 
 
 def _final_info(position):
+    """A finished game's scores and winners, for the answer's JSON
+    (`final_scores`: `scores` is the sentence saying what the scores are)."""
     info = {}
     if hasattr(position, "scores"):
-        info["scores"] = list(position.scores())
+        info["final_scores"] = list(position.scores())
     if hasattr(position, "winners"):
         info["winners"] = list(position.winners())
     return info

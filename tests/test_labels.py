@@ -26,6 +26,20 @@ def test_a_depth_limited_alpha_beta_answer_is_never_exact():
     assert scores == sorted(scores, reverse=True)
 
 
+def test_a_finished_game_keeps_scores_a_sentence_and_gives_its_final_scores(tmp_path):
+    """`scores` is always the sentence saying what the scores are; a
+    finished game's own scores are `final_scores` (they had overwritten it
+    with a list)."""
+    path = tmp_path / "over.json"
+    path.write_text(json.dumps({"game": "colorclaim", "board": ["R1 . G2", ". . .", "B3 . Y1/K2"],
+                                "claims": ["G", "K"]}))
+    done = CliRunner().invoke(main, ["analyze", str(path), "--json"])
+    assert done.exit_code == 0, done.output
+    answer = json.loads(done.stdout)
+    assert answer["scores"] == "no moves: the game is over"
+    assert answer["final_scores"] == [2, 4] and answer["winners"] == [2]
+
+
 def test_a_solver_that_does_not_finish_says_so_and_alpha_beta_answers():
     # the 4x4 start of seed 7 needs tens of millions of nodes to prove: not in 0.05 s
     position = claimsolve.new("colorclaim", size="4x4", seed=7)

@@ -177,8 +177,8 @@ def analysis_text(analysis, color=False):
             return "\n".join(lines)
         lines.append("The game is over.")
         extra = analysis.extra
-        if "scores" in extra:
-            lines.append("Scores: " + ", ".join(f"player {i + 1}: {s}" for i, s in enumerate(extra["scores"])))
+        if "final_scores" in extra:
+            lines.append("Scores: " + ", ".join(f"player {i + 1}: {s}" for i, s in enumerate(extra["final_scores"])))
         if "winners" in extra:
             lines.append("Winner(s): " + ", ".join(str(w) for w in extra["winners"]))
         return "\n".join(lines)
