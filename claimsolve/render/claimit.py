@@ -118,8 +118,19 @@ def _disagreement(result, learned, bold):
     def scored(row):
         low, high = row["win_ci95"]
         return f"'{row['label']}' wins {100 * row['win']:.1f}% ({100 * low:.1f}-{100 * high:.1f}%)"
+    lower = f"{100 * (theirs['win'] - ours['win']):.1f}"
+    if float(lower) == 0:
+        return f"they find {result.recommendation} and {learned} alike: {scored(theirs)}, and {scored(ours)}."
     return (f"they disagree, and prefer {bold(result.recommendation)}: {scored(theirs)}, where "
-            f"{scored(ours)}, {100 * (theirs['win'] - ours['win']):.1f} points lower.")
+            f"{scored(ours)}, {lower} points lower.")
+
+
+def _learned_choice(decisions):
+    """The learned objective's decision, or None where the best are equal
+    as shown (to 3 decimals): a tie recommends neither."""
+    best = max(decisions, key=decisions.get)
+    tied = [m for m, v in decisions.items() if f"{v:.3f}" == f"{decisions[best]:.3f}"]
+    return best if len(tied) == 1 else None
 
 
 def render_odds(result, color=False):
@@ -151,25 +162,30 @@ def render_odds(result, color=False):
     lines.append("")
     win = result.turn_optimum.get("win")
     if win is not None:
-        learned = max(win["decisions"], key=win["decisions"].get)
+        learned = _learned_choice(win["decisions"])
         how = (f"exact over the rest of the turn, {win['states']:,} turn states" if win.get("exact") else
                f"at most {win['lower_bound']['rolls']} more roll(s), each line cut there valued as a stop; "
                f"{win['reason']}")
-        lines.append(f"Recommendation (learned win objective): {bold(learned)}: "
+        choice = bold(learned) if learned else f"{' and '.join(win['decisions'])} alike"
+        lines.append(f"Recommendation (learned win objective): {choice}: "
                      + ", ".join(f"{m} {v:.3f}" for m, v in win["decisions"].items()))
         lines.extend(textwrap.wrap(
             f"player {result.to_move}'s expected points (1 a win, shared on a tie) where the turn ends, as the net"
             f" {win['weights']} estimates them: a model's estimate, not a proven value; {how}",
             width=100, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False))
         check = "Check, by the Monte Carlo plans above"
-        disagreement = _disagreement(result, learned, bold)
+        disagreement = _disagreement(result, learned, bold) if learned else None
         if disagreement:
             lines.extend(textwrap.wrap(f"{check}: {disagreement}", width=100, subsequent_indent="  ",
                                        break_on_hyphens=False))
             check = None
     else:
         check = "Recommendation"
-    if check is None:
+    if all(row["win"] == 0 for row in result.rows):
+        lines.append(f"No plan above won any of its {result.samples:,} play-outs: player {result.to_move}'s win "
+                     f"chance is under {100 * max(r['win_ci95'][1] for r in result.rows):.1f}% whatever he does "
+                     "here.")
+    elif check is None:
         pass                                 # said: the plans disagree with the learned objective
     elif result.margin is None:
         lines.append(f"{check}: {bold(result.recommendation)} (the only choice).")

@@ -173,8 +173,9 @@ def test_the_check_says_when_the_plans_disagree_with_the_learned_objective():
     decisions = [row["decision"] for row in table.rows]
     learned = table.turn_optimum["win"]["decisions"]
     for name in learned:
-        learned[name] = 1.0 if name != table.recommendation else 0.0      # the net prefers another move
-    chosen = max(learned, key=learned.get)
+        learned[name] = 0.5 if name != table.recommendation else 0.0      # the net prefers another move
+    chosen = next(name for name in learned if name != table.recommendation)
+    learned[chosen] = 1.0
     text = " ".join(render_odds(table).split())
     theirs = max((r for r in table.rows if r["decision"] == table.recommendation), key=lambda r: r["win"])
     ours = max((r for r in table.rows if r["decision"] == chosen), key=lambda r: r["win"])
@@ -187,6 +188,25 @@ def test_the_check_says_when_the_plans_disagree_with_the_learned_objective():
     for name in learned:                             # agreeing: the check as before
         learned[name] = 1.0 if name == table.recommendation else 0.0
     assert "they disagree" not in render_odds(table) and "sure." in render_odds(table)
+
+
+def test_equal_values_recommend_neither_and_no_win_at_all_is_said():
+    """A 5-player final round player 1 cannot win: the net valued roll and
+    stop 0.000 each and the text recommended roll; the plans, all at 0.0%,
+    were said to "disagree ... 0.0 points lower"."""
+    table = odds(seed("mid-game-3p.json"), samples=100, seed=0, optimum_time=0.02)
+    learned = table.turn_optimum["win"]["decisions"]
+    for name in learned:
+        learned[name] = 0.25
+    text = " ".join(render_odds(table).split())
+    assert f"Recommendation (learned win objective): {' and '.join(learned)} alike:" in text
+    assert "they disagree" not in text and "sure." in text                # the plans' own check
+    for row in table.rows:
+        row["win"], row["win_ci95"] = 0.0, [0.0, 0.0364]
+    learned[next(iter(learned))] = 0.5
+    text = " ".join(render_odds(table).split())
+    assert "No plan above won any of its 100 play-outs: player 1's win chance is under 3.6% whatever he does" in text
+    assert "they disagree" not in text and "points lower" not in text and "sure." not in text
 
 
 def test_no_interval_or_confidence_claims_certainty_from_a_sample():
