@@ -90,6 +90,8 @@ class Session:
         before = self.position
         report = before.describe(move)
         self.position = before.play(move, rng=self.rng)
+        if not _is_bare_roll(before, move):
+            move = before.turn_name(before.move_codes(move))    # as the notation writes it (`B1XA1` -> b1xa1)
         self.history.append((before, move, seat))
         self.engine.observe(before, move)
         return report

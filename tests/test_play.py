@@ -156,9 +156,11 @@ def test_color_claim_hint_undo_save_and_end_of_input(tmp_path):
     saved = json.loads((tmp_path / "after.json").read_text())
     assert saved["to_move"] == 1                       # the engine has answered
     said = game.type("undo")
-    assert "Back to your turn 1" in said
+    assert f"Back to your turn 1 (taken back: {first} " in said
     game.type("save undone.json")
     start = json.loads((tmp_path / "undone.json").read_text())
+    game.type(f" {first.upper()} ")                   # taken back, and kept, as the notation writes it
+    assert f"(taken back: {first} " in game.type("undo")
     game.type(first)
     game.type("save again.json")
     code, stdout, stderr = game.finish()
