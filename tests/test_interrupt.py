@@ -108,7 +108,7 @@ def test_analyze_mcts_prints_its_answer_so_far(positions):
     lines = out.splitlines()
     assert lines[-1] == "Interrupted (Ctrl-C): the answer so far."
     assert any(line.startswith("1  ") for line in lines)      # the ranked moves
-    assert "PV:" in out
+    assert "PV (the best line found):" in out
 
 
 def test_analyze_mcts_json_is_marked_interrupted(positions):

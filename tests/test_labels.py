@@ -124,3 +124,11 @@ def test_what_is_proven_of_a_move_as_text(extra, score, exact, text):
 
 def _eq(value):
     return "=0" if value == 0 else f"={value:+d}"
+
+
+def test_a_line_says_what_it_is_and_what_separates_its_moves():
+    """`|` split a Claim line of turns with spaces in them, unexplained."""
+    from claimsolve.render.text import pv_line
+    assert pv_line(["c5-b5", "d3-d4"]) == "PV (the best line found): c5-b5 d3-d4"
+    assert pv_line(["xa1 xb2 xc3 xd4", "xe5 xf6 xg7 xh8"]) == \
+        "PV (the best line found; | between moves): xa1 xb2 xc3 xd4 | xe5 xf6 xg7 xh8"

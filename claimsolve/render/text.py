@@ -76,6 +76,14 @@ def line_text(moves):
     return (" | " if any(" " in move for move in moves) else " ").join(moves)
 
 
+def pv_line(moves):
+    """The search's principal variation (its best line) for people; where
+    moves have spaces in them, the label says what `|` separates."""
+    text = line_text(moves)
+    label = "PV (the best line found; | between moves)" if " | " in text else "PV (the best line found)"
+    return f"{label}: {text}"
+
+
 def solve_text(position, result):
     data = solve_json(result)
     lines = []
@@ -105,7 +113,7 @@ def solve_text(position, result):
         lines.extend(_solved_moves(data["moves"]))
     if data["pv"]:
         lines.append("")
-        lines.append("PV: " + line_text(data["pv"]))
+        lines.append(pv_line(data["pv"]))
     lines.append(f"{result.nodes:,} nodes in {result.seconds:.3f} s ({result.nodes_per_second:,.0f} nodes/s)")
     return "\n".join(lines)
 
@@ -200,7 +208,7 @@ def answer_lines(analysis, top=None, color=False):
     lines.extend(suggestion_rows(result, top))
     if result.pv:
         lines.append("")
-        lines.append("PV: " + line_text(result.pv))
+        lines.append(pv_line(result.pv))
     lines.append(f"{result.nodes:,} nodes in {result.seconds:.2f} s ({result.nodes_per_second:,.0f}/s)"
                  + ("" if result.complete else "; interrupted" if result.info.get("interrupted")
                     else "; budget reached"))

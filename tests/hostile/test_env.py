@@ -67,7 +67,7 @@ def test_an_answer_with_standard_error_closed_exits_0(files):
     picture = files["folder"] / "closed.svg"
     code, out, _ = run(["analyze", POSITION, "--time", "0.3", "--svg", picture], files["folder"], stdin=None,
                        stderr=None, before=closed(0, 2))
-    assert code == 0 and "PV:" in out, (code, out)
+    assert code == 0 and "PV (the best line found):" in out, (code, out)
     assert picture.read_text().startswith("<svg") and picture.read_text().rstrip().endswith("</svg>")
 
 
