@@ -33,11 +33,15 @@ from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, Checked, Command
               help="Claim It!: who rolls the engine's dice (typed: you type them, rolled with real dice).")
 @click.option("--record", "record_path", type=OUTPUT_FILE, default=None,
               help="Write the game's record (match --save format) to FILE, a new file, instead of printing it.")
-def play(game, players, size, island, variant, spec, seat, load_path, seed, dice, record_path):
+@click.option("--json", "as_json", is_flag=True,
+              help="The game's record alone on standard output (one JSON document); the game on standard error.")
+def play(game, players, size, island, variant, spec, seat, load_path, seed, dice, record_path, as_json):
     """A game of GAME against the engine: type moves in the game's notation
     (`help` at the prompt lists the rest: ?, undo, save FILE, quit).  At the
     end, on Ctrl-D or Ctrl-C, the game's record is printed in the format of
-    `match --save` (replay it with `apply`)."""
+    `match --save` (replay it with `apply`).  With --json the board, the
+    prompts and the answers go to standard error and standard output holds
+    the record alone."""
     # deferred: start-up (the play loop and the players' modules load only to play)
     from claimsolve import play as play_mod
     from claimsolve.player_kinds import make_player
@@ -72,28 +76,31 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
         """A line typed, None at the end of input.  Read from sys.stdin, not
         by input(): on a terminal input() stops at a NUL (Ctrl-@) and then
         waits for the next line, joining the two."""
-        sys.stdout.write(prompt)
-        sys.stdout.flush()
+        shown = sys.stderr if as_json else sys.stdout
+        shown.write(prompt)
+        shown.flush()
         line = sys.stdin.readline()
         if not line:
-            click.echo("")
+            say("")
             return None
         return line.rstrip("\r\n")
 
+    def say(text=""):
+        click.echo(text, err=as_json)
+
     session = play_mod.Session(
-        start, human={seat}, engine=engine, rng=random.Random(seed), out=click.echo,
+        start, human={seat}, engine=engine, rng=random.Random(seed), out=say,
         err=lambda message: click.echo(error_line(message), err=True), ask=ask, color=use_color(), dice=dice,
         hint=lambda position, progress: claimsolve.analyze(position, time=play_mod.HINT_TIME,
                                                            top=play_mod.HINT_TOP, seed=seed, progress=progress),
         progress=lambda label: progress_for(label))
-    click.echo(f"{descriptor.title}: you play seat {seat}, the engine ({spec}) the others.  "
-               "Type a move, or help.")
+    say(f"{descriptor.title}: you play seat {seat}, the engine ({spec}) the others.  Type a move, or help.")
     interrupted = False
     try:
         session.run()
     except KeyboardInterrupt:
         interrupted = True
-        click.echo("")                       # off the line of the prompt or the progress line
+        say("")                              # off the line of the prompt or the progress line
     line = play_mod.record_line(session.record())
     failed = None
     if record_path:
@@ -102,9 +109,10 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
         except ClaimsolveError as exc:      # the game is not lost: its record is printed, then the error
             failed = exc
     if record_path and failed is None:
-        click.echo(f"The game's record ({len(session.moves)} moves) is in {record_path}.")
-    else:
-        click.echo(f"The game's record ({len(session.moves)} moves, match --save format):")
+        say(f"The game's record ({len(session.moves)} moves) is in {record_path}.")
+    elif not as_json:
+        say(f"The game's record ({len(session.moves)} moves, match --save format):")
+    if as_json or not record_path or failed is not None:
         click.echo(line)
     if interrupted:
         raise KeyboardInterrupt

@@ -4,7 +4,7 @@ import click
 
 from claimsolve import limits
 from claimsolve.cli.framework import error_line
-from claimsolve.cli.options import SECONDS, Checked, Command
+from claimsolve.cli.options import SECONDS, Checked, Command, json_option
 
 
 @click.command(cls=Command)
@@ -16,9 +16,13 @@ from claimsolve.cli.options import SECONDS, Checked, Command
               help="Most engine seconds one request may ask for.")
 @click.option("--workers", type=Checked(limits.threads, "n"), default=2, show_default=True,
               help="Analyses run at once, each in its own process (a few more wait; more are refused).")
-def serve(port, host, max_time, workers):
-    """The analysis board in the browser, and its JSON API under /api/."""
+@json_option
+def serve(port, host, max_time, workers, as_json):
+    """The analysis board in the browser, and its JSON API under /api/.
+    With --json, where it listens is one JSON document on standard output
+    ({"url", "host", "port", "workers", "max_time"}), for a script that
+    starts it on --port 0."""
     from claimsolve import web     # deferred: start-up (starlette, uvicorn)
 
     web.serve(host=host, port=port, max_time=max_time, workers=workers, announce=click.echo,
-              warn=lambda line: click.echo(error_line(line), err=True))
+              warn=lambda line: click.echo(error_line(line), err=True), as_json=as_json)

@@ -384,3 +384,20 @@ def test_typed_dice_for_a_game_without_dice_are_refused():
     result = run("play", "colorclaim", "--size", "3x3", "--dice", "typed", input="quit\n")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.strip() == "claimsolve: option '--dice': colorclaim has no dice to type"
+
+
+def test_every_command_has_json():
+    """The contract: every command has `--json` (play and serve had none)."""
+    import click
+
+    def commands(command, path):
+        if isinstance(command, click.Group):
+            for name, sub in command.commands.items():
+                yield from commands(sub, path + [name])
+        else:
+            yield " ".join(path), command
+
+    found = dict(commands(main, []))
+    assert {"play", "serve", "analyze", "study report", "train"} <= set(found)
+    assert [name for name, command in found.items()
+            if not any("--json" in getattr(p, "opts", ()) for p in command.params)] == []

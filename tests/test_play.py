@@ -441,3 +441,16 @@ def test_the_hint_shows_analyzes_labels_and_columns():
         assert shown[0].startswith(f"Player {position.player_to_move} to move.  Engine: ")
         assert said[1:] == [shown[0].split("  ", 1)[1]] + shown[1:]
         assert any(line.startswith("#  move") for line in said)
+
+
+def test_json_puts_the_record_alone_on_standard_output(tmp_path):
+    """`play --json`: standard output is one JSON document, the record; the
+    board, the prompts and the answers are on standard error."""
+    done = subprocess.run([sys.executable, "-m", "claimsolve.cli.main", "play", "colorclaim", "--size", "3x3",
+                           "--seed", "2", "--vs", "random", "--json"], input="A1-A2\nquit\n", capture_output=True,
+                          text=True, cwd=tmp_path, timeout=60)
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["moves"][0] == "a1-a2" and record["players"] == ["you", "random"]
+    assert "player 1 (you)> " in done.stderr and "Player 1 (you) plays a1-a2" in done.stderr
+    assert replay(record, tmp_path)["game"] == "colorclaim"

@@ -7,6 +7,7 @@ The page (static/) ships inside the package and loads nothing from
 elsewhere; the API mirrors the commands (claimsolve.web.app, .api).
 """
 import ipaddress
+import json
 import signal
 import socket
 import sys
@@ -50,12 +51,14 @@ def listen(host, port):
     return sock
 
 
-def serve(host="127.0.0.1", port=DEFAULT_PORT, max_time=30.0, workers=2, announce=print, warn=None):
+def serve(host="127.0.0.1", port=DEFAULT_PORT, max_time=30.0, workers=2, announce=print, warn=None,
+          as_json=False):
     """Serves the board and the API until interrupted (Ctrl-C).  `announce`
-    gets the line saying where (with the real port when `port` is 0);
-    `warn`, once the socket listens, the warning that a host other than
-    loopback lets anyone who reaches the machine in (never said for a host
-    that cannot be listened on)."""
+    gets the line saying where (with the real port when `port` is 0), or
+    with `as_json` that as one JSON document ({"url", "host", "port",
+    "workers", "max_time"}); `warn`, once the socket listens, the warning
+    that a host other than loopback lets anyone who reaches the machine in
+    (never said for a host that cannot be listened on)."""
     import uvicorn     # deferred: the server loads only to serve (create_app and its tests do without)
 
     sock = listen(host, port)
@@ -68,8 +71,12 @@ def serve(host="127.0.0.1", port=DEFAULT_PORT, max_time=30.0, workers=2, announc
     app = create_app(max_time=max_time, workers=workers, hosts=hosts)
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=STOP_TIMEOUT)
     server = _server_class(uvicorn, app)(config)
-    announce(f"claimsolve serve: the analysis board is at http://{shown}:{bound}/ "
-             f"({workers} worker{'s' if workers != 1 else ''}, at most {max_time:g} s a request; Ctrl-C stops)")
+    url = f"http://{shown}:{bound}/"
+    if as_json:
+        announce(json.dumps({"url": url, "host": host, "port": bound, "workers": workers, "max_time": max_time}))
+    else:
+        announce(f"claimsolve serve: the analysis board is at {url} "
+                 f"({workers} worker{'s' if workers != 1 else ''}, at most {max_time:g} s a request; Ctrl-C stops)")
     sys.stdout.flush()
     server.run(sockets=[sock])
 

@@ -64,14 +64,16 @@ class Server:
         self.errors = open(self.log, "w")
         self.process = subprocess.Popen(
             [sys.executable, "-c", "from claimsolve.cli.main import main; main()", "serve", "--port", "0",
-             "--workers", str(workers), "--max-time", str(max_time)],
+             "--workers", str(workers), "--max-time", str(max_time), "--json"],
             stdout=subprocess.PIPE, stderr=self.errors, text=True)
         line = self.process.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-        if not match:
+        try:
+            where = json.loads(line)           # --json: where it listens, one document
+        except ValueError:
             self.stop()
-            pytest.fail(f"serve did not say where it listens: {line!r} {self.log.read_text()}")
-        self.port = int(match.group(1))
+            pytest.fail(f"serve --json did not say where it listens: {line!r} {self.log.read_text()}")
+        assert where["url"] == f"http://127.0.0.1:{where['port']}/" and where["workers"] == workers
+        self.port = where["port"]
         self.seen = 0
         # every worker ready: each of them has answered once
         for _ in range(2 * workers + 2):
