@@ -125,6 +125,11 @@ class Store:
         stored = self.meta("params")
         if canonical(stored) == canonical(params):
             return
+        if isinstance(stored, dict) and stored.get("game") != params.get("game"):
+            # GAME is an argument, and the other parameters differ because of it
+            raise ClaimsolveError(f"holds a {kind} study of {stored.get('game')}, not {params.get('game')}: give "
+                                  "the same game and options to continue it, or another --db for a new study",
+                                  self.path)
         differ = [key for key in sorted(set(stored) | set(params)) if stored.get(key) != params.get(key)]
         pairs = [(describe(key, stored.get(key)), describe(key, params.get(key))) for key in differ]
         # a parameter no option sets (None: derived from the options) only when nothing else differs

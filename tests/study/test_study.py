@@ -118,6 +118,13 @@ def test_other_parameters_on_the_same_file_are_refused_in_one_line(tmp_path):
     result = run("study", "solve", "colorclaim", "--size", "3x3", "--seeds", "1-5", "--db", db)
     assert "--seeds 1-4, not --seeds 1-5" in result.stderr
     assert len(rows(str(db))) == 4
+    # another GAME (an argument, not an option; the parameters it derives, such as the seats, not listed)
+    games = tmp_path / "games.sqlite"
+    assert run("study", "match", "colorclaim", "--size", "3x3", "--a", "random", "--b", "random", "--games", 2,
+               "--db", games, "--workers", 1).exit_code == 0
+    result = run("study", "match", "claimit", "--a", "random", "--b", "random", "--games", 2, "--db", games)
+    assert result.exit_code == 2 and "holds a match study of colorclaim, not claimit: give the same game" in \
+        result.stderr and "--players" not in result.stderr and "--game" not in result.stderr, result.stderr
     # not a study
     other = tmp_path / "other.sqlite"
     with sqlite3.connect(other) as conn:
