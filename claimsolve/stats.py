@@ -32,3 +32,11 @@ def elo(score):
     if score >= 1.0 - 1e-9:
         return math.inf
     return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def signed(value, digits):
+    """`value` with its sign to `digits` decimals, never "-0.000": a
+    difference that rounds to nothing reads +0.000 (an edge of -0.00004
+    is no edge against the first player)."""
+    text = f"{value:+.{digits}f}"
+    return f"{0:+.{digits}f}" if float(text) == 0 else text

@@ -5,6 +5,7 @@ import math
 from . import svg as S
 from .boards import PAGE, _wrap
 from .style import CHARTS
+from ..stats import signed
 from .claimit import sureness
 
 WIN = CHARTS["win"]           # win-chance bars
@@ -115,7 +116,7 @@ def odds_svg(odds):
     if odds.margin is None:
         advice = f"Recommendation: {odds.recommendation} (the only choice)."
     else:
-        advice = (f"Recommendation: {odds.recommendation}: win chance {100 * odds.margin:+.1f} points over "
+        advice = (f"Recommendation: {odds.recommendation}: win chance {signed(100 * odds.margin, 1)} points over "
                   f"'{odds.alternative}', {sureness(odds.confidence)}.")
     out.append(S.text(20, y, advice, size=13, weight="bold", fill=S.BEST))
     out.append(S.text(20, y + 20, f"Monte Carlo: {odds.samples:,} play-outs per row (seed {odds.seed}); every "

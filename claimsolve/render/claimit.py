@@ -9,6 +9,7 @@ from ..claimit import rules
 from ..claimit.plans import PLACEMENT_POLICY, REST_OF_GAME
 from ..claimit.position import parse_move
 from ..claimit.rules import SIZE
+from ..stats import signed
 from . import svg as S
 from .style import CLAIMIT
 from .svg import escape
@@ -190,7 +191,7 @@ def render_odds(result, color=False):
     elif result.margin is None:
         lines.append(f"{check}: {bold(result.recommendation)} (the only choice).")
     else:
-        lines.append(f"{check}: {bold(result.recommendation)}: win chance {100 * result.margin:+.1f} points "
+        lines.append(f"{check}: {bold(result.recommendation)}: win chance {signed(100 * result.margin, 1)} points "
                      f"over '{result.alternative}', {sureness(result.confidence)}.")
     for objective in ("secured", "held"):
         entry = result.turn_optimum[objective]

@@ -20,6 +20,7 @@ from ..errors import ClaimsolveError
 from ..match import DuplicateDice, _player_seed, check_duplicate, game_result, play_game, starting_positions
 from ..player_kinds import make_player
 from ..records import MAX_REASON
+from ..stats import signed
 from . import schema, stats
 
 MAX_TASKS = 10_000_000          # tasks in one study
@@ -395,7 +396,7 @@ class SolveStudy(StudyKind):
                 p = summary["first_player"][word]
                 lines.append(f"  {label:6} {p['count']:6}  {100 * p['share']:5.1f}%   "
                              f"95% {100 * p['ci95'][0]:5.1f}% to {100 * p['ci95'][1]:5.1f}%")
-            lines.append(f"  mean margin {summary['mean_value']:+.3f}")
+            lines.append(f"  mean margin {signed(summary['mean_value'], 3)}")
             lines.append("Margins:")
             width = max(summary["values"].values())
             for value, count in summary["values"].items():
@@ -587,7 +588,8 @@ class MatchStudy(KeepsAdjudications, StudyKind):
                                   for seat, p in summary["by_seat"].items()))
         first = summary["first_mover"]
         lines.append(f"The first to move scores {first['mean']:.3f}, 95% {first['ci95'][0]:.3f} to "
-                     f"{first['ci95'][1]:.3f}: edge {first['edge']:+.3f} over the fair {summary['expected_share']:.3f}")
+                     f"{first['ci95'][1]:.3f}: edge {signed(first['edge'], 3)} "
+                     f"over the fair {summary['expected_share']:.3f}")
         if "sprt" in summary:
             s = summary["sprt"]
             verdict = {"H1": f"H1 accepted: A is better by about {s['elo1']:g} Elo or more",
@@ -864,7 +866,7 @@ class PoliciesStudy(KeepsAdjudications, StudyKind):
 def _seats_line(summary):
     first = summary["first_mover"]
     return ("Points by seat: " + "   ".join(f"{seat}: {p['mean']:.3f}" for seat, p in summary["by_seat"].items())
-            + f"   (the first to move: edge {first['edge']:+.3f})")
+            + f"   (the first to move: edge {signed(first['edge'], 3)})")
 
 
 # -- ladder ----------------------------------------------------------------------------------

@@ -388,6 +388,18 @@ def test_sprt_accepts_h1_for_the_clearly_stronger_and_h0_for_the_weaker(tmp_path
     assert outcome["decision"]["decision"] == "H0"
 
 
+def test_a_signed_figure_that_rounds_to_nothing_reads_plus_zero():
+    """A ladder's report said "(the first to move: edge -0.000)"."""
+    from claimsolve.stats import signed
+    from claimsolve.study.kinds import _seats_line
+
+    assert [signed(v, 3) for v in (-0.00004, -0.0004, -0.0, 0.0123, -0.0123)] == \
+        ["+0.000", "+0.000", "+0.000", "+0.012", "-0.012"]
+    line = _seats_line({"by_seat": {"1": {"mean": 0.49996}, "2": {"mean": 0.50004}},
+                        "first_mover": {"edge": -0.00004}})
+    assert line.endswith("(the first to move: edge +0.000)")
+
+
 def test_sprt_statistics():
     lower, upper = stats.sprt_bounds(0.05, 0.05)
     assert lower == pytest.approx(-2.944, abs=1e-3) and upper == pytest.approx(2.944, abs=1e-3)
