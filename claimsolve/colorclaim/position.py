@@ -12,21 +12,45 @@ from .rules import COLOURS, SIZES, DIRECTIONS, Move, Pyramid, State
 
 KEYS = ("game", "board", "to_move", "claims", "shield")
 MAX_SPACES = 64
-MAX_COLUMNS = 26             # columns are named a..z
 MAX_OF_A_KIND = 2            # two Rainbow stashes: 2 pyramids of each colour and size
 FULL_SET = tuple(Pyramid(c, s) for c in COLOURS for s in SIZES for _ in range(MAX_OF_A_KIND))
 DEFAULT_SIZE = (6, 5)
 MAX_NEW_SPACES = len(FULL_SET)   # 30
 
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "K": "black"}
-_MOVE = re.compile(r"([a-z])([0-9]{1,3})([-x])([a-z])([0-9]{1,3})")     # ASCII digits only (not `١`)
+# a point: its column's letters (column_name) and row number, ASCII digits only (not `١`)
+POINT = r"([a-z]{1,2})([0-9]{1,3})"
+_MOVE = re.compile(POINT + r"([-x])" + POINT)
 
 
 # --- notation ----------------------------------------------------------
 
+def column_name(column):
+    """The letters of the column `column` (0 the leftmost), as spreadsheets
+    name theirs: a..z, then aa..az, ba, ... (26 is aa, 52 ba, 63 bl)."""
+    if column < 0:
+        raise ValueError(f"column {column}: columns count from 0")
+    name = ""
+    column += 1
+    while column:
+        column, letter = divmod(column - 1, 26)
+        name = chr(ord("a") + letter) + name
+    return name
+
+
+def column_index(letters):
+    """The column (0 the leftmost) that `letters` (column_name's) names."""
+    if not letters or not all("a" <= letter <= "z" for letter in letters):
+        raise ValueError(f"{letters!r}: a column is named by letters a..z")
+    column = 0
+    for letter in letters:
+        column = column * 26 + ord(letter) - ord("a") + 1
+    return column - 1
+
+
 def point_name(point):
     column, row = point
-    return f"{chr(ord('a') + column)}{row + 1}"
+    return f"{column_name(column)}{row + 1}"
 
 
 def move_name(move):
@@ -84,8 +108,6 @@ def _parse_board(board):
     height, width = len(rows), len(rows[0])
     if width * height > MAX_SPACES:
         raise PositionError("board", f"{width}x{height} is {width * height} spaces, at most {MAX_SPACES}")
-    if width > MAX_COLUMNS:
-        raise PositionError("board", f"{width} columns, at most {MAX_COLUMNS} (named a..z)")
     grid = []
     for index, tokens in enumerate(rows):
         row_number = height - index          # the first string is the top row
@@ -266,11 +288,11 @@ class ColorClaimPosition(Position):
                 raise MoveError(move, f"cannot claim: {problem}")
         return Move(source, target, claim)
 
-    def _point(self, move, letter, number):
-        column, row = ord(letter) - ord("a"), int(number) - 1
+    def _point(self, move, letters, number):
+        column, row = column_index(letters), int(number) - 1
         if not (0 <= column < self.width and 0 <= row < self.height):
             last = point_name((self.width - 1, self.height - 1))
-            raise MoveError(move, f"{letter}{number} is off the board (a1..{last})")
+            raise MoveError(move, f"{letters}{number} is off the board (a1..{last})")
         return (column, row)
 
     def play(self, move, rng=None):

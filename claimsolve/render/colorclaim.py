@@ -9,6 +9,7 @@ player owns are marked after the token: `'` for player 1, `"` for player 2.
 """
 import re
 
+from ..colorclaim.position import POINT, column_index, column_name
 from ..colorclaim.rules import owner, stack_value
 from . import svg as S
 from .style import COLORCLAIM
@@ -53,7 +54,7 @@ def render_text(position, color=False):
                 text = _paint(text, stack[-1].colour, mark != " ")
             parts.append(text + mark + pad)
         lines.append(f"{row_index + 1:>{label}}  " + "".join(parts).rstrip())
-    letters = "".join(chr(ord("a") + c).ljust(width) for c in range(position.width))
+    letters = "".join(column_name(c).ljust(width) for c in range(position.width))
     lines.append(" " * (label + 2) + letters.rstrip())
     lines.append("A stack is named by its top pyramid (colour, size 1-3), :N its height where above 1; "
                  "' or \" marks the owner, player 1 or 2.")
@@ -117,7 +118,7 @@ def layout(position, where="svg"):
         "columns": [left + column * cell for column in range(position.width)],
         "rows": [margin + row * cell for row in range(position.height)],
         "column_labels": [{"x": left + column * cell + cell / 2, "y": margin + board_h + 18,
-                           "text": chr(ord("a") + column)} for column in range(position.width)],
+                           "text": column_name(column)} for column in range(position.width)],
         "row_labels": [{"x": left - margin / 2, "y": margin + row * cell + cell / 2 + 5,
                         "text": str(position.height - row)} for row in range(position.height)],
         "legend": {"key": margin, "text": margin + 18,
@@ -194,7 +195,7 @@ def board(position, moves=()):
     return canvas, Geometry(position, placed)
 
 
-_MOVE = re.compile(r"\s*([a-z])([0-9]+)\s*([-x])\s*([a-z])([0-9]+)\s*")
+_MOVE = re.compile(r"\s*" + POINT + r"\s*([-x])\s*" + POINT + r"\s*")
 
 
 def move_marks(position, geometry, move, colour, width, opacity):
@@ -203,8 +204,8 @@ def move_marks(position, geometry, move, colour, width, opacity):
     found = _MOVE.fullmatch(move.lower())
     if found is None:
         raise ValueError(f"not a Color Claim move: {move!r}")
-    source = geometry.centre(ord(found.group(1)) - ord("a"), int(found.group(2)) - 1)
-    target = geometry.centre(ord(found.group(4)) - ord("a"), int(found.group(5)) - 1)
+    source = geometry.centre(column_index(found.group(1)), int(found.group(2)) - 1)
+    target = geometry.centre(column_index(found.group(4)), int(found.group(5)) - 1)
     out = [S.arrow(S.shorten([source, target], geometry.cell * 0.12, geometry.cell * 0.22), colour, width,
                    opacity)]
     if found.group(3) == "x":                   # the claim: a ring around the stack claimed

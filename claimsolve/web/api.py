@@ -15,6 +15,7 @@ import claimsolve
 from .. import commands, limits, records
 from ..analysis import DEFAULT_TIME, ENGINES
 from ..catalog import all_games, game_of
+from ..colorclaim.position import column_name
 from ..descriptor import NEW_OPTIONS
 from ..errors import ClaimsolveError, MoveError, one_line
 from ..positions import dumps, from_dict, parse_json
@@ -202,7 +203,8 @@ def _pieces(data):
         for c, token in enumerate(row):
             if token in (".", "-"):
                 continue
-            name = f"{r + 1},{c + 1}" if data["game"] == "claimit" else f"{chr(97 + c)}{len(rows) - r}"
+            # Claim's columns are a..z; Color Claim's go on past z (aa, ab, ...)
+            name = f"{r + 1},{c + 1}" if data["game"] == "claimit" else f"{column_name(c)}{len(rows) - r}"
             out[name] = token
     return out
 

@@ -182,6 +182,22 @@ def test_check_reports_a_color_claim_stack_and_its_claim(client):
     assert stacked["claimed"] is None and "pyramid" not in stacked
 
 
+def test_check_names_color_claim_points_past_z(client):
+    """Columns past z are aa, ab, ... (seeds/colorclaim/RULES.md): the move's
+    stack and the pyramid claimed are found by those names."""
+    cells = ["."] * 28
+    cells[25:28] = ["G1", "R2", "Y3"]
+    wide = {"game": "colorclaim", "board": [" ".join(cells)]}
+    response = post(client, "check", {"position": wide, "moves": ["z1xaa1"]})
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert answer["report"].startswith("z1xaa1 claims R2 (red); G1 moves to aa1")
+    played = answer["played"]
+    assert (played["stack"], played["pyramid"], played["claimed"]) == ("G1", "R2", "aa1")
+    assert played["route"] == ["z1", "aa1"]
+    assert answer["position"]["board"] == [" ".join(["."] * 26 + ["G1", "Y3"])]
+
+
 def test_check_names_the_dice_of_a_roll_and_the_marker_placed(client):
     name = "claimit/mid-game-3p.json"
     answer = check(client, name, ["roll"], seed=11)

@@ -174,6 +174,46 @@ def test_color_claim_new_game_choice_and_illegal(page, shots):
     assert not console_errors(driver)
 
 
+def test_color_claim_columns_past_z_are_labelled_and_clicked(page, shots, tmp_path):
+    """A board of 28 columns: the columns past z are aa and ab, as in
+    spreadsheets (seeds/colorclaim/RULES.md), labelled under the board, and
+    a move across z and aa is clicked, described and played; a move from
+    column x is told from a claim (x1xw1 and x1-w1 are read by their points)."""
+    driver = page
+    cells = ["."] * 28
+    cells[22:24] = ["B1", "B2"]
+    cells[25:28] = ["G1", "R2", "Y3"]
+    path = tmp_path / "wide-28x1.json"
+    path.write_text(json.dumps({"game": "colorclaim", "board": [" ".join(cells)], "to_move": 1,
+                                "claims": [None, None], "shield": None}, indent=2) + "\n")
+    load_position(driver, path)
+    labels = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#board text'), t => t.textContent)")
+    assert {"y", "z", "aa", "ab"} <= set(labels)
+    assert "{" not in "".join(labels) and "NaN" not in "".join(labels)
+    assert {"z1", "aa1", "ab1"} <= {p.get_attribute("data-point") for p in
+                                    driver.find_elements(By.CSS_SELECTOR, "#board [data-point]")}
+    assert legal(driver)
+    click_point(driver, "x1")
+    click_point(driver, "w1")
+    choices = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions button.move"), "the choice of move")
+    assert {c.get_attribute("data-move"): c.text for c in choices} == {
+        "x1-w1": "x1-w1 (stack, no claim)", "x1xw1": "x1xw1 (stack and claim blue)"}
+    next(b for b in driver.find_elements(By.CSS_SELECTOR, "#actions button") if b.text == "clear").click()
+    wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#actions button.move"), "the clicks cleared")
+    click_point(driver, "z1")
+    click_point(driver, "aa1")
+    choices = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions button.move"), "the choice of move")
+    assert {c.get_attribute("data-move"): c.text for c in choices} == {
+        "z1-aa1": "z1-aa1 (stack, no claim)", "z1xaa1": "z1xaa1 (stack and claim red)"}
+    driver.save_screenshot(str(shots / "colorclaim-wide-choice.png"))
+    next(c for c in choices if c.get_attribute("data-move") == "z1xaa1").click()
+    wait(driver, lambda d: current_move(d) == "z1xaa1", "the claim across z and aa played")
+    assert "aa1: G1" in piece_titles(driver)
+    driver.save_screenshot(str(shots / "colorclaim-wide-after.png"))
+    assert not console_errors(driver)
+
+
 def test_claim_it_roll_place_odds(page, shots):
     driver = page
     new_game(driver, "claimit", players=2)

@@ -15,6 +15,28 @@ const NAMES = { R: "red", Y: "yellow", G: "green", B: "blue", K: "black" };
 const OWNER = S.owner;
 const CELL = S.cell;
 
+// a column's letters, as spreadsheets name theirs (claimsolve/colorclaim/position.py's
+// column_name and column_index): 0 is a, 25 z, then aa..az, ba, ... (63 bl)
+export function columnName(c) {
+  let name = "";
+  for (let n = c + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(97 + (n - 1) % 26) + name;
+  return name;
+}
+
+export function columnIndex(letters) {
+  let c = 0;
+  for (const letter of letters) c = c * 26 + letter.charCodeAt(0) - 96;
+  return c - 1;
+}
+
+// a move's two points and whether it claims: {from, to, claim}, null for no move.  Read by
+// the points' shape, letters then digits, not by splitting at "x": a column may be x or ax
+// (x1xw1, ax1-ay1)
+export function parseMove(move) {
+  const found = /^([a-z]+[0-9]+)([-x])([a-z]+[0-9]+)$/.exec(move.trim().toLowerCase());
+  return found ? { from: found[1], to: found[3], claim: found[2] === "x" } : null;
+}
+
 function grid(position) {
   const rows = position.board.map((row) => row.trim().split(/\s+/));
   return { rows, height: rows.length, width: rows[0].length };
@@ -39,7 +61,7 @@ export function layout(position, served) {
   const points = new Map();
   for (let r = 0; r < g.height; r++) {
     for (let c = 0; c < g.width; c++) {
-      points.set(`${String.fromCharCode(97 + c)}${g.height - r}`,
+      points.set(`${columnName(c)}${g.height - r}`,
         { x: served.columns[c] + CELL / 2, y: served.rows[r] + CELL / 2, r, c });
     }
   }
@@ -104,26 +126,28 @@ export function status() {
 }
 
 export function tokens(move) {
-  const [a, b] = move.toLowerCase().split(/[-x]/);
-  return { tokens: [a, b], ordered: true };
+  const m = parseMove(move);
+  return { tokens: m ? [m.from, m.to] : [move], ordered: true };
 }
 
 export function describe(move, position) {
-  if (!move.includes("x")) return "stack, no claim";
-  const target = move.split("x")[1].toLowerCase();
+  const m = parseMove(move);
+  if (!m || !m.claim) return "stack, no claim";
+  const target = m.to;
   const g = grid(position);
-  const row = g.rows[g.height - Number(target.slice(1))];
-  const token = row ? row[target.charCodeAt(0) - 97] : undefined;
+  const [, letters, number] = target.match(/^([a-z]+)([0-9]+)$/) || [];
+  const row = letters ? g.rows[g.height - Number(number)] : undefined;
+  const token = row ? row[columnIndex(letters)] : undefined;
   const stack = token ? stackOf(token) : null;
   return stack ? `stack and claim ${NAMES[stack[stack.length - 1].colour]}` : "stack and claim";
 }
 
 export function shapes(move, position, L) {
-  const [a, b] = move.toLowerCase().split(/[-x]/);
-  const from = L.points.get(a), to = L.points.get(b);
+  const m = parseMove(move);
+  const from = m && L.points.get(m.from), to = m && L.points.get(m.to);
   if (!from || !to) return [];
   const out = [{ kind: "arrow", from, to }];
-  if (move.includes("x")) out.push({ kind: "ring", at: to });
+  if (m.claim) out.push({ kind: "ring", at: to });
   return out;
 }
 
