@@ -18,7 +18,7 @@ options (claimsolve.limits): a bad value is a ClaimsolveError naming it.
 from . import limits
 from .analysis import ENGINES, analyze as _analyze
 from .catalog import game_of, get_game, ids_where
-from .errors import ClaimsolveError, MoveError, PositionError
+from .errors import ClaimsolveError, MoveError, OptionError, PositionError
 from .game import Position
 from .positions import dumps, from_dict, game_class, loads
 from .records import GameRecord, load_game, load_position as load
@@ -28,11 +28,15 @@ __version__ = "0.1.0"
 
 def new(game, players=None, size=None, seed=None, island=None, variant=None, brawl=None):
     """A starting position of `game` (an id of claimsolve.catalog); an option
-    the game does not take is a ClaimsolveError."""
+    the game does not take, or a bad value, is a ClaimsolveError naming the
+    parameter (`parameter 'size': ...`)."""
     descriptor = get_game(game)
     if seed is not None:
-        limits.seed(seed, "seed")
-    return descriptor.new(players=players, size=size, island=island, variant=variant, seed=seed, brawl=brawl)
+        limits.seed(seed, "parameter 'seed'")
+    try:
+        return descriptor.new(players=players, size=size, island=island, variant=variant, seed=seed, brawl=brawl)
+    except OptionError as exc:              # worded for the command line: `option '--size'`
+        raise exc.as_parameter() from None
 
 
 def _position(position):

@@ -8,7 +8,7 @@ descriptor loads nothing but the game's package.
 import importlib
 from dataclasses import dataclass, field
 
-from .errors import ClaimsolveError
+from .errors import OptionError
 
 # The options of `claimsolve new` and `match`, each with what a game that
 # does not take it lacks (for the refusal).
@@ -176,13 +176,13 @@ class GameDescriptor:
 
     def new(self, players=None, size=None, island=None, variant=None, seed=None, brawl=None):
         """A starting position from the options the game takes; an option it
-        does not take is a ClaimsolveError naming it.  The Position class's
+        does not take, or a bad value, is an OptionError naming it.  The Position class's
         `new` is given only the options the game takes."""
         given = {"players": players, "size": size, "island": island, "variant": variant, "seed": seed,
                  "brawl": brawl}
         for option, value in given.items():
             if value is not None and option not in self.options:
-                raise ClaimsolveError(f"option '--{option}': {self.id} {NEW_OPTIONS[option]}")
+                raise OptionError(option, f"{self.id} {NEW_OPTIONS[option]}")
         return self.position_class.new(**{option: value for option, value in given.items()
                                           if option in self.options})
 

@@ -42,19 +42,21 @@ except ImportError as exc:                      # pragma: no cover - the optiona
                       "pip install \"claimsolve[rl]\" (pettingzoo, gymnasium)") from exc
 
 from ._batch import CHANCE, IN_TURN, Single
-from .errors import ClaimsolveError
+from .errors import ClaimsolveError, OptionError
 from .positions import game_class
 
 RENDER_MODES = ["ansi"]
 
 
 def _start_position(game, position, options):
-    """(Position class, fixed start or None, `new` options without seed)."""
+    """(Position class, fixed start or None, `new` options without seed).
+    A bad option is refused naming the parameter as the caller wrote it
+    (`parameter 'size': ...`, where `new` says `option '--size'`)."""
     cls = game_class(game)
     known = [name for name in inspect.signature(cls.new).parameters if name != "cls"]
     unknown = sorted(set(options) - set(known))
     if unknown:
-        raise ClaimsolveError(f"option '{unknown[0]}': not an option of {game}'s `new` ({', '.join(known)})")
+        raise ClaimsolveError(f"parameter '{unknown[0]}': not an option of {game}'s `new` ({', '.join(known)})")
     if position is not None:
         if options:
             raise ClaimsolveError("give a position or `new` options, not both")
@@ -65,9 +67,17 @@ def _start_position(game, position, options):
         return cls, position, {}
     new_options = {k: v for k, v in options.items() if k != "seed"}
     if options.get("seed") is not None:
-        return cls, cls.new(**options), new_options
-    cls.new(**new_options)                      # refuses bad options at once
+        return cls, _new(cls, options), new_options
+    _new(cls, new_options)                      # refuses bad options at once
     return cls, None, new_options
+
+
+def _new(cls, options):
+    """cls.new(**options), a refused option named as the caller wrote it."""
+    try:
+        return cls.new(**options)
+    except OptionError as exc:
+        raise exc.as_parameter() from None
 
 
 def _same_shape(old, new):

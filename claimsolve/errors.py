@@ -51,6 +51,28 @@ class MoveError(ClaimsolveError):
 
 
 
+class OptionError(ClaimsolveError):
+    """An option of a game's setup refused by its `new` (players, size,
+    island, variant, seed, brawl): `option` is the keyword, `problem` what
+    is wrong.  It reads as the command line names the option (`option
+    '--size': ...`); a Python entry point whose caller wrote the value
+    under another name re-raises it with `as_parameter`."""
+
+    def __init__(self, option, problem, source=None):
+        self.option = option
+        self.problem = problem
+        super().__init__(f"option '--{option}': {problem}", source)
+
+    def as_parameter(self, *names):
+        """The same refusal naming the Python parameter(s) `names` the caller
+        gave (default: the keyword itself): `parameter 'size': ...`,
+        `parameters 'width' and 'height': ...`."""
+        names = names or (self.option,)
+        label = (f"parameter '{names[0]}'" if len(names) == 1 else
+                 "parameters " + " and ".join(f"'{name}'" for name in names))
+        return ClaimsolveError(f"{label}: {self.problem}", self.source)
+
+
 class PlayerError(ClaimsolveError):
     """A player spec the game cannot play or that is malformed: the message
     names the spec as written (`player 'mcts:c=x': ...`)."""

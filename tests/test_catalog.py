@@ -303,6 +303,20 @@ def test_options_a_game_does_not_take_are_refused(args, message):
     assert result.stderr == f"claimsolve: {message}\n"
 
 
+@pytest.mark.parametrize("options, message", [
+    ({"game": "claimit", "size": "6x6"}, "parameter 'size': claimit has no board sizes"),
+    ({"game": "claimit", "players": 6}, "parameter 'players': 6: Claim It! has 2 to 5 players"),
+    ({"game": "colorclaim", "size": "0x5"}, "parameter 'size': 0x5: need 2 <= W, H and W*H <= 30 (the 30 pyramids)"),
+    ({"game": "colorclaim", "seed": -1}, "parameter 'seed': must be a whole number from 0 to 9223372036854775807, "
+                                         "not -1"),
+])
+def test_python_new_names_the_parameters(options, message):
+    # the same checks as `claimsolve new`, which names them `option '--size'`
+    with pytest.raises(ClaimsolveError) as caught:
+        claimsolve.new(**options)
+    assert str(caught.value) == message
+
+
 def test_new_without_seed_draws_one_only_for_games_with_a_random_setup():
     assert run("new", "claimit").exit_code == 0
     first, second = run("new", "colorclaim", "--size", "3x3").stdout, run("new", "colorclaim", "--size", "3x3").stdout

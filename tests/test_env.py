@@ -97,9 +97,9 @@ def test_new_options_and_positions():
 
 
 def test_what_it_refuses():
-    with pytest.raises(ClaimsolveError, match="option 'colour': not an option of colorclaim's `new`"):
+    with pytest.raises(ClaimsolveError, match="parameter 'colour': not an option of colorclaim's `new`"):
         make_env("colorclaim", colour="red")
-    with pytest.raises(ClaimsolveError, match="'--size'"):
+    with pytest.raises(ClaimsolveError, match="parameter 'size'"):
         make_env("colorclaim", size="9x9")
     with pytest.raises(ClaimsolveError, match="render_mode 'rgb_array'"):
         make_env("colorclaim", render_mode="rgb_array")
@@ -117,6 +117,22 @@ def test_what_it_refuses():
     illegal = int(numpy.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
     with pytest.raises(ValueError, match=f"action {illegal} is not legal here"):
         env.step(illegal)
+
+
+@pytest.mark.parametrize("maker", [make_env, make_single_env])
+@pytest.mark.parametrize("game,options,message", [
+    ("claimit", {"size": "4x4"}, "parameter 'size': the Claim It! board is always 6x6"),
+    ("claimit", {"players": 6}, "parameter 'players': 6: Claim It! has 2 to 5 players"),
+    ("colorclaim", {"size": "9x9"}, "parameter 'size': 9x9: need 2 <= W, H and W*H <= 30 (the 30 pyramids)"),
+    ("colorclaim", {"size": "6x5", "seed": 1.5}, "parameter 'seed': 1.5: must be a whole number"),
+    ("claim", {"island": "atlantis"},
+     "parameter 'island': 'atlantis': unknown (standard, random, standard-2, standard-3, standard-4)"),
+])
+def test_a_bad_option_is_named_as_the_caller_wrote_it(maker, game, options, message):
+    # `new` checks the options for the command line too, which names them `option '--size'`
+    with pytest.raises(ClaimsolveError) as caught:
+        maker(game, **options)
+    assert str(caught.value) == message
 
 
 def test_gymnasium_one_seat_against_a_player_spec():

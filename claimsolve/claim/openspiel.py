@@ -65,7 +65,7 @@ import collections
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from ..errors import ClaimsolveError, MoveError
+from ..errors import ClaimsolveError, MoveError, OptionError
 from ..interop.spiel_common import (JsonObserver, PositionNode, compact_json, position_from_param,
                                     position_param, wants_observation)
 from . import rules
@@ -406,8 +406,8 @@ def start_position(params):
         if start == "play":
             return random_play_start(seed, players=players, island=island, variant=variant, brawl=brawl)
         return ClaimPosition.new(players=players, island=island, variant=variant, seed=seed, brawl=brawl)
-    except ClaimsolveError as exc:
-        raise _bad("island", exc.message) from None
+    except OptionError as exc:              # `new` names its option as the command line does (--island)
+        raise exc.as_parameter() from None
 
 
 class ClaimGame(pyspiel.Game):

@@ -11,7 +11,7 @@ c3-e5 e5-e7 T@f6` (play), `pass`.
 import random
 
 from .. import limits
-from ..errors import ClaimsolveError, PositionError
+from ..errors import OptionError, PositionError
 from ..game import Position
 from . import notation, rules
 from .describe import describe as describe_move
@@ -309,20 +309,19 @@ class ClaimPosition(Position):
         "even" (None: the default) or "cap"."""
         variant = "standard" if variant is None else variant
         if not isinstance(variant, str) or variant not in VARIANTS:
-            raise ClaimsolveError(f"option '--variant': {limits.quoted(variant)}: Claim variants are "
-                                  f"{', '.join(VARIANTS)}")
+            raise OptionError("variant", f"{limits.quoted(variant)}: Claim variants are {', '.join(VARIANTS)}")
         if players is None:
             players = 2
         if not _is_int(players) or not 2 <= players <= 4:
-            raise ClaimsolveError(f"option '--players': {limits.quoted(players)}: Claim is played by 2, 3 or 4")
+            raise OptionError("players", f"{limits.quoted(players)}: Claim is played by 2, 3 or 4")
         if variant == "battle-for-two" and players != 2:
-            raise ClaimsolveError(f"option '--players': {players}: battle-for-two is a game for 2 players")
+            raise OptionError("players", f"{players}: battle-for-two is a game for 2 players")
         if size is not None:
-            raise ClaimsolveError("option '--size': Claim islands are chosen with --island")
+            raise OptionError("size", "Claim has no board sizes: its islands are chosen by island")
         if brawl is not None and brawl not in BRAWLS:
-            raise ClaimsolveError(f"option '--brawl': {limits.quoted(brawl)}: must be one of {', '.join(BRAWLS)}")
+            raise OptionError("brawl", f"{limits.quoted(brawl)}: must be one of {', '.join(BRAWLS)}")
         if seed is not None and not _is_int(seed):     # any whole number seeds Python's random
-            raise ClaimsolveError(f"option '--seed': {limits.quoted(seed)}: must be a whole number")
+            raise OptionError("seed", f"{limits.quoted(seed)}: must be a whole number")
         if isinstance(island, Island):
             chosen = island
         elif island is None or island == "standard":
@@ -334,12 +333,11 @@ class ClaimPosition(Position):
         elif isinstance(island, str) and island in ISLANDS:
             chosen = ISLANDS[island]
         else:
-            raise ClaimsolveError(f"option '--island': {limits.quoted(island)}: unknown "
-                                  f"(standard, random, {', '.join(ISLANDS)})")
+            raise OptionError("island", f"{limits.quoted(island)}: unknown (standard, random, {', '.join(ISLANDS)})")
         colours = 4 if variant == "battle-for-two" else players
         if len(chosen.points) < colours * VIKINGS_PER_COLOUR:
-            raise ClaimsolveError(f"option '--island': {limits.quoted(island)} has {len(chosen.points)} points: "
-                                  f"too few for {colours * VIKINGS_PER_COLOUR} Vikings")
+            raise OptionError("island", f"{limits.quoted(island)} has {len(chosen.points)} points: "
+                                        f"too few for {colours * VIKINGS_PER_COLOUR} Vikings")
         state = State(island=chosen, players=players, variant=variant, board=(None,) * len(chosen.letters),
                       phase="settle", first_player=1, to_move=1,
                       rules=Rules() if brawl is None else Rules(brawl=brawl), streak=(None,) * players,

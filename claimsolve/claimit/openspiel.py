@@ -21,7 +21,7 @@ import itertools
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from ..errors import ClaimsolveError, MoveError
+from ..errors import ClaimsolveError, MoveError, OptionError
 from ..interop.spiel_common import (JsonObserver, Node, compact_json, position_from_param,
                                     position_param, wants_observation)
 from .position import ClaimItPosition
@@ -96,7 +96,10 @@ class ClaimItGame(pyspiel.Game):
         if params["position"]:
             start = position_from_param(params["position"], ClaimItPosition.game)
         else:
-            start = ClaimItPosition.new(players=params["players"])
+            try:
+                start = ClaimItPosition.new(players=params["players"])
+            except OptionError as exc:      # `new` names its option as the command line does (--players)
+                raise exc.as_parameter() from None
             if params["release_white"]:
                 data = start.to_json()
                 data["variant"] = {"release_white": True}

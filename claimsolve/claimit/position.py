@@ -10,7 +10,7 @@ import functools
 import random
 
 from .. import limits
-from ..errors import ClaimsolveError, MoveError, PositionError
+from ..errors import MoveError, OptionError, PositionError
 from ..game import MoveReport, Position
 from . import rules
 from .rules import SIZE
@@ -300,16 +300,15 @@ class ClaimItPosition(Position):
         """The empty board, player 1 to roll.  `variant`: None or "standard",
         or "release_white" (seeds/claimit/RULES.md, "Variant")."""
         if variant not in (None, "standard", "release_white"):
-            raise ClaimsolveError(f"option '--variant': {limits.quoted(variant)}: Claim It! variants are "
-                                  "standard, release_white")
+            raise OptionError("variant", f"{limits.quoted(variant)}: Claim It! variants are standard, release_white")
         if players is None:
             players = 2
         if not _is_int(players) or not 2 <= players <= 5:
-            raise ClaimsolveError("option '--players': Claim It! has 2 to 5 players")
+            raise OptionError("players", f"{limits.quoted(players)}: Claim It! has 2 to 5 players")
         if size is not None and str(size).lower() != "6x6":
-            raise ClaimsolveError("option '--size': the Claim It! board is always 6x6")
+            raise OptionError("size", "the Claim It! board is always 6x6")
         if island is not None:
-            raise ClaimsolveError("option '--island': islands belong to Claim, not Claim It!")
+            raise OptionError("island", "islands belong to Claim, not Claim It!")
         return cls(players, rules.empty_board(), release_white=variant == "release_white")
 
     def _replace(self, **changes):

@@ -21,10 +21,10 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from ..errors import ClaimsolveError, MoveError
+from ..errors import ClaimsolveError, MoveError, OptionError
 from ..interop.spiel_common import (JsonObserver, Node, compact_json, position_from_param,
                                     position_param, wants_observation)
-from .position import ColorClaimPosition, point_name
+from .position import MIN_SIDE, ColorClaimPosition, point_name
 from .rules import COLOURS, DIRECTIONS
 
 SHORT_NAME = "python_claimsolve_colorclaim"
@@ -141,6 +141,17 @@ _GAME_TYPE = pyspiel.GameType(
     parameter_specification=_DEFAULTS)
 
 
+def _as_parameters(exc, params):
+    """A refusal of `new`'s option in this game's parameters: the size WxH
+    is `width` and `height`, named where one is below the least side (both
+    where their product is too large)."""
+    if exc.option != "size":
+        return exc.as_parameter()
+    short = [name for name in ("width", "height")
+             if not (isinstance(params[name], int) and params[name] >= MIN_SIDE)]
+    return exc.as_parameter(*(short or ("width", "height")))
+
+
 class ColorClaimGame(pyspiel.Game):
     """Color Claim from one start position (see the module docstring)."""
 
@@ -152,8 +163,10 @@ class ColorClaimGame(pyspiel.Game):
         if params["position"]:
             start = position_from_param(params["position"], ColorClaimPosition.game)
         else:
-            size = f"{params['width']}x{params['height']}"
-            start = ColorClaimPosition.new(size=size, seed=params["seed"])
+            try:
+                start = ColorClaimPosition.new(size=(params["width"], params["height"]), seed=params["seed"])
+            except OptionError as exc:      # `new` names its option as the command line does (--size)
+                raise _as_parameters(exc, params) from None
         self.start = start
         self.margin_returns = params["returns"] == "margin"
         self.codec = colorclaim_actions(start.width, start.height)

@@ -5,7 +5,7 @@ import re
 from collections import Counter
 
 from .. import limits
-from ..errors import ClaimsolveError, MoveError, PositionError
+from ..errors import MoveError, OptionError, PositionError
 from ..game import MoveReport, Position
 from . import rules
 from .rules import COLOURS, SIZES, DIRECTIONS, Move, Pyramid, State
@@ -16,6 +16,7 @@ MAX_OF_A_KIND = 2            # two Rainbow stashes: 2 pyramids of each colour an
 FULL_SET = tuple(Pyramid(c, s) for c in COLOURS for s in SIZES for _ in range(MAX_OF_A_KIND))
 DEFAULT_SIZE = (6, 5)
 MAX_NEW_SPACES = len(FULL_SET)   # 30
+MIN_SIDE = 2                     # a new board is at least 2 x 2
 
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "K": "black"}
 # a point: its column's letters (column_name) and row number, ASCII digits only (not `١`)
@@ -248,11 +249,11 @@ class ColorClaimPosition(Position):
         random.Random(seed), placed a1, b1, ..., then row 2, ...; 2 <= W, H,
         W*H <= 30, default 6x5.  seed None draws a fresh one."""
         if players is not None and players != 2:
-            raise ClaimsolveError(f"option '--players': {limits.quoted(players)}: Color Claim is a game for 2 players")
+            raise OptionError("players", f"{limits.quoted(players)}: Color Claim is a game for 2 players")
         if island is not None:
-            raise ClaimsolveError("option '--island': only Claim (1983) has islands")
+            raise OptionError("island", "only Claim (1983) has islands")
         if seed is not None and not _is_int(seed):     # any whole number seeds Python's random
-            raise ClaimsolveError(f"option '--seed': {limits.quoted(seed)}: must be a whole number")
+            raise OptionError("seed", f"{limits.quoted(seed)}: must be a whole number")
         width, height = _parse_size(size)
         rng = random.Random(seed)
         drawn = rng.sample(FULL_SET, width * height)
@@ -428,15 +429,14 @@ def _parse_size(size):
         # ASCII digits only (`６x５` is refused), and few of them
         found = re.fullmatch(r" *([0-9]{1,3}) *[xX] *([0-9]{1,3}) *", size)
         if not found:
-            raise ClaimsolveError(f"option '--size': {limits.quoted(size)}: write WxH in digits, like 6x5")
+            raise OptionError("size", f"{limits.quoted(size)}: write WxH in digits, like 6x5")
         width, height = int(found.group(1)), int(found.group(2))
     elif isinstance(size, (tuple, list)) and len(size) == 2 and all(map(_is_int, size)):
         width, height = size
     else:
-        raise ClaimsolveError(f"option '--size': {limits.quoted(size)}: write WxH, like 6x5, "
-                              "or a pair of whole numbers")
-    if width < 2 or height < 2 or width * height > MAX_NEW_SPACES:
-        raise ClaimsolveError(f"option '--size': {f'{width}x{height}' if max(abs(width), abs(height)) < 1000 else limits.quoted(size)}"
-                              f": need 2 <= W, H and W*H <= {MAX_NEW_SPACES} (the 30 pyramids)")
+        raise OptionError("size", f"{limits.quoted(size)}: write WxH, like 6x5, or a pair of whole numbers")
+    if width < MIN_SIDE or height < MIN_SIDE or width * height > MAX_NEW_SPACES:
+        raise OptionError("size", f"{f'{width}x{height}' if max(abs(width), abs(height)) < 1000 else limits.quoted(size)}"
+                                  f": need {MIN_SIDE} <= W, H and W*H <= {MAX_NEW_SPACES} (the 30 pyramids)")
     return width, height
 

@@ -342,7 +342,7 @@ def test_brawl_rule_is_read_written_and_chosen_by_new():
 
 
 @pytest.mark.parametrize("options, words", [
-    ({"size": "6x5"}, "Claim islands are chosen with --island"),
+    ({"size": "6x5"}, "option '--size': Claim has no board sizes: its islands are chosen by island"),
     ({"players": 5}, "2, 3 or 4"),
     ({"players": 3, "variant": "battle-for-two"}, "2 players"),
     ({"variant": "giant"}, "variants"),
@@ -585,5 +585,5 @@ def test_claim_is_in_the_catalog():
     assert claimsolve.loads(text) == position
     rows = position.to_json()["territories"]
     assert f'\n    "{rows[0]}",\n    "{rows[1]}",' in text        # one row per line
-    with pytest.raises(ClaimsolveError, match="--size"):
+    with pytest.raises(ClaimsolveError, match="parameter 'size': claim has no board sizes"):
         claimsolve.new("claim", size="6x5")

@@ -717,6 +717,26 @@ def test_claim_bad_parameters_name_the_parameter(params, words):
     assert "\n" not in str(caught.value)
 
 
+@pytest.mark.parametrize("name,params,message", [
+    ("colorclaim", {"width": 0}, "parameter 'width': 0x5: need 2 <= W, H and W*H <= 30 (the 30 pyramids)"),
+    ("colorclaim", {"height": 1}, "parameter 'height': 6x1: need 2 <= W, H and W*H <= 30 (the 30 pyramids)"),
+    ("colorclaim", {"width": 7, "height": 7},
+     "parameters 'width' and 'height': 7x7: need 2 <= W, H and W*H <= 30 (the 30 pyramids)"),
+    ("colorclaim_engine", {"width": 0}, "parameter 'width': 0x5: need 2 <= W, H and W*H <= 30 (the 30 pyramids)"),
+    ("claimit", {"players": 6}, "parameter 'players': 6: Claim It! has 2 to 5 players"),
+    ("claimit_engine", {"players": 1}, "parameter 'players': 1: Claim It! has 2 to 5 players"),
+    ("claim", {"players": 4, "island": "standard-2"},
+     "parameter 'island': 'standard-2' has 66 points: too few for 72 Vikings"),
+])
+def test_bad_parameters_are_named_as_the_caller_wrote_them(name, params, message):
+    # the setups' checks are `new`'s, which the command line shares (there: option '--size');
+    # a game's parameters are named as OpenSpiel's caller gave them
+    import claimsolve.interop.engine_game  # noqa: F401 (registers the engine-backed games)
+    with pytest.raises(ClaimsolveError) as caught:
+        pyspiel.load_game(f"python_claimsolve_{name}", params)
+    assert str(caught.value) == message
+
+
 def test_claim_illegal_decisions_are_refused():
     position = random_play_start(1, players=2)
     state = cs_spiel.state_from_position(position)
