@@ -12,8 +12,11 @@ scalars, docs/tensors.md), "action_mask": int8 over the fixed action space,
 all 0 for a seat not to move}, as PettingZoo's classic games do.  An action
 is one engine decision (game.h), so a compound turn (Claim's settle) is
 several steps by the same agent; chance (Claim It!'s dice) is resolved
-inside `step`.  The rewards are 0 until the end, then each seat's return
-(game.h returns(): a win 1, a loss 0, a draw or shared win split).
+inside `step`.  An action is an int or a numpy integer in the action
+space; anything else (1.5, True, None for an agent to move) is a
+ValueError naming it, as an illegal action is.  The rewards are 0 until
+the end, then each seat's return (game.h returns(): a win 1, a loss 0, a
+draw or shared win split).
 
 The environment starts from `position` (any Position of the game) or, by
 default, from a setup `new` makes with `options` (players, size, island,
@@ -42,7 +45,7 @@ except ImportError as exc:                      # pragma: no cover - the optiona
                       "pip install \"claimsolve[rl]\" (pettingzoo, gymnasium)") from exc
 
 from ._batch import CHANCE, IN_TURN, Single
-from .errors import ClaimsolveError, OptionError
+from .errors import ClaimsolveError, OptionError, _short
 from .positions import game_class
 
 RENDER_MODES = ["ansi"]
@@ -78,6 +81,27 @@ def _new(cls, options):
         return cls.new(**options)
     except OptionError as exc:
         raise exc.as_parameter() from None
+
+
+def _checked_action(action, count):
+    """`action` as an int, when it is a whole number (an int, a numpy
+    integer or a 0-d numpy integer array: what PettingZoo's and the RL
+    libraries' policies give) from 0 to count - 1; else a ValueError naming
+    it and the range, as the engine names an action that is not legal there.
+    A bool is refused too: True is no action, but likely a flag passed by
+    mistake."""
+    if type(action) is not int:
+        if isinstance(action, numpy.ndarray) and action.shape == ():
+            action = action[()]
+        if isinstance(action, (bool, numpy.bool_)) or not isinstance(action, (int, numpy.integer)):
+            what = "a bool, not a whole number" if isinstance(action, (bool, numpy.bool_)) else "not a whole number"
+            dead = "; None is for an agent that is done, terminated or truncated" if action is None else ""
+            raise ValueError(f"action {_short(repr(action))} is {what} (actions: 0 to {count - 1}, an int or "
+                             f"a numpy integer{dead})")
+        action = int(action)
+    if not 0 <= action < count:
+        raise ValueError(f"action {_short(action)} is outside the action space (actions: 0 to {count - 1})")
+    return action
 
 
 def _same_shape(old, new):
@@ -167,7 +191,7 @@ class ClaimsolveAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        who = self._core.step(action)
+        who = self._core.step(_checked_action(action, self._core.num_actions))
         self._cumulative_rewards[agent] = 0.0
         if who >= 0:
             self.agent_selection = self.possible_agents[who]
@@ -314,7 +338,7 @@ class SingleSeatEnv(gymnasium.Env):
         return self._observation(), {}
 
     def step(self, action):
-        self._core.step(int(action))
+        self._core.step(_checked_action(action, self._core.num_actions))
         self._play_opponents()
         returns = self._core.returns()
         reward = 0.0 if returns is None else returns[self.seat - 1]

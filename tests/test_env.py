@@ -135,6 +135,49 @@ def test_a_bad_option_is_named_as_the_caller_wrote_it(maker, game, options, mess
     assert str(caught.value) == message
 
 
+@pytest.mark.parametrize("action, message", [
+    (1.5, "action 1.5 is not a whole number (actions: 0 to 95, an int or a numpy integer)"),
+    (numpy.float64(3.0), "action np.float64(3.0) is not a whole number"),
+    ("3", "action '3' is not a whole number"),
+    (None, "action None is not a whole number (actions: 0 to 95, an int or a numpy integer; "
+           "None is for an agent that is done, terminated or truncated)"),
+    (True, "action True is a bool, not a whole number"),
+    (numpy.bool_(True), "action np.True_ is a bool, not a whole number"),
+    (numpy.array([3]), "action array([3]) is not a whole number"),
+    (-1, "action -1 is outside the action space (actions: 0 to 95)"),
+    (10 ** 30, "action 1000000000000000000000000000000 is outside the action space"),
+])
+def test_an_action_that_is_no_whole_number_of_the_space_is_refused(action, message):
+    # once truncated (1.5 played action 1) or a TypeError from the engine (None)
+    env = make_env("colorclaim", size="4x3", seed=1)
+    single = make_single_env("colorclaim", size="4x3", seed=1)
+    for step in (env.step, single.step):
+        env.reset(seed=0)
+        single.reset(seed=0)
+        with pytest.raises(ValueError) as caught:
+            step(action)
+        assert str(caught.value).startswith(message)
+    assert env.agent_selection == "player_1"            # nothing played
+    legal = numpy.flatnonzero(env.observe("player_1")["action_mask"])
+    for whole in (numpy.int64(legal[0]), numpy.int32(legal[0]), numpy.uint8(legal[0]), numpy.array(legal[0])):
+        env.reset(seed=0)
+        env.step(whole)                                 # numpy integers, as PettingZoo and RL libraries give them
+        assert env.agent_selection == "player_2"
+    single.reset(seed=0)
+    assert single.step(numpy.int64(legal[0]))[0]["observation"].shape == (19 * 12 + 15,)
+
+
+def test_a_dead_agent_steps_with_none_only():
+    env = make_env("colorclaim", size="3x3", seed=1)
+    play_out(env, 0)                                    # steps None for each agent once it is done
+    env.reset(seed=0)
+    while not env.terminations[env.agent_selection]:
+        env.step(int(numpy.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    with pytest.raises(ValueError, match="the only valid action is None"):
+        env.step(0)                                     # PettingZoo's own refusal
+    env.step(None)
+
+
 def test_gymnasium_one_seat_against_a_player_spec():
     env = make_single_env("colorclaim", seat=2, opponents="alphabeta:depth=1", size="4x3", render_mode="ansi")
     rng = numpy.random.default_rng(1)
