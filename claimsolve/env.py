@@ -22,7 +22,9 @@ The environment starts from `position` (any Position of the game) or, by
 default, from a setup `new` makes with `options` (players, size, island,
 variant, seed... as the game's Position.new takes them): with a `seed` every reset
 starts from that one setup, without one every reset draws a new setup from
-the environment's seeded generator (`reset(seed=...)`).
+the environment's seeded generator (`reset(seed=...)`).  The spaces are
+fixed, so Claim's island="random" needs a seed (each random island has a
+size of its own): without one it is refused when the environment is made.
 
 The observation arrays are the environment's own, one per seat, overwritten
 when that seat is observed again: copy what you keep.
@@ -72,6 +74,10 @@ def _start_position(game, position, options):
     if options.get("seed") is not None:
         return cls, _new(cls, options), new_options
     _new(cls, new_options)                      # refuses bad options at once
+    if new_options.get("island") == "random":
+        raise ClaimsolveError("parameter 'island': 'random' without a seed would draw an island of another "
+                              "size at every reset, and the observation's shape is fixed for an environment: "
+                              "give a seed (one random island for every game) or a named island")
     return cls, None, new_options
 
 
@@ -106,10 +112,12 @@ def _checked_action(action, count):
 
 def _same_shape(old, new):
     """`new`, a core for a new setup, if its observations and actions have
-    the shapes of `old`'s (those of the environment's spaces)."""
+    the shapes of `old`'s (those of the environment's spaces): a guard, as
+    the setups that vary in shape (Claim's random island without a seed)
+    are refused when the environment is made."""
     if (new.observation_shape, new.num_actions) != (old.observation_shape, old.num_actions):
         raise ClaimsolveError(f"a new setup changed the observation's shape {old.observation_shape} to "
-                              f"{new.observation_shape} (a random island of another size): fix the setup "
+                              f"{new.observation_shape} (a setup of another size): fix the setup "
                               "with a seed or a named island")
     return new
 
