@@ -47,6 +47,7 @@ except ImportError as exc:                      # pragma: no cover - the optiona
                       "pip install \"claimsolve[rl]\" (pettingzoo, gymnasium)") from exc
 
 from ._batch import CHANCE, IN_TURN, Single
+from . import limits
 from .errors import ClaimsolveError, OptionError, _short
 from .positions import game_class
 
@@ -72,6 +73,7 @@ def _start_position(game, position, options):
         return cls, position, {}
     new_options = {k: v for k, v in options.items() if k != "seed"}
     if options.get("seed") is not None:
+        limits.seed(options["seed"], "parameter 'seed'")      # as claimsolve.new and `new --seed` take it
         return cls, _new(cls, options), new_options
     _new(cls, new_options)                      # refuses bad options at once
     if new_options.get("island") == "random":

@@ -129,7 +129,10 @@ def test_what_it_refuses():
     ("claimit", {"size": "4x4"}, "parameter 'size': the Claim It! board is always 6x6"),
     ("claimit", {"players": 6}, "parameter 'players': 6: Claim It! has 2 to 5 players"),
     ("colorclaim", {"size": "9x9"}, "parameter 'size': 9x9: need 2 <= W, H and W*H <= 30 (the 30 pyramids)"),
-    ("colorclaim", {"size": "6x5", "seed": 1.5}, "parameter 'seed': 1.5: must be a whole number"),
+    ("colorclaim", {"size": "6x5", "seed": 1.5},
+     "parameter 'seed': must be a whole number from 0 to 9223372036854775807, not 1.5"),
+    ("colorclaim", {"size": "6x5", "seed": -1},         # as claimsolve.new and `new --seed` refuse it
+     "parameter 'seed': must be a whole number from 0 to 9223372036854775807, not -1"),
     ("claim", {"island": "atlantis"},
      "parameter 'island': 'atlantis': unknown (standard, random, standard-2, standard-3, standard-4)"),
 ])

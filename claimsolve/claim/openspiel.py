@@ -65,6 +65,7 @@ import collections
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
+from .. import limits
 from ..errors import ClaimsolveError, MoveError, OptionError
 from ..interop.spiel_common import (JsonObserver, PositionNode, compact_json, position_from_param,
                                     position_param, wants_observation)
@@ -396,8 +397,7 @@ def start_position(params):
     islands = ("standard", "random") + tuple(ISLANDS)
     if island not in islands:
         raise _bad("island", f"must be one of {', '.join(islands)}, not {island!r}")
-    if not isinstance(seed, int) or seed < 0:
-        raise _bad("seed", f"must be a whole number at least 0, not {seed!r}")
+    limits.seed(seed, "parameter 'seed'")      # as `claimsolve new --seed` takes it
     if start not in STARTS:
         raise _bad("start", f"must be one of {', '.join(STARTS)}, not {start!r}")
     if brawl not in BRAWLS:

@@ -3,7 +3,8 @@
 documents the shared conventions.
 
 "python_claimsolve_colorclaim", parameters:
-  width, height, seed -- the start `ColorClaimPosition.new(size="WxH", seed)`
+  width, height, seed -- the start `ColorClaimPosition.new(size="WxH", seed)`;
+                         seed 0..2**63 - 1, as `claimsolve new --seed`
   position            -- a position JSON text; when set it is the start and
                          width/height/seed are ignored
   returns             -- "sign": +1 / 0 / -1 by the final margin (default);
@@ -21,6 +22,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
+from .. import limits
 from ..errors import ClaimsolveError, MoveError, OptionError
 from ..interop.spiel_common import (JsonObserver, Node, compact_json, position_from_param,
                                     position_param, wants_observation)
@@ -163,8 +165,9 @@ class ColorClaimGame(pyspiel.Game):
         if params["position"]:
             start = position_from_param(params["position"], ColorClaimPosition.game)
         else:
+            seed = limits.seed(params["seed"], "parameter 'seed'")      # as `claimsolve new --seed` takes it
             try:
-                start = ColorClaimPosition.new(size=(params["width"], params["height"]), seed=params["seed"])
+                start = ColorClaimPosition.new(size=(params["width"], params["height"]), seed=seed)
             except OptionError as exc:      # `new` names its option as the command line does (--size)
                 raise _as_parameters(exc, params) from None
         self.start = start

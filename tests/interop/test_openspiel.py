@@ -727,6 +727,11 @@ def test_claim_bad_parameters_name_the_parameter(params, words):
     ("claimit_engine", {"players": 1}, "parameter 'players': 1: Claim It! has 2 to 5 players"),
     ("claim", {"players": 4, "island": "standard-2"},
      "parameter 'island': 'standard-2' has 66 points: too few for 72 Vikings"),
+    # seeds as `claimsolve new --seed` takes them: the games agree
+    ("colorclaim", {"seed": -5}, "parameter 'seed': must be a whole number from 0 to 9223372036854775807, not -5"),
+    ("colorclaim_engine", {"seed": -5},
+     "parameter 'seed': must be a whole number from 0 to 9223372036854775807, not -5"),
+    ("claim", {"seed": -1}, "parameter 'seed': must be a whole number from 0 to 9223372036854775807, not -1"),
 ])
 def test_bad_parameters_are_named_as_the_caller_wrote_them(name, params, message):
     # the setups' checks are `new`'s, which the command line shares (there: option '--size');
