@@ -106,7 +106,7 @@ def odds(pos, samples, seed, seconds, hash_mb, threads, svg_path, as_json):
 @click.option("--eval", "evaluation", type=click.Choice(learned.EVALUATIONS), default=None,
               help="The static evaluation of alpha-beta and MCTS: the hand-written one (classic, the "
                    "default) or a learned one (docs/learning.md).")
-@click.option("--weights", "weights", type=click.Path(dir_okay=False), default=None,
+@click.option("--weights", "weights", metavar="FILE", default=None,      # checked by learned.evaluation_of
               help="The learned evaluation's weights file (.npz); implies --eval learned. Default: the "
                    "weights shipped for the game.")
 @click.option("--svg", "svg_path", type=OUTPUT_FILE,

@@ -153,6 +153,7 @@ def load_weights(path):
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise ClaimsolveError("no such weights file" if not os.path.exists(path) else
+                              "not a weights file (a folder)" if os.path.isdir(path) else
                               "not a weights file (not a regular file)", path)
     if not zipfile.is_zipfile(path):
         raise ClaimsolveError(f"not a weights file (not numpy's .npz; format {FORMAT_1} or {FORMAT_2})", path)

@@ -355,6 +355,17 @@ def test_bad_weights_are_one_line_exit_2(tmp_path, games, override, message):
     assert len(result.output.strip().splitlines()) == 1
 
 
+def test_a_folder_as_weights_is_the_projects_one_line(tmp_path):
+    # click's check said "invalid value for '--weights': File '...' is a directory (try ...)"
+    folder = tmp_path / "wdir.npz"
+    folder.mkdir()
+    result = cli("analyze", SEEDS / "colorclaim/start-4x3-seed1.json", "--weights", folder, "--time", "0.1")
+    assert result.exit_code == 2
+    assert result.output == f"claimsolve: {folder}: not a weights file (a folder)\n"
+    with pytest.raises(ClaimsolveError, match=re.escape(f"{folder}: not a weights file (a folder)")):
+        make_player(f"alphabeta:weights={folder}")
+
+
 def test_weights_of_another_game_are_refused(tmp_path, games):
     claim_state = games["claim/play-2p.json"][1]
     path = write_weights(tmp_path / "claim.npz", claim_state.game, 0)
