@@ -163,7 +163,8 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
     the search had no answer yet.  `evaluation` (a
     claimsolve.search.learned.Evaluation; None: classic) is the static
     evaluation of the alpha-beta and MCTS searches it makes (the exact
-    solver needs none).  `playing`: the caller plays the first suggestion
+    solver needs none); weights it names are checked against the
+    position's game instance first, whatever engine answers.  `playing`: the caller plays the first suggestion
     and reads nothing else (the analyze player); a game whose analysis
     spends part of the budget on what does not choose the move (its
     descriptor's `play`: Claim It!'s odds table) gives it all to the
@@ -172,6 +173,11 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
         raise ClaimsolveError(f"option '--engine': unknown engine '{engine}' (one of: {', '.join(ENGINES)})")
     if time is None and iterations is None:
         time = DEFAULT_TIME
+    evaluation = learned.resolve(evaluation)
+    if evaluation.weights is not None:
+        # weights given are for this game instance whatever engine answers, before any work (the
+        # exact solver, the finished game use none, yet weights of another game are a mistake there too)
+        learned.check_game(learned.load_weights(evaluation.weights), position.engine_state().game)
     if position.is_over():
         result = SearchResult(engine="none", suggestions=[], complete=True,
                               info={"over": True})

@@ -379,6 +379,22 @@ def test_weights_of_another_game_are_refused(tmp_path, games):
         mcts.search(three, iterations=10, evaluation=learned.Evaluation("learned", path))
 
 
+@pytest.mark.parametrize("start", ["colorclaim/start-4x3-seed1.json", "colorclaim/start-3x3-seed1.json"])
+def test_weights_of_another_game_are_refused_where_the_solver_answers(tmp_path, games, start):
+    # the exact solver uses no evaluation: the weights of another game were taken without a word (exit 0)
+    path = write_weights(tmp_path / "claim.npz", games["claim/play-2p.json"][1].game, 0)
+    result = cli("analyze", SEEDS / start, "--weights", path, "--time", "1")
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        f"claimsolve: {SEEDS / start}: {path}: the weights are for claim with 2 players (19 planes, 33 scalars), "
+        "the position is colorclaim with 2 players (19 planes, 15 scalars)"]
+    position = claimsolve.load(SEEDS / start)
+    with pytest.raises(ClaimsolveError, match="the weights are for claim with 2 players"):
+        claimsolve.analyze(position, time=1, evaluation=learned.Evaluation("learned", str(path)))
+    ours = write_weights(tmp_path / "colorclaim.npz", games["colorclaim/start-6x5.json"][1].game, 0)
+    assert claimsolve.analyze(position, time=1, evaluation=learned.Evaluation("learned", str(ours))).exact
+
+
 def test_no_shipped_weights_is_one_line(monkeypatch, tmp_path):
     monkeypatch.setattr(learned, "WEIGHTS_DIR", tmp_path / "none")
     result = cli("analyze", SEEDS / "colorclaim/start-6x5.json", "--eval", "learned", "--time", "0.1",
