@@ -511,9 +511,13 @@ cdef void cc_move_priority(const void *ctx, const void *st, const cs_move *moves
 
 
 cdef inline int neighbour_pairs(const CCContext *c, uint64_t occupied) noexcept nogil:
-    """The pairs of orthogonally neighbouring stacks."""
-    return (cs_popcount(occupied & (occupied >> 1) & c.has_neighbour[1])
-            + cs_popcount(occupied & (occupied >> c.width)))
+    """The pairs of orthogonally neighbouring stacks.  A board of one row has
+    no vertical pairs, and may be 64 wide: a shift by 64 is undefined in C
+    (x86 shifts by 0, which counted every stack as its own neighbour)."""
+    cdef int pairs = cs_popcount(occupied & (occupied >> 1) & c.has_neighbour[1])
+    if c.has_neighbour[0]:
+        pairs += cs_popcount(occupied & (occupied >> c.width))
+    return pairs
 
 
 cdef int cc_small_tree(const void *ctx, const void *st) noexcept nogil:

@@ -12,7 +12,7 @@ from claimsolve.colorclaim.rules import COLOURS, State
 from colorclaim_helpers import negamax
 
 SHAPES = [(2, 2), (3, 2), (2, 3), (3, 3), (4, 3), (3, 4), (4, 4), (5, 4), (6, 5),
-          (1, 5), (7, 3), (5, 6), (8, 8), (1, 2), (16, 4), (2, 1)]
+          (1, 5), (7, 3), (5, 6), (8, 8), (1, 2), (16, 4), (2, 1), (27, 1), (32, 2), (64, 1)]
 
 
 def engine_view(position):
@@ -40,7 +40,8 @@ def code_name(code, width):
     cell, direction, claim = code // 8, code // 2 % 4, code % 2
     column, row = cell % width, cell // width
     dc, dr = [(0, 1), (1, 0), (0, -1), (-1, 0)][direction]
-    name = lambda c, r: chr(ord("a") + c) + str(r + 1)
+    letters = lambda c: letters(c // 26 - 1) + chr(ord("a") + c % 26) if c >= 0 else ""     # a..z, aa, ab, ...
+    name = lambda c, r: letters(c) + str(r + 1)
     return name(column, row) + ("x" if claim else "-") + name(column + dc, row + dr)
 
 
