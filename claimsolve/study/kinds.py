@@ -16,7 +16,7 @@ from collections import Counter
 
 from .. import limits, solve
 from ..catalog import get_game, ids_where
-from ..errors import ClaimsolveError
+from ..errors import ClaimsolveError, OptionError
 from ..match import DuplicateDice, _player_seed, check_duplicate, game_result, play_game, starting_positions
 from ..player_kinds import make_player
 from ..records import MAX_REASON
@@ -196,16 +196,16 @@ def _start_problem(params):
     try:
         start = _first_start(params["game"], params["seed"], _start_options(params))
     except ClaimsolveError as exc:
-        return _as_stored(exc.message)
+        return _as_stored(exc)
     if start.num_players != params["seats"]:
         return f"'seats' is {params['seats']}; its start has {start.num_players}"
     return None
 
 
-def _as_stored(message):
-    """A refusal worded for an option (`option '--size': 9x9: ...`) as one
-    of a stored parameter (`'size': 9x9: ...`)."""
-    return re.sub(r"^option '--([a-z_-]+)': ", lambda found: f"'{found.group(1).replace('-', '_')}': ", message)
+def _as_stored(exc):
+    """A game's refusal of a setup option (`option '--size': 9x9: ...`) as
+    one of the stored parameter (`'size': 9x9: ...`)."""
+    return f"'{exc.option}': {exc.problem}" if isinstance(exc, OptionError) else exc.message
 
 
 def _start(params, k, cache):
@@ -323,7 +323,7 @@ class SolveStudy(StudyKind):
         try:
             position = descriptor.new(size=params["size"], seed=seeds[0])
         except ClaimsolveError as exc:
-            return _as_stored(exc.message)
+            return _as_stored(exc)
         if params["size"] != _size_of(position):
             return f"'size' is {params['size']!r}; its setups are {_size_of(position)}"
         return None
