@@ -6,7 +6,7 @@ commands come straight from the library (`Analysis.to_json`,
 import random
 
 from .catalog import get_game
-from .errors import ClaimsolveError, MoveError
+from .errors import ClaimsolveError, MoveError, OptionError
 
 
 def new_position(game, players=None, size=None, island=None, variant=None, seed=None, brawl=None):
@@ -18,7 +18,7 @@ def new_position(game, players=None, size=None, island=None, variant=None, seed=
     uses_seed = descriptor.uses_seed(**options)
     if seed is not None and descriptor.takes("seed") and not uses_seed:
         needs = " ".join(f"--{option} {value}" for option, value in descriptor.seed_needs.items())
-        raise ClaimsolveError(f"option '--seed': {game} draws a setup from a seed only with {needs}")
+        raise OptionError("seed", f"{game} draws a setup from a seed only with {needs}")
     if seed is None and uses_seed:
         seed = random.SystemRandom().randrange(1 << 31)
     return descriptor.new(**options, seed=seed, brawl=brawl)

@@ -17,7 +17,7 @@ from ..analysis import DEFAULT_TIME, ENGINES
 from ..catalog import all_games, game_of
 from ..colorclaim.position import column_name
 from ..descriptor import NEW_OPTIONS
-from ..errors import ClaimsolveError, MoveError, one_line
+from ..errors import ClaimsolveError, MoveError, OptionError, one_line
 from ..positions import dumps, from_dict, parse_json
 from .. import render
 from ..reviewer import checked_options, kit_of, objectives_of
@@ -115,7 +115,10 @@ def new(body):
     game = body["game"]
     if not isinstance(game, str):
         raise bad(f"option 'game': must be text, not {_json_type(game)}")
-    return dumps(commands.new_position(game, **options))
+    try:
+        return dumps(commands.new_position(game, **options))
+    except OptionError as exc:           # worded for the command line (`option '--size'`): here a body's key
+        raise bad(f"option '{exc.option}': {exc.problem}") from None
 
 
 def show(body):

@@ -284,6 +284,9 @@ def test_bad_options(client):
         assert response.status_code == 400, (command, options, response.text)
         error = response.json()["error"]
         assert error and "\n" not in error and "Traceback" not in error
+        assert "'--" not in error, error            # a key of the body, not the command line's --size
+    error = post(client, "new", {"game": "claimit", "size": "4x4"}).json()["error"]
+    assert error == "option 'size': claimit has no board sizes", error
 
 
 def test_engine_time_is_capped_by_the_server(client):
