@@ -151,6 +151,8 @@ def load_weights(path):
     that is not a weights file of ours, a missing key, a wrong type or
     shape, a value that is not finite)."""
     path = os.fspath(path)
+    if not path:
+        raise ClaimsolveError("the weights file's name is an empty string")
     if not os.path.isfile(path):
         raise ClaimsolveError("no such weights file" if not os.path.exists(path) else
                               "not a weights file (a folder)" if os.path.isdir(path) else

@@ -364,6 +364,9 @@ def test_a_folder_as_weights_is_the_projects_one_line(tmp_path):
     assert result.output == f"claimsolve: {folder}: not a weights file (a folder)\n"
     with pytest.raises(ClaimsolveError, match=re.escape(f"{folder}: not a weights file (a folder)")):
         make_player(f"alphabeta:weights={folder}")
+    # an empty name said only "no such weights file", naming nothing
+    result = cli("analyze", SEEDS / "colorclaim/start-4x3-seed1.json", "--weights", "", "--time", "0.1")
+    assert result.exit_code == 2 and result.output == "claimsolve: the weights file's name is an empty string\n"
 
 
 def test_weights_of_another_game_are_refused(tmp_path, games):
