@@ -6,10 +6,9 @@ import math
 from . import svg as S
 from .boards import PAGE
 from .charts import GRID, _ticks
-from .style import CHARTS
+from .style import CHARTS, seat_colours
 
 GRADE_COLOURS = CHARTS["grades"]
-SEAT_COLOURS = CHARTS["seats"]
 
 
 def _value(review, x, signed=True):
@@ -79,6 +78,7 @@ def review_svg(review, title=None):
     evals = review.evals
     n = len(evals)
     seats = len(review.players)
+    colours = seat_colours(review.game)
     # a margin or a win chance of two sides: one line, player 1's; else a line per seat
     mirrored = review.graph in ("margin", "chance") and review.sides == 2
     shown = [0] if mirrored else list(range(seats))
@@ -125,7 +125,7 @@ def review_svg(review, title=None):
         points = [(gx(ply), gy(row[s])) for ply, row in enumerate(evals) if row[s] is not None]
         if not points:
             continue
-        colour = SEAT_COLOURS[s % len(SEAT_COLOURS)]
+        colour = colours[s % len(colours)]
         path = " L".join(f"{S.num(x)},{S.num(y)}" for x, y in points)
         if mirrored:
             zero = gy(0.5 if review.graph == "chance" else 0.0)
@@ -155,7 +155,7 @@ def review_svg(review, title=None):
         x += S.text_width(grade, 11.5) + 34
     if not mirrored:
         for s in shown:
-            colour = SEAT_COLOURS[s % len(SEAT_COLOURS)]
+            colour = colours[s % len(colours)]
             out.append(f'<line x1="{S.num(x)}" y1="{legend_y - 4}" x2="{S.num(x + 16)}" y2="{legend_y - 4}" '
                        f'stroke="{colour}" stroke-width="2"/>')
             out.append(S.text(x + 20, legend_y, f"player {s + 1}", size=11.5, fill="#444444"))

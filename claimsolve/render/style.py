@@ -52,6 +52,7 @@ CLAIM = {
     "svg": {"title": 34, "min_width": 640, "letters": 24, "legend": 20, "key": 8, "bottom": 30},
     "page": {"title": 8, "min_width": 420, "letters": 22, "legend": 16, "key": 0, "bottom": 10},
 }
+CLAIM["seats"] = [CLAIM["piece"][seat] for seat in (1, 2, 3, 4)]      # a seat's line in a review: its colour
 
 # --- Color Claim: the grid of stacks --------------------------------------------------------
 
@@ -92,6 +93,7 @@ CLAIMIT = {
     "margin": 30,
     "page": {"panel": 150, "bottom": 40},        # the dice and the standing beside the board; below it
 }
+CLAIMIT["seats"] = [CLAIMIT["player"][seat] for seat in (1, 2, 3, 4, 5)]
 
 # --- the page's marks on a board (the analysis board only) ----------------------------------
 
@@ -113,6 +115,7 @@ MARKS = {
     # the engine's line: a colour per ply, in turn
     "line": ["#b0127a", "#1f5fbf", "#e07b00", "#2a7d3a", "#6a3db8"],
 }
+COLORCLAIM["seats"] = [COLORCLAIM["owner"][seat] for seat in (1, 2)]
 
 # --- charts --------------------------------------------------------------------------------------
 
@@ -128,6 +131,12 @@ CHARTS = {
 }
 
 GAMES = {"claim": CLAIM, "colorclaim": COLORCLAIM, "claimit": CLAIMIT}
+
+
+def seat_colours(game):
+    """Each seat's colour as `game`'s board draws it (a review's line per
+    seat takes it); CHARTS["seats"] for a game without one."""
+    return GAMES.get(game, {}).get("seats", CHARTS["seats"])
 
 
 def as_json():

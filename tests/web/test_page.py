@@ -527,6 +527,14 @@ def test_a_claim_it_review_by_the_learned_chance_of_winning(page, shots, tmp_pat
     seats = driver.execute_script("return Array.from(document.querySelectorAll('#review-graph path.evaluation'),"
                                   " p => p.dataset.seat)")
     assert seats == ["1", "2", "3"]
+    # each seat's line in its colour on the board, and a key that says whose (player 1 was blue, 2 red)
+    colours = driver.execute_script("return Array.from(document.querySelectorAll('#review-graph path.evaluation'),"
+                                    " p => p.getAttribute('stroke'))")
+    from claimsolve.render.style import CLAIMIT       # what /api/style gives the page to draw the board with
+    assert colours == [CLAIMIT["player"][1], CLAIMIT["player"][2], CLAIMIT["player"][3]]
+    keys = driver.execute_script("return Array.from(document.querySelectorAll('#review-legend .seat-key'),"
+                                 " k => [k.textContent, getComputedStyle(k).borderLeftColor])")
+    assert [k[0] for k in keys] == ["player 1", "player 2", "player 3"]
     assert "win chance" in driver.find_element(By.ID, "review-status").text
     driver.save_screenshot(str(shots / "claimit-review-win.png"))
     new_game(driver, "colorclaim", size="3x3", seed=1)

@@ -44,6 +44,12 @@ def test_a_finished_game_says_why_and_asks_for_no_move(page, shots, seed, said):
     wait(driver, lambda d: said in status(d), f"the result of {seed}")
     assert status(driver).strip().endswith(f"): {said}")      # (before: "... Roll (the server's dice ...) or stop.")
     assert not driver.find_elements(By.CSS_SELECTOR, "#actions button")
+    # the bar: the result for the seat it shows (it was split evenly, with no label)
+    bar = script(driver, "return [document.getElementById('eval-text').textContent, "
+                         "document.getElementById('eval-fill').style.height, document.getElementById('eval-seat')"
+                         ".textContent, document.getElementById('eval-bar').title]")
+    assert bar[:3] == (["won", "100%", "P1"] if "claim/" in seed else ["won", "100%", "P3"]), bar
+    assert bar[3].startswith(f"{said.rstrip('.')} (the bar: player "), bar
     driver.save_screenshot(str(shots / f"over-{seed.split('/')[0]}.png"))
     if "claimit" in seed:                           # the legend: each seat's group, no seat to move
         legend = script(driver, "return Array.from(document.querySelectorAll('#board text'), t => t.textContent)")

@@ -426,6 +426,8 @@ function renderMoveList() {
     ply += 1;
   }
   list.replaceChildren(...items);
+  // room for the numbers the list reaches ("155." cut to ".55." in 28 px)
+  list.style.paddingLeft = `${String(ply - 1).length * 0.62 + 1.1}em`;
   const shown = list.querySelector(".current");
   if (shown) shown.scrollIntoView({ block: "nearest" });
 }
@@ -1105,6 +1107,18 @@ function setEval(value) {
     `With ${seats} seats the engine values only the seat to move: the bar follows it`;
   bar.title = seats === 2 ? `Evaluation for player ${seat} (the flip button below shows the other seat's)` :
     `Evaluation for player ${seat}, the seat to move (with ${seats} seats the engine values only the mover)`;
+  if (entry && entry.show && entry.show.over) {
+    // a finished game shows its result, not an evenly split bar (lichess shows 1-0)
+    const winners = entry.show.winners || [];
+    const shown = seats === 2 ? state.evalSeat : (winners[0] || seat);
+    const won = winners.includes(shown);
+    const drawn = winners.length === seats;
+    fill.style.height = drawn ? "50%" : won ? "100%" : "0%";
+    text.textContent = drawn ? "draw" : won ? (winners.length > 1 ? "shared" : "won") : "lost";
+    $("eval-seat").textContent = `P${shown}`;
+    bar.title = `Game over${entry.show.result ? `: ${entry.show.result}` : ""} (the bar: player ${shown}'s result)`;
+    return;
+  }
   if (!value || !entry || !entry.show) {
     fill.style.height = "50%";
     text.textContent = "";
@@ -1697,7 +1711,10 @@ function showReviewProgress(review, text) {
 }
 
 const GRADE_COLOURS = style.charts.grades;     // as review --svg draws them
-const SEAT_COLOURS = style.charts.seats;
+// a seat's line in the colour its pieces have on the board (style.games[id].seats)
+function seatColours(game) {
+  return (style.games[game] || {}).seats || style.charts.seats;
+}
 
 // the evaluation over the game, as lichess draws it: player 1's value (a margin or a win chance, the
 // two sides' mirror) as an area from the middle line, or a line per seat; a dot per graded move
@@ -1709,6 +1726,7 @@ function drawReview(review) {
   const seats = evals.length ? evals[0].length : 2;
   const mirrored = (result.graph === "margin" || result.graph === "chance") && result.sides === 2;
   const shown = mirrored ? [0] : [...Array(seats).keys()];
+  const colours = seatColours(result.game);
   const values = [];
   for (const row of evals) for (const s of shown) if (row[s] !== null && row[s] !== undefined) values.push(row[s]);
   let low = Math.min(...values, 0), high = Math.max(...values, 1);
@@ -1735,7 +1753,7 @@ function drawReview(review) {
       parts.push(`<line x1="0" y1="${middle.toFixed(1)}" x2="${W}" y2="${middle.toFixed(1)}" stroke="#999" stroke-dasharray="3 3"/>`);
       parts.push(`<path class="evaluation" d="M${path}" fill="none" stroke="${style.charts.evaluation}" stroke-width="1.5"/>`);
     } else {
-      parts.push(`<path class="evaluation" data-seat="${s + 1}" d="M${path}" fill="none" stroke="${SEAT_COLOURS[s % 5]}" stroke-width="1.8"><title>player ${s + 1}</title></path>`);
+      parts.push(`<path class="evaluation" data-seat="${s + 1}" d="M${path}" fill="none" stroke="${colours[s % colours.length]}" stroke-width="1.8"><title>player ${s + 1}</title></path>`);
     }
   }
   parts.push(`<line id="review-cursor" x1="0" y1="0" x2="0" y2="${H}" stroke="#3d8fd6" stroke-width="2" visibility="hidden"/>`);
@@ -1758,8 +1776,20 @@ function drawReview(review) {
   svg.innerHTML = parts.join("");
   const what = mirrored ? (result.graph === "chance" ? "player 1's win chance" : "player 1's margin") :
     "each player's value";
-  $("review-legend").textContent = `${what} after every ply (${shortUnit(result.unit)}); ` +
+  const legend = $("review-legend");
+  legend.textContent = `${what} after every ply (${shortUnit(result.unit)}); ` +
     "dots: inaccuracy (yellow), mistake (orange), blunder (red). Click to go to a ply.";
+  if (!mirrored) {
+    // which line is whose: a swatch in each seat's board colour
+    for (const s of shown) {
+      const key = document.createElement("span");
+      key.className = "seat-key";
+      key.dataset.seat = String(s + 1);
+      key.style.borderColor = colours[s % colours.length];
+      key.textContent = `player ${s + 1}`;
+      legend.append(" ", key);
+    }
+  }
   renderReviewSummary(result);
   moveReviewCursor();
 }
