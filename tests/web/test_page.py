@@ -145,6 +145,17 @@ def test_claim_play_phase_movement_arrows_and_save(page, shots):
     ActionChains(driver).move_by_offset(0, 400).perform()
     click_point(driver, "d3")                    # an opponent's Viking
     wait(driver, lambda d: "colour 2" in message(d), "the reason d3 is refused")
+    # as on lichess: a click on another piece that moves picks it up instead, a second click on
+    # the piece picked up puts it down (they sent "h3-k3" and "h3-h3", refused as illegal)
+    clicks = lambda d: d.execute_script("return window.claimsolveBoard.state.clicks")     # noqa: E731
+    click_point(driver, "h3")
+    wait(driver, lambda d: clicks(d) == ["h3"], "h3 picked up")
+    click_point(driver, "k3")
+    wait(driver, lambda d: clicks(d) == ["k3"], "k3 picked up instead")
+    assert "Illegal" not in message(driver)
+    click_point(driver, "k3")
+    wait(driver, lambda d: clicks(d) == [], "k3 put down")
+    assert "Illegal" not in message(driver) and current_move(driver) == "start"      # nothing played
     click_point(driver, "c3")
     click_point(driver, "c4")
     wait(driver, lambda d: current_move(d) == "c3-c4", "the step played")

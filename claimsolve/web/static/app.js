@@ -476,16 +476,25 @@ async function clickToken(token) {
     return;
   }
   let clicks = [...state.clicks];
-  // a second click on a point already chosen (any order) takes it back
-  if (isPoint(token) && clicks.includes(token) && !(current().tokens[0] || {}).ordered) {
-    clicks.splice(clicks.indexOf(token), 1);
+  const ordered = (current().tokens[0] || {}).ordered;
+  // a second click on a point already chosen takes it back: any of them where the order does
+  // not count (brawl removals), the last one where it does (a piece picked up is put down)
+  if (isPoint(token) && (ordered ? clicks[clicks.length - 1] === token : clicks.includes(token))) {
+    clicks.splice(clicks.lastIndexOf(token), 1);
     state.clicks = clicks;
+    setMessage("");
     drawSelection();
     renderActions();
     return;
   }
   clicks.push(token);
-  const cands = candidates(clicks);
+  let cands = candidates(clicks);
+  if (!cands.length && ordered && clicks.length > 1 && candidates([token]).length) {
+    // a click on another piece that moves picks that one up instead (as on lichess), rather
+    // than sending a move from the first to it
+    clicks = [token];
+    cands = candidates(clicks);
+  }
   if (!cands.length) {
     await explainIllegal(clicks);
     state.clicks = [];
