@@ -169,9 +169,13 @@ def test_claim_play_phase_movement_arrows_and_save(page, shots):
 def test_color_claim_new_game_choice_and_illegal(page, shots):
     driver = page
     new_game(driver, "colorclaim", size="3x3", seed=1)
+    clicks = lambda d: d.execute_script("return window.claimsolveBoard.state.clicks")     # noqa: E731
     click_point(driver, "a1")
+    click_point(driver, "c3")                    # not a neighbour of a1, but a stack that moves: picked up
+    wait(driver, lambda d: clicks(d) == ["c3"], "c3 picked up instead of a1")
+    assert "Illegal" not in message(driver)      # (it said "a1 and c3 are not adjacent")
     click_point(driver, "c3")
-    wait(driver, lambda d: "not adjacent" in message(d), "the reason a1-c3 is refused")
+    wait(driver, lambda d: clicks(d) == [], "c3 put down")
     click_point(driver, "a1")
     click_point(driver, "a2")
     choices = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions button.move"), "the choice of move")
