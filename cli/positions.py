@@ -92,7 +92,7 @@ def moves(pos, limit, as_json):
         if as_json:
             emit_json({"moves": shown, "interrupted": True})
         last = f" (the last: {shown[-1]})" if shown else ""
-        click.echo(f"claimsolve: interrupted after {len(shown)} move{'' if len(shown) == 1 else 's'}"
+        click.echo(f"claimsolve: interrupted after {len(shown):,} move{'' if len(shown) == 1 else 's'}"
                    f"{last}: the list is not complete", err=True)
         click.get_current_context().exit(INTERRUPTED_EXIT)
     if as_json:

@@ -424,5 +424,5 @@ def test_moves_says_where_the_list_stopped(tmp_path):
     assert proc.returncode == 130, err
     lines = listed.read_text().splitlines()
     assert len(lines) > 100
-    assert err == f"claimsolve: interrupted after {len(lines)} moves (the last: {lines[-1]}): " \
+    assert err == f"claimsolve: interrupted after {len(lines):,} moves (the last: {lines[-1]}): " \
                   "the list is not complete\n"
