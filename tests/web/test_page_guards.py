@@ -4,13 +4,14 @@ double click on "roll" rolls once; a finished game says who won and by
 what, and asks for no move; a control the game does not use is not shown;
 a stopped server is named as such.  Found by driving the page as a player
 would.  The engine is switched off: nothing here needs it."""
+import json
 import subprocess
 import sys
 import time
 
 import pytest
 
-from .browser import SEEDS, SKIP, By, browser, message, server, shots, wait  # noqa: F401
+from .browser import SEEDS, SKIP, By, browser, click_point, message, server, shots, wait  # noqa: F401
 from .test_page_marks import board_ready, console_errors, current_move, load_position, page, script  # noqa: F401
 
 pytestmark = [SKIP, pytest.mark.slow]
@@ -65,15 +66,34 @@ def test_the_review_objective_is_hidden_where_a_game_has_one(page):
     wait(driver, lambda d: d.find_element(By.ID, "review-objective-label").is_displayed(), "the objective shown")
 
 
-def test_a_stopped_server_is_named(browser, server):
+def own_server(browser):
+    """A server of the test's own, the page on it, the engine off: the test
+    stops it under the page."""
     process = subprocess.Popen([sys.executable, "-c", "from claimsolve.cli.main import main; main()", "serve",
-                                "--port", "0", "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+                                "--port", "0", "--workers", "1", "--json"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    browser.get(json.loads(process.stdout.readline())["url"])
+    wait(browser, board_ready, "the first board")
+    browser.find_element(By.ID, "engine-on").click()
+    return process
+
+
+def test_a_stopped_server_is_named_and_a_move_can_be_tried_again(browser, server):
+    process = own_server(browser)
     try:
-        url = process.stdout.readline().split("http://", 1)[1].split()[0].rstrip(".")
-        browser.get(f"http://{url}")
-        wait(browser, board_ready, "the first board")
-        browser.find_element(By.ID, "engine-on").click()
+        load_position(browser, SEEDS / "claim/play-2p.json")
+        click_point(browser, "h3")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    click_point(browser, "g3")                   # h3-g3: legal, but the server is gone
+    wait(browser, lambda d: "cannot reach the claimsolve server" in message(d), "the server named")
+    assert message(browser).startswith("cannot reach the claimsolve server (stopped?)")
+    # the piece stays picked up, without the move the server never answered: once the server is back,
+    # g3 plays h3-g3 (it was sent as "after h3, g3" and refused as illegal)
+    assert script(browser, "return window.claimsolveBoard.state.clicks") == ["h3"]
+    process = own_server(browser)
+    try:
         load_position(browser, SEEDS / "claimit/start-3p.json")
     finally:
         process.terminate()

@@ -505,7 +505,13 @@ async function clickToken(token) {
   state.clicks = clicks;
   const complete = cands.filter((t) => t.tokens.length === clicks.length);
   if (complete.length === 1 && cands.length === 1) {
-    await playMove(complete[0].move);
+    if (!await playMove(complete[0].move) && current() === entry && state.clicks === clicks) {
+      // not played (refused, or the server out of reach): the last click is taken back, the
+      // rest stays chosen, so the same click tries the move again
+      state.clicks = clicks.slice(0, -1);
+      drawSelection();
+      renderActions();
+    }
     return;
   }
   setMessage(complete.length ? "Choose the move below, or go on clicking." : "");
