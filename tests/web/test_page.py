@@ -287,9 +287,16 @@ def test_claim_it_dice_typed_at_the_table(page):
     # the roll controls come with the legal moves, which the page asks the
     # server for once the loaded position is drawn
     entry = wait(driver, lambda d: next(iter(d.find_elements(By.ID, "dice-entry")), None), "the roll controls")
-    entry.send_keys("4,1,4")
+    entry.send_keys("1,1,1")                     # no placement: a bust
     driver.find_element(By.XPATH, "//div[@id='actions']//button[text()='roll these']").click()
-    wait(driver, lambda d: current_move(d) in ("roll:4,1,4", "roll (bust)"), "the typed roll")
+    # named with its dice, as a bust loaded from a record is (it read "roll (bust)", and the record's
+    # "roll:1,1,1" alone)
+    wait(driver, lambda d: current_move(d) == "roll:1,1,1 (bust)", "the typed roll")
+    record = driver.execute_script("return window.claimsolveBoard.recordJson()")
+    assert record["moves"][-1] == "roll:1,1,1"
+    driver.execute_script("return window.claimsolveBoard.loadText(JSON.stringify(arguments[0]), 'bust.json')", record)
+    wait(driver, lambda d: "Loaded bust.json" in message(d), "the record loaded")
+    assert move_list(driver) == ["start", "roll:1,1,1 (bust)"]
     assert not console_errors(driver)
 
 

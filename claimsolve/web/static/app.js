@@ -581,7 +581,7 @@ async function checkedMove(move, options) {
   // the move as a record writes it: a bare roll with the dice the server drew
   const recorded = (answer.moves && answer.moves[0]) || move;
   let played = recorded;
-  if (options.describe) played = options.describe(next) || move;
+  if (options.describe) played = options.describe(next, recorded) || move;
   if (recorded !== move && played === move) played = recorded;
   const child = addChild(entry, next, recorded, played);
   // the server's account of the move, for its marks on the board (drawBoardMarks)
@@ -1393,13 +1393,17 @@ function setLine(position, message, options = {}) {
 
 // a game read by /api/record: its tree of moves, each with the position after it
 function setGame(answer, message, at) {
+  // the moves' names as the game's module gives them (a Claim It! bust: "roll:4,1,4 (bust)"); its
+  // module is loaded by the time a record of it is read (the page asked the server about it)
+  const module = modules.get(answer.start.game);
+  const named = module && module.played;
   const root = makeNode(answer.start, null, null, "start");
   nodes.clear();
   nodes.set(root.id, root);
   const addLine = (parent, items) => {
     let p = parent;
     for (const item of items) {
-      const node = makeNode(item.position, item.move, p);
+      const node = makeNode(item.position, item.move, p, named ? named(item.move, item.position) : item.move);
       if (item.comment !== undefined) node.comment = item.comment;
       if (item.eval !== undefined) node.eval = item.eval;
       p.children.push(node);
@@ -1446,6 +1450,7 @@ async function loadText(text, name) {
     answer = await api("record", { record: text, game });
   }
   const which = answer.games > 1 ? ` (game ${answer.game} of ${answer.games})` : "";
+  await moduleFor(answer.start.game);
   setGame(answer, `Loaded ${name}${which}: ${answer.record.moves.length} moves.`);
 }
 
@@ -1579,6 +1584,7 @@ async function openLink() {
     const text = await inflate(code);
     const answer = await api("record", { record: JSON.parse(text) });
     const at = (params.get("at") || "").split(".").filter((k) => k !== "").map(Number);
+    await moduleFor(answer.start.game);
     setGame(answer, "Opened the game of the link.", at);
     return true;
   } catch (e) {

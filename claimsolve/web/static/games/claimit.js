@@ -213,10 +213,12 @@ export function explain(clicks, position, legal) {
   return { text: `Space ${space} would take a black marker, and the supply has none left: ${where}.` };
 }
 
-// the name a move played gets in the moves list: a roll with its dice
+// the name a move gets in the moves list: a roll with its dice, and "(bust)" after a roll that
+// leaves none to place (the turn passed at once), however the move came (clicked, typed, loaded)
 export function played(move, next) {
-  if (move !== "roll") return move;
-  return next.dice ? `roll:${next.dice.join(",")}` : "roll (bust)";
+  if (move === "roll") return next.dice ? `roll:${next.dice.join(",")}` : "roll (bust)";
+  if (move.startsWith("roll:") && !next.dice) return `${move} (bust)`;
+  return move;
 }
 
 let rollSeed = null;
@@ -254,7 +256,7 @@ export function wordButton(word, entry, api, playMove) {
   const typed = document.createElement("button");
   typed.type = "button";
   typed.textContent = "roll these";
-  const named = (next) => (next.dice ? `roll:${next.dice.join(",")}` : "roll (bust)");
+  const named = (next, recorded) => played(recorded || "roll", next);
   roll.addEventListener("click", () => {
     const value = seed.value.trim();
     rollSeed = value === "" ? null : Number(value) + 1;
