@@ -105,3 +105,24 @@ def test_a_stopped_server_is_named_and_a_move_can_be_tried_again(browser, server
     wait(browser, board_ready, "the first board again")
     browser.find_element(By.ID, "engine-on").click()
 
+
+
+def test_claim_it_offers_stop_only_once_the_turn_has_begun(page):
+    """The status said "Roll ... or stop." at a turn's start, where stop is
+    not legal."""
+    driver = page
+    load_position(driver, SEEDS / "claimit/start-3p.json")
+    wait(driver, lambda d: "Roll to begin the turn" in status(d), "the start's status")
+    assert "stop" not in status(driver)
+    load_position(driver, SEEDS / "claimit/mid-game-3p.json")
+    wait(driver, lambda d: "Roll again (the server's dice, or type your own) or stop." in status(d), "mid-turn")
+
+
+def test_the_solver_is_offered_only_where_a_game_has_one(page):
+    driver = page
+    offered = lambda d: d.execute_script(          # noqa: E731
+        "return !document.querySelector(\"#engine-kind option[value='solver']\").disabled")
+    load_position(driver, SEEDS / "claim/play-2p.json")
+    wait(driver, lambda d: not offered(d), "no solver for Claim")     # (it was offered, then refused)
+    load_position(driver, SEEDS / "colorclaim/start-3x3-seed1.json")
+    wait(driver, offered, "the solver for Color Claim")

@@ -218,6 +218,10 @@ function renderStatus() {
   const entry = current();
   const show = entry.show;
   const game = state.games.find((g) => g.id === entry.position.game);
+  // the exact solver only where the game has one (Color Claim): offered to Claim, it was refused
+  const solver = $("engine-kind").querySelector("option[value='solver']");
+  solver.hidden = solver.disabled = Boolean(game) && !game.solve;
+  if (solver.disabled && $("engine-kind").value === "solver") $("engine-kind").value = "auto";
   const title = game ? game.title : entry.position.game;
   let line;
   if (show.over && show.result) {
@@ -328,7 +332,8 @@ function deleteFromHere() {
   const drop = (n) => { gone.push(n); nodes.delete(n.id); n.children.forEach(drop); };
   drop(node);
   state.line = pathTo(parent).concat(continuation(parent).slice(1));
-  setMessage(`Deleted ${node.label} and the ${gone.length - 1} move${gone.length === 2 ? "" : "s"} after it.`);
+  const after = gone.length - 1;
+  setMessage(`Deleted ${node.label}${after ? ` and the ${after} move${after === 1 ? "" : "s"} after it` : ""}.`);
   showIndex(state.line.indexOf(parent), { keepMessage: true });
 }
 

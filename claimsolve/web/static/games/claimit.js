@@ -112,7 +112,14 @@ export function status(position) {
   if (position.dice) {
     return `Dice ${position.dice.join(" ")}: click a highlighted space to place the marker shown on it.${target}`;
   }
-  return `Roll (the server's dice, or type your own) or stop.${target}`;
+  // a turn under way has a marker of this turn on top of a pile (a white, or a black not yet turned
+  // under its owner's colour); before the first roll stop is not legal
+  const begun = position.board.some((row) => row.trim().split(/\s+/).some((pile) => {
+    const top = pile.split("/").pop();
+    return top === "B" || top.startsWith("w");
+  }));
+  return (begun ? "Roll again (the server's dice, or type your own) or stop." :
+    "Roll to begin the turn (the server's dice, or type your own).") + target;
 }
 
 export function tokens(move) {
