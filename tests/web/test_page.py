@@ -510,6 +510,13 @@ def test_review_mode_grades_a_game_of_a_file_of_two(page, shots, tmp_path):
         driver.find_element(By.CSS_SELECTOR, '#review-graph rect.ply[data-ply="2"]')).click().perform()
     wait(driver, lambda d: d.execute_script("return window.claimsolveBoard.state.index") == 2 and
          current_move(d) == "a1xb1", "ply 2 shown")
+    # deleting reviewed moves closes the review (its graph and summary went on grading them); the moves
+    # before keep their grades
+    driver.find_element(By.ID, "delete-button").click()
+    wait(driver, lambda d: "the review of the old main line is closed" in message(d), "the review closed")
+    assert not driver.find_element(By.ID, "review-panel").is_displayed()
+    assert driver.execute_script("return window.claimsolveBoard.state.review") is None
+    assert move_list(driver) == ["start", "b2-a2"]
     assert not console_errors(driver)
 
 

@@ -315,8 +315,10 @@ function promoteVariation() {
   while (n.parent && isMain(n)) n = n.parent;
   if (!n.parent) return;
   const siblings = n.parent.children;
+  const reviewed = reviewHolds(siblings[0]);
   siblings.splice(siblings.indexOf(n), 1);
   siblings.unshift(n);
+  if (reviewed) closeStaleReview();
   renderMoveList();
   updateButtons();
   setMessage(`Promoted ${n.label}: ${inVariation(n) ? "the main line of its variation" : "the main line"} now.`);
@@ -330,10 +332,13 @@ function deleteFromHere() {
   parent.children.splice(parent.children.indexOf(node), 1);
   const gone = [];
   const drop = (n) => { gone.push(n); nodes.delete(n.id); n.children.forEach(drop); };
+  const reviewed = reviewHolds(node);
   drop(node);
   state.line = pathTo(parent).concat(continuation(parent).slice(1));
+  if (reviewed) closeStaleReview();
   const after = gone.length - 1;
-  setMessage(`Deleted ${node.label}${after ? ` and the ${after} move${after === 1 ? "" : "s"} after it` : ""}.`);
+  setMessage(`Deleted ${node.label}${after ? ` and the ${after} move${after === 1 ? "" : "s"} after it` : ""}` +
+             `${reviewed ? "; the review of the old main line is closed (review again)" : ""}.`);
   showIndex(state.line.indexOf(parent), { keepMessage: true });
 }
 
@@ -1635,6 +1640,19 @@ function flipEval() {
 }
 
 // --- review mode: the main line graded by /api/review ------------------------------------------
+
+// whether the review shown (or under way) graded the line through `node`
+function reviewHolds(node) {
+  return Boolean(state.review && state.review.nodes.includes(node));
+}
+
+// the main line a review graded has changed: its graph, summary and the grades of the moves no
+// longer on the main line go (the moves before keep theirs: their positions are the same)
+function closeStaleReview() {
+  const line = new Set(mainLine());
+  for (const n of state.review.nodes) if (!line.has(n)) n.review = undefined;
+  endReview();
+}
 
 function endReview() {
   if (state.review && state.review.controller) state.review.controller.abort();
