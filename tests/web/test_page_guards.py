@@ -126,3 +126,32 @@ def test_the_solver_is_offered_only_where_a_game_has_one(page):
     wait(driver, lambda d: not offered(d), "no solver for Claim")     # (it was offered, then refused)
     load_position(driver, SEEDS / "colorclaim/start-3x3-seed1.json")
     wait(driver, offered, "the solver for Color Claim")
+
+
+def test_a_review_cut_short_by_the_server_keeps_its_grades(browser, server):
+    """The server stopped 3 moves into a review: the page hid the panel and
+    the grades received; it now keeps both and says how far it got."""
+    import claimsolve
+    from claimsolve import records
+    from claimsolve.match import run_match
+
+    game = run_match("claimit", "threshold:3", "random", 1, players=3, seed=2).records[0]
+    text = records.dumps(records.GameRecord.from_moves(claimsolve.new("claimit", players=3), game.moves[:60]))
+    process = own_server(browser)
+    try:
+        browser.execute_script("return window.claimsolveBoard.loadText(arguments[0], 'long.json')", text)
+        wait(browser, lambda d: "Loaded long.json" in message(d), "the record")
+        script(browser, "document.getElementById('review-time').value = '0.1'")
+        browser.find_element(By.ID, "review-button").click()
+        wait(browser, lambda d: script(d, "const r = window.claimsolveBoard.state.review; return r && r.done") >= 3,
+             "three moves graded")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    wait(browser, lambda d: "Stopped after" in d.find_element(By.ID, "review-status").text, "the review stopped")
+    assert browser.find_element(By.ID, "review-panel").is_displayed()
+    assert script(browser, "return window.claimsolveBoard.state.line.filter(n => n.review).length") >= 3
+    assert browser.find_element(By.ID, "review-button").text == "Review"
+    browser.get(server)                              # back to the module's server, as `page` left it
+    wait(browser, board_ready, "the first board again")
+    browser.find_element(By.ID, "engine-on").click()

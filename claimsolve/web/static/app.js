@@ -1682,7 +1682,7 @@ function renderReviewObjectives(position) {
 }
 
 async function startReview() {
-  if (state.review && !state.review.result) {
+  if (state.review && !state.review.result && !state.review.stopped) {
     endReview();
     setMessage("Review stopped.");
     renderMoveList();
@@ -1727,15 +1727,29 @@ async function startReview() {
         showReviewProgress(review, `Reviewed ${data.moves.length} move${data.moves.length === 1 ? "" : "s"} in ${data.seconds} s ` +
           `(${data.exact_moves} exact). Values: ${data.unit}.`);
       } else if (name === "error") {
-        setMessage(`Review: ${data.error}`, "error");
-        endReview();
+        reviewFailed(review, data.error);
       }
     });
   } catch (e) {
     if (e.name === "AbortError" || state.review !== review) return;
-    setMessage(`Review: ${e.message}`, "error");
-    endReview();
+    reviewFailed(review, e.message);
   }
+}
+
+// a review the server could not finish (stopped, out of reach): the moves graded so far keep their
+// grades and the panel says how far it got, as `review`'s Ctrl-C keeps them on the command line
+function reviewFailed(review, error) {
+  setMessage(`Review: ${error}`, "error");
+  if (!review.done) {
+    endReview();
+    return;
+  }
+  review.stopped = true;
+  review.controller = null;
+  $("review-button").textContent = "Review";
+  showReviewProgress(review, `Stopped after ${review.done} of ${review.total} moves (${error}); the grades so ` +
+    "far stay on the moves.");
+  renderMoveList();
 }
 
 let moveListPending = false;
