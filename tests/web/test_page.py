@@ -287,6 +287,12 @@ def test_claim_it_dice_typed_at_the_table(page):
     # the roll controls come with the legal moves, which the page asks the
     # server for once the loaded position is drawn
     entry = wait(driver, lambda d: next(iter(d.find_elements(By.ID, "dice-entry")), None), "the roll controls")
+    # a seed that is no number is refused in its field (it was taken for no seed: random dice)
+    driver.find_element(By.ID, "dice-seed").send_keys("abc")
+    driver.find_element(By.XPATH, "//div[@id='actions']//button[text()='roll']").click()
+    assert driver.execute_script("return document.getElementById('dice-seed').validationMessage")
+    assert current_move(driver) == "start"
+    driver.find_element(By.ID, "dice-seed").clear()
     entry.send_keys("1,1,1")                     # no placement: a bust
     driver.find_element(By.XPATH, "//div[@id='actions']//button[text()='roll these']").click()
     # named with its dice, as a bust loaded from a record is (it read "roll (bust)", and the record's

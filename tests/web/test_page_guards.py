@@ -155,3 +155,15 @@ def test_a_review_cut_short_by_the_server_keeps_its_grades(browser, server):
     browser.get(server)                              # back to the module's server, as `page` left it
     wait(browser, board_ready, "the first board again")
     browser.find_element(By.ID, "engine-on").click()
+
+
+def test_a_grade_says_when_a_roll_was_valued_by_a_lower_bound(page):
+    """review.md: a roll graded as a loss where the method says 'at most d
+    more rolls' may lose less; the board's grade never said so."""
+    words = lambda m: script(page, f"return window.claimsolveBoard.gradeWords({json.dumps(m)})")  # noqa: E731
+    cut = {"move": "roll:3,5,1", "grade": "blunder", "loss": 0.213, "best": "stop", "exact": False,
+           "method": "win turn optimum under the learned net, at most 3 more rolls (a lower bound)"}
+    assert words(cut) == ("blunder: loss 0.213; the engine's stop (estimated, not proven); rolling valued by a "
+                          "lower bound (the rest of the turn cut at 3 more rolls): it may lose less")
+    assert "lower bound" not in words(dict(cut, move="stop", best="roll"))         # a stop: valued exactly
+    assert "lower bound" not in words(dict(cut, method="win turn optimum under the learned net, exact"))

@@ -380,7 +380,11 @@ function gradeWords(m) {
   // an estimated loss says so: the engine's move at a short review time may be one a longer analysis
   // proves worse than the move played
   const how = m.exact ? " (exact)" : m.forced ? "" : " (estimated, not proven)";
-  return `${m.grade}${m.forced ? " (forced)" : ""}: loss ${m.loss}${best}${how}`;
+  // a Claim It! roll valued by a lower bound (the rest of the turn cut at d more rolls) may lose less
+  const cut = m.loss > 0 && /^roll/.test(m.move) && m.method ? /at most (\d+) more roll/.exec(m.method) : null;
+  const bound = cut ? `; rolling valued by a lower bound (the rest of the turn cut at ${cut[1]} more roll` +
+    `${cut[1] === "1" ? "" : "s"}): it may lose less` : "";
+  return `${m.grade}${m.forced ? " (forced)" : ""}: loss ${m.loss}${best}${how}${bound}`;
 }
 
 // a variation: "(ply. move move ...)", its own variations nested
@@ -1591,7 +1595,12 @@ async function openLink() {
   const code = params.get("game");
   if (!code) return false;
   try {
-    const text = await inflate(code);
+    let text;
+    try {
+      text = await inflate(code);
+    } catch (e) {              // not base64, or not a deflated text: the browser's words mean nothing here
+      throw new Error("the link is cut short or changed (its game is not the page's own code)");
+    }
     const answer = await api("record", { record: JSON.parse(text) });
     const at = (params.get("at") || "").split(".").filter((k) => k !== "").map(Number);
     await moduleFor(answer.start.game);
@@ -1982,5 +1991,5 @@ async function main() {
 }
 
 window.claimsolveBoard = { state, showIndex, playMove, clickToken, goTo, nodes, recordJson, loadText,
-  mainLine, promoteVariation, deleteFromHere };
+  mainLine, promoteVariation, deleteFromHere, gradeWords };
 main().catch((e) => setMessage(e.message, "error"));

@@ -266,6 +266,11 @@ export function wordButton(word, entry, api, playMove) {
   const named = (next, recorded) => played(recorded || "roll", next);
   roll.addEventListener("click", () => {
     const value = seed.value.trim();
+    if (value !== "" && !/^\d{1,15}$/.test(value)) {     // ("abc" was taken for no seed, 1e26 shown as 1e+26)
+      seed.setCustomValidity("A seed is a whole number from 0 (empty: random dice)");
+      seed.reportValidity();
+      return;
+    }
     rollSeed = value === "" ? null : Number(value) + 1;
     playMove("roll", { seed: value === "" ? undefined : Number(value), describe: named });
   });
@@ -279,6 +284,7 @@ export function wordButton(word, entry, api, playMove) {
     playMove(`roll:${text}`, { describe: named });
   });
   dice.addEventListener("input", () => dice.setCustomValidity(""));
+  seed.addEventListener("input", () => seed.setCustomValidity(""));
   group.append(roll, seed, dice, typed);
   return group;
 }
