@@ -167,3 +167,24 @@ def test_a_grade_says_when_a_roll_was_valued_by_a_lower_bound(page):
                           "lower bound (the rest of the turn cut at 3 more rolls): it may lose less")
     assert "lower bound" not in words(dict(cut, move="stop", best="roll"))         # a stop: valued exactly
     assert "lower bound" not in words(dict(cut, method="win turn optimum under the learned net, exact"))
+
+
+def test_an_analysis_cut_short_says_its_suggestions_are_a_last_report(browser, server):
+    """Stopped under a 30 s analysis, the page kept its last report's rows
+    and bar, unmarked, as if they were the answer."""
+    process = own_server(browser)
+    try:
+        script(browser, "document.getElementById('engine-time').value = '30'")
+        browser.find_element(By.ID, "engine-on").click()                 # on again
+        load_position(browser, SEEDS / "claim/play-2p.json")
+        wait(browser, lambda d: script(d, "return document.querySelectorAll('#suggestions tbody tr').length") > 0,
+             "suggestions reported")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    wait(browser, lambda d: "interrupted" in d.find_element(By.ID, "engine-state").text, "the analysis cut")
+    assert "not its answer" in browser.find_element(By.ID, "engine-state").text
+    assert "cut short" in browser.find_element(By.ID, "engine-line").text
+    browser.get(server)                              # back to the module's server, as `page` left it
+    wait(browser, board_ready, "the first board again")
+    browser.find_element(By.ID, "engine-on").click()

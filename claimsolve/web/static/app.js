@@ -911,14 +911,23 @@ function startAnalysis(autoPlay = false) {
       showResult(data);
       if (playing) engineMove(analysis, data);
     } else if (name === "error") {
-      $("engine-state").textContent = "";
+      analysisCut(data.error);
       setMessage(data.error, "error");
     }
   }).catch((e) => {
     if (e.name === "AbortError" || state.analysis !== analysis) return;
-    $("engine-state").textContent = "";
+    analysisCut(e.message);
     setMessage(`Engine: ${e.message}`, "error");
   });
+}
+
+// an analysis that ended without its answer: the suggestions shown are its last report, and say so
+// (they stayed, unmarked, as if current)
+function analysisCut(why) {
+  const shown = $("suggestions").querySelector("tbody").children.length;
+  $("engine-state").textContent = shown ? "(interrupted: the suggestions are the search's last report, not its " +
+    "answer)" : "(interrupted)";
+  if (shown) $("engine-line").textContent += ` (cut short: ${why})`;
 }
 
 function thinkingText() {
