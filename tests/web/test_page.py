@@ -570,6 +570,9 @@ def test_a_claim_it_review_by_the_learned_chance_of_winning(page, shots, tmp_pat
     keys = driver.execute_script("return Array.from(document.querySelectorAll('#review-legend .seat-key'),"
                                  " k => [k.textContent, getComputedStyle(k).borderLeftColor])")
     assert [k[0] for k in keys] == ["player 1", "player 2", "player 3"]
+    losses = driver.execute_script("return Array.from(document.querySelectorAll('#review-summary tbody tr'),"
+                                   " r => r.children[2].textContent)")
+    assert len(losses) == 3 and all(re.fullmatch(r"\d\.\d{3}", loss) for loss in losses), losses
     assert "win chance" in driver.find_element(By.ID, "review-status").text
     driver.save_screenshot(str(shots / "claimit-review-win.png"))
     new_game(driver, "colorclaim", size="3x3", seed=1)

@@ -1912,7 +1912,9 @@ function renderReviewSummary(result) {
   for (const e of result.summary) {
     const row = document.createElement("tr");
     const who = e.player ? `${e.seat} (${e.player})` : String(e.seat);
-    const cells = [who, e.moves + (e.forced ? ` +${e.forced} forced` : ""), String(e.mean_loss),
+    // a win chance to its three digits in every row (0.010, 0.022, not 0.01 beside 0.022)
+    const loss = result.graph === "chance" ? Number(e.mean_loss).toFixed(3) : String(e.mean_loss);
+    const cells = [who, e.moves + (e.forced ? ` +${e.forced} forced` : ""), loss,
       ...grades.map((g) => String(e.grades[g] ?? 0)), String(e.exact)];
     if (e.luck !== undefined) cells.push(signed(e.luck), signed(e.decisions));
     for (const text of cells) {
@@ -1993,6 +1995,8 @@ async function main() {
   // choosing the engine's time lets it move now if one of its seats is to move
   $("engine-move-time").addEventListener("change", () => { stopAnalysis(); clearSuggestions(); startAnalysis(true); });
   document.addEventListener("keydown", onKey);
+  // a choice made in a select gives the arrow keys back to the moves (they went on changing it)
+  document.addEventListener("change", (event) => { if (event.target.tagName === "SELECT") event.target.blur(); });
   window.addEventListener("hashchange", () => { if (location.hash.startsWith("#game=")) openLink(); });
   if (location.hash.startsWith("#game=") && await openLink()) return;
   const position = await api("new", { game: state.games[0].id });
