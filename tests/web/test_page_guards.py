@@ -188,3 +188,21 @@ def test_an_analysis_cut_short_says_its_suggestions_are_a_last_report(browser, s
     browser.get(server)                              # back to the module's server, as `page` left it
     wait(browser, board_ready, "the first board again")
     browser.find_element(By.ID, "engine-on").click()
+
+
+def test_leaving_a_game_with_unsaved_moves_asks_first(page):
+    """A reload lost the game without a word: the browser asks first (the
+    page's beforeunload handler) while moves are unsaved, not after Save
+    game."""
+    driver = page
+    asks = lambda d: d.execute_script(                # noqa: E731
+        "const e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e); return e.defaultPrevented")
+    load_position(driver, SEEDS / "claim/play-2p.json")
+    assert not asks(driver)                         # just loaded: nothing to lose
+    click_point(driver, "c3")
+    click_point(driver, "c4")
+    wait(driver, lambda d: current_move(d) == "c3-c4", "a move played")
+    assert asks(driver)
+    driver.find_element(By.ID, "save-game-button").click()
+    wait(driver, lambda d: "Saved claim-game.json" in message(d), "the game saved")
+    assert not asks(driver)

@@ -272,6 +272,7 @@ function addChild(parent, position, move, label) {
   if (!child) {
     child = makeNode(position, move, parent, label);
     parent.children.push(child);
+    changed();
   }
   const at = state.line.indexOf(parent);
   state.line = state.line.slice(0, at + 1).concat(continuation(child));
@@ -319,6 +320,7 @@ function promoteVariation() {
   siblings.splice(siblings.indexOf(n), 1);
   siblings.unshift(n);
   if (reviewed) closeStaleReview();
+  changed();
   renderMoveList();
   updateButtons();
   setMessage(`Promoted ${n.label}: ${inVariation(n) ? "the main line of its variation" : "the main line"} now.`);
@@ -333,6 +335,7 @@ function deleteFromHere() {
   const gone = [];
   const drop = (n) => { gone.push(n); nodes.delete(n.id); n.children.forEach(drop); };
   const reviewed = reviewHolds(node);
+  changed();
   drop(node);
   state.line = pathTo(parent).concat(continuation(parent).slice(1));
   if (reviewed) closeStaleReview();
@@ -1410,6 +1413,7 @@ function setLine(position, message, options = {}) {
   nodes.set(root.id, root);
   state.line = [root];
   endReview();
+  kept();
   showIndex(0, { keepMessage: Boolean(message), autoPlay: options.autoPlay !== false });
   if (message) setMessage(message);
 }
@@ -1420,6 +1424,7 @@ function setGame(answer, message, at) {
   // module is loaded by the time a record of it is read (the page asked the server about it)
   const module = modules.get(answer.start.game);
   const named = module && module.played;
+  kept();
   const root = makeNode(answer.start, null, null, "start");
   nodes.clear();
   nodes.set(root.id, root);
@@ -1549,7 +1554,17 @@ async function saveFile() {
   setMessage(`Saved ${name}.`);
 }
 
+// the moves made since the game was last saved, linked or loaded: a reload or a closed tab would lose
+// them without a word (the browser asks first; lichess keeps them in the address instead)
+let changes = 0, keptAt = 0;
+const changed = () => { changes += 1; };
+const kept = () => { keptAt = changes; };
+window.addEventListener("beforeunload", (event) => {
+  if (changes !== keptAt) event.preventDefault();
+});
+
 async function saveGame() {
+  kept();
   const record = recordJson();
   const name = `${record.game}-game.json`;
   download(JSON.stringify(record) + "\n", name);
@@ -1588,6 +1603,7 @@ function pathCode(node) {
 }
 
 async function shareLink() {
+  kept();
   const code = await deflate(JSON.stringify(recordJson()));
   const hash = `#game=${code}&at=${pathCode(current())}`;
   history.replaceState(null, "", hash);
