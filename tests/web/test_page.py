@@ -505,6 +505,15 @@ def test_review_mode_grades_a_game_of_a_file_of_two(page, shots, tmp_path):
     review = driver.execute_script("return window.claimsolveBoard.state.review.result")
     graded = [(m["ply"], m["grade"]) for m in review["moves"] if m["grade"] in ("inaccuracy", "mistake", "blunder")]
     assert graded and sorted(dots) == sorted(map(list, graded))
+    # estimated grades look so (hollow dots, dotted marks); proven ones are solid (they looked alike)
+    exact = {m["ply"]: m["exact"] for m in review["moves"]}
+    hollow = driver.execute_script("return Array.from(document.querySelectorAll('#review-graph circle.grade'),"
+                                   " c => [Number(c.dataset.ply), c.classList.contains('estimated'),"
+                                   " c.getAttribute('fill') === '#fff'])")
+    assert hollow and all(estimated == (not exact[ply]) == white for ply, estimated, white in hollow), hollow
+    underlined = driver.execute_script("return Array.from(document.querySelectorAll('#move-list li .grade'),"
+                                       " g => g.classList.contains('estimated'))")
+    assert underlined == [not exact[ply] for ply, _ in graded]
     symbol = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
     assert marks == [[review["moves"][ply - 1]["move"], symbol[grade]] for ply, grade in graded]
     rows = driver.find_elements(By.CSS_SELECTOR, "#review-summary tbody tr")
@@ -570,6 +579,10 @@ def test_a_claim_it_review_by_the_learned_chance_of_winning(page, shots, tmp_pat
     keys = driver.execute_script("return Array.from(document.querySelectorAll('#review-legend .seat-key'),"
                                  " k => [k.textContent, getComputedStyle(k).borderLeftColor])")
     assert [k[0] for k in keys] == ["player 1", "player 2", "player 3"]
+    # every grade here is estimated: hollow dots, dotted marks, and the legend says what they mean
+    dots = driver.execute_script("return Array.from(document.querySelectorAll('#review-graph circle.grade'),"
+                                 " c => c.classList.contains('estimated') && c.getAttribute('fill') === '#fff')")
+    assert all(dots) and "hollow where estimated" in driver.find_element(By.ID, "review-legend").text
     losses = driver.execute_script("return Array.from(document.querySelectorAll('#review-summary tbody tr'),"
                                    " r => r.children[2].textContent)")
     assert len(losses) == 3 and all(re.fullmatch(r"\d\.\d{3}", loss) for loss in losses), losses

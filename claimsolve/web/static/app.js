@@ -364,7 +364,8 @@ function moveElement(node, tag, ply, numbered) {
     const mark = GRADE_MARKS[review.grade];
     if (mark) {
       const span = document.createElement("span");
-      span.className = `grade ${review.grade}`;
+      // an estimated grade (not proven) is underlined with dots: it may change with a longer review
+      span.className = `grade ${review.grade}${review.exact ? "" : " estimated"}`;
       span.textContent = mark;
       el.append(span);
     }
@@ -1859,8 +1860,10 @@ function drawReview(review) {
     const row = evals[m.ply];
     const s = mirrored ? 0 : m.seat - 1;
     if (!colour || !row || row[s] === null || row[s] === undefined) continue;
-    parts.push(`<circle class="grade ${m.grade}" data-ply="${m.ply}" cx="${gx(m.ply).toFixed(1)}" cy="${gy(row[s]).toFixed(1)}" ` +
-      `r="4.5" fill="${colour}" stroke="#fff"><title>ply ${m.ply}, player ${m.seat}: ${escapeHtml(m.move)} ` +
+    // solid where the grade is proven, hollow where it is estimated
+    const paint = m.exact ? `fill="${colour}" stroke="#fff"` : `fill="#fff" stroke="${colour}" stroke-width="2"`;
+    parts.push(`<circle class="grade ${m.grade}${m.exact ? "" : " estimated"}" data-ply="${m.ply}" ` +
+      `cx="${gx(m.ply).toFixed(1)}" cy="${gy(row[s]).toFixed(1)}" r="4.5" ${paint}><title>ply ${m.ply}, player ${m.seat}: ${escapeHtml(m.move)} ` +
       `(${escapeHtml(gradeWords(m))})</title></circle>`);
   }
   const svg = $("review-graph");
@@ -1870,7 +1873,8 @@ function drawReview(review) {
     "each player's value";
   const legend = $("review-legend");
   legend.textContent = `${what} after every ply (${shortUnit(result.unit)}); ` +
-    "dots: inaccuracy (yellow), mistake (orange), blunder (red). Click to go to a ply.";
+    "dots: inaccuracy (yellow), mistake (orange), blunder (red), solid where proven, hollow where estimated " +
+    "(a mark ?! ? ?? underlined with dots in the moves). Click to go to a ply.";
   if (!mirrored) {
     // which line is whose: a swatch in each seat's board colour
     for (const s of shown) {
