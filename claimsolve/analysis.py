@@ -139,7 +139,9 @@ def answer_labels(result, game, with_odds=False):
         if with_odds:
             notes.append("the suggestions rank by MCTS visits (win chance, every seat searched); the odds "
                          "table ranks its plans by the win chance of play-outs that follow fixed "
-                         "policies, so the two orders can differ")
+                         "policies, so the two can differ in order and in level: MCTS's means rest on "
+                         "the learned value where its play-outs stop (an estimate, and its interval "
+                         "counts simulations as if independent), the table's on whole games")
     else:
         method, scores, ordered_by = engine, "the engine's scores", "score"
     return {"method": method, "scores": scores, "ordered_by": ordered_by, "notes": notes}

@@ -132,3 +132,12 @@ def test_a_line_says_what_it_is_and_what_separates_its_moves():
     assert pv_line(["c5-b5", "d3-d4"]) == "PV (the best line found): c5-b5 d3-d4"
     assert pv_line(["xa1 xb2 xc3 xd4", "xe5 xf6 xg7 xh8"]) == \
         "PV (the best line found; | between moves): xa1 xb2 xc3 xd4 | xe5 xf6 xg7 xh8"
+
+
+def test_a_claim_it_answer_says_its_two_rankings_differ_in_level_too():
+    """A board user saw MCTS's "roll 0.479" beside the play-outs' 28.4% for
+    one position, with only "the two orders can differ" to explain it."""
+    answer = claimsolve.analyze(claimsolve.load(SEEDS / "claimit" / "mid-game-3p.json"), time=0.3).to_json()
+    assert "odds" in answer
+    assert any("differ in order and in level" in note and "the learned value where its play-outs stop" in note
+               for note in answer["notes"])

@@ -1011,7 +1011,8 @@ function renderOddsRanking(result) {
   }
   note.textContent = "Each plan is valued by its win chance in play-outs that follow it with a fixed placement " +
     `policy; the best is the pink bar. The suggestions above rank moves by ${result.ordered_by || "their own column"} ` +
-    "of a search over every seat's choices: the two orders can differ.";
+    "of a search over every seat's choices: the two can differ in order and in level (the search's means " +
+    "rest on the learned value where its play-outs stop, an estimate; the plans' on whole games played out).";
 }
 
 function signed(v) {
