@@ -138,11 +138,16 @@ def test_claim_play_phase_movement_arrows_and_save(page, shots):
     driver = page
     load_position(driver, SEEDS / "claim/play-2p.json")
     wait(driver, lambda d: suggestions(d), "suggestions in the play phase")
+    numbers = lambda d: d.execute_script(          # noqa: E731
+        "return Array.from(document.querySelectorAll('#arrows text'), t => t.textContent)")
+    # as on lichess, the best move's arrow is drawn without a hover (it was drawn only on hover)
+    wait(driver, lambda d: numbers(d) == ["1"], "the best move's arrow")
     row = driver.find_element(By.CSS_SELECTOR, "#suggestions tbody tr")
     ActionChains(driver).move_to_element(row).perform()
-    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#arrows line"), "the best line drawn as arrows")
+    wait(driver, lambda d: len(numbers(d)) > 1, "the best line drawn as arrows")
     driver.save_screenshot(str(shots / "claim-play-best-line.png"))
     ActionChains(driver).move_by_offset(0, 400).perform()
+    wait(driver, lambda d: numbers(d) == ["1"], "back to the best move's arrow")
     click_point(driver, "d3")                    # an opponent's Viking
     wait(driver, lambda d: "colour 2" in message(d), "the reason d3 is refused")
     # as on lichess: a click on another piece that moves picks it up instead, a second click on

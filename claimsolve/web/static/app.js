@@ -832,6 +832,7 @@ function stopAnalysis() {
 function clearSuggestions() {
   $("suggestions").querySelector("tbody").replaceChildren();
   hovered = null;
+  resting = null;
   $("pv").textContent = "";
   $("engine-line").textContent = "";
   $("engine-state").textContent = "";
@@ -1054,6 +1055,7 @@ function suggestionColumns(engine) {
 }
 
 let hovered = null;     // the move of the suggestion under the pointer
+let resting = null;     // the arrow shown when none is hovered: the best suggestion's move, as on lichess
 
 function renderSuggestions(result, live) {
   const table = $("suggestions");
@@ -1087,27 +1089,28 @@ function renderSuggestions(result, live) {
     const line = i === 0 && result.pv && result.pv.length ? result.pv : [s.move];
     tr.line = line;
     tr.addEventListener("mouseenter", () => { hovered = s.move; tr.classList.add("hover"); drawArrows(line); });
-    tr.addEventListener("mouseleave", () => { hovered = null; tr.classList.remove("hover"); drawArrows(null); });
+    tr.addEventListener("mouseleave", () => { hovered = null; tr.classList.remove("hover"); drawArrows(resting); });
     tr.addEventListener("click", () => playMove(s.move));
     rows.push(tr);
   });
   table.querySelector("tbody").replaceChildren(...rows);
+  resting = result.suggestions.length ? [result.suggestions[0].move] : null;
   // the rows are replaced as the answer comes in: a row removed under the pointer gets no
-  // mouseleave, so its arrows are carried to its new row, or cleared when it is gone
+  // mouseleave, so its arrows are carried to its new row, or go back to the best move when it is gone
   const again = rows.find((tr) => tr.dataset.move === hovered);
   if (again) {
     again.classList.add("hover");
     drawArrows(again.line);
-  } else if (hovered !== null) {
+  } else {
     hovered = null;
-    drawArrows(null);
+    drawArrows(resting);
   }
   if (!table.dataset.watched) {                // the table stays: leaving it clears the arrows
     table.dataset.watched = "1";
     table.addEventListener("mouseleave", () => {
       hovered = null;
       table.querySelectorAll("tr.hover").forEach((tr) => tr.classList.remove("hover"));
-      drawArrows(null);
+      drawArrows(resting);
     });
   }
   $("pv").textContent = result.pv && result.pv.length ? `Best line: ${lineText(result.pv)}` : "";
