@@ -18,7 +18,7 @@ options (claimsolve.limits): a bad value is a ClaimsolveError naming it.
 from . import limits
 from .analysis import ENGINES, analyze as _analyze
 from .catalog import game_of, get_game, ids_where
-from .errors import ClaimsolveError, MoveError, OptionError, PositionError
+from .errors import ClaimsolveError, MoveError, PositionError, as_parameters
 from .game import Position
 from .positions import dumps, from_dict, game_class, loads
 from .records import GameRecord, load_game, load_position as load
@@ -33,10 +33,8 @@ def new(game, players=None, size=None, seed=None, island=None, variant=None, bra
     descriptor = get_game(game)
     if seed is not None:
         limits.seed(seed, "parameter 'seed'")
-    try:
+    with as_parameters():
         return descriptor.new(players=players, size=size, island=island, variant=variant, seed=seed, brawl=brawl)
-    except OptionError as exc:              # worded for the command line: `option '--size'`
-        raise exc.as_parameter() from None
 
 
 def _position(position):

@@ -179,7 +179,7 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
     if evaluation.weights is not None:
         # weights given are for this game instance whatever engine answers, before any work (the
         # exact solver, the finished game use none, yet weights of another game are a mistake there too)
-        learned.check_game(learned.load_weights(evaluation.weights), position.engine_state().game)
+        learned.weights_for(evaluation.weights, position.engine_state().game)
     if position.is_over():
         result = SearchResult(engine="none", suggestions=[], complete=True,
                               info={"over": True})

@@ -48,7 +48,7 @@ except ImportError as exc:                      # pragma: no cover - the optiona
 
 from ._batch import CHANCE, IN_TURN, Single
 from . import limits
-from .errors import ClaimsolveError, OptionError, _short
+from .errors import ClaimsolveError, _short, as_parameters
 from .positions import game_class
 
 RENDER_MODES = ["ansi"]
@@ -85,10 +85,8 @@ def _start_position(game, position, options):
 
 def _new(cls, options):
     """cls.new(**options), a refused option named as the caller wrote it."""
-    try:
+    with as_parameters():
         return cls.new(**options)
-    except OptionError as exc:
-        raise exc.as_parameter() from None
 
 
 def _checked_action(action, count):

@@ -1,5 +1,6 @@
 """The errors a user can cause.  The command line prints them as one line and
 exits with code 2; anything else escaping is a bug (exit 1)."""
+import contextlib
 
 
 class ClaimsolveError(Exception):
@@ -71,6 +72,19 @@ class OptionError(ClaimsolveError):
         label = (f"parameter '{names[0]}'" if len(names) == 1 else
                  "parameters " + " and ".join(f"'{name}'" for name in names))
         return ClaimsolveError(f"{label}: {self.problem}", self.source)
+
+
+@contextlib.contextmanager
+def as_parameters(*names):
+    """Inside the block, a game's refusal of a setup option (OptionError,
+    worded for the command line: `option '--size'`) is raised again naming
+    the Python parameter (OptionError.as_parameter): the entry points that
+    take `new`'s options from Python (claimsolve.new, the environments, the
+    OpenSpiel games) wrap their call of `new` in it."""
+    try:
+        yield
+    except OptionError as exc:
+        raise exc.as_parameter(*names) from None
 
 
 class PlayerError(ClaimsolveError):

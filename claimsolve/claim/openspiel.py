@@ -66,7 +66,7 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from .. import limits
-from ..errors import ClaimsolveError, MoveError, OptionError
+from ..errors import ClaimsolveError, MoveError, as_parameters
 from ..interop.spiel_common import (JsonObserver, PositionNode, compact_json, position_from_param,
                                     position_param, wants_observation)
 from . import rules
@@ -402,12 +402,10 @@ def start_position(params):
         raise _bad("start", f"must be one of {', '.join(STARTS)}, not {start!r}")
     if brawl not in BRAWLS:
         raise _bad("brawl", f"must be one of {', '.join(BRAWLS)}, not {brawl!r}")
-    try:
+    with as_parameters():                   # `new` names its option as the command line does (--island)
         if start == "play":
             return random_play_start(seed, players=players, island=island, variant=variant, brawl=brawl)
         return ClaimPosition.new(players=players, island=island, variant=variant, seed=seed, brawl=brawl)
-    except OptionError as exc:              # `new` names its option as the command line does (--island)
-        raise exc.as_parameter() from None
 
 
 class ClaimGame(pyspiel.Game):

@@ -21,7 +21,7 @@ import itertools
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from ..errors import ClaimsolveError, MoveError, OptionError
+from ..errors import ClaimsolveError, MoveError, as_parameters
 from ..interop.spiel_common import (JsonObserver, Node, compact_json, position_from_param,
                                     position_param, wants_observation)
 from .position import ClaimItPosition
@@ -96,10 +96,8 @@ class ClaimItGame(pyspiel.Game):
         if params["position"]:
             start = position_from_param(params["position"], ClaimItPosition.game)
         else:
-            try:
+            with as_parameters():           # `new` names its option as the command line does (--players)
                 start = ClaimItPosition.new(players=params["players"])
-            except OptionError as exc:      # `new` names its option as the command line does (--players)
-                raise exc.as_parameter() from None
             if params["release_white"]:
                 data = start.to_json()
                 data["variant"] = {"release_white": True}

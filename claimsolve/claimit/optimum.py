@@ -78,12 +78,10 @@ def shipped_win_weights(players, target, release_white):
 
 @functools.lru_cache(maxsize=8)
 def _win_solver(players, target, release_white, path, memory_mb):
-    from ..search.learned import check_game, load_weights
+    from ..search.learned import weights_for
 
     game = engine_game(players, target, release_white)
-    weights = load_weights(path)
-    check_game(weights, game)
-    return WinTurnSolver(game, weights, memory_mb)
+    return WinTurnSolver(game, weights_for(path, game), memory_mb)
 
 
 def win_solver_for(position, weights=None, memory_mb=WIN_MEMORY_MB):

@@ -139,6 +139,15 @@ def check_game(weights, game):
             f"{players} players ({planes} planes, {scalars} scalars)")
 
 
+def weights_for(path, game):
+    """The checked weights of the file at `path` (load_weights), refused
+    where they were made for another game instance than `game` (an
+    engine's game object: check_game)."""
+    weights = load_weights(path)
+    check_game(weights, game)
+    return weights
+
+
 def shipped_weights(game):
     """The path of the weights shipped for `game` (an engine's game object)
     under claimsolve/data/weights/, or None: the first file (by name) made
@@ -147,8 +156,7 @@ def shipped_weights(game):
         return None
     for path in sorted(WEIGHTS_DIR.glob("*.npz")):
         try:
-            weights = load_weights(path)
-            check_game(weights, game)
+            weights_for(path, game)
         except ClaimsolveError:
             continue
         return str(path)
@@ -187,8 +195,7 @@ def learned_game(game, weights_path=None):
                 f"eval=learned: no weights are shipped for {name} with {players} players; make them with "
                 "`claimsolve study selfplay` and `claimsolve train` (docs/learning.md) and give them with "
                 "weights=PATH (analyze: --weights PATH)")
-    weights = load_weights(weights_path)
-    check_game(weights, game)
+    weights = weights_for(weights_path, game)
     key = (id(game), weights.path, id(weights))
     found = _games.get(key)
     if found is None:

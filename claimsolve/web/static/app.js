@@ -234,7 +234,7 @@ function renderStatus() {
     line = `Player ${show.to_move} to move.`;
   }
   // the game's words on how to move, not once it is over
-  const sub = show.over ? "" : state.module.status(entry.position, show) || "";
+  const sub = show.over ? "" : state.module.status(entry.position, show, entry.legal) || "";
   $("status").innerHTML = `${escapeHtml(title)}: ${escapeHtml(line)}` +
     (sub ? `<span class="sub">${escapeHtml(sub)}</span>` : "");
 }

@@ -107,18 +107,13 @@ export function draw(position, L, show) {
   return out.join("\n");
 }
 
-export function status(position) {
+export function status(position, show, legal) {
   const target = position.target ? ` Target: ${position.target} secured spaces.` : "";
   if (position.dice) {
     return `Dice ${position.dice.join(" ")}: click a highlighted space to place the marker shown on it.${target}`;
   }
-  // a turn under way has a marker of this turn on top of a pile (a white, or a black not yet turned
-  // under its owner's colour); before the first roll stop is not legal
-  const begun = position.board.some((row) => row.trim().split(/\s+/).some((pile) => {
-    const top = pile.split("/").pop();
-    return top === "B" || top.startsWith("w");
-  }));
-  return (begun ? "Roll again (the server's dice, or type your own) or stop." :
+  // stop is offered where the server lists it (not before the turn's first roll)
+  return ((legal || []).includes("stop") ? "Roll again (the server's dice, or type your own) or stop." :
     "Roll to begin the turn (the server's dice, or type your own).") + target;
 }
 
