@@ -26,13 +26,20 @@ from .records import GameRecord, load_game, load_position as load
 __version__ = "0.1.0"
 
 
+def _parameter(name):
+    """How the Python API's refusals name what the caller gave: the
+    parameter, not the command line's option (`parameter 'hash_mb'`, where
+    the command line says `option '--hash'`)."""
+    return f"parameter '{name}'"
+
+
 def new(game, players=None, size=None, seed=None, island=None, variant=None, brawl=None):
     """A starting position of `game` (an id of claimsolve.catalog); an option
     the game does not take, or a bad value, is a ClaimsolveError naming the
     parameter (`parameter 'size': ...`)."""
     descriptor = get_game(game)
     if seed is not None:
-        limits.seed(seed, "parameter 'seed'")
+        limits.seed(seed, _parameter("seed"))
     with as_parameters():
         return descriptor.new(players=players, size=size, island=island, variant=variant, seed=seed, brawl=brawl)
 
@@ -50,19 +57,19 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
     (neither counts iterations; give `time`)."""
     _position(position)
     if time is not None:
-        limits.seconds(time, "time")
+        limits.seconds(time, _parameter("time"))
     if iterations is not None:
-        limits.iterations(iterations, "iterations")
-    limits.choice(engine, "engine", ENGINES)
+        limits.iterations(iterations, _parameter("iterations"))
+    limits.choice(engine, _parameter("engine"), ENGINES)
     if iterations is not None and engine in ("alphabeta", "solver"):
-        raise ClaimsolveError(f"option 'iterations': counts MCTS simulations; engine '{engine}' has no such "
+        raise ClaimsolveError(f"{_parameter('iterations')}: counts MCTS simulations; engine '{engine}' has no such "
                               "budget (give a time, or engine 'mcts')")
     if top is not None:
-        limits.top(top, "top")
-    limits.seed(seed, "seed")
+        limits.top(top, _parameter("top"))
+    limits.seed(seed, _parameter("seed"))
     if threads is not None:
-        limits.threads(threads, "threads")
-    limits.memory_mb(hash_mb, "hash")
+        limits.threads(threads, _parameter("threads"))
+    limits.memory_mb(hash_mb, _parameter("hash_mb"))
     return _analyze(position, time=time, iterations=iterations, engine=engine, top=top, seed=seed,
                     threads=threads, hash_mb=hash_mb, progress=progress, evaluation=evaluation)
 
@@ -76,8 +83,8 @@ def solve(position, time=None, hash_mb=256, progress=None, value_only=False, thr
     among equal moves the one shown may vary with more than one)."""
     solver = _capability(_position(position), "solve", "exact solving", " (use analyze)")
     if time is not None:
-        limits.seconds(time, "time")
-    limits.memory_mb(hash_mb, "hash")
+        limits.seconds(time, _parameter("time"))
+    limits.memory_mb(hash_mb, _parameter("hash_mb"))
     return solver(position, time=time, hash_mb=hash_mb, progress=progress, value_only=value_only,
                   threads=threads)
 
@@ -89,19 +96,19 @@ def odds(position, samples=None, seed=0, time=None, progress=None, hash_mb=None,
     threads (None: the cores this process may run on, at most 2)."""
     table = _capability(_position(position), "odds", "the stop/roll table")
     if samples is not None:
-        limits.samples(samples, "samples")
-    limits.seed(seed, "seed")
+        limits.samples(samples, _parameter("samples"))
+    limits.seed(seed, _parameter("seed"))
     if time is not None:
-        limits.seconds(time, "time")
+        limits.seconds(time, _parameter("time"))
     options = {"seed": seed, "progress": progress}
     if samples is not None:
         options["samples"] = samples
     if time is not None:
         options["time"] = time
     if hash_mb is not None:
-        options["hash_mb"] = limits.memory_mb(hash_mb, "hash")
+        options["hash_mb"] = limits.memory_mb(hash_mb, _parameter("hash_mb"))
     if threads is not None:
-        options["threads"] = limits.optimum_threads(threads, "threads")
+        options["threads"] = limits.optimum_threads(threads, _parameter("threads"))
     return table(position, **options)
 
 
@@ -124,7 +131,7 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
     if not isinstance(record, GameRecord):
         raise ClaimsolveError(f"not a game record: {type(record).__name__} (read one with claimsolve.load_game)")
     if time is not None:
-        limits.seconds(time, "time")
+        limits.seconds(time, _parameter("time"))
     return _review(record, time=time, workers=workers, progress=progress, seed=seed, objective=objective)
 
 
@@ -133,7 +140,7 @@ def perft(position, depth):
     in the engine: a list of `depth` counts."""
     if getattr(_position(position), "has_chance", False):
         raise ClaimsolveError(f"perft: counts move sequences of games without dice; {position.game} has dice")
-    return position.engine_state().perft(limits.depth(depth, "depth"))
+    return position.engine_state().perft(limits.depth(depth, _parameter("depth")))
 
 
 __all__ = ["ClaimsolveError", "MoveError", "PositionError", "analyze", "dumps", "from_dict",

@@ -34,7 +34,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .catalog import get_game
-from .errors import ClaimsolveError, Interrupted, PlayerError
+from . import limits
+from .errors import ClaimsolveError, Interrupted, PlayerError, as_parameters
 from .files import write_atomically
 from .player_kinds import make_player
 from .records import VERSION as RECORD_VERSION, adjudicated_result
@@ -190,6 +191,14 @@ def starting_positions(game, count, seed, players=None, size=None, island=None, 
                                              variant=variant), count))
 
 
+def check_options(game, seed, duplicate=False, players=None, size=None, island=None, variant=None):
+    """Refuses, naming the command line's options, what run_match would
+    refuse naming its parameters: `match` calls it first."""
+    if duplicate:
+        check_duplicate(game)
+    next(iter_starts(game, seed, players=players, size=size, island=island, variant=variant))
+
+
 def iter_starts(game, seed, players=None, size=None, island=None, variant=None):
     """The starting positions of starting_positions, made one at a time as
     they are wanted (a match of many games starts at once)."""
@@ -242,11 +251,11 @@ class DuplicateDice:
         return resolved
 
 
-def check_duplicate(game):
-    """Refuses duplicate dice (`--duplicate`) for `game` (an id) when it
-    has no dice."""
+def check_duplicate(game, name="option '--duplicate'"):
+    """Refuses duplicate dice for `game` (an id) when it has no dice; `name`
+    is how the refusal names the switch."""
     if not get_game(game).has_chance:
-        raise ClaimsolveError(f"option '--duplicate': {game} has no dice to deal alike")
+        raise ClaimsolveError(f"{name}: {game} has no dice to deal alike")
 
 
 def play_game(start, players, rng, max_plies=MAX_PLIES):
@@ -321,14 +330,15 @@ def run_match(game, spec_a, spec_b, games, players=None, size=None, island=None,
     together or not at all).  `duplicate`: duplicate dice (the module's
     docstring), for games with chance only."""
     descriptor = get_game(game)
-    if games < 1:
-        raise ClaimsolveError("option '--games': must be at least 1")
+    limits.games(games, "parameter 'games'")
+    limits.seed(seed, "parameter 'seed'")
     if duplicate:
-        check_duplicate(game)
+        check_duplicate(game, "parameter 'duplicate'")
     for spec in (spec_a, spec_b):
         make_player(spec, game=game)            # a bad SPEC fails before any game
-    starts = iter_starts(game, seed, players=players, size=size, island=island, variant=variant)
-    start = next(starts)
+    with as_parameters():                       # `match` checks these as options first (check_options)
+        starts = iter_starts(game, seed, players=players, size=size, island=island, variant=variant)
+        start = next(starts)
     sides = len(descriptor.teams(start))
     result = MatchResult(game=game, a=spec_a, b=spec_b, players=start.num_players, teams=sides,
                          keep_records=keep_records)

@@ -37,8 +37,9 @@ def match(game, spec_a, spec_b, games, players, size, island, variant, seed, dup
     """Plays A against B for N games; score with a 95% interval and Elo.
     A's engine plays one team, B's the others; each start is played once per
     team, A's team rotating (with two teams: swapped)."""
-    from claimsolve.match import game_line, run_match     # deferred: start-up (the players' modules)
+    from claimsolve.match import check_options, game_line, run_match     # deferred: start-up (the players' modules)
 
+    check_options(game, seed, duplicate, players=players, size=size, island=island, variant=variant)
     progress = progress_for("match")
     if save_path and svg_path and same_file(save_path, svg_path):
         raise ClaimsolveError(f"option '--svg': {svg_path} is the --save file; give another file")

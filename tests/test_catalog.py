@@ -317,6 +317,43 @@ def test_python_new_names_the_parameters(options, message):
     assert str(caught.value) == message
 
 
+MAX_SEED = "9223372036854775807"
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: run_match("colorclaim", "random", "random", 2, size="9x9"),
+     "parameter 'size': 9x9: need 2 <= W, H and W*H <= 30 (the 30 pyramids)"),
+    (lambda: run_match("claimit", "random", "random", 2, players=7), "parameter 'players': 7: Claim It! has 2 to 5 players"),
+    (lambda: run_match("colorclaim", "random", "random", 2, size="3x3", duplicate=True),
+     "parameter 'duplicate': colorclaim has no dice to deal alike"),
+    (lambda: run_match("colorclaim", "random", "random", 0, size="3x3"),
+     "parameter 'games': must be a whole number from 1 to 1000000000, not 0"),
+    (lambda: run_match("claimit", "random", "random", 2, seed=-1),
+     f"parameter 'seed': must be a whole number from 0 to {MAX_SEED}, not -1"),
+    (lambda: claimsolve.analyze(claimsolve.new("claimit"), hash_mb=0), "parameter 'hash_mb': must be "),
+    (lambda: claimsolve.analyze(claimsolve.new("claimit"), time=0), "parameter 'time': must be "),
+    (lambda: claimsolve.analyze(claimsolve.new("claimit"), engine="alphabeta", iterations=5),
+     "parameter 'iterations': counts MCTS simulations"),
+    (lambda: claimsolve.odds(claimsolve.new("claimit"), samples=1), "parameter 'samples': must be "),
+    (lambda: claimsolve.solve(claimsolve.new("colorclaim", size="2x2"), hash_mb=10 ** 9), "parameter 'hash_mb': must be "),
+    (lambda: claimsolve.perft(claimsolve.new("colorclaim", size="2x2"), 0), "parameter 'depth': must be "),
+])
+def test_python_entry_points_name_their_parameters(call, message):
+    # the command line names the same checks `option '--hash'` (and `match` its options, below)
+    with pytest.raises(ClaimsolveError) as caught:
+        call()
+    assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--size", "9x9"], "option '--size': 9x9: need 2 <= W, H and W*H <= 30 (the 30 pyramids)"),
+    (["--size", "3x3", "--duplicate"], "option '--duplicate': colorclaim has no dice to deal alike"),
+])
+def test_match_names_its_options(args, message):
+    result = run("match", "colorclaim", "--a", "random", "--b", "random", *args)
+    assert (result.exit_code, result.stderr) == (2, f"claimsolve: {message}\n")
+
+
 def test_new_without_seed_draws_one_only_for_games_with_a_random_setup():
     assert run("new", "claimit").exit_code == 0
     first, second = run("new", "colorclaim", "--size", "3x3").stdout, run("new", "colorclaim", "--size", "3x3").stdout
