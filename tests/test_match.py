@@ -246,7 +246,7 @@ def test_duplicate_dice_deal_every_seating_of_a_start_alike():
 
 
 def test_duplicate_dice_need_a_game_with_dice():
-    with pytest.raises(ClaimsolveError, match="--duplicate"):
+    with pytest.raises(ClaimsolveError, match="parameter .duplicate.: colorclaim has no dice"):
         run_match("colorclaim", "random", "random", 2, size="3x3", duplicate=True)
 
 
