@@ -343,6 +343,11 @@ class ClaimItPosition(Position):
     def is_over(self):
         return self.final_round is not None and self.final_round[1] == 0
 
+    def pieces(self):
+        """{space name: pile} of every space with markers ("2,5": "2/w3",
+        bottom first), as the position JSON writes it."""
+        return {f"{i // SIZE + 1},{i % SIZE + 1}": "/".join(pile) for i, pile in enumerate(self.board) if pile}
+
     def turn_in_progress(self):
         """True when the player to move has placed a marker this turn."""
         return rules.turn_in_progress(self.board)

@@ -192,6 +192,12 @@ class ColorClaimPosition(Position):
     def claims(self):
         return self._state.claims
 
+    def pieces(self):
+        """{point name: stack token} of every stack on the board ("b3":
+        "R1/G2", bottom first), as the position JSON writes it."""
+        return {point_name((c, r)): stack_token(stack)
+                for r, row in enumerate(self.grid) for c, stack in enumerate(row) if stack is not None}
+
     @property
     def shield(self):
         return self._state.shield

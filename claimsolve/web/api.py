@@ -15,7 +15,6 @@ import claimsolve
 from .. import commands, limits, records
 from ..analysis import DEFAULT_TIME, ENGINES
 from ..catalog import all_games, game_of
-from ..colorclaim.position import column_name
 from ..descriptor import NEW_OPTIONS
 from ..errors import ClaimsolveError, MoveError, OptionError, one_line
 from ..positions import dumps, from_dict, parse_json
@@ -197,21 +196,6 @@ def check(body):
     return {"legal": True, "position": json.loads(dumps(after)), "moves": resolved, "move": resolved[-1],
             "played": played_marks(before, resolved[-1], after, report), "report": report.text}
 
-def _pieces(data):
-    """{point name: token} of a position JSON's board, as the game's notation
-    names points ("c4", "2,5"); empty points left out."""
-    rows = [row.split() for row in data.get("board", [])]
-    out = {}
-    for r, row in enumerate(rows):
-        for c, token in enumerate(row):
-            if token in (".", "-"):
-                continue
-            # Claim's columns are a..z; Color Claim's go on past z (aa, ab, ...)
-            name = f"{r + 1},{c + 1}" if data["game"] == "claimit" else f"{column_name(c)}{len(rows) - r}"
-            out[name] = token
-    return out
-
-
 def played_marks(before, move, after, report):
     """The marks of `move` played from `before` to `after` (its MoveReport
     as JSON, without the text), for the page to draw the last move:
@@ -232,7 +216,7 @@ def played_marks(before, move, after, report):
     data = report.to_json()
     del data["text"]
     old, new = before.to_json(), after.to_json()
-    pieces_before, pieces_after = _pieces(old), _pieces(new)
+    pieces_before, pieces_after = before.pieces(), after.pieces()
     data["move"] = move
     data["player"] = old.get("to_move")
     data["put"] = [{"point": point, "piece": pieces_after.get(point)} for point in data["placed"]]

@@ -382,3 +382,11 @@ def test_a_finished_game_says_who_won_and_by_what(rows, said):
     assert position.is_over()
     assert result_line(position) == said
     assert f"Game over: {said}." in position.render()
+
+
+def test_pieces_are_the_piles_by_space_name():
+    position = claimsolve.load(SEEDS / "spec-example-2p.json")
+    rows = [row.split() for row in position.to_json()["board"]]
+    assert position.pieces() == {f"{r + 1},{c + 1}": pile for r, row in enumerate(rows)
+                                 for c, pile in enumerate(row) if pile != "."}
+    assert position.pieces()["3,3"] == "2/w3" and "1,1" not in position.pieces()

@@ -162,3 +162,11 @@ def test_the_engine_counts_and_names_the_moves_of_wide_boards_as_the_rules_do(ro
     engine = position.engine_state()
     assert engine.perft(3) == position.perft(3)
     assert sorted(position.move_name(code) for code in engine.legal_moves()) == sorted(position.legal_moves())
+
+
+def test_pieces_name_the_stacks_as_the_moves_do():
+    # the board's last-move marks read what stands where from `pieces`
+    position = claimsolve.from_dict({"game": "colorclaim", "board": row_64()})
+    assert position.pieces() == {"y1": "G1", "z1": "R2", "aa1": "Y3", "ab1": "B1", "bk1": "K2", "bl1": "K3"}
+    two_rows = claimsolve.from_dict({"game": "colorclaim", "board": rows_32x2()})
+    assert two_rows.pieces()["a2"] == TWO_OF_EACH[0] and two_rows.pieces()["m1"] == TWO_OF_EACH[16]
