@@ -13,7 +13,6 @@ import click
 from claimsolve import files, limits
 from claimsolve.catalog import all_games, ids_where
 from claimsolve.errors import ClaimsolveError
-from claimsolve.files import absolute, read_only
 
 
 class Command(click.Command):
@@ -101,9 +100,9 @@ def output_file(value, name):
     if mode is not None and not stat.S_ISREG(mode):
         raise ClaimsolveError(f"option '{name}': is not a plain file (a device, pipe or socket); "
                               "write to a file", value)
-    if mode is not None and read_only(path, mode):
+    if mode is not None and files.read_only(path, mode):
         raise ClaimsolveError(f"option '{name}': cannot write: the file is read-only", value)
-    folder = os.path.dirname(absolute(path, f"option '{name}': "))
+    folder = os.path.dirname(files.absolute(path, f"option '{name}': "))
     if not os.path.isdir(folder):
         raise ClaimsolveError(f"option '{name}': cannot write: the folder {folder} does not exist", value)
     if not os.access(folder, os.W_OK | os.X_OK):
