@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .browser import SEEDS, SKIP, By, browser, click_point, message, server, shots, wait  # noqa: F401
+from .browser import SEEDS, SKIP, By, Keys, browser, click_point, message, server, shots, wait  # noqa: F401
 
 pytestmark = [SKIP, pytest.mark.slow]
 
@@ -106,6 +106,76 @@ def test_claim_capture_marked_and_said(page, shots):
          "no marks at the start")
     driver.find_element(By.ID, "redo-button").click()
     wait(driver, lambda d: marks(d, ".last-captured") == {"e2": "2"}, "the marks on redo")
+    assert not console_errors(driver)
+
+
+# a Claim turn of several landings: c1-c3 captures d3 (e3 behind it), c3-c5 b5 (a5), c5-e5 e4 (e3), and
+# e5-e4 f4 (the shore) or e5-e6 e7; a5-c3 is one jump chain over b5 and c4 that captures c2 and d3, after
+# which territory c has no Viking of colour 2 and the turn ends with a tower placed there (T@...)
+CHAIN = {
+    "game": "claim", "players": 2, "variant": "standard",
+    "territories": ["a a a b b b", "a a a b b b", "a a a b b b", "a a a b b b",
+                    "c c c c d d", "c c c c d d", "c c c c d d"],
+    "board": [". . . . 2 .", ". . . . . .", "1 2 . 2 . .", ". . 2 . 2 2",
+              ". . . 2 1 .", ". . 2 . . .", ". . 1 . . 2"],
+    "phase": "play", "first_player": 1, "to_move": 1,
+}
+
+
+def turn_so_far(driver):
+    """The marks of the turn being clicked: the route, the Viking where it
+    stands now, what its landings captured, and the points whose pieces
+    are faded (the Viking's start, the captured pieces)."""
+    return script(driver, "const q = (s) => Array.from(document.querySelectorAll('#board ' + s));"
+                          "return {route: q('.turn-route').map(e => e.dataset.route),"
+                          " piece: Object.fromEntries(q('.turn-piece').map(e => [e.dataset.mark, e.dataset.piece])),"
+                          " captured: Object.fromEntries(q('.turn-captured').map("
+                          "   e => [e.dataset.mark, e.dataset.piece])),"
+                          " left: [...new Set(q('.turn-left').map(e => e.dataset.at))],"
+                          " taken: [...new Set(q('.turn-taken').map(e => e.dataset.at))].sort()}")
+
+
+NO_TURN = {"route": [], "piece": {}, "captured": {}, "left": [], "taken": []}
+
+
+def test_claim_turn_so_far_drawn_while_clicking(page, shots, tmp_path):
+    driver = page
+    path = tmp_path / "chain.json"
+    path.write_text(json.dumps(CHAIN))
+    load_position(driver, path)
+    click_point(driver, "c1")
+    assert turn_so_far(driver) == NO_TURN                # picked up, not moved yet
+    click_point(driver, "c3")
+    # the Viking drawn on c3 and faded on c1, d3 crossed out: what the landing on c3 captured
+    wait(driver, lambda d: turn_so_far(d) == {"route": ["c1 c3"], "piece": {"c3": "1"}, "captured": {"d3": "2"},
+                                              "left": ["c1"], "taken": ["d3"]}, "the first landing drawn")
+    click_point(driver, "c5")
+    click_point(driver, "e5")
+    wait(driver, lambda d: turn_so_far(d) == {"route": ["c1 c3 c5 e5"], "piece": {"e5": "1"},
+                                              "captured": {"b5": "2", "d3": "2", "e4": "2"},
+                                              "left": ["c1"], "taken": ["b5", "d3", "e4"]},
+         "three landings drawn")
+    assert current_move(driver) == "start"               # nothing played: the turn goes on at e4 or e6
+    driver.save_screenshot(str(shots / "marks-claim-turn-so-far.png"))
+    click_point(driver, "e5")                            # the last landing taken back: e4 stands again
+    wait(driver, lambda d: turn_so_far(d) == {"route": ["c1 c3 c5"], "piece": {"c5": "1"},
+                                              "captured": {"b5": "2", "d3": "2"},
+                                              "left": ["c1"], "taken": ["b5", "d3"]}, "two landings drawn")
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    wait(driver, lambda d: turn_so_far(d) == NO_TURN, "the marks gone with the clicks (Escape)")
+    # a jump chain: its route through c5, the two Vikings its landing on c3 captured
+    click_point(driver, "a5")
+    click_point(driver, "c3")
+    wait(driver, lambda d: turn_so_far(d) == {"route": ["a5 c5 c3"], "piece": {"c3": "1"},
+                                              "captured": {"c2": "2", "d3": "2"},
+                                              "left": ["a5"], "taken": ["c2", "d3"]}, "the jump chain drawn")
+    click_point(driver, "c3")                            # put down again: the Viking back on a5
+    wait(driver, lambda d: turn_so_far(d) == NO_TURN, "the marks gone with the second click")
+    click_point(driver, "c3")
+    click_point(driver, "a1")                            # the tower ends the turn: played
+    wait(driver, lambda d: current_move(d) == "a5-c3 T@a1", "the turn played")
+    wait(driver, lambda d: marks(d, ".last-captured") == {"c2": "2", "d3": "2"}, "the last move's marks")
+    assert turn_so_far(driver) == NO_TURN
     assert not console_errors(driver)
 
 

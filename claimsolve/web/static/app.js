@@ -208,7 +208,8 @@ async function drawBoard() {
     targets.push(`<rect class="point" data-point="${name}" x="${p.x - half}" y="${p.y - half}" ` +
                  `width="${2 * half}" height="${2 * half}" fill="#000" fill-opacity="0"><title>${name}</title></rect>`);
   }
-  markup += `<g id="marks"></g><g id="hints"></g><g id="arrows"></g><g id="targets">${targets.join("")}</g>`;
+  markup += `<g id="marks"></g><g id="turn-marks"></g><g id="hints"></g><g id="arrows"></g>` +
+            `<g id="targets">${targets.join("")}</g>`;
   svg.innerHTML = markup;
   drawSelection();
   drawBoardMarks();
@@ -629,6 +630,86 @@ function drawSelection() {
     }
   }
   hints.innerHTML = dots.join("");
+  drawTurnSoFar();
+}
+
+// What the clicks of a turn have done so far (a Claim Viking's movement and
+// continuations while the player picks the next): the Viking drawn where it
+// now stands, its start faded, its route, and what its landings captured
+// crossed out.  Where it went comes from the legal moves the clicks fit
+// (the module's turnSoFar); the route and the captures from the server's
+// account of the legal move that ends the turn right there (/api/check,
+// asked once a move string), as the last move's marks come from it: the
+// page never works out a capture itself.  No clicks, no marks.
+function drawTurnSoFar() {
+  const svg = $("board");
+  const layer = document.getElementById("turn-marks");
+  if (!layer) return;
+  for (const el of svg.querySelectorAll(".turn-left, .turn-taken")) el.classList.remove("turn-left", "turn-taken");
+  const entry = current();
+  const so = state.clicks.length && state.module.turnSoFar && entry && entry.legal ?
+    state.module.turnSoFar(state.clicks, candidates(state.clicks).map((t) => t.move), entry.legal,
+                           entry.position, state.layout) : null;
+  const under = svg.querySelector("#turn-route");
+  if (!so) {
+    layer.innerHTML = "";
+    if (under) under.innerHTML = "";
+    return;
+  }
+  const L = state.layout;
+  const cell = L.cell;
+  const turns = entry.turnsSoFar || (entry.turnsSoFar = new Map());
+  if (!turns.has(so.stop)) askTurnSoFar(entry, so.stop);
+  const played = turns.get(so.stop) || null;         // null: not answered (yet)
+  const route = (played && played.route && played.route.length > 1 ? played.route : []).map((n) => L.points.get(n));
+  let line = "";
+  if (route.length > 1 && route.every(Boolean)) {
+    // under the pieces, as the last move's route: the pieces jumped over stay readable
+    line = `<polyline class="turn-route" data-route="${played.route.join(" ")}" ` +
+      `points="${route.map((p) => `${p.x},${p.y}`).join(" ")}" fill="none" stroke="${MARKS.selection}" ` +
+      `stroke-width="${cell * 0.09}" stroke-linecap="round" stroke-linejoin="round" stroke-opacity="0.7" ` +
+      `stroke-dasharray="${cell * 0.2} ${cell * 0.12}"/>`;
+    for (const p of route.slice(1, -1)) {
+      line += `<circle cx="${p.x}" cy="${p.y}" r="${cell * 0.1}" fill="${MARKS.selection}" fill-opacity="0.7"/>`;
+    }
+  }
+  marksLayer(svg, "turn-route", svg.querySelector(".piece, .marker") || layer).innerHTML = line;
+  const out = [];
+  for (const gone of (played && played.removed) || []) {
+    const p = L.points.get(gone.point);
+    if (!p) continue;
+    for (const el of svg.querySelectorAll(`[data-at="${gone.point}"]`)) el.classList.add("turn-taken");
+    const r = cell * 0.3;
+    out.push(`<g class="turn-captured" data-mark="${gone.point}" data-piece="${escapeHtml(gone.piece || "")}">` +
+      `<title>${escapeHtml(`captured so far: ${gone.point} (${gone.piece})`)}</title>` +
+      `<path d="M${p.x - r},${p.y - r} L${p.x + r},${p.y + r} M${p.x - r},${p.y + r} L${p.x + r},${p.y - r}" ` +
+      `stroke="${MARKS.taken}" stroke-width="${cell * 0.08}" stroke-linecap="round"/></g>`);
+  }
+  const from = L.points.get(so.from), at = L.points.get(so.at);
+  if (from && at && so.piece && state.module.ghost) {
+    for (const el of svg.querySelectorAll(`[data-at="${so.from}"]`)) el.classList.add("turn-left");
+    out.push(`<g class="turn-piece" data-mark="${so.at}" data-piece="${escapeHtml(so.piece)}">` +
+      `<title>${escapeHtml(`${so.at}: the Viking from ${so.from}, this turn so far`)}</title>` +
+      `${state.module.ghost(so.piece, at, L)}</g>`);
+  }
+  layer.innerHTML = out.join("");
+  if (state.flipped) for (const el of layer.querySelectorAll("text")) standUpright(el);
+}
+
+// the server's account of `move` (a legal move ending the turn being
+// clicked), kept with the position; the board redrawn when it comes
+async function askTurnSoFar(entry, move) {
+  entry.turnsSoFar.set(move, null);
+  let played = null;
+  try {
+    const answer = await api("check", { position: entry.position, moves: [move] });
+    if (answer.legal) played = answer.played;
+  } catch (e) {
+    entry.turnsSoFar.delete(move);      // the server out of reach: asked again at the next click
+    return;
+  }
+  entry.turnsSoFar.set(move, played);
+  if (played && current() === entry) drawTurnSoFar();
 }
 
 // --- the last move and the legal targets, marked on the board ------------------------------
@@ -1657,10 +1738,14 @@ function applyFlip() {
   // texts and pieces turned upright again about their own centres: they keep their places mirrored
   for (const el of g.querySelectorAll("text, .piece")) {
     if (el.tagName === "text" && el.parentElement.closest(".piece")) continue;
-    const b = el.getBBox();
-    const own = el.getAttribute("transform") || "";
-    el.setAttribute("transform", `rotate(180 ${b.x + b.width / 2} ${b.y + b.height / 2}) ${own}`);
+    standUpright(el);
   }
+}
+
+function standUpright(el) {
+  const b = el.getBBox();
+  const own = el.getAttribute("transform") || "";
+  el.setAttribute("transform", `rotate(180 ${b.x + b.width / 2} ${b.y + b.height / 2}) ${own}`);
 }
 
 async function flipBoard() {

@@ -101,21 +101,24 @@ function counts(position) {
 }
 
 // a piece as the board draws it; `extra` attributes of its shape, `name`
-// its point for the hover title (none: no title, as for a captured piece)
+// its point for the hover title (none: no title, as for a captured piece);
+// shape and number carry the point as data-at (app.js fades the pieces a
+// turn being clicked has moved or captured)
 function pieceSvg(token, p, extra = "", name = null) {
   const tower = token.startsWith("T");
   const colour = Number(tower ? token.slice(1) : token);
   const title = name ? `<title>${name}: ${tower ? "tower" : "Viking"} of colour ${colour}</title>` : "";
+  const at = name ? ` data-at="${name}"` : "";
   if (tower) {
     return `<path d="${towerPath(p.x, p.y, CELL)}" fill="${PIECE[colour]}" stroke="${STROKE}" stroke-width="1.5" ` +
-      `stroke-linejoin="round" ${extra}>${title}</path>` +
+      `stroke-linejoin="round" ${extra}${at}>${title}</path>` +
       `<text x="${p.x}" y="${p.y + 10}" font-size="13" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
-      `text-anchor="middle">${colour}</text>`;
+      `text-anchor="middle"${at}>${colour}</text>`;
   }
   return `<circle cx="${p.x}" cy="${p.y}" r="${CELL * 0.36}" fill="${PIECE[colour]}" stroke="${STROKE}" ` +
-    `stroke-width="1.2" ${extra}>${title}</circle>` +
+    `stroke-width="1.2" ${extra}${at}>${title}</circle>` +
     `<text x="${p.x}" y="${p.y + 5.5}" font-size="16" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
-    `text-anchor="middle">${colour}</text>`;
+    `text-anchor="middle"${at}>${colour}</text>`;
 }
 
 // a captured piece where it stood, for the last move's marks (app.js crosses it out)
@@ -232,6 +235,63 @@ export function tokens(move, position) {
     }
   }
   return { tokens: out, ordered: true };
+}
+
+// The parts of `move` (its space-separated movements and placements) that
+// the first `count` clicks of it make whole, as tokens() counts them.
+function partsClicked(move, count) {
+  const out = [];
+  let used = 0, at = null;
+  for (const part of move.split(" ")) {
+    let need = 1;
+    if (part.includes("-")) {
+      const [from, to] = part.split("-");
+      need = from === at ? 1 : 2;
+      at = to;
+    } else {
+      at = part.startsWith("T@") ? part.slice(2) : part;
+    }
+    if (used + need > count) break;
+    used += need;
+    out.push(part);
+  }
+  return out;
+}
+
+// The play turn the clicks have made so far (app.js draws it while the
+// player goes on clicking), read from the legal moves alone: the movements
+// that every move the clicks fit (`moves`) begins with, once they hold at
+// least one. {from, at, piece, landings}: where the Viking started, where it
+// stands now, its token, the points it landed on (start first); `stop`: a
+// legal move that ends the turn right there (the same movements, then at
+// most tower placements), whose account the server gives (the route, what
+// the landings captured). Null before the first movement is whole, and
+// outside the play phase.
+export function turnSoFar(clicks, moves, legal, position, L) {
+  if (position.phase !== "play" || !moves.length) return null;
+  let common = null;
+  for (const move of moves) {
+    const parts = partsClicked(move, clicks.length);
+    if (common === null) common = parts;
+    else {
+      let k = 0;
+      while (k < common.length && k < parts.length && common[k] === parts[k]) k++;
+      common = common.slice(0, k);
+    }
+  }
+  const last = common.map((part) => part.includes("-")).lastIndexOf(true);
+  if (last < 0) return null;
+  const head = common.slice(0, last + 1);
+  const movements = head.filter((part) => part.includes("-"));
+  const landings = [movements[0].split("-")[0], ...movements.map((part) => part.split("-")[1])];
+  const from = landings[0];
+  const stop = legal.find((move) => {
+    const parts = move.split(" ");
+    return parts.length >= head.length && head.every((part, i) => parts[i] === part) &&
+      parts.slice(head.length).every((part) => part.startsWith("T@"));
+  });
+  return { from, at: landings[landings.length - 1], piece: tokenAt(position, L, from), landings,
+           stop: stop || head.join(" ") };
 }
 
 export function describe(move) {
