@@ -165,6 +165,22 @@ def test_a_real_analysis_of_every_game(seed):
     assert len(suggestions(parse(render.analysis_svg(position, analysis, top=1)))) == 1
 
 
+def test_an_mcts_mean_is_drawn_with_its_visits_and_interval():
+    # the panel's note promises "with its 95% interval": each row shows it, and the visits that make it
+    position = claimsolve.load(SEEDS / "claimit" / "mid-game-3p.json")
+    analysis = claimsolve.analyze(position, iterations=2000, engine="mcts", seed=1)
+    root = parse(render.analysis_svg(position, analysis))
+    texts = [t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    for s in analysis.result.suggestions:
+        low, high = s.extra["ci95"]
+        visits = f"{s.visits:,} visit{'s' * (s.visits != 1)}"
+        detail = f"{visits}, 95% CI {low:.3f}-{high:.3f}"
+        assert detail in texts, texts
+        group = next(g for g in suggestions(root) if g.get("data-move") == s.move)
+        assert detail in group.find("svg:title", NS).text
+    assert any(t.startswith("Ordered by visits") for t in texts)
+
+
 def test_a_finished_game_is_drawn_without_suggestions():
     won = claimsolve.load(SEEDS / "claim" / "won-2p.json")
     root = parse(render.analysis_svg(won, claimsolve.analyze(won)))

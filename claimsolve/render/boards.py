@@ -12,7 +12,7 @@ import re
 from ..catalog import game_of
 from . import svg as S
 from .style import COMMON
-from .text import engine_label, score_text
+from .text import ORDER_TEXT, engine_label, score_text
 
 PAGE = COMMON["page"]
 
@@ -39,6 +39,7 @@ def analysis_svg(position, result, top=None):
     game = game_of(position)
     drawing = game.drawing()
     scores = [score_text(search.engine, s) for s in suggestions]
+    details = [_detail(search.engine, s) for s in suggestions]
     moves = [s.move for s in suggestions]
     if drawing is not None:
         canvas, geometry = drawing.board(position, moves)
@@ -64,7 +65,8 @@ def analysis_svg(position, result, top=None):
     for rank, (move, score, (elements, anchors)) in enumerate(zip(moves, scores, drawn), 1):
         colour, _width, _opacity = S.style(rank)
         best = rank == 1
-        words = f"{rank}. {move}: score {score}" + (" (the best)" if best else "")
+        words = (f"{rank}. {move}: score {score}" + (f" ({details[rank - 1]})" if details[rank - 1] else "")
+                 + (" (the best)" if best else ""))
         attributes = (f'class="suggestion{" best" if best else ""}" data-rank="{rank}" '
                       f'data-move="{S.escape(move)}" data-score="{S.escape(score)}"')
         groups.append(f"<g {attributes}><title>{S.escape(words)}</title>\n" + "\n".join(elements) + "\n</g>")
@@ -85,9 +87,11 @@ def analysis_svg(position, result, top=None):
     else:
         heading = f"Player {position.player_to_move} to move: {len(moves)} suggestion{'s' * (len(moves) != 1)}"
         note = _wrap(f"Engine: {engine_label(search, game)}.", 46)
+        if search.engine == "mcts":
+            note += _wrap(ORDER_TEXT["visits"], 46)
         note += _wrap(f"{search.nodes:,} nodes in {search.seconds:.2f} s"
                       + ("" if search.complete else "; budget reached") + ".", 46)
-    elements, bottom = S.panel(x, 34, heading, list(zip(range(1, len(moves) + 1), moves, scores)), note)
+    elements, bottom = S.panel(x, 34, heading, list(zip(range(1, len(moves) + 1), moves, scores, details)), note)
     canvas.width = board_width + S.PANEL_WIDTH + 24
     canvas.height = max(canvas.height, bottom + 20)
     canvas.elements.insert(0, f'<rect x="0" y="0" width="{S.num(canvas.width)}" height="{S.num(canvas.height)}" '
@@ -96,11 +100,22 @@ def analysis_svg(position, result, top=None):
     if suggestions:
         canvas.title = (f"{game.title}: player {position.player_to_move} to move; best {moves[0]} "
                         f"(score {scores[0]}) of {len(moves)} suggestion{'s' * (len(moves) != 1)}")
-        canvas.desc = "; ".join(f"{rank}. {move} {score}" for rank, move, score
-                                in zip(range(1, len(moves) + 1), moves, scores))
+        canvas.desc = "; ".join(f"{rank}. {move} {score}" + (f" ({detail})" if detail else "")
+                                for rank, move, score, detail in zip(range(1, len(moves) + 1), moves, scores, details))
     else:
         canvas.title = f"{game.title}: " + ("the game is over" if position.is_over() else "no suggestions")
     return canvas.document()
+
+
+def _detail(engine, s):
+    """What says how sure an MCTS mean is: its visits and 95% interval
+    ("45 visits, 95% CI 0.521-0.786"); other engines' scores say it in
+    their own text (a bound, "proven")."""
+    if engine != "mcts" or s.visits is None:
+        return ""
+    visits = f"{s.visits:,} visit{'s' * (s.visits != 1)}"
+    interval = s.extra.get("ci95")
+    return f"{visits}, 95% CI {interval[0]:.3f}-{interval[1]:.3f}" if interval else visits
 
 
 def _key(anchor):

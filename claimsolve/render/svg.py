@@ -211,11 +211,12 @@ def style(rank):
 
 def panel(x, y, heading, rows, note=None):
     """The list beside a board: a heading and a row per suggestion
-    [(rank, move, score text)], the best in bold and in BEST.  Returns
-    (elements, height used)."""
+    [(rank, move, score text)] or [(rank, move, score text, detail)], the
+    best in bold and in BEST; a detail (an MCTS mean's visits and interval)
+    goes under its row in small grey.  Returns (elements, height used)."""
     out = [text(x, y, heading, size=14, weight="bold")]
     y += 10
-    for rank, move, score in rows:
+    for rank, move, score, *detail in rows:
         y += 22
         colour = BEST if rank == 1 else OTHER
         out.append(f'<circle cx="{num(x + 9)}" cy="{num(y - 4.5)}" r="9" fill="{colour if rank == 1 else "#ffffff"}" '
@@ -227,6 +228,9 @@ def panel(x, y, heading, rows, note=None):
                         extra=' font-family="DejaVu Sans Mono, Menlo, Consolas, monospace"'))
         out.append(text(x + PANEL_WIDTH - 24, y, score, size=12.5, anchor="end", fill=colour,
                         weight="bold" if rank == 1 else None))
+        if detail and detail[0]:
+            y += 15
+            out.append(text(x + 24, y, detail[0], size=10.5, fill="#555555"))
     if note:
         for line in note:
             y += 18
