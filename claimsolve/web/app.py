@@ -3,7 +3,7 @@ Starlette application (run by uvicorn: claimsolve.web.serve).
 
     GET  /                  the analysis board (static/index.html)
     GET  /static/...        its script, style sheet, icon and game boards
-    GET  /api/games         the games, their `new` options, the server's caps
+    GET  /api/games         the games, their `new` options, the server's caps (max_time, max_body)
     GET  /api/style         the palettes, sizes and board geometry the pictures and the
                             page draw with (claimsolve.render.style)
     POST /api/new | show | moves | apply          answered by a quick worker (at most QUICK_TIME s)
@@ -150,7 +150,8 @@ def create_app(max_time=30.0, workers=2, queue=None, hosts=None, quick_time=QUIC
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml", headers=SECURITY_HEADERS)
 
     async def games(request):
-        return answer({"games": api.games(), "max_time": max_time, "workers": workers, "quick_time": quick_time})
+        return answer({"games": api.games(), "max_time": max_time, "workers": workers, "quick_time": quick_time,
+                       "max_body": api.MAX_BODY})
 
     async def ask(request, task, args):
         """The answer of a quick task, in the quick pool; Gone when the

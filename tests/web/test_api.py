@@ -15,6 +15,7 @@ from claimsolve.catalog import all_games
 from claimsolve.cli.main import main
 from claimsolve.web import create_app
 from claimsolve.web.api import MAX_BODY
+from claimsolve.web.api import MAX_BODY
 
 SEEDS = Path(__file__).resolve().parent.parent.parent / "seeds"
 # a position of each game, and one of each Claim phase
@@ -67,6 +68,7 @@ def test_games_lists_the_catalog(client):
     answer = client.get("/api/games").json()
     assert [g["id"] for g in answer["games"]] == [g.id for g in all_games()]
     assert answer["max_time"] == 20 and answer["workers"] == 1
+    assert answer["max_body"] == MAX_BODY           # the page: whether its address can hold a game
     for game in answer["games"]:
         descriptor = claimsolve.get_game(game["id"])
         assert set(game["options"]) == set(descriptor.options)

@@ -190,10 +190,11 @@ def test_an_analysis_cut_short_says_its_suggestions_are_a_last_report(browser, s
     browser.find_element(By.ID, "engine-on").click()
 
 
-def test_leaving_a_game_with_unsaved_moves_asks_first(page):
-    """A reload lost the game without a word: the browser asks first (the
-    page's beforeunload handler) while moves are unsaved, not after Save
-    game."""
+def test_leaving_asks_first_only_where_the_address_cannot_hold_the_game(page):
+    """A reload lost the game without a word; then the browser asked first
+    (the page's beforeunload handler) while moves were unsaved.  Now the
+    address holds the game, and the page asks only where the game is too long
+    for it (a record past the server's max_body), not after Save game."""
     driver = page
     asks = lambda d: d.execute_script(                # noqa: E731
         "const e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e); return e.defaultPrevented")
@@ -202,7 +203,22 @@ def test_leaving_a_game_with_unsaved_moves_asks_first(page):
     click_point(driver, "c3")
     click_point(driver, "c4")
     wait(driver, lambda d: current_move(d) == "c3-c4", "a move played")
-    assert asks(driver)
-    driver.find_element(By.ID, "save-game-button").click()
-    wait(driver, lambda d: "Saved claim-game.json" in message(d), "the game saved")
-    assert not asks(driver)
+    wait(driver, lambda d: "#game=" in d.current_url and d.current_url.endswith("&at=0"), "the move in the address")
+    assert not asks(driver)                         # the address holds it: a reload reopens it
+    try:
+        script(driver, "window.claimsolveBoard.state.maxBody = 300")         # a server that reads less
+        script(driver, "const s = window.claimsolveBoard.state; window.claimsolveBoard.playMove(s.line[1].legal[0])")
+        wait(driver, lambda d: "#game=" not in d.current_url, "the game taken out of the address")
+        note = driver.find_element(By.ID, "address-note")
+        assert note.is_displayed() and "too long for the address" in note.text
+        assert asks(driver)
+        driver.find_element(By.ID, "link-button").click()
+        wait(driver, lambda d: "too long for an address" in message(d), "Link saying why it has no link")
+        driver.find_element(By.ID, "save-game-button").click()
+        wait(driver, lambda d: "Saved claim-game.json" in message(d), "the game saved")
+        assert not asks(driver)
+    finally:
+        script(driver, "window.claimsolveBoard.state.maxBody = 1024 * 1024")
+    driver.find_element(By.ID, "undo-button").click()              # a step: the game is in the address again
+    wait(driver, lambda d: "#game=" in d.current_url, "the game in the address again")
+    assert not driver.find_element(By.ID, "address-note").is_displayed()

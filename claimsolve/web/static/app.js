@@ -109,6 +109,7 @@ const state = {
   analysis: null,    // {controller, live, result, position}
   hovered: null,
   diceCount: 0,
+  maxBody: 1024 * 1024,   // the bytes of a request the server reads (GET /api/games: max_body)
 };
 
 const modules = new Map();
@@ -156,6 +157,7 @@ async function loadEntry(entry) {
 
 async function showIndex(index, options = {}) {
   state.index = Math.max(0, Math.min(index, state.line.length - 1));
+  followAddress();
   const entry = current();
   stopAnalysis();
   state.clicks = [];
@@ -1640,13 +1642,14 @@ async function saveFile() {
   setMessage(`Saved ${name}.`);
 }
 
-// the moves made since the game was last saved, linked or loaded: a reload or a closed tab would lose
-// them without a word (the browser asks first; lichess keeps them in the address instead)
+// the moves made since the game was last saved or loaded: a reload or a closed tab would lose them
+// without a word where the address cannot hold the game (the browser asks first)
 let changes = 0, keptAt = 0;
-const changed = () => { changes += 1; };
+const changed = () => { changes += 1; followAddress(); };
 const kept = () => { keptAt = changes; };
+// the address holds the game (below) unless it is too long: only then would a reload lose moves
 window.addEventListener("beforeunload", (event) => {
-  if (changes !== keptAt) event.preventDefault();
+  if (changes !== keptAt && !addressHolds()) event.preventDefault();
 });
 
 async function saveGame() {
@@ -1688,17 +1691,100 @@ function pathCode(node) {
   return pathTo(node).slice(1).map((n) => n.parent.children.indexOf(n)).join(".");
 }
 
+// The address follows the game, as lichess's does: after every change of the moves or of the move
+// shown, history.replaceState writes `#game=` (the record) and `&at=` (the move shown) into it, no
+// history entry per move, so that a reload or a copied address opens the same game at the same move.
+// Two limits decide whether it can hold the game: the server reads a request of at most max_body
+// bytes (1 MB; opening the address posts the record inflated), and Chromium keeps an address of at
+// most 2,097,152 characters (a longer one stays in the page, but a reload goes back to the one
+// before).  A game past either is taken out of the address (a reload would open an older game,
+// silently), a line under the moves says so, and leaving the page asks first while moves are unsaved.
+const ADDRESS_CHARS = 2 * 1024 * 1024;
+// Chromium ignores history changes past 200 in 10 s ("Throttling navigation"): a held arrow key
+// writes the address at most every 100 ms, the last move always
+const ADDRESS_GAP = 100;
+const address = { text: null, code: null, fits: true, limit: null, held: null, written: null, last: -Infinity,
+                  due: false, running: null, error: null };
+
+// the record the address holds: the game's tree (the engine's seats are the page's, not the game's)
+function addressText() {
+  const record = recordJson();
+  delete record.players;
+  return JSON.stringify(record);
+}
+
+// whether the address holds the game shown now (its moves, whatever the move shown)
+function addressHolds() {
+  return Boolean(state.line[0]) && address.fits && address.held === addressText();
+}
+
+function followAddress() {
+  address.due = true;
+  if (!address.running) address.running = runAddress().finally(() => { address.running = null; });
+}
+
+async function runAddress() {
+  while (address.due) {
+    address.due = false;
+    const wait = address.last + ADDRESS_GAP - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    try {
+      await writeAddress();
+      address.error = null;
+    } catch (e) {
+      address.error = e;       // no CompressionStream: the address stays as it was, and Link says so
+    }
+  }
+}
+
+async function writeAddress() {
+  if (!state.line[0]) return;
+  const text = addressText();
+  const at = pathCode(current());
+  if (text !== address.text || state.maxBody !== address.limit) {
+    // opening the address posts {"record": ...}: the server's limit is on that body
+    const bytes = new Blob([text]).size + '{"record":}'.length;
+    let code = null;
+    if (bytes <= state.maxBody) code = await deflate(text);
+    const base = location.pathname + location.search;
+    const fits = code !== null && base.length + code.length + at.length + 20 < ADDRESS_CHARS;
+    const note = $("address-note");
+    note.hidden = fits;
+    note.textContent = fits ? "" : `This game is too long for the address (${Math.ceil(bytes / 1024)} KB as a ` +
+      `record; the server reads at most ${Math.floor(state.maxBody / 1024)} KB): a reload would lose it, so ` +
+      "leaving the page asks first. Save game keeps it.";
+    Object.assign(address, { text, code, fits, limit: state.maxBody });
+  }
+  const hash = address.fits ? `#game=${address.code}&at=${at}` : "";
+  if (hash !== address.written) {
+    history.replaceState(history.state, "", location.pathname + location.search + hash);
+    address.written = hash;
+    address.last = performance.now();
+  }
+  address.held = address.fits ? text : null;
+}
+
+// Link: the address holds the game already; the button copies it (and says how long it is)
 async function shareLink() {
-  kept();
-  const code = await deflate(JSON.stringify(recordJson()));
-  const hash = `#game=${code}&at=${pathCode(current())}`;
-  history.replaceState(null, "", hash);
+  followAddress();
+  await address.running;
+  if (address.error) {
+    setMessage(`Link: this browser cannot compress the game (${address.error.message}); Save game keeps it.`,
+               "error");
+    return;
+  }
+  if (!address.fits) {
+    setMessage("Link: this game is too long for an address (the server reads a record of at most " +
+               `${Math.floor(state.maxBody / 1024)} KB); Save game keeps it.`, "error");
+    return;
+  }
   let copied = "";
   try {
     await navigator.clipboard.writeText(location.href);
-    copied = " and copied";
+    copied = ", copied";
   } catch (e) { /* no clipboard here: the address bar holds it */ }
-  setMessage(`The link to this game and move is in the address bar${copied} (${location.href.length} characters).`);
+  setMessage(`The address holds this game and move${copied} (${location.href.length} characters): share it, or ` +
+             "reload the page to come back here.");
 }
 
 async function openLink() {
@@ -1840,11 +1926,13 @@ async function startReview() {
         if (node) node.review = data.move;
         showReviewProgress(review, `Reviewed ${data.done} of ${data.total} moves...`);
         scheduleMoveList();
+        followAddress();
       } else if (name === "result") {
         review.timing.result = performance.now();
         review.result = data;
         for (const m of data.moves) if (line[m.ply]) line[m.ply].review = m;
         drawReview(review);
+        followAddress();
         renderMoveList();
         requestAnimationFrame(() => { review.timing.drawn = performance.now(); });
         $("review-button").textContent = "Review";
@@ -2068,6 +2156,7 @@ async function main() {
   const info = await api("games");
   state.games = info.games;
   state.maxTime = info.max_time;
+  if (info.max_body) state.maxBody = info.max_body;
   for (const option of $("engine-time").options) {
     option.disabled = Number(option.value) > state.maxTime;
   }
