@@ -80,3 +80,119 @@ def test_the_address_follows_the_game_and_a_reload_reopens_it(page, server):
     wait(driver, lambda d: "The address holds this game and move" in message(d), "Link's words")
     assert driver.current_url == link
     assert not console_errors(driver)
+
+
+def press(driver, *keys):
+    """Keys sent to the page (the body), as a player presses them."""
+    driver.find_element(By.TAG_NAME, "body").send_keys(*keys)
+
+
+def at(driver, path):
+    """Waits for the move shown to be the node at `path` (the child taken
+    at each step from the start: "" the start, "1" its second child)."""
+    def there(d):
+        return d.execute_script("const b = window.claimsolveBoard; let n = b.state.line[0];"
+                                "for (const k of arguments[0]) n = n && n.children[k];"
+                                "const shown = b.state.line[b.state.index];"
+                                "return n === shown && Boolean(shown.tokens)",
+                                [int(k) for k in path.split(".") if k])
+    wait(driver, there, f"the move at {path!r} shown")
+
+
+def fork(driver):
+    """The fork box: its moves, and the one chosen."""
+    return script(driver, "const box = document.getElementById('fork'); if (!box || box.hidden) return null;"
+                          "return Array.from(box.querySelectorAll('button'), b => (b.classList.contains('chosen')"
+                          " ? '*' : '') + b.textContent)")
+
+
+def test_keys_as_on_lichess(page, shots):
+    """Left/Right, Home/End only: no way to choose a variation, to step
+    between lines or from fork to fork without the mouse.  As on lichess:
+    up/down choose at a fork (else the first/last move), shift+left/right go
+    from fork to fork, shift+up/down to the line beside; j/k, 0/$, f, ?."""
+    driver = page
+    new_game(driver, "colorclaim", size="3x3", seed=1)
+    play(driver, "a1xa2")
+    play(driver, "c1xb1")
+    third = script(driver, "const s = window.claimsolveBoard.state; return s.line[s.index].legal[0]")
+    play(driver, third)
+    # a variation at the start (c3xc2), one after a1xa2 (c3xc2 too)
+    driver.find_element(By.CSS_SELECTOR, "#move-list li.start").click()
+    at(driver, "")
+    play(driver, "c3xc2")
+    driver.find_element(By.CSS_SELECTOR, '#move-list li[data-label="a1xa2"]').click()
+    at(driver, "0")
+    play(driver, "c3xc2")
+    assert move_list(driver) == ["start", "a1xa2", "(c3xc2)", "c1xb1", "(c3xc2)", third]
+    at(driver, "0.1")
+    press(driver, Keys.HOME, Keys.ARROW_DOWN, Keys.ARROW_RIGHT)
+    at(driver, "1")                # down at the start's fork chose the variation c3xc2 (not the last move)
+    press(driver, Keys.ARROW_LEFT, Keys.ARROW_UP)
+    at(driver, "")
+    wait(driver, lambda d: fork(d) == ["*a1xa2", "c3xc2"], "a1xa2 chosen in the fork box")
+    press(driver, Keys.ARROW_DOWN)
+    wait(driver, lambda d: fork(d) == ["a1xa2", "*c3xc2"], "c3xc2 chosen")
+    assert shown(driver) == 0
+    driver.save_screenshot(str(shots / "keys-fork.png"))
+    press(driver, Keys.ARROW_RIGHT)
+    at(driver, "1")
+    press(driver, Keys.ARROW_LEFT)
+    at(driver, "")
+    assert fork(driver) == ["a1xa2", "*c3xc2"]          # the line shown now goes through c3xc2
+    press(driver, Keys.ARROW_UP)
+    wait(driver, lambda d: fork(d) == ["*a1xa2", "c3xc2"], "a1xa2 chosen")
+    press(driver, Keys.ARROW_UP)                       # round the list
+    wait(driver, lambda d: fork(d) == ["a1xa2", "*c3xc2"], "c3xc2 chosen again")
+    press(driver, Keys.ARROW_DOWN, "j")                # j: forward, as the right arrow
+    at(driver, "0")
+    assert fork(driver) == ["*c1xb1", "c3xc2"]
+    # shift+up/down: the line beside the one shown, at the fork it leaves (here the start's)
+    press(driver, Keys.SHIFT, Keys.ARROW_DOWN, Keys.NULL)
+    at(driver, "1")
+    press(driver, Keys.SHIFT, Keys.ARROW_DOWN, Keys.NULL)      # round the list
+    at(driver, "0")
+    press(driver, Keys.SHIFT, Keys.ARROW_UP, Keys.NULL)
+    at(driver, "1")
+    press(driver, "k", Keys.ARROW_RIGHT)               # k: back; right: the main line's a1xa2 again
+    at(driver, "0")
+    # end, then shift+left/right from fork to fork
+    press(driver, Keys.END)
+    at(driver, "0.0.0")
+    press(driver, Keys.SHIFT, Keys.ARROW_LEFT, Keys.NULL)       # the last fork before: a1xa2
+    at(driver, "0")
+    press(driver, "K")                                 # shift+k: the start, where the moves fork
+    at(driver, "")
+    press(driver, Keys.SHIFT, Keys.ARROW_RIGHT, Keys.NULL)      # the next fork along the line shown
+    at(driver, "0")
+    press(driver, "J")                                 # no fork ahead: the end of the line
+    at(driver, "0.0.0")
+    # up and down where there is no fork: the first and the last move; 0 and $ as Home and End
+    press(driver, Keys.ARROW_LEFT)
+    at(driver, "0.0")
+    press(driver, Keys.ARROW_DOWN)
+    at(driver, "0.0.0")
+    press(driver, Keys.ARROW_UP)
+    at(driver, "")
+    press(driver, "$")
+    at(driver, "0.0.0")
+    press(driver, "0")
+    at(driver, "")
+    # f flips the board; ? shows the keys
+    press(driver, "f")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board #flipped"), "the board turned round")
+    press(driver, "f")
+    wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#board #flipped"), "the board turned back")
+    press(driver, "?")
+    wait(driver, lambda d: d.find_element(By.ID, "keys-help").get_attribute("open") is not None, "the keys shown")
+    driver.save_screenshot(str(shots / "keys-help.png"))
+    press(driver, "?")
+    # never while typing: a key in a field is the field's
+    script(driver, "const i = document.createElement('input'); i.id = 'typing'; document.body.append(i)")
+    try:
+        driver.find_element(By.ID, "typing").send_keys(Keys.ARROW_DOWN, Keys.END, "j", "f", "$")
+        assert shown(driver) == 0 and not driver.find_elements(By.CSS_SELECTOR, "#board #flipped")
+        assert driver.find_element(By.ID, "typing").get_attribute("value") == "jf$"
+    finally:
+        script(driver, "document.getElementById('typing').remove()")
+    assert not console_errors(driver)

@@ -110,6 +110,7 @@ const state = {
   hovered: null,
   diceCount: 0,
   maxBody: 1024 * 1024,   // the bytes of a request the server reads (GET /api/games: max_body)
+  fork: { node: null, child: null },   // at a move with several continuations: the one the right arrow takes
 };
 
 const modules = new Map();
@@ -451,7 +452,128 @@ function renderMoveList() {
   list.style.paddingLeft = `${String(ply - 1).length * 0.62 + 1.1}em`;
   const shown = list.querySelector(".current");
   if (shown) shown.scrollIntoView({ block: "nearest" });
+  renderFork();
 }
+
+// --- going through the moves with the keys, as on lichess's analysis board ---------------------
+
+// The continuation the right arrow takes from the move shown: where it has several (a fork), the one
+// the up and down arrows chose (drawn under the moves, as lichess's fork box), else the one on the
+// line shown.
+function forkChild() {
+  const node = current();
+  if (!node) return null;
+  if (state.fork.node === node && node.children.includes(state.fork.child)) return state.fork.child;
+  const next = state.line[state.index + 1];
+  return next && next.parent === node ? next : node.children[0] || null;
+}
+
+// up (-1) or down (+1) at a fork: the next continuation chosen, round the list; false where there is
+// no fork (the arrow goes to the first or last move instead)
+function chooseFork(step) {
+  const node = current();
+  if (!node || node.children.length < 2) return false;
+  const kids = node.children;
+  const at = kids.indexOf(forkChild());
+  state.fork = { node, child: kids[(at + step + kids.length) % kids.length] };
+  renderFork();
+  return true;
+}
+
+function renderFork() {
+  const box = $("fork");
+  const node = current();
+  if (!box) return;
+  if (!node || node.children.length < 2) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const chosen = forkChild();
+  const head = document.createElement("span");
+  head.className = "fork-head";
+  head.textContent = "next:";
+  const choices = node.children.map((child) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.id = child.id;
+    b.textContent = child.label;
+    b.title = isMain(child) ? "the main line" : "a variation";
+    if (child === chosen) b.classList.add("chosen");
+    return b;
+  });
+  const hint = document.createElement("span");
+  hint.className = "hint";
+  hint.textContent = "\u2191 \u2193 choose, \u2192 plays it";
+  box.replaceChildren(head, ...choices, hint);
+  box.hidden = false;
+}
+
+function stepBack() {
+  if (state.index > 0) return showIndex(state.index - 1);
+}
+
+// forward one move: the continuation chosen at a fork, else the line shown's next move
+function stepForward() {
+  const child = forkChild();
+  if (child) return goTo(child);
+}
+
+const firstMove = () => showIndex(0);
+const lastMove = () => showIndex(state.line.length - 1);   // the end of the line shown
+
+// lichess's previous branch: back to the last move before this one with several continuations
+// (or the start)
+function previousBranch() {
+  let node = current().parent;
+  while (node && node.parent && node.children.length < 2) node = node.parent;
+  if (node) return goTo(node);
+}
+
+// lichess's next branch: on to the next move with several continuations along the way ahead (through
+// the continuation chosen here), else to the end of that way
+function nextBranch() {
+  const child = forkChild();
+  if (!child) return;
+  const ahead = state.line[state.index + 1] === child ? state.line.slice(state.index + 1) : continuation(child);
+  return goTo(ahead.find((n) => n.children.length > 1) || ahead[ahead.length - 1]);
+}
+
+// lichess's previous/next line: the line beside the one shown, at the nearest fork it leaves (the
+// sibling continuations of that fork, round the list), shown from its first move
+function stepLine(step) {
+  let child = current();
+  let fork = child.parent;
+  while (fork && fork.children.length < 2 && inVariation(fork)) {
+    child = fork;
+    fork = fork.parent;
+  }
+  if (!fork || fork.children.length < 2) return;
+  const kids = fork.children;
+  return goTo(kids[(kids.indexOf(child) + step + kids.length) % kids.length]);
+}
+
+function toggleKeys() {
+  const help = $("keys-help");
+  help.open = !help.open;
+  if (help.open) help.scrollIntoView({ block: "nearest" });
+}
+
+// the keys: [key, shift held] -> what it does (docs/board.md, the page's "Keys")
+const KEYS = {
+  "ArrowLeft": stepBack, "k": stepBack,
+  "ArrowRight": stepForward, "j": stepForward,
+  "ArrowUp": () => chooseFork(-1) || firstMove(),
+  "ArrowDown": () => chooseFork(1) || lastMove(),
+  "Home": firstMove, "0": firstMove,
+  "End": lastMove, "$": lastMove,
+  "shift+ArrowLeft": previousBranch, "K": previousBranch,
+  "shift+ArrowRight": nextBranch, "J": nextBranch,
+  "shift+ArrowUp": () => stepLine(-1),
+  "shift+ArrowDown": () => stepLine(1),
+  "f": () => flipBoard(),
+  "?": toggleKeys,
+};
 
 // --- clicking moves together ------------------------------------------------------------
 
@@ -2144,11 +2266,12 @@ function onBoardClick(event) {
 }
 
 function onKey(event) {
-  if (event.target.closest("input, select, textarea, dialog")) return;
-  if (event.key === "ArrowLeft") { event.preventDefault(); if (state.index > 0) showIndex(state.index - 1); }
-  else if (event.key === "ArrowRight") { event.preventDefault(); if (state.index < state.line.length - 1) showIndex(state.index + 1); }
-  else if (event.key === "Home") { event.preventDefault(); showIndex(0); }
-  else if (event.key === "End") { event.preventDefault(); showIndex(state.line.length - 1); }
+  // never while typing, nor with the browser's own keys (Alt+Left: back; Ctrl+Home)
+  if (event.target.closest("input, select, textarea, dialog, [contenteditable]")) return;
+  if (event.ctrlKey || event.altKey || event.metaKey) return;
+  const named = event.key.startsWith("Arrow") && event.shiftKey ? `shift+${event.key}` : event.key;
+  const action = state.line.length ? KEYS[named] : null;
+  if (action) { event.preventDefault(); action(); }
   else if (event.key === "Escape" && state.clicks.length) { state.clicks = []; drawSelection(); renderActions(); setMessage(""); }
 }
 
@@ -2181,7 +2304,12 @@ async function main() {
   $("promote-button").addEventListener("click", promoteVariation);
   $("delete-button").addEventListener("click", deleteFromHere);
   $("undo-button").addEventListener("click", () => showIndex(state.index - 1));
-  $("redo-button").addEventListener("click", () => showIndex(state.index + 1));
+  $("redo-button").addEventListener("click", stepForward);
+  $("fork").addEventListener("click", (e) => {
+    const item = e.target.closest("[data-id]");
+    const node = item && nodes.get(Number(item.dataset.id));
+    if (node) goTo(node);
+  });
   $("move-list").addEventListener("click", (e) => {
     const item = e.target.closest("[data-id]");
     const node = item && nodes.get(Number(item.dataset.id));
