@@ -196,3 +196,77 @@ def test_keys_as_on_lichess(page, shots):
     finally:
         script(driver, "document.getElementById('typing').remove()")
     assert not console_errors(driver)
+
+
+def paste(driver, text):
+    """The text put in the Paste dialog (opened), and Open pressed."""
+    if not driver.find_element(By.ID, "paste-dialog").get_attribute("open"):
+        driver.find_element(By.ID, "paste-button").click()
+        wait(driver, lambda d: d.find_element(By.ID, "paste-dialog").get_attribute("open") is not None, "the dialog")
+    driver.execute_script("document.getElementById('paste-text').value = arguments[0]", text)
+    driver.find_element(By.ID, "paste-open").click()
+
+
+def paste_error(driver):
+    return driver.find_element(By.ID, "paste-error").text
+
+
+def test_a_position_or_a_record_pasted_as_text(page, shots, tmp_path):
+    """A position or a record could only come from a file (Load).  Paste
+    takes its text; bad text gets Load's one line, the dialog keeps the text
+    and the game shown stays."""
+    import json
+
+    from .browser import SEEDS
+    from .test_page import TWO_GAMES, load_file
+
+    driver = page
+    new_game(driver, "colorclaim", size="3x3", seed=1)
+    play(driver, "a1xa2")
+    before = move_list(driver)
+    # a position with a bad cell: the server's line, as Load gives it for the same text in a file
+    bad = json.dumps({"game": "colorclaim", "board": ["X1 G2", "R1 B1"], "to_move": 1})
+    driver.find_element(By.ID, "paste-button").click()
+    wait(driver, lambda d: d.find_element(By.ID, "paste-dialog").get_attribute("open") is not None, "the dialog")
+    driver.find_element(By.ID, "paste-text").send_keys(bad[:10], Keys.ARROW_LEFT, Keys.HOME)   # typing: no move
+    assert shown(driver) == 1
+    paste(driver, bad)
+    wait(driver, lambda d: paste_error(d), "the pasted position refused")
+    said = paste_error(driver)
+    assert said.startswith("pasted text: field 'board[0]': cell 1 (a2) 'X1'") and "\n" not in said, said
+    assert driver.find_element(By.ID, "paste-text").get_attribute("value") == bad          # the text kept
+    assert move_list(driver) == before and shown(driver) == 1                             # the game kept
+    driver.save_screenshot(str(shots / "paste-error.png"))
+    driver.find_element(By.ID, "paste-cancel").click()
+    path = tmp_path / "bad.json"
+    path.write_text(bad)
+    load_file(driver, path)
+    wait(driver, lambda d: message(d).startswith("bad.json: "), "Load's line for the same text")
+    assert message(driver) == "bad.json: " + said.removeprefix("pasted text: ")
+    # a record with a move that is not one; then text that is no JSON at all
+    record = {"record": 1, "game": "colorclaim", "start": json.loads((SEEDS / "colorclaim/start-3x3-seed1.json")
+              .read_text()), "moves": ["a1xa2", "zz"]}
+    paste(driver, json.dumps(record))
+    wait(driver, lambda d: paste_error(d), "the pasted record refused")
+    assert paste_error(driver).startswith("pasted text: record: ") and "'zz'" in paste_error(driver)
+    paste(driver, "hello")
+    wait(driver, lambda d: "invalid JSON" in paste_error(d), "text that is no JSON")
+    paste(driver, "  ")
+    wait(driver, lambda d: "nothing pasted" in paste_error(d), "nothing pasted")
+    assert move_list(driver) == before
+    # a good position: opened, the dialog closed
+    paste(driver, (SEEDS / "claim/play-2p.json").read_text())
+    wait(driver, lambda d: board_ready(d) and message(d) == "Loaded pasted text." and
+         script(d, "return window.claimsolveBoard.state.line[0].position.game") == "claim", "the pasted position")
+    assert driver.find_element(By.ID, "paste-dialog").get_attribute("open") is None
+    # JSON lines of two games: which one? (as Load asks)
+    paste(driver, TWO_GAMES)
+    wait(driver, lambda d: d.find_element(By.ID, "game-dialog").get_attribute("open") is not None, "which game?")
+    driver.find_element(By.CSS_SELECTOR, "#game-choice option[value='2']").click()
+    driver.find_element(By.ID, "game-open").click()
+    wait(driver, lambda d: move_list(d) == ["start", "b2-a2", "a1xb1", "c1-b1", "c2-c3", "b3-c3", "a3-a2"],
+         "game 2 of the pasted lines")
+    assert message(driver) == "Loaded pasted text (game 2 of 2): 6 moves."
+    assert driver.find_element(By.ID, "paste-dialog").get_attribute("open") is None
+    # the texts refused were the server's 400 answers, which the browser logs; nothing else
+    assert not [e for e in console_errors(driver) if "status of 400 (Bad Request)" not in e["message"]]

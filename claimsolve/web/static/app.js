@@ -1671,7 +1671,8 @@ async function loadFile() {
   }
 }
 
-// a position file, or a game record (a file of many: the player chooses the game)
+// a position file, or a game record (a file of many: the player chooses the game); false where the
+// player chose none (nothing changed), an error where the text is not one (nothing changed either)
 async function loadText(text, name) {
   let data = null;
   try { data = JSON.parse(text); } catch (e) { /* JSON lines: a file of games */ }
@@ -1679,17 +1680,53 @@ async function loadText(text, name) {
       !("start" in data && "moves" in data)) {
     await api("show", { position: data });
     setLine(data, `Loaded ${name}.`);
-    return;
+    return true;
   }
   let answer = await api("record", { record: text });
   if (answer.list) {
     const game = await chooseGame(answer.list, name);
-    if (game === null) return;
+    if (game === null) return false;
     answer = await api("record", { record: text, game });
   }
   const which = answer.games > 1 ? ` (game ${answer.game} of ${answer.games})` : "";
   await moduleFor(answer.start.game);
   setGame(answer, `Loaded ${name}${which}: ${answer.record.moves.length} moves.`);
+  return true;
+}
+
+// Paste: the text of a position file or a record, read as Load reads a file.  A text that is not one
+// keeps the dialog open with the text and Load's one line naming what is wrong; the game shown stays.
+function openPasteDialog() {
+  $("paste-error").textContent = "";
+  $("paste-dialog").showModal();
+  $("paste-text").focus();
+  $("paste-text").select();
+}
+
+let pasting = false;
+
+async function openPasted(event) {
+  event.preventDefault();
+  if (pasting) return;
+  const text = $("paste-text").value;
+  if (!text.trim()) {
+    $("paste-error").textContent = "pasted text: nothing pasted (the JSON of a position or of a game record)";
+    return;
+  }
+  pasting = true;
+  $("paste-open").disabled = true;
+  $("paste-error").textContent = "";
+  try {
+    if (await loadText(text, "pasted text")) {
+      $("paste-dialog").close();
+      $("paste-text").value = "";
+    }
+  } catch (e) {
+    $("paste-error").textContent = `pasted text: ${e.message}`;
+  } finally {
+    pasting = false;
+    $("paste-open").disabled = false;
+  }
 }
 
 // the game of a file of many that the player picks (null: cancelled)
@@ -2294,6 +2331,12 @@ async function main() {
   $("new-cancel").addEventListener("click", () => $("new-dialog").close());
   $("load-button").addEventListener("click", () => $("load-file").click());
   $("load-file").addEventListener("change", loadFile);
+  $("paste-button").addEventListener("click", openPasteDialog);
+  $("paste-form").addEventListener("submit", openPasted);
+  $("paste-cancel").addEventListener("click", () => $("paste-dialog").close());
+  $("paste-text").addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) openPasted(e);
+  });
   $("save-button").addEventListener("click", saveFile);
   $("save-game-button").addEventListener("click", saveGame);
   $("link-button").addEventListener("click", shareLink);
