@@ -270,3 +270,21 @@ def test_a_position_or_a_record_pasted_as_text(page, shots, tmp_path):
     assert driver.find_element(By.ID, "paste-dialog").get_attribute("open") is None
     # the texts refused were the server's 400 answers, which the browser logs; nothing else
     assert not [e for e in console_errors(driver) if "status of 400 (Bad Request)" not in e["message"]]
+
+
+def test_an_address_that_cannot_be_opened_stays_until_the_game_changes(page, server):
+    """A changed or cut address said so, and the page then wrote the game it
+    showed over it: what the player had pasted was gone.  It stays until he
+    moves (or loads a game)."""
+    driver = page
+    broken = f"{server}#game=not-a-game&at=0"
+    driver.get("about:blank")
+    driver.get(broken)
+    wait(driver, lambda d: board_ready(d) and "cannot be read" in message(d), "the refusal")
+    assert "The address keeps it until you move or load a game" in message(driver)
+    engine_off(driver)
+    driver.find_element(By.ID, "flip-button").click()       # a look at the board changes no game
+    assert driver.current_url == broken
+    new_game(driver, "colorclaim", size="3x3", seed=1)
+    play(driver, "a1xa2")
+    address_at(driver, "0")

@@ -1625,7 +1625,7 @@ function setLine(position, message, options = {}) {
   endReview();
   kept();
   showIndex(0, { keepMessage: Boolean(message), autoPlay: options.autoPlay !== false });
-  if (message) setMessage(message);
+  if (message) setMessage(message, options.kind || "info");
 }
 
 // a game read by /api/record: its tree of moves, each with the position after it
@@ -1863,7 +1863,7 @@ const ADDRESS_CHARS = 2 * 1024 * 1024;
 // writes the address at most every 100 ms, the last move always
 const ADDRESS_GAP = 100;
 const address = { text: null, code: null, fits: true, limit: null, held: null, written: null, last: -Infinity,
-                  due: false, running: null, error: null };
+                  due: false, running: null, error: null, kept: false, keptText: null };
 
 // the record the address holds: the game's tree (the engine's seats are the page's, not the game's)
 function addressText() {
@@ -1899,6 +1899,13 @@ async function runAddress() {
 async function writeAddress() {
   if (!state.line[0]) return;
   const text = addressText();
+  // an address whose game could not be opened stays, for the player to mend or copy, until the
+  // game shown changes (a move, a load): the game the page shows meanwhile does not replace it
+  if (address.kept) {
+    if (address.keptText === null) address.keptText = text;
+    if (text === address.keptText) return;
+    address.kept = false;
+  }
   const at = pathCode(current());
   if (text !== address.text || state.maxBody !== address.limit) {
     // opening the address posts {"record": ...}: the server's limit is on that body
@@ -1946,6 +1953,8 @@ async function shareLink() {
              "reload the page to come back here.");
 }
 
+// the game of the address opened: true; no game in it: false; a game that cannot be read: the
+// refusal's words (shown, and the address kept as it is: see writeAddress)
 async function openLink() {
   const params = new URLSearchParams(location.hash.slice(1));
   const code = params.get("game");
@@ -1963,8 +1972,11 @@ async function openLink() {
     setGame(answer, "Opened the game of the link.", at);
     return true;
   } catch (e) {
-    setMessage(`The link's game cannot be read: ${e.message}`, "error");
-    return false;
+    const words = `The link's game cannot be read: ${e.message}. The address keeps it until you move or load ` +
+                  "a game.";
+    Object.assign(address, { kept: true, keptText: state.line[0] ? addressText() : null, held: null });
+    setMessage(words, "error");
+    return words;
   }
 }
 
@@ -2367,9 +2379,12 @@ async function main() {
   // a choice made in a select gives the arrow keys back to the moves (they went on changing it)
   document.addEventListener("change", (event) => { if (event.target.tagName === "SELECT") event.target.blur(); });
   window.addEventListener("hashchange", () => { if (location.hash.startsWith("#game=")) openLink(); });
-  if (location.hash.startsWith("#game=") && await openLink()) return;
+  const refused = location.hash.startsWith("#game=") ? await openLink() : false;
+  if (refused === true) return;
   const position = await api("new", { game: state.games[0].id });
-  setLine(position);
+  // the link's refusal stays in sight over the new game
+  if (refused) setLine(position, refused, { kind: "error" });
+  else setLine(position);
 }
 
 window.claimsolveBoard = { state, showIndex, playMove, clickToken, goTo, nodes, recordJson, loadText,
