@@ -235,7 +235,8 @@ def layout(position, where="svg"):
     (where="page", served at POST /api/layout) both place the board by, with
     the sizes of claimsolve.render.style (CLAIMIT; the page's picture has
     the dice and the standing beside the board, CLAIMIT["page"]).  The board
-    is always 6 x 6: `position` changes nothing.  A JSON-ready dict:
+    is always 6 x 6: `position` changes nothing but the height of the page's
+    narrow picture (its players' standing).  A JSON-ready dict:
 
       width, height   the picture's size (the svg's grows under the board
                       when it draws the roll and stop buttons: board())
@@ -247,14 +248,23 @@ def layout(position, where="svg"):
                       the board and left of it
       panel           (the page) [x, y]: where the dice and the standing
                       beside the board begin, level with the board's top
+      standing        (the page) [x, y]: where the players' standing begins
+      narrow          (the page) the picture for a frame narrower than
+                      `below` CSS px (a phone): its width (the board's),
+                      height, panel (the dice) and standing, under the board
     """
     cell, margin, size = CLAIMIT["cell"], CLAIMIT["margin"], CLAIMIT["size"]
     side = margin * 2 + cell * size
     width, height = side, side + 30
     panel = {}
     if where == "page":
-        width, height = side + CLAIMIT["page"]["panel"], side + CLAIMIT["page"]["bottom"]
-        panel = {"panel": [side + 4, margin]}
+        page = CLAIMIT["page"]
+        width, height = side + page["panel"], side + page["bottom"]
+        under = side - 8
+        panel = {"panel": [side + 4, margin], "standing": [side + 4, margin + 90],
+                 "narrow": {"below": page["narrow"], "width": side, "panel": [margin, under],
+                            "standing": [side // 2 - 10, under + 8],
+                            "height": under + 8 + page["standing"] * position.players + 30}}
     return {
         "width": width, "height": height, "side": side, "cell": cell, **panel,
         "columns": [margin + (c - 1) * cell for c in range(1, size + 1)],

@@ -91,7 +91,10 @@ CLAIMIT = {
     "size": SIZE,
     "cell": 60,
     "margin": 30,
-    "page": {"panel": 150, "bottom": 40},        # the dice and the standing beside the board; below it
+    "page": {"panel": 150, "bottom": 40,         # the dice and the standing beside the board; below it
+             # a page's frame narrower than `narrow` CSS px (a phone) shows them under the board,
+             # the picture no wider than the board: a player's two lines of standing `standing` high
+             "narrow": 480, "standing": 36},
 }
 CLAIMIT["seats"] = [CLAIMIT["player"][seat] for seat in (1, 2, 3, 4, 5)]
 

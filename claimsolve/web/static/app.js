@@ -7,7 +7,7 @@
 // position: the game script's layout(position, served)), as the server's
 // pictures use them.
 
-import { style } from "./style.js";
+import { fontSize, style } from "./style.js";
 
 const MARKS = style.marks;
 const $ = (id) => document.getElementById(id);
@@ -197,11 +197,18 @@ async function drawBoard() {
     svg.setAttribute("viewBox", doc.getAttribute("viewBox") || "0 0 600 600");
     svg.replaceChildren(...Array.from(doc.childNodes).map((n) => document.importNode(n, true)));
     state.layout = { points: new Map(), cell: 10 };
+    svg.style.minWidth = svg.style.minHeight = "";
     return;
   }
-  const layout = module.layout(entry.position, entry.layout);
+  // a frame narrower than the served picture's `narrow.below` CSS px (a phone): the served
+  // picture's narrow form (Claim It!'s dice and standing under the board, not beside it)
+  const narrow = entry.layout.narrow;
+  const served = narrow && $("board-frame").clientWidth < narrow.below ? { ...entry.layout, ...narrow } : entry.layout;
+  const layout = module.layout(entry.position, served);
   state.layout = layout;
   svg.setAttribute("viewBox", `0 0 ${layout.width} ${layout.height}`);
+  layout.legible = fitBoard(layout, module);
+  state.drawn = entry;
   let markup = module.draw(entry.position, layout, entry.show);
   // the clickable points, above the pieces
   const cell = layout.cell;
@@ -214,9 +221,70 @@ async function drawBoard() {
   markup += `<g id="marks"></g><g id="turn-marks"></g><g id="hints"></g><g id="arrows"></g>` +
             `<g id="targets">${targets.join("")}</g>`;
   svg.innerHTML = markup;
+  fitTexts(svg);
   drawSelection();
   drawBoardMarks();
 }
+
+// --- the board's size on the screen ----------------------------------------------------------
+// A board fills its frame's width (a phone's whole width, docs/board.md "On a phone, ...") but
+// never draws a space smaller than its game's minCell CSS px: a wider board (Color Claim's
+// 64x1) scrolls sideways in its frame.  No text on it is drawn smaller than LEGIBLE CSS px:
+// the drawing code sizes its texts with style.js fontSize, at least layout.legible, the
+// board's units that show as LEGIBLE px.  A text too long for its room at that size (its
+// data-room, in the board's units) takes its shorter words (data-short) or is left out;
+// the drawing code keeps its words in a title.  A frame that changes size (a window
+// resized or turned) draws the board anew.
+const LEGIBLE = 10;
+let fitted = null;              // the frame's width and the board's size when it was last drawn
+
+function fitBoard(layout, module) {
+  const svg = $("board");
+  // (the min-height outweighs the max-height that keeps a board on a desktop's screen)
+  const least = module.minCell ? module.minCell / layout.cell : 0;
+  svg.style.minWidth = least ? `${Math.ceil(layout.width * least)}px` : "";
+  svg.style.minHeight = least ? `${Math.ceil(layout.height * least)}px` : "";
+  const box = svg.getBoundingClientRect();
+  fitted = [$("board-frame").clientWidth, Math.round(box.width), Math.round(box.height)];
+  const scale = Math.min(box.width / layout.width, box.height / layout.height);
+  return scale > 0 ? LEGIBLE / scale : 0;
+}
+
+function fitTexts(svg) {
+  for (const text of svg.querySelectorAll("text[data-room]")) {
+    const room = Number(text.dataset.room);
+    if (text.getComputedTextLength() <= room) continue;
+    if (text.dataset.short) text.textContent = text.dataset.short;
+    if (text.getComputedTextLength() > room) text.setAttribute("display", "none");
+  }
+  // none falls off the board's left edge (a Claim island's row 13, its label grown on a phone)
+  for (const text of svg.querySelectorAll("text")) {
+    const left = text.getBBox().x;
+    if (left < 0) text.setAttribute("x", Number(text.getAttribute("x")) - left + 1);
+  }
+}
+
+let refitting = false;
+const boardResized = new ResizeObserver(() => {
+  if (refitting || !fitted || !state.drawn || state.drawn !== current()) return;   // a position on its way is drawn as it comes
+  const box = $("board").getBoundingClientRect();
+  const now = [$("board-frame").clientWidth, Math.round(box.width), Math.round(box.height)];
+  if (now.every((v, i) => v === fitted[i])) return;
+  refitting = true;
+  requestAnimationFrame(async () => {
+    try {
+      if (state.drawn === current()) {
+        await drawBoard();
+        applyFlip();
+        drawArrows(resting);
+      }
+    } finally {
+      refitting = false;
+    }
+  });
+});
+boardResized.observe($("board-frame"));
+boardResized.observe($("board"));
 
 function renderStatus() {
   const entry = current();
@@ -1419,8 +1487,10 @@ function shapeMarkup(shape, colour, opacity, number) {
   const width = cell * 0.16;
   // on a flipped board (arrows drawn inside its turned group) the number turns back about its disc
   const upright = (x, y) => state.flipped && document.getElementById("flipped") ? ` transform="rotate(180 ${x} ${y})"` : "";
-  const label = (x, y) => `<circle cx="${x}" cy="${y}" r="${cell * 0.19}" fill="${colour}" opacity="${opacity}"/>` +
-    `<text x="${x}" y="${y + cell * 0.08}" font-size="${cell * 0.24}" text-anchor="middle" fill="#fff" ` +
+  // the ply's number: its disc grows with it where the board is shown small (fitBoard)
+  const size = fontSize(state.layout, cell * 0.24), k = size / (cell * 0.24);
+  const label = (x, y) => `<circle cx="${x}" cy="${y}" r="${cell * 0.19 * k}" fill="${colour}" opacity="${opacity}"/>` +
+    `<text x="${x}" y="${y + cell * 0.08 * k}" font-size="${size}" text-anchor="middle" fill="#fff" ` +
     `font-weight="bold"${upright(x, y)}>${number}</text>`;
   if (shape.kind === "arrow") {
     const [a, b] = [shape.from, shape.to];

@@ -11,3 +11,9 @@ const response = await fetch("/api/style");
 if (!response.ok) throw new Error(`the drawing style: HTTP ${response.status} from /api/style`);
 
 export const style = await response.json();
+
+// A text's size on a board: `size` of the board's units as drawn at full size, more
+// where the board is shown small: never less than L.legible, the board's units that
+// show as app.js's LEGIBLE CSS px at the size it is shown (docs/board.md, "On a
+// phone, and boards wider than the page")
+export const fontSize = (L, size) => Math.ceil(100 * Math.max(size, (L && L.legible) || 0)) / 100;

@@ -6,9 +6,12 @@
 //   play     T@b2 c3-e5 e5-e7 T@f6: click in the order it happens (a Viking,
 //            where it goes, where it goes on, where towers go)
 
-import { style } from "../style.js";
+import { fontSize, style } from "../style.js";
 
 export const evalScale = 300;       // alpha-beta scores: a tower is worth 300
+// a point is never shown smaller than this (CSS px): its piece's number still fits its disc at
+// a legible size (app.js fitBoard); an island of 15 columns fits a phone's width
+export const minCell = 18;
 
 // the palette and sizes: the server's (claimsolve/render/style.py), as its pictures use them;
 // where everything sits: the server's layout of the position (POST /api/layout), the rule
@@ -104,7 +107,7 @@ function counts(position) {
 // its point for the hover title (none: no title, as for a captured piece);
 // shape and number carry the point as data-at (app.js fades the pieces a
 // turn being clicked has moved or captured)
-function pieceSvg(token, p, extra = "", name = null) {
+function pieceSvg(token, p, extra = "", name = null, L = null) {
   const tower = token.startsWith("T");
   const colour = Number(tower ? token.slice(1) : token);
   const title = name ? `<title>${name}: ${tower ? "tower" : "Viking"} of colour ${colour}</title>` : "";
@@ -112,18 +115,18 @@ function pieceSvg(token, p, extra = "", name = null) {
   if (tower) {
     return `<path d="${towerPath(p.x, p.y, CELL)}" fill="${PIECE[colour]}" stroke="${STROKE}" stroke-width="1.5" ` +
       `stroke-linejoin="round" ${extra}${at}>${title}</path>` +
-      `<text x="${p.x}" y="${p.y + 10}" font-size="13" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
+      `<text x="${p.x}" y="${p.y + 10}" font-size="${fontSize(L, 13)}" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
       `text-anchor="middle"${at}>${colour}</text>`;
   }
   return `<circle cx="${p.x}" cy="${p.y}" r="${CELL * 0.36}" fill="${PIECE[colour]}" stroke="${STROKE}" ` +
     `stroke-width="1.2" ${extra}${at}>${title}</circle>` +
-    `<text x="${p.x}" y="${p.y + 5.5}" font-size="16" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
+    `<text x="${p.x}" y="${p.y + 5.5 * fontSize(L, 16) / 16}" font-size="${fontSize(L, 16)}" font-weight="bold" fill="${PIECE_TEXT[colour]}" ` +
     `text-anchor="middle"${at}>${colour}</text>`;
 }
 
 // a captured piece where it stood, for the last move's marks (app.js crosses it out)
-export function ghost(token, p) {
-  return pieceSvg(token, p);
+export function ghost(token, p, L) {
+  return pieceSvg(token, p, "", null, L);
 }
 
 export function draw(position, L) {
@@ -174,16 +177,17 @@ export function draw(position, L) {
   // the pieces
   for (const [name, p] of L.points) {
     const token = g.board[p.r][p.c];
-    if (token !== ".") out.push(pieceSvg(token, p, `class="piece ${token.startsWith("T") ? "tower" : "viking"}"`, name));
+    if (token !== ".") out.push(pieceSvg(token, p, `class="piece ${token.startsWith("T") ? "tower" : "viking"}"`, name, L));
   }
-  // coordinates
+  // coordinates (the served rows' labels sit 5 below the middle of the row, for size 13)
+  const size = fontSize(L, 13);
   for (const label of L.column_labels) {
-    out.push(`<text x="${label.x}" y="${label.y}" font-size="13" fill="${S.coordinates}" text-anchor="middle">` +
+    out.push(`<text x="${label.x}" y="${label.y}" font-size="${size}" fill="${S.coordinates}" text-anchor="middle">` +
       `${label.text}</text>`);
   }
   for (const label of L.row_labels) {
-    out.push(`<text x="${label.x}" y="${label.y}" font-size="13" fill="${S.coordinates}" text-anchor="end">` +
-      `${label.text}</text>`);
+    out.push(`<text x="${label.x}" y="${label.y - 5 + 5 * size / 13}" font-size="${size}" fill="${S.coordinates}" ` +
+      `text-anchor="end">${label.text}</text>`);
   }
   // a line per colour
   const settle = position.phase === "settle";
@@ -194,8 +198,12 @@ export function draw(position, L) {
     const off = 18 - c.vikings;
     const text = `colour ${colour}: ${c.vikings} Vikings on the island, ${off} ${settle ? "in hand" : "lost"}; ` +
       `towers ${c.towers} on the island, ${3 - c.towers} in hand`;
+    const short = `colour ${colour}: ${c.vikings} Vikings, ${off} ${settle ? "in hand" : "lost"}; ` +
+      `${c.towers} towers, ${3 - c.towers} in hand`;
     out.push(`<circle cx="${L.legend.key}" cy="${y - 5}" r="7" fill="${PIECE[colour]}" stroke="${STROKE}"/>`);
-    out.push(`<text x="${L.legend.text}" y="${y}" font-size="12.5">${text}</text>`);
+    // on a phone, at a legible size, the shorter words; the whole line its title (app.js fitTexts)
+    out.push(`<g><title>${text}</title><text x="${L.legend.text}" y="${y}" font-size="${fontSize(L, 12.5)}" ` +
+      `data-room="${L.width - L.legend.text - 4}" data-short="${short}">${text}</text></g>`);
   });
   return out.join("\n");
 }

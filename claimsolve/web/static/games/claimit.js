@@ -3,9 +3,12 @@
 // dice; roll (dice drawn by the server, from a seed when one is given, or
 // typed in) and stop, and a click on a space to place a marker there.
 
-import { style } from "../style.js";
+import { fontSize, style } from "../style.js";
 
 export const evalScale = 1;
+// a space is never shown smaller than this (CSS px): its markers' numbers and pile still
+// legible in it (app.js fitBoard)
+export const minCell = 30;
 
 // the palette and sizes: the server's (claimsolve/render/style.py), as its pictures use them;
 // where everything sits: the server's layout (POST /api/layout), the rule its pictures place
@@ -17,7 +20,8 @@ const CELL = S.cell;
 const SIZE = S.size;
 
 // the served layout (its spaces' edges, labels, panel and size) with the
-// spaces by name ("r,c"): {x, y} their centres, r and c their row and column die
+// spaces by name ("r,c"): {x, y} their centres, r and c their row and column die;
+// on a phone app.js serves its narrow form, the dice and the standing under the board
 export function layout(position, served) {
   const points = new Map();
   served.rows.forEach((top, i) => served.columns.forEach((left, j) => {
@@ -31,16 +35,18 @@ function pileOf(position, r, c) {
   return token === "." ? [] : token.split("/");
 }
 
-function tokenSvg(token, cx, cy) {
+function tokenSvg(token, cx, cy, L) {
   if (token === "B") {
     return `<rect x="${cx - 16}" y="${cy - 16}" width="32" height="32" rx="4" fill="${S.black}" stroke="${S.black_stroke}"/>`;
   }
   if (token.startsWith("w")) {
+    const size = fontSize(L, 14);
     return `<circle cx="${cx}" cy="${cy}" r="14" fill="${S.white}" stroke="${S.marker_stroke}"/>` +
-      `<text x="${cx}" y="${cy + 5}" text-anchor="middle" font-size="14">${token.slice(1)}</text>`;
+      `<text x="${cx}" y="${cy + 5 * size / 14}" text-anchor="middle" font-size="${size}">${token.slice(1)}</text>`;
   }
+  const size = fontSize(L, 13);
   return `<circle cx="${cx}" cy="${cy}" r="16" fill="${FILL[token] || S.player_unknown}" stroke="${S.marker_stroke}"/>` +
-    `<text x="${cx}" y="${cy + 5}" text-anchor="middle" font-size="13" fill="${S.player_text}">${token}</text>`;
+    `<text x="${cx}" y="${cy + 5 * size / 13}" text-anchor="middle" font-size="${size}" fill="${S.player_text}">${token}</text>`;
 }
 
 function die(x, y, value) {
@@ -53,10 +59,11 @@ function die(x, y, value) {
 
 export function draw(position, L, show) {
   const out = [`<rect width="${L.width}" height="${L.height}" fill="${S.background}"/>`];
+  const label = fontSize(L, 14);      // (the served rows' labels sit 5 below the middle of the row, for 14)
   L.column_labels.forEach((column, i) => {
     const row = L.row_labels[i];
-    out.push(`<text x="${column.x}" y="${column.y}" text-anchor="middle" font-size="14">${column.text}</text>`);
-    out.push(`<text x="${row.x}" y="${row.y}" text-anchor="middle" font-size="14">${row.text}</text>`);
+    out.push(`<text x="${column.x}" y="${column.y}" text-anchor="middle" font-size="${label}">${column.text}</text>`);
+    out.push(`<text x="${row.x}" y="${row.y - 5 + 5 * label / 14}" text-anchor="middle" font-size="${label}">${row.text}</text>`);
   });
   // the spaces first, then the piles: app.js draws its marks between them (the last move, the legal spaces)
   for (const p of L.points.values()) {
@@ -68,19 +75,23 @@ export function draw(position, L, show) {
     pile.forEach((token, level) => {
       const cx = p.x + 6 * level - 3 * (pile.length - 1);
       const cy = p.y - 6 * level + 3 * (pile.length - 1) - 4;
-      out.push(`<g class="marker">${tokenSvg(token, cx, cy)}</g>`);
+      out.push(`<g class="marker">${tokenSvg(token, cx, cy, L)}</g>`);
     });
     if (pile.length > 1) {
-      out.push(`<text x="${p.x}" y="${y + CELL - 3}" text-anchor="middle" font-size="10" fill="${S.pile_text}">${pile.join("/")}</text>`);
+      // too long for its space at a legible size: left out (app.js fitTexts), the markers drawn still
+      out.push(`<g><title>${name}: ${pile.join("/")}</title><text x="${p.x}" y="${y + CELL - 3}" text-anchor="middle" ` +
+        `font-size="${fontSize(L, 10)}" fill="${S.pile_text}" data-room="${CELL - 2}">${pile.join("/")}</text></g>`);
     }
     if (pile.length) out.push(`<title>${name}: ${pile.join("/")}</title>`);
   }
   // the dice, and each player's standing
   const [x0, y0] = L.panel;
-  out.push(`<text x="${x0}" y="${y0 + 8}" font-size="13" font-weight="bold">dice</text>`);
+  out.push(`<text x="${x0}" y="${y0 + 8}" font-size="${fontSize(L, 13)}" font-weight="bold">dice</text>`);
   if (position.dice) position.dice.forEach((v, i) => out.push(die(x0 + i * 40, y0 + 16, v)));
-  else out.push(`<text x="${x0}" y="${y0 + 38}" font-size="12" fill="${M.muted}">not rolled</text>`);
-  let y = y0 + 90;
+  else out.push(`<text x="${x0}" y="${y0 + 38}" font-size="${fontSize(L, 12)}" fill="${M.muted}">not rolled</text>`);
+  const [x1, y1] = L.standing;
+  const room = L.width - x1 - 22;
+  let y = y1;
   const over = show.over;
   for (let player = 1; player <= position.players; player++) {
     let secured = 0, held = 0;
@@ -95,14 +106,21 @@ export function draw(position, L, show) {
       }
     }
     const mark = position.to_move === player && !over ? " <" : "";
-    out.push(`<circle cx="${x0 + 8}" cy="${y - 4}" r="7" fill="${FILL[player]}" stroke="${S.marker_stroke}"/>`);
-    out.push(`<text x="${x0 + 20}" y="${y}" font-size="12">${secured} secured, ${held} held${mark}</text>`);
+    out.push(`<circle cx="${x1 + 8}" cy="${y - 4}" r="7" fill="${FILL[player]}" stroke="${S.marker_stroke}"/>`);
+    out.push(`<g><title>player ${player}: ${secured} secured, ${held} held${mark ? ", to move" : ""}</title>` +
+      `<text x="${x1 + 20}" y="${y}" font-size="${fontSize(L, 12)}" data-room="${room}" ` +
+      `data-short="${secured} sec., ${held} held${mark}">${secured} secured, ${held} held${mark}</text></g>`);
     // the server's scores: each seat's largest group (`show`'s, claimsolve.claimit.position.scores)
-    out.push(`<text x="${x0 + 20}" y="${y + 15}" font-size="11" fill="${M.muted}">largest group ${show.scores[player - 1]}</text>`);
+    out.push(`<g><title>player ${player}: largest group ${show.scores[player - 1]}</title>` +
+      `<text x="${x1 + 20}" y="${y + 15}" font-size="${fontSize(L, 11)}" fill="${M.muted}" data-room="${room}" ` +
+      `data-short="group ${show.scores[player - 1]}">largest group ${show.scores[player - 1]}</text></g>`);
     y += 36;
   }
   if (position.final_round && !over) {
-    out.push(`<text x="${x0}" y="${y + 10}" font-size="12" fill="${M.final_round}">final round: ${position.final_round.turns_left} turn(s) left</text>`);
+    const left = position.final_round.turns_left;
+    out.push(`<g><title>final round: ${left} turn(s) left</title><text x="${x1}" y="${y + 10}" ` +
+      `font-size="${fontSize(L, 12)}" fill="${M.final_round}" data-room="${L.width - x1 - 2}" ` +
+      `data-short="final: ${left} left">final round: ${left} turn(s) left</text></g>`);
   }
   return out.join("\n");
 }
@@ -170,11 +188,12 @@ export function highlights(position, legal, L) {
     if (!p) continue;
     const x = p.x - CELL / 2, y = p.y - CELL / 2;
     const label = markers.join(" ");
+    const size = fontSize(L, 11.5), k = size / 11.5;     // the badge grows with its words
     out.push(`<g class="legal-space" data-space="${space}" data-markers="${label}">` +
       `<rect x="${x + 2}" y="${y + 2}" width="${CELL - 4}" height="${CELL - 4}" fill="${M.legal_fill}" fill-opacity="0.16" ` +
       `stroke="${M.legal}" stroke-width="3" rx="4"/>` +
-      `<rect x="${x + 3}" y="${y + 3}" width="${8 + 8 * label.length}" height="15" rx="3" fill="${M.legal}"/>` +
-      `<text x="${x + 7}" y="${y + 14.5}" font-size="11.5" font-weight="bold" fill="${M.legal_text}">${label}</text>` +
+      `<rect x="${x + 3}" y="${y + 3}" width="${k * (8 + 8 * label.length)}" height="${15 * k}" rx="3" fill="${M.legal}"/>` +
+      `<text x="${x + 3 + 4 * k}" y="${y + 3 + 11.5 * k}" font-size="${size}" font-weight="bold" fill="${M.legal_text}">${label}</text>` +
       `<title>${space}: ${markers.map((m) => (m === "B" ? "a black marker" : `white ${m.slice(1)}`)).join(" or ")}</title></g>`);
   }
   return out.join("");
@@ -186,7 +205,7 @@ export function ghost(pile, p, L, played) {
   const tokens = pile.split("/");
   const colours = tokens.filter((t) => /^\d$/.test(t));
   const gone = played && played.move === "stop" && colours.length ? colours[colours.length - 1] : tokens[tokens.length - 1];
-  return tokenSvg(gone, p.x, p.y - 4);
+  return tokenSvg(gone, p.x, p.y - 4, L);
 }
 
 // Why a click places no marker (app.js explainIllegal), from the dice and the

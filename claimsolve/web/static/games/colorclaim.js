@@ -2,9 +2,12 @@
 // and the neighbouring stack it goes onto (b1-b2), claiming the colour of
 // the stack it lands on or not (b1xb2).
 
-import { style } from "../style.js";
+import { fontSize, style } from "../style.js";
 
 export const evalScale = 4;          // scores are final-score margins (points)
+// a space is never shown smaller than this (CSS px): a wider board (64x1) scrolls in its frame,
+// its stack counts and column letters still legible in their spaces (app.js fitBoard)
+export const minCell = 32;
 
 // the palette and sizes: the server's (claimsolve/render/style.py), as its pictures use them;
 // where everything sits: the server's layout of the position (POST /api/layout), the rule
@@ -91,24 +94,32 @@ export function draw(position, L, show) {
     out.push(`<polygon points="${p.x - half},${base} ${p.x + half},${base} ${p.x},${apex}" fill="${FILL[top.colour]}" ` +
       `stroke="${S.pyramid_stroke}" stroke-width="1" class="piece"><title>${name}: ${g.rows[p.r][p.c]}</title></polygon>`);
     if (stack.length > 1) {
-      out.push(`<text x="${x + CELL - 8}" y="${y + 16}" font-size="13" font-weight="bold" text-anchor="end">x${stack.length}</text>`);
+      // grown on a small board it reaches the pyramid: edged in the space's colour
+      const size = fontSize(L, 13);
+      out.push(`<text x="${x + CELL - 8}" y="${y + 3 + size}" font-size="${size}" font-weight="bold" text-anchor="end" ` +
+        `stroke="${S.space}" stroke-width="3" paint-order="stroke">x${stack.length}</text>`);
     }
   }
-  for (const label of L.row_labels) {
-    out.push(`<text x="${label.x}" y="${label.y}" font-size="14" text-anchor="middle">${label.text}</text>`);
+  // (the served rows' labels sit 5 below the middle of the row, for size 14)
+  const label = fontSize(L, 14);
+  for (const row of L.row_labels) {
+    out.push(`<text x="${row.x}" y="${row.y - 5 + 5 * label / 14}" font-size="${label}" text-anchor="middle">${row.text}</text>`);
   }
-  for (const label of L.column_labels) {
-    out.push(`<text x="${label.x}" y="${label.y}" font-size="14" text-anchor="middle">${label.text}</text>`);
+  for (const column of L.column_labels) {
+    out.push(`<text x="${column.x}" y="${column.y}" font-size="${label}" text-anchor="middle">${column.text}</text>`);
   }
   const scores = (show && show.scores) || [];
   for (const player of [1, 2]) {
     const claim = claims[player - 1];
     let text = `Player ${player}: claims ${claim ? NAMES[claim] : "nothing"}`;
-    if (scores.length) text += `, score ${scores[player - 1]}`;
-    if (position.shield === player) text += " (shielded)";
+    let short = `P${player}: ${claim ? NAMES[claim] : "no claim"}`;
+    if (scores.length) { text += `, score ${scores[player - 1]}`; short += `, ${scores[player - 1]}`; }
+    if (position.shield === player) { text += " (shielded)"; short += " (shielded)"; }
     const y = L.legend.lines[player - 1];
     out.push(`<rect x="${L.legend.key}" y="${y - 11}" width="12" height="12" fill="${OWNER[player]}"/>`);
-    out.push(`<text x="${L.legend.text}" y="${y}" font-size="14">${text}</text>`);
+    // on a narrow board at a legible size the shorter words, the whole line its title (app.js fitTexts)
+    out.push(`<g><title>${text}</title><text x="${L.legend.text}" y="${y}" font-size="${fontSize(L, 14)}" ` +
+      `data-room="${L.width - L.legend.text - 4}" data-short="${short}">${text}</text></g>`);
   }
   return out.join("\n");
 }
