@@ -20,6 +20,11 @@ play-outs stop when it is spent.
 
 The bust probability is exact (the 216 ordered rolls enumerated), and so is
 the turn optimum when it finishes (claimsolve.claimit.optimum).
+
+The table recommends one decision, in its text, its JSON and its picture
+alike: the learned win objective's where the net's weights fit the seat
+count (shipped for 2 to 5 players), else the plans'; the plans check it
+(OddsResult).
 """
 import time as _time
 from dataclasses import dataclass, field
@@ -37,27 +42,78 @@ OPTIMUM_SHARE = 0.3          # of a budget (`time`): the exact turn optimum; the
 RESERVE_SHARE = 0.02         # of a budget: kept for the table's arithmetic and printing
 
 
+LEARNED = "learned win objective"      # who recommends (OddsResult.recommended_by)
+MONTE_CARLO = "Monte Carlo plans"
+
+
 @dataclass
 class OddsResult:
     """The table and what it recommends (`to_json()` is `odds --json`;
-    claimsolve.render.odds_text draws it for people)."""
+    claimsolve.render.odds_text draws it for people).
+
+    One recommendation, the same in the text, the JSON and the picture
+    (`recommended_by` says whose): the learned win objective's decision
+    (turn_optimum["win"]) where the net's weights fit and its best value
+    stands alone (to the 3 decimals shown), else the Monte Carlo plans'.
+    `margin`, `confidence`, `alternative` are the plans' check of it: the
+    win chance of the recommendation's best plan minus that of the best
+    plan that decides otherwise, and the probability (normal approx.,
+    paired samples) that it is the better (below 0.5 where the plans
+    prefer the other); `monte_carlo` the plans' own preference, the same
+    four figures of the decision of their best row.  They are worked out
+    from the rows and the turn optimum whenever asked."""
     to_move: int
     mode: str                      # "roll or stop" | "must roll" (a turn's start: stop is not legal) | "placement"
     bust_rolls: int                # of the 216 ordered rolls, on the board as it stands
     rows: list
-    recommendation: str
-    margin: float                  # win chance of the recommendation minus the best alternative
-    confidence: float              # probability (normal approx., paired samples) that it is better
-    alternative: str               # the best alternative compared against
     turn_optimum: dict
     samples: int
     seed: int
     seconds: float = 0.0
     notes: dict = field(default_factory=dict)
+    LEARNED = LEARNED              # (for the drawings, which do not import this module: start-up)
+    MONTE_CARLO = MONTE_CARLO
 
     @property
     def bust_probability(self):
         return self.bust_rolls / 216.0
+
+    @property
+    def learned(self):
+        """The learned win objective's decision, or None (no weights, or
+        its best values equal as shown)."""
+        win = self.turn_optimum.get(optimum_mod.WIN)
+        return learned_choice(win["decisions"]) if win is not None and win.get("decisions") else None
+
+    @property
+    def monte_carlo(self):
+        """The plans' own preference: {"recommendation", "margin",
+        "confidence", "compared_with"} (the decision of the row with the
+        best win chance, against the best row that decides otherwise)."""
+        best = max(self.rows, key=lambda r: r["win"])
+        return dict(zip(("recommendation", "margin", "confidence", "compared_with"),
+                        _judged(self.rows, best["decision"])))
+
+    @property
+    def recommended_by(self):
+        learned = self.learned
+        return LEARNED if learned is not None and any(r["decision"] == learned for r in self.rows) else MONTE_CARLO
+
+    @property
+    def recommendation(self):
+        return self.learned if self.recommended_by == LEARNED else self.monte_carlo["recommendation"]
+
+    @property
+    def margin(self):
+        return _judged(self.rows, self.recommendation)[1]
+
+    @property
+    def confidence(self):
+        return _judged(self.rows, self.recommendation)[2]
+
+    @property
+    def alternative(self):
+        return _judged(self.rows, self.recommendation)[3]
 
     def to_json(self):
         rows = []
@@ -65,16 +121,21 @@ class OddsResult:
             rows.append({k: (round(v, 6) if isinstance(v, float) else
                              [round(x, 6) for x in v] if k == "win_ci95" else v)
                          for k, v in row.items() if not k.startswith("_")})
+        recommendation, margin, confidence, alternative = _judged(self.rows, self.recommendation)
+        plans = self.monte_carlo
         return {
             "to_move": self.to_move,
             "mode": self.mode,
             "bust_probability": self.bust_probability,
             "bust_rolls": self.bust_rolls,
             "rows": rows,
-            "recommendation": self.recommendation,
-            "margin": None if self.margin is None else round(self.margin, 6),
-            "confidence": None if self.confidence is None else round(self.confidence, 6),
-            "compared_with": self.alternative,
+            "recommendation": recommendation,
+            "recommended_by": self.recommended_by,
+            "margin": _rounded(margin),
+            "confidence": _rounded(confidence),
+            "compared_with": alternative,
+            "monte_carlo": {**plans, "margin": _rounded(plans["margin"]),
+                            "confidence": _rounded(plans["confidence"])},
             "turn_optimum": _round_optimum(self.turn_optimum),
             "samples": self.samples,
             "seed": self.seed,
@@ -82,6 +143,18 @@ class OddsResult:
             "rest_of_game": REST_OF_GAME,
             "seconds": round(self.seconds, 4),
         }
+
+
+def _rounded(x):
+    return None if x is None else round(x, 6)
+
+
+def learned_choice(decisions):
+    """The learned objective's decision, or None where the best are equal
+    as shown (to 3 decimals): a tie recommends neither."""
+    best = max(decisions, key=decisions.get)
+    tied = [m for m, v in decisions.items() if f"{v:.3f}" == f"{decisions[best]:.3f}"]
+    return best if len(tied) == 1 else None
 
 
 def _round_optimum(opt):
@@ -153,25 +226,26 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, op
             turn_optimum[objective] = optimum_mod.fallback(position, objective, rows, solved[objective])
     if optimum_mod.WIN in solved:
         turn_optimum[optimum_mod.WIN] = solved[optimum_mod.WIN]
-    recommendation, margin, confidence, alternative = _recommend(position, rows)
     return OddsResult(
         to_move=position.to_move,
         mode=("placement" if position.dice is not None else "roll or stop" if position.turn_in_progress()
               else "must roll"),
         bust_rolls=position.engine_game().bust_rolls(position.engine_state().state_bytes()),
-        rows=rows, recommendation=recommendation, margin=margin, confidence=confidence,
-        alternative=alternative, turn_optimum=turn_optimum, samples=rows[0]["_samples"], seed=seed,
+        rows=rows, turn_optimum=turn_optimum, samples=rows[0]["_samples"], seed=seed,
         seconds=_time.monotonic() - started)
 
 
-def _recommend(position, rows):
-    """The decision of the row with the best win chance; its margin and
-    confidence against the best row that decides otherwise."""
+def _judged(rows, decision):
+    """(decision, margin, confidence, compared_with) by the plans: the win
+    chance of the best row deciding `decision` minus that of the best row
+    deciding otherwise, the probability (paired samples) that the first is
+    the better, and the second's label; (decision, None, None, None) where
+    no row decides otherwise (a forced decision)."""
     ranked = sorted(rows, key=lambda r: -r["win"])
-    best = ranked[0]
-    others = [r for r in ranked if r["decision"] != best["decision"]]
+    ours = next(r for r in ranked if r["decision"] == decision)
+    others = [r for r in ranked if r["decision"] not in (decision, None)]
     if not others:
-        return best["decision"], None, None, None       # a forced decision
-    tally, j = best["_tally"]
-    margin, confidence = tally.paired(j, others[0]["_tally"][1])
-    return best["decision"], best["win"] - others[0]["win"], confidence, others[0]["label"]
+        return decision, None, None, None
+    tally, j = ours["_tally"]
+    _mean, confidence = tally.paired(j, others[0]["_tally"][1])
+    return decision, ours["win"] - others[0]["win"], confidence, others[0]["label"]

@@ -22,8 +22,10 @@ def odds_svg(odds):
     """The odds table of Claim It! (claimsolve.odds's OddsResult) as a chart,
     an SVG document (str): a row per plan, its win chance as a bar with its
     95% interval as an error bar, and beside it the chance that the plan's
-    turn busts (1 - survive); the recommended plan stands out in bold
-    magenta.  Each row is a <g class="plan"> (class "plan best" for the best
+    turn busts (1 - survive), a Monte Carlo estimate like the win chance;
+    the plan with the best win chance stands out in bold magenta, and
+    under the chart the recommendation (as `odds` prints it) and the
+    plans' check of it.  Each row is a <g class="plan"> (class "plan best" for the best
     one) with data-plan, data-win, data-low, data-high and data-bust, and a
     <title> in words.  Each of the table's `notes` (the server's: a table
     cut short of its samples) is a sentence under the chart."""
@@ -35,7 +37,7 @@ def odds_svg(odds):
     row_h, top = 34, 92
     width = left + win_w + gap + bust_w + 90
     notes = list(odds.notes.values())                     # e.g. a table cut short of its samples (the server)
-    height = top + row_h * len(rows) + 96 + 18 * len(notes)
+    height = top + row_h * len(rows) + 96 + 18 * len(notes) + 18 * (len(_advice(odds)) - 1)
     top_win = max(r["win_ci95"][1] for r in rows)
     win_max = min(1.0, max(0.1, math.ceil(top_win * 10 - 1e-9) / 10))   # the axis: up to the next 10%
     tick = 0.1 if win_max <= 0.6 else 0.2
@@ -113,18 +115,45 @@ def odds_svg(odds):
         out.append("\n".join(group))
 
     y = bottom + 40
-    if odds.margin is None:
-        advice = f"Recommendation: {odds.recommendation} (the only choice)."
-    else:
-        advice = (f"Recommendation: {odds.recommendation}: win chance {signed(100 * odds.margin, 1)} points over "
-                  f"'{odds.alternative}', {sureness(odds.confidence)}.")
-    out.append(S.text(20, y, advice, size=13, weight="bold", fill=S.BEST))
+    for index, line in enumerate(_advice(odds)):
+        out.append(S.text(20, y + 18 * index, line, size=13 if index == 0 else 11.5, weight="bold",
+                          fill=S.BEST if index == 0 else S.INK))
+    y += 18 * (len(_advice(odds)) - 1)
     out.append(S.text(20, y + 20, f"Monte Carlo: {odds.samples:,} play-outs per row (seed {odds.seed}); every "
                                   "row uses the same dice for sample i.", size=11.5, fill="#555555"))
     for index, note in enumerate(notes):
         out.append(S.text(20, y + 38 + 18 * index, note[:1].upper() + note[1:] + ".", size=11.5, weight="bold",
                           fill=BUST))
     return canvas.document()
+
+
+def _advice(odds):
+    """The recommendation under the chart, the same as `odds` prints (one
+    line), and where the learned win objective recommends, the plans'
+    check of it (a second)."""
+    by_learned = odds.recommended_by == odds.LEARNED
+    head = f"Recommendation ({odds.recommended_by}): {odds.recommendation}"
+    if not by_learned:
+        if odds.margin is None:
+            return [f"{head} (the only choice)."]
+        return [f"{head}: win chance {signed(100 * odds.margin, 1)} percentage points over '{odds.alternative}', "
+                f"{sureness(odds.confidence)}."]
+    lines = [f"Recommendation ({odds.recommended_by}, a model's estimate): {odds.recommendation}."]
+    if odds.margin is None or not any(r["win"] for r in odds.rows):
+        return lines
+    plans = odds.monte_carlo
+    if plans["recommendation"] == odds.recommendation:
+        lines.append(f"The plans above agree: win chance {signed(100 * odds.margin, 1)} percentage points over "
+                     f"'{odds.alternative}', {sureness(odds.confidence)}.")
+    else:
+        lines.append(f"The plans above prefer {plans['recommendation']}: win chance "
+                     f"{signed(-100 * odds.margin, 1)} percentage points over '{_best_label(odds, odds.recommendation)}'"
+                     f", {sureness(1 - odds.confidence)}.")
+    return lines
+
+
+def _best_label(odds, decision):
+    return max((r for r in odds.rows if r["decision"] == decision), key=lambda r: r["win"])["label"]
 
 
 def match_svg(match):

@@ -101,37 +101,34 @@ def sureness(confidence):
     return "over 99% sure" if confidence >= 0.995 else f"{100 * confidence:.0f}% sure"
 
 
-def _disagreement(result, learned, bold):
-    """Where the Monte Carlo plans recommend another decision than the
-    learned win objective: what each decision's best plan scores there, in
+def _disagreement(result, bold):
+    """Where the Monte Carlo plans prefer another decision than the one
+    recommended (the learned win objective's): what each decision's best
+    plan scores there and how sure the plans are of the difference, in
     words; else None."""
-    if result.recommendation == learned:
+    learned = result.recommendation
+    theirs_name = result.monte_carlo["recommendation"]
+    if theirs_name == learned or result.confidence is None:
         return None
     best = {}                                  # each decision's best plan
     for row in result.rows:
         decision = row.get("decision")
         if decision is not None and (decision not in best or row["win"] > best[decision]["win"]):
             best[decision] = row
-    theirs, ours = best.get(result.recommendation), best.get(learned)
+    theirs, ours = best.get(theirs_name), best.get(learned)
     if theirs is None or ours is None:
         return None
 
     def scored(row):
         low, high = row["win_ci95"]
         return f"'{row['label']}' wins {100 * row['win']:.1f}% ({100 * low:.1f}-{100 * high:.1f}%)"
+    # the recommendation's check compares it with the plans' best row: theirs
+    sure = f"the plans are {sureness(1 - result.confidence)} that {theirs_name} wins more."
     lower = f"{100 * (theirs['win'] - ours['win']):.1f}"
     if float(lower) == 0:
-        return f"they find {result.recommendation} and {learned} alike: {scored(theirs)}, and {scored(ours)}."
-    return (f"they disagree, and prefer {bold(result.recommendation)}: {scored(theirs)}, where "
-            f"{scored(ours)}, {lower} points lower.")
-
-
-def _learned_choice(decisions):
-    """The learned objective's decision, or None where the best are equal
-    as shown (to 3 decimals): a tie recommends neither."""
-    best = max(decisions, key=decisions.get)
-    tied = [m for m, v in decisions.items() if f"{v:.3f}" == f"{decisions[best]:.3f}"]
-    return best if len(tied) == 1 else None
+        return f"they find {theirs_name} and {learned} alike: {scored(theirs)}, and {scored(ours)}; {sure}"
+    return (f"they disagree, and prefer {bold(theirs_name)}: {scored(theirs)}, where "
+            f"{scored(ours)}, {lower} percentage points lower; {sure}")
 
 
 def render_odds(result, color=False):
@@ -162,8 +159,8 @@ def render_odds(result, color=False):
         lines.append(bold(line) if row is best_row else line)
     lines.append("")
     win = result.turn_optimum.get("win")
+    learned = result.recommendation if result.recommended_by == result.LEARNED else None
     if win is not None:
-        learned = _learned_choice(win["decisions"])
         how = (f"exact over the rest of the turn, {win['states']:,} turn states" if win.get("exact") else
                f"at most {win['lower_bound']['rolls']} more roll(s), each line cut there valued as a stop; "
                f"{win['reason']}")
@@ -174,8 +171,9 @@ def render_odds(result, color=False):
             f"player {result.to_move}'s expected points (1 a win, shared on a tie) where the turn ends, as the net"
             f" {win['weights']} estimates them: a model's estimate, not a proven value; {how}",
             width=100, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False))
-        check = "Check, by the Monte Carlo plans above"
-        disagreement = _disagreement(result, learned, bold) if learned else None
+        check = "Check, by the Monte Carlo plans above" if learned else "Recommendation, by the Monte Carlo plans above"
+        # (where no play-out won, the line below says so: there is nothing to compare)
+        disagreement = _disagreement(result, bold) if learned and any(r["win"] for r in result.rows) else None
         if disagreement:
             lines.extend(textwrap.wrap(f"{check}: {disagreement}", width=100, subsequent_indent="  ",
                                        break_on_hyphens=False))
@@ -191,8 +189,8 @@ def render_odds(result, color=False):
     elif result.margin is None:
         lines.append(f"{check}: {bold(result.recommendation)} (the only choice).")
     else:
-        lines.append(f"{check}: {bold(result.recommendation)}: win chance {signed(100 * result.margin, 1)} points "
-                     f"over '{result.alternative}', {sureness(result.confidence)}.")
+        lines.append(f"{check}: {bold(result.recommendation)}: win chance {signed(100 * result.margin, 1)} "
+                     f"percentage points over '{result.alternative}', {sureness(result.confidence)}.")
     for objective in ("secured", "held"):
         entry = result.turn_optimum[objective]
         decisions = ", ".join(f"{m} {v:.3f}" for m, v in entry["decisions"].items())

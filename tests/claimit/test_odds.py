@@ -10,7 +10,7 @@ import claimsolve
 from claimsolve.claimit import optimum, rules
 from claimsolve.claimit.odds import odds
 from claimsolve.claimit.plans import plan_rows
-from claimsolve.render.claimit import render_odds
+from claimsolve.render.claimit import render_odds, sureness
 from claimsolve.errors import ClaimsolveError
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "claimit"
@@ -168,26 +168,65 @@ def test_render_is_an_aligned_table():
 
 def test_the_check_says_when_the_plans_disagree_with_the_learned_objective():
     # the text recommended w1@5,6 by the net, the JSON w5@1,6 by the plans,
-    # and the check line compared w5@1,6 with its runner-up only
+    # and the check line compared w5@1,6 with its runner-up only, and never
+    # said how sure the plans were
     table = odds(seed("mid-game-dice-3p.json"), samples=100, seed=0, optimum_time=0.02)
     decisions = [row["decision"] for row in table.rows]
+    plans = table.monte_carlo["recommendation"]
     learned = table.turn_optimum["win"]["decisions"]
     for name in learned:
-        learned[name] = 0.5 if name != table.recommendation else 0.0      # the net prefers another move
-    chosen = next(name for name in learned if name != table.recommendation)
+        learned[name] = 0.5 if name != plans else 0.0      # the net prefers another move
+    chosen = next(name for name in learned if name != plans)
     learned[chosen] = 1.0
     text = " ".join(render_odds(table).split())
-    theirs = max((r for r in table.rows if r["decision"] == table.recommendation), key=lambda r: r["win"])
+    theirs = max((r for r in table.rows if r["decision"] == plans), key=lambda r: r["win"])
     ours = max((r for r in table.rows if r["decision"] == chosen), key=lambda r: r["win"])
     assert f"Recommendation (learned win objective): {chosen}:" in text
-    assert (f"Check, by the Monte Carlo plans above: they disagree, and prefer {table.recommendation}: "
+    assert (f"Check, by the Monte Carlo plans above: they disagree, and prefer {plans}: "
             f"'{theirs['label']}' wins {100 * theirs['win']:.1f}%") in text
     assert f"where '{ours['label']}' wins {100 * ours['win']:.1f}%" in text
-    assert f"{100 * (theirs['win'] - ours['win']):.1f} points lower." in text
-    assert "sure." not in text and len(set(decisions)) > 1
+    assert f"{100 * (theirs['win'] - ours['win']):.1f} percentage points lower;" in text
+    _, confidence = theirs["_tally"][0].paired(theirs["_tally"][1], ours["_tally"][1])
+    assert f"the plans are {sureness(confidence)} that {plans} wins more." in text
+    assert len(set(decisions)) > 1
     for name in learned:                             # agreeing: the check as before
-        learned[name] = 1.0 if name == table.recommendation else 0.0
+        learned[name] = 1.0 if name == plans else 0.0
     assert "they disagree" not in render_odds(table) and "sure." in render_odds(table)
+
+
+def test_text_json_and_picture_recommend_the_same_move():
+    """`odds` printed "Recommendation (learned win objective): roll" while
+    its --json said "recommendation": "stop" (the plans', confidence
+    0.578): one recommendation, whose `recommended_by` says, and the other
+    source's preference under `monte_carlo` with its confidence."""
+    from claimsolve.render.charts import odds_svg
+
+    table = odds(seed("late-turn-stop-3p.json"), samples=200, seed=1, optimum_time=0.02)
+    plans = table.monte_carlo["recommendation"]
+    other = "roll" if plans == "stop" else "stop"
+    table.turn_optimum["win"]["decisions"] = {plans: 0.2, other: 0.3}        # the net disagrees
+    data = table.to_json()
+    assert data["recommendation"] == other and data["recommended_by"] == "learned win objective"
+    assert f"Recommendation (learned win objective): {other}:" in render_odds(table)
+    assert f"Recommendation (learned win objective, a model's estimate): {other}." in odds_svg(table)
+    assert f"The plans above prefer {plans}:" in odds_svg(table)
+    mc = data["monte_carlo"]
+    assert mc["recommendation"] == plans and 0.0 <= mc["confidence"] <= 1.0
+    assert data["compared_with"] == max((r for r in table.rows if r["decision"] == plans),
+                                        key=lambda r: r["win"])["label"]
+    assert data["confidence"] == pytest.approx(1 - mc["confidence"], abs=2e-6)     # two decisions
+    assert data["margin"] == pytest.approx(-mc["margin"], abs=2e-6)
+    # equal as shown: the net recommends neither, the plans recommend, said so everywhere
+    table.turn_optimum["win"]["decisions"] = {plans: 0.25, other: 0.25}
+    data = table.to_json()
+    assert data["recommendation"] == plans and data["recommended_by"] == "Monte Carlo plans"
+    assert data["monte_carlo"]["recommendation"] == plans and data["confidence"] == data["monte_carlo"]["confidence"]
+    text = " ".join(render_odds(table).split())
+    assert f"Recommendation, by the Monte Carlo plans above: {plans}: win chance" in text
+    assert f"Recommendation (Monte Carlo plans): {plans}:" in odds_svg(table)
+    del table.turn_optimum["win"]                                  # no weights: the plans alone
+    assert table.to_json()["recommendation"] == plans
+    assert f"Recommendation: {plans}: win chance" in render_odds(table)
 
 
 def test_equal_values_recommend_neither_and_no_win_at_all_is_said():
