@@ -40,7 +40,8 @@ class Analysis:
     def labels(self):
         """What the answer's numbers are, for people and for the page:
         {"method", "scores", "ordered_by", "notes"} (answer_labels)."""
-        return answer_labels(self.result, game_of(self.position), self.odds is not None)
+        return answer_labels(self.result, game_of(self.position), self.odds is not None,
+                             sides=len(self.position.teams()))
 
     def to_json(self):
         out = {"game": self.position.game, "to_move": self.position.player_to_move}
@@ -52,7 +53,20 @@ class Analysis:
         return out
 
 
-def answer_labels(result, game, with_odds=False):
+def result_scale(game, sides):
+    """What a mean result counts, in words: "1 win, 0.5 draw, 0 loss" with
+    two sides; with more, the share of a result no side wins alone, as the
+    game scores it (its descriptor's `shared_win`): "1 win, 1/3 a draw, 0
+    loss" (Claim, 3 seats), "1 win, 1/k of a win shared by k, 0 loss" (Claim
+    It!)."""
+    if sides is None or sides <= 2:
+        return "1 win, 0.5 draw, 0 loss"
+    if game.shared_win == "tie":
+        return "1 win, 1/k of a win shared by k, 0 loss"
+    return f"1 win, 1/{sides} a draw, 0 loss"
+
+
+def answer_labels(result, game, with_odds=False, sides=None):
     """The labels of a search's answer, from what the search proved, never
     from whether it finished its depth:
 
@@ -64,7 +78,10 @@ def answer_labels(result, game, with_odds=False):
                 "score" or "visits")
     notes       sentences to show with the answer: a solver that was tried
                 and did not finish, bounds proven by a heuristic search, why
-                two rankings shown together differ"""
+                two rankings shown together differ
+
+    `sides`: the position's sides (len(position.teams())), for what a mean
+    result counts (result_scale); None: two."""
     engine, info = result.engine, result.info
     notes = []
     if engine == "none":
@@ -122,7 +139,7 @@ def answer_labels(result, game, with_odds=False):
         simulations = info.get("iterations", result.nodes)
         method = f"MCTS, {simulations:,} simulations"
         scores = (f"mean result for the player to move over the simulations through each move "
-                  f"(1 win, 0.5 draw, 0 loss; {simulations:,} in all), with its 95% interval")
+                  f"({result_scale(game, sides)}; {simulations:,} in all), with its 95% interval")
         ordered_by = "visits"
         if info.get("evaluation"):
             notes.append(f"simulations end with the {info['evaluation']} evaluation (its estimate of each side's "

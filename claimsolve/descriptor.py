@@ -77,6 +77,10 @@ class GameDescriptor:
                  (needs open_spiel), or None
     scores       what alpha-beta's static scores measure, in which units, for
                  people (claimsolve.analysis.answer_labels)
+    shared_win   how a game no side wins alone is scored, for the words of a
+                 mean result (claimsolve.analysis.result_scale): "draw",
+                 shared by every side (1/n each of n; Claim), or "tie",
+                 shared by the k sides tied for first (1/k each; Claim It!)
     mcts_exploration
                  MCTS's UCB1 constant `c` in this game where a search or a
                  player spec gives none (docs/mcts.md); None: the engine's
@@ -131,6 +135,7 @@ class GameDescriptor:
     openspiel: Lazy = None
     match_start: Lazy = None
     scores: str = "estimated margins"
+    shared_win: str = "draw"
     mcts_exploration: float = None
     learned_playout_turns: int = None
     learned_units: float = 100.0

@@ -141,3 +141,25 @@ def test_a_claim_it_answer_says_its_two_rankings_differ_in_level_too():
     assert "odds" in answer
     assert any("differ in order and in level" in note and "the learned value where its play-outs stop" in note
                for note in answer["notes"])
+
+
+@pytest.mark.parametrize("seed, sides, scale", [
+    ("claim/play-2p.json", 2, "(1 win, 0.5 draw, 0 loss;"),
+    ("claim/play-4p.json", 2, "(1 win, 0.5 draw, 0 loss;"),            # two teams
+    ("claim/play-3p.json", 3, "(1 win, 1/3 a draw, 0 loss;"),
+    ("claimit/mid-game-3p.json", 3, "(1 win, 1/k of a win shared by k, 0 loss;"),
+])
+def test_a_mean_result_says_what_a_draw_counts_for_the_sides(seed, sides, scale):
+    """The MCTS line said "(1 win, 0.5 draw, 0 loss)" at three seats too,
+    where a Claim draw is shared 1/3 each and a Claim It! tie 1/k."""
+    from claimsolve.analysis import analyze
+    from claimsolve.claim import review
+    from claimsolve.render.text import answer_lines
+
+    position = claimsolve.load(SEEDS / seed)
+    assert len(position.teams()) == sides
+    analysis = analyze(position, engine="mcts", iterations=50, threads=1, playing=True)
+    assert scale in analysis.to_json()["scores"]
+    assert scale in answer_lines(analysis)[1]
+    if position.game == "claim":
+        assert scale[:-1] + ")" in review.profile(position)["unit"]

@@ -1,5 +1,6 @@
 """How `claimsolve review` grades a Claim turn (claimsolve.reviewer): in win
-chance, the mover's expected result (1 win, 0.5 draw, 0 loss) as MCTS
+chance, the mover's expected result (1 win, 0.5 draw, 0 loss; 1/3 a draw
+with three sides) as MCTS
 estimates it, in every phase and for every number of seats.
 
 A position's value for a seat is that seat's mean result over the
@@ -11,10 +12,18 @@ sees.  (The mean of the most visited turn alone would be the larger of
 many noisy means, and make every turn look like a small loss.)  MCTS
 proves results in two-sided games only near the end; a proven position
 is exact."""
+from ..analysis import result_scale
 from ..search.mcts import MCTSTree, _result
+from .descriptor import GAME
 
-UNIT = ("win chance: the expected result for the seat that moved (1 win, 0.5 draw, 0 loss), estimated by "
-        "MCTS from each position's own search; exact only where a result is proven")
+def unit(sides=2):
+    """The review's unit in words, for a game of `sides` sides (a draw is
+    shared by them all: 1/3 each with three)."""
+    return (f"win chance: the expected result for the seat that moved ({result_scale(GAME, sides)}), "
+            "estimated by MCTS from each position's own search; exact only where a result is proven")
+
+
+UNIT = unit()
 THRESHOLDS = {"inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
 NOTES = ("MCTS estimates of win chance carry noise of a few hundredths at a second a move: grades below "
          "'mistake' are a guide, not a verdict",)
@@ -23,6 +32,12 @@ DIGITS = 3
 DEFAULT_TIME = 1.0
 MEMORY_MB = 128
 _REWARD = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+
+
+def profile(start):
+    """What a review of the game from `start` shows (reviewer.profile_of):
+    the unit for its number of sides."""
+    return {"unit": unit(len(start.teams())), "thresholds": dict(THRESHOLDS), "notes": list(NOTES), "graph": GRAPH}
 
 
 def evaluate(position, move, seconds, seed):

@@ -18,5 +18,6 @@ GAME = GameDescriptor(
     openspiel=Lazy("claimsolve.claimit.openspiel:game_from_position"),
     # chosen by matches against threshold:5 at 0.1 s a decision (docs/findings.md)
     mcts_exploration=0.2,
+    shared_win="tie",           # players tied share the win (seeds/claimit/RULES.md)
     learned_units=4.0,
 )

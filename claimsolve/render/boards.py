@@ -86,7 +86,7 @@ def analysis_svg(position, result, top=None):
         heading, note = "The game is over.", []
     else:
         heading = f"Player {position.player_to_move} to move: {len(moves)} suggestion{'s' * (len(moves) != 1)}"
-        note = _wrap(f"Engine: {engine_label(search, game)}.", 46)
+        note = _wrap(f"Engine: {engine_label(search, game, len(position.teams()))}.", 46)
         if search.engine == "mcts":
             note += _wrap(ORDER_TEXT["visits"], 46)
         note += _wrap(f"{search.nodes:,} nodes in {search.seconds:.2f} s"

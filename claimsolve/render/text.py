@@ -202,7 +202,7 @@ def answer_lines(analysis, top=None, color=False):
     are and what orders them (answer_labels), the suggestions' table (the
     first `top`), the PV, the work done, the notes, a Claim It! odds table."""
     result = analysis.result
-    labels = answer_labels(result, game_of(analysis.position), analysis.odds is not None)
+    labels = analysis.labels()
     lines = [f"Engine: {labels['method']}.", f"Scores: {labels['scores']}.",
              ORDER_TEXT.get(labels["ordered_by"], f"Ordered by {labels['ordered_by']}."), ""]
     lines.extend(suggestion_rows(result, top))
@@ -261,10 +261,11 @@ def suggestion_rows(result, top=None):
     return _table(header, rows)
 
 
-def engine_label(result, game):
+def engine_label(result, game, sides=None):
     """What engine answered and what its scores measure, for people: the
-    method and the scores of claimsolve.analysis.answer_labels."""
-    labels = answer_labels(result, game)
+    method and the scores of claimsolve.analysis.answer_labels (`sides`:
+    the position's, for what a mean result counts)."""
+    labels = answer_labels(result, game, sides=sides)
     return f"{labels['method']} ({labels['scores']})"
 
 
