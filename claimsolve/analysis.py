@@ -9,6 +9,7 @@ from .catalog import game_of
 from .errors import ClaimsolveError, Interrupted
 from .search import learned
 from .search.result import SearchResult
+from .words import counted
 
 DEFAULT_TIME = 2.0
 ENGINES = ("auto", "mcts", "alphabeta", "solver")
@@ -103,7 +104,7 @@ def answer_labels(result, game, with_odds=False, sides=None):
                       "shown with =, else the bounds proven so far")
             stopped = "interrupted" if info.get("interrupted") else "not finished within the time"
             notes.append(f"solver: {stopped} after {result.seconds:.2f} s; {_proven_count(result)} of the "
-                         f"{len(result.suggestions)} moves shown have their value proven")
+                         f"{counted(len(result.suggestions), 'move')} shown have their value proven")
         ordered_by = "value"
     elif engine == "alphabeta":
         depth = info.get("depth")
@@ -137,7 +138,7 @@ def answer_labels(result, game, with_odds=False, sides=None):
                          + (f" at depth {depth}" if depth is not None else ""))
     elif engine == "mcts":
         simulations = info.get("iterations", result.nodes)
-        method = f"MCTS, {simulations:,} simulations"
+        method = f"MCTS, {counted(simulations, 'simulation')}"
         scores = (f"mean result for the player to move over the simulations through each move "
                   f"({result_scale(game, sides)}; {simulations:,} in all), with its 95% interval")
         ordered_by = "visits"

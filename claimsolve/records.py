@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from .errors import ClaimsolveError, MoveError
 from .files import problem as os_problem
 from .positions import MAX_BYTES, from_dict, parse_json, refuse_blank, shown
+from .words import counted
 
 VERSION = 1
 KEYS = ("record", "game", "start", "players", "moves", "result", "comment", "event", "date", "a_seats")
@@ -195,7 +196,7 @@ class GameRecord:
         if ply is None:
             return positions[-1]
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply < len(positions):
-            raise ClaimsolveError(f"option '--ply': the game has {len(positions) - 1} moves: give a ply from "
+            raise ClaimsolveError(f"option '--ply': the game has {counted(len(positions) - 1, 'move')}: give a ply from "
                                   f"0 (the start) to {len(positions) - 1}, not {shown(ply)}")
         return positions[ply]
 

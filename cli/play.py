@@ -11,6 +11,7 @@ from claimsolve.catalog import get_game
 from claimsolve.errors import ClaimsolveError
 from claimsolve.files import write_atomically
 from claimsolve.progress import progress_for
+from claimsolve.words import counted
 from claimsolve.cli.framework import current_source, error_line, read_position, use_color
 from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, Checked, Command, GameOption, refuse_existing,
                                     refuse_same_file)
@@ -109,9 +110,9 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
         except ClaimsolveError as exc:      # the game is not lost: its record is printed, then the error
             failed = exc
     if record_path and failed is None:
-        say(f"The game's record ({len(session.moves)} moves) is in {record_path}.")
+        say(f"The game's record ({counted(len(session.moves), 'move')}) is in {record_path}.")
     elif not as_json:
-        say(f"The game's record ({len(session.moves)} moves, match --save format):")
+        say(f"The game's record ({counted(len(session.moves), 'move')}, match --save format):")
     if as_json or not record_path or failed is not None:
         click.echo(line)
     if interrupted:

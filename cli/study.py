@@ -5,6 +5,7 @@ import click
 from claimsolve import limits
 from claimsolve.errors import Interrupted
 from claimsolve.progress import progress_for
+from claimsolve.words import counted
 from claimsolve.cli.options import PLAYERS, SEED, Checked, Command, GameOption, emit_json, json_option
 
 
@@ -96,7 +97,7 @@ def _run(kind, options, db, workers, scheduler, batch, as_json):
         emit_json(dict(result["summary"], run=dict(outcome)))
     else:
         if outcome.get("completed"):
-            click.echo(f"This run: {outcome['completed']} tasks in {outcome['seconds']:.1f} s on {outcome['runner']}.")
+            click.echo(f"This run: {counted(outcome['completed'], 'task')} in {outcome['seconds']:.1f} s on {outcome['runner']}.")
         click.echo(result["text"])
 
 

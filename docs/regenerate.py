@@ -180,9 +180,9 @@ def main(argv=None):
                 print(f"{item.where}: {item.command}: {'shape ' if 'shape' in item.flags else ''}differs")
         if not args.check:
             rewrite(path, results)
-            print(f"{path.relative_to(ROOT)}: {len(results)} output(s) written")
+            print(f"{path.relative_to(ROOT)}: {len(results)} output{'s' * (len(results) != 1)} written")
     if args.check:
-        print(f"{differ} output(s) differ")
+        print(f"{differ} output{'s differ' if differ != 1 else ' differs'}")
         return 1 if differ else 0
     return 0
 

@@ -14,6 +14,7 @@ proves results in two-sided games only near the end; a proven position
 is exact."""
 from ..analysis import result_scale
 from ..search.mcts import MCTSTree, _result
+from ..words import counted
 from .descriptor import GAME
 
 def unit(sides=2):
@@ -57,7 +58,7 @@ def evaluate(position, move, seconds, seed):
         seats = list(seats)
         value = seats[mover - 1]
     return {"best": best.move if best is not None else None, "value": value, "seats": seats, "exact": exact,
-            "method": f"MCTS, {done:,} simulations"}
+            "method": f"MCTS, {counted(done, 'simulation')}"}
 
 
 def final(position):

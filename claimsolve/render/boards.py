@@ -10,6 +10,7 @@ what the scores measure.
 import re
 
 from ..catalog import game_of
+from ..words import counted
 from . import svg as S
 from .style import COMMON
 from .text import ORDER_TEXT, engine_label, score_text
@@ -89,7 +90,7 @@ def analysis_svg(position, result, top=None):
         note = _wrap(f"Engine: {engine_label(search, game, len(position.teams()))}.", 46)
         if search.engine == "mcts":
             note += _wrap(ORDER_TEXT["visits"], 46)
-        note += _wrap(f"{search.nodes:,} nodes in {search.seconds:.2f} s"
+        note += _wrap(f"{counted(search.nodes, 'node')} in {search.seconds:.2f} s"
                       + ("" if search.complete else "; budget reached") + ".", 46)
     elements, bottom = S.panel(x, 34, heading, list(zip(range(1, len(moves) + 1), moves, scores, details)), note)
     canvas.width = board_width + S.PANEL_WIDTH + 24

@@ -6,6 +6,7 @@ from . import svg as S
 from .boards import PAGE, _wrap
 from .style import CHARTS
 from ..stats import signed
+from ..words import counted
 from .claimit import sureness
 
 WIN = CHARTS["win"]           # win-chance bars
@@ -171,14 +172,14 @@ def match_svg(match):
     lo, hi = match.confidence_interval()
     title = f"{match.game}: A = {match.a} against B = {match.b}"
     canvas = S.Canvas(width, height, title,
-                      f"A's score after {n} games: {match.score:.3f} points per game, 95% interval {lo:.3f} "
+                      f"A's score after {counted(n, 'game')}: {match.score:.3f} points per game, 95% interval {lo:.3f} "
                       f"to {hi:.3f}; an equal player scores {match.expected_share:.3f}.")
     out = canvas.elements
     out.append(f'<rect x="0" y="0" width="{width}" height="{height}" fill="{PAGE}"/>')
     out.append(S.text(20, 30, title, size=16, weight="bold"))
     seats = f"{match.players} seats" if match.teams == match.players else \
         f"{match.players} seats in {match.teams} teams"
-    out.append(S.text(20, 52, f"{seats}, {n} games: A's points per game after each game, with its 95% interval.",
+    out.append(S.text(20, 52, f"{seats}, {counted(n, 'game')}: A's points per game after each game, with its 95% interval.",
                       size=12.5, fill="#444444"))
 
     def gx(k):

@@ -10,6 +10,7 @@ from ..claimit.plans import PLACEMENT_POLICY, REST_OF_GAME
 from ..claimit.position import parse_move
 from ..claimit.rules import SIZE
 from ..stats import signed
+from ..words import counted
 from . import svg as S
 from .style import CLAIMIT
 from .svg import escape
@@ -87,7 +88,8 @@ def render_text(position, color=False):
         lines.append(f"Player {position.to_move} to move: {state}.")
         if position.final_round:
             by, left = position.final_round
-            lines.append(f"Final round (player {by} reached the target): {left} turn(s) left, this one included.")
+            lines.append(f"Final round (player {by} reached the target): {counted(left, 'turn')} left, this one "
+                         "included.")
     for p in range(1, position.players + 1):
         lines.append(f"  player {p}: {rules.secured_count(board, p)} secured, {rules.held_count(board, p)} held, "
                      f"largest group {rules.largest_group(board, p)}")
@@ -162,7 +164,7 @@ def render_odds(result, color=False):
     learned = result.recommendation if result.recommended_by == result.LEARNED else None
     if win is not None:
         how = (f"exact over the rest of the turn, {win['states']:,} turn states" if win.get("exact") else
-               f"at most {win['lower_bound']['rolls']} more roll(s), each line cut there valued as a stop; "
+               f"at most {counted(win['lower_bound']['rolls'], 'more roll')}, each line cut there valued as a stop; "
                f"{win['reason']}")
         choice = bold(learned) if learned else f"{' and '.join(win['decisions'])} alike"
         lines.append(f"Recommendation (learned win objective): {choice}: "
@@ -204,7 +206,7 @@ def render_odds(result, color=False):
                 f"{m} {v:.3f}" for m, v in entry["monte_carlo"]["decisions"].items()))
             bound = entry.get("lower_bound")
             if bound:
-                lines.append(f"  at least (exact, best play with at most {bound['rolls']} more roll(s)): "
+                lines.append(f"  at least (exact, best play with at most {counted(bound['rolls'], 'more roll')}): "
                              + ", ".join(f"{m} {v:.3f}" for m, v in bound["decisions"].items()))
     lines.append("")
     for note in ("Columns: survive, the chance the turn ends without a bust; +secured, +held, +group, the "

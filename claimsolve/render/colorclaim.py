@@ -11,6 +11,7 @@ import re
 
 from ..colorclaim.position import POINT, column_index, column_name
 from ..colorclaim.rules import owner, stack_value
+from ..words import counted
 from . import svg as S
 from .style import COLORCLAIM
 from .svg import escape
@@ -173,7 +174,7 @@ def board(position, moves=()):
             cx = x + cell / 2
             out.append(f'<polygon points="{cx - half},{base} {cx + half},{base} {cx},{apex}" '
                        f'fill="{SVG_FILL[top.colour]}" stroke="{COLORCLAIM["pyramid_stroke"]}" stroke-width="1">'
-                       f'<title>{escape(cell_text(stack))}: {stack_value(stack)} points</title></polygon>')
+                       f'<title>{escape(cell_text(stack))}: {counted(stack_value(stack), "point")}</title></polygon>')
             if len(stack) > 1:
                 out.append(f'<text x="{x + cell - 8}" y="{y + 16}" font-size="13" font-weight="bold" '
                            f'text-anchor="end">x{len(stack)}</text>')

@@ -7,6 +7,7 @@ from . import svg as S
 from .boards import PAGE
 from .charts import GRID, _ticks
 from .style import CHARTS, seat_colours
+from ..words import counted
 
 GRADE_COLOURS = CHARTS["grades"]
 
@@ -23,7 +24,7 @@ def review_text(review, title=None):
     """The review as a table of moves and a summary per player."""
     lines = []
     stopped = " (interrupted: the moves graded so far)" if review.interrupted else ""
-    lines.append(f"Review of {title or review.game}: {len(review.moves)} moves, {review.time_per_move:g} s a "
+    lines.append(f"Review of {title or review.game}: {counted(len(review.moves), 'move')}, {review.time_per_move:g} s a "
                  f"position on {review.workers} worker{'s' * (review.workers != 1)}, {review.seconds:.1f} s"
                  f"{stopped}.")
     lines.append(f"Values: {review.unit}.")
@@ -56,9 +57,9 @@ def review_text(review, title=None):
     lines.append("")
     for entry in review.summary():
         who = f" ({entry['player']})" if entry["player"] else ""
-        grades = ", ".join(f"{count} {grade}" for grade, count in entry["grades"].items())
+        grades = ", ".join(_grade_count(grade, count) for grade, count in entry["grades"].items())
         forced = f" and {entry['forced']} forced" if entry["forced"] else ""
-        line = (f"Player {entry['seat']}{who}: {entry['moves']} moves{forced}; mean loss "
+        line = (f"Player {entry['seat']}{who}: {counted(entry['moves'], 'move')}{forced}; mean loss "
                 f"{_value(review, entry['mean_loss'], False)}; {grades}; {entry['exact']} exact.")
         if review.luck:
             against = "values" if review.graph == "chance" else "gains"
@@ -66,6 +67,16 @@ def review_text(review, title=None):
                      f"({_short_unit(review.unit)} against the turns' expected {against} with best play).")
         lines.append(line)
     return "\n".join(lines)
+
+
+def _grade_count(grade, count):
+    """A count of moves of one grade: "1 best", "2 mistakes", "0
+    inaccuracies" (best and good name a kind of move: they stay as they
+    are)."""
+    return f"{count} {grade}" if grade in ("best", "good") else counted(count, grade, PLURAL_GRADES.get(grade))
+
+
+PLURAL_GRADES = {"inaccuracy": "inaccuracies"}
 
 
 def review_svg(review, title=None):
@@ -97,7 +108,7 @@ def review_svg(review, title=None):
     width, height = left + plot_w + 40, top + plot_h + 90
     name = title or review.game
     canvas = S.Canvas(width, height, f"Review of {name}: the evaluation over the game",
-                      f"{len(review.moves)} moves graded; values: {review.unit}.")
+                      f"{counted(len(review.moves), 'move')} graded; values: {review.unit}.")
     out = canvas.elements
     out.append(f'<rect x="0" y="0" width="{width}" height="{height}" fill="{PAGE}"/>')
     out.append(S.text(20, 28, f"Review of {name}", size=16, weight="bold"))

@@ -4,6 +4,7 @@ import math
 
 from ..analysis import answer_labels
 from ..catalog import game_of
+from ..words import counted, plural
 from .claimit import render_odds
 
 
@@ -114,7 +115,7 @@ def solve_text(position, result):
     if data["pv"]:
         lines.append("")
         lines.append(pv_line(data["pv"]))
-    lines.append(f"{result.nodes:,} nodes in {result.seconds:.3f} s ({result.nodes_per_second:,.0f} nodes/s)")
+    lines.append(f"{counted(result.nodes, 'node')} in {result.seconds:.3f} s ({result.nodes_per_second:,.0f} nodes/s)")
     return "\n".join(lines)
 
 
@@ -188,7 +189,7 @@ def analysis_text(analysis, color=False):
         if "final_scores" in extra:
             lines.append("Scores: " + ", ".join(f"player {i + 1}: {s}" for i, s in enumerate(extra["final_scores"])))
         if "winners" in extra:
-            lines.append("Winner(s): " + ", ".join(str(w) for w in extra["winners"]))
+            lines.append(f"{plural(len(extra['winners']), 'Winner')}: " + ", ".join(str(w) for w in extra["winners"]))
         return "\n".join(lines)
     answer = answer_lines(analysis, color=color)
     lines.append(f"Player {position.player_to_move} to move.  {answer[0]}")
@@ -209,7 +210,7 @@ def answer_lines(analysis, top=None, color=False):
     if result.pv:
         lines.append("")
         lines.append(pv_line(result.pv))
-    lines.append(f"{result.nodes:,} nodes in {result.seconds:.2f} s ({result.nodes_per_second:,.0f}/s)"
+    lines.append(f"{counted(result.nodes, 'node')} in {result.seconds:.2f} s ({result.nodes_per_second:,.0f}/s)"
                  + ("" if result.complete else "; interrupted" if result.info.get("interrupted")
                     else "; budget reached"))
     for note in labels["notes"]:

@@ -9,6 +9,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from ..files import write_atomically  # noqa: E402
+from ..words import counted  # noqa: E402
 from . import stats  # noqa: E402
 
 COLORS = {"win": "#2e7d32", "draw": "#9e9e9e", "loss": "#c62828", "bar": "#1565c0", "fair": "#ef6c00"}
@@ -80,7 +81,7 @@ def match_charts(summary, rows, folder):
     axes.set_ylim(0, 1)
     axes.set_ylabel("points per game (95% interval)")
     axes.legend()
-    axes.set_title(f"{summary['game']}: points by seat, {summary['games']} games" + _title(summary), fontsize=10)
+    axes.set_title(f"{summary['game']}: points by seat, {counted(summary['games'], 'game')}" + _title(summary), fontsize=10)
     paths.append(_save(figure, folder, "seats.svg"))
 
     figure, axes = plt.subplots(figsize=(6, 3.5))
@@ -115,7 +116,7 @@ def policies_charts(summary, folder):
     axes.axvline(summary["expected_share"], color=COLORS["fair"], linestyle="--", label="fair share")
     axes.set_xlabel("points per game (95% interval)")
     axes.legend(fontsize=8)
-    axes.set_title(f"{summary['game']} at {summary['seats']} seats: {summary['games']} games" + _title(summary),
+    axes.set_title(f"{summary['game']} at {summary['seats']} seats: {counted(summary['games'], 'game')}" + _title(summary),
                    fontsize=10)
     return [_save(figure, folder, "policies.svg")]
 
@@ -136,6 +137,6 @@ def ladder_charts(summary, folder):
                       ha="center", fontsize=8)
     axes.set_xlabel(f"Elo rating above {summary['anchor']} (95% interval)")
     axes.legend(fontsize=8)
-    axes.set_title(f"{summary['game']} at {summary['seats']} seats: {summary['games']} games" + _title(summary),
+    axes.set_title(f"{summary['game']} at {summary['seats']} seats: {counted(summary['games'], 'game')}" + _title(summary),
                    fontsize=10)
     return [_save(figure, folder, "ladder.svg")]

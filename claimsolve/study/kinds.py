@@ -19,6 +19,7 @@ from ..catalog import get_game, ids_where
 from ..errors import ClaimsolveError, OptionError
 from ..match import DuplicateDice, _player_seed, check_duplicate, game_result, play_game, starting_positions
 from ..player_kinds import make_player
+from ..words import counted
 from ..records import MAX_REASON
 from ..stats import signed
 from . import schema, stats
@@ -570,7 +571,7 @@ class MatchStudy(KeepsAdjudications, StudyKind):
 
     def text(self, summary):
         n = summary["games"]
-        lines = [_heading(summary, f"A = {summary['a']} against B = {summary['b']}, {n} games "
+        lines = [_heading(summary, f"A = {summary['a']} against B = {summary['b']}, {counted(n, 'game')} "
                                    f"({summary['seats']} seats, {summary['sides']} sides)")]
         if not n:
             return "\n".join(lines)
@@ -843,7 +844,7 @@ class PoliciesStudy(KeepsAdjudications, StudyKind):
     def text(self, summary):
         n = summary["games"]
         lines = [_heading(summary, f"round robin of {len(summary['policies'])} policies at {summary['seats']} "
-                                   f"seats, {n} games ({summary['per_round']} a round: every table, every seating "
+                                   f"seats, {counted(n, 'game')} ({summary['per_round']} a round: every table, every seating "
                                    "rotated)")]
         if not n:
             return "\n".join(lines)
@@ -852,7 +853,7 @@ class PoliciesStudy(KeepsAdjudications, StudyKind):
         for rank, entry in enumerate(summary["policies"], 1):
             lo, hi = entry["ci95"]
             lines.append(f"  {rank:2}. {entry['policy']:{width}}  {entry['mean']:.3f}   95% {lo:.3f} to {hi:.3f}"
-                         f"   ({entry['games']} games, {entry['wins']} won)")
+                         f"   ({counted(entry['games'], 'game')}, {entry['wins']} won)")
         lines.append(_seats_line(summary))
         if line := adjudicated_line(summary):
             lines.append(line)
@@ -942,7 +943,7 @@ class LadderStudy(PoliciesStudy):
     def text(self, summary):
         seats = summary["seats"]
         heading = _heading(summary, f"ladder of {len(summary['policies'])} specs at {seats} seats, "
-                                    f"{summary['games']} games ({summary['games_per_table']} at every table, "
+                                    f"{counted(summary['games'], 'game')} ({summary['games_per_table']} at every table, "
                                     "every seating rotated)")
         if not summary["ladder"]:
             return heading

@@ -30,6 +30,7 @@ from ..catalog import get_game
 from ..errors import ClaimsolveError
 from ..match import MAX_PLIES, Adjudicator, _player_seed, game_result
 from ..player_kinds import make_player
+from ..words import counted
 from . import schema, stats
 from .kinds import (ADJUDICATED, MAX_TASKS, KeepsAdjudications, StudyKind, _adjudicated_rule,
                     _first_start, _options_text, _seeded, _spread, _start, _start_problem, adjudicated_line,
@@ -224,7 +225,7 @@ class SelfplayStudy(KeepsAdjudications, StudyKind):
         head = f"{summary['game']} {summary['options']}".strip()
         players = f"A = {summary['a']}" + (f" at one seat, B = {summary['b']} at the others (rotated)"
                                            if summary["b"] else " at every seat")
-        lines = [f"{head}: self-play, {players}; {n} games, {summary['positions']:,} positions "
+        lines = [f"{head}: self-play, {players}; {counted(n, 'game')}, {counted(summary['positions'], 'position')} "
                  f"({summary['seats']} seats)"]
         if not n:
             return "\n".join(lines)

@@ -194,6 +194,21 @@ def test_the_check_says_when_the_plans_disagree_with_the_learned_objective():
     assert "they disagree" not in render_odds(table) and "sure." in render_odds(table)
 
 
+def test_rolls_are_counted_in_words():
+    # "at most 2 more roll(s)"
+    table = odds(seed("mid-game-3p.json"), samples=100, seed=0, optimum_time=0.02)
+    decisions = {"roll": 0.4, "stop": 0.3}
+    table.turn_optimum["win"] = {"exact": False, "reason": "not finished", "weights": "w.npz", "decisions": decisions,
+                                 "lower_bound": {"rolls": 1, "value": 0.4, "decisions": decisions}}
+    table.turn_optimum["secured"] = {"exact": False, "reason": "not finished", "value": 1.0,
+                                     "decisions": {"roll": 1.0, "stop": 0.0},
+                                     "monte_carlo": {"value": 1.0, "decisions": {"roll": 1.0, "stop": 0.0}},
+                                     "lower_bound": {"rolls": 2, "value": 0.9, "decisions": {"roll": 0.9, "stop": 0}}}
+    text = " ".join(render_odds(table).split())
+    assert "at most 1 more roll, each line cut there" in text
+    assert "best play with at most 2 more rolls):" in text and "(s)" not in text
+
+
 def test_text_json_and_picture_recommend_the_same_move():
     """`odds` printed "Recommendation (learned win objective): roll" while
     its --json said "recommendation": "stop" (the plans', confidence

@@ -12,6 +12,8 @@ import { fontSize, style } from "./style.js";
 const MARKS = style.marks;
 const $ = (id) => document.getElementById(id);
 const SVGNS = "http://www.w3.org/2000/svg";
+// a count and its word, plural unless the count is 1: "1 move", "2 moves"
+const counted = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 // --- the API --------------------------------------------------------------------------
 
@@ -1760,7 +1762,7 @@ async function loadText(text, name) {
   }
   const which = answer.games > 1 ? ` (game ${answer.game} of ${answer.games})` : "";
   await moduleFor(answer.start.game);
-  setGame(answer, `Loaded ${name}${which}: ${answer.record.moves.length} moves.`);
+  setGame(answer, `Loaded ${name}${which}: ${counted(answer.record.moves.length, "move")}.`);
   return true;
 }
 
@@ -1807,7 +1809,7 @@ function chooseGame(list, name) {
   select.replaceChildren(...list.map((g) => {
     const players = g.players ? ` ${g.players.map((p) => p || "?").join(" v ")};` : "";
     const result = g.result ? ` winners ${g.result.winners.join(", ") || "none"}` : " not over";
-    return new Option(`game ${g.game} (line ${g.line}):${players} ${g.moves} moves,${result}`, String(g.game));
+    return new Option(`game ${g.game} (line ${g.line}):${players} ${counted(g.moves, "move")},${result}`, String(g.game));
   }));
   dialog.showModal();
   return new Promise((resolve) => {
@@ -1888,7 +1890,7 @@ async function saveGame() {
   download(JSON.stringify(record) + "\n", name);
   const plies = mainLine().length - 1;
   const variations = nodesOf(state.line[0]).filter((n) => n.parent && !isMain(n)).length;
-  setMessage(`Saved ${name}: ${plies} moves, ${variations} variation${variations === 1 ? "" : "s"}.`);
+  setMessage(`Saved ${name}: ${counted(plies, "move")}, ${counted(variations, "variation")}.`);
 }
 
 function nodesOf(node) {
@@ -2155,7 +2157,7 @@ async function startReview() {
   $("board-column").classList.add("reviewing");
   $("review-graph").replaceChildren();
   $("review-summary").replaceChildren();
-  showReviewProgress(review, `Reviewing ${review.total} moves at ${time} s a position...`);
+  showReviewProgress(review, `Reviewing ${counted(review.total, "move")} at ${time} s a position...`);
   try {
     const body = { record: recordJson(), time };
     if (!$("review-objective-label").hidden) body.objective = $("review-objective").value;
@@ -2165,7 +2167,7 @@ async function startReview() {
         review.done = data.done;
         const node = line[data.move.ply];
         if (node) node.review = data.move;
-        showReviewProgress(review, `Reviewed ${data.done} of ${data.total} moves...`);
+        showReviewProgress(review, `Reviewed ${data.done} of ${counted(data.total, "move")}...`);
         scheduleMoveList();
         followAddress();
       } else if (name === "result") {
@@ -2200,7 +2202,7 @@ function reviewFailed(review, error) {
   review.stopped = true;
   review.controller = null;
   $("review-button").textContent = "Review";
-  showReviewProgress(review, `Stopped after ${review.done} of ${review.total} moves (${error}); the grades so ` +
+  showReviewProgress(review, `Stopped after ${review.done} of ${counted(review.total, "move")} (${error}); the grades so ` +
     "far stay on the moves.");
   renderMoveList();
 }

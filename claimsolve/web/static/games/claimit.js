@@ -118,9 +118,10 @@ export function draw(position, L, show) {
   }
   if (position.final_round && !over) {
     const left = position.final_round.turns_left;
-    out.push(`<g><title>final round: ${left} turn(s) left</title><text x="${x1}" y="${y + 10}" ` +
+    const turns = `${left} turn${left === 1 ? "" : "s"} left`;
+    out.push(`<g><title>final round: ${turns}</title><text x="${x1}" y="${y + 10}" ` +
       `font-size="${fontSize(L, 12)}" fill="${M.final_round}" data-room="${L.width - x1 - 2}" ` +
-      `data-short="final: ${left} left">final round: ${left} turn(s) left</text></g>`);
+      `data-short="final: ${left} left">final round: ${turns}</text></g>`);
   }
   return out.join("\n");
 }
