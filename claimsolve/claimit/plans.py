@@ -3,7 +3,9 @@ the odds table (claimsolve.claimit.odds) and the Monte Carlo estimate the
 turn optimum (claimsolve.claimit.optimum) falls back on.
 
 At a roll-or-stop decision the plans are "stop now", "roll once more, then
-stop", "roll up to k more times, then stop", "follow the engine's policy"
+stop", "roll up to k more times, then stop" (at a turn's start, where stop is
+not legal yet: "roll (the turn's compulsory first roll), then stop", "roll
+up to k times (the first compulsory), then stop"), "follow the engine's policy"
 (and, given the exact turn optimum's solver, "play the exact turn optimum
 (secured)"); with `dice` set they are the legal placements, each followed
 by the engine's policy.  Inside a plan, placements follow the greedy rule
@@ -30,7 +32,12 @@ REST_OF_GAME = "every player follows the engine's playout policy"
 _PLAN = {"stop": 0, "roll": 1, "policy": 2, "place": 3, "optimum": 4}
 
 
-def _roll_label(k):
+def _roll_label(k, first=False):
+    """The plan "roll k more times, then stop"; `first`: at a turn's start,
+    where the first of the k rolls is the turn's compulsory one."""
+    if first:
+        return ("roll (the turn's compulsory first roll), then stop" if k == 1 else
+                f"roll up to {k} times (the first compulsory), then stop")
     if k == 1:
         return "roll once more, then stop"
     return f"roll up to {k} more times, then stop"
@@ -47,7 +54,8 @@ def plans_for(position, with_optimum=False):
         if position.turn_in_progress():
             plans.append(("stop", "stop now", "stop", (_PLAN["stop"], 0)))
         for k in range(1, MAX_MORE_ROLLS + 1):
-            plans.append((f"roll:{k}", _roll_label(k), "roll", (_PLAN["roll"], k)))
+            plans.append((f"roll:{k}", _roll_label(k, first=not position.turn_in_progress()), "roll",
+                          (_PLAN["roll"], k)))
         rolls = position.engine_game().policy_rolls(position.engine_state().state_bytes())
         plans.append(("policy", "follow the engine's policy", "roll" if rolls else "stop",
                       (_PLAN["policy"], 0)))

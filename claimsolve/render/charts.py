@@ -57,14 +57,14 @@ def odds_svg(odds):
     canvas = S.Canvas(width, height, title,
                       "; ".join(f"{r['label']}: win {_percent(r['win'])} (95% interval "
                                 f"{_percent(r['win_ci95'][0])} to {_percent(r['win_ci95'][1])}), "
-                                f"bust {_percent(1 - r['survive'])}" for r in rows))
+                                f"turn busts {_percent(1 - r['survive'])} of play-outs" for r in rows))
     out = canvas.elements
     out.append(f'<rect x="0" y="0" width="{width}" height="{height}" fill="{PAGE}"/>')
     out.append(S.text(20, 30, title, size=17, weight="bold"))
     out.append(S.text(20, 52, subtitle, size=13, fill="#444444"))
     axis_y = top - 10
     out.append(S.text(left, axis_y - 8, "win chance (95% interval)", size=12.5, weight="bold"))
-    out.append(S.text(left + win_w + gap, axis_y - 8, "bust chance", size=12.5, weight="bold"))
+    out.append(S.text(left + win_w + gap, axis_y - 8, "turn busts (play-outs)", size=12.5, weight="bold"))
     bottom = top + row_h * len(rows)
 
     def wx(value):
@@ -94,7 +94,8 @@ def odds_svg(odds):
         bust = 1 - row["survive"]
         colour = S.BEST if best else WIN
         words = (f"{row['label']}: win chance {_percent(row['win'])}, 95% interval {_percent(low)} to "
-                 f"{_percent(high)}; bust chance {_percent(bust)}" + (" (the best plan)" if best else ""))
+                 f"{_percent(high)}; the turn busts in {_percent(bust)} of its play-outs"
+                 + (" (the best plan)" if best else ""))
         group = [f'<g class="plan{" best" if best else ""}" data-plan="{S.escape(row["plan"])}" '
                  f'data-win="{row["win"]:.6f}" data-low="{low:.6f}" data-high="{high:.6f}" data-bust="{bust:.6f}">',
                  f"<title>{S.escape(words)}</title>"]

@@ -197,9 +197,11 @@ def render_odds(result, color=False):
         entry = result.turn_optimum[objective]
         decisions = ", ".join(f"{m} {v:.3f}" for m, v in entry["decisions"].items())
         if entry.get("exact"):
-            states = f"{entry['states']:,} turn state{'s' * (entry['states'] != 1)}"
-            lines.append(f"Turn optimum, {objective} spaces gained: {entry['value']:.3f} "
-                         f"(exact, {states} evaluated): {decisions}")
+            # no state evaluated: every one the next roll leads to was settled by a bound
+            # proving "stop" (or by the memo of this turn's earlier searches)
+            how = (f"exact, {counted(entry['states'], 'turn state')} evaluated" if entry["states"] else
+                   "exact, no turn state needed evaluating: bounds (or this turn's memo) settled it")
+            lines.append(f"Turn optimum, {objective} spaces gained: {entry['value']:.3f} ({how}): {decisions}")
         else:
             lines.append(f"Turn optimum, {objective} spaces gained: not exact ({entry['reason']})")
             lines.append("  Monte Carlo, best plan of this table: " + ", ".join(

@@ -194,6 +194,25 @@ def test_the_check_says_when_the_plans_disagree_with_the_learned_objective():
     assert "they disagree" not in render_odds(table) and "sure." in render_odds(table)
 
 
+def test_what_is_exact_and_what_is_estimated_is_said():
+    """The picture's bust bars are the play-outs' (the exact chance of the
+    next roll is in its subtitle): its column says so.  An exact turn
+    optimum that evaluated no turn state said "0 turn states evaluated"."""
+    from claimsolve.render.charts import odds_svg
+
+    table = odds(seed("late-turn-stop-3p.json"), samples=100, seed=0, optimum_time=optimum.NO_DEADLINE)
+    picture = odds_svg(table)
+    assert "(exact)" in picture and "turn busts (play-outs)" in picture and ">bust chance<" not in picture
+    assert table.turn_optimum["held"]["exact"]
+    table.turn_optimum["held"]["states"] = 0
+    table.turn_optimum["secured"]["states"] = 1
+    text = render_odds(table)
+    assert "held spaces gained: 3.046 (exact, no turn state needed evaluating: bounds (or this turn's memo) " \
+           "settled it)" in text
+    assert "secured spaces gained: 2.000 (exact, 1 turn state evaluated)" in text
+    assert "0 turn states" not in text
+
+
 def test_rolls_are_counted_in_words():
     # "at most 2 more roll(s)"
     table = odds(seed("mid-game-3p.json"), samples=100, seed=0, optimum_time=0.02)
@@ -283,6 +302,11 @@ def test_a_turn_start_is_not_asked_roll_or_stop():
     first = render_odds(table).splitlines()[0]
     assert first.startswith("Player 1 to move: the turn begins with a roll (stop is not legal yet)")
     assert "roll again or stop" not in first
+    # its first roll is the compulsory one, not "roll once more"
+    labels = [row["label"] for row in table.rows]
+    assert labels[:2] == ["roll (the turn's compulsory first roll), then stop",
+                          "roll up to 2 times (the first compulsory), then stop"]
+    assert "once more" not in render_odds(table) and "more times" not in render_odds(table)
     assert odds(seed("mid-game-3p.json"), samples=100, seed=0, optimum_time=0.02).mode == "roll or stop"
 
 

@@ -1545,7 +1545,7 @@ function renderOdds(odds) {
   // the chart: win chance with its interval, bust chance (1 - survive) beside it; a plan's
   // label wraps onto as many lines as it needs (never cut), its row as tall as they are
   const w = 440, line = 13, left = 160, top = 20, barW = 240, bar = 14;
-  const labels = odds.rows.map((r) => wrapWords(shortPlan(r), 24));
+  const labels = odds.rows.map((r) => wrapWords(shortPlan(r, odds.mode), 24));
   const heights = labels.map((lines) => Math.max(26, lines.length * line + 10));
   const h = top + heights.reduce((a, b) => a + b, 0) + 26;
   // its colours are those of odds --svg (render/charts.py): the best plan's bar in the best
@@ -1590,9 +1590,12 @@ function renderOdds(odds) {
   chart.innerHTML = parts.join("");
 }
 
-function shortPlan(r) {
+function shortPlan(r, mode) {
   if (r.plan === "stop") return "stop now";
-  if (r.plan === "roll:1") return "roll once more, stop";       // the table's words, shorter
+  // the table's words, shorter; at a turn's start the first roll is the compulsory one
+  if (mode === "must roll" && r.plan === "roll:1") return "the compulsory roll, stop";
+  if (mode === "must roll" && r.plan && r.plan.startsWith("roll:")) return `roll up to ${r.plan.slice(5)} times, stop`;
+  if (r.plan === "roll:1") return "roll once more, stop";
   if (r.plan && r.plan.startsWith("roll:")) return `roll up to ${r.plan.slice(5)} more, stop`;
   return r.label;
 }
