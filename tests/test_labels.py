@@ -163,3 +163,15 @@ def test_a_mean_result_says_what_a_draw_counts_for_the_sides(seed, sides, scale)
     assert scale in answer_lines(analysis)[1]
     if position.game == "claim":
         assert scale[:-1] + ")" in review.profile(position)["unit"]
+
+
+def test_show_json_says_what_its_scores_are():
+    """Claim It!'s `show --json` held the largest groups in `scores`
+    without saying so."""
+    from claimsolve.render.text import summary
+
+    claimit = summary(claimsolve.load(SEEDS / "claimit" / "mid-game-3p.json"))
+    assert claimit["scores"] == [3, 1, 3] and claimit["scores_are"].startswith("each player's largest group")
+    colorclaim = summary(claimsolve.load(SEEDS / "colorclaim" / "start-6x5.json"))
+    assert "points" in colorclaim["scores_are"] and len(colorclaim["scores"]) == 2
+    assert "scores_are" not in summary(claimsolve.load(SEEDS / "claim" / "play-2p.json"))

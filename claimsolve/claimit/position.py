@@ -365,6 +365,10 @@ class ClaimItPosition(Position):
     def largest_group(self, player):
         return rules.largest_group(self.board, player)
 
+    # what scores() holds, in words (show --json's "scores_are")
+    SCORES_ARE = ("each player's largest group: the most orthogonally connected spaces he holds (what decides "
+                  "the winner first; then secured spaces, then spaces held)")
+
     def scores(self):
         """Each player's largest group (what decides the winner first)."""
         return [rules.largest_group(self.board, p) for p in range(1, self.players + 1)]

@@ -334,6 +334,9 @@ class ColorClaimPosition(Position):
     def is_over(self):
         return rules.is_over(self._state)
 
+    # what scores() holds, in words (show --json's "scores_are")
+    SCORES_ARE = "each player's score: the points of the stacks he owns now"
+
     def scores(self):
         """(player 1's score, player 2's score) from the stacks owned now."""
         return rules.scores(self._state)
