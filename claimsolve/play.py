@@ -29,10 +29,11 @@ from .match import GameRecord
 from .positions import dumps
 from .render.text import answer_lines, line_text
 
-HINT_TIME = 1.0      # seconds the engine thinks for `?`
+HINT_TIME = 1.0      # seconds claimsolve analyze thinks for `?` (not the opponent: `--vs` may be random)
 HINT_TOP = 3
 HELP = """Type a move in the game's notation, or:
-  ?          the engine's top 3 moves, as analyze shows them
+  ?          the top 3 moves by claimsolve analyze (1 s), as it shows them,
+             whatever engine the opponent is
   moves      the legal moves (the first 40; moves all: every one)
   undo       take back your last move (a roll's dice stay drawn)
   save FILE  write the position as position JSON (a new file, or one saved this game)
@@ -218,7 +219,7 @@ class Session:
             self.out("No suggestions.")
             return
         shown = min(HINT_TOP, len(analysis.result.suggestions))
-        self.out(f"The engine's top {shown}:")
+        self.out(f"The top {shown} by claimsolve analyze ({HINT_TIME:g} s), whatever engine the opponent is:")
         self.out("\n".join(answer_lines(analysis, top=HINT_TOP, color=self.color)))
 
     def undo(self):

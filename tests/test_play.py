@@ -142,7 +142,8 @@ def test_color_claim_hint_undo_save_and_end_of_input(tmp_path):
     game.until_prompt()
     hint = game.type("?")
     lines = hint.strip().splitlines()
-    assert lines[0] == "The engine's top 3:"
+    # (the opponent is random: the hint is analyze's, and says so; it said "The engine's top 3")
+    assert lines[0] == "The top 3 by claimsolve analyze (1 s), whatever engine the opponent is:"
     assert lines[1].startswith("Engine: ") and lines[2].startswith("Scores: ") and lines[3].startswith("Ordered by")
     header = next(i for i, line in enumerate(lines) if line.startswith("#  move"))
     rows = lines[header + 1:header + 4]
@@ -435,7 +436,8 @@ def test_the_hint_shows_analyzes_labels_and_columns():
         game.hint = lambda _position, _progress: analysis
         game.run()
         said = person.since_prompt(1).splitlines()
-        assert said[0] == f"The engine's top {min(3, len(analysis.result.suggestions))}:"
+        assert said[0] == (f"The top {min(3, len(analysis.result.suggestions))} by claimsolve analyze (1 s), "
+                           "whatever engine the opponent is:")
         board = position.render()
         shown = analysis_text(analysis)[len(board):].strip().splitlines()
         assert shown[0].startswith(f"Player {position.player_to_move} to move.  Engine: ")
