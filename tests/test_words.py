@@ -37,3 +37,15 @@ def test_a_review_summary_counts_each_grade_in_words():
     assert "Review of colorclaim: 1 move," in review_text(review)
     assert "Player 1 (a): 1 move; mean loss 0; 0 best, 0 good, 0 inaccuracies, 1 mistake, 0 blunders;" in \
         review_text(review)
+
+
+def test_a_review_summary_says_its_forced_moves_are_apart():
+    # "34 moves and 11 forced" meant 34 chosen and 11 forced, 45 in all
+    moves = [ReviewedMove(ply=k + 1, seat=1, move=f"m{k}", best="b", before=0, after=0, loss=0, grade="best",
+                          exact=False, forced=k < 2) for k in range(5)]
+    review = Review(game="claim", unit="win chance", thresholds={"inaccuracy": 0.05, "mistake": 0.1, "blunder": 0.2},
+                    players=["a"], moves=moves, evals=[[0.5]] * 6, time_per_move=1, workers=1)
+    text = review_text(review)
+    assert ("Player 1 (a): 5 moves: 3 chosen, 2 forced (the only legal move: left out of the mean loss and the "
+            "grades); mean loss 0.000; 3 best,") in text
+    assert review.summary()[0]["moves"] == 3 and review.summary()[0]["forced"] == 2        # the JSON as it was

@@ -58,8 +58,11 @@ def review_text(review, title=None):
     for entry in review.summary():
         who = f" ({entry['player']})" if entry["player"] else ""
         grades = ", ".join(_grade_count(grade, count) for grade, count in entry["grades"].items())
-        forced = f" and {entry['forced']} forced" if entry["forced"] else ""
-        line = (f"Player {entry['seat']}{who}: {counted(entry['moves'], 'move')}{forced}; mean loss "
+        # `moves` counts the moves chosen; a forced one (the only legal move) is apart
+        moves = (f"{counted(entry['moves'] + entry['forced'], 'move')}: {entry['moves']} chosen, {entry['forced']} "
+                 "forced (the only legal move: left out of the mean loss and the grades)" if entry["forced"] else
+                 counted(entry["moves"], "move"))
+        line = (f"Player {entry['seat']}{who}: {moves}; mean loss "
                 f"{_value(review, entry['mean_loss'], False)}; {grades}; {entry['exact']} exact.")
         if review.luck:
             against = "values" if review.graph == "chance" else "gains"
