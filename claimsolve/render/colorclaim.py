@@ -9,7 +9,7 @@ player owns are marked after the token: `'` for player 1, `"` for player 2.
 """
 import re
 
-from ..colorclaim.position import POINT, column_index, column_name
+from ..colorclaim.position import POINT, column_index, column_name, stack_token
 from ..colorclaim.rules import owner, stack_value
 from ..words import counted
 from . import svg as S
@@ -22,6 +22,15 @@ OWNER_MARKS = {None: " ", 1: "'", 2: '"'}
 # the palette and sizes: claimsolve.render.style (the page draws with them too)
 SVG_FILL = COLORCLAIM["pyramid"]
 SVG_OWNER = COLORCLAIM["owner"]
+
+
+def stack_title(stack):
+    """A stack in words, for its picture's title: "R1: 1 point", "Y1/K2 (a
+    stack of 2, bottom first): 4 points"."""
+    worth = counted(stack_value(stack), "point")
+    if len(stack) == 1:
+        return f"{stack_token(stack)}: {worth}"
+    return f"{stack_token(stack)} (a stack of {len(stack)}, bottom first): {worth}"
 
 
 def cell_text(stack):
@@ -174,7 +183,7 @@ def board(position, moves=()):
             cx = x + cell / 2
             out.append(f'<polygon points="{cx - half},{base} {cx + half},{base} {cx},{apex}" '
                        f'fill="{SVG_FILL[top.colour]}" stroke="{COLORCLAIM["pyramid_stroke"]}" stroke-width="1">'
-                       f'<title>{escape(cell_text(stack))}: {counted(stack_value(stack), "point")}</title></polygon>')
+                       f'<title>{escape(stack_title(stack))}</title></polygon>')
             if len(stack) > 1:
                 out.append(f'<text x="{x + cell - 8}" y="{y + 16}" font-size="13" font-weight="bold" '
                            f'text-anchor="end">x{len(stack)}</text>')
