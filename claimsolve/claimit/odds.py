@@ -90,30 +90,40 @@ class OddsResult:
         """The plans' own preference: {"recommendation", "margin",
         "confidence", "compared_with"} (the decision of the row with the
         best win chance, against the best row that decides otherwise)."""
+        if not any(r["win"] for r in self.rows):       # no play-out won: nothing to prefer by
+            return dict.fromkeys(("recommendation", "margin", "confidence", "compared_with"))
         best = max(self.rows, key=lambda r: r["win"])
         return dict(zip(("recommendation", "margin", "confidence", "compared_with"),
                         _judged(self.rows, best["decision"])))
 
     @property
     def recommended_by(self):
+        """LEARNED, MONTE_CARLO, or None where neither prefers a choice (the
+        net values them alike, or has no weights, and no play-out won)."""
         learned = self.learned
-        return LEARNED if learned is not None and any(r["decision"] == learned for r in self.rows) else MONTE_CARLO
+        if learned is not None and any(r["decision"] == learned for r in self.rows):
+            return LEARNED
+        return MONTE_CARLO if self.monte_carlo["recommendation"] is not None else None
 
     @property
     def recommendation(self):
-        return self.learned if self.recommended_by == LEARNED else self.monte_carlo["recommendation"]
+        by = self.recommended_by
+        return self.learned if by == LEARNED else self.monte_carlo["recommendation"] if by else None
+
+    def _check(self):
+        return (None,) * 4 if self.recommendation is None else _judged(self.rows, self.recommendation)
 
     @property
     def margin(self):
-        return _judged(self.rows, self.recommendation)[1]
+        return self._check()[1]
 
     @property
     def confidence(self):
-        return _judged(self.rows, self.recommendation)[2]
+        return self._check()[2]
 
     @property
     def alternative(self):
-        return _judged(self.rows, self.recommendation)[3]
+        return self._check()[3]
 
     def to_json(self):
         rows = []
@@ -121,7 +131,7 @@ class OddsResult:
             rows.append({k: (round(v, 6) if isinstance(v, float) else
                              [round(x, 6) for x in v] if k == "win_ci95" else v)
                          for k, v in row.items() if not k.startswith("_")})
-        recommendation, margin, confidence, alternative = _judged(self.rows, self.recommendation)
+        recommendation, margin, confidence, alternative = self._check()
         plans = self.monte_carlo
         return {
             "to_move": self.to_move,

@@ -11,6 +11,7 @@ from claimsolve.claimit import optimum, rules
 from claimsolve.claimit.odds import odds
 from claimsolve.claimit.plans import plan_rows
 from claimsolve.render.claimit import render_odds, sureness
+from claimsolve.render.charts import odds_svg
 from claimsolve.errors import ClaimsolveError
 
 SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "claimit"
@@ -276,6 +277,12 @@ def test_equal_values_recommend_neither_and_no_win_at_all_is_said():
     assert "they disagree" not in text and "sure." in text                # the plans' own check
     for row in table.rows:
         row["win"], row["win_ci95"] = 0.0, [0.0, 0.0364]
+    # the net values them alike and no play-out won: no recommendation anywhere (the JSON named the first row's)
+    assert (table.recommendation, table.recommended_by) == (None, None)
+    data = table.to_json()
+    assert data["recommendation"] is None and data["recommended_by"] is None and data["margin"] is None
+    assert data["monte_carlo"]["recommendation"] is None
+    assert "No recommendation: no plan above won any of its 100 play-outs" in " ".join(odds_svg(table).split())
     learned[next(iter(learned))] = 0.5
     text = " ".join(render_odds(table).split())
     assert "No plan above won any of its 100 play-outs: player 1's win chance is under 3.6% whatever he does" in text
