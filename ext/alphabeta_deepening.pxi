@@ -108,7 +108,10 @@ cdef dict deepening_search(Searcher self, max_depth, time_limit, progress, int t
     # an iteration cut short may have moved a move first on a score of its
     # own depth; the answer is the last completed depth's, in its order
     order = done_order
-    pv = table_line(self, order[0], completed)
+    if solved and not self.s.stop:
+        pv = solved_line(self, order[0], scores[order[0]])
+    else:
+        pv = table_line(self, order[0], completed)
     return {
         "depth": completed,
         "moves": [(self.root_paths[i], scores[i], depths[i], bounds[i]) for i in order],
@@ -118,6 +121,22 @@ cdef dict deepening_search(Searcher self, max_depth, time_limit, progress, int t
         "seconds": now_seconds() - self.s.start,
         "interrupted": bool(self.interrupted),
     }
+
+cdef list solved_line(Searcher self, int best, int value):
+    """The line of a solved search (its scores proven): the exact solver's
+    principal_variation from root move `best`, worth `value`, to the
+    game's end.  The table's line alone stops where the table holds no
+    move (nodes of fewer than tt_min_moves moves are not stored, and most
+    lines end in them) or after `depth` turns.  The search proved the
+    value, so the line's tests mostly meet the table's exact entries; no
+    clock stops them (Ctrl-C does)."""
+    self.s.exact = 1
+    self.s.deadline = 0.0
+    pv = principal_variation(self, best, value)
+    self.s.exact = 0
+    self.check_errors()
+    return pv
+
 
 cdef list table_line(Searcher self, int best, int length):
     """Root move `best`, then the table's moves, `length` turns long at
