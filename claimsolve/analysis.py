@@ -145,8 +145,8 @@ def answer_labels(result, game, with_odds=False, sides=None):
         if info.get("evaluation"):
             notes.append(f"simulations end with the {info['evaluation']} evaluation (its estimate of each side's "
                          "result) where a playout is cut short")
-        if any(s.result for s in result.suggestions):
-            notes.append("moves with a proven result (MCTS-Solver) come first; the others by visits")
+        if any(s.proven for s in result.suggestions):
+            notes.append(mcts_order_note(info))
         if info.get("turn_completed"):
             notes.append("the tree reached no turn's end in the time: the move is its most visited line, "
                          "completed by the static evaluation")
@@ -163,6 +163,23 @@ def answer_labels(result, game, with_odds=False, sides=None):
     else:
         method, scores, ordered_by = engine, "the engine's scores", "score"
     return {"method": method, "scores": scores, "ordered_by": ordered_by, "notes": notes}
+
+
+def mcts_order_note(info):
+    """How an MCTS list with proofs in it is ordered (claimsolve.search.mcts
+    ranks it so)."""
+    first = ""
+    if info.get("value") is not None:
+        first = (f"MCTS-Solver proved the position's margin ({_signed(info['value'])}): the moves proven at "
+                 "it come first; then ")
+    rule = ("proven wins (the largest proven margin first), then the other moves by visits (proven draws "
+            "and bounds that settle no result among them), proven losses last (the largest lower bound "
+            "first)")
+    return first + rule if first else "MCTS-Solver's proofs order the list: " + rule
+
+
+def _signed(value):
+    return f"={value:+d}" if value else "=0"
 
 
 def _proven_count(result):

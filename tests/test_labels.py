@@ -175,3 +175,50 @@ def test_show_json_says_what_its_scores_are():
     colorclaim = summary(claimsolve.load(SEEDS / "colorclaim" / "start-6x5.json"))
     assert "points" in colorclaim["scores_are"] and len(colorclaim["scores"]) == 2
     assert "scores_are" not in summary(claimsolve.load(SEEDS / "claim" / "play-2p.json"))
+
+
+def _mcts_tier(s, value):
+    """Where a row of an MCTS list belongs: moves proven at the position's
+    proven margin, proven wins, the other moves, proven losses."""
+    if value is not None and s.get("margin") == value:
+        return 0
+    return {"win": 1, "loss": 3}.get(s.get("result"), 2)
+
+
+def test_an_mcts_list_is_ordered_as_its_note_says_and_shows_every_bound():
+    """On a proven root (=+13) the moves proven at it came first, then every
+    other move by visits: the unproven c2-d2 stood above the proven wins
+    d1xd2 (=+11) and c1xd1 (=+7) while the note said proven results come
+    first, and its proven bound (<=+1, in the JSON) was not in the text."""
+    position = claimsolve.new("colorclaim", size="4x3", seed=3)
+    for move in "b2-b1 b3xc3 c3-c2 b1xc1 a2xa1 d3xd2".split():
+        position = position.play(move)
+    analysis = claimsolve.analyze(position, engine="mcts", iterations=2000, seed=0)
+    answer = analysis.to_json()
+    rows, value = answer["suggestions"], answer.get("value")
+    assert value == 13                       # MCTS-Solver proves the root in a few dozen simulations
+    tiers = [_mcts_tier(s, value) for s in rows]
+    assert tiers == sorted(tiers) and {1, 2} <= set(tiers)
+    wins = [s["margin_at_least"] if "margin" not in s else s["margin"] for s in rows if _mcts_tier(s, value) == 1]
+    assert wins == sorted(wins, reverse=True)
+    others = [s["visits"] for s in rows if _mcts_tier(s, value) == 2]
+    assert others == sorted(others, reverse=True)
+    assert any("the moves proven at it come first" in note and "proven losses last" in note
+               for note in answer["notes"])
+    from claimsolve.render.text import answer_lines
+    text = answer_lines(analysis)
+    assert any(line.startswith("Ordered by what MCTS-Solver proved") for line in text)
+    for s in rows:
+        line = next(line for line in text if line.split()[1:2] == [s["move"]])
+        if "proven" in s:
+            assert f"({s['proven']})" in line or line.endswith(f"proven {s['proven']}"), line
+
+
+def test_mcts_ranks_proofs_the_same_on_a_root_not_proven():
+    from claimsolve.search import mcts
+    rows = [("unproven", 50, 0.6, None, None), ("loss-unbounded", 40, 0.0, None, -2),
+            ("win-small", 5, 1.0, 1, None), ("loss-small", 3, 0.0, -3, -1), ("bound", 30, 0.4, None, 4),
+            ("win-large", 2, 1.0, 6, 6), ("draw", 45, 0.5, 0, 0)]
+    ranked = [row[0] for row in mcts._ranked([[(m, v, v * mean, lo, hi) for m, v, mean, lo, hi in rows]],
+                                             (None, None))]
+    assert ranked == ["win-large", "win-small", "unproven", "draw", "bound", "loss-small", "loss-unbounded"]

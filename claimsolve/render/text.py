@@ -208,8 +208,10 @@ def answer_lines(analysis, top=None, color=False):
     first `top`), the PV, the work done, the notes, a Claim It! odds table."""
     result = analysis.result
     labels = analysis.labels()
-    lines = [f"Engine: {labels['method']}.", f"Scores: {labels['scores']}.",
-             ORDER_TEXT.get(labels["ordered_by"], f"Ordered by {labels['ordered_by']}."), ""]
+    order = ORDER_TEXT.get(labels["ordered_by"], f"Ordered by {labels['ordered_by']}.")
+    if labels["ordered_by"] == "visits" and any(s.proven for s in result.suggestions):
+        order = ORDER_TEXT["visits, proven"]
+    lines = [f"Engine: {labels['method']}.", f"Scores: {labels['scores']}.", order, ""]
     lines.extend(suggestion_rows(result, top))
     if result.pv:
         lines.append("")
@@ -228,6 +230,8 @@ def answer_lines(analysis, top=None, color=False):
 ORDER_TEXT = {
     "visits": "Ordered by visits: the search's choice is the move it explored most; a mean over few visits "
               "is less sure (see its interval).",
+    "visits, proven": "Ordered by what MCTS-Solver proved, then by visits (the note says how); a mean over "
+                      "few visits is less sure (see its interval).",
     "score": "Ordered by score.",
     "value": "Ordered by value (proven values and bounds).",
 }
@@ -294,13 +298,15 @@ def score_text(engine, s):
 
 def _proof(s):
     """What is proven of a move, for people: "proven win (=+3)", "proven
-    win (>=+1)", "proven =-2"; for MCTS-Solver margins the same."""
+    win (>=+1)", "proven =-2", "proven <=+11" (a bound that settles no
+    result); for MCTS-Solver margins the same: every bound `proven` gives
+    in the JSON."""
+    proven = s.proven
     if s.result:
-        proven = s.proven
         return f"proven {s.result}" + (f" ({proven})" if proven else "")
-    if s.exact:
-        return f"proven {s.proven}" if s.proven else "exact"
-    return ""
+    if proven:
+        return f"proven {proven}"
+    return "exact" if s.exact else ""
 
 
 def _table(header, rows):

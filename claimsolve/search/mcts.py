@@ -399,8 +399,10 @@ def _intersect(a, b, pick):
 def _ranked(roots, root_bounds):
     """Merges root moves of one or more searches (rows of raw_root or
     turn_rows: visits and rewards add up, margin bounds intersect) and ranks
-    them as the C search does (see Tree._ranks_before).  Returns [(move,
-    visits, mean, lower, upper)] of the moves visited or proven."""
+    them: the first as the C search chooses (Tree._ranks_before), the rest
+    by the rule of a root whose margin is not proven (proven wins, the other
+    moves by visits, proven losses).  Returns [(move, visits, mean, lower,
+    upper)] of the moves visited or proven."""
     merged = {}
     for root in roots:
         for move, visits, reward, lower, upper in root:
@@ -421,15 +423,19 @@ def _ranked(roots, root_bounds):
         exact = root_bounds[0]
 
     def key(row):
+        # at a root whose margin is proven, the moves proven at it first (the
+        # C search's choice); then, as at any root, proven wins (the largest
+        # proven margin first), the other moves by visits, proven losses last
+        # (the largest lower bound first: an unbounded one last)
         _move, visits, mean, lower, upper = row
-        if exact is not None:
-            return (0 if lower == exact else 1, 0, -visits, -mean)
+        if exact is not None and lower == exact:
+            return (0, 0, -visits, -mean)
         result = result_of(lower, upper)
         if result == "win":
-            return (0, -lower, -visits, -mean)
+            return (1, -lower, -visits, -mean)
         if result == "loss":
-            return (2, -lower if lower is not None else 0, -visits, -mean)
-        return (1, 0, -visits, -mean)
+            return (3, -lower if lower is not None else float("inf"), -visits, -mean)
+        return (2, 0, -visits, -mean)
 
     rows.sort(key=key)
     return rows

@@ -1312,7 +1312,9 @@ function scoreText(engine, s) {
 function suggestionColumns(engine) {
   if (engine === "mcts") {
     return [
-      ["mean", (s) => (s.result ? `${s.result} (proven)` : scoreText(engine, s)), "score"],
+      // every bound MCTS-Solver proved, as the text shows it ("win (proven =+3)", "0.412 (proven <=+11)")
+      ["mean", (s) => (s.result ? `${s.result} (proven${s.proven ? " " + s.proven : ""})` :
+        scoreText(engine, s) + (s.proven ? ` (proven ${s.proven})` : "")), "score"],
       ["95% interval", (s) => (s.ci95 ? `${s.ci95[0].toFixed(2)}-${s.ci95[1].toFixed(2)}` : ""), null],
       ["visits", (s) => (s.visits ?? "").toLocaleString(), "visits"],
       ["share", (s) => (s.share !== undefined && s.share !== null ? `${(100 * s.share).toFixed(1)}%` : ""), null],
