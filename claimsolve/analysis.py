@@ -5,10 +5,12 @@ Each game's descriptor names how it picks the engine (claimsolve.catalog);
 this module holds what every game shares: the options, the finished game,
 and the Analysis it answers with.
 """
+import math
+
 from .catalog import game_of
 from .errors import ClaimsolveError, Interrupted
 from .search import learned
-from .search.result import SearchResult
+from .search.result import SearchResult, Suggestion
 from .words import counted
 
 DEFAULT_TIME = 2.0
@@ -40,13 +42,16 @@ class Analysis:
 
     def labels(self):
         """What the answer's numbers are, for people and for the page:
-        {"method", "scores", "ordered_by", "notes"} (answer_labels)."""
+        {"method", "scores", "ordered_by", "order", "notes"} (answer_labels)."""
         return answer_labels(self.result, game_of(self.position), self.odds is not None,
                              sides=len(self.position.teams()))
 
     def to_json(self):
         out = {"game": self.position.game, "to_move": self.position.player_to_move}
         out.update(self.result.to_json())
+        cut = pv_cut_short(self.position, self.result)
+        if cut is not None:
+            out["pv_cut_short"] = True
         out.update(self.labels())
         out.update(self.extra)
         if self.odds is not None:
@@ -67,6 +72,20 @@ def result_scale(game, sides):
     return f"1 win, 1/{sides} a draw, 0 loss"
 
 
+# what orders a list, in the words the text and the board show ("order")
+ORDER_TEXT = {
+    "visits": "Ordered by visits: the search's choice is the move it explored most; a mean over few visits "
+              "is less sure (see its interval).",
+    "visits, proven": "Ordered by what MCTS-Solver proved, then by visits (the note says how); a mean over "
+                      "few visits is less sure (see its interval).",
+    "score": "Ordered by score.",
+    "score, proven": "Ordered by the solver's proofs where they decide (a move whose proven lower bound is at "
+                     "or above another's proven upper bound comes first, unless both are proven equal), "
+                     "else by alpha-beta's score.",
+    "value": "Ordered by value (proven values and bounds).",
+}
+
+
 def answer_labels(result, game, with_odds=False, sides=None):
     """The labels of a search's answer, from what the search proved, never
     from whether it finished its depth:
@@ -77,6 +96,8 @@ def answer_labels(result, game, with_odds=False, sides=None):
                 whether they are proven
     ordered_by  the shown column that orders the suggestions ("value",
                 "score" or "visits")
+    order       one sentence: how the list is ordered, proofs included
+                ("Ordered by score.")
     notes       sentences to show with the answer: a solver that was tried
                 and did not finish, bounds proven by a heuristic search, why
                 two rankings shown together differ
@@ -87,7 +108,7 @@ def answer_labels(result, game, with_odds=False, sides=None):
     notes = []
     if engine == "none":
         return {"method": "the game is over", "scores": "no moves: the game is over", "ordered_by": None,
-                "notes": notes}
+                "order": None, "notes": notes}
     if engine == "solver":
         if result.exact:
             method, scores = "exact solver", ("final-score margins for the player to move with best play, "
@@ -120,7 +141,12 @@ def answer_labels(result, game, with_odds=False, sides=None):
                           f"(docs/learning.md){at}: a heuristic, not proven")
             else:
                 scores = f"{game.scores}{at}: a heuristic, not proven"
-            if any(s.proven for s in result.suggestions):
+            tried = info.get("solver_tried") or {}
+            if tried.get("proven"):
+                scores += (", except where the exact solver proved a move's value: then the score is that "
+                           "value (proven =); the bounds it proved (proven <=, >=) stand beside the heuristic "
+                           "score")
+            if any(s.exact and s.depth is not None for s in result.suggestions):     # alpha-beta's own proofs
                 notes.append("moves marked proven have their value settled: every line below them reached "
                              "the end of the game")
         ordered_by = "score"
@@ -134,8 +160,7 @@ def answer_labels(result, game, with_odds=False, sides=None):
                          f"{info['moves_not_shown']:,} more were searched")
         tried = info.get("solver_tried")
         if tried:
-            notes.append(f"solver: not proven within {tried['seconds']:.2f} s; the scores are alpha-beta's"
-                         + (f" at depth {depth}" if depth is not None else ""))
+            notes.append(solver_tried_note(tried, depth))
     elif engine == "mcts":
         simulations = info.get("iterations", result.nodes)
         method = f"MCTS, {counted(simulations, 'simulation')}"
@@ -162,7 +187,12 @@ def answer_labels(result, game, with_odds=False, sides=None):
                          "counts simulations as if independent), the table's on whole games")
     else:
         method, scores, ordered_by = engine, "the engine's scores", "score"
-    return {"method": method, "scores": scores, "ordered_by": ordered_by, "notes": notes}
+    order = ORDER_TEXT.get(ordered_by, f"Ordered by {ordered_by}.")
+    if ordered_by == "visits" and any(s.proven for s in result.suggestions):
+        order = ORDER_TEXT["visits, proven"]
+    elif ordered_by == "score" and (info.get("solver_tried") or {}).get("proven"):
+        order = ORDER_TEXT["score, proven"]
+    return {"method": method, "scores": scores, "ordered_by": ordered_by, "order": order, "notes": notes}
 
 
 def mcts_order_note(info):
@@ -180,6 +210,142 @@ def mcts_order_note(info):
 
 def _signed(value):
     return f"={value:+d}" if value else "=0"
+
+
+def solver_tried_note(tried, depth=None):
+    """What a solve that did not finish proved, before alpha-beta answered:
+    "solver: not finished in 1.61 s; it proved the position >=+2; c4xd4
+    =+2; d3xd4 <=0; the rest is alpha-beta's at depth 5, a heuristic"
+    (more than NAMED_IN_NOTES moves of one bound: their count, and the
+    first few)."""
+    at = f" at depth {depth}" if depth is not None else ""
+    proven = tried.get("proven") or {}
+    if not proven:
+        return f"solver: proved nothing within {tried['seconds']:.2f} s; the scores are alpha-beta's{at}"
+    groups = {}
+    for move, text in proven.items():
+        groups.setdefault(text, []).append(move)
+    parts = []
+    for text, moves in groups.items():
+        if len(moves) <= NAMED_IN_NOTES:
+            parts.append(f"{' and '.join(moves)} {text}" if len(moves) <= 2
+                         else f"{', '.join(moves[:-1])} and {moves[-1]} {text}")
+        else:
+            parts.append(f"{len(moves)} moves {text} ({', '.join(moves[:NAMED_IN_NOTES])} and "
+                         f"{len(moves) - NAMED_IN_NOTES} more)")
+    value = _bounds_text(tried.get("lower"), tried.get("upper"))
+    if value:
+        parts.insert(0, f"the position {value}")
+    return (f"solver: not finished in {tried['seconds']:.2f} s; it proved {'; '.join(parts)}; the rest is "
+            f"alpha-beta's{at}, a heuristic")
+
+
+NAMED_IN_NOTES = 3
+
+
+def _bounds_text(lower, upper):
+    """Proven bounds as text, as Suggestion.proven writes them; None when
+    neither side is bounded."""
+    if lower is None and upper is None:
+        return None
+    return Suggestion(move="", score=None, extra={"lower": lower, "upper": upper}).proven
+
+
+def _bounds(s):
+    """A suggestion's proven (lower, upper), unbounded sides infinite."""
+    return _bounds_of(s.margin_bounds())
+
+
+def _bounds_of(bounds):
+    lower, upper = bounds
+    return (-math.inf if lower is None else lower, math.inf if upper is None else upper)
+
+
+def rank_by_proofs(suggestions):
+    """`suggestions` (in a heuristic's order, best first) reordered only
+    where proofs decide: a move goes above another when its proven lower
+    bound is at or above the other's proven upper bound and the reverse does
+    not hold (it is proven at least as good, and not proven equal).  That
+    order is partial (a proven +2 and a move with no proof, or one proven
+    <=+3, are not comparable); between moves it does not order the
+    heuristic's order stands: each place goes to the first move in that
+    order that no move left is proven better than.  So a proven win of +2
+    comes above every move proven <=+2 (and not =+2), and above an unproven
+    move only where the heuristic already put it there."""
+    left = list(suggestions)
+    out = []
+    while left:
+        bounds = [_bounds(s) for s in left]
+        top = max(lower for lower, _upper in bounds)          # the best proven floor of the moves left
+        open_top = any(lower == top and upper > top for lower, upper in bounds)
+        for i, (lower, upper) in enumerate(bounds):
+            # no move left is proven better: nothing left has a floor at or above
+            # this move's ceiling, but for moves proven equal to it
+            if upper > top or (lower == upper == top and not open_top):
+                out.append(left.pop(i))
+                break
+    return out
+
+
+def add_solver_proofs(result, solved):
+    """Alpha-beta's answer `result` with what the unfinished solve `solved`
+    of the same position proved, move by move: a proven value replaces the
+    heuristic score (exact, its result; no depth), a proven bound stands
+    beside it (extra margin_at_least / margin_at_most, shown as `proven`),
+    and the list is reordered where the proofs decide (rank_by_proofs).
+    info["solver_tried"] says what the solver did and proved."""
+    proofs = {}
+    for s in solved.suggestions:
+        lower, upper = s.margin_bounds()
+        if lower is not None or upper is not None:
+            proofs[s.move] = (lower, upper)
+    for s in result.suggestions:
+        if s.move not in proofs or s.exact:
+            continue
+        lower, upper = proofs[s.move]
+        if lower is not None and lower == upper:
+            s.score, s.exact, s.depth = lower, True, None
+            s.result = "win" if lower > 0 else "loss" if lower < 0 else "draw"
+            s.extra.pop("bound", None)
+        else:
+            if lower is not None:
+                s.extra["margin_at_least"] = lower
+            if upper is not None:
+                s.extra["margin_at_most"] = upper
+            s.result = "win" if lower is not None and lower > 0 else (
+                "loss" if upper is not None and upper < 0 else None)
+    if proofs:
+        result.suggestions = rank_by_proofs(result.suggestions)
+        if result.suggestions and result.pv[:1] != [result.suggestions[0].move]:
+            result.pv = [result.suggestions[0].move]      # alpha-beta's line is of another move
+    ranked = sorted(proofs.items(), key=lambda item: (item[1][0] != item[1][1], -_bounds_of(item[1])[0],
+                                                      -_bounds_of(item[1])[1]))
+    result.info["solver_tried"] = {
+        "seconds": round(solved.seconds, 4), "nodes": solved.nodes,
+        "lower": solved.info.get("lower"), "upper": solved.info.get("upper"),
+        "proven": {move: _bounds_text(*bounds) for move, bounds in ranked},
+    }
+    return result
+
+
+def pv_cut_short(position, result):
+    """How many moves the shown line has when the first suggestion's value is
+    proven (an exact margin) and the line stops before the game's end (its
+    search proved the value, not the line: the solver cut short, MCTS, a
+    heuristic line after a proven move); None otherwise."""
+    best = result.best
+    if not result.pv or best is None:
+        return None
+    lower, upper = best.margin_bounds()
+    if lower is None or lower != upper or result.pv[0] != best.move:
+        return None
+    try:
+        end = position
+        for move in result.pv:
+            end = end.play(move)
+    except (ClaimsolveError, ValueError):
+        return None
+    return None if end.is_over() else len(result.pv)
 
 
 def _proven_count(result):

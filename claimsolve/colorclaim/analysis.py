@@ -3,16 +3,18 @@ when the position is small enough to finish in the budget, else alpha-beta
 with the static evaluation; `engine` picks one (mcts too)."""
 import time as _time
 
-from ..analysis import Analysis
+from ..analysis import Analysis, add_solver_proofs
 from ..search import alphabeta, mcts
 
 # Under `auto`, positions with at most this many stacks are given to the exact
 # solver first, for SOLVER_SHARE of the budget: the value and one best move
 # (value-only, several times cheaper than every move's value), then, with
 # the table kept, every move's value in what is left of the budget.  When the
-# value is proven and the rest is not, the answer is the value-only one (the
-# best move exact, the others the bounds proven on the way); when not even
-# the value is, alpha-beta answers with the rest of the budget.
+# value is proven and the rest is not, the answer is the solver's (the
+# best move exact, the others what both solves proved of them); when not even
+# the value is, alpha-beta answers with the rest of the budget, and every
+# value and bound the solver proved is kept, move by move, and orders the
+# list where it decides (claimsolve.analysis.add_solver_proofs).
 # Unless told otherwise the solver runs on the machine's cores (at most 2:
 # alphabeta.default_threads).  AUTO_SOLVE_STACKS and SOLVER_SHARE are set so
 # that with 2 threads on 2 cores the default 2 s prove the value of 20-stack
@@ -56,10 +58,11 @@ def analyze(position, time, iterations, engine, seed, threads, hash_mb, top, pro
                                         threads=solver_threads)
                 if every.complete:
                     return Analysis(position, every)
+                solved = alphabeta.keep_both_proofs(solved, every)
         if solved.complete:
             return Analysis(position, solved)
     remaining = None if time is None else max(0.05, time - (_time.monotonic() - started))
     result = alphabeta.search(position, time=remaining, hash_mb=hash_mb, top=top or 1, progress=progress)
     if solved is not None:
-        result.info["solver_tried"] = {"seconds": round(solved.seconds, 4), "nodes": solved.nodes}
+        add_solver_proofs(result, solved)
     return Analysis(position, result)

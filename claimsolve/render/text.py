@@ -2,7 +2,7 @@
 (Boards are drawn by each game's own module in this package.)"""
 import math
 
-from ..analysis import answer_labels
+from ..analysis import ORDER_TEXT, answer_labels, pv_cut_short  # noqa: F401 (ORDER_TEXT: as before)
 from ..catalog import game_of
 from ..words import counted, plural
 from .claimit import render_odds
@@ -208,14 +208,14 @@ def answer_lines(analysis, top=None, color=False):
     first `top`), the PV, the work done, the notes, a Claim It! odds table."""
     result = analysis.result
     labels = analysis.labels()
-    order = ORDER_TEXT.get(labels["ordered_by"], f"Ordered by {labels['ordered_by']}.")
-    if labels["ordered_by"] == "visits" and any(s.proven for s in result.suggestions):
-        order = ORDER_TEXT["visits, proven"]
-    lines = [f"Engine: {labels['method']}.", f"Scores: {labels['scores']}.", order, ""]
+    lines = [f"Engine: {labels['method']}.", f"Scores: {labels['scores']}.", labels["order"], ""]
     lines.extend(suggestion_rows(result, top))
     if result.pv:
         lines.append("")
-        lines.append(pv_line(result.pv))
+        cut = pv_cut_short(analysis.position, result)
+        lines.append(pv_line(result.pv) + ("" if cut is None else
+                                           f" (cut short at {cut} move{'s' * (cut != 1)}: the value is "
+                                           "proven, the line does not reach the game's end)"))
     lines.append(f"{counted(result.nodes, 'node')} in {result.seconds:.2f} s ({result.nodes_per_second:,.0f}/s)"
                  + ("" if result.complete else "; interrupted" if result.info.get("interrupted")
                     else "; budget reached"))
@@ -225,16 +225,6 @@ def answer_lines(analysis, top=None, color=False):
         lines.append("")
         lines.append(render_odds(analysis.odds, color=color))
     return lines
-
-
-ORDER_TEXT = {
-    "visits": "Ordered by visits: the search's choice is the move it explored most; a mean over few visits "
-              "is less sure (see its interval).",
-    "visits, proven": "Ordered by what MCTS-Solver proved, then by visits (the note says how); a mean over "
-                      "few visits is less sure (see its interval).",
-    "score": "Ordered by score.",
-    "value": "Ordered by value (proven values and bounds).",
-}
 
 
 def suggestion_rows(result, top=None):

@@ -177,27 +177,10 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
         table = new_table(hash_mb)
     searcher = _searcher(position, table, evaluation=CLASSIC)    # exact: no static evaluation is used
     answer = _run(lambda: searcher.solve(time, _progress_relay(position, progress), value_only, threads))
-    suggestions = []
-    for path, lower, upper in answer["moves"]:
-        name = position.turn_name(path)
-        if lower == upper:
-            suggestions.append(Suggestion(move=name, score=lower, result=_result_word(lower), exact=True))
-        else:
-            shown_lower = _alphabeta._shown(lower)
-            shown_upper = _alphabeta._shown(upper)
-            proven = None
-            if shown_lower is not None and lower > 0:
-                proven = "win"
-            elif shown_upper is not None and upper < 0:
-                proven = "loss"
-            score = shown_lower if shown_lower is not None else shown_upper
-            suggestions.append(Suggestion(move=name, score=score, result=proven,
-                                          extra={"lower": shown_lower, "upper": shown_upper}))
+    suggestions = [_solved_suggestion(position.turn_name(path), _alphabeta._shown(lower), _alphabeta._shown(upper))
+                   for path, lower, upper in answer["moves"]]
     pv = move_names(position, answer["pv"])
-    # best first: by value (exact) or proven lower bound, then upper bound;
-    # among equals the principal variation's move first
-    suggestions.sort(key=lambda s: (-_key(s.extra.get("lower", s.score)), -_key(s.extra.get("upper", s.score)),
-                                    s.move not in pv[:1]))
+    _solver_order(suggestions, pv)
     if answer["complete"]:
         value = answer["lower"]
         info = {"value": value, "result": _result_word(value)}
@@ -217,6 +200,58 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
             raise Interrupted(None)      # Ctrl-C before anything was proven
         raise _interrupted(result)
     return result
+
+
+def _solved_suggestion(name, lower, upper):
+    """A move of the solver's answer from its proven bounds (None: not
+    bounded on that side): its value when they meet, else the bounds."""
+    if lower is not None and lower == upper:
+        return Suggestion(move=name, score=lower, result=_result_word(lower), exact=True)
+    proven = None
+    if lower is not None and lower > 0:
+        proven = "win"
+    elif upper is not None and upper < 0:
+        proven = "loss"
+    score = lower if lower is not None else upper
+    return Suggestion(move=name, score=score, result=proven, extra={"lower": lower, "upper": upper})
+
+
+def _solver_order(suggestions, pv):
+    """The solver's order, in place: by value (exact) or proven lower bound,
+    then upper bound; among equals the principal variation's move first,
+    then the order the moves are generated in."""
+    suggestions.sort(key=lambda s: (-_key(s.extra.get("lower", s.score)), -_key(s.extra.get("upper", s.score)),
+                                    s.move not in pv[:1]))
+
+
+def keep_both_proofs(first, second):
+    """The answer of two solves of one position, one table kept between
+    them (`analyze`: the value alone, then every move's value cut short by
+    the time): `first`'s, with each move's bounds those of both (the
+    tighter of each side), its nodes and time the sum.  Proofs of the
+    same position hold together, so nothing either proved is lost."""
+    bounds = {}
+    for result in (first, second):
+        for s in result.suggestions:
+            lower, upper = s.margin_bounds()
+            old_lower, old_upper = bounds.get(s.move, (None, None))
+            bounds[s.move] = (_tighter(old_lower, lower, max), _tighter(old_upper, upper, min))
+    suggestions = [_solved_suggestion(s.move, *bounds[s.move]) for s in first.suggestions]
+    _solver_order(suggestions, first.pv)
+    best = first.info.get("best_move")
+    if best is not None:
+        suggestions.sort(key=lambda s: s.move != best)
+    return SearchResult(engine="solver", suggestions=suggestions, pv=list(first.pv),
+                        nodes=first.nodes + second.nodes, seconds=first.seconds + second.seconds,
+                        complete=first.complete, info=dict(first.info))
+
+
+def _tighter(a, b, pick):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return pick(a, b)
 
 
 def _interrupted(result):

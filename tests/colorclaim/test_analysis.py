@@ -122,3 +122,130 @@ def test_default_threads_are_the_cores_this_process_may_use_at_most_two():
                 "from claimsolve.search.alphabeta import default_threads; print(default_threads())")
     out = subprocess.run([sys.executable, "-c", one_core], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "1"
+
+
+def _proofs(suggestions):
+    return {s.move: s.proven for s in suggestions if s.proven}
+
+
+def _respects_proofs(suggestions):
+    """No move stands below one it is proven better than (its proven lower
+    bound at or above the other's proven upper bound, not proven equal)."""
+    inf = float("inf")
+    bounds = [s.margin_bounds() for s in suggestions]
+    bounds = [(-inf if lo is None else lo, inf if hi is None else hi) for lo, hi in bounds]
+    return not any(bounds[j][0] >= bounds[i][1] and bounds[i][0] < bounds[j][1]
+                   for i in range(len(bounds)) for j in range(i + 1, len(bounds)))
+
+
+def _cut_short_solve(position, value_bounds, **options):
+    """A solve of `position` cut short by the time, made deterministic: the
+    full solve's values, kept as `value_bounds` says ({move: "exact",
+    "upper", "lower"}; the others unbounded), as an unfinished solve answers."""
+    from claimsolve.search import alphabeta
+    from claimsolve.search.result import SearchResult, Suggestion
+    full = alphabeta.solve(position)
+    suggestions = []
+    for s in full.suggestions:
+        kept = value_bounds.get(s.move)
+        if kept == "exact":
+            suggestions.append(Suggestion(move=s.move, score=s.score, result=s.result, exact=True))
+            continue
+        lower = s.score if kept == "lower" else None
+        upper = s.score if kept == "upper" else None
+        result = "win" if lower is not None and lower > 0 else "loss" if upper is not None and upper < 0 else None
+        suggestions.append(Suggestion(move=s.move, score=lower if lower is not None else upper, result=result,
+                                      extra={"lower": lower, "upper": upper}))
+    lower = max((s.score for s in full.suggestions if value_bounds.get(s.move) in ("exact", "lower")),
+                default=None)
+    return SearchResult(engine="solver", suggestions=suggestions, pv=[], nodes=full.nodes, seconds=1.61,
+                        complete=False, info={"lower": lower, "upper": None, "value_only": True,
+                                              "best_move": None})
+
+
+def test_alpha_beta_keeps_what_the_solver_proved_before_its_time_ran_out(monkeypatch):
+    """`analyze` of the 4x4 seed 1 start in 1.2-2 s: the solver proved
+    c4xd4 =+2 and d3xd4 <=0, then alpha-beta answered without them:
+    "1 d3xd4 +0 5", "2 c4xd4 +0 5", "Note: solver: not proven within 1.61 s".
+    The same here on the 4x3 seed 1 start (its full solve takes a fraction
+    of a second; alpha-beta does not solve it in 0.2 s): the solver's
+    partial answer is the full one's, kept in part."""
+    position = load("start-4x3-seed1.json")
+    kept = {"d3xd2": "exact", "c2xd2": "upper", "a2xb2": "upper", "d1xd2": "lower", "a1xb1": "upper"}
+    partial = _cut_short_solve(position, kept)
+    monkeypatch.setattr(colorclaim_analysis.alphabeta, "solve", lambda position, **options: partial)
+    analysis = analyze(position, time=0.2, threads=1)
+    result = analysis.result
+    assert result.engine == "alphabeta" and not result.info.get("solved")
+    assert _proofs(result.suggestions) == _proofs(partial.suggestions)      # every proof kept
+    assert len(result.suggestions) == len(position.legal_moves())
+    # d3xd2 (=+2) stands above every move proven <=0 or <=-1, wherever alpha-beta put them; the
+    # moves with no proof keep alpha-beta's places (how deep it got depends on the machine)
+    order = [s.move for s in result.suggestions]
+    assert all(order.index("d3xd2") < order.index(move) for move in ("c2xd2", "a2xb2", "a1xb1"))
+    proven = result.suggestions[order.index("d3xd2")]
+    assert proven.exact and proven.score == 2 and proven.result == "win" and proven.depth is None
+    assert _respects_proofs(result.suggestions)
+    answer = analysis.to_json()
+    proven = {s["move"]: s["proven"] for s in answer["suggestions"] if "proven" in s}
+    assert proven == _proofs(partial.suggestions)
+    assert answer["solver_tried"]["proven"] == proven
+    note = next(note for note in answer["notes"] if note.startswith("solver:"))
+    assert "not proven" not in note and "d3xd2 =+2" in note and "the position >=+2" in note
+    assert answer["pv"][0] == answer["suggestions"][0]["move"]
+    assert answer["order"].startswith("Ordered by the solver's proofs where they decide")
+    text = analysis_text(analysis)
+    assert answer["order"] in text
+    row = next(line for line in text.splitlines() if line.split()[1:2] == ["d3xd2"])
+    assert "proven win (=+2)" in row
+    assert next(line for line in text.splitlines() if line.split()[1:2] == ["c2xd2"]).endswith("proven <=0")
+    if answer.get("pv_cut_short"):
+        assert "(cut short at" in text
+
+
+def test_a_proven_win_goes_above_the_moves_proven_below_it_and_no_further():
+    from claimsolve.analysis import rank_by_proofs
+    from claimsolve.search.result import Suggestion
+
+    def move(name, lower=None, upper=None):
+        extra = {}
+        if lower is not None:
+            extra["margin_at_least"] = lower
+        if upper is not None:
+            extra["margin_at_most"] = upper
+        return Suggestion(move=name, score=0, depth=5, extra=extra)
+
+    # alpha-beta's order: a draw at most, the proven +2, an unproven move, one <=+2, one >=+3
+    heuristic = [move("d3xd4", upper=0), move("c4xd4", 2, 2), move("x"), move("y", upper=2), move("z", lower=3)]
+    ranked = [s.move for s in rank_by_proofs(heuristic)]
+    # x is not bounded: nothing is proven better than it, so alpha-beta's place stands;
+    # z (>=+3) is above c4xd4 (=+2), which is above every move proven <=+2 or less
+    assert ranked == ["x", "z", "c4xd4", "d3xd4", "y"]
+    # two moves proven equal keep alpha-beta's order
+    assert [s.move for s in rank_by_proofs([move("a", 1, 1), move("b", 1, 1)])] == ["a", "b"]
+    assert [s.move for s in rank_by_proofs([move("a", upper=1), move("b", 1, 1)])] == ["b", "a"]
+
+
+def test_every_move_s_solve_cut_short_adds_its_proofs_to_the_value(monkeypatch):
+    """When the value was proven and every move's values were not, the
+    answer was the value-only solve's alone: what the second solve proved
+    in the rest of the budget was dropped."""
+    position = load("start-4x3-seed1.json")
+    solve = colorclaim_analysis.alphabeta.solve
+    full = {s.move: s.score for s in solve(position).suggestions}
+    partial = _cut_short_solve(position, {"a2xa1": "exact", "c2xd2": "exact", "a1xb1": "lower"})
+
+    def every_move_runs_out(position, **options):
+        if options.get("value_only"):
+            return solve(position, **options)
+        return partial
+
+    monkeypatch.setattr(colorclaim_analysis.alphabeta, "solve", every_move_runs_out)
+    result = analyze(position, time=600).result
+    assert result.engine == "solver" and result.complete and result.info["value"] == 2
+    moves = {s.move: s for s in result.suggestions}
+    assert moves["a2xa1"].exact and moves["a2xa1"].score == full["a2xa1"]
+    assert moves["c2xd2"].exact and moves["c2xd2"].score == full["c2xd2"]
+    assert moves["a1xb1"].margin_bounds()[0] == full["a1xb1"]            # and the value-only solve's upper bound
+    assert result.suggestions[0].move == result.info["best_move"]
+    assert _respects_proofs(result.suggestions)

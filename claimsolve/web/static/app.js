@@ -1262,7 +1262,9 @@ function renderLabels(result) {
   const box = $("engine-labels");
   const lines = [];
   if (result.scores) lines.push(`Scores: ${result.scores}.`);
-  if (result.ordered_by) lines.push(`Ordered by ${result.ordered_by}.`);
+  // the answer's sentence says how the list is ordered, proofs included (an older answer: its column)
+  if (result.order) lines.push(result.order);
+  else if (result.ordered_by) lines.push(`Ordered by ${result.ordered_by}.`);
   const parts = lines.map((text) => {
     const p = document.createElement("p");
     p.textContent = text;
