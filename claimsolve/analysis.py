@@ -83,6 +83,10 @@ ORDER_TEXT = {
                      "or above another's proven upper bound comes first, unless both are proven equal), "
                      "else by alpha-beta's score.",
     "value": "Ordered by value (proven values and bounds).",
+    "value, bounds": "Ordered by value where it is proven, else by the bounds proven: the higher lower bound "
+                     "first, then the higher upper bound (a proven value is both; no upper bound is the "
+                     "highest), moves with no bound at all last; moves with the same bounds are not ranked "
+                     "among themselves: they are listed in the order the moves are generated.",
 }
 
 
@@ -116,13 +120,19 @@ def answer_labels(result, game, with_odds=False, sides=None):
         elif info.get("value_only") and result.complete:
             method = "exact solver (the value and one best move)"
             scores = ("final-score margins for the player to move with best play: the best move's is "
-                      "proven (=); the other moves show the bounds proven on the way (<=, >=)")
+                      "proven (=); the other moves show their value where it was proven (=), else the "
+                      "bounds proven on the way (<=, >=; a bound is not a value: \"bound\" in the JSON)")
+            others = _proven_count(result) - 1
             notes.append(f"solver: the value {info['value']:+d} ({info['result']}) is proven, with one move "
-                         "that reaches it; the other moves' values were not all proven in the time")
+                         "that reaches it; " + (f"{others} other move{'s' * (others != 1)} "
+                                                f"{'have their' if others != 1 else 'has its'} value proven too, the "
+                                                "rest bounds only" if others > 0 else
+                                                "the other moves' values were not all proven in the time"))
         else:
             method = "exact solver (not finished)"
             scores = ("final-score margins for the player to move with best play: proven values where "
-                      "shown with =, else the bounds proven so far")
+                      "shown with =, else the bounds proven so far (a bound is not a value: \"bound\" in "
+                      "the JSON)")
             stopped = "interrupted" if info.get("interrupted") else "not finished within the time"
             notes.append(f"solver: {stopped} after {result.seconds:.2f} s; {_proven_count(result)} of the "
                          f"{counted(len(result.suggestions), 'move')} shown have their value proven")
@@ -192,6 +202,8 @@ def answer_labels(result, game, with_odds=False, sides=None):
         order = ORDER_TEXT["visits, proven"]
     elif ordered_by == "score" and (info.get("solver_tried") or {}).get("proven"):
         order = ORDER_TEXT["score, proven"]
+    elif ordered_by == "value" and not result.exact:
+        order = ORDER_TEXT["value, bounds"]
     return {"method": method, "scores": scores, "ordered_by": ordered_by, "order": order, "notes": notes}
 
 

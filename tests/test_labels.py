@@ -224,3 +224,38 @@ def test_mcts_ranks_proofs_the_same_on_a_root_not_proven():
     ranked = [row[0] for row in mcts._ranked([[(m, v, v * mean, lo, hi) for m, v, mean, lo, hi in rows]],
                                              (None, None))]
     assert ranked == ["win-large", "win-small", "unproven", "draw", "bound", "loss-small", "loss-unbounded"]
+
+
+def test_a_bound_is_never_a_score_like_a_value_and_its_order_is_said():
+    """`analyze --time 3` of the 4x4 seed 1 start (the value proven, not every
+    move's): c4xd4 "score": 2 exact, then a1-a2, b1-b2, c1-c2 ... "score": 2
+    each, bounds (<=+2) with nothing to tell them from the value, ranked
+    2, 3, 4 in the order the moves are generated and nothing saying so.
+    The same on the 4x3 seed 1 start (value-only: d3xd2 =+2, the rest <=)."""
+    position = claimsolve.load(SEEDS / "colorclaim" / "start-4x3-seed1.json")
+    result = claimsolve.solve(position, value_only=True)
+    analysis = claimsolve.analysis.Analysis(position, result)
+    answer = analysis.to_json()
+    rows = answer["suggestions"]
+    assert rows[0]["move"] == "d3xd2" and rows[0]["exact"] is True and "bound" not in rows[0]
+    for s in rows:
+        assert ("exact" in s) != ("bound" in s)            # a value, or a bound saying it is one
+    bounded = [s for s in rows if "bound" in s]
+    assert len(bounded) > 3 and all(s["score"] == 2 for s in bounded[:3])
+    for s in bounded:
+        assert s["bound"] == "upper" and s["score"] == s["upper"] and s["lower"] is None
+        assert s["proven"] == (f"<={s['upper']:+d}" if s["upper"] else "<=0")
+    assert "not ranked among themselves" in answer["order"] and "order the moves are generated" in answer["order"]
+    assert '"bound" in the JSON' in answer["scores"]
+    from claimsolve.render.text import answer_lines
+    assert answer["order"] in answer_lines(analysis)
+
+
+def test_the_solver_s_order_puts_a_move_proven_at_least_as_good_first():
+    from claimsolve.search import alphabeta
+    moves = [("none", None, None), ("le0", None, 0), ("le1", None, 1), ("eq1", 1, 1), ("ge1", 1, None)]
+    suggestions = [alphabeta._solved_suggestion(name, lower, upper) for name, lower, upper in moves]
+    alphabeta._solver_order(suggestions, [])
+    # >=+1 is proven at least as good as =+1; no bound at all goes last
+    assert [s.move for s in suggestions] == ["ge1", "eq1", "le1", "le0", "none"]
+    assert [s.extra.get("bound") for s in suggestions] == ["lower", None, "upper", "upper", None]

@@ -6,6 +6,7 @@ Values are in the game's score units for the player to move (Color Claim: the
 final margin).  With more than two players and no teams the search is
 paranoid: the player to move against everyone else.
 """
+import math
 import os
 import time as _time
 
@@ -153,7 +154,8 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
     Suggestions: every legal move, best first, `score` its exact value for the
     player to move (`exact=True`, `result` win/draw/loss, `proven` "=V").
     When `time` runs out first, `complete` is False and each suggestion carries its proven
-    bounds in `extra` ({"lower": lo, "upper": hi}, None where unbounded);
+    bounds in `extra` ({"lower": lo, "upper": hi}, None where unbounded; `score`
+    is one of them, named by extra "bound": "lower" or "upper");
     info then holds the position's proven bounds.  Ctrl-C stops it: an
     Interrupted (a KeyboardInterrupt) is raised with the answer so far
     (info["interrupted"]).  `table` (an
@@ -204,7 +206,10 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
 
 def _solved_suggestion(name, lower, upper):
     """A move of the solver's answer from its proven bounds (None: not
-    bounded on that side): its value when they meet, else the bounds."""
+    bounded on that side): its value when they meet (exact), else the
+    bounds (extra lower, upper), the score being one of them and saying
+    which, as alpha-beta's bounds do (extra bound "lower" or "upper"; None
+    when nothing is proven): a bound is never a score like a value."""
     if lower is not None and lower == upper:
         return Suggestion(move=name, score=lower, result=_result_word(lower), exact=True)
     proven = None
@@ -213,15 +218,25 @@ def _solved_suggestion(name, lower, upper):
     elif upper is not None and upper < 0:
         proven = "loss"
     score = lower if lower is not None else upper
-    return Suggestion(move=name, score=score, result=proven, extra={"lower": lower, "upper": upper})
+    extra = {"lower": lower, "upper": upper}
+    if score is not None:
+        extra["bound"] = "lower" if lower is not None else "upper"
+    return Suggestion(move=name, score=score, result=proven, extra=extra)
 
 
 def _solver_order(suggestions, pv):
     """The solver's order, in place: by value (exact) or proven lower bound,
-    then upper bound; among equals the principal variation's move first,
-    then the order the moves are generated in."""
-    suggestions.sort(key=lambda s: (-_key(s.extra.get("lower", s.score)), -_key(s.extra.get("upper", s.score)),
-                                    s.move not in pv[:1]))
+    then upper bound (none is the highest: >=+1 before =+1, which it is
+    proven at least as good as), the moves with no bound at all last; among
+    equals the principal variation's move first, then the order the moves
+    are generated in: moves with the same bounds are not ranked (the
+    answer's `order` says so, claimsolve.analysis.ORDER_TEXT)."""
+    def key(s):
+        lower, upper = s.margin_bounds()
+        return (lower is None and upper is None, -_key(lower), -(math.inf if upper is None else upper),
+                s.move not in pv[:1])
+
+    suggestions.sort(key=key)
 
 
 def keep_both_proofs(first, second):
