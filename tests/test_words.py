@@ -20,7 +20,7 @@ def test_a_color_claim_stack_worth_one_point_says_point():
     assert "<title>R1: 1 point</title>" in picture and "<title>G2: 2 points</title>" in picture
     assert " 1 points" not in picture
     # a stack by its pyramids, not "K2:2: 4 points"
-    assert "<title>Y1/K2 (a stack of 2, bottom first): " in picture
+    assert "<title>K2 on Y1 (a stack of 2): " in picture
 
 
 def test_a_review_summary_counts_each_grade_in_words():

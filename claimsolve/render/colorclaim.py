@@ -9,7 +9,7 @@ player owns are marked after the token: `'` for player 1, `"` for player 2.
 """
 import re
 
-from ..colorclaim.position import POINT, column_index, column_name, stack_token
+from ..colorclaim.position import POINT, column_index, column_name, pyramid_token
 from ..colorclaim.rules import owner, stack_value
 from ..words import counted
 from . import svg as S
@@ -25,12 +25,12 @@ SVG_OWNER = COLORCLAIM["owner"]
 
 
 def stack_title(stack):
-    """A stack in words, for its picture's title: "R1: 1 point", "Y1/K2 (a
-    stack of 2, bottom first): 4 points"."""
+    """A stack in words, top first (the pyramid drawn), for its picture's
+    title: "R1: 1 point", "K2 on Y1 (a stack of 2): 4 points"."""
     worth = counted(stack_value(stack), "point")
     if len(stack) == 1:
-        return f"{stack_token(stack)}: {worth}"
-    return f"{stack_token(stack)} (a stack of {len(stack)}, bottom first): {worth}"
+        return f"{pyramid_token(stack[0])}: {worth}"
+    return f"{' on '.join(pyramid_token(p) for p in reversed(stack))} (a stack of {len(stack)}): {worth}"
 
 
 def cell_text(stack):
