@@ -395,7 +395,7 @@ def test_weights_of_another_game_are_refused_where_the_solver_answers(tmp_path, 
     with pytest.raises(ClaimsolveError, match="the weights are for claim with 2 players"):
         claimsolve.analyze(position, time=1, evaluation=learned.Evaluation("learned", str(path)))
     ours = write_weights(tmp_path / "colorclaim.npz", games["colorclaim/start-6x5.json"][1].game, 0)
-    assert claimsolve.analyze(position, time=1, evaluation=learned.Evaluation("learned", str(ours))).exact
+    assert claimsolve.analyze(position, time=60, evaluation=learned.Evaluation("learned", str(ours))).exact
 
 
 def test_no_shipped_weights_is_one_line(monkeypatch, tmp_path):
