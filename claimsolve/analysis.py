@@ -81,7 +81,8 @@ ORDER_TEXT = {
     "score": "Ordered by score.",
     "score, proven": "Ordered by the solver's proofs where they decide (a move whose proven lower bound is at "
                      "or above another's proven upper bound comes first, unless both are proven equal), "
-                     "else by alpha-beta's score.",
+                     "else by alpha-beta's score (a score the solver's bounds rule out is shown at the bound "
+                     "it crosses, <= or >=).",
     "value": "Ordered by value (proven values and bounds).",
     "value, bounds": "Ordered by value where it is proven, else by the bounds proven: the higher lower bound "
                      "first, then the higher upper bound (a proven value is both; no upper bound is the "
@@ -303,8 +304,10 @@ def add_solver_proofs(result, solved):
     """Alpha-beta's answer `result` with what the unfinished solve `solved`
     of the same position proved, move by move: a proven value replaces the
     heuristic score (exact, its result; no depth), a proven bound stands
-    beside it (extra margin_at_least / margin_at_most, shown as `proven`),
-    and the list is reordered where the proofs decide (rank_by_proofs).
+    beside it (extra margin_at_least / margin_at_most, shown as `proven`)
+    and a heuristic score it rules out is moved to it (extra "heuristic"
+    keeps the score, "bound" says which side), and the list is ordered by
+    the scores so kept, then where the proofs decide (rank_by_proofs).
     info["solver_tried"] says what the solver did and proved."""
     proofs = {}
     for s in solved.suggestions:
@@ -326,7 +329,17 @@ def add_solver_proofs(result, solved):
                 s.extra["margin_at_most"] = upper
             s.result = "win" if lower is not None and lower > 0 else (
                 "loss" if upper is not None and upper < 0 else None)
+            # a heuristic score outside what is proven cannot be the move's value: it goes to
+            # the proven bound it crosses ("+4" beside "proven <=0" reads "<=+0")
+            if s.score is not None and upper is not None and s.score > upper:
+                s.extra.update(heuristic=s.score, bound="upper")
+                s.score = upper
+            elif s.score is not None and lower is not None and s.score < lower:
+                s.extra.update(heuristic=s.score, bound="lower")
+                s.score = lower
     if proofs:
+        # the heuristic's order, by the scores as they now stand, then where the proofs decide
+        result.suggestions.sort(key=lambda s: -math.inf if s.score is None else -s.score)
         result.suggestions = rank_by_proofs(result.suggestions)
         if result.suggestions and result.pv[:1] != [result.suggestions[0].move]:
             result.pv = [result.suggestions[0].move]      # alpha-beta's line is of another move

@@ -280,7 +280,7 @@ def score_text(engine, s):
         if lower is None:
             return f"<={upper:+d}" if upper is not None else "?"
         return f">={lower:+d}" if upper is None else f"{lower:+d}..{upper:+d}"
-    prefix = "<=" if s.extra.get("bound") == "upper" else ""
+    prefix = {"upper": "<=", "lower": ">="}.get(s.extra.get("bound"), "")
     if isinstance(s.score, float) and not s.score.is_integer():
         return f"{prefix}{s.score:+.2f}"
     return f"{prefix}{int(s.score):+d}"

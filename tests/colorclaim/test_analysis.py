@@ -186,6 +186,14 @@ def test_alpha_beta_keeps_what_the_solver_proved_before_its_time_ran_out(monkeyp
     proven = result.suggestions[order.index("d3xd2")]
     assert proven.exact and proven.score == 2 and proven.result == "win" and proven.depth is None
     assert _respects_proofs(result.suggestions)
+    # no score shown outside what is proven of its move ("+4" beside "proven <=0"): it stands at the bound
+    for s in result.suggestions:
+        lower, upper = s.margin_bounds()
+        assert (lower is None or s.score >= lower) and (upper is None or s.score <= upper), s
+        if "heuristic" in s.extra:
+            assert s.extra["bound"] == ("upper" if s.extra["heuristic"] > s.score else "lower")
+    scores = [s.score for s in result.suggestions if s.margin_bounds() == (None, None)]
+    assert scores == sorted(scores, reverse=True)       # the unproven ones by score, as before
     answer = analysis.to_json()
     proven = {s["move"]: s["proven"] for s in answer["suggestions"] if "proven" in s}
     assert proven == _proofs(partial.suggestions)
