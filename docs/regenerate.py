@@ -29,7 +29,8 @@ more, comma-separated, before the colon:
 The commands of one markdown file run with bash, in the order they appear,
 in one scratch directory (so that a file made by one block, `claimsolve new
 ... > p.json`, is there for the next), where `seeds` is the repository's;
-`claimsolve` is the one of this Python's environment.
+`claimsolve` is the one of this Python's environment, importing this
+repository's package.
 
     python docs/regenerate.py                 # rewrite every shown output
     python docs/regenerate.py --check         # list the outputs that differ; exit 1 if any
@@ -102,9 +103,12 @@ def parse(path):
 
 
 def environment():
-    """This environment's `claimsolve` first on the PATH, no colours."""
+    """This environment's `claimsolve` first on the PATH, importing this
+    repository's package (an editable install of another checkout, a
+    worktree's main one, would otherwise be imported), no colours."""
     env = dict(os.environ)
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [env.get("PYTHONPATH")] if p])
     env["NO_COLOR"] = "1"
     env.pop("CLAIMSOLVE_COLOR", None)
     return env

@@ -20,6 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("docs_regenerate", ROOT / "docs" / "regenerate.py")
 regenerate = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(regenerate)
+spec = importlib.util.spec_from_file_location("docs_pictures", ROOT / "docs" / "pictures.py")
+pictures = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(pictures)
 
 # The markdown files holding shown outputs that the test runs (the `slow` and
 # `timed` ones are left to docs/regenerate.py).
@@ -75,6 +78,56 @@ def test_every_shown_output_is_marked_with_its_command():
             if shows_output and not marked:
                 unmarked.append(f"{_name(path)}:{i + 1}: {line}")
     assert not unmarked, "shown outputs without an <!-- output: ... --> marker:\n" + "\n".join(unmarked)
+
+
+IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+\.(?:svg|png|jpe?g|gif))\)")
+
+
+def _images():
+    """[(markdown file, 0-based line, the picture's path)] of every picture README.md and docs/*.md show."""
+    found = []
+    for path in regenerate.markdown_files():
+        for i, line in enumerate(path.read_text().split("\n")):
+            found += [(path, i, (path.parent / target).resolve()) for target in IMAGE.findall(line)]
+    return found
+
+
+def test_the_pictures_table_names_every_picture_shown_and_every_picture_file():
+    """docs/pictures.py remakes every picture: each one README.md and
+    docs/*.md show, and each picture file in docs/, is in its table (once)."""
+    names = [picture.name for picture in pictures.PICTURES]
+    assert len(names) == len(set(names))
+    shown = {target for _, _, target in _images()}
+    assert shown, "no pictures found in the markdown"
+    assert {target.parent for target in shown} == {ROOT / "docs"}, "a picture outside docs/"
+    assert sorted(t.name for t in shown if t.name not in names) == [], "shown but not in docs/pictures.py's table"
+    files = {path.name for ext in ("svg", "png", "jpg", "jpeg", "gif") for path in (ROOT / "docs").glob(f"*.{ext}")}
+    assert sorted(files - set(names)) == [], "files in docs/ that docs/pictures.py does not remake"
+    assert sorted(set(names) - {t.name for t in shown}) == [], "in the table but shown nowhere"
+    for picture in pictures.PICTURES:
+        assert (picture.command and picture.made) if picture.name.endswith(".svg") else picture.scene, picture.name
+
+
+def test_each_svg_is_shown_beside_the_command_that_draws_it():
+    """Every place an SVG is shown, its command (as the table has it) is in
+    the 15 lines before it, so the reader sees how to draw it himself."""
+    commands = {picture.name: picture.command for picture in pictures.PICTURES if picture.command}
+    missing = []
+    for path, line, target in _images():
+        if target.name in commands:
+            before = " ".join(" ".join(path.read_text().split("\n")[max(0, line - 15):line]).split())
+            if commands[target.name] not in before:
+                missing.append(f"{_name(path)}:{line + 1}: {target.name}: `{commands[target.name]}`")
+    assert not missing, "pictures shown without their command before them:\n" + "\n".join(missing)
+
+
+def test_a_pictures_words_are_its_texts_without_the_figures_of_work():
+    svg = ('<svg><title>b1: stack</title><text x="1">Engine: MCTS, 5,000 simulations</text>'
+           '<text><tspan>30,000 nodes in 1.44 s</tspan> <tspan>(61,606/s); budget reached.</tspan></text>'
+           '<!-- threshold:5 (held at 0) --><text>3 seats: 0.913 &amp; 2 s</text></svg>')
+    assert pictures.words(svg) == ["b1: stack", "Engine: MCTS, N simulations",
+                                   "N nodes in N s (N/s); budget reached.", "threshold:5 (held at 0)",
+                                   "3 seats: 0.913 & N s"]
 
 
 def test_readme_python_block_runs_as_shown(monkeypatch):
