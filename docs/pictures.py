@@ -43,6 +43,9 @@ TIMEOUT = 900                  # seconds a command may take (the 4-player study:
 WINDOW = (1280, 800)           # the board's screenshots, CSS px
 WAIT = 60                      # seconds a step on the board may take
 
+sys.path.insert(0, str(ROOT))
+from claimsolve.words import counted  # noqa: E402 (this repository's, as regenerate's commands use)
+
 _spec = importlib.util.spec_from_file_location("docs_regenerate", DOCS / "regenerate.py")
 regenerate = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(regenerate)
@@ -368,7 +371,7 @@ def main(argv=None):
     pictures = chosen(args.files, args.fast)
     if args.check:
         stale = check(pictures)
-        print(f"{len(stale)} of {len(pictures)} picture(s) missing or stale")
+        print(f"{len(stale)} of {counted(len(pictures), 'picture')} missing or stale")
         return 1 if stale else 0
     began = time.monotonic()
     for picture in pictures:
@@ -380,7 +383,7 @@ def main(argv=None):
     shots = [picture for picture in pictures if picture.screenshot]
     if shots:
         shoot(shots)
-    print(f"{len(pictures)} picture(s) remade in {time.monotonic() - began:.0f} s")
+    print(f"{counted(len(pictures), 'picture')} remade in {time.monotonic() - began:.0f} s")
     return 0
 
 
