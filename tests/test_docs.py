@@ -121,6 +121,17 @@ def test_each_svg_is_shown_beside_the_command_that_draws_it():
     assert not missing, "pictures shown without their command before them:\n" + "\n".join(missing)
 
 
+def test_the_quick_pictures_say_what_their_commands_draw_now():
+    """The README's pictures said "1 points" and "scores are mean rewards"
+    long after the program stopped printing it: the pictures that take a
+    few seconds are drawn again and their words compared (`docs/pictures.py
+    --check --fast`; the studies and the board's screenshots are left to a
+    full --check)."""
+    done = subprocess.run([sys.executable, str(ROOT / "docs" / "pictures.py"), "--check", "--fast"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_a_pictures_words_are_its_texts_without_the_figures_of_work():
     svg = ('<svg><title>b1: stack</title><text x="1">Engine: MCTS, 5,000 simulations</text>'
            '<text><tspan>30,000 nodes in 1.44 s</tspan> <tspan>(61,606/s); budget reached.</tspan></text>'
