@@ -181,6 +181,17 @@ def test_an_mcts_mean_is_drawn_with_its_visits_and_interval():
     assert any(t.startswith("Ordered by visits") for t in texts)
 
 
+def test_what_is_proven_of_a_move_is_drawn_beside_its_score():
+    # the text's table says "proven win (=+2)", "proven <=0"; the picture showed the scores alone
+    position = claimsolve.load(SEEDS / "colorclaim" / "start-3x3-seed1.json")
+    analysis = claimsolve.analyze(position, engine="solver", time=60)
+    root = parse(render.analysis_svg(position, analysis))
+    texts = [t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    for s in analysis.result.suggestions:
+        words = render.text.proof_text(s)
+        assert words.startswith("proven") and words in texts, (words, texts)
+
+
 def test_a_finished_game_is_drawn_without_suggestions():
     won = claimsolve.load(SEEDS / "claim" / "won-2p.json")
     root = parse(render.analysis_svg(won, claimsolve.analyze(won)))

@@ -13,7 +13,7 @@ from ..catalog import game_of
 from ..words import counted
 from . import svg as S
 from .style import COMMON
-from .text import ORDER_TEXT, engine_label, score_text
+from .text import ORDER_TEXT, engine_label, proof_text, score_text
 
 PAGE = COMMON["page"]
 
@@ -109,14 +109,17 @@ def analysis_svg(position, result, top=None):
 
 
 def _detail(engine, s):
-    """What says how sure an MCTS mean is: its visits and 95% interval
-    ("45 visits, 95% CI 0.521-0.786"); other engines' scores say it in
-    their own text (a bound, "proven")."""
-    if engine != "mcts" or s.visits is None:
-        return ""
-    visits = f"{s.visits:,} visit{'s' * (s.visits != 1)}"
-    interval = s.extra.get("ci95")
-    return f"{visits}, 95% CI {interval[0]:.3f}-{interval[1]:.3f}" if interval else visits
+    """What says how sure a score is, as the text's table does: an MCTS
+    mean's visits and 95% interval ("45 visits, 95% CI 0.521-0.786"), and
+    whatever is proven of the move ("proven win (=+2)", "proven <=0")."""
+    parts = []
+    if engine == "mcts" and s.visits is not None:
+        interval = s.extra.get("ci95")
+        parts.append(counted(s.visits, "visit") + (f", 95% CI {interval[0]:.3f}-{interval[1]:.3f}" if interval else ""))
+    proof = proof_text(s)
+    if proof and not (engine == "solver" and proof == "exact"):
+        parts.append(proof)
+    return "; ".join(parts)
 
 
 def _key(anchor):

@@ -250,12 +250,12 @@ def suggestion_rows(result, top=None):
             interval = s.extra.get("ci95")
             row = [str(rank), s.move, f"{s.visits:,}" if s.visits is not None else "",
                    f"{100 * share:.1f}%" if share is not None else "", score_text(result.engine, s),
-                   f"{interval[0]:.3f}-{interval[1]:.3f}" if interval else "", _proof(s)]
+                   f"{interval[0]:.3f}-{interval[1]:.3f}" if interval else "", proof_text(s)]
         else:
             row = [str(rank), s.move, score_text(result.engine, s)]
             if has_depth:
                 row.append(str(s.depth) if s.depth is not None else "")
-            row.append(_proof(s))
+            row.append(proof_text(s))
         rows.append(row)
     return _table(header, rows)
 
@@ -286,7 +286,7 @@ def score_text(engine, s):
     return f"{prefix}{int(s.score):+d}"
 
 
-def _proof(s):
+def proof_text(s):
     """What is proven of a move, for people: "proven win (=+3)", "proven
     win (>=+1)", "proven =-2", "proven <=+11" (a bound that settles no
     result); for MCTS-Solver margins the same: every bound `proven` gives
