@@ -288,3 +288,23 @@ def test_an_address_that_cannot_be_opened_stays_until_the_game_changes(page, ser
     new_game(driver, "colorclaim", size="3x3", seed=1)
     play(driver, "a1xa2")
     address_at(driver, "0")
+
+
+def test_escape_in_which_game_acts_as_cancel(page):
+    """Escape in "Which game?" closed it without an answer: Paste's Open
+    stayed disabled and Ctrl+Enter did nothing until a reload."""
+    from .test_page import TWO_GAMES
+
+    driver = page
+    new_game(driver, "colorclaim", size="3x3", seed=1)
+    paste(driver, TWO_GAMES)
+    wait(driver, lambda d: d.find_element(By.ID, "game-dialog").get_attribute("open") is not None, "which game?")
+    driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait(driver, lambda d: d.find_element(By.ID, "paste-open").is_enabled(), "Open usable again")
+    assert driver.find_element(By.ID, "game-dialog").get_attribute("open") is None
+    assert driver.find_element(By.ID, "paste-dialog").get_attribute("open") is not None       # the text kept
+    driver.find_element(By.ID, "paste-text").send_keys(Keys.CONTROL, Keys.ENTER)
+    wait(driver, lambda d: d.find_element(By.ID, "game-dialog").get_attribute("open") is not None, "asked again")
+    driver.find_element(By.ID, "game-open").click()
+    wait(driver, lambda d: message(d).startswith("Loaded pasted text (game 1 of 2): ")
+         and d.find_element(By.ID, "paste-dialog").get_attribute("open") is None, "game 1 opened")

@@ -1820,14 +1820,18 @@ function chooseGame(list, name) {
   }));
   dialog.showModal();
   return new Promise((resolve) => {
+    // Open, Cancel, or the dialog closed otherwise (Escape): Escape acts as Cancel, else the caller
+    // (Paste's Open) would wait for ever
     const done = (value) => {
       $("game-open").onclick = null;
       $("game-cancel").onclick = null;
+      dialog.onclose = null;
       dialog.close();
       resolve(value);
     };
     $("game-open").onclick = (e) => { e.preventDefault(); done(Number(select.value)); };
     $("game-cancel").onclick = () => done(null);
+    dialog.onclose = () => done(null);
   });
 }
 
