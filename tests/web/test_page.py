@@ -684,3 +684,20 @@ def test_a_flipped_board_keeps_its_numbers_upright(page, shots):
     wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#board #flipped"), "the board turned back")
     assert upside_down_texts(driver) == []
     assert not console_errors(driver)
+
+
+def test_flipping_keeps_the_engines_arrow(page):
+    """f or Flip board drew the board anew without the best move's arrow,
+    and flipping back did not bring it back."""
+    driver = page
+    load_position(driver, SEEDS / "colorclaim/start-3x3-seed1.json")
+    set_engine(driver, True)
+    engine_done(driver)
+    arrow = "#board #arrows line"
+    assert driver.find_elements(By.CSS_SELECTOR, arrow)
+    driver.find_element(By.TAG_NAME, "body").send_keys("f")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board #flipped #arrows line"), "the arrow flipped")
+    assert upside_down_texts(driver) == []
+    driver.find_element(By.ID, "flip-button").click()
+    wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#board #flipped")
+         and d.find_elements(By.CSS_SELECTOR, arrow), "the arrow on the board turned back")

@@ -278,7 +278,7 @@ const boardResized = new ResizeObserver(() => {
       if (state.drawn === current()) {
         await drawBoard();
         applyFlip();
-        drawArrows(resting);
+        drawArrows(arrowsShown());
       }
     } finally {
       refitting = false;
@@ -1336,6 +1336,13 @@ function suggestionColumns(engine) {
 let hovered = null;     // the move of the suggestion under the pointer
 let resting = null;     // the arrow shown when none is hovered: the best suggestion's move, as on lichess
 
+// the line whose arrows the board shows: the hovered suggestion's, else the resting one (a board
+// drawn anew, as when flipped, draws them again)
+function arrowsShown() {
+  const row = document.querySelector("#suggestions tbody tr.hover");
+  return (row && row.line) || resting;
+}
+
 function renderSuggestions(result, live) {
   const table = $("suggestions");
   table.classList.toggle("live", live);
@@ -2093,6 +2100,7 @@ async function flipBoard() {
   $("flip-button").classList.toggle("on", state.flipped);
   await drawBoard();
   applyFlip();
+  drawArrows(arrowsShown());                  // the engine's arrows, drawn anew on the board turned
 }
 
 function flipEval() {
