@@ -308,3 +308,21 @@ def test_escape_in_which_game_acts_as_cancel(page):
     driver.find_element(By.ID, "game-open").click()
     wait(driver, lambda d: message(d).startswith("Loaded pasted text (game 1 of 2): ")
          and d.find_element(By.ID, "paste-dialog").get_attribute("open") is None, "game 1 opened")
+
+
+def test_link_on_an_address_that_could_not_be_opened(page, server):
+    """Link said "The address holds this game and move" of a cut address it
+    had refused; and a New game like the one shown kept that address."""
+    driver = page
+    broken = f"{server}#game=not-a-game&at=0"
+    driver.get("about:blank")
+    driver.get(broken)
+    wait(driver, lambda d: board_ready(d) and "cannot be read" in message(d), "the refusal")
+    engine_off(driver)
+    driver.find_element(By.ID, "link-button").click()
+    wait(driver, lambda d: "a game this page could not open" in message(d), "Link's words")
+    assert "holds this game" not in message(driver) and driver.current_url == broken
+    new_game(driver, script(driver, "return window.claimsolveBoard.state.games[0].id"))    # the default options
+    address_at(driver, "")
+    driver.find_element(By.ID, "link-button").click()
+    wait(driver, lambda d: "The address holds this game and move" in message(d), "Link's words for the new game")

@@ -1697,6 +1697,7 @@ async function startNewGame(event) {
   try {
     const position = await api("new", body);
     $("new-dialog").close();
+    address.kept = false;        // a new game is a change of the game, even one like the game shown
     setLine(position);
   } catch (e) {
     $("new-error").textContent = e.message;
@@ -1765,6 +1766,7 @@ async function loadText(text, name) {
   if (data && typeof data === "object" && !Array.isArray(data) && !("record" in data) &&
       !("start" in data && "moves" in data)) {
     await api("show", { position: data });
+    address.kept = false;        // a game loaded replaces a kept address, even one like the game shown
     setLine(data, `Loaded ${name}.`);
     return true;
   }
@@ -1776,6 +1778,7 @@ async function loadText(text, name) {
   }
   const which = answer.games > 1 ? ` (game ${answer.game} of ${answer.games})` : "";
   await moduleFor(answer.start.game);
+  address.kept = false;
   setGame(answer, `Loaded ${name}${which}: ${counted(answer.record.moves.length, "move")}.`);
   return true;
 }
@@ -2027,6 +2030,11 @@ async function shareLink() {
   if (address.error) {
     setMessage(`Link: this browser cannot compress the game (${address.error.message}); Save game keeps it.`,
                "error");
+    return;
+  }
+  if (address.kept) {
+    setMessage("Link: the address holds a game this page could not open (the link cut short or changed), " +
+               "not the game shown; it stays to mend or copy until you move, load or start a game.", "error");
     return;
   }
   if (!address.fits) {
