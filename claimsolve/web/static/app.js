@@ -1409,9 +1409,11 @@ function lineText(moves) {
 
 // a suggestion's value for the side to move: {share in [0, 1], score (a signed number, or null), result}
 function evaluation(engine, s) {
-  if (s.result === "win") return { share: 1, score: s.score, result: "win", engine };
-  if (s.result === "loss") return { share: 0, score: s.score, result: "loss", engine };
-  if (s.result === "draw") return { share: 0.5, score: s.score, result: "draw", engine };
+  // a result's margin as proven (the solver stopped in its time may have proven only a bound, >=+1)
+  const bounds = provenBounds(s.proven, s.score);
+  if (s.result === "win") return { share: 1, score: s.score, result: "win", bounds, engine };
+  if (s.result === "loss") return { share: 0, score: s.score, result: "loss", bounds, engine };
+  if (s.result === "draw") return { share: 0.5, score: s.score, result: "draw", bounds, engine };
   if (s.score === null || s.score === undefined) return null;
   if (engine === "mcts") return { share: Number(s.score), score: null, engine };
   const scale = (state.module && state.module.evalScale) || 10;
@@ -1420,6 +1422,30 @@ function evaluation(engine, s) {
 }
 
 const OTHER_RESULT = { win: "loss", loss: "win", draw: "draw" };
+
+// [lower, upper] (null: no bound that side) of a proven text (=+3, >=+1, <=-2, +1..+3); without one,
+// the score as exact
+function provenBounds(text, score) {
+  let m;
+  if (!text) return [score, score];
+  if ((m = /^=(.+)$/.exec(text))) return [Number(m[1]), Number(m[1])];
+  if ((m = /^>=(.+)$/.exec(text))) return [Number(m[1]), null];
+  if ((m = /^<=(.+)$/.exec(text))) return [null, Number(m[1])];
+  if ((m = /^(.+?)\.\.(.+)$/.exec(text))) return [Number(m[1]), Number(m[2])];
+  return [score, score];
+}
+
+// a proven margin's words for the bar and its tooltip: ["=+3", "by +3"], [">=+1", "by at least 1"]
+function provenWords([low, high], result) {
+  if (low !== null && low === high) return [`=${signed(low)}`, `by ${signed(low)}`];
+  const text = high === null ? `>=${signed(low)}` : low === null ? `<=${signed(high)}` : `${signed(low)}..${signed(high)}`;
+  // how much the winner wins by: a win's margin is above 0, a loss's below
+  const [least, most] = result === "loss" ? [high, low] : [low, high];
+  const size = (v) => (v === null ? null : Math.abs(v));
+  const by = size(most) === null ? `by at least ${size(least)}` : size(least) === null ? `by at most ${size(most)}` :
+    `by ${size(least)} to ${size(most)}`;
+  return [text, by];
+}
 
 // the bar shows one seat's value (player 1 unless flipped), whoever is to move: a two-seat game's
 // values mirror.  With more seats the engine values only the seat to move, so the bar follows the
@@ -1456,17 +1482,19 @@ function setEval(value) {
     text.textContent = "";
     return;
   }
-  let share = value.share, score = value.score, result = value.result;
+  let share = value.share, score = value.score, result = value.result, bounds = value.bounds;
   if (mover !== seat) {
     share = 1 - share;
     score = score === null || score === undefined ? score : -score;
     result = result && OTHER_RESULT[result];
+    bounds = bounds && bounds.map((v) => (v === null ? null : -v)).reverse();
   }
   fill.style.height = `${Math.round(100 * Math.max(0.02, Math.min(0.98, share)))}%`;
   const margin = value.engine === "solver" && typeof score === "number";
-  if (result && margin) {                    // the exact solver's proven final-score margin, as =+3
-    text.textContent = `=${signed(score)}`;
-    bar.title += `: a proven ${result} by ${signed(score)}`;
+  if (result && margin) {          // the exact solver's proven final-score margin (=+3), or its bound (>=+1)
+    const [shown, by] = provenWords(bounds || [score, score], result);
+    text.textContent = shown;
+    bar.title += `: a proven ${result} ${by}`;
   } else if (result) text.textContent = result;
   else if (value.engine === "mcts" || score === null || score === undefined) text.textContent = `${Math.round(100 * share)}%`;
   else text.textContent = signed(score);
