@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from .browser import SEEDS, SKIP, By, Keys, browser, click_point, message, server, shots, wait  # noqa: F401
+from .test_page import upside_down_texts
 
 pytestmark = [SKIP, pytest.mark.slow]
 
@@ -157,6 +158,13 @@ def test_claim_turn_so_far_drawn_while_clicking(page, shots, tmp_path):
          "three landings drawn")
     assert current_move(driver) == "start"               # nothing played: the turn goes on at e4 or e6
     driver.save_screenshot(str(shots / "marks-claim-turn-so-far.png"))
+    driver.find_element(By.TAG_NAME, "body").send_keys("f")       # flipped mid-turn: the Viking's 1 upright
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board #flipped .turn-piece"), "the turn flipped")
+    assert upside_down_texts(driver) == []
+    driver.find_element(By.TAG_NAME, "body").send_keys("f")
+    wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#board #flipped")
+         and d.find_elements(By.CSS_SELECTOR, "#board .turn-piece"), "the turn turned back")
+    assert upside_down_texts(driver) == []
     click_point(driver, "e5")                            # the last landing taken back: e4 stands again
     wait(driver, lambda d: turn_so_far(d) == {"route": ["c1 c3 c5"], "piece": {"c5": "1"},
                                               "captured": {"b5": "2", "d3": "2"},

@@ -887,7 +887,9 @@ function drawTurnSoFar() {
       `${state.module.ghost(so.piece, at, L)}</g>`);
   }
   layer.innerHTML = out.join("");
-  if (state.flipped) for (const el of layer.querySelectorAll("text")) standUpright(el);
+  // on a board turned already (a click): its texts turned back here; on one being drawn (a flip, a
+  // resize) applyFlip turns them with the rest, and turning them here too drew them upside down
+  if (state.flipped && layer.closest("#flipped")) for (const el of layer.querySelectorAll("text")) standUpright(el);
 }
 
 // the server's account of `move` (a legal move ending the turn being
