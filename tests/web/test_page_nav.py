@@ -326,3 +326,24 @@ def test_link_on_an_address_that_could_not_be_opened(page, server):
     address_at(driver, "")
     driver.find_element(By.ID, "link-button").click()
     wait(driver, lambda d: "The address holds this game and move" in message(d), "Link's words for the new game")
+
+
+def test_keys_come_back_from_a_box_ticked_or_a_select_focused(page):
+    """After Engine was ticked the arrows and j/k did nothing until a click
+    elsewhere; with a select focused, Left changed it instead of stepping
+    back.  As on lichess, a box ticked gives the keys back to the board, a
+    closed select too (its list, open, keeps them)."""
+    driver = page
+    new_game(driver, "colorclaim", size="3x3", seed=1)
+    play(driver, "a1xa2")
+    box = driver.find_element(By.ID, "engine-on")
+    box.click()                                        # on, then off: each a tick with the keys after it
+    driver.switch_to.active_element.send_keys("k")
+    wait(driver, lambda d: shown(d) == 0, "k after a tick: back to the start")
+    box.click()
+    driver.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+    wait(driver, lambda d: shown(d) == 1, "Right after a tick: a1xa2")
+    think = script(driver, "const s = document.getElementById('engine-time'); s.focus(); return s.value")
+    driver.switch_to.active_element.send_keys(Keys.ARROW_LEFT)
+    wait(driver, lambda d: shown(d) == 0, "Left on a focused select: back to the start")
+    assert script(driver, "return document.getElementById('engine-time').value") == think

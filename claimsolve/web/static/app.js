@@ -2444,8 +2444,13 @@ function onBoardClick(event) {
 }
 
 function onKey(event) {
-  // never while typing, nor with the browser's own keys (Alt+Left: back; Ctrl+Home)
-  if (event.target.closest("input, select, textarea, dialog, [contenteditable]")) return;
+  // never while typing, nor with the browser's own keys (Alt+Left: back; Ctrl+Home).  A select
+  // focused on the page (not in a dialog) but closed is no field being typed in: the board takes
+  // its keys, as lichess's does; its list, once open (Space, Enter, Alt+Down, a click), takes
+  // them itself and the page sees none
+  const target = event.target;
+  const closedSelect = target.tagName === "SELECT" && !target.closest("dialog");
+  if (!closedSelect && target.closest("input, select, textarea, dialog, [contenteditable]")) return;
   if (event.ctrlKey || event.altKey || event.metaKey) return;
   const named = event.key.startsWith("Arrow") && event.shiftKey ? `shift+${event.key}` : event.key;
   const action = state.line.length ? KEYS[named] : null;
@@ -2505,8 +2510,13 @@ async function main() {
   // choosing the engine's time lets it move now if one of its seats is to move
   $("engine-move-time").addEventListener("change", () => { stopAnalysis(); clearSuggestions(); startAnalysis(true); });
   document.addEventListener("keydown", onKey);
-  // a choice made in a select gives the arrow keys back to the moves (they went on changing it)
-  document.addEventListener("change", (event) => { if (event.target.tagName === "SELECT") event.target.blur(); });
+  // a choice made in a select, or a box ticked on the page, gives the keys back to the moves (as on
+  // lichess: they went on changing the select, or did nothing until a click elsewhere)
+  document.addEventListener("change", (event) => {
+    const t = event.target;
+    const box = t.tagName === "INPUT" && (t.type === "checkbox" || t.type === "radio") && !t.closest("dialog");
+    if (t.tagName === "SELECT" || box) t.blur();
+  });
   window.addEventListener("hashchange", () => { if (location.hash.startsWith("#game=")) openLink(); });
   const refused = location.hash.startsWith("#game=") ? await openLink() : false;
   if (refused === true) return;
