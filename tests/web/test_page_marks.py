@@ -187,6 +187,20 @@ def test_claim_turn_so_far_drawn_while_clicking(page, shots, tmp_path):
     assert not console_errors(driver)
 
 
+def test_claim_legend_counts_in_words(page, tmp_path):
+    """The legend read "towers 1 on the island" and, short, "1 towers"."""
+    driver = page
+    path = tmp_path / "tower.json"
+    position = dict(CHAIN, board=[". . . . 2 T1", *CHAIN["board"][1:]])       # colour 1: one tower
+    path.write_text(json.dumps(position))
+    load_position(driver, path)
+    legend = script(driver, "return Array.from(document.querySelectorAll('#board text[data-short]'),"
+                            " t => [t.dataset.short, t.parentElement.querySelector('title').textContent])")
+    assert legend[0] == ["colour 1: 3 Vikings, 15 lost; 1 tower, 2 in hand",
+                         "colour 1: 3 Vikings on the island, 15 lost; 1 tower on the island, 2 in hand"], legend
+    assert legend[1][0] == "colour 2: 9 Vikings, 9 lost; 0 towers, 3 in hand", legend
+
+
 def test_claim_first_click_on_an_occupied_point(page):
     driver = page
     load_position(driver, SEEDS / "claim/settle-2p.json")

@@ -8,12 +8,12 @@
 // pictures use them.
 
 import { fontSize, style } from "./style.js";
+import { counted } from "./words.js";
 
 const MARKS = style.marks;
 const $ = (id) => document.getElementById(id);
 const SVGNS = "http://www.w3.org/2000/svg";
 // a count and its word, plural unless the count is 1: "1 move", "2 moves"
-const counted = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 // --- the API --------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@
 //            where it goes, where it goes on, where towers go)
 
 import { fontSize, style } from "../style.js";
+import { counted } from "../words.js";
 
 export const evalScale = 300;       // alpha-beta scores: a tower is worth 300
 // a point is never shown smaller than this (CSS px): its piece's number still fits its disc at
@@ -191,15 +192,15 @@ export function draw(position, L) {
   }
   // a line per colour
   const settle = position.phase === "settle";
-  const counted = counts(position);
+  const pieces = counts(position);
   colours(position).forEach((colour, line) => {
-    const c = counted[colour];
+    const c = pieces[colour];
     const y = L.legend.lines[line];
     const off = 18 - c.vikings;
-    const text = `colour ${colour}: ${c.vikings} Vikings on the island, ${off} ${settle ? "in hand" : "lost"}; ` +
-      `towers ${c.towers} on the island, ${3 - c.towers} in hand`;
-    const short = `colour ${colour}: ${c.vikings} Vikings, ${off} ${settle ? "in hand" : "lost"}; ` +
-      `${c.towers} towers, ${3 - c.towers} in hand`;
+    const text = `colour ${colour}: ${counted(c.vikings, "Viking")} on the island, ${off} ${settle ? "in hand" : "lost"}; ` +
+      `${counted(c.towers, "tower")} on the island, ${3 - c.towers} in hand`;
+    const short = `colour ${colour}: ${counted(c.vikings, "Viking")}, ${off} ${settle ? "in hand" : "lost"}; ` +
+      `${counted(c.towers, "tower")}, ${3 - c.towers} in hand`;
     out.push(`<circle cx="${L.legend.key}" cy="${y - 5}" r="7" fill="${PIECE[colour]}" stroke="${STROKE}"/>`);
     // on a phone, at a legible size, the shorter words; the whole line its title (app.js fitTexts)
     out.push(`<g><title>${text}</title><text x="${L.legend.text}" y="${y}" font-size="${fontSize(L, 12.5)}" ` +
