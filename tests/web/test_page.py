@@ -456,6 +456,9 @@ def test_the_bar_says_what_the_solver_proved(page):
             " document.getElementById('eval-text').textContent, document.getElementById('eval-bar').title]")
     finally:
         Select(driver.find_element(By.ID, "engine-kind")).select_by_value("auto")
+    if len(cell.split()) == 1:               # a busy machine: no result proven for the first row
+        assert ": a proven" not in title, (cell, title)
+        return
     proven, result = cell.split()             # player 1 to move: the bar is the first row's
     assert bar == proven, (cell, bar)
     if proven.startswith(">="):             # not proven in the time (as on the machine of the report)
