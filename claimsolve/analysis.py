@@ -79,8 +79,9 @@ ORDER_TEXT = {
     "visits, proven": "Ordered by what MCTS-Solver proved, then by visits (the note says how); a mean over "
                       "few visits is less sure (see its interval).",
     "score": "Ordered by score.",
-    "score, proven": "Ordered by the solver's proofs where they decide (a move whose proven lower bound is at "
-                     "or above another's proven upper bound comes first, unless both are proven equal), "
+    "score, proven": "Ordered by the solver's proofs where they decide (a move proven to reach what the "
+                     "position is proven worth comes first; a move whose proven lower bound is at "
+                     "or above another's proven upper bound goes above it, unless both are proven equal), "
                      "else by alpha-beta's score (a score the solver's bounds rule out is shown at the bound "
                      "it crosses, <= or >=).",
     "value": "Ordered by value (proven values and bounds).",
@@ -124,11 +125,15 @@ def answer_labels(result, game, with_odds=False, sides=None):
                       "proven (=); the other moves show their value where it was proven (=), else the "
                       "bounds proven on the way (<=, >=; a bound is not a value: \"bound\" in the JSON)")
             others = _proven_count(result) - 1
+            unshown = info.get("left_out", {}).get("unproven", 0)
             notes.append(f"solver: the value {info['value']:+d} ({info['result']}) is proven, with one move "
                          "that reaches it; " + (f"{others} other move{'s' * (others != 1)} "
                                                 f"{'have their' if others != 1 else 'has its'} value proven too, the "
                                                 "rest bounds only" if others > 0 else
-                                                "the other moves' values were not all proven in the time"))
+                                                "the other moves' values were not all proven in the time")
+                         + (f"; {counted(unshown, 'move')} with bounds only {'are' if unshown != 1 else 'is'} not "
+                            "shown (the list is cut to its first few), and may be worth more than the last "
+                            "moves shown" if unshown else ""))
         else:
             method = "exact solver (not finished)"
             scores = ("final-score margins for the player to move with best play: proven values where "
@@ -307,13 +312,24 @@ def add_solver_proofs(result, solved):
     beside it (extra margin_at_least / margin_at_most, shown as `proven`)
     and a heuristic score it rules out is moved to it (extra "heuristic"
     keeps the score, "bound" says which side), and the list is ordered by
-    the scores so kept, then where the proofs decide (rank_by_proofs).
+    the scores so kept, then where the proofs decide (rank_by_proofs), and
+    a move proven to reach the position's proven lower bound goes first.
+    Proven moves the list does not name are added; the line of a first
+    move the solver proved is the solver's own, or that move alone.
     info["solver_tried"] says what the solver did and proved."""
     proofs = {}
     for s in solved.suggestions:
         lower, upper = s.margin_bounds()
         if lower is not None or upper is not None:
             proofs[s.move] = (lower, upper)
+    # a move the solver proved something of, that alpha-beta's list does not name (a large
+    # root names its best 100; a cut one fewer): listed by its proof alone
+    listed = {s.move for s in result.suggestions}
+    for move, (lower, upper) in proofs.items():
+        if move not in listed:
+            bound = lower if lower is not None else upper
+            result.suggestions.append(Suggestion(move=move, score=bound, extra={
+                "bound": None if lower == upper else "lower" if lower is not None else "upper"}))
     for s in result.suggestions:
         if s.move not in proofs or s.exact:
             continue
@@ -341,8 +357,24 @@ def add_solver_proofs(result, solved):
         # the heuristic's order, by the scores as they now stand, then where the proofs decide
         result.suggestions.sort(key=lambda s: -math.inf if s.score is None else -s.score)
         result.suggestions = rank_by_proofs(result.suggestions)
-        if result.suggestions and result.pv[:1] != [result.suggestions[0].move]:
-            result.pv = [result.suggestions[0].move]      # alpha-beta's line is of another move
+        # first, a move proven to reach what the solver proved the position worth: nothing
+        # else is proven better, and no heuristic score, however high, is a proof
+        floor = solved.info.get("lower")
+        reaching = [s for s in result.suggestions
+                    if floor is not None and s.margin_bounds()[0] is not None and s.margin_bounds()[0] >= floor]
+        if reaching:
+            result.suggestions.remove(reaching[0])
+            result.suggestions.insert(0, reaching[0])
+        first = result.suggestions[0]
+        if first.move in proofs and proofs[first.move][0] is not None:
+            # the line of a move whose value the solver proved: the solver's own line where it
+            # has one of that move and proved the position's value, else the move alone
+            # (alpha-beta's continuation is a heuristic line, not the proof's)
+            own = list(solved.pv or [])
+            proven_root = solved.info.get("lower") is not None and solved.info.get("lower") == solved.info.get("upper")
+            result.pv = own if own[:1] == [first.move] and proven_root else [first.move]
+        elif result.pv[:1] != [first.move]:
+            result.pv = [first.move]                     # alpha-beta's line is of another move
     ranked = sorted(proofs.items(), key=lambda item: (item[1][0] != item[1][1], -_bounds_of(item[1])[0],
                                                       -_bounds_of(item[1])[1]))
     result.info["solver_tried"] = {
@@ -423,11 +455,22 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
         if isinstance(partial, SearchResult):
             partial = Analysis(position, partial)
         if partial is not None and top is not None:
-            partial.result.suggestions = partial.result.suggestions[:top]
+            cut_to_top(partial.result, top)
         raise Interrupted(partial) from None
     if top is not None:
-        analysis.result.suggestions = analysis.result.suggestions[:top]
+        cut_to_top(analysis.result, top)
     return analysis
+
+
+def cut_to_top(result, top):
+    """The first `top` suggestions kept; info "left_out" says how many moves
+    were left out and how many of those have no proven value, so that a
+    list cut to its proven moves is not called exact (SearchResult.exact)
+    and the notes can say what was left out."""
+    left_out = result.suggestions[top:]
+    result.suggestions = result.suggestions[:top]
+    if left_out:
+        result.info["left_out"] = {"moves": len(left_out), "unproven": sum(1 for s in left_out if not s.exact)}
 
 
 def _final_info(position):

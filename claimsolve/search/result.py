@@ -100,12 +100,13 @@ class SearchResult:
 
     @property
     def exact(self):
-        """True when every suggestion shown carries its proven value (on a
-        finished game: the final margin is exact)."""
+        """True when every suggestion carries its proven value (on a
+        finished game: the final margin is exact); a list cut to its first
+        few (info "left_out") is exact only if the moves left out were too."""
         if not self.suggestions:
             return bool(self.info.get("over")) or (self.engine in ("solver", "alphabeta")
                                                    and self.complete and "value" in self.info)
-        return all(s.exact for s in self.suggestions)
+        return all(s.exact for s in self.suggestions) and not self.info.get("left_out", {}).get("unproven")
 
     @property
     def nodes_per_second(self):

@@ -257,3 +257,43 @@ def test_every_move_s_solve_cut_short_adds_its_proofs_to_the_value(monkeypatch):
     assert moves["a1xb1"].margin_bounds()[0] == full["a1xb1"]            # and the value-only solve's upper bound
     assert result.suggestions[0].move == result.info["best_move"]
     assert _respects_proofs(result.suggestions)
+
+
+def test_a_move_proven_to_reach_the_positions_floor_comes_first_with_its_own_line(monkeypatch):
+    """`analyze` of a 4x4 start (seed 2) in 2 s, top 3: the solver proved
+    the position >=+5 and d4xd3 =+5; the list read "1 c3-d3 <=+7", "2 c2-b2
+    <=+7", "3 b3-b2 <=+7" (alpha-beta's heuristic bounds; really -2, -1,
+    -2), d4xd3 not listed, and the analyze player played c2-b2.  Here: the
+    4x3 seed 1 start, the solver cut short having proved d1xd2 =+1 (and so
+    the position >=+1), alpha-beta's list cut to its first 3."""
+    position = load("start-4x3-seed1.json")
+    partial = _cut_short_solve(position, {"d1xd2": "exact"})
+    partial.info["lower"] = 1                      # what d1xd2 =+1 proves of the position
+    monkeypatch.setattr(colorclaim_analysis.alphabeta, "solve", lambda position, **options: partial)
+    analysis = analyze(position, time=0.2, threads=1, top=3)
+    first = analysis.result.suggestions[0]
+    assert (first.move, first.score, first.exact) == ("d1xd2", 1, True)
+    # its line is not alpha-beta's continuation (a heuristic line) but the move alone, said to be cut short
+    assert analysis.result.pv == ["d1xd2"]
+    assert "(cut short at 1 move" in analysis_text(analysis)
+    assert "a move proven to reach what the position is proven worth comes first" in analysis.to_json()["order"]
+
+
+def test_a_solve_cut_to_its_first_moves_is_not_called_exact():
+    """`analyze start-4x4-seed1.json --time 3`: the value proven, every
+    move's not; cut to the 5 shown, all proven, it read "Engine: exact
+    solver", `"exact": true`, no note, and left out c1xb1 (=+1, a bound
+    only here) under moves proven -1."""
+    from claimsolve.analysis import Analysis, cut_to_top
+    from claimsolve.search.result import SearchResult, Suggestion
+    position = load("start-4x3-seed1.json")
+    exact = [Suggestion(move=m, score=v, exact=True, result="win" if v > 0 else "loss")
+             for m, v in (("d3xd2", 2), ("a1xb1", -1), ("c2xd2", -1))]
+    bounded = [Suggestion(move="d1xd2", score=2, extra={"lower": None, "upper": 2, "bound": "upper"})]
+    result = SearchResult(engine="solver", suggestions=exact + bounded, pv=["d3xd2"], complete=True,
+                          info={"value": 2, "result": "win", "value_only": True, "best_move": "d3xd2"})
+    cut_to_top(result, 3)
+    assert [s.move for s in result.suggestions] == ["d3xd2", "a1xb1", "c2xd2"] and not result.exact
+    answer = Analysis(position, result).to_json()
+    assert answer["exact"] is False and answer["left_out"] == {"moves": 1, "unproven": 1}
+    assert any("1 move with bounds only is not shown" in note for note in answer["notes"])
