@@ -140,8 +140,11 @@ def answer_labels(result, game, with_odds=False, sides=None):
                       "shown with =, else the bounds proven so far (a bound is not a value: \"bound\" in "
                       "the JSON)")
             stopped = "interrupted" if info.get("interrupted") else "not finished within the time"
-            notes.append(f"solver: {stopped} after {result.seconds:.2f} s; {_proven_count(result)} of the "
-                         f"{counted(len(result.suggestions), 'move')} shown have their value proven")
+            bounds = _bounds_text(info.get("lower"), info.get("upper"))
+            notes.append(f"solver: {stopped} after {result.seconds:.2f} s; "
+                         + (f"it proved the position {bounds}; " if bounds else "")
+                         + f"{_proven_count(result)} of the {counted(len(result.suggestions), 'move')} shown "
+                         + ("has its value proven" if _proven_count(result) == 1 else "have their value proven"))
         ordered_by = "value"
     elif engine == "alphabeta":
         depth = info.get("depth")

@@ -297,3 +297,17 @@ def test_a_solve_cut_to_its_first_moves_is_not_called_exact():
     answer = Analysis(position, result).to_json()
     assert answer["exact"] is False and answer["left_out"] == {"moves": 1, "unproven": 1}
     assert any("1 move with bounds only is not shown" in note for note in answer["notes"])
+
+
+def test_an_unfinished_solve_says_what_it_proved_of_the_position():
+    # `--engine solver --time 1.5` on start-4x4-seed1 had proved the position >=+2; the note left it out
+    from claimsolve.analysis import answer_labels
+    from claimsolve.catalog import get_game
+    from claimsolve.search.result import SearchResult, Suggestion
+    moves = [Suggestion(move="c4xd4", score=2, exact=True, result="win"),
+             Suggestion(move="d3xd4", score=0, extra={"lower": None, "upper": 0, "bound": "upper"})]
+    result = SearchResult(engine="solver", suggestions=moves, complete=False, seconds=1.31,
+                          info={"lower": 2, "upper": None})
+    note = answer_labels(result, get_game("colorclaim"))["notes"][0]
+    assert note == ("solver: not finished within the time after 1.31 s; it proved the position >=+2; "
+                    "1 of the 2 moves shown has its value proven")
