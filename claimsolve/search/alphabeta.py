@@ -15,7 +15,7 @@ from ..errors import ClaimsolveError, Interrupted
 from .learned import CLASSIC, evaluation_state, resolve as _evaluation, spec_evaluation, spec_options as _eval_options
 from .line import move_names
 from .player import Player, register_player
-from .result import SearchResult, Suggestion
+from .result import SearchResult, Suggestion, tighter
 
 DEFAULT_HASH_MB = 64
 # the exact searches run on this many threads at most when they are not
@@ -250,7 +250,7 @@ def keep_both_proofs(first, second):
         for s in result.suggestions:
             lower, upper = s.margin_bounds()
             old_lower, old_upper = bounds.get(s.move, (None, None))
-            bounds[s.move] = (_tighter(old_lower, lower, max), _tighter(old_upper, upper, min))
+            bounds[s.move] = (tighter(old_lower, lower, max), tighter(old_upper, upper, min))
     suggestions = [_solved_suggestion(s.move, *bounds[s.move]) for s in first.suggestions]
     _solver_order(suggestions, first.pv)
     best = first.info.get("best_move")
@@ -259,14 +259,6 @@ def keep_both_proofs(first, second):
     return SearchResult(engine="solver", suggestions=suggestions, pv=list(first.pv),
                         nodes=first.nodes + second.nodes, seconds=first.seconds + second.seconds,
                         complete=first.complete, info=dict(first.info))
-
-
-def _tighter(a, b, pick):
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return pick(a, b)
 
 
 def _interrupted(result):

@@ -18,7 +18,7 @@ from .learned import LEARNED_PLAYOUT_TURNS, evaluation_state, resolve as _evalua
 from .learned import spec_options as _eval_options
 from .line import move_names
 from .player import Player, register_player
-from .result import SearchResult, Suggestion
+from .result import SearchResult, Suggestion, tighter
 
 DEFAULT_TIME = 1.0            # seconds, when neither time nor iterations is given
 PROGRESS_INTERVAL = 0.25      # seconds between progress calls
@@ -387,15 +387,6 @@ def result_of(lower, upper):
 _REWARD = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
 
-def _intersect(a, b, pick):
-    """The tighter of two bounds on one side (None is unbounded)."""
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return pick(a, b)
-
-
 def _ranked(roots, root_bounds):
     """Merges root moves of one or more searches (rows of raw_root or
     turn_rows: visits and rewards add up, margin bounds intersect) and ranks
@@ -409,8 +400,8 @@ def _ranked(roots, root_bounds):
             entry = merged.setdefault(move, [0, 0.0, None, None])
             entry[0] += visits
             entry[1] += reward
-            entry[2] = _intersect(entry[2], lower, max)
-            entry[3] = _intersect(entry[3], upper, min)
+            entry[2] = tighter(entry[2], lower, max)
+            entry[3] = tighter(entry[3], upper, min)
     rows = []
     for move, (visits, reward, lower, upper) in merged.items():
         result = result_of(lower, upper)
@@ -500,7 +491,7 @@ def _result(tree, roots, done, seconds, tree_nodes, threads, other_bounds=()):
     lower, upper = tree.root_bounds() or (None, None)
     for other in other_bounds:
         if other is not None:
-            lower, upper = _intersect(lower, other[0], max), _intersect(upper, other[1], min)
+            lower, upper = tighter(lower, other[0], max), tighter(upper, other[1], min)
     root_bounds = None if tree.root_bounds() is None else (lower, upper)
     rows = _ranked(roots, root_bounds)
     total = sum(row[1] for row in rows)

@@ -125,3 +125,13 @@ class SearchResult:
         }
         out.update(self.info)
         return out
+
+
+def tighter(a, b, pick):
+    """The tighter of two proven bounds on one side of a value (None is
+    unbounded): `pick` max for lower bounds, min for upper ones."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return pick(a, b)
