@@ -324,3 +324,29 @@ def test_pictures_render_in_chromium(screenshots):
         near = sum(count for count, rgb in colours if sum(abs(a - b) for a, b in zip(rgb, best)) < 30)
         if name != "match":
             assert near > 40, f"{name}: the best one does not stand out in {BEST}"
+
+
+def test_the_panel_states_the_texts_order_and_notes():
+    # the MCTS panel said "Ordered by visits" where MCTS-Solver's proofs set the order; the picture of
+    # alpha-beta with the solver's proofs had no order sentence and no note
+    from claimsolve.analysis import answer_labels
+    position = claimsolve.load(SEEDS / "colorclaim" / "late-6x5.json")
+    moves = position.legal_moves()[:3]
+    mcts = SearchResult(engine="mcts", info={"iterations": 500, "value": 2}, suggestions=[
+        Suggestion(move=moves[0], score=0.9, visits=300, extra={"margin": 2}),
+        Suggestion(move=moves[1], score=0.6, visits=150),
+        Suggestion(move=moves[2], score=0.2, visits=50, extra={"margin_at_most": -1})])
+    tried = {"seconds": 1.5, "proven": {moves[0]: "=+2", moves[1]: "<=0"}, "lower": 2, "upper": None}
+    alphabeta = SearchResult(engine="alphabeta", info={"depth": 4, "solver_tried": tried}, suggestions=[
+        Suggestion(move=moves[0], score=2, depth=4, exact=True, extra={"lower": 2, "upper": 2}),
+        Suggestion(move=moves[1], score=0, depth=4, extra={"upper": 0}),
+        Suggestion(move=moves[2], score=-1, depth=4)])
+    for result in (mcts, alphabeta):
+        root = parse(render.analysis_svg(position, result))
+        panel = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+        labels = answer_labels(result, claimsolve.catalog.game_of(position), sides=len(position.teams()))
+        assert labels["order"] and labels["notes"]
+        assert labels["order"] in panel, (result.engine, panel)
+        for note in labels["notes"]:
+            assert f"Note: {note}." in panel, (note, panel)
+    assert "Ordered by visits:" not in panel

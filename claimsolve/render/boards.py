@@ -9,11 +9,12 @@ what the scores measure.
 """
 import re
 
+from ..analysis import answer_labels
 from ..catalog import game_of
 from ..words import counted
 from . import svg as S
 from .style import COMMON
-from .text import ORDER_TEXT, engine_label, proof_text, score_text
+from .text import proof_text, score_text
 
 PAGE = COMMON["page"]
 
@@ -87,11 +88,18 @@ def analysis_svg(position, result, top=None):
         heading, note = "The game is over.", []
     else:
         heading = f"Player {position.player_to_move} to move: {len(moves)} suggestion{'s' * (len(moves) != 1)}"
-        note = _wrap(f"Engine: {engine_label(search, game, len(position.teams()))}.", 46)
-        if search.engine == "mcts":
-            note += _wrap(ORDER_TEXT["visits"], 46)
+        # the text's labels (answer_labels): its order sentence, what proofs
+        # do to it, and its notes; not the one that compares the odds table,
+        # which the picture does not draw
+        answer = answer_labels(search, game, sides=len(position.teams()))
+        note = _wrap(f"Engine: {answer['method']} ({answer['scores']}).", 46)
+        if answer["order"]:
+            note += _wrap(answer["order"], 46)
         note += _wrap(f"{counted(search.nodes, 'node')} in {search.seconds:.2f} s"
-                      + ("" if search.complete else "; budget reached") + ".", 46)
+                      + ("" if search.complete else "; interrupted" if search.info.get("interrupted")
+                         else "; budget reached") + ".", 46)
+        for words in answer["notes"]:
+            note += _wrap(f"Note: {words}.", 46)
     elements, bottom = S.panel(x, 34, heading, list(zip(range(1, len(moves) + 1), moves, scores, details)), note)
     canvas.width = board_width + S.PANEL_WIDTH + 24
     canvas.height = max(canvas.height, bottom + 20)
