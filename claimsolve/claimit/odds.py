@@ -90,20 +90,58 @@ class OddsResult:
         """The plans' own preference: {"recommendation", "margin",
         "confidence", "compared_with"} (the decision of the row with the
         best win chance, against the best row that decides otherwise)."""
+        none = dict.fromkeys(("recommendation", "margin", "confidence", "compared_with"))
         if not any(r["win"] for r in self.rows):       # no play-out won: nothing to prefer by
-            return dict.fromkeys(("recommendation", "margin", "confidence", "compared_with"))
+            return none
+        if self.alike is not None:                     # the best decisions win alike, as shown
+            return none
         best = max(self.rows, key=lambda r: r["win"])
         return dict(zip(("recommendation", "margin", "confidence", "compared_with"),
                         _judged(self.rows, best["decision"])))
 
     @property
+    def alike(self):
+        """Where some play-out won but the plans prefer no decision: the
+        decisions whose best plans win alike to the digits shown (a win
+        chance in percent to 0.1), with that win chance, and whether every
+        plan wins it: (decisions, win, every); else None."""
+        if not any(r["win"] for r in self.rows):
+            return None
+        best = _best_by_decision(self.rows)
+        top = max(r["win"] for r in best.values()) if best else None
+        tied = sorted(d for d, r in best.items() if shown_win(r["win"]) == shown_win(top))
+        if len(tied) < 2:
+            return None
+        return tied, top, all(shown_win(r["win"]) == shown_win(top) for r in self.rows)
+
+    @property
     def recommended_by(self):
         """LEARNED, MONTE_CARLO, or None where neither prefers a choice (the
-        net values them alike, or has no weights, and no play-out won)."""
+        net values them alike, or has no weights, and no play-out won or
+        the plans' best decisions win alike as shown: `alike`)."""
         learned = self.learned
         if learned is not None and any(r["decision"] == learned for r in self.rows):
             return LEARNED
         return MONTE_CARLO if self.monte_carlo["recommendation"] is not None else None
+
+    @property
+    def why_no_recommendation(self):
+        """Why neither the net nor the plans recommend, in words (None where
+        one does): no play-out won, or the best plans of two or more
+        decisions win alike as shown ("roll and stop alike: every plan wins
+        100.0% of its play-outs")."""
+        if self.recommendation is not None:
+            return None
+        net = " (and the net values them alike)" if self.turn_optimum.get(optimum_mod.WIN) else ""
+        alike = self.alike
+        if alike is None:
+            return (f"no plan won any of its {self.samples:,} play-outs: player {self.to_move}'s win chance is "
+                    f"under {100 * max(r['win_ci95'][1] for r in self.rows):.1f}% whatever he does here")
+        decisions, win, every = alike
+        names = " and ".join(decisions) if len(decisions) == 2 else ", ".join(decisions[:-1]) + f" and {decisions[-1]}"
+        who = "every plan wins" if every else ("the best plan of each wins" if len(decisions) > 1 else "")
+        return (f"{names} alike{net}: {who} {shown_win(win)}% of its {self.samples:,} play-outs, "
+                "so the plans prefer neither")
 
     @property
     def recommendation(self):
@@ -111,7 +149,11 @@ class OddsResult:
         return self.learned if by == LEARNED else self.monte_carlo["recommendation"] if by else None
 
     def _check(self):
-        return (None,) * 4 if self.recommendation is None else _judged(self.rows, self.recommendation)
+        if self.recommendation is None:
+            return (None,) * 4
+        if not any(r["win"] for r in self.rows):      # no play-out won: the plans compare nothing
+            return self.recommendation, None, None, None
+        return _judged(self.rows, self.recommendation)
 
     @property
     def margin(self):
@@ -144,6 +186,7 @@ class OddsResult:
             "margin": _rounded(margin),
             "confidence": _rounded(confidence),
             "compared_with": alternative,
+            "no_recommendation": self.why_no_recommendation,
             "monte_carlo": {**plans, "margin": _rounded(plans["margin"]),
                             "confidence": _rounded(plans["confidence"])},
             "turn_optimum": _round_optimum(self.turn_optimum),
@@ -153,6 +196,21 @@ class OddsResult:
             "rest_of_game": REST_OF_GAME,
             "seconds": round(self.seconds, 4),
         }
+
+
+def shown_win(x):
+    """A win chance as the table shows it: in percent, to 0.1."""
+    return f"{100 * x:.1f}"
+
+
+def _best_by_decision(rows):
+    """Each decision's best row (the highest win chance): {decision: row}."""
+    best = {}
+    for row in rows:
+        decision = row.get("decision")
+        if decision is not None and (decision not in best or row["win"] > best[decision]["win"]):
+            best[decision] = row
+    return best
 
 
 def _rounded(x):

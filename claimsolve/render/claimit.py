@@ -188,6 +188,9 @@ def render_odds(result, color=False):
                      "here.")
     elif check is None:
         pass                                 # said: the plans disagree with the learned objective
+    elif result.recommendation is None:      # the plans' best decisions win alike as shown
+        lines.extend(textwrap.wrap(f"No recommendation: {result.why_no_recommendation}.", width=100,
+                                   subsequent_indent="  ", break_on_hyphens=False))
     elif result.margin is None:
         lines.append(f"{check}: {bold(result.recommendation)} (the only choice).")
     else:

@@ -373,3 +373,47 @@ def test_the_analyze_player_gives_the_search_the_whole_budget(monkeypatch):
     assert full.odds is not None
     alone = analyze(position, iterations=200, threads=1, playing=True)
     assert alone.odds is None and alone.result.nodes == 200 and tables == [1]
+
+
+WON_ALREADY = {     # player 1's last turn of the final round: his 12 secured spaces win whatever he does
+    "game": "claimit", "players": 3, "to_move": 1, "dice": None,
+    "board": ["B/1 B/1 B/1 B/1 B/1 B/1", "B/1 B/1 B/1 B/1 B/1 B/1", ". . . . . .",
+              "B/2 B/2 . w3 . .", ". . . . B/3 B/3", ". . . . . ."],
+    "final_round": {"triggered_by": 1, "turns_left": 1}, "variant": {"release_white": False}}
+
+
+def _won_already(tmp_path):
+    import json
+    path = tmp_path / "won.json"
+    path.write_text(json.dumps(WON_ALREADY))
+    return odds(claimsolve.load(str(path)), samples=60, seed=0, optimum_time=0.5)
+
+
+def test_a_round_already_won_recommends_nothing(tmp_path):
+    # every play-out won: "stop: win chance +0.0 percentage points over 'roll once more', 50% sure" was a coin flip
+    result = _won_already(tmp_path)
+    assert all(f"{100 * r['win']:.1f}" == "100.0" for r in result.rows)
+    assert result.recommendation is None and result.recommended_by is None
+    data = result.to_json()
+    assert data["recommendation"] is None and data["margin"] is None and data["confidence"] is None
+    assert data["monte_carlo"]["recommendation"] is None
+    why = data["no_recommendation"]
+    assert why.startswith("roll and stop alike") and "every plan wins 100.0%" in why, why
+    text = render_odds(result)
+    assert "percentage points" not in text and f"No recommendation: {why}." in " ".join(text.split())
+    picture = odds_svg(result)
+    assert "percentage points" not in picture and "roll and stop alike" in picture
+
+
+def test_no_play_out_won_compares_nothing_in_the_json(tmp_path):
+    # the net recommends, no play-out won: the text says nothing was compared, the JSON said margin 0.0,
+    # confidence 0.5
+    result = _won_already(tmp_path)
+    for row in result.rows:
+        row["win"], row["win_ci95"] = 0.0, [0.0, 0.06]
+    result.turn_optimum["win"] = {**result.turn_optimum.get("win", {}), "decisions": {"roll": 0.2, "stop": 0.1},
+                                  "weights": "test.npz", "exact": True, "states": 1, "value": 0.2}
+    assert result.recommended_by == result.LEARNED and result.recommendation == "roll"
+    data = result.to_json()
+    assert data["margin"] is None and data["confidence"] is None and data["compared_with"] is None
+    assert "No plan above won" in render_odds(result)
