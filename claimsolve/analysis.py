@@ -64,11 +64,14 @@ def result_scale(game, sides):
     two sides; with more, the share of a result no side wins alone, as the
     game scores it (its descriptor's `shared_win`): "1 win, 1/3 a draw, 0
     loss" (Claim, 3 seats), "1 win, 1/k of a win shared by k, 0 loss" (Claim
-    It!)."""
+    It!; with two players "1 win, 1/k of a win shared by k: 0.5 on a tie of
+    the two, 0 loss", the words review's unit uses: a tie shares the win,
+    it is not a draw)."""
+    if game.shared_win == "tie":
+        two = ": 0.5 on a tie of the two" if sides is None or sides <= 2 else ""
+        return f"1 win, 1/k of a win shared by k{two}, 0 loss"
     if sides is None or sides <= 2:
         return "1 win, 0.5 draw, 0 loss"
-    if game.shared_win == "tie":
-        return "1 win, 1/k of a win shared by k, 0 loss"
     return f"1 win, 1/{sides} a draw, 0 loss"
 
 

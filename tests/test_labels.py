@@ -150,6 +150,8 @@ def test_a_claim_it_answer_says_its_two_rankings_differ_in_level_too():
     ("claim/play-4p.json", 2, "(1 win, 0.5 draw, 0 loss;"),            # two teams
     ("claim/play-3p.json", 3, "(1 win, 1/3 a draw, 0 loss;"),
     ("claimit/mid-game-3p.json", 3, "(1 win, 1/k of a win shared by k, 0 loss;"),
+    # 2 players: a tie shares the win, as review's unit says, not "0.5 draw"
+    ("claimit/spec-example-2p.json", 2, "(1 win, 1/k of a win shared by k: 0.5 on a tie of the two, 0 loss;"),
 ])
 def test_a_mean_result_says_what_a_draw_counts_for_the_sides(seed, sides, scale):
     """The MCTS line said "(1 win, 0.5 draw, 0 loss)" at three seats too,
@@ -165,6 +167,10 @@ def test_a_mean_result_says_what_a_draw_counts_for_the_sides(seed, sides, scale)
     assert scale in answer_lines(analysis)[1]
     if position.game == "claim":
         assert scale[:-1] + ")" in review.profile(position)["unit"]
+    if position.game == "claimit":
+        from claimsolve.claimit import review as claimit_review
+        words = claimit_review.unit(claimit_review.WIN)
+        assert "1/k of a win shared by k" in words and "draw" not in words
 
 
 def test_show_json_says_what_its_scores_are():
