@@ -7,7 +7,7 @@ from .boards import PAGE, _wrap
 from .style import CHARTS
 from ..stats import signed
 from ..words import counted
-from .claimit import sureness
+from .claimit import leading_row, sureness
 
 WIN = CHARTS["win"]           # win-chance bars
 BUST = CHARTS["bust"]         # bust-chance bars
@@ -24,14 +24,15 @@ def odds_svg(odds):
     an SVG document (str): a row per plan, its win chance as a bar with its
     95% interval as an error bar, and beside it the chance that the plan's
     turn busts (1 - survive), a Monte Carlo estimate like the win chance;
-    the plan with the best win chance stands out in bold magenta, and
+    the plan with the best win chance stands out in bold magenta (none
+    where the best are equal as shown), and
     under the chart the recommendation (as `odds` prints it) and the
     plans' check of it.  Each row is a <g class="plan"> (class "plan best" for the best
     one) with data-plan, data-win, data-low, data-high and data-bust, and a
     <title> in words.  Each of the table's `notes` (the server's: a table
     cut short of its samples) is a sentence under the chart."""
     rows = odds.rows
-    best_row = max(rows, key=lambda r: r["win"])
+    best_row = leading_row(rows)
     label_w = max(220, min(380, max(S.text_width(r["label"], 12.5) for r in rows) + 20))
     win_w, bust_w, gap = 330, 170, 40
     left = 20 + label_w
@@ -150,7 +151,10 @@ def _advice(odds):
     if odds.margin is None or not any(r["win"] for r in odds.rows):
         return lines
     plans = odds.monte_carlo
-    if plans["recommendation"] == odds.recommendation:
+    if plans["recommendation"] is None:
+        lines.append(f"The plans' best win alike as shown ({_percent(max(r['win'] for r in odds.rows))} each): "
+                     "they neither confirm nor contradict it.")
+    elif plans["recommendation"] == odds.recommendation:
         lines.append(f"The plans above agree: win chance {signed(100 * odds.margin, 1)} percentage points over "
                      f"'{odds.alternative}', {sureness(odds.confidence)}.")
     else:

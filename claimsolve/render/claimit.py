@@ -103,6 +103,11 @@ def sureness(confidence):
     return "over 99% sure" if confidence >= 0.995 else f"{100 * confidence:.0f}% sure"
 
 
+def _percent_of(result):
+    """The best plan's win chance as the table shows it."""
+    return f"{100 * max(r['win'] for r in result.rows):.1f}%"
+
+
 def _disagreement(result, bold):
     """Where the Monte Carlo plans prefer another decision than the one
     recommended (the learned win objective's): what each decision's best
@@ -133,6 +138,14 @@ def _disagreement(result, bold):
             f"{scored(ours)}, {lower} percentage points lower; {sure}")
 
 
+def leading_row(rows):
+    """The plan whose win chance stands alone at the top, as shown (to
+    0.1%); None where two or more share it (no plan stands out)."""
+    shown = [f"{100 * r['win']:.1f}" for r in rows]
+    top = max(rows, key=lambda r: r["win"])
+    return top if shown.count(f"{100 * top['win']:.1f}") == 1 else None
+
+
 def render_odds(result, color=False):
     """The table for people: aligned columns, the recommendation, the exact
     turn optimum."""
@@ -153,7 +166,7 @@ def render_odds(result, color=False):
     header = f"{'plan':<{width}}  {'survive':>7}  {'+secured':>8}  {'+held':>6}  {'+group':>6}  {'win (95% CI)':>20}"
     lines.append(header)
     lines.append("-" * len(header))
-    best_row = max(result.rows, key=lambda r: r["win"])
+    best_row = leading_row(result.rows)
     for row in result.rows:
         line = (f"{row['label']:<{width}}  {100 * row['survive']:6.1f}%  {row['secured_gain']:8.2f}  "
                 f"{row['held_gain']:6.2f}  {row['group_gain']:6.2f}  "
@@ -191,6 +204,9 @@ def render_odds(result, color=False):
     elif result.recommendation is None:      # the plans' best decisions win alike as shown
         lines.extend(textwrap.wrap(f"No recommendation: {result.why_no_recommendation}.", width=100,
                                    subsequent_indent="  ", break_on_hyphens=False))
+    elif learned and result.monte_carlo["recommendation"] is None:
+        lines.append(f"{check}: the plans' best win alike as shown ({_percent_of(result)} each): they neither "
+                     "confirm nor contradict it.")
     elif result.margin is None:
         lines.append(f"{check}: {bold(result.recommendation)} (the only choice).")
     else:

@@ -403,6 +403,9 @@ def test_a_round_already_won_recommends_nothing(tmp_path):
     assert "percentage points" not in text and f"No recommendation: {why}." in " ".join(text.split())
     picture = odds_svg(result)
     assert "percentage points" not in picture and "roll and stop alike" in picture
+    # and no plan is drawn (or printed in bold) as the best of plans that all win alike
+    assert 'class="plan best"' not in picture
+    assert "\x1b[1m" not in render_odds(result, color=True)
 
 
 def test_no_play_out_won_compares_nothing_in_the_json(tmp_path):
@@ -417,3 +420,16 @@ def test_no_play_out_won_compares_nothing_in_the_json(tmp_path):
     data = result.to_json()
     assert data["margin"] is None and data["confidence"] is None and data["compared_with"] is None
     assert "No plan above won" in render_odds(result)
+
+
+def test_plans_alike_neither_confirm_nor_contradict_the_nets_choice():
+    # the net recommends; the plans' best win alike: "win chance +0.0 percentage points over ..., 50% sure"
+    table = odds(seed("mid-game-3p.json"), samples=100, seed=0, optimum_time=0.02)
+    for row in table.rows:
+        row["win"] = 0.5
+    assert table.recommended_by == table.LEARNED and table.monte_carlo["recommendation"] is None
+    text = " ".join(render_odds(table).split())
+    assert "the plans' best win alike as shown (50.0% each): they neither confirm nor contradict it." in text
+    assert "percentage points" not in text
+    picture = " ".join(odds_svg(table).split())
+    assert "they neither confirm nor contradict it" in picture and "percentage points" not in picture
