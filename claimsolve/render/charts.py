@@ -134,12 +134,8 @@ def _advice(odds):
     """The recommendation under the chart, the same as `odds` prints (one
     line), and where the learned win objective recommends, the plans'
     check of it (a second)."""
-    if odds.recommendation is None and odds.alike is not None:
-        return [f"No recommendation: {odds.why_no_recommendation}."]
     if odds.recommendation is None:
-        return [f"No recommendation: no plan above won any of its {odds.samples:,} play-outs (player "
-                f"{odds.to_move}'s win chance is under {100 * max(r['win_ci95'][1] for r in odds.rows):.1f}% "
-                "whatever he does here)."]
+        return [f"No recommendation: {odds.why_no_recommendation}."]
     by_learned = odds.recommended_by == odds.LEARNED
     head = f"Recommendation ({odds.recommended_by}): {odds.recommendation}"
     if not by_learned:

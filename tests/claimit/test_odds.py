@@ -282,7 +282,7 @@ def test_equal_values_recommend_neither_and_no_win_at_all_is_said():
     data = table.to_json()
     assert data["recommendation"] is None and data["recommended_by"] is None and data["margin"] is None
     assert data["monte_carlo"]["recommendation"] is None
-    assert "No recommendation: no plan above won any of its 100 play-outs" in " ".join(odds_svg(table).split())
+    assert "No recommendation: no plan won any of its 100 play-outs" in " ".join(odds_svg(table).split())
     learned[next(iter(learned))] = 0.5
     text = " ".join(render_odds(table).split())
     assert "No plan above won any of its 100 play-outs: player 1's win chance is under 3.6% whatever he does" in text
