@@ -347,3 +347,30 @@ def test_keys_come_back_from_a_box_ticked_or_a_select_focused(page):
     driver.switch_to.active_element.send_keys(Keys.ARROW_LEFT)
     wait(driver, lambda d: shown(d) == 0, "Left on a focused select: back to the start")
     assert script(driver, "return document.getElementById('engine-time').value") == think
+
+
+def asks_first(driver):
+    """Whether leaving the page would ask first (its beforeunload handler)."""
+    return script(driver, "const e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e);"
+                          "return e.defaultPrevented")
+
+
+def test_a_cut_link_typed_over_a_game_asks_before_a_reload_drops_it(page, server):
+    """A cut link typed into the address bar of a tab showing a game was
+    refused and kept there; a reload then opened it, and the game shown was
+    gone without a word.  Leaving asks first while the game has moves."""
+    driver = page
+    new_game(driver, "colorclaim", size="3x3", seed=1)
+    play(driver, "a1xa2")
+    address_at(driver, "0")
+    driver.refresh()                                   # the game as a link opens it: nothing unsaved
+    wait(driver, lambda d: board_ready(d) and move_list(d) == ["start", "a1xa2"], "the game of the address")
+    engine_off(driver)
+    assert not asks_first(driver)
+    script(driver, "location.hash = '#game=not-a-game&at=0'")
+    wait(driver, lambda d: "cannot be read" in message(d), "the refusal")
+    assert move_list(driver) == ["start", "a1xa2"] and driver.current_url.endswith("#game=not-a-game&at=0")
+    assert asks_first(driver)
+    play(driver, "c1xb1")                              # a move: the address holds the game again
+    address_at(driver, "0.0")
+    assert not asks_first(driver)

@@ -1929,9 +1929,12 @@ async function saveFile() {
 let changes = 0, keptAt = 0;
 const changed = () => { changes += 1; followAddress(); };
 const kept = () => { keptAt = changes; };
-// the address holds the game (below) unless it is too long: only then would a reload lose moves
+// the address holds the game (below) unless it is too long, or holds a link the page refused (a
+// cut link typed over the game shown: a reload would open that, and drop the game shown)
 window.addEventListener("beforeunload", (event) => {
-  if (changes !== keptAt && !addressHolds()) event.preventDefault();
+  if (addressHolds()) return;
+  const moves = Boolean(state.line[0]) && state.line[0].children.length > 0;
+  if (changes !== keptAt || (address.kept && moves)) event.preventDefault();
 });
 
 async function saveGame() {
