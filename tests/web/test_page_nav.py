@@ -374,3 +374,34 @@ def test_a_cut_link_typed_over_a_game_asks_before_a_reload_drops_it(page, server
     play(driver, "c1xb1")                              # a move: the address holds the game again
     address_at(driver, "0.0")
     assert not asks_first(driver)
+
+
+def test_a_link_says_what_it_could_not_use(page, server):
+    """`#game=` with nothing after it opened a new game without a word; an
+    `&at=` the game does not have was ignored; a link whose text inflates to
+    something not JSON showed the browser's parser error."""
+    import base64
+    import zlib
+
+    driver = page
+    driver.get("about:blank")
+    driver.get(f"{server}#game=")
+    wait(driver, lambda d: board_ready(d) and "The link holds no game (nothing after #game=)." == message(d),
+         "the empty link said")
+    engine_off(driver)
+    new_game(driver, "colorclaim", size="3x3", seed=1)
+    play(driver, "a1xa2")
+    good = address_at(driver, "0")
+    driver.get("about:blank")
+    driver.get(good.replace("&at=0", "&at=0.5"))
+    wait(driver, lambda d: board_ready(d) and "at the start: its move (&at=0.5) is not one of the game's" in message(d),
+         "the bad move said")
+    assert move_list(driver) == ["start", "a1xa2"] and shown(driver) == 0
+    engine_off(driver)
+    code = base64.urlsafe_b64encode(zlib.compress(b"hello, not JSON")).decode().rstrip("=")
+    driver.get("about:blank")
+    driver.get(f"{server}#game={code}&at=")
+    wait(driver, lambda d: board_ready(d) and "cannot be read" in message(d), "the refusal")
+    assert "its text is not a game record's JSON" in message(driver), message(driver)
+    assert "JSON.parse" not in message(driver) and "Unexpected" not in message(driver)
+    engine_off(driver)

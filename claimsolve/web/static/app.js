@@ -1768,12 +1768,16 @@ function setGame(answer, message, at) {
   };
   addLine(root, answer.moves);
   endReview();
+  // the move `at` names (the child at each step); one the game does not have: the start, and false
   let node = root;
-  for (const k of at || []) node = node.children[k] || node;
+  for (const k of at || []) node = node && Number.isInteger(k) ? node.children[k] : null;
+  const found = Boolean(node);
+  node = node || root;
   state.line = pathTo(node).concat(continuation(node).slice(1));
   state.record = answer.record;
   showIndex(at ? state.line.indexOf(node) : state.line.length - 1, { keepMessage: true, autoPlay: false });
   setMessage(message || "");
+  return found;
 }
 
 async function loadFile() {
@@ -2089,18 +2093,35 @@ async function shareLink() {
 async function openLink() {
   const params = new URLSearchParams(location.hash.slice(1));
   const code = params.get("game");
-  if (!code) return false;
+  if (code === null) return false;
+  if (!code) {                 // `#game=` and nothing after it: said, and the address given back to the game
+    const words = "The link holds no game (nothing after #game=).";
+    address.written = null;
+    if (state.line[0]) {
+      followAddress();
+      setMessage(words, "error");
+    }
+    return words;
+  }
   try {
-    let text;
+    let text, record;
     try {
       text = await inflate(code);
     } catch (e) {              // not base64, or not a deflated text: the browser's words mean nothing here
       throw new Error("the link is cut short or changed (its game is not the page's own code)");
     }
-    const answer = await api("record", { record: JSON.parse(text) });
-    const at = (params.get("at") || "").split(".").filter((k) => k !== "").map(Number);
+    try {
+      record = JSON.parse(text);
+    } catch (e) {              // deflated text, but not the page's: the parser's words mean nothing here
+      throw new Error("the link is changed (its text is not a game record's JSON)");
+    }
+    const answer = await api("record", { record });
+    const atText = params.get("at") || "";
+    const at = atText.split(".").filter((k) => k !== "").map(Number);
     await moduleFor(answer.start.game);
-    setGame(answer, "Opened the game of the link.", at);
+    if (setGame(answer, "Opened the game of the link.", at)) return true;
+    setMessage(`Opened the game of the link at the start: its move (&at=${atText}) is not one of the game's.`,
+               "error");
     return true;
   } catch (e) {
     const words = `The link's game cannot be read: ${e.message}. The address keeps it until you move or load ` +
