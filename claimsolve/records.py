@@ -301,12 +301,27 @@ def _pick(documents, game, source):
     else:
         raise ClaimsolveError(f"the file holds {len(documents)} games: choose one with --game K (1 to "
                               f"{len(documents)})", source)
+    if not isinstance(data, dict):
+        raise RecordError(f"{_json_kind(data)}, not a position or a game record (docs/records.md)", source, line)
     if not is_record(data) and len(documents) == 1:
         raise RecordError("a position, not a game record (docs/records.md: what `match --save` and `play "
                           "--record` write)", source)
     if not is_record(data):
         raise RecordError("not a game record (each line of a file of games holds one)", source, line)
     return GameRecord.from_json(data, source, line)
+
+
+def _json_kind(value):
+    """What a parsed JSON value that is no object is, in a refusal's words."""
+    if isinstance(value, bool):
+        return "JSON true or false"
+    if value is None:
+        return "JSON null"
+    if isinstance(value, list):
+        return "a JSON array"
+    if isinstance(value, str):
+        return "a JSON string"
+    return "a JSON number"
 
 
 def _source(path):
@@ -371,6 +386,8 @@ def _documents(text, source):
             text = bytes(text).decode("utf-8-sig")
         except UnicodeDecodeError:
             raise ClaimsolveError("cannot read: not UTF-8 text", source) from None
+    elif text.startswith("\ufeff"):
+        text = text[1:]            # a byte-order mark, skipped as a file's "utf-8-sig" skips it
     refuse_blank(text, source)
     if len(text) <= MAX_BYTES:
         try:

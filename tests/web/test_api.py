@@ -476,3 +476,17 @@ def test_a_bad_record_is_refused_with_the_readers_line(client):
                         ({}, "missing 'record'")]:
         answer = post(client, "record", body)
         assert answer.status_code == 400 and words in answer.json()["error"], (body, answer.text)
+
+
+def test_a_pasted_text_is_named_for_what_it_is_and_a_bom_is_skipped(client):
+    """`[1,2,3]`, `42` and `null` (the text of Paste) were refused as "a
+    position, not a game record"; a text starting with a byte-order mark
+    got Python's "decode using utf-8-sig" (a file's BOM is skipped)."""
+    for text, words in [("[1,2,3]", "a JSON array"), ("42", "a JSON number"), ("null", "JSON null"),
+                        ('"x"', "a JSON string")]:
+        answer = post(client, "record", {"record": text})
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["error"] == f"record: {words}, not a position or a game record (docs/records.md)"
+    record = json.dumps({"record": 1, "start": START_3X3, "moves": ["a2xa3"]})
+    answer = post(client, "record", {"record": "\ufeff" + record})
+    assert answer.status_code == 200 and [m["move"] for m in answer.json()["moves"]] == ["a2xa3"], answer.text

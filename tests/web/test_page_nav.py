@@ -405,3 +405,20 @@ def test_a_link_says_what_it_could_not_use(page, server):
     assert "its text is not a game record's JSON" in message(driver), message(driver)
     assert "JSON.parse" not in message(driver) and "Unexpected" not in message(driver)
     engine_off(driver)
+
+
+def test_paste_names_what_the_text_is_and_skips_a_bom(page):
+    """`[1,2,3]` pasted was "a position, not a game record"; a position
+    pasted with a byte-order mark before it got Python's "utf-8-sig" words
+    (a file's BOM is skipped: the browser's text() drops it)."""
+    from .browser import SEEDS
+
+    driver = page
+    new_game(driver, "colorclaim", size="3x3", seed=1)
+    paste(driver, "[1,2,3]")
+    wait(driver, lambda d: paste_error(d), "the array refused")
+    assert paste_error(driver) == "pasted text: record: a JSON array, not a position or a game record " \
+                                  "(docs/records.md)", paste_error(driver)
+    paste(driver, "\ufeff" + (SEEDS / "claim/play-2p.json").read_text())
+    wait(driver, lambda d: board_ready(d) and message(d) == "Loaded pasted text." and
+         script(d, "return window.claimsolveBoard.state.line[0].position.game") == "claim", "the pasted position")

@@ -1795,6 +1795,7 @@ async function loadFile() {
 // a position file, or a game record (a file of many: the player chooses the game); false where the
 // player chose none (nothing changed), an error where the text is not one (nothing changed either)
 async function loadText(text, name) {
+  text = text.replace(/^\ufeff/, "");      // a byte-order mark (pasted): skipped, as a file's is
   let data = null;
   try { data = JSON.parse(text); } catch (e) { /* JSON lines: a file of games */ }
   if (data && typeof data === "object" && !Array.isArray(data) && !("record" in data) &&
