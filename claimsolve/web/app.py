@@ -266,6 +266,12 @@ def create_app(max_time=30.0, workers=2, queue=None, hosts=None, quick_time=QUIC
                              f"for this server's {quick_workers} quick workers; try again shortly")
             return 429, str(exc)
         if isinstance(exc, TooLong):
+            if what == "/api/record":
+                # a record's only limits: its bytes (the request's max_body) and this time to replay it
+                return 422, (f"{what}: the record took more than {quick_time:g} s to read (each move is "
+                             f"replayed), this server's cap on a quick request, and it was stopped: a record "
+                             f"opens if it is at most {api.MAX_BODY // 1024:,} KB and is read within "
+                             f"{quick_time:g} s (no count of moves is set: some tens of thousands take longer)")
             if what is not None:
                 return 422, (f"{what}: the request was too large for this server's quick cap: its answer takes "
                              f"more than {quick_time:g} s, and it was stopped")

@@ -490,3 +490,19 @@ def test_a_pasted_text_is_named_for_what_it_is_and_a_bom_is_skipped(client):
     record = json.dumps({"record": 1, "start": START_3X3, "moves": ["a2xa3"]})
     answer = post(client, "record", {"record": "\ufeff" + record})
     assert answer.status_code == 200 and [m["move"] for m in answer.json()["moves"]] == ["a2xa3"], answer.text
+
+
+def test_a_record_past_the_quick_cap_is_refused_with_both_limits():
+    """A 510 KB record of 60,000 moves was refused as "too large for this
+    server's quick cap" while board.md said the server reads 1 MB: the
+    refusal now names both limits, the bytes and the time to replay it."""
+    # 3,000 variations of 2 moves: 6,000 moves replayed, past a cap of 0.05 s
+    record = {"record": 1, "start": START_3X3,
+              "moves": [{"move": "b2-a2", "variations": [["a2xa3", "b1xb2"]] * 3000}, "a1xb1"]}
+    with TestClient(create_app(max_time=20, workers=1, queue=1, quick_time=0.05)) as client:
+        answer = post(client, "record", {"record": record})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"] == (
+        "/api/record: the record took more than 0.05 s to read (each move is replayed), this server's cap on "
+        "a quick request, and it was stopped: a record opens if it is at most 1,024 KB and is read within "
+        "0.05 s (no count of moves is set: some tens of thousands take longer)")
