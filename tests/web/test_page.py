@@ -467,6 +467,29 @@ def test_the_bar_says_what_the_solver_proved(page):
         assert "at least" not in title and "proven" in title, title
 
 
+def test_the_bar_says_a_bound_as_a_bound_whatever_the_solver_reached(page):
+    """The same, on a fixed answer (the test above sees what the solver
+    reaches in 1 s, which may be the exact value): a solver's ">=+1" win
+    for the mover reads ">=+1", "a proven win by at least 1"; seen from the
+    other seat, "<=-1", "a proven loss by at least 1"."""
+    driver = page
+    new_game(driver, "colorclaim", size="4x4", seed=1)
+    set_engine(driver, False)
+    try:
+        answer = {"engine": "solver", "score": 1, "result": "win", "bounds": [1, None], "share": 0.9}
+        shown = driver.execute_script(
+            "const b = window.claimsolveBoard; b.setEval(arguments[0]);"
+            "const first = [document.getElementById('eval-text').textContent, document.getElementById('eval-bar').title];"
+            "b.state.evalSeat = 2; b.setEval(arguments[0]);"
+            "const second = [document.getElementById('eval-text').textContent, document.getElementById('eval-bar').title];"
+            "b.state.evalSeat = 1; b.setEval(null); return [first, second]", answer)
+    finally:
+        set_engine(driver, True)
+    (text, title), (other, other_title) = shown
+    assert text == ">=+1" and title.endswith(": a proven win by at least 1"), shown
+    assert other == "<=-1" and other_title.endswith(": a proven loss by at least 1"), shown
+
+
 @pytest.mark.slow
 def test_moves_are_a_tree_saved_and_loaded_as_a_record(page, shots):
     driver = page

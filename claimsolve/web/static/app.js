@@ -2552,5 +2552,5 @@ async function main() {
 }
 
 window.claimsolveBoard = { state, showIndex, playMove, clickToken, goTo, nodes, recordJson, loadText,
-  mainLine, promoteVariation, deleteFromHere, gradeWords };
+  mainLine, promoteVariation, deleteFromHere, gradeWords, setEval };
 main().catch((e) => setMessage(e.message, "error"));
