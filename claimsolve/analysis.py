@@ -10,7 +10,7 @@ import math
 from .catalog import game_of
 from .errors import ClaimsolveError, Interrupted
 from .search import learned
-from .search.result import SearchResult, Suggestion
+from .search.result import SearchResult, Suggestion, result_of
 from .words import counted
 
 DEFAULT_TIME = 2.0
@@ -224,16 +224,12 @@ def mcts_order_note(info):
     ranks it so)."""
     first = ""
     if info.get("value") is not None:
-        first = (f"MCTS-Solver proved the position's margin ({_signed(info['value'])}): the moves proven at "
+        first = (f"MCTS-Solver proved the position's margin ({_bounds_text(info['value'], info['value'])}): the moves proven at "
                  "it come first; then ")
     rule = ("proven wins (the largest proven margin first), then the other moves by visits (proven draws "
             "and bounds that settle no result among them), proven losses last (the largest lower bound "
             "first)")
     return first + rule if first else "MCTS-Solver's proofs order the list: " + rule
-
-
-def _signed(value):
-    return f"={value:+d}" if value else "=0"
 
 
 def solver_tried_note(tried, depth=None):
@@ -340,17 +336,15 @@ def add_solver_proofs(result, solved):
         if s.move not in proofs or s.exact:
             continue
         lower, upper = proofs[s.move]
+        s.result = result_of(lower, upper)
         if lower is not None and lower == upper:
             s.score, s.exact, s.depth = lower, True, None
-            s.result = "win" if lower > 0 else "loss" if lower < 0 else "draw"
             s.extra.pop("bound", None)
         else:
             if lower is not None:
                 s.extra["margin_at_least"] = lower
             if upper is not None:
                 s.extra["margin_at_most"] = upper
-            s.result = "win" if lower is not None and lower > 0 else (
-                "loss" if upper is not None and upper < 0 else None)
             # a heuristic score outside what is proven cannot be the move's value: it goes to
             # the proven bound it crosses ("+4" beside "proven <=0" reads "<=+0")
             if s.score is not None and upper is not None and s.score > upper:

@@ -294,3 +294,22 @@ def _format(value, level, key=None):
         items = [f"{pad}{_format(v, level + 1)}" for v in value]
         return "[\n" + ",\n".join(items) + "\n" + "  " * level + "]"
     return json.dumps(value)
+
+
+def json_kind(value, as_json=False):
+    """What a parsed JSON value that is no object is, in a refusal's words:
+    "a list", "a string", "null", "true or false", "a number" (the web API's
+    words for a request's value); `as_json`, as JSON names them, for a
+    file's or a pasted text's whole document: "a JSON array", "a JSON
+    string", "JSON null", "JSON true or false", "a JSON number"."""
+    if isinstance(value, bool):
+        return "JSON true or false" if as_json else "true or false"
+    if value is None:
+        return "JSON null" if as_json else "null"
+    if isinstance(value, list):
+        return "a JSON array" if as_json else "a list"
+    if isinstance(value, str):
+        return "a JSON string" if as_json else "a string"
+    if isinstance(value, (int, float)):
+        return "a JSON number" if as_json else "a number"
+    return type(value).__name__

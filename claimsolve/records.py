@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from .errors import ClaimsolveError, MoveError
 from .files import problem as os_problem
-from .positions import MAX_BYTES, from_dict, parse_json, refuse_blank, shown
+from .positions import MAX_BYTES, from_dict, json_kind, parse_json, refuse_blank, shown
 from .words import counted
 
 VERSION = 1
@@ -302,26 +302,13 @@ def _pick(documents, game, source):
         raise ClaimsolveError(f"the file holds {len(documents)} games: choose one with --game K (1 to "
                               f"{len(documents)})", source)
     if not isinstance(data, dict):
-        raise RecordError(f"{_json_kind(data)}, not a position or a game record (docs/records.md)", source, line)
+        raise RecordError(f"{json_kind(data, as_json=True)}, not a position or a game record (docs/records.md)", source, line)
     if not is_record(data) and len(documents) == 1:
         raise RecordError("a position, not a game record (docs/records.md: what `match --save` and `play "
                           "--record` write)", source)
     if not is_record(data):
         raise RecordError("not a game record (each line of a file of games holds one)", source, line)
     return GameRecord.from_json(data, source, line)
-
-
-def _json_kind(value):
-    """What a parsed JSON value that is no object is, in a refusal's words."""
-    if isinstance(value, bool):
-        return "JSON true or false"
-    if value is None:
-        return "JSON null"
-    if isinstance(value, list):
-        return "a JSON array"
-    if isinstance(value, str):
-        return "a JSON string"
-    return "a JSON number"
 
 
 def _source(path):

@@ -33,7 +33,7 @@ from pathlib import Path
 from ..errors import ClaimsolveError
 from ..search.alphabeta import default_threads
 from . import optimum as optimum_mod
-from .plans import DEFAULT_SAMPLES, PLACEMENT_POLICY, REST_OF_GAME, plan_rows
+from .plans import DEFAULT_SAMPLES, PLACEMENT_POLICY, REST_OF_GAME, best_by_decision, plan_rows, shown_win
 
 # seconds for the exact turn optimum (both objectives), without a budget: enough for the middle-game
 # positions with three placements made this turn to finish (docs/benchmarks.md)
@@ -107,7 +107,7 @@ class OddsResult:
         plan wins it: (decisions, win, every); else None."""
         if not any(r["win"] for r in self.rows):
             return None
-        best = _best_by_decision(self.rows)
+        best = best_by_decision(self.rows)
         top = max(r["win"] for r in best.values()) if best else None
         tied = sorted(d for d, r in best.items() if shown_win(r["win"]) == shown_win(top))
         if len(tied) < 2:
@@ -196,21 +196,6 @@ class OddsResult:
             "rest_of_game": REST_OF_GAME,
             "seconds": round(self.seconds, 4),
         }
-
-
-def shown_win(x):
-    """A win chance as the table shows it: in percent, to 0.1."""
-    return f"{100 * x:.1f}"
-
-
-def _best_by_decision(rows):
-    """Each decision's best row (the highest win chance): {decision: row}."""
-    best = {}
-    for row in rows:
-        decision = row.get("decision")
-        if decision is not None and (decision not in best or row["win"] > best[decision]["win"]):
-            best[decision] = row
-    return best
 
 
 def _rounded(x):

@@ -163,3 +163,18 @@ def plan_rows(position, samples=DEFAULT_SAMPLES, seed=0, rest_of_game=True, prog
             row["_tally"] = (tally, j)
         rows.append(row)
     return rows
+
+
+def shown_win(x):
+    """A win chance as the table shows it: in percent, to 0.1."""
+    return f"{100 * x:.1f}"
+
+
+def best_by_decision(rows):
+    """Each decision's best row (the highest win chance): {decision: row}."""
+    best = {}
+    for row in rows:
+        decision = row.get("decision")
+        if decision is not None and (decision not in best or row["win"] > best[decision]["win"]):
+            best[decision] = row
+    return best

@@ -6,7 +6,7 @@ under the board."""
 import textwrap
 
 from ..claimit import rules
-from ..claimit.plans import PLACEMENT_POLICY, REST_OF_GAME
+from ..claimit.plans import PLACEMENT_POLICY, REST_OF_GAME, best_by_decision, shown_win
 from ..claimit.position import parse_move
 from ..claimit.rules import SIZE
 from ..stats import signed
@@ -117,11 +117,7 @@ def _disagreement(result, bold):
     theirs_name = result.monte_carlo["recommendation"]
     if theirs_name == learned or result.confidence is None:
         return None
-    best = {}                                  # each decision's best plan
-    for row in result.rows:
-        decision = row.get("decision")
-        if decision is not None and (decision not in best or row["win"] > best[decision]["win"]):
-            best[decision] = row
+    best = best_by_decision(result.rows)       # each decision's best plan
     theirs, ours = best.get(theirs_name), best.get(learned)
     if theirs is None or ours is None:
         return None
@@ -141,9 +137,8 @@ def _disagreement(result, bold):
 def leading_row(rows):
     """The plan whose win chance stands alone at the top, as shown (to
     0.1%); None where two or more share it (no plan stands out)."""
-    shown = [f"{100 * r['win']:.1f}" for r in rows]
     top = max(rows, key=lambda r: r["win"])
-    return top if shown.count(f"{100 * top['win']:.1f}") == 1 else None
+    return top if [shown_win(r["win"]) for r in rows].count(shown_win(top["win"])) == 1 else None
 
 
 def render_odds(result, color=False):

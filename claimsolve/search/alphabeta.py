@@ -15,7 +15,7 @@ from ..errors import ClaimsolveError, Interrupted
 from .learned import CLASSIC, evaluation_state, resolve as _evaluation, spec_evaluation, spec_options as _eval_options
 from .line import move_names
 from .player import Player, register_player
-from .result import SearchResult, Suggestion, tighter
+from .result import SearchResult, Suggestion, result_of, tighter
 
 DEFAULT_HASH_MB = 64
 # the exact searches run on this many threads at most when they are not
@@ -212,16 +212,11 @@ def _solved_suggestion(name, lower, upper):
     when nothing is proven): a bound is never a score like a value."""
     if lower is not None and lower == upper:
         return Suggestion(move=name, score=lower, result=_result_word(lower), exact=True)
-    proven = None
-    if lower is not None and lower > 0:
-        proven = "win"
-    elif upper is not None and upper < 0:
-        proven = "loss"
     score = lower if lower is not None else upper
     extra = {"lower": lower, "upper": upper}
     if score is not None:
         extra["bound"] = "lower" if lower is not None else "upper"
-    return Suggestion(move=name, score=score, result=proven, extra=extra)
+    return Suggestion(move=name, score=score, result=result_of(lower, upper), extra=extra)
 
 
 def _solver_order(suggestions, pv):

@@ -18,7 +18,7 @@ from .learned import LEARNED_PLAYOUT_TURNS, evaluation_state, resolve as _evalua
 from .learned import spec_options as _eval_options
 from .line import move_names
 from .player import Player, register_player
-from .result import SearchResult, Suggestion, tighter
+from .result import SearchResult, Suggestion, result_of, tighter
 
 DEFAULT_TIME = 1.0            # seconds, when neither time nor iterations is given
 PROGRESS_INTERVAL = 0.25      # seconds between progress calls
@@ -371,17 +371,6 @@ class MCTSTree:
         """Move strings of the line of best moves (it stops before a chance
         node, and leaves out a turn it does not reach to its end)."""
         return move_names(self.position, self._tree.principal_variation())
-
-
-def result_of(lower, upper):
-    """"win", "draw" or "loss" when margin bounds settle the result, else None."""
-    if lower is not None and lower > 0:
-        return "win"
-    if upper is not None and upper < 0:
-        return "loss"
-    if lower == 0 and upper == 0:
-        return "draw"
-    return None
 
 
 _REWARD = {"win": 1.0, "draw": 0.5, "loss": 0.0}

@@ -135,3 +135,14 @@ def tighter(a, b, pick):
     if b is None:
         return a
     return pick(a, b)
+
+
+def result_of(lower, upper):
+    """"win", "draw" or "loss" when margin bounds settle the result, else None."""
+    if lower is not None and lower > 0:
+        return "win"
+    if upper is not None and upper < 0:
+        return "loss"
+    if lower == 0 and upper == 0:
+        return "draw"
+    return None

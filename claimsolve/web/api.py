@@ -17,7 +17,7 @@ from ..analysis import DEFAULT_TIME, ENGINES
 from ..catalog import all_games, game_of
 from ..descriptor import NEW_OPTIONS
 from ..errors import ClaimsolveError, MoveError, OptionError, one_line
-from ..positions import dumps, from_dict, parse_json
+from ..positions import dumps, from_dict, json_kind, parse_json
 from .. import render
 from ..reviewer import checked_options, kit_of, objectives_of
 from ..render import style as _style
@@ -48,20 +48,8 @@ def read_body(data):
         raise bad('the request body is empty: send a JSON object, like {"position": {...}}')
     body = parse_json(data)
     if not isinstance(body, dict):
-        raise bad(f"the request body must be a JSON object, not {_json_type(body)}")
+        raise bad(f"the request body must be a JSON object, not {json_kind(body)}")
     return body
-
-
-def _json_type(value):
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return "a string"
-    if value is None:
-        return "null"
-    return "a number" if isinstance(value, (int, float)) else type(value).__name__
 
 
 def check_keys(body, known):
@@ -86,7 +74,7 @@ def position_of(body):
 def _text(body, name):
     value = body.get(name)
     if value is not None and not isinstance(value, str):
-        raise bad(f"option '{name}': must be text, not {_json_type(value)}")
+        raise bad(f"option '{name}': must be text, not {json_kind(value)}")
     return value
 
 
@@ -113,7 +101,7 @@ def new(body):
         options[name] = value
     game = body["game"]
     if not isinstance(game, str):
-        raise bad(f"option 'game': must be text, not {_json_type(game)}")
+        raise bad(f"option 'game': must be text, not {json_kind(game)}")
     try:
         return dumps(commands.new_position(game, **options))
     except OptionError as exc:           # worded for the command line (`option '--size'`): here a body's key
@@ -154,7 +142,7 @@ def _apply_request(body):
         raise bad(f"option 'moves': at most {MAX_MOVES:,} moves in one request")
     for index, move in enumerate(played):
         if not isinstance(move, str):
-            raise bad(f"option 'moves': move {index + 1} must be text, not {_json_type(move)}")
+            raise bad(f"option 'moves': move {index + 1} must be text, not {json_kind(move)}")
     seed = body.get("seed")
     if seed is not None:
         seed = limits.seed(seed, "seed")
@@ -270,7 +258,7 @@ def record(body):
     elif isinstance(data, dict):
         documents = [(None, data)]
     else:
-        raise bad(f"option 'record': a game record's JSON object or text, not {_json_type(data)}")
+        raise bad(f"option 'record': a game record's JSON object or text, not {json_kind(data)}")
     if game is None and len(documents) > 1:
         listed = []
         for line, item in documents:
@@ -400,7 +388,7 @@ def review_args(body, max_time):
             raise bad("option 'game': picks a game of a file of many (\"record\" as its text); this record is one")
         record = records.GameRecord.from_json(data, "record")
     else:
-        raise bad(f"option 'record': a game record's JSON object or text, not {_json_type(data)}")
+        raise bad(f"option 'record': a game record's JSON object or text, not {json_kind(data)}")
     kit = kit_of(record.game)
     positions = len(record.mainline()) + 1
     if body.get("time") is None:
@@ -429,7 +417,7 @@ def svg_request(body, max_time):
     of = body.get("of", "show")
     if not isinstance(of, str) or of not in SVG_OF:
         raise bad(f"option 'of': must be one of {', '.join(SVG_OF)} (the command whose picture), not "
-                  f"{of if isinstance(of, str) else _json_type(of)!s:.40}")
+                  f"{of if isinstance(of, str) else json_kind(of)!s:.40}")
     rest = {key: value for key, value in body.items() if key != "of"}
     if of == "show":
         return None, None
