@@ -113,6 +113,35 @@ def click_point(driver, name):
     wait(driver, clicked, f"point {name} on the board")
 
 
+def hover_until(driver, selector, condition, what):
+    """Moves the mouse onto the element of `selector` until `condition`
+    holds: a table the page draws anew as the engine's answers come in (the
+    suggestions) may replace the row between its finding and the hover."""
+    def done(d):
+        if condition(d):
+            return True
+        try:
+            ActionChains(d).move_to_element(d.find_element(By.CSS_SELECTOR, selector)).perform()
+        except (StaleElementReferenceException, NoSuchElementException):
+            pass
+        return False
+    wait(driver, done, what)
+
+
+def mouse_away(driver):
+    """Moves the mouse off the suggestions onto the status line (an offset from
+    where it was could fall outside the window, depending on the layout)."""
+    ActionChains(driver).move_to_element(driver.find_element(By.ID, "status")).perform()
+
+
+def unflipped(driver):
+    """Turns the board back if a test before left it turned round (the
+    page is shared by a module's tests)."""
+    if driver.find_elements(By.CSS_SELECTOR, "#board #flipped"):
+        driver.find_element(By.ID, "flip-button").click()
+        wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#board #flipped"), "the board turned back")
+
+
 def click_until(driver, selector, cls, what):
     """Clicks the element of `selector` until it has the class `cls`: a
     list the page draws anew (the move list, as the engines' answers come

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from .browser import (SEEDS, SKIP, ActionChains, By, Keys, Select, browser, click_point, click_until,  # noqa: F401
-                      message, server, shots, wait)
+                      hover_until, message, mouse_away, server, shots, unflipped, wait)
 
 pytestmark = SKIP
 
@@ -142,11 +142,9 @@ def test_claim_play_phase_movement_arrows_and_save(page, shots):
         "return Array.from(document.querySelectorAll('#arrows text'), t => t.textContent)")
     # as on lichess, the best move's arrow is drawn without a hover (it was drawn only on hover)
     wait(driver, lambda d: numbers(d) == ["1"], "the best move's arrow")
-    row = driver.find_element(By.CSS_SELECTOR, "#suggestions tbody tr")
-    ActionChains(driver).move_to_element(row).perform()
-    wait(driver, lambda d: len(numbers(d)) > 1, "the best line drawn as arrows")
+    hover_until(driver, "#suggestions tbody tr", lambda d: len(numbers(d)) > 1, "the best line drawn as arrows")
     driver.save_screenshot(str(shots / "claim-play-best-line.png"))
-    ActionChains(driver).move_by_offset(0, 400).perform()
+    mouse_away(driver)
     wait(driver, lambda d: numbers(d) == ["1"], "back to the best move's arrow")
     click_point(driver, "d3")                    # an opponent's Viking
     wait(driver, lambda d: "colour 2" in message(d), "the reason d3 is refused")
@@ -717,16 +715,16 @@ def upside_down_texts(driver):
 def test_a_flipped_board_keeps_its_numbers_upright(page, shots):
     driver = page
     load_position(driver, SEEDS / "claim/play-2p.json")
+    unflipped(driver)
     driver.find_element(By.ID, "flip-button").click()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board #flipped"), "the board turned round")
     wait(driver, lambda d: suggestions(d), "suggestions in the play phase")
-    row = driver.find_element(By.CSS_SELECTOR, "#suggestions tbody tr")
-    ActionChains(driver).move_to_element(row).perform()
-    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#flipped #arrows text"), "the best line's numbers")
+    hover_until(driver, "#suggestions tbody tr", lambda d: d.find_elements(By.CSS_SELECTOR, "#flipped #arrows text"),
+                "the best line's numbers")
     driver.save_screenshot(str(shots / "claim-flipped-best-line.png"))
     assert driver.find_elements(By.CSS_SELECTOR, "#board text")
     assert upside_down_texts(driver) == []
-    ActionChains(driver).move_by_offset(0, 400).perform()
+    mouse_away(driver)
     driver.find_element(By.ID, "flip-button").click()
     wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#board #flipped"), "the board turned back")
     assert upside_down_texts(driver) == []
@@ -738,6 +736,7 @@ def test_flipping_keeps_the_engines_arrow(page):
     and flipping back did not bring it back."""
     driver = page
     load_position(driver, SEEDS / "colorclaim/start-3x3-seed1.json")
+    unflipped(driver)
     set_engine(driver, True)
     engine_done(driver)
     arrow = "#board #arrows line"
