@@ -155,3 +155,27 @@ def test_an_ordinary_board_at_a_desktops_width_is_drawn_as_before(page, name, si
     drawn = set(script(driver, "return Array.from(document.querySelectorAll('#board text'), t => t.getAttribute('font-size'))"))
     assert drawn == sizes
     assert script(driver, "const f = document.getElementById('board-frame'); return f.scrollWidth <= f.clientWidth")
+
+
+def test_on_a_phone_the_header_leaves_the_board_high_and_undo_at_hand(page, shots):
+    # the header's buttons and settings wrapped into five rows, 208 of a phone's 844 px above the
+    # board, Undo and Redo on its third; now each is one row that scrolls sideways, Undo first
+    driver = page
+    show(driver, PHONE, SEEDS / "claim/play-2p.json")
+    driver.save_screenshot(str(shots / "legible-phone-header.png"))
+    header, board_top = script(driver, "return [document.querySelector('header').getBoundingClientRect().height,"
+                                       " document.getElementById('board').getBoundingClientRect().top]")
+    assert header <= 120 and board_top <= 140, (header, board_top)
+    width = PHONE[0]
+    for name in ("undo-button", "redo-button"):
+        box = script(driver, f"const r = document.getElementById('{name}').getBoundingClientRect(); return [r.left, r.right]")
+        assert 0 <= box[0] and box[1] <= width, (name, box)
+    assert script(driver, "return document.documentElement.scrollWidth") <= width
+    # every button is still there: the row scrolls to its last one, which takes a click
+    last = script(driver, """
+      const nav = document.querySelector('header nav'); nav.scrollLeft = nav.scrollWidth;
+      const b = document.getElementById('review-button').getBoundingClientRect(), n = nav.getBoundingClientRect();
+      const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+      return [nav.scrollWidth > nav.clientWidth, b.left >= n.left - 1 && b.right <= n.right + 1, hit && hit.id];""")
+    assert last == [True, True, "review-button"], last
+    assert not console_errors(driver)
