@@ -474,11 +474,16 @@ def cut_to_top(result, top):
 
 
 def _final_info(position):
-    """A finished game's scores and winners, for the answer's JSON
-    (`final_scores`: `scores` is the sentence saying what the scores are)."""
+    """A finished game's scores, winners and result in words, for the
+    answer's JSON (`final_scores`: `scores` is the sentence saying what the
+    scores are; `result`: the text's "The game is over: ..." sentence, which
+    says a draw where `winners` lists every seat)."""
     info = {}
     if hasattr(position, "scores"):
         info["final_scores"] = list(position.scores())
     if hasattr(position, "winners"):
         info["winners"] = list(position.winners())
+    drawing = game_of(position).drawing()
+    if drawing is not None and hasattr(drawing, "result_line"):
+        info["result"] = drawing.result_line(position)
     return info

@@ -38,6 +38,23 @@ def test_a_finished_game_keeps_scores_a_sentence_and_gives_its_final_scores(tmp_
     answer = json.loads(done.stdout)
     assert answer["scores"] == "no moves: the game is over"
     assert answer["final_scores"] == [2, 4] and answer["winners"] == [2]
+    assert answer["result"].startswith("player 2 wins")
+
+
+def test_a_drawn_claim_says_draw_in_its_json_as_in_its_text(tmp_path):
+    """A Claim game drawn by quiet plies listed every seat as a winner in
+    `analyze --json`, the text "a draw after 200 quiet plies" nowhere."""
+    start = json.loads((SEEDS / "claim" / "play-2p.json").read_text())
+    start["history"]["quiet_plies"] = 200
+    path = tmp_path / "drawn.json"
+    path.write_text(json.dumps(start))
+    done = CliRunner().invoke(main, ["analyze", str(path), "--json"])
+    assert done.exit_code == 0, done.output
+    answer = json.loads(done.stdout)
+    assert answer["over"] is True and answer["winners"] == [1, 2]
+    assert answer["result"] == "a draw after 200 quiet plies"
+    text = CliRunner().invoke(main, ["analyze", str(path)])
+    assert "The game is over: a draw after 200 quiet plies." in text.stdout
 
 
 def test_a_solver_that_does_not_finish_says_so_and_alpha_beta_answers():

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import replace
 
 from ..errors import MoveError
+from ..words import counted
 from .rules import (BRAWL_CAP, BRAWL_REMOVALS, VIKING, _start, _with_tower, brawl_even_applies, brawl_quota,
                     brawl_shortfall, colours_of, conquest_in, end_brawl_turn, end_play_turn, end_settle_turn,
                     end_towers_turn, is_draw, movable_vikings, move_viking, movement_ends, opposing,
@@ -65,6 +66,14 @@ class _Reader:
             self.fail(f"'{self.peek()}' comes after the end of the turn")
 
 
+def drawn_after(quiet_plies, draw_after):
+    """How a game drawn by quiet plies ended, in words: "200 quiet plies",
+    and what a position written past its draw counts ("5 quiet plies (the
+    position counts 9)")."""
+    words = counted(draw_after, "quiet ply", "quiet plies")
+    return words if quiet_plies == draw_after else f"{words} (the position counts {quiet_plies:,})"
+
+
 def play_move(state, move):
     """The state after the turn written `move`: the canonical form or any
     accepted alternative (a jump chain's full route, unsorted settle points
@@ -74,7 +83,7 @@ def play_move(state, move):
     if winning_team(state) is not None:
         reader.fail("the game is over: a team has its towers on the island")
     if is_draw(state):
-        reader.fail(f"the game is over: drawn after {state.quiet_plies} quiet plies")
+        reader.fail(f"the game is over: drawn after {drawn_after(state.quiet_plies, state.rules.draw_after)}")
     return {"settle": _read_settle, "brawl": _read_brawl,
             "towers": _read_towers, "play": _read_play}[state.phase](state, reader)
 

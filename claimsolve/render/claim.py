@@ -9,6 +9,7 @@ dashed castles, movements as arrows along their route (a jump chain hop by
 hop), and the pieces a movement captures crossed out small.
 """
 from ..claim import rules
+from ..claim.notation import drawn_after
 from . import svg as S
 from .style import CLAIM
 from .svg import escape
@@ -115,7 +116,7 @@ def _teams_line(position):
 def result_line(position):
     """Who won a finished game and how (or the draw), in words."""
     if position.is_draw():
-        return f"a draw after {position.quiet_plies} quiet plies"
+        return f"a draw after {drawn_after(position.quiet_plies, position.rules.draw_after)}"
     won = position.winners()
     towers = position.team_towers(won[0])
     if len(won) > 1:

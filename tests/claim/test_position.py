@@ -16,6 +16,7 @@ from claimsolve import ClaimsolveError, MoveError, PositionError
 from claimsolve.claim import ISLANDS, rules
 from claimsolve.claim.islands import random_island
 from claimsolve.claim.position import ClaimPosition
+from claimsolve.render.claim import result_line
 
 # the example of positions.md, as written (keys in order, indented by 2)
 SPEC_TEXT = """{
@@ -289,8 +290,12 @@ def test_finished_positions_are_valid():
     assert won.is_over() and won.legal_moves() == [] and won.winners() == [1]
     drawn = ClaimPosition.from_json(data_with(rules={"draw_after": 5}, history={"quiet_plies": 9}))
     assert drawn.is_over() and drawn.is_draw() and drawn.legal_moves() == []
-    with pytest.raises(MoveError, match="drawn after 9 quiet plies"):
+    # the draw came at 5 (it said "a draw after 9 quiet plies" beside "Quiet plies: 9 (a draw at 5)")
+    with pytest.raises(MoveError, match=r"drawn after 5 quiet plies \(the position counts 9\)"):
         drawn.play("b2-c2")
+    assert result_line(drawn) == "a draw after 5 quiet plies (the position counts 9)"
+    once = ClaimPosition.from_json(data_with(rules={"draw_after": 1}, history={"quiet_plies": 1}))
+    assert result_line(once) == "a draw after 1 quiet ply"          # "1 quiet plies"
 
 
 def test_streak_may_name_either_colour_in_battle_for_two():
