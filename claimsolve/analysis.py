@@ -152,7 +152,10 @@ def answer_labels(result, game, with_odds=False, sides=None):
     elif engine == "alphabeta":
         depth = info.get("depth")
         method = f"alpha-beta depth {depth}" if depth is not None else "alpha-beta"
-        if result.exact:
+        own_proofs = any(s.exact and s.depth is not None for s in result.suggestions)
+        if result.exact and game.win_score:
+            scores = f"{game.scores}: proven results, every line below each move reached the end of the game"
+        elif result.exact:
             scores = ("final-score margins for the player to move, proven: every line reached the end of "
                       "the game")
         else:
@@ -168,7 +171,8 @@ def answer_labels(result, game, with_odds=False, sides=None):
                 scores += (", except where the exact solver proved a move's value: then the score is that "
                            "value (proven =); the bounds it proved (proven <=, >=) stand beside the heuristic "
                            "score")
-            if any(s.exact and s.depth is not None for s in result.suggestions):     # alpha-beta's own proofs
+            if own_proofs:                  # alpha-beta's own proofs
+                scores += ", except the moves marked proven"
                 notes.append("moves marked proven have their value settled: every line below them reached "
                              "the end of the game")
         ordered_by = "score"

@@ -77,6 +77,10 @@ class GameDescriptor:
                  (needs open_spiel), or None
     scores       what alpha-beta's static scores measure, in which units, for
                  people (claimsolve.analysis.answer_labels)
+    win_score    alpha-beta's score of a game won (Claim: 10,000), where the
+                 static evaluation stays strictly inside it: a search score
+                 of +win_score proves a win, -win_score a loss (with two
+                 sides; a paranoid search's loss is not one); 0: none
     shared_win   how a game no side wins alone is scored, for the words of a
                  mean result (claimsolve.analysis.result_scale): "draw",
                  shared by every side (1/n each of n; Claim), or "tie",
@@ -136,6 +140,7 @@ class GameDescriptor:
     match_start: Lazy = None
     scores: str = "estimated margins"
     shared_win: str = "draw"
+    win_score: int = 0
     mcts_exploration: float = None
     learned_playout_turns: int = None
     learned_units: float = 100.0

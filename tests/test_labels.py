@@ -282,3 +282,31 @@ def test_the_solver_s_order_puts_a_move_proven_at_least_as_good_first():
     # >=+1 is proven at least as good as =+1; no bound at all goes last
     assert [s.move for s in suggestions] == ["ge1", "eq1", "le1", "le0", "none"]
     assert [s.extra.get("bound") for s in suggestions] == ["lower", None, "upper", "upper", None]
+
+
+def test_alpha_beta_marks_claims_won_and_lost_moves_proven(tmp_path):
+    """Claim scores a won game 10,000 and its static evaluation stays
+    inside it, so a move scored +-10,000 is a proven result; alpha-beta
+    listed five moves that win at once as "a heuristic, not proven" where
+    MCTS-Solver proved the same wins."""
+    path = tmp_path / "wins.json"
+    path.write_text(json.dumps({"game": "claim", "players": 2, "territories": ["a a b b", "a a b b", "c c c c"],
+                                "board": ["T1 . . .", ". 1 . .", "T1 2 . 1"]}))
+    answer = claimsolve.analyze(claimsolve.load(path), engine="alphabeta", time=1, top=20).to_json()
+    by_move = {s["move"]: s for s in answer["suggestions"]}
+    assert by_move["d1-d2 T@c2"]["score"] == 10000 and by_move["d1-d2 T@c2"]["result"] == "win"
+    assert by_move["d1-d2 T@c2"]["proven"] == "=+10000"
+    assert by_move["b2-a2"]["score"] == -10000 and by_move["b2-a2"]["result"] == "loss"
+    assert answer["exact"] is True and "proven results" in answer["scores"]
+    top = claimsolve.analyze(claimsolve.load(path), engine="alphabeta", time=1, top=3).to_json()
+    assert top["exact"] is False and top["scores"].endswith("not proven, except the moves marked proven")
+    assert all(s["result"] == "win" for s in top["suggestions"])
+
+
+def test_only_a_two_sided_search_proves_a_loss_by_the_win_score():
+    from claimsolve.search.alphabeta import _won_or_lost
+    assert _won_or_lost(10000, "exact", 10000, "paranoid") and _won_or_lost(10000, "lower", 10000, "sides")
+    assert not _won_or_lost(10000, "upper", 10000, "sides")          # at most a win proves nothing
+    assert _won_or_lost(-10000, "upper", 10000, "sides")
+    assert not _won_or_lost(-10000, "exact", 10000, "paranoid")      # everyone against the mover
+    assert not _won_or_lost(9999, "exact", 10000, "sides") and not _won_or_lost(10000, "exact", 0, "sides")

@@ -12,6 +12,7 @@ GAME = GameDescriptor(
     player_kinds=Lazy("claimsolve.claim.players:PLAYER_KINDS"),
     match_start=Lazy("claimsolve.claim.starts:match_start"),
     scores="evaluation points for the side to move: a tower 300, a win 10,000",
+    win_score=10000,
     options={"players": "2, 3 or 4, default 2 (battle-for-two: 2)",
              "island": "standard (the island for the seats, default), standard-2, standard-3, standard-4 or random",
              "variant": "standard (default) or battle-for-two",

@@ -11,6 +11,7 @@ import os
 import time as _time
 
 from .. import _alphabeta, limits
+from ..catalog import game_of
 from ..errors import ClaimsolveError, Interrupted
 from .learned import CLASSIC, evaluation_state, resolve as _evaluation, spec_evaluation, spec_options as _eval_options
 from .line import move_names
@@ -94,6 +95,20 @@ def _as_margin(score, bonus):
     if bonus and score < -bonus:
         return score + bonus
     return score
+
+
+def _won_or_lost(score, bound, win_score, mode):
+    """Whether a depth-limited score proves the move's result: the game's
+    win_score (the static evaluation, classic or learned, stays strictly
+    inside it) is reached only by lines that all end in the game won, at
+    least that as a lower bound; its negative, at most that, a loss, where
+    the search has two sides (a paranoid search's "loss" assumes that
+    everyone else plays against the mover)."""
+    if not win_score:
+        return False
+    if score >= win_score and bound in ("exact", "lower"):
+        return True
+    return score <= -win_score and bound in ("exact", "upper") and mode == "sides"
 
 
 def _progress_relay(position, progress, bonus=0):
@@ -295,6 +310,7 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
     evaluation = _evaluation(evaluation)
     state = evaluation_state(position, evaluation)
     bonus = getattr(state.game, "win_bonus", 0) if evaluation.learned else 0
+    win_score = game_of(position).win_score
     searcher = _searcher(position, table, ROOT_TURNS, 0.0 if time is None else time * ROOT_SHARE, evaluation,
                          state)
     if time is not None:
@@ -306,10 +322,10 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
         if len(suggestions) >= NAMED_SUGGESTIONS and deadline is not None and _time.monotonic() > deadline:
             break                        # the rest of a large root is searched, not named
         score = _as_margin(score, bonus)
-        exact = answer["exact"] and bound == "exact"
+        exact = answer["exact"] and bound == "exact" or _won_or_lost(score, bound, win_score, searcher.mode)
         suggestion = Suggestion(move=position.turn_name(path), score=score, depth=move_depth,
                                 exact=exact, result=_result_word(score) if exact else None)
-        if bound != "exact":
+        if bound != "exact" and not exact:
             suggestion.extra["bound"] = bound
         suggestions.append(suggestion)
     info = {"depth": answer["depth"]}
