@@ -122,10 +122,15 @@ def test_claim_tower_captured_and_replaced_at_once():
 
 
 def test_claim_swap_in_a_conquest_is_said_though_not_written():
+    # e2's Viking holds territory b before the move: the turn's first conquest check swaps d2's
+    # tower, and it is said first (it was said after the movement, as though the move had done it)
     position = claim(["2 . . . . .", ". 1 . T2 1 .", EMPTY_ROW])
     report = position.describe("b2-c2")
-    assert marks(report) == {"text": "b2-c2; T1 replaces T2 on d2", "from": "b2", "to": "c2",
+    assert marks(report) == {"text": "T1 replaces T2 on d2, then b2-c2", "from": "b2", "to": "c2",
                              "route": ["b2", "c2"], "placed": ["d2"]}
+    # the jump into territory b makes the swap: the check after the movement, said after it
+    position = claim(["2 . . . . .", ". . 1 T2 . .", EMPTY_ROW])
+    assert position.describe("c2-e2").text == "c2-e2; T1 replaces T2 on d2"
 
 
 def test_claim_tower_placement_in_a_play_turn_and_a_capture():

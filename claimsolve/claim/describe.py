@@ -84,6 +84,7 @@ class _Walk:
         self.captured = []          # points of pieces captured
         self.taken = []             # the same in words: "e3", "the tower T2 on e6 (T1 takes its point)"
         self.swaps = []             # conquests the move string does not write: "T1 replaces T2 on d4"
+        self.swaps_first = []       # those of the check before the movement (a play turn's step 1)
 
     def name(self, cell):
         return self.island.point_name(cell)
@@ -152,6 +153,8 @@ class _Walk:
         if text == "pass":
             text += (" (no tower to place)" if self.state.phase == "towers"
                      else " (no legal movement)")
+        if self.swaps_first:          # the turn's first conquest check, said first
+            text = "; ".join(self.swaps_first) + ", then " + text
         return MoveReport(text=text, from_=self.route[0] if self.route else None,
                           to=self.route[-1] if self.route else None, route=tuple(self.route),
                           placed=tuple(self.placed), captured=tuple(self.captured))
@@ -161,6 +164,7 @@ def _turn(state, tokens):
     walk = _Walk(state, tokens)
     walk.conquest()
     if state.phase == "play":
+        walk.swaps_first, walk.swaps = walk.swaps, []
         walk.movements()
         walk.conquest()
     elif walk.tokens == ["pass"]:
