@@ -11,7 +11,8 @@ ply k by seat P:
 - `before`: the value for P of the position before the move, with the best
   move played (the kit's analysis of that position);
 - `after`: the value for P of the move played: the kit's own value of it
-  where its analysis gives every move's (Claim It!'s turn optimum), else the
+  where its analysis gives it (Claim It!'s turn optimum, every move's;
+  Claim's MCTS, a proven turn's), else the
   analysis of the position after the move, seen from P;
 - `loss` = before - after, at least 0, in the game's units; the `grade`
   from the kit's thresholds (best: the engine's move, or one proven, or valued beside it, to lose

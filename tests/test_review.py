@@ -244,6 +244,30 @@ def test_claim_turns_are_graded_in_win_chance(players):
     assert sum(s["moves"] for s in review["summary"]) == 8
 
 
+def claim_record(start, moves):
+    return records.GameRecord.from_json({"record": 1, "start": dict(start, game="claim"), "moves": moves})
+
+
+FOUR_SEATS = {"players": 4, "territories": ["a a b b c c", "a a b b c c", "d d e e f f", "d d e e f f"],
+              "board": ["T1 . T1 . T3 .", "4 . . . 1 .", "T3 . 3 T2 . .", ". . 2 . . ."], "to_move": 1}
+TWO_SEATS = {"players": 2, "territories": ["a a b b", "a a b b", "c c c c"],
+             "board": ["T1 . . .", ". 1 . .", "T1 2 . 1"]}
+
+
+def test_a_claim_result_proven_by_a_bound_is_exact():
+    # MCTS-Solver proves seat 1 wins at once with e3-e2 (margin ">=+10000", not an exact margin); the
+    # review took the position's noisy mean (about 0.17) and graded missing the win an inaccuracy
+    missed = claimsolve.review(claim_record(FOUR_SEATS, ["e3-d3"]), time=0.1, workers=1).moves[0]
+    assert missed.best == "e3-e2" and missed.before == 1.0 and missed.grade == "blunder"
+    won = claimsolve.review(claim_record(FOUR_SEATS, ["e3-e2"]), time=0.1, workers=1).moves[0]
+    assert (won.before, won.after, won.exact, won.grade) == (1.0, 1.0, True, "best")
+    # two seats: the win thrown away and the loss it leads to are both proven
+    thrown = claimsolve.review(claim_record(TWO_SEATS, ["b2-a2"]), time=0.1, workers=1)
+    entry = thrown.to_json()["moves"][0]
+    assert (entry["before"], entry["after"], entry["grade"], entry["exact"]) == (1.0, 0.0, "blunder", True)
+    assert thrown.to_json()["exact_moves"] == 1
+
+
 def test_the_command_line_review_its_picture_and_its_annotated_record(tmp_path):
     result = run_match("colorclaim", "random", "alphabeta:depth=1", 2, size="3x3", seed=3)
     save_games(result, tmp_path / "games.jsonl")

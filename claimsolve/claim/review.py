@@ -10,8 +10,10 @@ played it, are the same kind of estimate: a turn as good as the engine's
 loses nothing on average, and a worse one loses about what the search
 sees.  (The mean of the most visited turn alone would be the larger of
 many noisy means, and make every turn look like a small loss.)  MCTS
-proves results in two-sided games only near the end; a proven position
-is exact."""
+proves results in two-sided games only near the end: a position whose
+result is proven, even where only a bound of its margin is (">=+1", a
+win), has that result as its exact value, and so has a turn whose result
+the position's search proved."""
 from ..analysis import result_scale
 from ..search.mcts import MCTSTree, _result
 from ..words import counted
@@ -48,7 +50,8 @@ def evaluate(position, move, seconds, seed):
     best = result.best
     seats = tree._tree.root_means() or [None] * position.num_players
     mover = position.player_to_move
-    exact = "result" in result.info and tree.root_exact()
+    # a proven result is exact in this unit, even where only a bound of the margin is (">=+1": a win)
+    exact = "result" in result.info
     if exact:
         mine = _REWARD[result.info["result"]]
         side = {seat for team in position.teams() if mover in team for seat in team}
@@ -57,8 +60,10 @@ def evaluate(position, move, seconds, seed):
     else:
         seats = list(seats)
         value = seats[mover - 1]
+    # the turns whose result the search proved: the value of such a turn played (reviewer._grade)
+    proven = {s.move: _REWARD[s.result] for s in result.suggestions if s.result is not None}
     return {"best": best.move if best is not None else None, "value": value, "seats": seats, "exact": exact,
-            "method": f"MCTS, {counted(done, 'simulation')}"}
+            "moves": proven, "method": f"MCTS, {counted(done, 'simulation')}"}
 
 
 def final(position):
