@@ -20,6 +20,9 @@ ply k by seat P:
 - `exact` where the values it rests on are proven (the solver, the turn
   optimum finished).
 
+A position the kit does not analyse (its evaluation "from_next": Claim's
+forced turn) takes the values of the position after it.
+
 Games with dice add each roll's `luck`: the value after the roll minus the
 mean over the 216 rolls (the kit's `luck`), so that a player's result
 splits into what the dice gave and what the decisions lost.
@@ -291,8 +294,9 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
 
     def on_done(index, evaluation):
         evaluations[index] = evaluation
+        _take_from_next(evaluations, positions)
         # a move is graded once the positions before and after it are analysed
-        while graded[0] < len(moves) and evaluations[graded[0] + 1] is not None:
+        while graded[0] < len(moves) and _valued(evaluations[graded[0]]) and _valued(evaluations[graded[0] + 1]):
             k = graded[0]
             entry = _grade(kit, result.thresholds, result.digits, positions[k], moves[k], positions[k + 1],
                            evaluations[k], evaluations[k + 1], k + 1)
@@ -306,13 +310,29 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
     except KeyboardInterrupt:
         result.interrupted = True
         result.evals = [kit.graph(positions[i], evaluations[i]) for i in range(graded[0] + 1)
-                        if evaluations[i] is not None]
+                        if _valued(evaluations[i])]
         result.seconds = _time.monotonic() - started
         raise Interrupted(result) from None
     result.evals = [kit.graph(position, evaluation) for position, evaluation in zip(positions, evaluations)]
     result.notes = list(shown["notes"])
     result.seconds = _time.monotonic() - started
     return result
+
+
+def _valued(evaluation):
+    return evaluation is not None and not evaluation.get("from_next")
+
+
+def _take_from_next(evaluations, positions):
+    """A position the kit did not analyse ("from_next": a forced move's,
+    whose value is the position after it's) takes the values of the next
+    position as soon as they are known (a run of forced moves from the last)."""
+    for i in range(len(evaluations) - 2, -1, -1):
+        here, after = evaluations[i], evaluations[i + 1]
+        if here is not None and here.get("from_next") and _valued(after):
+            seats = list(after["seats"])
+            evaluations[i] = dict(here, value=seats[positions[i].player_to_move - 1], seats=seats,
+                                  exact=after["exact"], from_next=False)
 
 
 def _grade(kit, thresholds, digits, position, move, after_position, evaluation, next_evaluation, ply):

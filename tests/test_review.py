@@ -4,6 +4,7 @@ from its decisions."""
 import json
 import random
 import xml.etree.ElementTree as ET
+from types import SimpleNamespace
 
 import pytest
 from starlette.testclient import TestClient
@@ -266,6 +267,41 @@ def test_a_claim_result_proven_by_a_bound_is_exact():
     entry = thrown.to_json()["moves"][0]
     assert (entry["before"], entry["after"], entry["grade"], entry["exact"]) == (1.0, 0.0, "blunder", True)
     assert thrown.to_json()["exact_moves"] == 1
+
+
+def test_a_forced_claim_turn_is_marked_and_not_searched(monkeypatch):
+    # the only legal turn was graded as a choice ("forced" missing, summary "forced": 0) after a search
+    from claimsolve.claim import review as kit
+    from claimsolve.reviewer import _take_from_next
+    searched = []
+
+    class Counted(kit.MCTSTree):
+        def __init__(self, position, **options):
+            searched.append(position)
+            super().__init__(position, **options)
+
+    monkeypatch.setattr(kit, "MCTSTree", Counted)
+    placed = claimsolve.review(claim_record({"players": 2, "territories": ["a b c", "a b c"],
+                                             "board": ["T1 . .", "2 1 T1"]}, ["T@b2 pass"]), time=0.1, workers=1)
+    entry, summary = placed.to_json()["moves"][0], placed.to_json()["summary"][0]
+    assert (entry["move"], entry["best"], entry["grade"], entry.get("forced")) == ("T@b2 pass", "T@b2 pass", "best", True)
+    assert (summary["moves"], summary["forced"]) == (0, 1) and searched == []       # the position after: the end
+    # a pass in the play phase (seat 1 boxed in), a choice of seat 2, then a forced tower
+    passes = claim_record({"players": 2, "territories": ["a a b b", "c c d d"], "board": ["1 2 T1 .", "2 2 T2 ."]},
+                          ["pass", "b2-d2", "T@b2 pass"])
+    review = claimsolve.review(passes, time=0.1, workers=1)
+    assert [m.forced for m in review.moves] == [True, False, True]
+    positions = passes.positions()
+    assert searched == [positions[1], positions[3]]
+    for entry, before, after in zip(review.moves, review.evals, review.evals[1:]):
+        if entry.forced:                                           # it takes the value of the position after
+            assert before == after and entry.before == entry.after and entry.grade == "best"
+    assert [s["forced"] for s in review.summary()] == [2, 0]
+    # a run of forced moves takes the values of the first position analysed after it
+    seats = SimpleNamespace(player_to_move=1)
+    evaluations = [{"from_next": True}, {"from_next": True}, {"seats": [0.25, 0.75], "exact": False}]
+    _take_from_next(evaluations, [seats, seats, seats])
+    assert [e["value"] for e in evaluations[:2]] == [0.25, 0.25] and not evaluations[0]["from_next"]
 
 
 def test_the_command_line_review_its_picture_and_its_annotated_record(tmp_path):

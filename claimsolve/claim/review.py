@@ -13,7 +13,11 @@ many noisy means, and make every turn look like a small loss.)  MCTS
 proves results in two-sided games only near the end: a position whose
 result is proven, even where only a bound of its margin is (">=+1", a
 win), has that result as its exact value, and so has a turn whose result
-the position's search proved."""
+the position's search proved.  A forced turn (the only legal one) is not
+searched: its position takes the value of the position after it
+(reviewer: an evaluation "from_next")."""
+import itertools
+
 from ..analysis import result_scale
 from ..search.mcts import MCTSTree, _result
 from ..words import counted
@@ -44,6 +48,9 @@ def profile(start):
 
 
 def evaluate(position, move, seconds, seed):
+    if move is not None and _forced(position):
+        return {"best": decision(position, move), "value": None, "seats": None, "exact": False,
+                "forced": True, "from_next": True, "method": "forced: the only legal turn, not searched"}
     tree = MCTSTree(position, seed=seed, memory_mb=MEMORY_MB)
     done, spent = tree.search(time=seconds)
     result = _result(tree, [tree.turn_rows()], done, spent, tree.tree_nodes, 1)
@@ -64,6 +71,11 @@ def evaluate(position, move, seconds, seed):
     proven = {s.move: _REWARD[s.result] for s in result.suggestions if s.result is not None}
     return {"best": best.move if best is not None else None, "value": value, "seats": seats, "exact": exact,
             "moves": proven, "method": f"MCTS, {counted(done, 'simulation')}"}
+
+
+def _forced(position):
+    """Whether the position has one legal turn (found without listing them all)."""
+    return len(list(itertools.islice(position.iter_moves(), 2))) == 1
 
 
 def final(position):
