@@ -13,7 +13,8 @@ The games are listed in claimsolve.catalog; each describes itself in its
 package's `descriptor` module (claimsolve.descriptor.GameDescriptor).
 
 Every entry point checks its arguments as the command line checks its
-options (claimsolve.limits): a bad value is a ClaimsolveError naming it.
+options (claimsolve.limits): a bad value is a ClaimsolveError naming it, and
+a number given as text is read as the command line reads it (`time="2"`).
 """
 from . import limits
 from .analysis import ENGINES, analyze as _analyze
@@ -21,7 +22,7 @@ from .catalog import game_of, get_game, ids_where
 from .errors import ClaimsolveError, MoveError, PositionError, as_parameters
 from .game import Position
 from .positions import dumps, from_dict, game_class, loads
-from .records import GameRecord, load_game, load_position as load
+from .records import GameRecord, load_game, load_position
 
 __version__ = "0.1.0"
 
@@ -39,9 +40,17 @@ def new(game, players=None, size=None, seed=None, island=None, variant=None, bra
     parameter (`parameter 'size': ...`)."""
     descriptor = get_game(game)
     if seed is not None:
-        limits.seed(seed, _parameter("seed"))
+        seed = limits.seed(seed, _parameter("seed"))
     with as_parameters():
         return descriptor.new(players=players, size=size, island=island, variant=variant, seed=seed, brawl=brawl)
+
+
+def load(path, ply=None, game=None):
+    """The position of a position file, or of a game record after `ply`
+    moves of its main line (None: the last) of its `game`-th game (None:
+    the only one); see claimsolve.records.load_position."""
+    with as_parameters():
+        return load_position(path, ply=ply, game=game)
 
 
 def _position(position):
@@ -57,19 +66,19 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
     (neither counts iterations; give `time`)."""
     _position(position)
     if time is not None:
-        limits.seconds(time, _parameter("time"))
+        time = limits.seconds(time, _parameter("time"))
     if iterations is not None:
-        limits.iterations(iterations, _parameter("iterations"))
+        iterations = limits.iterations(iterations, _parameter("iterations"))
     limits.choice(engine, _parameter("engine"), ENGINES)
     if iterations is not None and engine in ("alphabeta", "solver"):
         raise ClaimsolveError(f"{_parameter('iterations')}: counts MCTS simulations; engine '{engine}' has no such "
                               "budget (give a time, or engine 'mcts')")
     if top is not None:
-        limits.top(top, _parameter("top"))
-    limits.seed(seed, _parameter("seed"))
+        top = limits.top(top, _parameter("top"))
+    seed = limits.seed(seed, _parameter("seed"))
     if threads is not None:
-        limits.threads(threads, _parameter("threads"))
-    limits.memory_mb(hash_mb, _parameter("hash_mb"))
+        threads = limits.threads(threads, _parameter("threads"))
+    hash_mb = limits.memory_mb(hash_mb, _parameter("hash_mb"))
     return _analyze(position, time=time, iterations=iterations, engine=engine, top=top, seed=seed,
                     threads=threads, hash_mb=hash_mb, progress=progress, evaluation=evaluation)
 
@@ -83,8 +92,9 @@ def solve(position, time=None, hash_mb=256, progress=None, value_only=False, thr
     among equal moves the one shown may vary with more than one)."""
     solver = _capability(_position(position), "solve", "exact solving", " (use analyze)")
     if time is not None:
-        limits.seconds(time, _parameter("time"))
-    limits.memory_mb(hash_mb, _parameter("hash_mb"))
+        time = limits.seconds(time, _parameter("time"))
+    hash_mb = limits.memory_mb(hash_mb, _parameter("hash_mb"))
+    threads = limits.threads(threads, _parameter("threads"))
     return solver(position, time=time, hash_mb=hash_mb, progress=progress, value_only=value_only,
                   threads=threads)
 
@@ -96,10 +106,10 @@ def odds(position, samples=None, seed=0, time=None, progress=None, hash_mb=None,
     threads (None: the cores this process may run on, at most 2)."""
     table = _capability(_position(position), "odds", "the stop/roll table")
     if samples is not None:
-        limits.samples(samples, _parameter("samples"))
-    limits.seed(seed, _parameter("seed"))
+        samples = limits.samples(samples, _parameter("samples"))
+    seed = limits.seed(seed, _parameter("seed"))
     if time is not None:
-        limits.seconds(time, _parameter("time"))
+        time = limits.seconds(time, _parameter("time"))
     options = {"seed": seed, "progress": progress}
     if samples is not None:
         options["samples"] = samples
@@ -131,7 +141,10 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
     if not isinstance(record, GameRecord):
         raise ClaimsolveError(f"not a game record: {type(record).__name__} (read one with claimsolve.load_game)")
     if time is not None:
-        limits.seconds(time, _parameter("time"))
+        time = limits.seconds(time, _parameter("time"))
+    if workers is not None:
+        workers = limits.threads(workers, _parameter("workers"))
+    seed = limits.seed(seed, _parameter("seed"))
     return _review(record, time=time, workers=workers, progress=progress, seed=seed, objective=objective)
 
 

@@ -274,6 +274,8 @@ def dumps(position):
     """The position's JSON text as docs/positions.md shows it: keys in its order,
     indented by 2, a board's rows one per line, short lists and objects (claims,
     dice, variant) on one line."""
+    if not hasattr(position, "to_json") or not hasattr(position, "game"):
+        raise ClaimsolveError(f"not a position: {type(position).__name__} (read one with claimsolve.load)")
     return _format(position.to_json(), 0) + "\n"
 
 

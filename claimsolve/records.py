@@ -33,7 +33,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 
-from .errors import ClaimsolveError, MoveError
+from .errors import ClaimsolveError, MoveError, OptionError
 from .files import problem as os_problem
 from .positions import MAX_BYTES, from_dict, json_kind, parse_json, refuse_blank, shown
 from .words import counted
@@ -196,8 +196,8 @@ class GameRecord:
         if ply is None:
             return positions[-1]
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply < len(positions):
-            raise ClaimsolveError(f"option '--ply': the game has {counted(len(positions) - 1, 'move')}: give a ply from "
-                                  f"0 (the start) to {len(positions) - 1}, not {shown(ply)}")
+            raise OptionError("ply", f"the game has {counted(len(positions) - 1, 'move')}: give a ply from "
+                                     f"0 (the start) to {len(positions) - 1}, not {shown(ply)}")
         return positions[ply]
 
     def final(self):
@@ -274,9 +274,9 @@ def load_position(path, ply=None, game=None):
     source = _source(path)
     documents = list(_documents(_read(path), source))
     if len(documents) == 1 and not is_record(documents[0][1]):
-        for option, value in (("--ply", ply), ("--game", game)):
+        for option, value in (("ply", ply), ("game", game)):
             if value is not None:
-                raise ClaimsolveError(f"option '{option}': this is a position file, not a game record", source)
+                raise OptionError(option, "this is a position file, not a game record", source)
         return from_dict(documents[0][1], source)
     record = _pick(documents, game, source)
     try:
@@ -289,8 +289,8 @@ def load_position(path, ply=None, game=None):
 def _pick(documents, game, source):
     if game is not None:
         if isinstance(game, bool) or not isinstance(game, int) or not 1 <= game <= len(documents):
-            raise ClaimsolveError(f"option '--game': the file holds {len(documents)} game"
-                                  f"{'s' * (len(documents) != 1)}: give 1 to {len(documents)}, not {shown(game)}",
+            raise OptionError("game", f"the file holds {len(documents)} game"
+                                      f"{'s' * (len(documents) != 1)}: give 1 to {len(documents)}, not {shown(game)}",
                                   source)
         line, data = documents[game - 1]
     elif len(documents) == 1:
@@ -314,6 +314,9 @@ def _pick(documents, game, source):
 def _source(path):
     if hasattr(path, "read"):
         return getattr(path, "name", None)
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise ClaimsolveError(f"cannot read {shown(path)}: not a file name (give a path, '-' for standard input, "
+                              "or an open file)")
     return os.fsdecode(path) if isinstance(path, (bytes, os.PathLike)) else str(path)
 
 

@@ -4,6 +4,7 @@ matches; team matches, and the refusals the descriptors make possible."""
 import json
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -318,6 +319,7 @@ def test_python_new_names_the_parameters(options, message):
 
 
 MAX_SEED = "9223372036854775807"
+SEED_FILE = str(Path(__file__).resolve().parent.parent / "seeds" / "colorclaim" / "start-3x3-seed1.json")
 
 
 @pytest.mark.parametrize("call, message", [
@@ -337,12 +339,33 @@ MAX_SEED = "9223372036854775807"
     (lambda: claimsolve.odds(claimsolve.new("claimit"), samples=1), "parameter 'samples': must be "),
     (lambda: claimsolve.solve(claimsolve.new("colorclaim", size="2x2"), hash_mb=10 ** 9), "parameter 'hash_mb': must be "),
     (lambda: claimsolve.perft(claimsolve.new("colorclaim", size="2x2"), 0), "parameter 'depth': must be "),
+    # they said "option '--ply'", "0: cannot read: No such file or directory", AttributeError
+    (lambda: claimsolve.load(SEED_FILE, ply=2), f"{SEED_FILE}: parameter 'ply': this is a position file, not a game "
+                                                "record"),
+    (lambda: claimsolve.load(0), "cannot read 0: not a file name"),
+    (lambda: claimsolve.dumps(None), "not a position: NoneType"),
 ])
 def test_python_entry_points_name_their_parameters(call, message):
     # the command line names the same checks `option '--hash'` (and `match` its options, below)
     with pytest.raises(ClaimsolveError) as caught:
         call()
     assert str(caught.value).startswith(message)
+
+
+def test_python_entry_points_read_numbers_given_as_text_as_the_command_line_does():
+    """`analyze(p, time="2")` passed the check and then failed deep in the
+    engine ("TypeError: can't multiply sequence by non-int of type
+    'float'"), as did odds' samples, time and seed, solve's time and
+    analyze's iterations and top: the checked value is the one used."""
+    position = claimsolve.new("colorclaim", size="3x3", seed=1)
+    answer = claimsolve.analyze(position, time="0.2", top="2", seed="1", threads="1").to_json()
+    assert len(answer["suggestions"]) == 2
+    assert claimsolve.analyze(position, engine="mcts", iterations="100").to_json()["iterations"] <= 100
+    assert claimsolve.solve(position, time="5", threads="1").exact
+    table = claimsolve.odds(claimsolve.new("claimit", players=2), samples="100", time="1", seed="1")
+    assert table.to_json()["samples"] == 100
+    with pytest.raises(ClaimsolveError, match="parameter 'time': must be a number of seconds"):
+        claimsolve.analyze(position, time="two")
 
 
 @pytest.mark.parametrize("args, message", [
