@@ -24,6 +24,7 @@ from ..stats import Z95, wilson_interval
 DEFAULT_SAMPLES = 6000       # per row: a mid-game table in a second or two (docs/benchmarks.md)
 MIN_SAMPLES = 100            # play-outs per row however small the budget (fewer when fewer are asked)
 MAX_MORE_ROLLS = 4
+RARE = 10                    # wins (or losses) below which a row's interval is Wilson's, not the normal one
 PLACEMENT_POLICY = ("greedy: a black marker on your own colour first, then a black on a white marker, "
                     "then a white on an opponent's space, then a white on an empty space; among equals "
                     "the one touching most of your spaces, then the lowest space")
@@ -84,13 +85,15 @@ class _Tally:
 
     def mean_ci(self, j):
         """The mean reward of plan j and its 95% interval: the normal one on
-        the rewards' own spread, or, where every play-out scored the same
-        (no win in 6,000: a spread of 0), the Wilson interval, which stays
-        honest there (0 wins in 6,000: 0-0.06%, not 0-0%)."""
+        the rewards' own spread, or, where the play-outs hold too few wins
+        or too few losses for it (fewer than RARE, in wins' worth of
+        reward: none in 6,000 has a spread of 0; one in 6,000 gave
+        0-0.05%, below the 0-0.06% of none), the Wilson interval, which
+        stays honest there (rewards lie in [0, 1]: it is the wider)."""
         n = self.n
         mean = self.sums[j][4] / n
         var = max(0.0, (self.cross[j][j] - n * mean * mean) / (n - 1)) if n > 1 else 0.0
-        if var <= 1e-12:
+        if var <= 1e-12 or n * min(mean, 1.0 - mean) < RARE:
             return mean, wilson_interval(mean, n)
         half = Z95 * math.sqrt(var / n)
         return mean, (max(0.0, mean - half), min(1.0, mean + half))

@@ -433,3 +433,21 @@ def test_plans_alike_neither_confirm_nor_contradict_the_nets_choice():
     assert "percentage points" not in text
     picture = " ".join(odds_svg(table).split())
     assert "they neither confirm nor contradict it" in picture and "percentage points" not in picture
+
+
+def test_a_row_with_one_win_has_an_interval_no_narrower_than_one_with_none():
+    """Of 6,000 play-outs, a row with no win had Wilson's 0-0.064%, a row
+    with one win the normal interval on its spread, 0-0.049%: the row that
+    won once was said surer of losing.  Rows with fewer than RARE wins (or
+    losses) take Wilson's."""
+    from claimsolve.claimit.plans import RARE, _Tally
+    from claimsolve.stats import wilson_interval
+    tally = _Tally(3)
+    tally.n = 6000
+    for j, wins in enumerate((0, 1, 3000)):
+        tally.sums[j][4] = tally.cross[j][j] = float(wins)      # rewards of 0 or 1
+    none, once, half = (tally.mean_ci(j)[1] for j in range(3))
+    assert none[1] <= once[1] and once == wilson_interval(1 / 6000, 6000)
+    assert once[1] > 0.0009                      # 1 in 6,000: up to about 0.094%
+    assert RARE <= 3000 and half != wilson_interval(0.5, 6000)   # plenty: the normal one on the spread
+    assert abs(half[0] - (0.5 - 1.96 * (0.25 * 6000 / 5999 / 6000) ** 0.5)) < 1e-4
