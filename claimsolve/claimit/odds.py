@@ -278,7 +278,10 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, op
         else:
             turn_optimum[objective] = optimum_mod.fallback(position, objective, rows, solved[objective])
     if optimum_mod.WIN in solved:
-        turn_optimum[optimum_mod.WIN] = solved[optimum_mod.WIN]
+        # the net's estimate, searched over the whole rest of the turn or not: never a proven value
+        win = dict(solved[optimum_mod.WIN])
+        win["whole_turn"] = win.pop("exact")
+        turn_optimum[optimum_mod.WIN] = dict(win, exact=False)
     return OddsResult(
         to_move=position.to_move,
         mode=("placement" if position.dice is not None else "roll or stop" if position.turn_in_progress()

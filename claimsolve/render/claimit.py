@@ -171,7 +171,7 @@ def render_odds(result, color=False):
     win = result.turn_optimum.get("win")
     learned = result.recommendation if result.recommended_by == result.LEARNED else None
     if win is not None:
-        how = (f"exact over the rest of the turn, {win['states']:,} turn states" if win.get("exact") else
+        how = (f"exact over the rest of the turn, {win['states']:,} turn states" if win.get("whole_turn") else
                f"at most {counted(win['lower_bound']['rolls'], 'more roll')}, each line cut there valued as a stop; "
                f"{win['reason']}")
         choice = bold(learned) if learned else f"{' and '.join(win['decisions'])} alike"

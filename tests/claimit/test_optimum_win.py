@@ -220,7 +220,8 @@ def test_odds_gives_the_win_objective_only_where_weights_fit():
     # no deadline: the tiny turn is solved exactly however loaded the machine (0.1-0.2 s at rest)
     three = odds(tiny(TINY[1], to_move=3), samples=50, seed=0, optimum_time=NO_DEADLINE)
     win = three.to_json()["turn_optimum"]["win"]
-    assert win["exact"] and win["weights"] == "claimit-3p.npz"
+    # searched over the whole rest of the turn, but the net's estimate: it said "exact": true
+    assert win["whole_turn"] and win["exact"] is False and win["weights"] == "claimit-3p.npz"
     assert max(win["decisions"], key=win["decisions"].get) == "stop"
     two = odds(small(SMALL[0]), samples=50, seed=0, optimum_time=0.5)
     assert two.to_json()["turn_optimum"]["win"]["weights"] == "claimit-2p.npz"
