@@ -231,9 +231,12 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, op
     """The odds table of a Claim It! position (cli.md `odds`).
 
     `time` is the whole call's wall-clock budget in seconds: the exact turn
-    optimum gets OPTIMUM_SHARE of it, and the play-outs stop when the rest is
-    spent (after plans.MIN_SAMPLES per row at least; the result's `samples` says
-    how many were played, at most `samples`).  Without `time` the optimum
+    optimum gets OPTIMUM_SHARE of it (a share per objective), the play-outs
+    stop when the rest is spent but for the learned objective's share
+    (after plans.MIN_SAMPLES per row at least; the result's `samples` says
+    how many were played, at most `samples`), and the learned objective
+    gets what is left, at least its share (the play-outs often finish
+    early: it had its share alone, less than without `time`).  Without `time` the optimum
     gets DEFAULT_TIME and every sample is played, so that a seed gives the
     same table on any machine.  `optimum_time` sets the optimum's seconds
     apart, `hash_mb` the size of its table per objective, `threads` (1 or
@@ -249,21 +252,26 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, op
         samples = DEFAULT_SAMPLES
     if optimum_time is None:
         optimum_time = DEFAULT_TIME if time is None else time * OPTIMUM_SHARE
-    deadline = None if time is None else started + time * (1 - RESERVE_SHARE)
+    end = None if time is None else started + time * (1 - RESERVE_SHARE)
     if threads is None:
         threads = default_threads()
     weights = optimum_mod.win_weights(position)
     shares = len(optimum_mod.OBJECTIVES) + (weights is not None)
     solved = {objective: optimum_mod.solve(position, objective, optimum_time / shares, hash_mb, threads)
               for objective in optimum_mod.OBJECTIVES}
-    if weights is not None:
-        # the learned objective: exact, or the deepest depth-limited search (depth 1 always finishes)
-        solved[optimum_mod.WIN] = optimum_mod.solve_win(position, optimum_time / shares)
-        solved[optimum_mod.WIN]["weights"] = Path(weights).name
     replayable = solved["secured"]["exact"] and "rolls_limit" not in solved["secured"]
     solver = optimum_mod.solver_for(position, "secured", hash_mb) if replayable else None
+    # the play-outs leave the learned objective its share at least (with a budget)
+    win_share = optimum_time / shares if weights is not None else 0.0
     rows = plan_rows(position, samples, seed, rest_of_game=True, progress=progress, solver=solver,
-                     deadline=deadline)
+                     deadline=None if end is None else end - win_share)
+    if weights is not None:
+        # the learned objective, which the recommendation follows, last: with a budget it gets
+        # whatever the play-outs left (they often finish early), at least its share; exact, or the
+        # deepest depth-limited search (depth 1 always finishes)
+        win_time = win_share if end is None else max(win_share, end - _time.monotonic())
+        solved[optimum_mod.WIN] = optimum_mod.solve_win(position, win_time)
+        solved[optimum_mod.WIN]["weights"] = Path(weights).name
     if position.dice is not None:
         # the placements ranked by win chance (the optimum row, if any, last)
         placements = sorted((r for r in rows if r["plan"] != "optimum"), key=lambda r: -r["win"])
