@@ -520,8 +520,15 @@ function renderMoveList() {
   list.replaceChildren(...items);
   // room for the numbers the list reaches ("155." cut to ".55." in 28 px)
   list.style.paddingLeft = `${String(ply - 1).length * 0.62 + 1.1}em`;
+  // the list scrolled to the move shown, not the page: on a phone the list is under a tall
+  // board (a wide Claim island turned, docs/board.md), and scrollIntoView scrolled the page
+  // down to it at every move, the board out of sight
   const shown = list.querySelector(".current");
-  if (shown) shown.scrollIntoView({ block: "nearest" });
+  if (shown) {
+    const box = list.getBoundingClientRect(), item = shown.getBoundingClientRect();
+    if (item.top < box.top) list.scrollTop -= box.top - item.top;
+    else if (item.bottom > box.bottom) list.scrollTop += Math.min(item.bottom - box.bottom, item.top - box.top);
+  }
   renderFork();
 }
 
