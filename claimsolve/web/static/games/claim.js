@@ -13,6 +13,10 @@ export const evalScale = 300;       // alpha-beta scores: a tower is worth 300
 // a point is never shown smaller than this (CSS px): its piece's number still fits its disc at
 // a legible size (app.js fitBoard); an island of 15 columns fits a phone's width
 export const minCell = 18;
+// on a phone, the island turned upright (a wide one: the served layout's narrow form) is drawn
+// at least this tall a point (CSS px), to be tapped (app.js fitBoard): lichess's squares on a
+// phone are about 48, common advice at least 40 to 44
+export const tapCell = 36;
 
 // the palette and sizes: the server's (claimsolve/render/style.py), as its pictures use them;
 // where everything sits: the server's layout of the position (POST /api/layout), the rule
@@ -41,19 +45,29 @@ function colours(position) {
 }
 
 // the served layout (its squares' edges, labels, legend and size) with the
-// island's points by name: {x, y} their centres, r and c their row and column
+// island's points by name: {x, y} their centres, r and c their row and column.
+// On a phone the served layout's narrow form turns a wide island a quarter
+// (`turn` 90, render/claim.py's layout): its columns' edges are then their tops,
+// its rows' their left sides (docs/board.md, "On a phone")
 export function layout(position, served) {
   const g = grid(position);
   const points = new Map();
+  const turned = served.turn === 90;
   for (let r = 0; r < g.height; r++) {
     for (let c = 0; c < g.width; c++) {
       if (g.land[r][c] !== "-") {
-        points.set(pointName(g, c, r), { x: served.columns[c] + CELL / 2, y: served.rows[r] + CELL / 2, r, c });
+        const [x, y] = turned ? [served.rows[r], served.columns[c]] : [served.columns[c], served.rows[r]];
+        points.set(pointName(g, c, r), { x: x + CELL / 2, y: y + CELL / 2, r, c });
       }
     }
   }
   return { ...served, points, grid: g };
 }
+
+// where a neighbour in the grid (a row down, a column right) lies on the screen: the
+// same way, or on an island turned a quarter clockwise a row down is to the left and
+// a column right below
+const onScreen = (L, dr, dc) => (L.turn === 90 ? [-dr, dc] : [dc, dr]);
 
 function landColours(g) {
   const touching = {};
@@ -159,16 +173,17 @@ export function draw(position, L) {
       out.push(`<circle cx="${p.x}" cy="${p.y}" r="2.5" fill="${S.point}"/>`);
     }
   }
-  // borders between territories (dashed) and the shore (thick)
+  // borders between territories (dashed) and the shore (thick): a square's side towards
+  // each neighbour in the grid, where that neighbour is on the screen
   const thin = [], thick = [];
+  const h = CELL / 2;
   for (const p of L.points.values()) {
-    const x = p.x - CELL / 2, y = p.y - CELL / 2;
     const here = g.land[p.r][p.c];
-    const sides = [[-1, 0, x, y, x + CELL, y], [0, 1, x + CELL, y, x + CELL, y + CELL],
-      [1, 0, x, y + CELL, x + CELL, y + CELL], [0, -1, x, y, x, y + CELL]];
-    for (const [dr, dc, x1, y1, x2, y2] of sides) {
+    for (const [dr, dc] of [[-1, 0], [0, 1], [1, 0], [0, -1]]) {
       const n = (g.land[p.r + dr] || [])[p.c + dc];
-      const d = `M${x1},${y1} L${x2},${y2}`;
+      const [dx, dy] = onScreen(L, dr, dc);
+      const d = dx ? `M${p.x + dx * h},${p.y - h} L${p.x + dx * h},${p.y + h}` :
+        `M${p.x - h},${p.y + dy * h} L${p.x + h},${p.y + dy * h}`;
       if (n === undefined || n === "-") thick.push(d);
       else if (n !== here && (dr === -1 || dc === 1)) thin.push(d);
     }
@@ -180,13 +195,16 @@ export function draw(position, L) {
     const token = g.board[p.r][p.c];
     if (token !== ".") out.push(pieceSvg(token, p, `class="piece ${token.startsWith("T") ? "tower" : "viking"}"`, name, L));
   }
-  // coordinates (the served rows' labels sit 5 below the middle of the row, for size 13)
+  // coordinates: those in a row under or over the island centred on their line (the columns'
+  // letters below it; on an island turned a quarter, the rows' numbers above it), those in a
+  // column left of it ending before it, 5 below the middle of their line for size 13
   const size = fontSize(L, 13);
-  for (const label of L.column_labels) {
+  const [across, down] = L.turn === 90 ? [L.row_labels, L.column_labels] : [L.column_labels, L.row_labels];
+  for (const label of across) {
     out.push(`<text x="${label.x}" y="${label.y}" font-size="${size}" fill="${S.coordinates}" text-anchor="middle">` +
       `${label.text}</text>`);
   }
-  for (const label of L.row_labels) {
+  for (const label of down) {
     out.push(`<text x="${label.x}" y="${label.y - 5 + 5 * size / 13}" font-size="${size}" fill="${S.coordinates}" ` +
       `text-anchor="end">${label.text}</text>`);
   }
