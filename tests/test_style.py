@@ -182,3 +182,41 @@ def placed_squares(position, layout):
         rows = [["."] * 6] * 6
     return {(float(layout["columns"][c]), float(layout["rows"][r]))
             for r, row in enumerate(rows) for c, token in enumerate(row) if token != "-"}
+
+
+def test_a_wide_claim_island_is_served_turned_a_quarter_for_a_phone():
+    """The page's Claim layout holds, for an island at least 1.5 times as
+    wide as tall (the 2-player island, 15 x 7), its picture turned a
+    quarter clockwise (its narrow form, for a frame under 640 CSS px): the
+    same squares a quarter turn apart, column a at the top, the letters
+    left of the island, the numbers above it, half as wide a picture
+    (352 units, not 720: a phone's points about 42 CSS px, not 21)."""
+    cell = style.CLAIM["cell"]
+    position = claimsolve.loads((SEEDS / "claim/play-2p.json").read_text())
+    drawing = game_of(position).drawing()
+    page = drawing.layout(position, "page")
+    turned = page["narrow"]
+    assert turned["turn"] == 90 and turned["below"] == 640
+    assert (page["width"], turned["width"]) == (720, 352) and turned["height"] > turned["width"]
+    # a square's pitch is the cell's: columns down the picture, rows (the top row first) right to left
+    assert [b - a for a, b in zip(turned["columns"], turned["columns"][1:])] == [cell] * 14
+    assert [a - b for a, b in zip(turned["rows"], turned["rows"][1:])] == [cell] * 6
+    # the quarter turn: a point's place across is its row's, down its column's
+    assert turned["columns"][0] < turned["columns"][-1] and turned["rows"][0] > turned["rows"][-1]
+    sea_x, sea_y, sea_w, sea_h = turned["sea"]
+    assert (sea_w, sea_h) == (7 * cell + 16, 15 * cell + 16)
+    assert sea_x <= turned["rows"][-1] and turned["rows"][0] + cell <= sea_x + sea_w <= turned["width"]
+    # the letters left of the island, level with their columns; the numbers above it, 1 on the left
+    assert [label["text"] for label in turned["column_labels"]] == list("abcdefghijklmno")
+    assert all(label["x"] < sea_x and column < label["y"] < column + cell
+               for label, column in zip(turned["column_labels"], turned["columns"]))
+    assert [label["text"] for label in turned["row_labels"]] == [str(n) for n in range(7, 0, -1)]
+    assert all(label["y"] < sea_y and label["x"] == row + cell / 2
+               for label, row in zip(turned["row_labels"], turned["rows"]))
+    # the legend under the island, not turned, a line a colour
+    assert min(turned["legend"]["lines"]) > sea_y + sea_h and len(turned["legend"]["lines"]) == 2
+    assert max(turned["legend"]["lines"]) < turned["height"]
+    # the pictures have none; an island less wide (13 rows of 15 or 14 columns) is not turned
+    assert "narrow" not in drawing.layout(position, "svg")
+    for name in ("claim/play-4p.json", "claim/play-3p.json", "claim/settle-random-island-4p.json"):
+        assert "narrow" not in drawing.layout(claimsolve.loads((SEEDS / name).read_text()), "page"), name

@@ -184,9 +184,50 @@ def layout(position, where="svg"):
                       letters below the island, row numbers left of it
       legend          {key, text: x of a line's disc and of its words,
                       lines: y of each colour's line}
+      narrow          (the page, an island of at least CLAIM["page"]
+                      ["turned"]["wider"] times as many columns as rows)
+                      the picture for a frame narrower than `below` CSS
+                      px (a phone): the island turned a quarter
+                      clockwise (`turn`: 90), column a at the top, the
+                      position's top row on the right, so that its long
+                      side runs down the screen and its points are about
+                      twice as big.  The same keys, which the page takes
+                      in place of the others; in it `columns` are the
+                      top edge of each column's squares and `rows` the
+                      left edge of each row's (the top row first), the
+                      letters left of the island, the numbers above it,
+                      the legend under it, not turned
     """
     island = position.island
-    return _layout(island.width, island.height, len(position.colours), where)
+    out = _layout(island.width, island.height, len(position.colours), where)
+    turned = CLAIM[where].get("turned")
+    if turned and island.width >= turned["wider"] * island.height:
+        out["narrow"] = _turned(island.width, island.height, len(position.colours), where)
+    return out
+
+
+def _turned(columns, rows, colours, where):
+    """The page's picture of an island turned a quarter clockwise (layout's
+    `narrow`): its rows across, its columns down."""
+    frame = CLAIM[where]
+    turned = frame["turned"]
+    cell, margin, edge = CLAIM["cell"], CLAIM["margin"], turned["edge"]
+    width_px, height_px = rows * cell, columns * cell
+    left, top = margin, frame["title"] + margin
+    right, bottom = left + width_px, top + height_px
+    first = bottom + edge + frame["legend"]
+    return {
+        "below": turned["below"], "turn": 90,
+        "width": right + edge, "height": bottom + edge + 22 * colours + frame["bottom"],
+        "columns": [top + column * cell for column in range(columns)],
+        "rows": [right - (row + 1) * cell for row in range(rows)],
+        "sea": [left - 8, top - 8, width_px + 16, height_px + 16],
+        "column_labels": [{"x": left - 14, "y": top + column * cell + cell / 2 + 5,
+                           "text": chr(ord("a") + column)} for column in range(columns)],
+        "row_labels": [{"x": right - row * cell - cell / 2, "y": top - turned["numbers"], "text": str(rows - row)}
+                       for row in range(rows)],
+        "legend": {"key": edge, "text": edge + 14, "lines": [first + 22 * line for line in range(colours)]},
+    }
 
 
 def _layout(columns, rows, colours, where):

@@ -50,7 +50,13 @@ CLAIM = {
     "cell": 44,
     "margin": 30,
     "svg": {"title": 34, "min_width": 640, "letters": 24, "legend": 20, "key": 8, "bottom": 30},
-    "page": {"title": 8, "min_width": 420, "letters": 22, "legend": 16, "key": 0, "bottom": 10},
+    "page": {"title": 8, "min_width": 420, "letters": 22, "legend": 16, "key": 0, "bottom": 10,
+             # a page's frame narrower than `below` CSS px (a phone) shows an island of at least
+             # `wider` times as many columns as rows turned a quarter, its long side down the
+             # screen: the letters in the `margin` left of it, the numbers' baseline `numbers`
+             # above it, and `edge` (its sea and a little) right of it and between it and the
+             # legend under it
+             "turned": {"below": 640, "wider": 1.5, "edge": 14, "numbers": 12}},
 }
 CLAIM["seats"] = [CLAIM["piece"][seat] for seat in (1, 2, 3, 4)]      # a seat's line in a review: its colour
 

@@ -200,6 +200,7 @@ async function drawBoard() {
     svg.replaceChildren(...Array.from(doc.childNodes).map((n) => document.importNode(n, true)));
     state.layout = { points: new Map(), cell: 10 };
     svg.style.minWidth = svg.style.minHeight = "";
+    delete svg.dataset.turn;
     return;
   }
   // a frame narrower than the served picture's `narrow.below` CSS px (a phone): the served
@@ -209,6 +210,9 @@ async function drawBoard() {
   const layout = module.layout(entry.position, served);
   state.layout = layout;
   svg.setAttribute("viewBox", `0 0 ${layout.width} ${layout.height}`);
+  // a wide Claim island on a phone, turned a quarter (its served narrow form): said on the board
+  if (layout.turn) svg.dataset.turn = layout.turn;
+  else delete svg.dataset.turn;
   layout.legible = fitBoard(layout, module);
   state.drawn = entry;
   let markup = module.draw(entry.position, layout, entry.show);
@@ -245,7 +249,11 @@ function fitBoard(layout, module) {
   // (the min-height outweighs the max-height that keeps a board on a desktop's screen)
   const least = module.minCell ? module.minCell / layout.cell : 0;
   svg.style.minWidth = least ? `${Math.ceil(layout.width * least)}px` : "";
-  svg.style.minHeight = least ? `${Math.ceil(layout.height * least)}px` : "";
+  // a board turned upright on a phone (a wide Claim island) is never so short that its points
+  // are smaller than the module's tapCell CSS px: on a screen too low for it under the header its
+  // foot goes below the screen's edge rather than its points shrink (docs/board.md, "On a phone")
+  const tall = layout.turn && module.tapCell ? module.tapCell / layout.cell : least;
+  svg.style.minHeight = tall ? `${Math.ceil(layout.height * tall)}px` : "";
   const box = svg.getBoundingClientRect();
   fitted = [$("board-frame").clientWidth, Math.round(box.width), Math.round(box.height)];
   const scale = Math.min(box.width / layout.width, box.height / layout.height);
