@@ -44,6 +44,7 @@ import contextlib
 import json
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import ClientDisconnect
@@ -51,6 +52,7 @@ from starlette.responses import FileResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from .. import limits
 from . import api
 from .jobs import Busy, Cancelled, Pool, Stopped, TooLong, WorkerFailed
 
@@ -321,7 +323,7 @@ def create_app(max_time=30.0, workers=2, queue=None, hosts=None, quick_time=QUIC
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     middleware = [Middleware(Guard, stop=stop_all),
-                  Middleware(TrustedHostMiddleware, allowed_hosts=hosts or LOOPBACK_HOSTS)]
+                  Middleware(HostCheck, allowed_hosts=hosts or LOOPBACK_HOSTS)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                     exception_handlers={404: not_found, 405: not_allowed})
     app.state.pool = pool
@@ -342,6 +344,40 @@ def dispatch_for(quick, long):
         shown = name if len(name) <= 40 else name[:20] + "..."
         return refusal(404, f"no such command '/api/{shown}' (the API: {known}; GET /api/games)")
     return dispatch
+
+
+class HostCheck:
+    """Starlette's TrustedHostMiddleware (a request whose Host header names
+    none of `allowed_hosts` is refused: a guard against DNS rebinding), its
+    refusal the API's one-line JSON error instead of a text/plain "Invalid
+    host header"."""
+
+    def __init__(self, app, allowed_hosts):
+        self.app = app
+        self.allowed = allowed_hosts
+        self.check = TrustedHostMiddleware(self._passed, allowed_hosts=allowed_hosts)
+
+    async def _passed(self, scope, receive, send):
+        scope["claimsolve.host_checked"] = True
+        await self.app(scope, receive, send)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.check(scope, receive, send)
+            return
+
+        async def answered(message):
+            if scope.get("claimsolve.host_checked"):
+                await send(message)
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                host = Headers(scope=scope).get("host")
+                names = ", ".join(name for name in self.allowed if name != "testserver")
+                await refusal(400, f"Host header {limits.quoted(host) if host is not None else '(none)'}: this "
+                                   f"server listens on this machine's loopback and answers only its names "
+                                   f"({names}); `serve --host` with another address answers any"
+                              )(scope, receive, send)
+
+        await self.check(scope, receive, answered)
 
 
 class Guard:

@@ -329,9 +329,14 @@ def test_the_page_and_its_files(client):
 
 
 def test_a_foreign_host_is_refused(client):
-    # a web page that rebinds its name to 127.0.0.1 must not reach the API
-    response = client.get("/api/games", headers={"host": "evil.example"})
-    assert response.status_code == 400
+    # a web page that rebinds its name to 127.0.0.1 must not reach the API; the refusal is the API's
+    # one-line JSON error (it was Starlette's text/plain "Invalid host header")
+    for host in ("evil.example", "[not a host"):
+        response = client.get("/api/games", headers={"host": host})
+        assert response.status_code == 400 and response.headers["content-type"] == "application/json"
+        assert response.json()["error"].startswith(f"Host header '{host}': this server listens on this machine's "
+                                                   "loopback and answers only its names (127.0.0.1, localhost")
+    assert client.get("/api/games").status_code == 200
 
 
 # --- the long commands, in the worker ---------------------------------------------------
