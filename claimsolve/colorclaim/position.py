@@ -436,7 +436,7 @@ def _parse_size(size):
         return DEFAULT_SIZE
     if isinstance(size, str):
         # ASCII digits only (`６x５` is refused), and few of them
-        found = re.fullmatch(r" *([0-9]{1,3}) *[xX] *([0-9]{1,3}) *", size)
+        found = re.fullmatch(rf" *([0-9]{{1,{limits.MAX_DIGITS}}}) *[xX] *([0-9]{{1,{limits.MAX_DIGITS}}}) *", size)
         if not found:
             raise OptionError("size", f"{limits.quoted(size)}: write WxH in digits, like 6x5")
         width, height = int(found.group(1)), int(found.group(2))

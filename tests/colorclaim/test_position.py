@@ -172,3 +172,14 @@ def test_render_and_svg_show_the_board():
     svg = position.svg()
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
     assert svg.count("<polygon") == 8
+
+
+@pytest.mark.parametrize("size, words", [
+    ("999999999x999999999", "need 2 <= W, H and W*H <= 30"),    # it said "write WxH in digits": it is
+    ("1" * 41 + "x5", "write WxH in digits"),
+    ("6x", "write WxH in digits"), ("６x５", "write WxH in digits"),
+])
+def test_a_bad_size_is_told_what_is_wrong_with_it(size, words):
+    with pytest.raises(ClaimsolveError, match=words.replace("*", r"\*")):
+        ColorClaimPosition.new(size=size, seed=1)
+    assert (ColorClaimPosition.new(size="0006x5", seed=1).width, ColorClaimPosition.new(size="6x05", seed=1).height) == (6, 5)
