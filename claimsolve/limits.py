@@ -36,6 +36,8 @@ MAX_GAMES = 10 ** 9              # games of a match
 MAX_TOP = 1_000_000              # suggestions shown
 MAX_PLAYERS = 1000               # `--players`: each game refuses what it does not take
 MAX_INT = 2 ** 31 - 1            # small whole numbers the C code takes as int
+MAX_WORKERS = 1024               # a study's local worker processes
+MAX_BATCH = 100_000              # tasks sent to a study's worker at once
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
@@ -77,15 +79,16 @@ def blank(value):
     return "an empty string" if not value else f"a blank string ({_shown(value)}: white space only)"
 
 
-def _label(name):
+def label(name):
     """How an error names what the user gave: "option '--seed'", or, for a
     name that is already a description (it holds a space: "option 'k'
-    (given without k=)" for threshold:2), that description."""
+    (given without k=)" for threshold:2, "parameter 'time'" from Python),
+    that description."""
     return name if " " in name else f"option '{name}'"
 
 
 def _refuse(name, problem, value):
-    return ClaimsolveError(f"{_label(name)}: must be {problem}, not {_shown(value)}")
+    return ClaimsolveError(f"{label(name)}: must be {problem}, not {_shown(value)}")
 
 
 def integer(value, name, low, high, what=None):

@@ -22,8 +22,8 @@ class StudyGroup(click.Group):
             ctx.exit(0)
 
 
-WORKERS = Checked(lambda value, name: limits.integer(value, name, 1, 1024), "n")
-BATCH = Checked(lambda value, name: limits.integer(value, name, 1, 100_000), "n")
+WORKERS = Checked(lambda value, name: limits.integer(value, name, 1, limits.MAX_WORKERS), "n")
+BATCH = Checked(lambda value, name: limits.integer(value, name, 1, limits.MAX_BATCH), "n")
 GAMES = Checked(limits.games, "n")
 
 
@@ -81,7 +81,7 @@ def _run(kind, options, db, workers, scheduler, batch, as_json):
     progress = None if line is None else (lambda info: line(study_mod.progress_text(info)))
     try:
         outcome = study_mod.run(kind, options, db, workers=workers, scheduler=scheduler, batch=batch,
-                                progress=progress)
+                                progress=progress, command_line=True)
     except Interrupted as exc:
         if line:
             line.close()

@@ -19,9 +19,10 @@ import os
 import sqlite3
 import time
 
+from .. import limits
 from ..errors import ClaimsolveError, Interrupted
 from ..match import sigint_deferred
-from .check import check_scheduler, probe_scheduler
+from .check import check_path, check_scheduler, probe_scheduler
 from .kinds import KINDS, get_kind
 from .selfplay import SelfplayStudy
 from .reports import build
@@ -57,26 +58,53 @@ class Outcome(dict):
 
 
 def run(kind, options, db, workers=None, scheduler=None, batch=None, progress=None, on_batch=None,
-        client=None, connect_timeout=8):
+        client=None, connect_timeout=8, *, command_line=False):
     """Runs (or continues) the study of `kind` ("solve", "match",
-    "policies", "selfplay") with `options` (the kind's options(), as the
-    command line gives them) in the SQLite file `db`.  Local processes (`workers`,
-    default every core) or the Dask cluster at `scheduler` (or an open
-    distributed `client`; `connect_timeout` seconds to reach it, and
-    half a minute to find a worker).  `batch` fixes the tasks per batch (default: about
-    a second of work).  `progress(info)` gets {done, total, rate, eta, note}
-    as batches finish; `on_batch(rows)` the rows each batch recorded.
-    Ctrl-C: an Interrupted whose `partial` is the Outcome so far."""
+    "policies", "ladder", "selfplay") with `options`, a dict of the
+    kind's options as the command line gives them, keyed by the keywords
+    of KINDS[kind].options (`--games-per-table` is games_per_table,
+    `--hash` hash_mb), in the SQLite file `db` (a path).  Local processes
+    (`workers`, default every core) or the Dask cluster at `scheduler`
+    (or an open distributed `client`; `connect_timeout` seconds to reach
+    it, and half a minute to find a worker).  `batch` fixes the tasks per
+    batch (default: about a second of work).  `progress(info)` gets {done,
+    total, rate, eta, note} as batches finish; `on_batch(rows)` the rows
+    each batch recorded.  Ctrl-C: an Interrupted whose `partial` is the
+    Outcome so far.
+
+    Every argument is checked before any file is made or touched: a bad
+    one is a ClaimsolveError naming the parameter (`parameter 'workers':
+    ...`) or the key of `options` (`parameter 'options', key 'seeds':
+    ...`); with `command_line` (claimsolve study) it names the command
+    line's option instead (`option '--seeds': ...`)."""
+    name = _option if command_line else _parameter
+    limits.choice(kind, name("kind"), list(KINDS))
     study = get_kind(kind)
-    params = study.options(**options)
+    params = study.params_of(options, command_line)
+    db = os.fspath(db) if isinstance(db, os.PathLike) else db
+    if not isinstance(db, str):
+        raise ClaimsolveError(f"{limits.label(name('db'))}: must be a file name (a str or a path), not "
+                              f"{limits.quoted(db)}")
+    check_path(db, writing=True, option=name("db"))
+    if workers is not None:
+        workers = limits.integer(workers, name("workers"), 1, limits.MAX_WORKERS)
+        if scheduler is not None or client is not None:
+            raise ClaimsolveError(f"{limits.label(name('workers'))}: is for local processes; a Dask cluster has "
+                                  "its own workers")
+    if batch is not None:
+        batch = limits.integer(batch, name("batch"), 1, limits.MAX_BATCH)
+    connect_timeout = limits.seconds(connect_timeout, name("connect_timeout"))
+    for key, function in (("progress", progress), ("on_batch", on_batch)):
+        if function is not None and not callable(function):
+            raise ClaimsolveError(f"{limits.label(name(key))}: must be a function or None, not "
+                                  f"{limits.quoted(function)}")
     ids = list(study.task_ids(params))
-    if batch is not None and (not isinstance(batch, int) or batch < 1):
-        raise ClaimsolveError("option '--batch': must be a whole number of tasks, at least 1")
     if scheduler is not None:
-        check_scheduler(scheduler)
+        check_scheduler(scheduler, name("scheduler"))
         scheduler = scheduler.strip()
         if client is None:
-            probe_scheduler(scheduler)      # an unreachable cluster is told before any file is made
+            # an unreachable cluster is told before any file is made
+            probe_scheduler(scheduler, option=name("scheduler"))
     new_file = not os.path.exists(db)
     try:
         store = Store.create_or_open(db, kind, params, study.columns, study.describe)
@@ -94,6 +122,16 @@ def run(kind, options, db, workers=None, scheduler=None, batch=None, progress=No
         raise failure(exc, db) from None
     except OSError as exc:
         raise failure(exc, db, doing="go on with the study") from None
+
+
+def _parameter(key):
+    """How a refusal names a parameter of run() from Python."""
+    return f"parameter '{key}'"
+
+
+def _option(key):
+    """... and the command line's option of it (`claimsolve study`)."""
+    return "--" + key.replace("_", "-")
 
 
 def _remove_unused(db):
@@ -260,6 +298,7 @@ class _BatchSizer:
 def report(db):
     """The report of the study in `db`, finished or not: {"summary": ...,
     "text": ...}; the summary says how far the study got."""
+    db = os.fspath(db) if isinstance(db, os.PathLike) else db
     try:
         store = Store.read(db)
         try:

@@ -38,7 +38,7 @@ import stat
 import struct
 import time
 
-from .. import files
+from .. import files, limits
 from ..errors import ClaimsolveError
 from .kinds import KINDS, get_kind
 from .schema import FORMAT, PARAM_TYPES, _number, _q, _whole, integer, real, text, when
@@ -69,8 +69,9 @@ def check_path(path, writing, option="--db"):
     """Refuses, as a ClaimsolveError naming `path`, a study file that is
     not a plain file that can be read (`writing`: and written, or made in
     a folder that can be written).  Returns the path.  `writing` False:
-    `study report` (a missing file is refused)."""
-    label = f"option '{option}': " if writing else ""
+    `study report` (a missing file is refused).  `option` names the path
+    in a run's refusal: --db, or "parameter 'db'" from Python."""
+    label = f"{limits.label(option)}: " if writing else ""
     if not isinstance(path, str) or not path:
         raise ClaimsolveError(f"{label}needs a file name")
     if "\0" in path:
@@ -349,8 +350,9 @@ _ADDRESS = re.compile(r"(?:(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://)?"
 def check_scheduler(address, option="--scheduler"):
     """The form of a Dask scheduler's address, SCHEME://HOST:PORT
     (SCHEDULER_SCHEMES; tcp:// when no scheme is given): returns (scheme,
-    host, port) or refuses it in one line, before any work."""
-    label = f"option '{option}': "
+    host, port) or refuses it in one line, before any work, naming
+    `option` (--scheduler, or "parameter 'scheduler'" from Python)."""
+    label = f"{limits.label(option)}: "
     if not isinstance(address, str) or not address.strip():
         raise ClaimsolveError(f"{label}needs the Dask scheduler's address, like tcp://HOST:8786")
     match = _ADDRESS.fullmatch(address.strip())
@@ -378,7 +380,7 @@ def probe_scheduler(address, seconds=PROBE_SECONDS, option="--scheduler"):
     bytes a Dask scheduler sends (the size of its handshake, 8 bytes) are
     read too: a server of something else is refused as such."""
     scheme, host, port = check_scheduler(address, option)
-    label = f"option '{option}': "
+    label = f"{limits.label(option)}: "
     deadline = time.monotonic() + seconds
     try:
         with socket.create_connection((host, port), timeout=seconds) as sock:

@@ -6,6 +6,8 @@ robin of player specs at one table size, every seating rotated) and
 Each game is reached through the catalog (its descriptor): `solve` takes
 the games with an exact solver, the others every game.
 """
+import contextlib
+import inspect
 import itertools
 import json
 import math
@@ -15,7 +17,7 @@ import textwrap
 from collections import Counter
 
 from .. import limits, solve
-from ..catalog import get_game, ids_where
+from ..catalog import game_ids, get_game, ids_where
 from ..errors import ClaimsolveError, OptionError
 from ..match import DuplicateDice, _player_seed, check_duplicate, game_result, play_game, starting_positions
 from ..player_kinds import make_player
@@ -91,7 +93,11 @@ class StudyKind:
     `run` and `done_at` come with every row) and `json_columns` (columns
     holding lists), and define:
 
-    options(**given) -> params   checked, canonical, JSON-able parameters
+    options(**given, label=None) -> params
+                                 checked, canonical, JSON-able parameters;
+                                 a refusal names a key as label(key) gives
+                                 it (default: the command line's option,
+                                 `option`); params_of() checks the dict
     task_ids(params)             the tasks' ids, in the order to run them
     run_task(params, id, cache)  one task's row {column: value}
     summary(params, rows, total) the report's data (a dict, JSON-able)
@@ -147,6 +153,93 @@ class StudyKind:
     def describe(self, key, value):
         return f"{key} {value}"
 
+    # the command line's option of a parameter whose option is not --KEY
+    option_names = {}
+
+    def option(self, key):
+        """The command line's option of parameter `key`: --seeds, --games-per-table,
+        --hash for hash_mb."""
+        return self.option_names.get(key, "--" + key.replace("_", "-"))
+
+    def params_of(self, options, command_line=False):
+        """The checked parameters of `options`, {key: value} of options()'s
+        keywords: study.run's `options`.  A refusal names the command
+        line's option (`option '--seeds'`) or, from Python, the key
+        (`parameter 'options', key 'seeds': ...`); a value that is not a
+        dict, an unknown key and a missing one are refused too."""
+        keywords = {key: parameter.default is inspect.Parameter.empty
+                    for key, parameter in inspect.signature(self.options).parameters.items() if key != "label"}
+        known = f"the {self.name} study takes {', '.join(keywords)}"
+        if not isinstance(options, dict):
+            raise ClaimsolveError(f"parameter 'options': must be a dict of the study's options ({known}), "
+                                  f"not {limits.quoted(options)}")
+        for key in options:
+            if not isinstance(key, str) or key not in keywords:
+                raise ClaimsolveError(f"parameter 'options': unknown key {limits.quoted(key)} ({known})")
+        missing = [key for key, required in keywords.items() if required and key not in options]
+        if missing:
+            needed = ", ".join(key for key, required in keywords.items() if required)
+            raise ClaimsolveError(f"parameter 'options': key '{missing[0]}' is missing (the {self.name} study "
+                                  f"needs {needed})")
+        return self.options(**options, label=self.option if command_line else python_label)
+
+
+def python_label(key):
+    """How a refusal from Python names the key `key` of study.run's
+    options: `parameter 'options', key 'seeds'` (the command line says
+    `option '--seeds'`)."""
+    return f"parameter 'options', key '{key}'"
+
+
+def _refusal(label, key, problem):
+    """A refusal of the value of `key`, named by `label`."""
+    return ClaimsolveError(f"{limits.label(label(key))}: {problem}")
+
+
+@contextlib.contextmanager
+def _setup_named(label):
+    """A game's refusal of a setup option (OptionError, worded for the
+    command line: `option '--size'`) names the key as `label` does."""
+    try:
+        yield
+    except OptionError as exc:
+        raise ClaimsolveError(f"{limits.label(label(exc.option))}: {exc.problem}", exc.source) from None
+
+
+def _game(game, label):
+    """The descriptor of `game`, a game's id."""
+    if not isinstance(game, str):
+        raise _refusal(label, "game", f"must be a game's id ({', '.join(game_ids())}), not {limits.quoted(game)}")
+    return get_game(game)
+
+
+def _spec(spec, label, key):
+    """A player SPEC's text (make_player checks the rest)."""
+    if not isinstance(spec, str):
+        raise _refusal(label, key, f"must be a player spec like mcts:time=0.5, not {limits.quoted(spec)}")
+    return spec
+
+
+def _flag(value, label, key):
+    """A switch of the command line (--duplicate): True or False."""
+    if not isinstance(value, bool):
+        raise _refusal(label, key, f"must be True or False, not {limits.quoted(value)}")
+    return value
+
+
+def _study_games(games, label, key="games"):
+    """A study's games: 1..MAX_TASKS."""
+    games = limits.games(games, label(key))
+    if games > MAX_TASKS:
+        raise _refusal(label, key, f"at most {MAX_TASKS:,} in one study")
+    return games
+
+
+def _error_rate(value, label, key):
+    """The SPRT's alpha or beta: above 0, below 1."""
+    return limits.number(value, label(key), 0.0, math.nextafter(1.0, 0.0), low_open=True,
+                         what="an error rate above 0 and below 1")
+
 
 
 # -- setups: "1-1000", "1-100,200,300-310" ---------------------------------------------------
@@ -155,7 +248,7 @@ def parse_seeds(text, name="--seeds"):
     """The seeds of a SEEDS text (ranges A-B and single seeds, separated by
     commas), sorted and without repeats."""
     if not isinstance(text, str) or not text.strip():
-        raise ClaimsolveError(f"option '{name}': needs seeds like 1-1000 or 1-10,20,30-40")
+        raise ClaimsolveError(f"{limits.label(name)}: needs seeds like 1-1000 or 1-10,20,30-40")
     seeds = set()
     for part in text.split(","):
         part = part.strip()
@@ -163,11 +256,24 @@ def parse_seeds(text, name="--seeds"):
         low = limits.seed(low, name)
         high = limits.seed(high, name) if dash else low
         if high < low:
-            raise ClaimsolveError(f"option '{name}': the range {part} runs backwards")
+            raise ClaimsolveError(f"{limits.label(name)}: the range {part} runs backwards")
         if len(seeds) + high - low + 1 > MAX_TASKS:
-            raise ClaimsolveError(f"option '{name}': more than {MAX_TASKS:,} seeds")
+            raise ClaimsolveError(f"{limits.label(name)}: more than {MAX_TASKS:,} seeds")
         seeds.update(range(low, high + 1))
     return sorted(seeds)
+
+
+def _seeds(value, name):
+    """The seeds of a SEEDS text (parse_seeds) or of a list of seeds (a
+    tuple, a range), sorted and without repeats."""
+    if isinstance(value, str):
+        return parse_seeds(value, name)
+    if not isinstance(value, (list, tuple, range)) or not value:
+        raise ClaimsolveError(f"{limits.label(name)}: must be seeds like '1-1000' or '1-10,20,30-40', or a list of "
+                              f"seeds like [1, 2, 3], not {limits.quoted(value)}")
+    if len(value) > MAX_TASKS:
+        raise ClaimsolveError(f"{limits.label(name)}: more than {MAX_TASKS:,} seeds")
+    return sorted({limits.seed(seed, name) for seed in value})
 
 
 def seeds_text(seeds):
@@ -237,12 +343,12 @@ def _options_text(params):
 DUPLICATE_PARAMS = {"duplicate": "flag"}
 
 
-def _with_duplicate(params, duplicate):
+def _with_duplicate(params, duplicate, label):
     """`params` with duplicate dice when `duplicate` (refused for a game
     without dice, as `match --duplicate` refuses it)."""
-    if not duplicate:
+    if not _flag(duplicate, label, "duplicate"):
         return params
-    check_duplicate(params["game"])
+    check_duplicate(params["game"], limits.label(label("duplicate")))
     return dict(params, duplicate=True)
 
 
@@ -299,18 +405,22 @@ class SolveStudy(StudyKind):
                ("best", "TEXT"), ("lower", "INTEGER"), ("upper", "INTEGER"), ("nodes", "INTEGER"),
                ("complete", "INTEGER"))
 
-    def options(self, game, seeds, size=None, time=None, hash_mb=64):
-        descriptor = get_game(game)
+    option_names = {"hash_mb": "--hash"}
+
+    def options(self, game, seeds, size=None, time=None, hash_mb=64, *, label=None):
+        label = label or self.option
+        descriptor = _game(game, label)
         if descriptor.solve is None:
             having = ", ".join(ids_where(lambda each: each.solve is not None)) or "no game"
             raise ClaimsolveError(f"study solve: exact solving is for {having}, not {game}")
         if not descriptor.takes("seed"):
             raise ClaimsolveError(f"study solve: {game} has no random setups to number")
-        seed_list = parse_seeds(seeds) if isinstance(seeds, str) else parse_seeds(",".join(map(str, seeds)))
+        seed_list = _seeds(seeds, label("seeds"))
         if time is not None:
-            time = limits.seconds(time, "--time")
-        hash_mb = limits.memory_mb(hash_mb, "--hash")
-        position = descriptor.new(size=size, seed=seed_list[0])     # refuses a bad size
+            time = limits.seconds(time, label("time"))
+        hash_mb = limits.memory_mb(hash_mb, label("hash_mb"))
+        with _setup_named(label):
+            position = descriptor.new(size=size, seed=seed_list[0])     # refuses a bad size
         return {"game": game, "size": size or _size_of(position), "seeds": seeds_text(seed_list),
                 "time": time, "hash_mb": hash_mb}
 
@@ -449,26 +559,27 @@ class MatchStudy(KeepsAdjudications, StudyKind):
     json_columns = ("a_seats", "points", "moves")
 
     def options(self, game, a, b, games, players=None, size=None, island=None, variant=None, seed=0,
-                sprt=None, alpha=0.05, beta=0.05, duplicate=False):
-        descriptor = get_game(game)
-        games = limits.games(games, "--games")
-        if games > MAX_TASKS:
-            raise ClaimsolveError(f"option '--games': at most {MAX_TASKS:,} in one study")
-        seed = limits.seed(seed, "--seed")
-        for spec in (a, b):
-            make_player(spec, game=game)
-        start = _first_start(game, seed, dict(players=players, size=size, island=island, variant=variant))
+                sprt=None, alpha=0.05, beta=0.05, duplicate=False, *, label=None):
+        label = label or self.option
+        descriptor = _game(game, label)
+        games = _study_games(games, label)
+        seed = limits.seed(seed, label("seed"))
+        for key, spec in (("a", a), ("b", b)):
+            make_player(_spec(spec, label, key), game=game)
+        with _setup_named(label):
+            start = _first_start(game, seed, dict(players=players, size=size, island=island, variant=variant))
         sides = len(descriptor.teams(start))
         if sprt is not None:
-            sprt = parse_sprt(sprt)
+            sprt = parse_sprt(sprt, label("sprt"))
             if sides != 2:
-                raise ClaimsolveError(f"option '--sprt': Elo needs two sides, A against B; {game} at "
-                                      f"{start.num_players} seats has {sides}")
+                raise _refusal(label, "sprt", f"Elo needs two sides, A against B; {game} at {start.num_players} "
+                                              f"seats has {sides}")
+        alpha, beta = _error_rate(alpha, label, "alpha"), _error_rate(beta, label, "beta")
         return _with_duplicate({"game": game, "a": a, "b": b, "games": games,
                                 "players": start.num_players if descriptor.takes("players") else None,
                                 "size": size, "island": island, "variant": variant, "seed": seed,
                                 "sprt": sprt, "alpha": alpha, "beta": beta, "sides": sides,
-                                "seats": start.num_players}, duplicate)
+                                "seats": start.num_players}, duplicate, label)
 
     params_types = {"game": "text", "a": "text", "b": "text", "games": "count", "players": "count?",
                     "size": "text?", "island": "text?", "variant": "text?", "seed": "whole", "sprt": "sprt?",
@@ -614,18 +725,19 @@ def _elo_text(value, score):
     return f"{value:+.0f}"
 
 
-def parse_sprt(value):
+def parse_sprt(value, name="--sprt"):
     """ELO0,ELO1 (a text or a pair) -> [elo0, elo1] with elo0 < elo1."""
     if isinstance(value, str):
         parts = value.split(",")
         if len(parts) != 2:
-            raise ClaimsolveError(f"option '--sprt': needs ELO0,ELO1 like 0,10, not {limits.quoted(value)}")
+            raise ClaimsolveError(f"{limits.label(name)}: needs ELO0,ELO1 like 0,10, not {limits.quoted(value)}")
         value = parts
     if not isinstance(value, (list, tuple)) or len(value) != 2:
-        raise ClaimsolveError("option '--sprt': needs two Elo bounds ELO0,ELO1")
-    elo0, elo1 = (limits.number(v, "--sprt", -2000, 2000, what="Elo bounds from -2000 to 2000") for v in value)
+        raise ClaimsolveError(f"{limits.label(name)}: needs two Elo bounds ELO0,ELO1 like '0,10' or [0, 10], "
+                              f"not {limits.quoted(value)}")
+    elo0, elo1 = (limits.number(v, name, -2000, 2000, what="Elo bounds from -2000 to 2000") for v in value)
     if not elo0 < elo1:
-        raise ClaimsolveError(f"option '--sprt': ELO0 must be below ELO1, not {elo0:g},{elo1:g}")
+        raise ClaimsolveError(f"{limits.label(name)}: ELO0 must be below ELO1, not {elo0:g},{elo1:g}")
     return [elo0, elo1]
 
 
@@ -643,12 +755,12 @@ def split_policies(text, option="--policies"):
         parts = [part for each in text for part in split_policies(each, option)]
         return parts
     if not isinstance(text, str) or not text.strip():
-        raise ClaimsolveError(f"option '{option}': needs player specs like threshold:3..8,risk:0.2,optimum")
+        raise ClaimsolveError(f"{limits.label(option)}: needs player specs like threshold:3..8,risk:0.2,optimum")
     specs = []
     for part in text.split(","):
         part = part.strip()
         if not part:
-            raise ClaimsolveError(f"option '{option}': an empty spec in {limits.quoted(text)}")
+            raise ClaimsolveError(f"{limits.label(option)}: an empty spec in {limits.quoted(text)}")
         if "=" in part and ":" not in part and specs:
             specs[-1] += "," + part
         else:
@@ -659,7 +771,7 @@ def split_policies(text, option="--policies"):
         if match:
             low, high = int(match["low"]), int(match["high"])
             if high < low or high - low >= MAX_POLICIES:
-                raise ClaimsolveError(f"option '{option}': the range in {spec} must run upwards, "
+                raise ClaimsolveError(f"{limits.label(option)}: the range in {spec} must run upwards, "
                                       f"at most {MAX_POLICIES} values")
             out.extend(f"{match['head']}{k}" for k in range(low, high + 1))
         else:
@@ -692,25 +804,28 @@ class PoliciesStudy(KeepsAdjudications, StudyKind):
     json_columns = ("seating", "points")
 
     def round_robin(self, game, specs, players=None, size=None, island=None, variant=None, seed=0,
-                    duplicate=False):
+                    duplicate=False, label=None):
         """The checked parameters every round robin has: the game, the specs
         (ranges expanded), the table size, the start options, the seed,
         `per_round` (the games of a round) and `duplicate` (every game of a
-        round meets the same dice, seat by seat)."""
-        option = f"--{self.specs_key}"
-        descriptor = get_game(game)
-        specs = split_policies(specs, option)
+        round meets the same dice, seat by seat); a refusal names a key as
+        `label` does (options())."""
+        label = label or self.option
+        key = self.specs_key
+        descriptor = _game(game, label)
+        specs = split_policies(specs, label(key))
         if len(specs) < 2:
-            raise ClaimsolveError(f"option '{option}': a round robin needs two specs or more")
+            raise _refusal(label, key, "a round robin needs two specs or more")
         if len(specs) > MAX_POLICIES:
-            raise ClaimsolveError(f"option '{option}': at most {MAX_POLICIES} specs")
+            raise _refusal(label, key, f"at most {MAX_POLICIES} specs")
         repeated = [spec for spec, count in Counter(specs).items() if count > 1]
         if repeated:
-            raise ClaimsolveError(f"option '{option}': {repeated[0]} is given twice")
+            raise _refusal(label, key, f"{repeated[0]} is given twice")
         for spec in specs:
             make_player(spec, game=game)
-        seed = limits.seed(seed, "--seed")
-        start = _first_start(game, seed, dict(players=players, size=size, island=island, variant=variant))
+        seed = limits.seed(seed, label("seed"))
+        with _setup_named(label):
+            start = _first_start(game, seed, dict(players=players, size=size, island=island, variant=variant))
         seats = start.num_players
         sides = len(descriptor.teams(start))
         if sides != seats:
@@ -718,24 +833,25 @@ class PoliciesStudy(KeepsAdjudications, StudyKind):
                                   f"has {sides} sides); use study match for teams")
         per_round = len(tables(specs, seats)) * seats
         if per_round > MAX_ROUND:
-            raise ClaimsolveError(f"option '{option}': {per_round:,} games in one round (every table, "
-                                  f"every seating) is too many; give fewer specs")
+            raise _refusal(label, key, f"{per_round:,} games in one round (every table, every seating) is too "
+                                       "many; give fewer specs")
         return _with_duplicate({"game": game, self.specs_key: specs, "per_round": per_round,
                                 "players": seats if descriptor.takes("players") else None, "seats": seats,
-                                "size": size, "island": island, "variant": variant, "seed": seed}, duplicate)
+                                "size": size, "island": island, "variant": variant, "seed": seed}, duplicate, label)
 
     def with_rounds(self, params, rounds, option):
         """`params` with `rounds` rounds and their games (refused beyond
-        MAX_TASKS, naming `option`)."""
+        MAX_TASKS, naming `option`: --games, or a description of the key)."""
         if rounds * params["per_round"] > MAX_TASKS:
-            raise ClaimsolveError(f"option '{option}': at most {MAX_TASKS:,} games in one study")
+            raise ClaimsolveError(f"{limits.label(option)}: at most {MAX_TASKS:,} games in one study")
         return dict(params, games=rounds * params["per_round"], rounds=rounds)
 
     def options(self, game, policies, games, players=None, size=None, island=None, variant=None, seed=0,
-                duplicate=False):
-        games = limits.games(games, "--games")
-        params = self.round_robin(game, policies, players, size, island, variant, seed, duplicate)
-        return self.with_rounds(params, math.ceil(games / params["per_round"]), "--games")
+                duplicate=False, *, label=None):
+        label = label or self.option
+        games = limits.games(games, label("games"))
+        params = self.round_robin(game, policies, players, size, island, variant, seed, duplicate, label)
+        return self.with_rounds(params, math.ceil(games / params["per_round"]), label("games"))
 
     params_types = {"game": "text", "policies": "texts", "games": "count", "rounds": "count",
                     "per_round": "count", "players": "count?", "seats": "count", "size": "text?",
@@ -881,17 +997,18 @@ class LadderStudy(PoliciesStudy):
     specs_key = "specs"
 
     def options(self, game, specs, games_per_table, players=None, size=None, island=None, variant=None, seed=0,
-                anchor=None, duplicate=False):
-        per_table = limits.games(games_per_table, "--games-per-table")
-        params = self.round_robin(game, specs, players, size, island, variant, seed, duplicate)
+                anchor=None, duplicate=False, *, label=None):
+        label = label or self.option
+        per_table = limits.games(games_per_table, label("games_per_table"))
+        params = self.round_robin(game, specs, players, size, island, variant, seed, duplicate, label)
         specs = params["specs"]
         if anchor is None:
             anchor = specs[0]
         elif not isinstance(anchor, str) or anchor.strip() not in specs:
-            raise ClaimsolveError(f"option '--anchor': {limits.quoted(str(anchor))} is not one of the specs "
-                                  f"({', '.join(specs)})")
+            raise _refusal(label, "anchor", f"{limits.quoted(str(anchor))} is not one of the specs "
+                                            f"({', '.join(specs)})")
         rounds = math.ceil(per_table / params["seats"])
-        params = self.with_rounds(params, rounds, "--games-per-table")
+        params = self.with_rounds(params, rounds, label("games_per_table"))
         return dict(params, anchor=anchor.strip(), games_per_table=rounds * params["seats"])
 
     params_types = {"game": "text", "specs": "texts", "anchor": "text", "games_per_table": "count",

@@ -33,8 +33,8 @@ from ..player_kinds import make_player
 from ..words import counted
 from . import schema, stats
 from .kinds import (ADJUDICATED, MAX_TASKS, KeepsAdjudications, StudyKind, _adjudicated_rule,
-                    _first_start, _options_text, _seeded, _spread, _start, _start_problem, adjudicated_line,
-                    adjudications)
+                    _first_start, _game, _options_text, _seeded, _setup_named, _spec, _spread, _start,
+                    _start_problem, _study_games, adjudicated_line, adjudications)
 
 
 def _blob(column):
@@ -95,16 +95,17 @@ class SelfplayStudy(KeepsAdjudications, StudyKind):
                ("state_size", "INTEGER"), ("states", "BLOB"), ("movers", "TEXT"), ("values", "TEXT"), ADJUDICATED)
     json_columns = ("seating", "points", "moves", "movers", "values")
 
-    def options(self, game, a, games, b=None, players=None, size=None, island=None, variant=None, seed=0):
-        descriptor = get_game(game)
-        games = limits.games(games, "--games")
-        if games > MAX_TASKS:
-            raise ClaimsolveError(f"option '--games': at most {MAX_TASKS:,} in one study")
-        seed = limits.seed(seed, "--seed")
-        for spec in (a, b):
-            if spec is not None:
-                make_player(spec, game=game)
-        start = _first_start(game, seed, dict(players=players, size=size, island=island, variant=variant))
+    def options(self, game, a, games, b=None, players=None, size=None, island=None, variant=None, seed=0, *,
+                label=None):
+        label = label or self.option
+        descriptor = _game(game, label)
+        games = _study_games(games, label)
+        seed = limits.seed(seed, label("seed"))
+        for key, spec in (("a", a), ("b", b)):
+            if spec is not None or key == "a":
+                make_player(_spec(spec, label, key), game=game)
+        with _setup_named(label):
+            start = _first_start(game, seed, dict(players=players, size=size, island=island, variant=variant))
         return {"game": game, "a": a, "b": b, "games": games,
                 "players": start.num_players if descriptor.takes("players") else None,
                 "size": size, "island": island, "variant": variant, "seed": seed, "seats": start.num_players}

@@ -82,6 +82,136 @@ def test_seeds_and_policies_are_read_and_refused_as_options():
     assert kinds.tables(["a", "b"], 3) == [["a", "a", "b"], ["a", "b", "b"]]
 
 
+# -- the Python API's refusals: one line naming the parameter or the key of `options` -----------------
+
+SOLVE = {"game": "colorclaim", "size": "3x3", "seeds": "1-2"}
+MATCH = {"game": "claimit", "a": "random", "b": "threshold:3", "games": 2}
+POLICIES = {"game": "claimit", "policies": "random,threshold:3", "games": 2}
+LADDER = {"game": "claimit", "specs": "random,threshold:3", "games_per_table": 2}
+SELFPLAY = {"game": "claimit", "a": "random", "games": 2}
+KEY = "parameter 'options', key"
+SEEDS = "must be seeds like '1-1000' or '1-10,20,30-40', or a list of seeds like [1, 2, 3]"
+
+BAD_RUNS = [      # (kind, options, run's other arguments, the start of the one line, or all of it)
+    ("solve", dict(SOLVE, seeds=100), {}, f"{KEY} 'seeds': {SEEDS}, not 100"),
+    ("solve", dict(SOLVE, seeds=None), {}, f"{KEY} 'seeds': {SEEDS}, not null"),
+    ("solve", dict(SOLVE, seeds=[]), {}, f"{KEY} 'seeds': {SEEDS}, not []"),
+    ("solve", dict(SOLVE, seeds={"1": 2}), {}, f"{KEY} 'seeds': {SEEDS}, not "),
+    ("solve", dict(SOLVE, seeds=[1, "x"]), {}, f"{KEY} 'seeds': must be a whole number from 0 to "),
+    ("solve", dict(SOLVE, seeds="5-1"), {}, f"{KEY} 'seeds': the range 5-1 runs backwards"),
+    ("solve", dict(SOLVE, bogus=1), {}, "parameter 'options': unknown key 'bogus' (the solve study takes game, "
+                                        "seeds, size, time, hash_mb)"),
+    ("solve", {"game": "colorclaim", "size": "3x3"}, {}, "parameter 'options': key 'seeds' is missing (the solve "
+                                                         "study needs game, seeds)"),
+    ("solve", dict(SOLVE, time=-1), {}, f"{KEY} 'time': must be a number of seconds above 0"),
+    ("solve", dict(SOLVE, hash_mb=0), {}, f"{KEY} 'hash_mb': must be a whole number of MB from 1 to "),
+    ("solve", dict(SOLVE, size="9"), {}, f"{KEY} 'size': '9': write WxH"),
+    ("solve", dict(SOLVE, game=5), {}, f"{KEY} 'game': must be a game's id (claim, claimit, colorclaim), not 5"),
+    ("solve", {5: 1}, {}, "parameter 'options': unknown key 5 (the solve study takes"),
+    ("solve", "1-100", {}, "parameter 'options': must be a dict of the study's options (the solve study takes "),
+    ("solve", None, {}, "parameter 'options': must be a dict of the study's options"),
+    ("match", {"game": "claimit", "a": "random", "b": "random"}, {},
+     "parameter 'options': key 'games' is missing (the match study needs game, a, b, games)"),
+    ("match", dict(MATCH, games=0), {}, f"{KEY} 'games': must be a whole number from 1 to 1000000000, not 0"),
+    ("match", dict(MATCH, games=10 ** 8), {}, f"{KEY} 'games': at most 10,000,000 in one study"),
+    ("match", dict(MATCH, a=5), {}, f"{KEY} 'a': must be a player spec like mcts:time=0.5, not 5"),
+    ("match", dict(MATCH, players=9), {}, f"{KEY} 'players': 9: Claim It! has 2 to 5 players"),
+    ("match", dict(MATCH, island="x"), {}, f"{KEY} 'island': claimit has no islands"),
+    ("match", dict(MATCH, sprt=5), {}, f"{KEY} 'sprt': needs two Elo bounds ELO0,ELO1"),
+    ("match", dict(MATCH, players=3, sprt="0,10"), {}, f"{KEY} 'sprt': Elo needs two sides"),
+    ("match", dict(MATCH, sprt="0,10", alpha="x"), {}, f"{KEY} 'alpha': must be an error rate above 0 and below 1"),
+    ("match", dict(MATCH, beta=1), {}, f"{KEY} 'beta': must be an error rate above 0 and below 1, not 1"),
+    ("match", dict(MATCH, duplicate="no"), {}, f"{KEY} 'duplicate': must be True or False, not 'no'"),
+    ("match", dict(MATCH, game="colorclaim", size="3x3", b="random", duplicate=True), {},
+     f"{KEY} 'duplicate': colorclaim has no dice"),
+    ("match", dict(MATCH, bogus=1), {}, "parameter 'options': unknown key 'bogus' (the match study takes game, a, b, "),
+    ("policies", {"game": "claimit", "games": 2}, {}, "parameter 'options': key 'policies' is missing"),
+    ("policies", dict(POLICIES, policies="random"), {}, f"{KEY} 'policies': a round robin needs two specs or more"),
+    ("policies", dict(POLICIES, games="x"), {}, f"{KEY} 'games': must be a whole number from 1 to "),
+    ("policies", dict(POLICIES, seed=-1), {}, f"{KEY} 'seed': must be a whole number from 0 to "),
+    ("policies", dict(POLICIES, duplicate=1), {}, f"{KEY} 'duplicate': must be True or False, not 1"),
+    ("policies", dict(POLICIES, size="3x3"), {}, f"{KEY} 'size': claimit has no board sizes"),
+    ("ladder", {"game": "claimit", "specs": "random,threshold:3"}, {},
+     "parameter 'options': key 'games_per_table' is missing (the ladder study needs game, specs, games_per_table)"),
+    ("ladder", dict(LADDER, games_per_table=0), {}, f"{KEY} 'games_per_table': must be a whole number from 1 to "),
+    ("ladder", dict(LADDER, games_per_table=10 ** 9), {}, f"{KEY} 'games_per_table': at most 10,000,000 games"),
+    ("ladder", dict(LADDER, anchor="greedy"), {}, f"{KEY} 'anchor': 'greedy' is not one of the specs"),
+    ("ladder", dict(LADDER, specs=None), {}, f"{KEY} 'specs': needs player specs like "),
+    ("ladder", dict(LADDER, games=2), {}, "parameter 'options': unknown key 'games' (the ladder study takes "),
+    ("selfplay", {"game": "claimit", "a": "random"}, {}, "parameter 'options': key 'games' is missing"),
+    ("selfplay", dict(SELFPLAY, b=5), {}, f"{KEY} 'b': must be a player spec like mcts:time=0.5, not 5"),
+    ("selfplay", dict(SELFPLAY, games=-1), {}, f"{KEY} 'games': must be a whole number from 1 to "),
+    ("selfplay", dict(SELFPLAY, duplicate=True), {}, "parameter 'options': unknown key 'duplicate'"),
+    ("bogus", SOLVE, {}, "parameter 'kind': must be one of solve, match, policies, ladder, selfplay, not 'bogus'"),
+    (5, SOLVE, {}, "parameter 'kind': must be one of solve, match, policies, ladder, selfplay, not 5"),
+    ("solve", SOLVE, {"db": 5}, "parameter 'db': must be a file name (a str or a path), not 5"),
+    ("solve", SOLVE, {"db": None}, "parameter 'db': must be a file name (a str or a path), not null"),
+    ("solve", SOLVE, {"db": "."}, "parameter 'db': is a folder, not a study file"),
+    ("solve", SOLVE, {"workers": 0}, "parameter 'workers': must be a whole number from 1 to 1024, not 0"),
+    ("solve", SOLVE, {"workers": -2}, "parameter 'workers': must be a whole number from 1 to 1024, not -2"),
+    ("solve", SOLVE, {"workers": "x"}, "parameter 'workers': must be a whole number from 1 to 1024, not 'x'"),
+    ("solve", SOLVE, {"workers": 1, "scheduler": "tcp://127.0.0.1:9"}, "parameter 'workers': is for local processes"),
+    ("solve", SOLVE, {"batch": 0}, "parameter 'batch': must be a whole number from 1 to 100000, not 0"),
+    ("solve", SOLVE, {"scheduler": 5}, "parameter 'scheduler': needs the Dask scheduler's address"),
+    ("solve", SOLVE, {"progress": 5}, "parameter 'progress': must be a function or None, not 5"),
+]
+
+
+@pytest.fixture(scope="module")
+def begun(tmp_path_factory):
+    """A small solve study, done."""
+    db = tmp_path_factory.mktemp("begun") / "cc.sqlite"
+    assert study.run("solve", SOLVE, str(db), workers=1)["completed"] == 2
+    return db
+
+
+def test_python_gives_seeds_as_a_list_and_the_file_as_a_path(tmp_path):
+    """The forms the command line cannot give: seeds as a list (or a
+    range), a pathlib path, a number as text (as `--workers 1` gives it)."""
+    db = tmp_path / "cc.sqlite"
+    assert study.run("solve", dict(SOLVE, seeds=[3, 1, 2, 1]), db, workers="1")["completed"] == 3
+    assert study.report(db)["summary"]["study"]["params"]["seeds"] == "1-3"
+    assert study.run("solve", dict(SOLVE, seeds=range(1, 4)), db, workers=1)["completed"] == 0    # the same study
+
+
+@pytest.mark.parametrize("kind, options, arguments, needle", BAD_RUNS,
+                         ids=[f"{case[0]}-{i}" for i, case in enumerate(BAD_RUNS)])
+def test_python_refusals_name_the_parameter_or_key_and_touch_no_file(tmp_path, begun, kind, options, arguments,
+                                                                    needle):
+    """study.run from Python: a bad kind, options (not a dict, an unknown
+    key, a missing one, a value of the wrong type or out of range, for
+    every kind), db, workers, batch or scheduler is a ClaimsolveError in
+    one line naming the parameter or the key of `options` (these were
+    TypeErrors, a run for ever with workers=-2, a study file made and left
+    with alpha='x'), before any file is made or touched."""
+    before = begun.read_bytes(), sorted(os.listdir(begun.parent))
+    folder = tmp_path / "new"
+    folder.mkdir()
+    for db in (str(folder / "s.sqlite"), str(begun)):
+        others = dict(arguments)
+        db = others.pop("db", db)
+        with pytest.raises(ClaimsolveError) as refused:
+            study.run(kind, options, db, **others)
+        line = str(refused.value)
+        assert "\n" not in line and (line.startswith(needle) or line.startswith(f"{db}: {needle}")), line
+    assert os.listdir(folder) == []
+    assert (begun.read_bytes(), sorted(os.listdir(begun.parent))) == before
+
+
+def test_the_command_line_names_the_same_refusals_by_its_options(tmp_path):
+    db = tmp_path / "s.sqlite"
+    for args, python, line in (
+            (("--seeds", "5-1"), {"seeds": "5-1"}, "option '--seeds': the range 5-1 runs backwards"),
+            (("--seeds", "1-2", "--hash", 0), {"hash_mb": 0}, "option '--hash': must be a whole number of MB")):
+        result = run("study", "solve", "colorclaim", "--size", "3x3", *args, "--db", db, "--workers", 1)
+        assert result.exit_code == 2 and result.stderr.startswith(f"claimsolve: {line}"), result.output
+        with pytest.raises(ClaimsolveError) as refused:
+            study.run("solve", dict(SOLVE, **python), db, workers=1)
+        key = next(iter(python))
+        assert str(refused.value).startswith(f"{KEY} '{key}': {line.split(': ', 1)[1]}"), str(refused.value)
+    assert os.listdir(tmp_path) == []
+
+
 def test_solve_study_finds_the_solver_values_and_continues_without_redoing(tmp_path):
     db = str(tmp_path / "cc.sqlite")
     options = {"game": "colorclaim", "size": "3x3", "seeds": "1-30"}
