@@ -86,8 +86,9 @@ def _run(kind, options, db, workers, scheduler, batch, as_json):
         if line:
             line.close()
         partial = exc.partial or {}
-        click.echo(f"Interrupted: {partial.get('done', '?')} of {partial.get('total', '?')} tasks are done and "
-                   f"saved in {db}; run the same command again to continue.", err=True)
+        done, total = (f"{partial[key]:,}" if isinstance(partial.get(key), int) else "?" for key in ("done", "total"))
+        click.echo(f"Interrupted: {done} of {total} tasks are done and saved in {db}; run the same command again "
+                   "to continue.", err=True)
         raise KeyboardInterrupt from None
     finally:
         if line:

@@ -246,7 +246,7 @@ def _progress_info(outcome, elapsed, note):
 
 
 def progress_text(info, width=24):
-    """`[######------] 412/1000 41% 23.4/s ETA 0:25 note`: the progress bar
+    """`[######------] 412/1,000 41% 23.4/s ETA 0:25 note`: the progress bar
     of a study on a terminal."""
     done, total = info["done"], info["total"]
     filled = int(width * done / total) if total else width
@@ -254,7 +254,7 @@ def progress_text(info, width=24):
     eta_text = "--:--" if eta is None else _clock(eta)
     rate = info["rate"]
     rate_text = f"{rate:.1f}/s" if rate >= 1 else f"{rate * 60:.1f}/min"
-    return (f"[{'#' * filled}{'-' * (width - filled)}] {done}/{total} {100 * done / total if total else 100:.0f}% "
+    return (f"[{'#' * filled}{'-' * (width - filled)}] {done:,}/{total:,} {100 * done / total if total else 100:.0f}% "
             f"{rate_text} ETA {eta_text} {info['note']}").rstrip()
 
 

@@ -33,7 +33,7 @@ def _errors(entries, key="share"):
 
 def _title(summary):
     info = summary["study"]
-    done = "" if info["status"] in ("finished", "decided") else f" (unfinished: {info['done']} of {info['total']})"
+    done = "" if info["status"] in ("finished", "decided") else f" (unfinished: {info['done']:,} of {info['total']:,})"
     return done
 
 
@@ -51,7 +51,7 @@ def solve_charts(summary, folder):
         axes.text(x, entry["ci95"][1] + 0.02, f"{100 * entry['share']:.1f}%", ha="center")
     axes.set_ylim(0, 1.08)
     axes.set_ylabel("share of setups (95% Wilson interval)")
-    axes.set_title(f"{summary['game']} {summary['size']}: the first player, {summary['solved']} setups"
+    axes.set_title(f"{summary['game']} {summary['size']}: the first player, {summary['solved']:,} setups"
                    + _title(summary), fontsize=10)
     paths.append(_save(figure, folder, "results.svg"))
 

@@ -83,7 +83,7 @@ def adjudicated_line(summary):
                 "kept it); any game shared above may be one.") if summary.get("shared") else None
     if not count:
         return None
-    return (f"{count} of the games were stopped by the match, not ended by the rules, and scored a draw "
+    return (f"{count:,} of the games were stopped by the match, not ended by the rules, and scored a draw "
             "(the same position a third time, or no end within the ply cap).")
 
 
@@ -499,23 +499,23 @@ class SolveStudy(StudyKind):
 
     def text(self, summary):
         n = summary["solved"]
-        lines = [f"Exact values of {summary['game']} {summary['size']}, setups {summary['seeds']}: {n} solved"
-                 + (f", {summary['unsolved']} not within the time" if summary["unsolved"] else "")]
+        lines = [f"Exact values of {summary['game']} {summary['size']}, setups {summary['seeds']}: {n:,} solved"
+                 + (f", {summary['unsolved']:,} not within the time" if summary["unsolved"] else "")]
         if n:
             lines.append("The player to move first (value: his margin with best play by both):")
             for word, label in (("win", "wins"), ("draw", "draws"), ("loss", "loses")):
                 p = summary["first_player"][word]
-                lines.append(f"  {label:6} {p['count']:6}  {100 * p['share']:5.1f}%   "
+                lines.append(f"  {label:6} {p['count']:6,}  {100 * p['share']:5.1f}%   "
                              f"95% {100 * p['ci95'][0]:5.1f}% to {100 * p['ci95'][1]:5.1f}%")
             lines.append(f"  mean margin {signed(summary['mean_value'], 3)}")
             lines.append("Margins:")
             width = max(summary["values"].values())
             for value, count in summary["values"].items():
                 bar = "#" * max(1, round(40 * count / width))
-                lines.append(f"  {int(value):+4d} {count:6}  {bar}")
+                lines.append(f"  {int(value):+4d} {count:6,}  {bar}")
             if summary["best_moves"]:
                 lines.append("Commonest best first moves: "
-                             + ", ".join(f"{move} ({count})" for move, count in summary["best_moves"]))
+                             + ", ".join(f"{move} ({count:,})" for move, count in summary["best_moves"]))
         if summary["seconds"]:
             s = summary["seconds"]
             lines.append(f"Seconds per setup: median {s['median']:.3g}, mean {s['mean']:.3g}, max {s['max']:.3g}; "
@@ -591,7 +591,7 @@ class MatchStudy(KeepsAdjudications, StudyKind):
         if problem := _duplicate_problem(params):
             return problem
         if params["games"] > MAX_TASKS:
-            return f"'games' is {params['games']}, more than {MAX_TASKS:,}"
+            return f"'games' is {params['games']:,}, more than {MAX_TASKS:,}"
         if params["sides"] > params["seats"]:
             return f"{params['sides']} sides at {params['seats']} seats"
         return _start_problem(params)
@@ -651,7 +651,7 @@ class MatchStudy(KeepsAdjudications, StudyKind):
         n, wins, draws, losses, points = self._tally(store)
         if not n:
             return ""
-        text = f"A +{wins} ={draws} -{losses} {points / n:.3f}"
+        text = f"A +{wins:,} ={draws:,} -{losses:,} {points / n:.3f}"
         if params["sprt"]:
             text += f" llr {stats.sprt_llr(wins, draws, losses, *params['sprt']):.2f}"
         return text
@@ -687,7 +687,8 @@ class MatchStudy(KeepsAdjudications, StudyKind):
         if not n:
             return "\n".join(lines)
         lo, hi = summary["ci95"]
-        lines.append(f"A: +{summary['wins']} ={summary['draws']} -{summary['losses']}   score {summary['score']:.3f}"
+        lines.append(f"A: +{summary['wins']:,} ={summary['draws']:,} -{summary['losses']:,}"
+                     f"   score {summary['score']:.3f}"
                      f"   95% {lo:.3f} to {hi:.3f}   (equal strength: {summary['expected_share']:.3f})")
         if line := adjudicated_line(summary):
             lines.append(line)
@@ -871,9 +872,9 @@ class PoliciesStudy(KeepsAdjudications, StudyKind):
             return f"{n} {key} at {seats} seats make more than {MAX_ROUND:,} games a round"
         per_round = len(tables(specs, seats)) * seats
         if params["per_round"] != per_round:
-            return f"'per_round' is {params['per_round']}; its {key} and seats make {per_round}"
+            return f"'per_round' is {params['per_round']:,}; its {key} and seats make {per_round:,}"
         if params["games"] != params["rounds"] * per_round or params["games"] > MAX_TASKS:
-            return f"'games' is {params['games']}, not {params['rounds']} rounds of {per_round}"
+            return f"'games' is {params['games']:,}, not {params['rounds']:,} rounds of {per_round:,}"
         return _start_problem(params)
 
     def column_rules(self, params):
@@ -960,7 +961,7 @@ class PoliciesStudy(KeepsAdjudications, StudyKind):
     def text(self, summary):
         n = summary["games"]
         lines = [_heading(summary, f"round robin of {len(summary['policies'])} policies at {summary['seats']} "
-                                   f"seats, {counted(n, 'game')} ({summary['per_round']} a round: every table, every seating "
+                                   f"seats, {counted(n, 'game')} ({summary['per_round']:,} a round: every table, every seating "
                                    "rotated)")]
         if not n:
             return "\n".join(lines)
@@ -969,7 +970,7 @@ class PoliciesStudy(KeepsAdjudications, StudyKind):
         for rank, entry in enumerate(summary["policies"], 1):
             lo, hi = entry["ci95"]
             lines.append(f"  {rank:2}. {entry['policy']:{width}}  {entry['mean']:.3f}   95% {lo:.3f} to {hi:.3f}"
-                         f"   ({counted(entry['games'], 'game')}, {entry['wins']} won)")
+                         f"   ({counted(entry['games'], 'game')}, {entry['wins']:,} won)")
         lines.append(_seats_line(summary))
         if line := adjudicated_line(summary):
             lines.append(line)
@@ -1022,7 +1023,7 @@ class LadderStudy(PoliciesStudy):
         if params["anchor"] not in params["specs"]:
             return f"'anchor' {limits.quoted(params['anchor'])} is not one of the specs"
         if params["games_per_table"] != params["rounds"] * params["seats"]:
-            return (f"'games_per_table' is {params['games_per_table']}, not {params['rounds']} rounds "
+            return (f"'games_per_table' is {params['games_per_table']:,}, not {params['rounds']:,} rounds "
                     f"of {params['seats']} seatings")
         return None
 
@@ -1060,7 +1061,7 @@ class LadderStudy(PoliciesStudy):
     def text(self, summary):
         seats = summary["seats"]
         heading = _heading(summary, f"ladder of {len(summary['policies'])} specs at {seats} seats, "
-                                    f"{counted(summary['games'], 'game')} ({summary['games_per_table']} at every table, "
+                                    f"{counted(summary['games'], 'game')} ({summary['games_per_table']:,} at every table, "
                                     "every seating rotated)")
         if not summary["ladder"]:
             return heading
@@ -1083,7 +1084,7 @@ class LadderStudy(PoliciesStudy):
             else:
                 interval = f"{entry['ci95'][0]:+5.0f} to {entry['ci95'][1]:+5.0f}"
             lines.append(f"  {entry['rank']:4}  {entry['spec']:{width}}  {_rating_text(entry['rating']):>6}"
-                         f"  {interval:>15}  {entry['games']:6}  {entry['mean']:11.3f}")
+                         f"  {interval:>15}  {entry['games']:6,}  {entry['mean']:11.3f}")
         lines.append(_wrapped(f"95% interval: the rating +- 1.96 standard errors from the Hessian of the "
                               f"log-likelihood at its maximum, {anchor} held at 0; a prior of "
                               f"{summary['prior_draws']:g} drawn game between every two specs keeps a clean sweep "

@@ -40,18 +40,19 @@ def _status(done, total, decision, runs):
 def _progress_line(info):
     done, total = info["done"], info["total"]
     runs = info["runs"]
-    ran = f"{len(runs)} run{'s' if len(runs) != 1 else ''}"
+    ran = counted(len(runs), "run")
     if info["status"] == "finished":
-        return f"Study {info['file']}: finished, {total} of {counted(total, 'task')} ({ran})."
+        return f"Study {info['file']}: finished, {total:,} of {counted(total, 'task')} ({ran})."
     if info["status"] == "decided":
         d = info["decision"]
         return (f"Study {info['file']}: the SPRT decided {d['decision']} after {counted(d.get('games', done), 'game')} "
-                f"({done} of at most {total} played, {ran}).")
+                f"({done:,} of at most {total:,} played, {ran}).")
     last = runs[-1]["status"] if runs else "none"
     how = {"interrupted": "the last run was interrupted", "running": "a run is going on or was killed",
            "failed": "the last run failed", "none": "not run yet"}.get(last, f"the last run {last}")
     share = 100 * done / total if total else 0
-    return (f"Study {info['file']}: UNFINISHED, {done} of {counted(total, 'task')} done ({share:.1f}%; {how}; {ran}). "
+    return (f"Study {info['file']}: UNFINISHED, {done:,} of {counted(total, 'task')} done "
+            f"({share:.1f}%; {how}; {ran}). "
             "Run the same study command again to continue it.")
 
 

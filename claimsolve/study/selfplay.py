@@ -116,7 +116,7 @@ class SelfplayStudy(KeepsAdjudications, StudyKind):
     def params_problem(self, params):
         get_game(params["game"])
         if params["games"] > MAX_TASKS:
-            return f"'games' is {params['games']}, more than {MAX_TASKS:,}"
+            return f"'games' is {params['games']:,}, more than {MAX_TASKS:,}"
         return _start_problem(params)
 
     def column_rules(self, params):

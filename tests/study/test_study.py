@@ -2,8 +2,10 @@
 processes, a real subprocess interrupted and killed mid-study, and a local
 Dask cluster whose worker is killed mid-study.  3x3 Color Claim solves take
 tens of milliseconds; every study here is small."""
+import contextlib
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -631,8 +633,67 @@ def test_report_charts(tmp_path):
 
 def test_progress_bar_shows_rate_and_time_left():
     text = study.progress_text({"done": 412, "total": 1000, "rate": 23.4, "eta": 25.1, "note": "first: +87%"})
-    assert text.startswith("[#########") and "412/1000 41%" in text and "23.4/s" in text and "ETA 0:25" in text
+    assert text.startswith("[#########") and "412/1,000 41%" in text and "23.4/s" in text and "ETA 0:25" in text
     assert text.endswith("first: +87%")
     slow = study.progress_text({"done": 3, "total": 600, "rate": 0.05, "eta": 11940, "note": ""})
     assert "3.0/min" in slow and "ETA 3:19:00" in slow
     assert "ETA --:--" in study.progress_text({"done": 0, "total": 5, "rate": 0.0, "eta": None, "note": ""})
+
+
+# -- counts in reports -------------------------------------------------------------------------------
+
+GROUPED = [       # (kind, options of 1,500 tasks, the SQL that makes row `id` of a copy of a row)
+    ("solve", {"game": "colorclaim", "size": "3x3", "seeds": "1-1500"}, "seed = :id"),
+    ("match", {"game": "claimit", "a": "threshold:4", "b": "threshold:3", "games": 1500}, None),
+    ("policies", {"game": "claimit", "players": 2, "policies": "threshold:2..4", "games": 1500}, "round = :id / 6"),
+    ("ladder", {"game": "claimit", "players": 2, "specs": "threshold:2..4", "games_per_table": 500},
+     "round = :id / 6"),
+    ("selfplay", {"game": "claimit", "a": "threshold:3", "games": 1500}, None),
+]
+
+
+@pytest.mark.parametrize("kind, options, renumber", GROUPED, ids=[case[0] for case in GROUPED])
+def test_every_count_in_a_report_has_its_thousands_grouped(tmp_path, kind, options, renumber):
+    """A report read "18553 of 20,000 tasks": some counts were grouped
+    (words.counted), others not.  A study of 1,500 tasks stopped after its
+    first batch, its rows copied to 1,200 (a copy of a task's row is a
+    valid row), then finished, then decided: no count of four digits or
+    more is written without its commas."""
+    db = str(tmp_path / "s.sqlite")
+
+    def stop(rows):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        study.run(kind, options, db, workers=1, batch=1, on_batch=stop)
+    ungrouped = re.compile(r"(?<![\d.,+-])\d{4,}")       # not a part of a decimal, a range or a signed figure
+
+    def text():
+        shown = study.report(db)["text"].replace(db, "FILE")
+        assert not ungrouped.findall(shown), shown
+        for counts in re.findall(r"A: \+(\S+) =(\S+) -(\S+) ", shown):      # a match's wins, draws and losses
+            assert not any(re.fullmatch(r"\d{4,}", count) for count in counts), shown
+        return shown
+
+    def copy_first_row_to(ids):
+        with contextlib.closing(sqlite3.connect(db)) as conn:
+            first = conn.execute("SELECT * FROM tasks ORDER BY id LIMIT 1").fetchone()
+            names = [d[0] for d in conn.execute("SELECT * FROM tasks LIMIT 0").description]
+            for task in ids:
+                row = dict(zip(names, first), id=task)
+                conn.execute(f"INSERT OR IGNORE INTO tasks VALUES ({', '.join('?' * len(names))})", list(row.values()))
+                if renumber:
+                    conn.execute(f"UPDATE tasks SET {renumber} WHERE id = :id", {"id": task})
+            conn.commit()
+
+    ids = list(kinds.KINDS[kind].task_ids(study.report(db)["summary"]["study"]["params"]))
+    copy_first_row_to(ids[:1200])
+    assert "UNFINISHED, 1,200 of 1,500 tasks done (80.0%" in text()
+    copy_first_row_to(ids)
+    assert "finished, 1,500 of 1,500 tasks (1 run)" in text()
+    if kind == "match":
+        with contextlib.closing(sqlite3.connect(db)) as conn:
+            conn.execute("DELETE FROM tasks WHERE id >= 1200")
+            conn.execute("INSERT INTO meta VALUES ('decision', ?)", (json.dumps({"decision": "H1", "games": 1200}),))
+            conn.commit()
+        assert "decided H1 after 1,200 games (1,200 of at most 1,500 played, 1 run)" in text()
