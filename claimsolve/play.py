@@ -67,6 +67,7 @@ class Session:
         self.human_name = "you"                  # who played each seat, in the game's record
         self.engine_name = getattr(engine, "spec", None) or getattr(engine, "name", None) or "engine"
         self.saved = set()           # the files `save` wrote this game: the only ones it rewrites
+        self.reserved = {}           # {real path: what it is for}: files `save` must leave (play --record's)
 
     # --- the record ---------------------------------------------------------
     @property
@@ -265,6 +266,8 @@ class Session:
         try:
             _check_path(path)
             where = os.path.realpath(path)
+            if where in self.reserved:
+                raise ClaimsolveError(f"save: {printable(path)} is {self.reserved[where]}: give another name")
             write_atomically(path, dumps(self.position), replace=where in self.saved)
             self.saved.add(where)
         except ClaimsolveError as exc:

@@ -1,5 +1,6 @@
 """Progress lines on a terminal: standard error only, and only when it is a
 terminal (cli.md).  Long work takes `progress=` callables; this makes them."""
+import os
 import sys
 import time
 
@@ -15,22 +16,39 @@ class ProgressLine:
         self.interval = interval
         self._last = 0.0
         self._shown = False
+        self._width = 99
 
     def __call__(self, info):
         now = time.monotonic()
         if now - self._last < self.interval:
             return
         self._last = now
-        text = info if isinstance(info, str) else "  ".join(f"{k} {_fmt(v)}" for k, v in info.items())
-        line = f"{self.label}: {text}"
-        width = 100
-        self.stream.write("\r" + line[:width].ljust(width))
+        fields = [info] if isinstance(info, str) else [f"{k} {_fmt(v)}" for k, v in info.items()]
+        # one row of the terminal as it is now: a longer line wraps, and "\r" then goes back to
+        # the start of its last row only (at 80 columns every redraw was a new line); fields
+        # that do not fit are left out from the last, never cut through their numbers
+        width = self._width = self._columns() - 1
+        line = f"{self.label}: {'  '.join(fields)}"
+        while len(line) > width and len(fields) > 1:
+            fields.pop()
+            line = f"{self.label}: {'  '.join(fields)}"
+        if len(line) > width:
+            line = line[:max(0, width - 3)] + "..."
+        self.stream.write("\r" + line.ljust(width))
         self.stream.flush()
         self._shown = True
 
+    def _columns(self):
+        """The terminal's width in columns (the stream's own terminal; 100
+        where it has none, as when a test gives a stream)."""
+        try:
+            return max(20, os.get_terminal_size(self.stream.fileno()).columns)
+        except (AttributeError, OSError, ValueError):
+            return 100
+
     def close(self):
         if self._shown:
-            self.stream.write("\r" + " " * 100 + "\r")
+            self.stream.write("\r" + " " * self._width + "\r")
             self.stream.flush()
             self._shown = False
 

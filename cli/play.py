@@ -1,5 +1,6 @@
 """`claimsolve play`: a game against the engine at the terminal
 (claimsolve.play), its record printed or saved at the end."""
+import os
 import random
 import sys
 
@@ -95,6 +96,8 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
         hint=lambda position, progress: claimsolve.analyze(position, time=play_mod.HINT_TIME,
                                                            top=play_mod.HINT_TOP, seed=seed, progress=progress),
         progress=lambda label: progress_for(label))
+    if record_path:
+        session.reserved[os.path.realpath(record_path)] = "where --record writes the game's record at the end"
     say(f"{descriptor.title}: you play seat {seat}, the engine ({spec}) the others.  Type a move, or help.")
     interrupted = False
     try:

@@ -369,10 +369,13 @@ def test_a_game_record_never_replaces_a_file_that_exists(tmp_path, monkeypatch, 
 
 
 def test_play_prints_its_record_when_the_record_file_cannot_be_written(tmp_path, monkeypatch):
-    # a file made under --record while the game is played: the game is printed, not lost
+    # a file made under --record while the game is played (by another program: `save` refuses the
+    # name, so the check at the start is passed over here): the game is printed, not lost
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "late.json").write_text(json.dumps({"game": "colorclaim"}))
+    monkeypatch.setattr("claimsolve.cli.play.refuse_existing", lambda option, path: None)
     result = run("play", "colorclaim", "--size", "3x3", "--vs", "random", "--record", "late.json",
-                 input="save late.json\nquit\n")
+                 input="quit\n")
     assert result.exit_code == 2, result.output
     assert "The game's record (0 moves, match --save format):" in result.stdout
     assert result.stderr.strip().splitlines()[-1] == ("claimsolve: late.json: the file exists; it is not overwritten "
@@ -401,3 +404,33 @@ def test_every_command_has_json():
     assert {"play", "serve", "analyze", "study report", "train"} <= set(found)
     assert [name for name, command in found.items()
             if not any("--json" in getattr(p, "opts", ()) for p in command.params)] == []
+
+
+def test_a_progress_line_fits_its_terminals_row():
+    """It was padded and cut to 100 characters: on an 80-column terminal
+    every redraw wrapped into a new line (a 3 s move left 8 of them), and at
+    160 columns "... visits 179,285  mean" lost its number.  A field that
+    does not fit is left out whole."""
+    import io
+
+    from claimsolve.progress import ProgressLine
+
+    class Terminal(io.StringIO):
+        def __init__(self, columns):
+            super().__init__()
+            self.columns = columns
+
+        def fileno(self):
+            return -1
+
+    info = {"iterations": 84808, "seconds": 1.36, "best": "T@g3 i4-i3", "visits": 179285, "mean": 0.38}
+    for columns, shown in ((80, "best T@g3 i4-i3"), (160, "visits 179,285  mean 0.38")):
+        screen = Terminal(columns)
+        line = ProgressLine("player 2 (engine) thinking", stream=screen, interval=0)
+        line._columns = lambda columns=columns: columns
+        line(info)
+        written = screen.getvalue()
+        assert written.startswith("\r") and len(written) == columns             # one row, the last column free
+        assert shown in written
+        if columns == 80:
+            assert "visits" not in written and "mean" not in written   # left out whole, not cut through

@@ -183,6 +183,20 @@ def test_save_to_a_missing_folder_is_one_line_and_the_game_goes_on(tmp_path):
     assert code == 0 and record_of(stdout)["moves"] == []
 
 
+def test_save_leaves_the_file_that_record_will_write(tmp_path):
+    # `save r.json` wrote the position where --record was to write the record: at the end the
+    # record was refused ("the file exists") and the game ended with exit code 2
+    game = Player("colorclaim", "--size", "3x3", "--seed", "1", "--vs", "random", "--record", "r.json",
+                  cwd=tmp_path)
+    game.until_prompt()
+    assert game.type("save ./r.json") is not None
+    assert game.complaint() == ("claimsolve: save: ./r.json is where --record writes the game's record at the "
+                                "end: give another name")
+    assert not (tmp_path / "r.json").exists()
+    code, _stdout, _stderr = game.finish()
+    assert code == 0 and json.loads((tmp_path / "r.json").read_text())["moves"] == []
+
+
 def test_claim_it_dice_rolled_by_the_program_and_typed(tmp_path):
     game = Player("claimit", "--players", "2", "--seed", "11", "--vs", "random", cwd=tmp_path)
     game.until_prompt()
