@@ -731,6 +731,27 @@ def test_a_flipped_board_keeps_its_numbers_upright(page, shots):
     assert not console_errors(driver)
 
 
+def test_a_flipped_tower_keeps_its_number_low_in_its_body(page):
+    """Flip turned a tower's number about its own centre: it kept its place
+    mirrored, up on the battlements, where unflipped it sits low in the
+    tower's body."""
+    driver = page
+    load_position(driver, SEEDS / "claim/won-2p.json")
+    unflipped(driver)
+    offsets = """return Array.from(document.querySelectorAll('#board .piece.tower'), t => {
+      const text = document.querySelector(`#board text[data-at="${t.dataset.at}"]`);
+      const a = t.getBoundingClientRect(), b = text.getBoundingClientRect();
+      return [t.dataset.at, Math.round((b.top + b.bottom - a.top - a.bottom) / 2)];
+    })"""
+    before = dict(driver.execute_script(offsets))
+    assert before and all(dy > 0 for dy in before.values()), before        # below the tower's middle
+    driver.find_element(By.ID, "flip-button").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board #flipped"), "the board turned round")
+    after = dict(driver.execute_script(offsets))
+    assert after.keys() == before.keys() and all(abs(after[k] - before[k]) <= 1 for k in before), (before, after)
+    unflipped(driver)
+
+
 def test_flipping_keeps_the_engines_arrow(page):
     """f or Flip board drew the board anew without the best move's arrow,
     and flipping back did not bring it back."""

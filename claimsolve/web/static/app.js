@@ -2160,15 +2160,19 @@ function applyFlip() {
   g.setAttribute("transform", `rotate(180 ${box.x + box.width / 2} ${box.y + box.height / 2})`);
   g.append(...Array.from(svg.childNodes));
   svg.append(g);
-  // texts and pieces turned upright again about their own centres: they keep their places mirrored
+  // texts and pieces turned upright again about their own centres: they keep their places mirrored;
+  // a piece's number about its piece's centre, so that it keeps its place on the piece (a tower's
+  // number, low in its body, went up onto its battlements)
   for (const el of g.querySelectorAll("text, .piece")) {
     if (el.tagName === "text" && el.parentElement.closest(".piece")) continue;
-    standUpright(el);
+    const piece = el.tagName === "text" && el.dataset.at ?
+      g.querySelector(`.piece[data-at="${CSS.escape(el.dataset.at)}"]`) : null;
+    standUpright(el, piece);
   }
 }
 
-function standUpright(el) {
-  const b = el.getBBox();
+function standUpright(el, about = null) {
+  const b = (about || el).getBBox();
   const own = el.getAttribute("transform") || "";
   el.setAttribute("transform", `rotate(180 ${b.x + b.width / 2} ${b.y + b.height / 2}) ${own}`);
 }
