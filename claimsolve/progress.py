@@ -40,11 +40,13 @@ class ProgressLine:
 
     def _columns(self):
         """The terminal's width in columns (the stream's own terminal; 100
-        where it has none, as when a test gives a stream)."""
+        where it has none, as when a test gives a stream, or says 0, as a
+        pseudo-terminal whose size was never set)."""
         try:
-            return max(20, os.get_terminal_size(self.stream.fileno()).columns)
+            columns = os.get_terminal_size(self.stream.fileno()).columns
         except (AttributeError, OSError, ValueError):
             return 100
+        return columns if columns > 0 else 100
 
     def close(self):
         if self._shown:

@@ -434,3 +434,11 @@ def test_a_progress_line_fits_its_terminals_row():
         assert shown in written
         if columns == 80:
             assert "visits" not in written and "mean" not in written   # left out whole, not cut through
+    # a pseudo-terminal whose size was never set says 0 columns: 100, not a line cut to nothing (the
+    # hostile play tests' terminal saw "player 2 (engine)..." and never "thinking")
+    import os
+    master, child = os.openpty()
+    with os.fdopen(child, "w") as stream:
+        assert os.get_terminal_size(child).columns == 0
+        assert ProgressLine("x", stream=stream)._columns() == 100
+    os.close(master)
