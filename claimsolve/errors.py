@@ -64,27 +64,32 @@ class OptionError(ClaimsolveError):
         self.problem = problem
         super().__init__(f"option '--{option}': {problem}", source)
 
-    def as_parameter(self, *names):
+    def as_parameter(self, *names, label=None):
         """The same refusal naming the Python parameter(s) `names` the caller
         gave (default: the keyword itself): `parameter 'size': ...`,
-        `parameters 'width' and 'height': ...`."""
+        `parameters 'width' and 'height': ...`; or as `label(keyword)`
+        words it (a study's: `parameter 'options', key 'size'`)."""
         names = names or (self.option,)
-        label = (f"parameter '{names[0]}'" if len(names) == 1 else
-                 "parameters " + " and ".join(f"'{name}'" for name in names))
-        return ClaimsolveError(f"{label}: {self.problem}", self.source)
+        if label is not None:
+            named = label(self.option)
+        else:
+            named = (f"parameter '{names[0]}'" if len(names) == 1 else
+                     "parameters " + " and ".join(f"'{name}'" for name in names))
+        return ClaimsolveError(f"{named}: {self.problem}", self.source)
 
 
 @contextlib.contextmanager
-def as_parameters(*names):
+def as_parameters(*names, label=None):
     """Inside the block, a game's refusal of a setup option (OptionError,
     worded for the command line: `option '--size'`) is raised again naming
-    the Python parameter (OptionError.as_parameter): the entry points that
-    take `new`'s options from Python (claimsolve.new, the environments, the
-    OpenSpiel games) wrap their call of `new` in it."""
+    the Python parameter (OptionError.as_parameter), or as `label` names a
+    keyword: the entry points that take `new`'s options from Python
+    (claimsolve.new, the environments, the OpenSpiel games, the studies)
+    wrap their call of `new` in it."""
     try:
         yield
     except OptionError as exc:
-        raise exc.as_parameter(*names) from None
+        raise exc.as_parameter(*names, label=label) from None
 
 
 class PlayerError(ClaimsolveError):

@@ -287,9 +287,8 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, op
             turn_optimum[objective] = optimum_mod.fallback(position, objective, rows, solved[objective])
     if optimum_mod.WIN in solved:
         # the net's estimate, searched over the whole rest of the turn or not: never a proven value
-        win = dict(solved[optimum_mod.WIN])
-        win["whole_turn"] = win.pop("exact")
-        turn_optimum[optimum_mod.WIN] = dict(win, exact=False)
+        win = solved[optimum_mod.WIN]
+        turn_optimum[optimum_mod.WIN] = dict(win, whole_turn=win["exact"], exact=False)
     return OddsResult(
         to_move=position.to_move,
         mode=("placement" if position.dice is not None else "roll or stop" if position.turn_in_progress()

@@ -6,7 +6,6 @@ robin of player specs at one table size, every seating rotated) and
 Each game is reached through the catalog (its descriptor): `solve` takes
 the games with an exact solver, the others every game.
 """
-import contextlib
 import inspect
 import itertools
 import json
@@ -18,7 +17,7 @@ from collections import Counter
 
 from .. import limits, solve
 from ..catalog import game_ids, get_game, ids_where
-from ..errors import ClaimsolveError, OptionError
+from ..errors import ClaimsolveError, OptionError, as_parameters
 from ..match import DuplicateDice, _player_seed, check_duplicate, game_result, play_game, starting_positions
 from ..player_kinds import make_player
 from ..words import counted
@@ -196,14 +195,10 @@ def _refusal(label, key, problem):
     return ClaimsolveError(f"{limits.label(label(key))}: {problem}")
 
 
-@contextlib.contextmanager
 def _setup_named(label):
     """A game's refusal of a setup option (OptionError, worded for the
     command line: `option '--size'`) names the key as `label` does."""
-    try:
-        yield
-    except OptionError as exc:
-        raise ClaimsolveError(f"{limits.label(label(exc.option))}: {exc.problem}", exc.source) from None
+    return as_parameters(label=lambda key: limits.label(label(key)))
 
 
 def _game(game, label):
