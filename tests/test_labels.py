@@ -54,7 +54,10 @@ def test_a_drawn_claim_says_draw_in_its_json_as_in_its_text(tmp_path):
     assert answer["over"] is True and answer["winners"] == [1, 2]
     assert answer["result"] == "a draw after 200 quiet plies"
     text = CliRunner().invoke(main, ["analyze", str(path)])
-    assert "The game is over: a draw after 200 quiet plies." in text.stdout
+    # said once, by the board, and then why nothing is suggested
+    assert text.stdout.count("a draw after 200 quiet plies") == 1, text.stdout
+    assert "Game over: a draw after 200 quiet plies." in text.stdout
+    assert text.stdout.rstrip().endswith("No move to suggest: the game is over."), text.stdout
 
 
 def test_a_solver_that_does_not_finish_says_so_and_alpha_beta_answers():

@@ -184,9 +184,9 @@ def analysis_text(analysis, color=False):
     position = analysis.position
     lines = [position.render(color=color), ""]
     if position.is_over():
-        result = result_line(position)
-        if result:
-            lines.append(f"The game is over: {result}.")
+        if result_line(position):
+            # the board has just said how it ended ("Game over: ...")
+            lines.append("No move to suggest: the game is over.")
             return "\n".join(lines)
         lines.append("The game is over.")
         extra = analysis.extra
