@@ -40,6 +40,9 @@ def bad(message):
     return ApiError(400, message)
 
 
+DOCUMENTS = ("position", "record")    # a body's keys that hold a whole document
+
+
 def read_body(data):
     """The request's JSON object from its bytes (at most MAX_BODY)."""
     if len(data) > MAX_BODY:
@@ -49,7 +52,10 @@ def read_body(data):
     body = parse_json(data)
     if not isinstance(body, dict):
         raise bad(f"the request body must be a JSON object, not {json_kind(body)}")
-    return body
+    # JSON has one kind of number: an option's 300.0 (as some writers spell
+    # 300) is 300 here; documents (a position, a record) are read as written
+    return {key: int(value) if isinstance(value, float) and value.is_integer() and key not in DOCUMENTS
+            else value for key, value in body.items()}
 
 
 def check_keys(body, known):

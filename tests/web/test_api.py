@@ -291,6 +291,18 @@ def test_bad_options(client):
     assert error == "option 'size': claimit has no board sizes", error
 
 
+def test_a_whole_number_may_come_as_a_json_float(client):
+    """JSON has one kind of number: `"samples": 300.0` (as some writers
+    spell 300) is 300; 300.5 is still refused."""
+    name = "claimit/mid-game-3p.json"
+    answers = [post(client, "odds", {"position": position(name), "samples": n, "seed": 2}) for n in (300, 300.0)]
+    assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
+    assert untimed(answers[1].json()["rows"]) == untimed(answers[0].json()["rows"])
+    refused = post(client, "odds", {"position": position(name), "samples": 300.5})
+    assert refused.status_code == 400
+    assert refused.json()["error"] == "option 'samples': must be a whole number from 2 to 10000000, not 300.5"
+
+
 def test_engine_time_is_capped_by_the_server(client):
     response = post(client, "analyze", {"position": position("claim/play-2p.json"), "time": 21})
     assert response.status_code == 400
