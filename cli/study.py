@@ -1,5 +1,10 @@
 """`claimsolve study`: thousands of solves or games as one resumable command
 (claimsolve.study), and its reports; cli/main.py adds the group `study`."""
+import contextlib
+import os
+import signal
+import sys
+
 import click
 
 from claimsolve import limits
@@ -72,6 +77,43 @@ def study():
     sums a study up."""
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM while the study runs: it stops as on Ctrl-C (its workers
+    shut down, the run recorded as interrupted, what is done kept), then
+    the process ends by SIGTERM, as a process sent one is expected to."""
+
+
+@contextlib.contextmanager
+def _sigterm_stops_the_study():
+    """SIGTERM raises _Terminated in this process (a process it forks dies by
+    it as by default); Python's own handling is put back after."""
+    coordinator = os.getpid()
+
+    def stop(signum, frame):
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)      # once: the stopping is not cut short
+        if os.getpid() != coordinator:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        raise _Terminated
+
+    try:
+        before = signal.signal(signal.SIGTERM, stop)
+    except ValueError:                      # not the main thread (a test's runner): left as it is
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _die_by_sigterm():
+    sys.stderr.flush()
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
 def _run(kind, options, db, workers, scheduler, batch, as_json):
     from claimsolve import study as study_mod     # deferred: start-up (the runners, SQLite)
 
@@ -80,16 +122,24 @@ def _run(kind, options, db, workers, scheduler, batch, as_json):
     line = progress_for("study")
     progress = None if line is None else (lambda info: line(study_mod.progress_text(info)))
     try:
-        outcome = study_mod.run(kind, options, db, workers=workers, scheduler=scheduler, batch=batch,
-                                progress=progress, command_line=True)
+        with _sigterm_stops_the_study():
+            outcome = study_mod.run(kind, options, db, workers=workers, scheduler=scheduler, batch=batch,
+                                    progress=progress, command_line=True)
     except Interrupted as exc:
         if line:
             line.close()
         partial = exc.partial or {}
         done, total = (f"{partial[key]:,}" if isinstance(partial.get(key), int) else "?" for key in ("done", "total"))
-        click.echo(f"Interrupted: {done} of {total} tasks are done and saved in {db}; run the same command again "
-                   "to continue.", err=True)
+        terminated = isinstance(exc.__context__, _Terminated)
+        click.echo(f"{'Stopped (SIGTERM)' if terminated else 'Interrupted'}: {done} of {total} tasks are done and "
+                   f"saved in {db}; run the same command again to continue.", err=True)
+        if terminated:
+            _die_by_sigterm()
         raise KeyboardInterrupt from None
+    except _Terminated:                     # before the tasks ran (or after): nothing to say of them
+        if line:
+            line.close()
+        _die_by_sigterm()
     finally:
         if line:
             line.close()

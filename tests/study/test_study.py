@@ -301,7 +301,7 @@ def test_a_worker_whose_coordinator_died_while_it_started_leaves_at_once():
     assert done.stdout == "stayed\n" and done.returncode == 1, done
 
 
-@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
 def test_a_stopped_study_continues_every_task_done_once(tmp_path, how):
     db = str(tmp_path / "cc.sqlite")
     # Ctrl-C as a terminal sends it, even when this test runs where SIGINT is ignored (a background job)
@@ -317,6 +317,12 @@ def test_a_stopped_study_continues_every_task_done_once(tmp_path, how):
         assert proc.returncode == 130, err
         assert "Interrupted" in err and "run the same command again" in err
         assert err.strip().splitlines()[-1] == "claimsolve: interrupted"
+        assert runs(db)[0]["status"] == "interrupted"
+    elif how == signal.SIGTERM:
+        # stopped as by Ctrl-C (no leaked semaphores), then ended by the signal as asked
+        assert proc.returncode == -signal.SIGTERM, err
+        assert err.startswith("Stopped (SIGTERM): ") and "run the same command again" in err, err
+        assert "leaked" not in err and "Traceback" not in err, err
         assert runs(db)[0]["status"] == "interrupted"
     else:
         assert proc.returncode == -signal.SIGKILL
