@@ -398,7 +398,8 @@ def _documents(text, source):
         try:
             documents.append((k, parse_json(line)))
         except ClaimsolveError as exc:
-            raise RecordError(exc.message, source, k) from None
+            # the line is the file's (named by RecordError); within it, the column alone
+            raise RecordError(exc.message.replace(" at line 1 column ", " at column "), source, k) from None
     return documents
 
 

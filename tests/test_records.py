@@ -106,7 +106,10 @@ def test_a_line_that_is_no_json_is_named(match_file, tmp_path):
     lines = _lines(match_file)
     path = tmp_path / "cut.jsonl"
     path.write_text(lines[0] + "\n" + lines[1][:50] + "\n")
-    assert_refused(run("show", path, "--game", 1), str(path), "line 2", "invalid JSON")
+    done = run("show", path, "--game", 1)
+    assert_refused(done, str(path), "line 2", "invalid JSON")
+    # the line is the file's; within it only the column is said (not "at line 1 column 50")
+    assert "at line 1" not in done.stderr and done.stderr.rstrip().endswith("starting at column 47"), done.stderr
 
 
 def test_which_game_and_which_ply(match_file):

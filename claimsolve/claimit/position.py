@@ -138,6 +138,11 @@ def dice_name(dice):
     return "roll:" + ",".join(str(d) for d in dice)
 
 
+def _dice_text(dice):
+    """The dice as an error message writes them, as the board does: "2, 6, 2"."""
+    return ", ".join(str(d) for d in dice)
+
+
 def space_name(index):
     r, c = rules.space_of(index)
     return f"{r},{c}"
@@ -417,14 +422,14 @@ class ClaimItPosition(Position):
             raise MoveError(move, "the game is over")
         if kind in ("roll", "dice"):
             if self.dice is not None:
-                raise MoveError(move, f"the dice {list(self.dice)} are rolled: place a marker first")
+                raise MoveError(move, f"the dice {_dice_text(self.dice)} are rolled: place a marker first")
             if kind == "roll":
                 rng = rng if rng is not None else random.Random()
                 arg = tuple(rng.randint(1, 6) for _ in range(3))
             return self._after_roll(arg)
         if kind == "stop":
             if self.dice is not None:
-                raise MoveError(move, f"the dice {list(self.dice)} are rolled: place a marker first")
+                raise MoveError(move, f"the dice {_dice_text(self.dice)} are rolled: place a marker first")
             if not self.turn_in_progress():
                 raise MoveError(move, "nothing placed this turn yet: the player must roll")
             return self._end_turn(rules.stop(self.board, self.to_move), stopped=True)
@@ -519,18 +524,18 @@ class ClaimItPosition(Position):
             if (cr, cc) == (r, c):
                 break
         else:
-            return f"space {r},{c} is not a candidate of the roll {list(self.dice)}"
+            return f"space {r},{c} is not a candidate of the roll {_dice_text(self.dice)}"
         if rules.is_blocked(pile):
             return f"space {r},{c} is blocked (a black marker is in its pile)"
         wanted = rules.placement(self.board, self.to_move, r, c, cn)
         if wanted is None:
             if rules.top(pile) is None or rules.holder(pile) not in (None, self.to_move):
                 if kind == "w" and n != cn:
-                    return (f"the roll {list(self.dice)} can put only white {cn} on space {r},{c} (not {n}), "
+                    return (f"the roll {_dice_text(self.dice)} can put only white {cn} on space {r},{c} (not {n}), "
                             f"and white {cn} is already on the board")
                 return f"white {cn} is already on the board"
             return "the black supply is empty"
-        return f"the roll {list(self.dice)} places {placement_name(wanted)} there"
+        return f"the roll {_dice_text(self.dice)} places {placement_name(wanted)} there"
 
     def _after_roll(self, dice):
         if rules.legal_placements(self.board, self.to_move, dice):
