@@ -33,12 +33,19 @@ def test_a_review_summary_counts_each_grade_in_words():
                     graph="margin")
     text = review_text(review)
     assert "Review of colorclaim: 5 moves," in text
-    assert "Player 1 (a): 3 moves; mean loss 0; 0 best, 0 good, 1 inaccuracy, 1 mistake, 1 blunder;" in text
-    assert "Player 2 (b): 2 moves; mean loss 0; 1 best, 0 good, 0 inaccuracies, 1 mistake, 0 blunders;" in text
+    assert "Player 1 (a): 3 moves; mean loss 0.000; 0 best, 0 good, 1 inaccuracy, 1 mistake, 1 blunder;" in text
+    assert "Player 2 (b): 2 moves; mean loss 0.000; 1 best, 0 good, 0 inaccuracies, 1 mistake, 0 blunders;" in text
     review.moves = moves[:1]
     assert "Review of colorclaim: 1 move," in review_text(review)
-    assert "Player 1 (a): 1 move; mean loss 0; 0 best, 0 good, 0 inaccuracies, 1 mistake, 0 blunders;" in \
+    assert "Player 1 (a): 1 move; mean loss 0.000; 0 best, 0 good, 0 inaccuracies, 1 mistake, 0 blunders;" in \
         review_text(review)
+    # a mean of whole points is written with the review's digits ("mean loss 1" beside "mean loss 4.80"
+    # was two formats); a seat with no move chosen has no mean
+    moves[0].loss = 3
+    review.digits = 2
+    text = review_text(review)
+    assert "Player 1 (a): 1 move; mean loss 3.00;" in text
+    assert "Player 2 (b): 0 moves; no move chosen, no mean loss;" in text, text
 
 
 def test_a_review_summary_says_its_forced_moves_are_apart():

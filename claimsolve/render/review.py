@@ -62,8 +62,10 @@ def review_text(review, title=None):
         moves = (f"{counted(entry['moves'] + entry['forced'], 'move')}: {entry['moves']} chosen, {entry['forced']} "
                  "forced (the only legal move: left out of the mean loss and the grades)" if entry["forced"] else
                  counted(entry["moves"], "move"))
-        line = (f"Player {entry['seat']}{who}: {moves}; mean loss "
-                f"{_value(review, entry['mean_loss'], False)}; {grades}; {entry['exact']} exact.")
+        # a mean is written with the review's digits even where the losses are whole points
+        mean = (f"mean loss {entry['mean_loss']:.{review.digits}f}" if entry["moves"] else
+                "no move chosen, no mean loss")
+        line = f"Player {entry['seat']}{who}: {moves}; {mean}; {grades}; {entry['exact']} exact."
         if review.luck:
             against = "values" if review.graph == "chance" else "gains"
             line += (f"  Dice: {_value(review, entry['luck'])}, decisions: {_value(review, entry['decisions'])} "
