@@ -325,6 +325,49 @@ function setMessage(text, kind = "info") {
   const box = $("message");
   box.textContent = text;
   box.className = text ? kind : "";
+  if (text) promptClosed = false;
+  showPrompt();
+}
+
+// --- the answer to a tap, in sight on a phone --------------------------------------------
+// Narrower than 640 px the board fills the screen and the message and the action buttons come
+// under it, out of sight: a tap refused, or one that leaves a choice of moves, seemed to do
+// nothing.  While a choice is pending (its buttons) or a message says what went wrong, the two
+// are shown in a panel over the screen's foot (style.css #prompt.asking), or over its top where
+// the foot holds a point clicked; it goes once the choice is made or the clicks cleared, at the
+// next tap, or with its close button (the message and the buttons then in their place under
+// the board).  At a desktop's width #prompt is no box at all: they stand where they stood.
+let promptClosed = false;
+
+function showPrompt() {
+  const box = $("prompt");
+  const choosing = Boolean($("actions").querySelector("button.move"));
+  const refused = $("message").className === "error";
+  box.classList.toggle("asking", !promptClosed && (choosing || refused));
+  placePrompt();
+}
+
+function placePrompt() {
+  const box = $("prompt");
+  box.classList.remove("at-top");
+  if (!box.classList.contains("asking") || getComputedStyle(box).position !== "fixed") return;
+  const covered = () => {
+    const r = box.getBoundingClientRect();
+    return state.clicks.filter((name) => {
+      const point = document.querySelector(`#board [data-point="${CSS.escape(name)}"]`);
+      const p = point && point.getBoundingClientRect();
+      return p && p.bottom > r.top && p.top < r.bottom;
+    }).length;
+  };
+  const below = covered();
+  if (!below) return;
+  box.classList.add("at-top");
+  if (covered() >= below) box.classList.remove("at-top");
+}
+
+function closePrompt() {
+  promptClosed = true;
+  showPrompt();
 }
 
 function updateButtons() {
@@ -699,6 +742,7 @@ function nextTokens(cands, clicks) {
 
 async function clickToken(token) {
   const entry = current();
+  promptClosed = false;
   if (entry.show.over) {
     setMessage("The game is over: no move is legal.", "error");
     return;
@@ -1099,6 +1143,7 @@ function renderActions() {
     }
   }
   box.replaceChildren(...parts);
+  showPrompt();
 }
 
 function describe(move) {
@@ -2482,6 +2527,7 @@ function onBoardClick(event) {
       drawSelection();
       renderActions();
     }
+    closePrompt();          // a tap beside the points: the message of the last one read
     return;
   }
   clickToken(target.dataset.point);
@@ -2532,6 +2578,9 @@ async function main() {
   $("link-button").addEventListener("click", shareLink);
   $("flip-button").addEventListener("click", flipBoard);
   $("eval-flip").addEventListener("click", flipEval);
+  $("prompt-close").addEventListener("click", closePrompt);
+  window.addEventListener("scroll", placePrompt, { passive: true });
+  window.addEventListener("resize", placePrompt);
   $("review-button").addEventListener("click", startReview);
   $("review-graph").addEventListener("click", onGraphClick);
   $("promote-button").addEventListener("click", promoteVariation);

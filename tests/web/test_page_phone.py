@@ -1,0 +1,172 @@
+"""The board on a phone's touch screen, in a real browser (the fixtures of
+test_page_marks.py): what answers a tap is in sight, the page fits a phone
+held sideways, every control is big enough for a finger, and the
+evaluation bar's number reads upright.
+
+A phone is Chromium's viewport set to 390x844 or 844x390 CSS px with touch
+emulated (the page's `pointer: coarse` and `hover: none`, as on a phone).
+Where the old page failed, each test says the figure it measured there.
+Screenshots go to $CLAIMSOLVE_SCREENSHOTS (or a temporary folder, printed).
+"""
+import json
+from contextlib import contextmanager
+
+import pytest
+
+from .browser import SEEDS, SKIP, By, browser, click_point, message, server, shots, wait  # noqa: F401
+from .test_page_marks import console_errors, current_move, load_position, page  # noqa: F401
+from .test_page_turned import CHAIN, flip, unflip
+
+pytestmark = [SKIP, pytest.mark.slow]
+
+PORTRAIT, LANDSCAPE, DESKTOP = (390, 844), (844, 390), (1280, 800)
+
+
+def script(driver, text, *arguments):
+    return driver.execute_script(text, *arguments)
+
+
+@contextmanager
+def touch_phone(driver, size):
+    """The viewport `size` with touch emulated; the window's own again after."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": False})
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    try:
+        assert script(driver, "return matchMedia('(pointer: coarse)').matches")
+        yield
+    finally:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def show(driver, path):
+    load_position(driver, path)
+    script(driver, "window.scrollTo(0, 0)")
+
+
+def box(driver, selector):
+    return script(driver, "const e = document.querySelector(arguments[0]); if (!e) return null;"
+                          "const r = e.getBoundingClientRect();"
+                          "return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}", selector)
+
+
+# whether the element of `selector` is on the screen, whole, and a tap at its centre reaches it
+# (nothing laid over it)
+IN_SIGHT = """
+const e = document.querySelector(arguments[0]);
+if (!e) return 'missing';
+const r = e.getBoundingClientRect();
+if (!r.width || !r.height) return 'not shown';
+if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth)
+  return `off the screen: ${Math.round(r.top)} to ${Math.round(r.bottom)} of ${innerHeight} px`;
+const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+return hit && (e.contains(hit) || hit.contains(e)) ? true : `covered by ${hit && (hit.id || hit.tagName)}`;
+"""
+
+
+def in_sight(driver, selector):
+    return script(driver, IN_SIGHT, selector)
+
+
+def points_hit(driver, names):
+    """Of the points `names`, those a tap at their centre on the screen does not reach."""
+    return script(driver, """
+      return arguments[0].filter(name => {
+        const r = document.querySelector(`#board [data-point="${name}"]`).getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return !(hit && hit.closest('[data-point]') && hit.closest('[data-point]').dataset.point === name);
+      });""", names)
+
+
+def floating(driver):
+    return script(driver, "const e = document.getElementById('prompt'); return e && getComputedStyle(e).position") == "fixed"
+
+
+def choices(driver):
+    return wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions button.move"), "the choice of move")
+
+
+def test_the_answer_to_a_tap_is_in_sight_on_a_phone(page, shots, tmp_path):
+    """At 390x844 the turned 2-player island fills the screen down to 827
+    px: a choice of moves (c5-c4, or on to e4) had its buttons at 943 px
+    and a refused tap its reason at 915 px, out of sight.  Both are now in a
+    panel over the screen's foot, over its top where the foot holds the
+    points clicked, gone once answered or closed."""
+    driver = page
+    path = tmp_path / "chain-2p.json"
+    path.write_text(json.dumps(CHAIN))
+    with touch_phone(driver, PORTRAIT):
+        show(driver, path)
+        unflip(driver)
+        driver.save_screenshot(str(shots / "phone-claim-2p.png"))
+        # a choice: c5-c4 played as it is, or the turn going on to e4
+        click_point(driver, "c5")
+        click_point(driver, "c4")
+        assert [c.get_attribute("data-move") for c in choices(driver)] == ["c5-c4"]
+        assert message(driver) == "Choose the move below, or go on clicking."
+        driver.save_screenshot(str(shots / "phone-claim-choice.png"))
+        for selector in ("#message", '#actions button[data-move="c5-c4"]', "#prompt-close"):
+            assert in_sight(driver, selector) is True, (selector, in_sight(driver, selector))
+        assert points_hit(driver, ["c5", "c4", "e4"]) == []     # the choice's points stay in sight
+        driver.find_element(By.CSS_SELECTOR, '#actions button[data-move="c5-c4"]').click()
+        wait(driver, lambda d: current_move(d) == "c5-c4", "the move chosen played")
+        # answered: the panel gone, the board's foot takes taps again
+        wait(driver, lambda d: not floating(d), "the panel gone")
+        assert points_hit(driver, ["n5", "o5"]) == []
+        # a refused tap: a point that starts no move (a5, empty)
+        driver.find_element(By.ID, "undo-button").click()
+        wait(driver, lambda d: current_move(d) == "start", "the start again")
+        click_point(driver, "a5")
+        wait(driver, lambda d: message(d).startswith("Illegal:"), "the reason the tap is refused")
+        driver.save_screenshot(str(shots / "phone-claim-illegal.png"))
+        assert in_sight(driver, "#message") is True, in_sight(driver, "#message")
+        # closed: the message in its place under the board, the foot free
+        driver.find_element(By.ID, "prompt-close").click()
+        wait(driver, lambda d: not floating(d), "the panel closed")
+        assert message(driver).startswith("Illegal:")
+        assert box(driver, "#message")["top"] > box(driver, "#board")["bottom"]
+        assert points_hit(driver, ["n5", "o5"]) == []
+        # a tap beside the points closes it too
+        click_point(driver, "a5")
+        wait(driver, lambda d: floating(d), "the reason shown again")
+        script(driver, "document.getElementById('board').dispatchEvent(new MouseEvent('click', {bubbles: true}))")
+        wait(driver, lambda d: not floating(d), "the panel closed by a tap beside the points")
+    # a lower screen (a phone's browser showing its bars), the board flipped: c5 and c4 near the
+    # screen's foot, the panel over its top instead
+    with touch_phone(driver, (390, 701)):
+        show(driver, path)
+        flip(driver)
+        try:
+            click_point(driver, "c5")
+            click_point(driver, "c4")
+            choices(driver)
+            assert floating(driver)
+            driver.save_screenshot(str(shots / "phone-claim-choice-flipped.png"))
+            assert box(driver, "#prompt")["top"] == 0
+            assert points_hit(driver, ["c5", "c4"]) == []
+            assert in_sight(driver, '#actions button[data-move="c5-c4"]') is True
+            next(b for b in driver.find_elements(By.CSS_SELECTOR, "#actions button") if b.text == "clear").click()
+            wait(driver, lambda d: not floating(d), "the panel gone with the clicks cleared")
+        finally:
+            unflip(driver)
+    assert not console_errors(driver)
+
+
+def test_at_a_desktops_width_the_message_and_choice_stay_beside_the_board(page):
+    driver = page
+    driver.set_window_size(*DESKTOP)
+    show(driver, SEEDS / "colorclaim/start-6x5.json")
+    click_point(driver, "a1")
+    click_point(driver, "a2")
+    choices(driver)
+    assert not floating(driver)
+    close = driver.find_elements(By.ID, "prompt-close")           # (the old page had none)
+    assert not (close and close[0].is_displayed())
+    # in the side column, under the status line (the column's gap of 10 px), right of the board
+    status, said, actions, board = (box(driver, s) for s in ("#status", "#message", "#actions", "#board-area"))
+    assert said["top"] == pytest.approx(status["bottom"] + 10, abs=0.5)
+    assert actions["top"] == pytest.approx(said["bottom"] + 10, abs=0.5)
+    assert said["left"] > board["right"]
+    next(b for b in driver.find_elements(By.CSS_SELECTOR, "#actions button") if b.text == "clear").click()
+    assert not console_errors(driver)
