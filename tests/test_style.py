@@ -129,8 +129,10 @@ def test_the_page_scripts_place_nothing_by_a_rule_of_their_own():
     assert not LAYOUT_NAMES.search(app)
     assert 'api("layout", { position: entry.position })' in app
     # the served layout, or its narrow form on a phone (Claim It!'s panel under the board): the server's too
+    # (never on a phone held sideways, app.js SIDEWAYS)
     assert "module.layout(entry.position, served)" in app
-    assert "narrow && $(\"board-frame\").clientWidth < narrow.below ? { ...entry.layout, ...narrow } : entry.layout" in app
+    assert ("narrow && !SIDEWAYS.matches && $(\"board-frame\").clientWidth < narrow.below ?\n"
+            "    { ...entry.layout, ...narrow } : entry.layout") in app
 
 
 LAYOUT_SEEDS = ["claim/settle-2p.json", "claim/settle-4p.json", "claim/settle-random-island-4p.json",

@@ -42,7 +42,8 @@ def touch_phone(driver, size):
 
 def show(driver, path):
     load_position(driver, path)
-    script(driver, "window.scrollTo(0, 0)")
+    # the page at its top, the header's rows at their start (a button tapped scrolls its row to it)
+    script(driver, "window.scrollTo(0, 0); for (const row of document.querySelectorAll('header > *')) row.scrollLeft = 0")
 
 
 def box(driver, selector):
@@ -59,7 +60,8 @@ if (!e) return 'missing';
 const r = e.getBoundingClientRect();
 if (!r.width || !r.height) return 'not shown';
 if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth)
-  return `off the screen: ${Math.round(r.top)} to ${Math.round(r.bottom)} of ${innerHeight} px`;
+  return `off the screen: ${Math.round(r.left)} to ${Math.round(r.right)} of ${innerWidth} px across, ` +
+         `${Math.round(r.top)} to ${Math.round(r.bottom)} of ${innerHeight} px down`;
 const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
 return hit && (e.contains(hit) || hit.contains(e)) ? true : `covered by ${hit && (hit.id || hit.tagName)}`;
 """
@@ -133,10 +135,15 @@ def test_the_answer_to_a_tap_is_in_sight_on_a_phone(page, shots, tmp_path):
         script(driver, "document.getElementById('board').dispatchEvent(new MouseEvent('click', {bubbles: true}))")
         wait(driver, lambda d: not floating(d), "the panel closed by a tap beside the points")
     # a lower screen (a phone's browser showing its bars), the board flipped: c5 and c4 near the
-    # screen's foot, the panel over its top instead
+    # screen's foot (30 px above it), the panel over its top instead
     with touch_phone(driver, (390, 701)):
         show(driver, path)
         flip(driver)
+        low = round(script(driver, "return document.querySelector('#board [data-point=\"c4\"]')"
+                                   ".getBoundingClientRect().bottom")) + 30
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 390, "height": low, "deviceScaleFactor": 1, "mobile": False})
+        wait(driver, lambda d: script(d, "return innerHeight") == low, f"the screen {low} px high")
         try:
             click_point(driver, "c5")
             click_point(driver, "c4")
@@ -169,4 +176,70 @@ def test_at_a_desktops_width_the_message_and_choice_stay_beside_the_board(page):
     assert actions["top"] == pytest.approx(said["bottom"] + 10, abs=0.5)
     assert said["left"] > board["right"]
     next(b for b in driver.find_elements(By.CSS_SELECTOR, "#actions button") if b.text == "clear").click()
+    assert not console_errors(driver)
+
+
+# the header's height and its rows: its title, its buttons' row and the engine's settings, one row
+# where they stand side by side (a box that begins below the last row's boxes begins a new one)
+HEADER = """
+const header = document.querySelector('header').getBoundingClientRect();
+const boxes = Array.from(document.querySelectorAll('header > *'), e => e.getBoundingClientRect())
+  .filter(r => r.height).sort((a, b) => a.top - b.top);
+let rows = 0, bottom = -Infinity;
+for (const r of boxes) {
+  if (r.top >= bottom - 1) { rows += 1; bottom = r.bottom; } else bottom = Math.max(bottom, r.bottom);
+}
+return {height: header.height, rows};
+"""
+
+
+@pytest.mark.parametrize("name", ["claim/play-2p", "claim/play-4p", "colorclaim/start-6x5", "claimit/mid-game-3p"])
+def test_a_phone_held_sideways_shows_the_board_whole_under_a_header_of_two_rows(page, shots, name):
+    """At 844x390 the header wrapped to three rows, 146 px, and the board
+    (the 2-player island: 165 to 445 px) went below the screen's foot, the
+    panels under it.  Now the title and the buttons are one row (Undo
+    first), the engine's settings another, the board as high as the screen
+    leaves, its wide form, and the panels beside it."""
+    driver = page
+    with touch_phone(driver, LANDSCAPE):
+        show(driver, SEEDS / f"{name}.json")
+        driver.save_screenshot(str(shots / f"sideways-{name.replace('/', '-')}.png"))
+        header = script(driver, HEADER)
+        assert header["rows"] <= 2 and header["height"] <= 80, header
+        for button in ("#undo-button", "#redo-button"):
+            assert in_sight(driver, button) is True, (button, in_sight(driver, button))
+        height = script(driver, "return innerHeight")
+        board, wrap = box(driver, "#board"), box(driver, "#board-wrap")
+        assert board["top"] >= script(driver, "return document.querySelector('header').getBoundingClientRect().bottom")
+        assert wrap["bottom"] <= height, (wrap, height)
+        assert script(driver, "return document.getElementById('board').dataset.turn || null") is None
+        # the panels beside the board, the status line at their top
+        assert box(driver, "#side")["left"] > board["right"]
+        assert in_sight(driver, "#status") is True
+        assert script(driver, "return document.documentElement.scrollWidth") <= LANDSCAPE[0]
+    assert not console_errors(driver)
+
+
+def test_on_a_phone_held_sideways_the_answer_to_a_tap_is_beside_the_board(page, shots):
+    """At 844x390 a refused tap's reason was at 589 px and a choice's
+    buttons at 587 px, under the board, off the screen; now at the top of
+    the panels beside the board."""
+    driver = page
+    with touch_phone(driver, LANDSCAPE):
+        show(driver, SEEDS / "claim/play-2p.json")
+        click_point(driver, "a5")
+        wait(driver, lambda d: message(d).startswith("Illegal:"), "the reason the tap is refused")
+        driver.save_screenshot(str(shots / "sideways-claim-illegal.png"))
+        assert in_sight(driver, "#message") is True, in_sight(driver, "#message")
+        show(driver, SEEDS / "colorclaim/start-6x5.json")
+        click_point(driver, "a1")
+        click_point(driver, "a2")
+        assert {c.get_attribute("data-move") for c in choices(driver)} == {"a1-a2", "a1xa2"}
+        driver.save_screenshot(str(shots / "sideways-colorclaim-choice.png"))
+        for move in ("a1-a2", "a1xa2"):
+            selector = f'#actions button[data-move="{move}"]'
+            assert in_sight(driver, selector) is True, (selector, in_sight(driver, selector))
+        assert points_hit(driver, ["a1", "a2"]) == []
+        driver.find_element(By.CSS_SELECTOR, '#actions button[data-move="a1xa2"]').click()
+        wait(driver, lambda d: current_move(d) == "a1xa2", "the claim played")
     assert not console_errors(driver)

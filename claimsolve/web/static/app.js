@@ -204,9 +204,12 @@ async function drawBoard() {
     return;
   }
   // a frame narrower than the served picture's `narrow.below` CSS px (a phone): the served
-  // picture's narrow form (Claim It!'s dice and standing under the board, not beside it)
+  // picture's narrow form (Claim It!'s dice and standing under the board, not beside it), a
+  // taller board; never on a screen held sideways, where the height is short and the frame narrow
+  // only for the panels beside it
   const narrow = entry.layout.narrow;
-  const served = narrow && $("board-frame").clientWidth < narrow.below ? { ...entry.layout, ...narrow } : entry.layout;
+  const served = narrow && !SIDEWAYS.matches && $("board-frame").clientWidth < narrow.below ?
+    { ...entry.layout, ...narrow } : entry.layout;
   const layout = module.layout(entry.position, served);
   state.layout = layout;
   svg.setAttribute("viewBox", `0 0 ${layout.width} ${layout.height}`);
@@ -242,6 +245,8 @@ async function drawBoard() {
 // the drawing code keeps its words in a title.  A frame that changes size (a window
 // resized or turned) draws the board anew.
 const LEGIBLE = 10;
+// a screen held sideways (a phone's 844x390): the panels beside the board (style.css)
+const SIDEWAYS = matchMedia("(min-width: 641px) and (max-height: 500px)");
 let fitted = null;              // the frame's width and the board's size when it was last drawn
 
 function fitBoard(layout, module) {
