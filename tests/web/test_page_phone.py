@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from .browser import SEEDS, SKIP, By, browser, click_point, message, server, shots, wait  # noqa: F401
+from .browser import SEEDS, SKIP, By, Select, browser, click_point, message, server, shots, wait  # noqa: F401
 from .test_page_marks import console_errors, current_move, load_position, page  # noqa: F401
 from .test_page_turned import CHAIN, flip, unflip
 
@@ -242,4 +242,72 @@ def test_on_a_phone_held_sideways_the_answer_to_a_tap_is_beside_the_board(page, 
         assert points_hit(driver, ["a1", "a2"]) == []
         driver.find_element(By.CSS_SELECTOR, '#actions button[data-move="a1xa2"]').click()
         wait(driver, lambda d: current_move(d) == "a1xa2", "the claim played")
+    assert not console_errors(driver)
+
+
+TOUCH = 32          # CSS px: the least side of a control's touch target on a touch screen
+
+# every control shown on the page (a checkbox's label, which ticks it, stands for it), scrolled
+# into sight in turn: where a tap lands on it, sampled at its centre and 15 px either side of it
+# across and down (a target of 32 px), and what each of those taps reaches that is not it
+TARGETS = """
+const out = [];
+const controls = document.querySelectorAll('button, select, input:not([type=file]), summary, ' +
+  '#move-list li[data-id], #move-list span.move[data-id], #suggestions tbody tr');
+for (const control of controls) {
+  if (control.closest('dialog') || control.closest('[hidden]')) continue;
+  const target = control.type === 'checkbox' && control.closest('label') || control;
+  if (!target.getClientRects().length) continue;
+  target.scrollIntoView({block: 'center', inline: 'center'});
+  const r = target.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const misses = [[x, y], [x - 15, y], [x + 15, y], [x, y - 15], [x, y + 15]].filter(([px, py]) => {
+    const hit = document.elementFromPoint(px, py);
+    return !(hit && target.contains(hit));
+  });
+  const name = control.id ? '#' + control.id : control.tagName.toLowerCase() + ':' + control.textContent.trim().slice(0, 12);
+  if (misses.length) out.push([name, Math.round(r.width), Math.round(r.height)]);
+}
+window.scrollTo(0, 0);
+for (const row of document.querySelectorAll('header > *')) row.scrollLeft = 0;
+return out;
+"""
+
+
+def test_every_control_takes_a_finger_on_a_touch_screen(page, shots):
+    """On a touch screen the eval bar's flip button was 19x17 px, promote
+    and delete 18 px high, a move of the list 18, the checkboxes' labels
+    19, Keys 15, the header's buttons 26 and its selects 24: each now takes
+    a tap 32 px across and down (pointer: coarse).  The Color Claim 6x5
+    start with a move and a variation (a fork: its buttons under the list),
+    the engine's suggestions listed."""
+    driver = page
+    show(driver, SEEDS / "colorclaim/start-6x5.json")
+    for move in ("a1xa2", None, "a1-a2", None):
+        if move:
+            script(driver, "window.claimsolveBoard.playMove(arguments[0])", move)
+            wait(driver, lambda d: script(d, "const s = window.claimsolveBoard.state; return s.line[s.index].move")
+                 == move, f"{move} played")
+        else:
+            driver.find_element(By.ID, "undo-button").click()
+            wait(driver, lambda d: current_move(d) == "start", "the start again")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#move-list span.move") and
+         d.find_element(By.ID, "fork").is_displayed(), "the variation and the fork")
+    Select(driver.find_element(By.ID, "engine-time")).select_by_value("1")
+    driver.find_element(By.ID, "engine-on").click()
+    try:
+        wait(driver, lambda d: script(d, "return document.getElementById('engine-state').textContent")
+             .startswith("(done") and d.find_elements(By.CSS_SELECTOR, "#suggestions tbody tr"), "the suggestions")
+        for size in (PORTRAIT, LANDSCAPE):
+            with touch_phone(driver, size):
+                wait(driver, lambda d: script(d, "return innerWidth") == size[0], "the phone's screen")
+                driver.save_screenshot(str(shots / f"touch-colorclaim-{size[0]}x{size[1]}.png"))
+                small = script(driver, TARGETS)
+                assert not small, f"controls under {TOUCH} px (name, width, height) at {size}: {small}"
+    finally:
+        if driver.find_element(By.ID, "engine-on").is_selected():
+            driver.find_element(By.ID, "engine-on").click()
+        Select(driver.find_element(By.ID, "engine-time")).select_by_value("3")
+    # at a desktop's width (no touch) the controls as they were: a header's button 26 px high
+    driver.set_window_size(*DESKTOP)
+    assert round(box(driver, "#undo-button")["bottom"] - box(driver, "#undo-button")["top"]) == 26
     assert not console_errors(driver)
