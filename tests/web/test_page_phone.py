@@ -311,3 +311,51 @@ def test_every_control_takes_a_finger_on_a_touch_screen(page, shots):
     driver.set_window_size(*DESKTOP)
     assert round(box(driver, "#undo-button")["bottom"] - box(driver, "#undo-button")["top"]) == 26
     assert not console_errors(driver)
+
+
+# the bar's number set as the engine's answers set it: the words it shows, and the value
+BAR_VALUES = [("52%", {"share": 0.52, "engine": "mcts"}), ("+3", {"share": 0.6, "score": 3, "engine": "alphabeta"}),
+              ("=+1", {"share": 0.7, "score": 1, "result": "win", "engine": "solver"}),
+              ("100%", {"share": 1, "engine": "mcts"}), ("+296", {"share": 0.9, "score": 296, "engine": "alphabeta"}),
+              ("-29.50", {"share": 0.2, "score": -29.5, "engine": "alphabeta"})]
+
+# how the bar's number stands: its box against the bar's, its characters' orientation (upright
+# where the text runs across, or where it runs down with each character upright; sideways where
+# it runs down with the characters lying on their side, as `vertical-rl` sets them)
+BAR_TEXT = """
+const t = document.getElementById('eval-text'), bar = document.getElementById('eval-bar');
+const style = getComputedStyle(t), r = t.getBoundingClientRect(), b = bar.getBoundingClientRect();
+return {text: t.textContent, across: style.writingMode === 'horizontal-tb',
+        upright: style.writingMode === 'horizontal-tb' || style.textOrientation === 'upright',
+        inside: r.left >= b.left && r.right <= b.right && r.top >= b.top && r.bottom <= b.bottom,
+        whole: t.scrollWidth <= t.clientWidth && t.scrollHeight <= t.clientHeight,
+        px: parseFloat(style.fontSize), barWidth: b.width};
+"""
+
+
+def test_the_eval_bars_number_reads_upright_on_a_phone(page, shots):
+    """On a phone the bar's number was written sideways (`writing-mode:
+    vertical-rl`: 52% read bottom to top).  It now reads across where it
+    fits the slim bar (26 px: 52%, +3, =+1) and, longer, runs down with
+    each character upright (100%, +296, -29.50), inside the bar, at 10 px."""
+    driver = page
+    for size in (PORTRAIT, LANDSCAPE):
+        with touch_phone(driver, size):
+            show(driver, SEEDS / "colorclaim/start-6x5.json")
+            for words, value in BAR_VALUES:
+                script(driver, "window.claimsolveBoard.setEval(arguments[0])", value)
+                shown = script(driver, BAR_TEXT)
+                assert shown["text"] == words
+                if words == "-29.50":
+                    driver.save_screenshot(str(shots / f"eval-bar-{size[0]}x{size[1]}.png"))
+                assert shown["upright"] and shown["inside"] and shown["whole"] and shown["px"] >= 10, (size, shown)
+                assert shown["across"] == (len(words) <= 3), (size, shown)
+    # at a desktop's width the bar as it was: 52 px, every number across
+    driver.set_window_size(*DESKTOP)
+    show(driver, SEEDS / "colorclaim/start-6x5.json")
+    for words, value in BAR_VALUES:
+        script(driver, "window.claimsolveBoard.setEval(arguments[0])", value)
+        shown = script(driver, BAR_TEXT)
+        assert shown["across"] and shown["whole"] and shown["px"] == 11 and shown["barWidth"] == 54, shown
+    script(driver, "window.claimsolveBoard.setEval(null)")
+    assert not console_errors(driver)

@@ -1518,6 +1518,19 @@ function provenWords([low, high], result) {
 // values mirror.  With more seats the engine values only the seat to move, so the bar follows the
 // mover (its label says whose value it is) and the flip button rests.
 function setEval(value) {
+  showEval(value);
+  fitEvalText();
+}
+
+// The bar's number on a phone's slim bar: across where it fits, else its characters upright one
+// under another (style.css #eval-text.stacked), never sideways; a desktop's bar holds it across.
+function fitEvalText() {
+  const text = $("eval-text");
+  text.classList.remove("stacked");
+  if (text.textContent && text.scrollWidth > text.clientWidth) text.classList.add("stacked");
+}
+
+function showEval(value) {
   const fill = $("eval-fill");
   const text = $("eval-text");
   const entry = current();
@@ -2585,7 +2598,7 @@ async function main() {
   $("eval-flip").addEventListener("click", flipEval);
   $("prompt-close").addEventListener("click", closePrompt);
   window.addEventListener("scroll", placePrompt, { passive: true });
-  window.addEventListener("resize", placePrompt);
+  window.addEventListener("resize", () => { placePrompt(); fitEvalText(); });
   $("review-button").addEventListener("click", startReview);
   $("review-graph").addEventListener("click", onGraphClick);
   $("promote-button").addEventListener("click", promoteVariation);
