@@ -43,7 +43,8 @@ def touch_phone(driver, size):
 def show(driver, path):
     load_position(driver, path)
     # the page at its top, the header's rows at their start (a button tapped scrolls its row to it)
-    script(driver, "window.scrollTo(0, 0); for (const row of document.querySelectorAll('header > *')) row.scrollLeft = 0")
+    script(driver, "window.scrollTo(0, 0);"
+                   "for (const row of document.querySelectorAll('header > *')) row.scrollLeft = 0")
 
 
 def box(driver, selector):
@@ -82,7 +83,8 @@ def points_hit(driver, names):
 
 
 def floating(driver):
-    return script(driver, "const e = document.getElementById('prompt'); return e && getComputedStyle(e).position") == "fixed"
+    position = "const e = document.getElementById('prompt'); return e && getComputedStyle(e).position"
+    return script(driver, position) == "fixed"
 
 
 def choices(driver):
@@ -264,7 +266,8 @@ for (const control of controls) {
     const hit = document.elementFromPoint(px, py);
     return !(hit && target.contains(hit));
   });
-  const name = control.id ? '#' + control.id : control.tagName.toLowerCase() + ':' + control.textContent.trim().slice(0, 12);
+  const name = control.id ? '#' + control.id :
+    control.tagName.toLowerCase() + ':' + control.textContent.trim().slice(0, 12);
   if (misses.length) out.push([name, Math.round(r.width), Math.round(r.height)]);
 }
 window.scrollTo(0, 0);
