@@ -33,7 +33,8 @@ from pathlib import Path
 from ..errors import ClaimsolveError
 from ..search.alphabeta import default_threads
 from . import optimum as optimum_mod
-from .plans import DEFAULT_SAMPLES, PLACEMENT_POLICY, REST_OF_GAME, best_by_decision, plan_rows, shown_win
+from .plans import (DEFAULT_SAMPLES, PLACEMENT_POLICY, REST_OF_GAME, best_by_decision, named, plan_rows, shown_win,
+                    sureness)
 
 # seconds for the exact turn optimum (both objectives), without a budget: enough for the middle-game
 # positions with three placements made this turn to finish (docs/benchmarks.md)
@@ -125,23 +126,67 @@ class OddsResult:
         return MONTE_CARLO if self.monte_carlo["recommendation"] is not None else None
 
     @property
+    def learned_tied(self):
+        """The decisions the learned win objective values best, equal to
+        the 3 decimals shown, where two or more share that value (the net
+        then recommends none); else []."""
+        win = self.turn_optimum.get(optimum_mod.WIN)
+        if win is None or not win.get("decisions"):
+            return []
+        return tied_best(win["decisions"])
+
+    @property
     def why_no_recommendation(self):
         """Why neither the net nor the plans recommend, in words (None where
         one does): no play-out won, or the best plans of two or more
         decisions win alike as shown ("roll and stop alike: every plan wins
-        100.0% of its play-outs")."""
+        100.0% of its 6,000 play-outs"), what the net values them, and
+        which of them to play if one must be (`tie_break`)."""
         if self.recommendation is not None:
             return None
-        net = " (and the net values them alike)" if self.turn_optimum.get(optimum_mod.WIN) else ""
         alike = self.alike
         if alike is None:
             return (f"no plan won any of its {self.samples:,} play-outs: player {self.to_move}'s win chance is "
                     f"under {100 * max(r['win_ci95'][1] for r in self.rows):.1f}% whatever he does here")
         decisions, win, every = alike
-        names = " and ".join(decisions) if len(decisions) == 2 else ", ".join(decisions[:-1]) + f" and {decisions[-1]}"
-        who = "every plan wins" if every else ("the best plan of each wins" if len(decisions) > 1 else "")
-        return (f"{names} alike{net}: {who} {shown_win(win)}% of its {self.samples:,} play-outs, "
-                "so the plans prefer neither")
+        who = "every plan wins" if every else "the best plan of each wins"
+        why = f"{named(decisions)} alike: {who} {shown_win(win)}% of its {self.samples:,} play-outs"
+        values = (self.turn_optimum.get(optimum_mod.WIN) or {}).get("decisions")
+        if values and all(d in values for d in decisions):
+            shown = [f"{values[d]:.3f}" for d in decisions]
+            why += (f", and the net values each {shown[0]}" if len(set(shown)) == 1 else
+                    ", the net values them " + ", ".join(f"{d} {v}" for d, v in zip(decisions, shown)))
+        pick = self.tie_break
+        if pick is None:
+            return why + (": either will do" if len(decisions) == 2 else ": any of them will do")
+        return why + f": to play one, {pick[0]}: {pick[1]}"
+
+    @property
+    def tie_break(self):
+        """Where the plans' best decisions win alike as shown and nothing is
+        recommended (`alike`): the one of them to play if one must be, and
+        why, in words: the net's highest of them where it values one above
+        the others as shown, else the one whose best plan wins more before
+        rounding, with how sure the play-outs are of it; None where they
+        win exactly alike (either will do)."""
+        alike = self.alike
+        if alike is None:
+            return None
+        decisions = alike[0]
+        values = (self.turn_optimum.get(optimum_mod.WIN) or {}).get("decisions")
+        if values and all(d in values for d in decisions):
+            top = tied_best({d: values[d] for d in decisions})
+            if not top:
+                best = max(decisions, key=values.get)
+                return best, "the net values it highest of them"
+        best = best_by_decision(self.rows)
+        ranked = sorted(decisions, key=lambda d: -best[d]["win"])
+        first, second = best[ranked[0]], best[ranked[1]]
+        if first["win"] == second["win"]:
+            return None
+        _mean, sure = first["_tally"][0].paired(first["_tally"][1], second["_tally"][1])
+        return ranked[0], (f"its best plan wins {100 * (first['win'] - second['win']):.2f} percentage points more "
+                           f"than {ranked[1]}'s before rounding, {sureness(sure)} of it")
 
     @property
     def recommendation(self):
@@ -205,9 +250,15 @@ def _rounded(x):
 def learned_choice(decisions):
     """The learned objective's decision, or None where the best are equal
     as shown (to 3 decimals): a tie recommends neither."""
-    best = max(decisions, key=decisions.get)
-    tied = [m for m, v in decisions.items() if f"{v:.3f}" == f"{decisions[best]:.3f}"]
-    return best if len(tied) == 1 else None
+    return None if tied_best(decisions) else max(decisions, key=decisions.get)
+
+
+def tied_best(decisions):
+    """The decisions of {decision: value} whose value is the best, equal as
+    shown (to 3 decimals), in their order, where two or more are; else []."""
+    best = max(decisions.values())
+    tied = [m for m, v in decisions.items() if f"{v:.3f}" == f"{best:.3f}"]
+    return tied if len(tied) > 1 else []
 
 
 def _round_optimum(opt):

@@ -173,6 +173,18 @@ def shown_win(x):
     return f"{100 * x:.1f}"
 
 
+def sureness(confidence):
+    """A Monte Carlo comparison's confidence in words: "58% sure"; never
+    "100% sure" (a sample that never differs is still a sample): "over 99%
+    sure" from 0.995 up."""
+    return "over 99% sure" if confidence >= 0.995 else f"{100 * confidence:.0f}% sure"
+
+
+def named(decisions):
+    """Decisions in words: "a", "a and b", "a, b and c"."""
+    return " and ".join(decisions) if len(decisions) < 3 else ", ".join(decisions[:-1]) + f" and {decisions[-1]}"
+
+
 def best_by_decision(rows):
     """Each decision's best row (the highest win chance): {decision: row}."""
     best = {}

@@ -1,6 +1,7 @@
 """Charts of answers: the Claim It! odds table (`odds --svg`) and a match's
 running score (`match --svg`), drawn by hand as SVG."""
 import math
+import textwrap
 
 from . import svg as S
 from .boards import PAGE, _wrap
@@ -39,7 +40,11 @@ def odds_svg(odds):
     row_h, top = 34, 92
     width = left + win_w + gap + bust_w + 90
     notes = list(odds.notes.values())                     # e.g. a table cut short of its samples (the server)
-    height = top + row_h * len(rows) + 96 + 18 * len(notes) + 18 * (len(_advice(odds)) - 1)
+    # the recommendation and its check, each wrapped to the picture's width (the first in a larger type)
+    advice = [(index, part) for index, line in enumerate(_advice(odds))
+              for part in textwrap.wrap(line, int((width - 40) / (0.58 * (13 if index == 0 else 11.5))),
+                                        break_on_hyphens=False)]
+    height = top + row_h * len(rows) + 96 + 18 * len(notes) + 18 * (len(advice) - 1)
     top_win = max(r["win_ci95"][1] for r in rows)
     win_max = min(1.0, max(0.1, math.ceil(top_win * 10 - 1e-9) / 10))   # the axis: up to the next 10%
     tick = 0.1 if win_max <= 0.6 else 0.2
@@ -118,10 +123,10 @@ def odds_svg(odds):
         out.append("\n".join(group))
 
     y = bottom + 40
-    for index, line in enumerate(_advice(odds)):
-        out.append(S.text(20, y + 18 * index, line, size=13 if index == 0 else 11.5, weight="bold",
+    for at, (index, line) in enumerate(advice):
+        out.append(S.text(20, y + 18 * at, line, size=13 if index == 0 else 11.5, weight="bold",
                           fill=S.BEST if index == 0 else S.INK))
-    y += 18 * (len(_advice(odds)) - 1)
+    y += 18 * (len(advice) - 1)
     out.append(S.text(20, y + 20, f"Monte Carlo: {odds.samples:,} play-outs per row (seed {odds.seed}); every "
                                   "row uses the same dice for sample i.", size=11.5, fill="#555555"))
     for index, note in enumerate(notes):

@@ -6,7 +6,7 @@ under the board."""
 import textwrap
 
 from ..claimit import rules
-from ..claimit.plans import PLACEMENT_POLICY, REST_OF_GAME, best_by_decision, shown_win
+from ..claimit.plans import PLACEMENT_POLICY, REST_OF_GAME, best_by_decision, named, shown_win, sureness
 from ..claimit.position import parse_move
 from ..claimit.rules import SIZE
 from ..stats import signed
@@ -96,13 +96,6 @@ def render_text(position, color=False):
     return "\n".join(lines)
 
 
-def sureness(confidence):
-    """A Monte Carlo comparison's confidence in words: "58% sure"; never
-    "100% sure" (a sample that never differs is still a sample): "over 99%
-    sure" from 0.995 up."""
-    return "over 99% sure" if confidence >= 0.995 else f"{100 * confidence:.0f}% sure"
-
-
 def _percent_of(result):
     """The best plan's win chance as the table shows it."""
     return f"{100 * max(r['win'] for r in result.rows):.1f}%"
@@ -174,9 +167,18 @@ def render_odds(result, color=False):
         how = (f"exact over the rest of the turn, {win['states']:,} turn states" if win.get("whole_turn") else
                f"at most {counted(win['lower_bound']['rolls'], 'more roll')}, each line cut there valued as a stop; "
                f"{win['reason']}")
-        choice = bold(learned) if learned else f"{' and '.join(win['decisions'])} alike"
-        lines.append(f"Recommendation (learned win objective): {choice}: "
-                     + ", ".join(f"{m} {v:.3f}" for m, v in win["decisions"].items()))
+        values = ", ".join(f"{m} {v:.3f}" for m, v in win["decisions"].items())
+        tied = result.learned_tied
+        if learned:
+            lines.append(f"Recommendation (learned win objective): {bold(learned)}: {values}")
+        elif tied:                           # no choice: said so, not headed "Recommendation"
+            others = ", ".join(f"{m} {v:.3f}" for m, v in win["decisions"].items() if m not in tied)
+            lines.extend(textwrap.wrap(f"Learned win objective, no choice: {named(tied)} tie at "
+                                       f"{win['decisions'][tied[0]]:.3f}, to the 3 decimals shown"
+                                       + (f" (then {others})" if others else ""),
+                                       width=100, subsequent_indent="  ", break_on_hyphens=False))
+        else:
+            lines.append(f"Learned win objective: {values}")
         lines.extend(textwrap.wrap(
             f"player {result.to_move}'s expected points (1 a win, shared on a tie) where the turn ends, as the net"
             f" {win['weights']} estimates them: a model's estimate, not a proven value; {how}",

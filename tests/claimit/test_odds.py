@@ -273,7 +273,7 @@ def test_equal_values_recommend_neither_and_no_win_at_all_is_said():
     for name in learned:
         learned[name] = 0.25
     text = " ".join(render_odds(table).split())
-    assert f"Recommendation (learned win objective): {' and '.join(learned)} alike:" in text
+    assert f"Learned win objective, no choice: {' and '.join(learned)} tie at 0.250," in text
     assert "they disagree" not in text and "sure." in text                # the plans' own check
     for row in table.rows:
         row["win"], row["win_ci95"] = 0.0, [0.0, 0.0364]
@@ -287,6 +287,40 @@ def test_equal_values_recommend_neither_and_no_win_at_all_is_said():
     text = " ".join(render_odds(table).split())
     assert "No plan above won any of its 100 play-outs: player 1's win chance is under 3.6% whatever he does" in text
     assert "they disagree" not in text and "points lower" not in text and "sure." not in text
+
+
+def test_a_tie_is_one_verdict_naming_the_moves_alike_and_which_to_play():
+    """`play`'s `?` at a placement printed "Recommendation (learned win
+    objective): w6@3,5 and w5@3,6 and ... alike" (every placement, 0.366 and
+    0.362 alike), then "No recommendation: ... (and the net values them
+    alike)" of two others the net valued 0.299 and 0.297: a heading that
+    recommended nothing, and a claim the numbers beside it denied."""
+    table = odds(seed("mid-game-dice-3p.json"), samples=200, seed=0, optimum_time=0.02)
+    a, b, c, *rest = [row["decision"] for row in table.rows]
+    values = {a: 0.4, b: 0.3, c: 0.4, **{d: 0.2 for d in rest}}       # the net ties a and c
+    table.turn_optimum["win"]["decisions"] = values
+    for row in table.rows:                                           # the plans tie a and b (50.0% as shown)
+        row["win"] = {a: 0.5, b: 0.5002}.get(row["decision"], 0.4)
+    assert table.recommendation is None
+    text = render_odds(table)
+    lines = text.splitlines()
+    assert not [line for line in lines if line.startswith("Recommendation")], text
+    assert [line for line in lines if "recommendation" in line.lower()] == [
+        next(line for line in lines if line.startswith("No recommendation:"))]
+    joined = " ".join(text.split())
+    assert f"Learned win objective, no choice: {a} and {c} tie at 0.400, to the 3 decimals shown (then {b} 0.300" \
+        in joined
+    assert "values them alike" not in joined
+    assert (f"No recommendation: {b} and {a} alike: the best plan of each wins 50.0% of its 200 play-outs, the net "
+            f"values them {b} 0.300, {a} 0.400: to play one, {a}: the net values it highest of them.") in joined
+    assert table.to_json()["no_recommendation"] in joined
+    # the net ties them too: the one whose plan wins more before rounding, and how sure the play-outs are
+    values[b] = 0.4
+    joined = " ".join(render_odds(table).split())
+    assert f"the net values each 0.400: to play one, {b}: its best plan wins 0.02 percentage points more" in joined
+    assert f"than {a}'s before rounding, " in joined and "% sure of it." in joined
+    picture = " ".join(odds_svg(table).split())
+    assert f"to play one, {b}" in picture
 
 
 def test_no_interval_or_confidence_claims_certainty_from_a_sample():
