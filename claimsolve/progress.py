@@ -23,7 +23,7 @@ class ProgressLine:
         if now - self._last < self.interval:
             return
         self._last = now
-        fields = [info] if isinstance(info, str) else [f"{k} {_fmt(v)}" for k, v in info.items()]
+        fields = [info] if isinstance(info, str) else _fields(info)
         # one row of the terminal as it is now: a longer line wraps, and "\r" then goes back to
         # the start of its last row only (at 80 columns every redraw was a new line); fields
         # that do not fit are left out from the last, never cut through their numbers
@@ -59,6 +59,28 @@ class ProgressLine:
 
     def __exit__(self, *exc):
         self.close()
+
+
+# a search's report of its best move: the move first, then what the search makes of it (said to be
+# the best's: "mean 0.577" alone did not say of what), then every other key as it comes (its work)
+BEST_FIRST = ("best", "mean", "score")
+NAMES = {"mean": "best's mean win chance", "score": "best's score", "visits": "best's visits"}
+
+
+def _fields(info):
+    """A report's fields as the line shows them ("key value"), the best
+    move's first (BEST_FIRST, NAMES): the fields a narrow terminal leaves
+    out, from the last, are the search's counts, not what it thinks of
+    its best move."""
+    keys = [k for k in BEST_FIRST if k in info] + [k for k in info if k not in BEST_FIRST]
+    return [f"{NAMES.get(k, k)} {_signed(info[k]) if k == 'score' else _fmt(info[k])}" for k in keys]
+
+
+def _signed(value):
+    """A score as analyze shows it: its sign always (+3, -1.5, 0)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value:
+        return ("+" if value > 0 else "") + _fmt(value)
+    return _fmt(value)
 
 
 def _fmt(value):

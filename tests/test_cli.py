@@ -424,7 +424,7 @@ def test_a_progress_line_fits_its_terminals_row():
             return -1
 
     info = {"iterations": 84808, "seconds": 1.36, "best": "T@g3 i4-i3", "visits": 179285, "mean": 0.38}
-    for columns, shown in ((80, "best T@g3 i4-i3"), (160, "visits 179,285  mean 0.38")):
+    for columns, shown in ((80, "best T@g3 i4-i3"), (160, "seconds 1.36  best's visits 179,285")):
         screen = Terminal(columns)
         line = ProgressLine("player 2 (engine) thinking", stream=screen, interval=0)
         line._columns = lambda columns=columns: columns
@@ -433,7 +433,7 @@ def test_a_progress_line_fits_its_terminals_row():
         assert written.startswith("\r") and len(written) == columns             # one row, the last column free
         assert shown in written
         if columns == 80:
-            assert "visits" not in written and "mean" not in written   # left out whole, not cut through
+            assert "visits" not in written and "seconds" not in written   # left out whole, not cut through
     # a pseudo-terminal whose size was never set says 0 columns: 100, not a line cut to nothing (the
     # hostile play tests' terminal saw "player 2 (engine)..." and never "thinking")
     import os
@@ -442,3 +442,29 @@ def test_a_progress_line_fits_its_terminals_row():
         assert os.get_terminal_size(child).columns == 0
         assert ProgressLine("x", stream=stream)._columns() == 100
     os.close(master)
+
+
+def test_a_progress_line_says_whose_mean_it_shows():
+    """The engine's line read "... best T@g3 i4-i3  visits 179,285  mean
+    0.38": a mean of what?  It is the search's mean result of its best
+    move, said so, and put next to the move: on a 100-column terminal the
+    mean came last and was left out, now the search's counts are."""
+    import io
+
+    from claimsolve.progress import ProgressLine
+
+    def shown(info, columns):
+        screen = io.StringIO()
+        line = ProgressLine("player 2 (engine) thinking", stream=screen, interval=0)
+        line._columns = lambda: columns
+        line(info)
+        return screen.getvalue().strip()
+
+    mcts = {"iterations": 84808, "seconds": 1.36, "best": "T@g3 i4-i3", "visits": 179285, "mean": 0.38}
+    assert shown(mcts, 160) == ("player 2 (engine) thinking: best T@g3 i4-i3  best's mean win chance 0.38  "
+                                "iterations 84,808  seconds 1.36  best's visits 179,285")
+    for columns in (80, 100):
+        assert "best T@g3 i4-i3  best's mean win chance 0.38" in shown(mcts, columns)
+    alphabeta = {"depth": 4, "score": 3, "best": "e1xe2", "nodes": 2905088, "seconds": 0.6}
+    assert shown(alphabeta, 100) == ("player 2 (engine) thinking: best e1xe2  best's score +3  depth 4  "
+                                     "nodes 2,905,088  seconds 0.6")
