@@ -73,11 +73,20 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
     if sys.stdin is None:                    # started with standard input closed (<&-)
         raise ClaimsolveError("cannot read the moves: standard input is closed")
     _lenient_input()
+    editing = _line_editing(as_json)
 
     def ask(prompt):
-        """A line typed, None at the end of input.  Read from sys.stdin, not
-        by input(): on a terminal input() stops at a NUL (Ctrl-@) and then
-        waits for the next line, joining the two."""
+        """A line typed, None at the end of input.  At a terminal by
+        input() with readline's line editing and history (_line_editing);
+        else read from sys.stdin, not by input(): without readline, on a
+        terminal input() stops at a NUL (Ctrl-@) and then waits for the next
+        line, joining the two."""
+        if editing:
+            try:
+                return input(prompt)
+            except EOFError:
+                say("")
+                return None
         shown = sys.stderr if as_json else sys.stdout
         shown.write(prompt)
         shown.flush()
@@ -132,3 +141,31 @@ def _lenient_input():
         sys.stdin.reconfigure(errors="surrogateescape")
     except (AttributeError, ValueError, OSError):      # not a text file of the io module (a test's)
         pass
+
+
+def _line_editing(as_json):
+    """Whether the prompts are read by input() with the readline module's
+    line editing (the arrow keys, Home, End, a line's history with Up and
+    Down): where a person types at a terminal, standard input and output
+    both terminals (input() edits lines only then), and the prompts go to
+    standard output (with --json they go to standard error, where readline
+    does not write).  Not where the module is missing (some builds), nor
+    for a pipe or a file: those lines are read as they come."""
+    if as_json or not (_is_terminal(sys.stdin) and _is_terminal(sys.stdout)):
+        return False
+    try:
+        import readline
+    except ImportError:
+        return False
+    # Escape then Enter is Meta-Ctrl-J (or -M): in readline's emacs mode it switched to vi mode and
+    # the Enter was lost, the game waiting on a line typed; here it ends the line, as Enter does
+    readline.parse_and_bind(r'"\e\C-j": accept-line')
+    readline.parse_and_bind(r'"\e\C-m": accept-line')
+    return True
+
+
+def _is_terminal(stream):
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False

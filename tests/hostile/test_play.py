@@ -239,6 +239,30 @@ def test_garbage_typed_at_a_terminal(tmp_path_factory, game, lines):
     assert "The game's record" in out
 
 
+def test_a_line_is_edited_at_a_terminal_with_the_arrow_keys_and_history(tmp_path):
+    """At a terminal the arrow keys came as escape codes, refused as part
+    of the move ("move 'a2-1\\x1b[Da': not a Color Claim move"): the line
+    is now read with readline's editing (Left, then the missing "a") and
+    history (Up: the line before); Escape then Enter ends a line as Enter
+    does (readline's Meta-Ctrl-M switched to vi mode and kept the game
+    waiting)."""
+    term = Terminal("play", "colorclaim", "--size", "3x3", "--seed", "1", "--vs", "random", cwd=tmp_path,
+                    env=dict(os.environ, TERM="xterm"))
+    start = term.until(PROMPT)
+    term.type(b"a2-1\x1b[Da\r")                    # Left, then the "a" the move lacked
+    start = term.until(PROMPT, term.until(b"Player 1 (you) plays a2-a1", start))
+    term.type(b"b9\r")
+    start = term.until(PROMPT, term.until(b"move 'b9'", start))
+    term.type(b"\x1b[A\r")                          # Up: b9 again
+    start = term.until(PROMPT, term.until(b"move 'b9'", start))
+    term.type(b"c9\x1b\r")                          # Escape, Enter
+    start = term.until(PROMPT, term.until(b"move 'c9'", start))
+    term.type(b"quit\r")
+    code, out = term.ended()
+    assert code == 0 and "\\x1b" not in out and "Traceback" not in out, out[-3000:]
+    assert '"moves": ["a2-a1", ' in out
+
+
 def test_typed_dice_are_asked_for_in_the_prompts_words_and_quit_ends_there():
     # the prompt asks "like 3,5,1", the refusal said "roll:a,b,c"; quit at it
     # was refused as dice
