@@ -177,13 +177,18 @@ class Session:
             self.quit = True
         elif word in ("help", "h"):
             self.out(HELP)
-        elif text == "?":
+        elif word == "moves" and rest.lower() not in ("", "all"):
+            self.err(f"moves: unknown argument '{rest}': type moves (the first {MOVES_SHOWN} legal moves) or "
+                     "moves all (every one)")
+        elif word in COMMANDS and rest:
+            self.err(f"{word}: takes no argument, not '{rest}': {word} alone {COMMANDS[word]}")
+        elif word == "?":
             self.suggest()
-        elif word == "moves" and rest.lower() in ("", "all"):
+        elif word == "moves":
             self.list_moves(every=bool(rest))
-        elif word == "board" and not rest:
+        elif word == "board":
             self.show()
-        elif word == "undo" and not rest:
+        elif word == "undo":
             self.undo()
         elif word == "save":
             self.save(rest)
@@ -277,6 +282,9 @@ class Session:
 
 
 MOVES_SHOWN = 40      # `moves` lists this many; `moves all` every one
+# what the words typed alone do, for the line that refuses one with more after it
+COMMANDS = {"?": f"shows the top {HINT_TOP} moves by claimsolve analyze", "board": "draws the board again",
+            "undo": "takes back your last move"}
 LINE_WIDTH = 100      # a list of moves is wrapped at this width
 
 

@@ -433,6 +433,24 @@ def test_moves_shows_the_first_40_and_how_many_then_all():
     assert " ".join(person.since_prompt(1).splitlines()).split(" | ") == turns.legal_moves()
 
 
+def test_a_command_with_a_bad_argument_is_refused_as_the_command():
+    """`moves foo` was read as a move ("move 'moves foo': not a Color Claim
+    move"), as were `board x`, `undo 2`, `? x`: each is now the command's
+    one line naming what it does not take; nothing is played."""
+    import claimsolve
+    start = claimsolve.new("colorclaim", size="3x3", seed=1)
+    game, person = session(start, ["moves foo", "MOVES all x", "board x", "undo 2", "? x", "moves ALL"])
+    game.run()
+    refused = [line for line in person.said if line.startswith("ERR ")]
+    assert refused == [
+        "ERR moves: unknown argument 'foo': type moves (the first 40 legal moves) or moves all (every one)",
+        "ERR moves: unknown argument 'all x': type moves (the first 40 legal moves) or moves all (every one)",
+        "ERR board: takes no argument, not 'x': board alone draws the board again",
+        "ERR undo: takes no argument, not '2': undo alone takes back your last move",
+        "ERR ?: takes no argument, not 'x': ? alone shows the top 3 moves by claimsolve analyze"]
+    assert person.since_prompt(6).split() == start.legal_moves() and game.moves == []
+
+
 def test_the_hint_shows_analyzes_labels_and_columns():
     """`?` prints what analyze prints of the same answer below the board (the
     engine, what its scores are, what orders them, the table's columns, the
