@@ -330,16 +330,19 @@ def _is_bare_roll(position, move):
 
 
 def _result_line(position, human):
+    """The result as it is for you, under the board that ends the game (its
+    own "Game over: ..." line says it in the game's words, once)."""
     points = position.points()
     mine = max(points[seat - 1] for seat in human)
     won = list(position.winners())
+    winners = ", ".join(f"player {w}" for w in won) or "none"
     if mine == 1:
-        verdict = "You win"
-    elif mine == 0:
-        verdict = "The engine wins"
-    else:
-        verdict = "A shared result"
-    return f"\nGame over: {verdict} (winners: {', '.join(f'player {w}' for w in won) or 'none'})."
+        return f"\nYou win (winners: {winners})."
+    if mine == 0:
+        return f"\nThe engine wins (winners: {winners})."
+    if len(won) == position.num_players:
+        return "\nA draw: every player shares the points."
+    return f"\nYou share the win (winners: {winners})."
 
 
 def record_line(record):

@@ -125,7 +125,11 @@ def test_color_claim_a_whole_game(tmp_path):
         assert played < 40, "a 3x3 game of Color Claim has fewer moves"
     code, stdout, stderr = game.finish()
     assert code == 0, stderr
-    assert "Game over:" in stdout
+    # the board's "Game over: ..." line, once (the verdict after it said "Game over:" again), then yours
+    assert stdout.count("Game over:") == 1
+    verdict = stdout.split("Game over:")[1].split("The game's record")[0].strip().splitlines()[-1]
+    assert verdict in ("You win (winners: player 1).", "The engine wins (winners: player 2).",
+                       "A draw: every player shares the points.")
     record = record_of(stdout)
     assert record["record"] == 1 and record["a_seats"] == [1] and record["players"][0] == "you"
     assert len(record["moves"]) >= played and sorted(record["result"]["points"]) in ([0.0, 1.0], [0.5, 0.5])
@@ -449,6 +453,24 @@ def test_a_command_with_a_bad_argument_is_refused_as_the_command():
         "ERR undo: takes no argument, not '2': undo alone takes back your last move",
         "ERR ?: takes no argument, not 'x': ? alone shows the top 3 moves by claimsolve analyze"]
     assert person.since_prompt(6).split() == start.legal_moves() and game.moves == []
+
+
+@pytest.mark.parametrize("name", ["colorclaim", "claimit", "claim"])
+def test_game_over_is_said_once_then_the_result_for_you(name):
+    """The board's "Game over: a draw (0-0)." was followed by "Game over: A
+    shared result (winners: player 1, player 2)."."""
+    import claimsolve
+    start = {"colorclaim": lambda: claimsolve.new("colorclaim", size="3x3", seed=1),
+             "claimit": lambda: claimsolve.new("claimit", players=2),
+             "claim": lambda: claimsolve.load(SEEDS / "claim" / "play-2p.json")}[name]()
+    game, person = session(start, [])
+    game.ask = lambda prompt: EagerStopper().choose(game.position)        # the first move, or stop
+    game.run()
+    assert game.position.is_over()
+    text = person.text()
+    assert text.count("Game over") == 1, text[-1500:]
+    assert person.said[-1] in ("\nYou win (winners: player 1).", "\nThe engine wins (winners: player 2).",
+                               "\nA draw: every player shares the points.")
 
 
 def test_the_hint_shows_analyzes_labels_and_columns():
