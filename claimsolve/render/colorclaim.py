@@ -76,7 +76,7 @@ def render_text(position, color=False):
         notes = []
         if position.shield == player:
             notes.append("shielded")
-        if position.player_to_move == player:
+        if position.player_to_move == player and not position.is_over():
             notes.append("to move")
         note = f"  [{', '.join(notes)}]" if notes else ""
         lines.append(f"Player {player} {OWNER_MARKS[player]}: {claim}, score {scores[player - 1]}{note}")
@@ -191,12 +191,13 @@ def board(position, moves=()):
         out.append(f'<text x="{label["x"]}" y="{label["y"]}" font-size="14" '
                    f'text-anchor="middle">{label["text"]}</text>')
     scores = position.scores()
+    over = position.is_over()
     legend = placed["legend"]
     for player, y in zip((1, 2), legend["lines"]):
         colour = claims[player - 1]
         claim = COLOUR_NAMES[colour] if colour else "nothing"
         notes = [n for n, on in (("shielded", position.shield == player),
-                                 ("to move", position.player_to_move == player)) if on]
+                                 ("to move", position.player_to_move == player and not over)) if on]
         text = f"Player {player}: claims {claim}, score {scores[player - 1]}"
         if notes:
             text += f" ({', '.join(notes)})"

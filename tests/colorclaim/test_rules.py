@@ -180,3 +180,18 @@ def test_every_move_empties_one_space_and_different_moves_differ():
         position = position.play(rng.choice(moves))
         plies += 1
     assert plies <= 12 - 1
+
+
+def test_a_finished_game_names_no_player_to_move():
+    # `claimsolve play colorclaim --size 3x3 --seed 7` ended "Player 1 ': claims G (green), score 0  [to move]"
+    # above "Game over: player 2 wins (0-12)."
+    from claimsolve.render.colorclaim import render_svg
+    over = claimsolve.new("colorclaim", size="3x3", seed=7)
+    for move in ["b1xb2", "a2xa1", "b3xa3", "b2-c2", "c1-c2", "c3-c2"]:
+        over = over.play(move)
+    assert over.is_over()
+    text = over.render()
+    assert "to move" not in text and text.splitlines()[-1] == "Game over: player 2 wins (0-12)."
+    assert "to move" not in render_svg(over)
+    going = claimsolve.new("colorclaim", size="3x3", seed=7)
+    assert "score 0  [to move]" in going.render() and "(to move)" in render_svg(going)
