@@ -176,7 +176,8 @@ class Session:
         if word in ("quit", "exit"):
             self.quit = True
         elif word in ("help", "h"):
-            self.out(HELP)
+            dice = getattr(self.position, "has_chance", False)
+            self.out(HELP if dice else HELP.replace(" (a roll's dice stay drawn)", ""))    # no dice, no rolls
         elif word == "moves" and rest.lower() not in ("", "all"):
             self.err(f"moves: unknown argument '{rest}': type moves (the first {MOVES_SHOWN} legal moves) or "
                      "moves all (every one)")

@@ -473,6 +473,18 @@ def test_game_over_is_said_once_then_the_result_for_you(name):
                                "\nA draw: every player shares the points.")
 
 
+def test_help_speaks_of_dice_only_in_the_game_with_dice():
+    # Color Claim's and Claim's help said "undo  take back your last move (a roll's dice stay drawn)"
+    import claimsolve
+    for start, dice in ((claimsolve.new("colorclaim", size="3x3", seed=1), False),
+                        (claimsolve.load(SEEDS / "claim" / "play-2p.json"), False),
+                        (claimsolve.new("claimit", players=2), True)):
+        _game, person = session(start, ["help"])
+        _game.run()
+        said = person.since_prompt(1)
+        assert "undo       take back your last move" in said and ("dice" in said) == dice
+
+
 def test_the_hint_shows_analyzes_labels_and_columns():
     """`?` prints what analyze prints of the same answer below the board (the
     engine, what its scores are, what orders them, the table's columns, the
