@@ -80,12 +80,18 @@ def render_text(position, color=False):
     lines.append("")
     lines.append(_teams_line(position))
     if position.phase == "play":
+        # the standstill rule's count: how many turns in a row each player has moved one Viking
+        limited = position.rules.standstill == "same-viking"
         streaks = []
         for player in range(1, position.num_players + 1):
             entry = position.streak(player)
-            streaks.append(f"player {player} " + ("-" if entry is None else f"{entry[0]} x{entry[1]}"))
-        standstill = position.rules.standstill
-        lines.append(f"Streaks (standstill {standstill}): " + ", ".join(streaks))
+            if entry is None:
+                streaks.append(f"player {player} -")
+            else:
+                rests = " (it rests next turn)" if limited and entry[1] >= 2 else ""
+                streaks.append(f"player {player} {entry[0]} {entry[1]}{rests}")
+        rule = "a third is not allowed" if limited else "no limit: standstill off"
+        lines.append(f"Turns in a row with the same Viking ({rule}): " + ", ".join(streaks))
         lines.append(f"Quiet plies: {position.quiet_plies} (a draw at {position.rules.draw_after})")
     if position.is_over():
         lines.append(f"Game over: {result_line(position)}.")

@@ -5,6 +5,7 @@ and every listed turn's result is a valid position that round-trips."""
 import copy
 import json
 import random
+from pathlib import Path
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -17,6 +18,8 @@ from claimsolve.claim import ISLANDS, rules
 from claimsolve.claim.islands import random_island
 from claimsolve.claim.position import ClaimPosition
 from claimsolve.render.claim import result_line
+
+SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 
 # the example of positions.md, as written (keys in order, indented by 2)
 SPEC_TEXT = """{
@@ -377,7 +380,7 @@ def test_render_text_and_svg():
     assert lines[1] == "2   2  1  a  b  2"
     assert lines[2] == "1   c  c  1  b"
     assert lines[3] == "    a  b  c  d  e"
-    assert "Player 1 to move" in text and "player 1 c1 x2" in text
+    assert "Player 1 to move" in text and "player 1 c1 2 (it rests next turn)" in text
     colored = position.render(color=True)
     assert "\x1b[" in colored
     root = ET.fromstring(position.svg())
@@ -592,3 +595,16 @@ def test_claim_is_in_the_catalog():
     assert f'\n    "{rows[0]}",\n    "{rows[1]}",' in text        # one row per line
     with pytest.raises(ClaimsolveError, match="parameter 'size': claim has no board sizes"):
         claimsolve.new("claim", size="6x5")
+
+
+def test_the_board_says_what_the_standstill_count_is():
+    """It said "Streaks (standstill same-viking): player 1 e7 x1": the rule's
+    name and a count, not what they mean."""
+    data = json.loads((SEEDS / "claim" / "play-2p.json").read_text())
+    data["history"]["streak"] = {"1": ["c5", 1], "2": ["i4", 2]}
+    text = ClaimPosition.from_json(data).render()
+    assert ("Turns in a row with the same Viking (a third is not allowed): player 1 c5 1, "
+            "player 2 i4 2 (it rests next turn)") in text, text
+    data["rules"] = {"standstill": "off"}
+    text = ClaimPosition.from_json(data).render()
+    assert "Turns in a row with the same Viking (no limit: standstill off): player 1 c5 1, player 2 i4 2\n" in text
