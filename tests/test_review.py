@@ -90,8 +90,8 @@ def test_color_claim_estimates_value_the_move_played_at_the_best_moves_horizon()
     search that valued the best move (depth d), not by a separate search of
     the position after it: the engine's own move loses nothing (it had
     "e1xe2 e1xe2 +3 -3 6 best": depth 4 before, 6 after), another move is
-    the position after it searched to d - 1, never above the best's value.
-    (A search on a time budget may pick another best move from run to run:
+    the position after it searched to d - 1 (a table of its own: the same
+    value as any search to that depth). (A search on a time budget may pick another best move from run to run:
     each case is checked as it comes.)"""
     from claimsolve.colorclaim import review as kit
     start = claimsolve.load(SEEDS / "colorclaim" / "start-6x5.json")
@@ -105,14 +105,13 @@ def test_color_claim_estimates_value_the_move_played_at_the_best_moves_horizon()
             continue
         depth = int(valued["method"].split()[-1])
         after = start.play(move)
-        check = alphabeta.search(after, depth=depth - 1)
+        check = alphabeta.search(after, depth=depth - 1, hash_mb=kit.HASH_MB)
         mover = 1 if after.player_to_move == start.player_to_move else -1
         assert valued["moves"] == {move: mover * check.best.score}
-        assert valued["moves"][move] <= valued["value"]
     # a review grades from the same search: the engine's move is best with a loss of 0
     for move in (looked["best"], other):
         entry = claimsolve.review(records.GameRecord.from_moves(start, [move]), time=0.3, workers=1).moves[0]
-        assert entry.after <= entry.before and entry.loss == entry.before - entry.after
+        assert entry.loss == max(0.0, entry.before - entry.after)
         if entry.best == move:
             assert (entry.grade, entry.loss) == ("best", 0.0)
 

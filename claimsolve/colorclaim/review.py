@@ -34,12 +34,11 @@ def evaluate(position, move, seconds, seed):
         value, best, exact, method = solved.info["value"], solved.info["best_move"], True, "exact solver"
     else:
         left = max(0.05, seconds - (_time.monotonic() - started))
-        table = alphabeta.new_table(HASH_MB)
-        searched = alphabeta.search(position, time=left, hash_mb=HASH_MB, table=table)
+        searched = alphabeta.search(position, time=left, hash_mb=HASH_MB)
         value, best, exact = searched.best.score, searched.best.move, searched.exact
         depth = searched.info.get("depth")
         method = f"alpha-beta depth {depth}"
-        played = _played_value(position, move, best, value, depth, table, left)
+        played = _played_value(position, move, best, value, depth, left)
         if played is not None:
             return {"best": best, "value": value, "seats": _seats(position, value), "exact": exact,
                     "forced": forced, "method": method, "moves": played}
@@ -47,15 +46,17 @@ def evaluate(position, move, seconds, seed):
             "forced": forced, "method": method}
 
 
-def _played_value(position, move, best, value, depth, table, seconds):
+def _played_value(position, move, best, value, depth, seconds):
     """{move played: its value for the mover} at the horizon of the search
     that valued the best move (`depth` plies from `position`): the best
     move's own score, or the position after the move searched to depth - 1
-    with the same table.  Two separate searches of the positions before and
-    after a move reach horizons of different parity and length (depth 4
-    before, 6 after), whose difference is not the move's: the engine's own
-    move showed a loss of 6.  None where the move is not known or that
-    search does not reach its depth within `seconds`."""
+    (a table of its own: the search that valued the best move would lend it
+    deeper results, and a value from another horizon).  Two separate
+    searches of the positions before and after a move reach horizons of
+    different parity and length (depth 4 before, 6 after), whose difference
+    is not the move's: the engine's own move showed a loss of 6.  None
+    where the move is not known or that search does not reach its depth
+    within `seconds`."""
     if move is None:
         return None
     played = decision(position, move)
@@ -66,7 +67,7 @@ def _played_value(position, move, best, value, depth, table, seconds):
     after = position.play(move)
     if after.is_over():
         return {played: _seats(after, after.margin())[position.player_to_move - 1]}
-    searched = alphabeta.search(after, depth=depth - 1, time=seconds, hash_mb=HASH_MB, table=table)
+    searched = alphabeta.search(after, depth=depth - 1, time=seconds, hash_mb=HASH_MB)
     if searched.info.get("depth") != depth - 1 or searched.best is None:
         return None
     return {played: _seats(after, searched.best.score)[position.player_to_move - 1]}
