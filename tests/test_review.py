@@ -401,3 +401,56 @@ def test_the_api_refuses_an_objective_a_game_does_not_take():
                                          (three, "win", "one measure of a move")):
             refused = client.post("/api/review", content=json.dumps({"record": record, "objective": objective}))
             assert refused.status_code == 400 and words in refused.json()["error"]
+
+
+# --- the picture (review --svg) -------------------------------------------------------------------
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def drawn_review(game, graph, evals, moves, players=2, sides=2, digits=3):
+    """A Review as the reviewer makes it, of values given (no engine): each
+    move (seat, grade, exact) at plies 1, 2, ..."""
+    from claimsolve.reviewer import Review, ReviewedMove
+    graded = [ReviewedMove(ply=ply, seat=seat, move=f"m{ply}", best=f"b{ply}", before=0.0, after=0.0, loss=0.0,
+                           grade=grade, exact=exact) for ply, (seat, grade, exact) in enumerate(moves, 1)]
+    unit = {"chance": "win chance: ...", "margin": "points: ...", "counts": "secured spaces: ..."}[graph]
+    return Review(game=game, unit=unit, thresholds={"inaccuracy": 1, "mistake": 3, "blunder": 6},
+                  players=[None] * players, moves=graded, evals=evals, time_per_move=0.1, workers=1,
+                  digits=digits, graph=graph, sides=sides)
+
+
+def lines_of(picture):
+    root = ET.fromstring(picture)
+    return [p.get("data-seat") for p in root.iter(f"{SVG}path") if p.get("class") == "evaluation"]
+
+
+def test_the_review_picture_says_its_unit_once_draws_estimates_hollow_and_ends_on_a_label():
+    from claimsolve.render.review import review_svg
+    moves = [(1, "blunder", True), (2, "mistake", False), (1, "best", False)]
+    chance = review_svg(drawn_review("claim", "chance", [[0.5, 0.5], [0.2, 0.8], [0.1, 0.9], [0.1, 0.9]], moves))
+    texts = ["".join(t.itertext()) for t in ET.fromstring(chance).iter(f"{SVG}text")]
+    # it read "player 1's win chance after every ply (win chance)"
+    assert texts[1] == ("player 1's win chance after every ply; dots: inaccuracies, mistakes and blunders, "
+                        "hollow where estimated"), texts[1]
+    assert "estimated" in texts                                          # the legend's hollow dot
+    dots = {g.get("data-ply"): g.find(f"{SVG}circle") for g in ET.fromstring(chance).iter(f"{SVG}g")
+            if g.get("class") == "move"}
+    # solid where proven, hollow where estimated, as the board draws them (every dot was solid)
+    assert dots["1"].get("fill") != "#ffffff" and dots["2"].get("fill") == "#ffffff"
+    assert dots["2"].get("stroke") == GRADE_COLOURS["mistake"] and dots["3"] is None
+    # a final margin of -31 went under the lowest label, -30: the axis ends on a label at or past it
+    margin = drawn_review("colorclaim", "margin", [[0, 0], [3, -3], [-20, 20], [-31, 31]],
+                          [(1, "best", True), (2, "best", True), (1, "blunder", True)], digits=0)
+    root = ET.fromstring(review_svg(margin))
+    labels = [int(t.text) for t in root.iter(f"{SVG}text") if t.get("text-anchor") == "end"]
+    assert min(labels) <= -31 and max(labels) >= 31, labels
+    assert "player 1's margin after every ply (points)" in review_svg(margin)
+    spaces = drawn_review("claimit", "counts", [[0, 0], [2.5, 0], [7.2, 3.1]], moves[:2])
+    labels = [float(t.text) for t in ET.fromstring(review_svg(spaces)).iter(f"{SVG}text")
+              if t.get("text-anchor") == "end"]
+    assert min(labels) <= 0 and max(labels) >= 7.2, labels
+    assert "each player's value after every ply (secured spaces)" in review_svg(spaces)
+
+
+GRADE_COLOURS = {"inaccuracy": "#e0a800", "mistake": "#e67e22", "blunder": "#c0392b"}

@@ -87,10 +87,12 @@ PLURAL_GRADES = {"inaccuracy": "inaccuracies"}
 def review_svg(review, title=None):
     """The evaluation over the game, an SVG document (str): each seat's
     value after every ply as a line (one line, seat 1's, where the two
-    sides' values mirror each other), a dot at every graded move coloured
-    by its grade (inaccuracy, mistake, blunder), exact stretches drawn
-    solid.  Each move is a <g class="move"> with data-ply, data-grade and a
-    <title> in words, so the board can go to it."""
+    sides' values mirror each other), a dot at every
+    graded move coloured by its grade (inaccuracy, mistake, blunder), solid
+    where the grade is proven and hollow where it is estimated, as the board
+    draws them.  The axis ends on its labels.  Each move is a <g
+    class="move"> with data-ply, data-grade and a <title> in words, so the
+    board can go to it."""
     evals = review.evals
     n = len(evals)
     seats = len(review.players)
@@ -103,10 +105,15 @@ def review_svg(review, title=None):
     if review.graph == "chance":
         low, high = 0.0, 1.0
     elif review.graph == "margin":
+        # ends on a label: a final margin of -31 went under the lowest, -30
         bound = max(1.0, math.ceil(max(abs(low), abs(high))))
+        step = _step(2 * bound)
+        bound = math.ceil(bound / step) * step
         low, high = -bound, bound
     else:
         low, high = min(0.0, math.floor(low)), max(1.0, math.ceil(high))
+        step = _step(high - low)
+        low, high = math.floor(low / step) * step, math.ceil(high / step) * step
     if high - low < 1e-9:
         low, high = low - 1, high + 1
     left, top, plot_w, plot_h = 70, 70, 760, 260
@@ -117,10 +124,10 @@ def review_svg(review, title=None):
     out = canvas.elements
     out.append(f'<rect x="0" y="0" width="{width}" height="{height}" fill="{PAGE}"/>')
     out.append(S.text(20, 28, f"Review of {name}", size=16, weight="bold"))
-    what = ("player 1's win chance" if review.graph == "chance" else "player 1's margin") if mirrored else \
-        "each player's value"
-    out.append(S.text(20, 50, f"{what} after every ply ({_short_unit(review.unit)}); dots: inaccuracies, "
-                              "mistakes and blunders", size=12.5, fill="#444444"))
+    estimated = any(GRADE_COLOURS.get(m.grade) and not m.exact for m in review.moves)
+    out.append(S.text(20, 50, f"{graph_words(review.graph, mirrored, review.unit)}; dots: inaccuracies, "
+                              f"mistakes and blunders{', hollow where estimated' if estimated else ''}",
+                      size=12.5, fill="#444444"))
 
     def gx(ply):
         return left + plot_w * (ply / (n - 1) if n > 1 else 0.5)
@@ -159,8 +166,11 @@ def review_svg(review, title=None):
         colour = GRADE_COLOURS.get(m.grade)
         words = (f"ply {m.ply}, player {m.seat}: {m.move} ({m.grade}; best {m.best}, loss "
                  f"{_value(review, m.loss, False)}{', exact' if m.exact else ''})")
-        dot = (f'<circle cx="{S.num(gx(m.ply))}" cy="{S.num(gy(row[s]))}" r="4.5" fill="{colour}" '
-               f'stroke="#ffffff" stroke-width="1"/>') if colour else ""
+        # solid where the grade is proven, hollow where it is estimated (as the board draws it)
+        paint = (f'fill="{colour}" stroke="#ffffff" stroke-width="1"' if m.exact else
+                 f'fill="#ffffff" stroke="{colour}" stroke-width="2"')
+        dot = (f'<circle class="{"exact" if m.exact else "estimated"}" cx="{S.num(gx(m.ply))}" '
+               f'cy="{S.num(gy(row[s]))}" r="4.5" {paint}/>') if colour else ""
         out.append(f'<g class="move" data-ply="{m.ply}" data-grade="{m.grade}"><title>{S.escape(words)}</title>'
                    f'{dot}</g>')
     x = left
@@ -169,6 +179,11 @@ def review_svg(review, title=None):
         out.append(f'<circle cx="{S.num(x + 5)}" cy="{legend_y - 4}" r="4.5" fill="{colour}"/>')
         out.append(S.text(x + 14, legend_y, grade, size=11.5, fill="#444444"))
         x += S.text_width(grade, 11.5) + 34
+    if estimated:
+        out.append(f'<circle cx="{S.num(x + 5)}" cy="{legend_y - 4}" r="4.5" fill="#ffffff" stroke="#777777" '
+                   'stroke-width="2"/>')
+        out.append(S.text(x + 14, legend_y, "estimated", size=11.5, fill="#444444"))
+        x += S.text_width("estimated", 11.5) + 34
     if not mirrored:
         for s in shown:
             colour = colours[s % len(colours)]
@@ -179,15 +194,29 @@ def review_svg(review, title=None):
     return canvas.document()
 
 
+def graph_words(graph, mirrored, unit):
+    """What the graph draws, in words: "player 1's margin after every ply
+    (points)", "each player's win chance after every ply" (the unit named
+    once: it read "win chance after every ply (win chance)")."""
+    what = {"chance": "win chance", "margin": "margin"}.get(graph, "value")
+    words = f"{'player 1' if mirrored else 'each player'}'s {what} after every ply"
+    short = _short_unit(unit)
+    return words if short in words else f"{words} ({short})"
+
+
+def _step(span):
+    """A round step of the axis: at most 8 of them over `span`."""
+    return next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 10 ** 9) if span / s <= 8)
+
+
 def _levels(graph, low, high):
     """The values the axis marks: quarters of a win chance, round steps of
     points or spaces."""
     if graph == "chance":
         return [0.0, 0.25, 0.5, 0.75, 1.0]
-    span = high - low
-    step = next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 10 ** 9) if span / s <= 8)
+    step = _step(high - low)
     first = math.ceil(low / step) * step
-    return [first + k * step for k in range(int((high - first) / step) + 1)]
+    return [first + k * step for k in range(int((high - first) / step + 1e-9) + 1)]
 
 
 def _axis(graph, value):
