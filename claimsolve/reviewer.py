@@ -136,6 +136,21 @@ class Review:
             out.append(entry)
         return out
 
+    def mirrored(self):
+        """Whether the seats' values mirror each other, so that player 1's
+        line alone draws them (docs/review.md): a margin or a win chance of
+        two sides whose two values add up to 0 (a margin) or 1 (a chance) at
+        every ply, within the rounding shown.  Claim It!'s win chance by the
+        net does not (the mover's line is his value with the rest of his
+        turn, the other's the net's at its start: 0.473 and 0.426 at its first
+        ply): each seat has its line."""
+        if self.graph not in ("margin", "chance") or self.sides != 2:
+            return False
+        whole = 1.0 if self.graph == "chance" else 0.0
+        tolerance = 10.0 ** -self.digits
+        return all(len(row) != 2 or None in row or abs(row[0] + row[1] - whole) <= tolerance
+                   for row in self.evals)
+
     def to_json(self):
         out = {"game": self.game, "unit": self.unit, "thresholds": self.thresholds,
                "time_per_move": self.time_per_move, "workers": self.workers,

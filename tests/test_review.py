@@ -425,6 +425,25 @@ def lines_of(picture):
     return [p.get("data-seat") for p in root.iter(f"{SVG}path") if p.get("class") == "evaluation"]
 
 
+def test_a_review_draws_a_line_per_seat_where_the_values_do_not_mirror():
+    """A Claim It! review of 2 players by the net's win chance drew player
+    1's line alone, as though player 2's were its mirror: its seats' values
+    were 0.473 and 0.426 at ply 0, 0.187 and 0.922 at ply 52."""
+    from claimsolve.render.review import review_svg
+    moves = [(1, "best", False), (2, "mistake", False)]
+    claimit = drawn_review("claimit", "chance", [[0.473, 0.426], [0.5, 0.45], [0.187, 0.922]], moves)
+    assert lines_of(review_svg(claimit)) == ["1", "2"] and not claimit.mirrored()
+    assert "each player's win chance after every ply" in review_svg(claimit)
+    # values that mirror stay one line: Claim's chances (within the rounding shown), Color Claim's margins
+    claim = drawn_review("claim", "chance", [[0.5, 0.5], [0.6125, 0.3875], [0.2, 0.8005]], moves)
+    margin = drawn_review("colorclaim", "margin", [[0, 0], [3, -3], [-6, 6]], moves, digits=0)
+    for review in (claim, margin):
+        assert lines_of(review_svg(review)) == ["1"] and review.mirrored()
+    # three seats: a line each, as before
+    three = drawn_review("claimit", "chance", [[0.3, 0.3, 0.4]] * 3, moves, players=3, sides=3)
+    assert lines_of(review_svg(three)) == ["1", "2", "3"] and not three.mirrored()
+
+
 def test_the_review_picture_says_its_unit_once_draws_estimates_hollow_and_ends_on_a_label():
     from claimsolve.render.review import review_svg
     moves = [(1, "blunder", True), (2, "mistake", False), (1, "best", False)]

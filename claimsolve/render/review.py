@@ -87,7 +87,7 @@ PLURAL_GRADES = {"inaccuracy": "inaccuracies"}
 def review_svg(review, title=None):
     """The evaluation over the game, an SVG document (str): each seat's
     value after every ply as a line (one line, seat 1's, where the two
-    sides' values mirror each other), a dot at every
+    sides' values mirror each other: Review.mirrored), a dot at every
     graded move coloured by its grade (inaccuracy, mistake, blunder), solid
     where the grade is proven and hollow where it is estimated, as the board
     draws them.  The axis ends on its labels.  Each move is a <g
@@ -97,8 +97,8 @@ def review_svg(review, title=None):
     n = len(evals)
     seats = len(review.players)
     colours = seat_colours(review.game)
-    # a margin or a win chance of two sides: one line, player 1's; else a line per seat
-    mirrored = review.graph in ("margin", "chance") and review.sides == 2
+    # a margin or a win chance of two sides that mirror: one line, player 1's; else a line per seat
+    mirrored = review.mirrored()
     shown = [0] if mirrored else list(range(seats))
     values = [row[s] for row in evals for s in shown if row[s] is not None]
     low, high = (min(values), max(values)) if values else (0.0, 1.0)

@@ -148,9 +148,9 @@ def review(args, progress):
     record = GameRecord.from_json(args["record"])
     review = claimsolve.review(record, time=args["time"], workers=1, progress=progress, seed=args.get("seed", 0),
                                objective=args.get("objective"))
-    # what the page's graph draws: "margin" or "chance" of two sides mirror (player 1's line), else
-    # a line per seat ("counts")
-    return {**review.to_json(), "graph": review.graph, "sides": review.sides}
+    # what the page's graph draws: "margin" or "chance" of two sides that mirror (`mirrored`: player
+    # 1's line), else a line per seat ("counts", Claim It!'s win chance by the net)
+    return {**review.to_json(), "graph": review.graph, "sides": review.sides, "mirrored": review.mirrored()}
 
 
 TASKS = {"quick": quick, "checked": checked, "svg_request": svg_request,

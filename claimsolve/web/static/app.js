@@ -2393,6 +2393,23 @@ function seatColours(game) {
   return (style.games[game] || {}).seats || style.charts.seats;
 }
 
+// whether the review's values mirror (a margin or a win chance of two sides adding up to 0 or 1 at every
+// ply: the server's `mirrored`), so that player 1's line alone draws them; Claim It!'s win chance by the
+// net does not, with 2 players too (0.473 and 0.426 at its start): a line per seat
+function reviewMirrored(result) {
+  if (result.mirrored !== undefined) return result.mirrored;
+  return (result.graph === "margin" || result.graph === "chance") && result.sides === 2;
+}
+
+// what the graph draws, the unit named once: "player 1's margin after every ply (points)", "each
+// player's win chance after every ply" (it read "... after every ply (win chance)"); as review --svg
+function graphWords(result, mirrored) {
+  const what = { chance: "win chance", margin: "margin" }[result.graph] || "value";
+  const words = `${mirrored ? "player 1" : "each player"}'s ${what} after every ply`;
+  const short = shortUnit(result.unit);
+  return words.includes(short) ? words : `${words} (${short})`;
+}
+
 // the evaluation over the game, as lichess draws it: player 1's value (a margin or a win chance, the
 // two sides' mirror) as an area from the middle line, or a line per seat; a dot per graded move
 // (inaccuracy, mistake, blunder); a click goes to that ply
@@ -2401,7 +2418,7 @@ function drawReview(review) {
   const evals = result.evals;
   const n = evals.length;
   const seats = evals.length ? evals[0].length : 2;
-  const mirrored = (result.graph === "margin" || result.graph === "chance") && result.sides === 2;
+  const mirrored = reviewMirrored(result);
   const shown = mirrored ? [0] : [...Array(seats).keys()];
   const colours = seatColours(result.game);
   const values = [];
@@ -2453,10 +2470,8 @@ function drawReview(review) {
   const svg = $("review-graph");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.innerHTML = parts.join("");
-  const what = mirrored ? (result.graph === "chance" ? "player 1's win chance" : "player 1's margin") :
-    "each player's value";
   const legend = $("review-legend");
-  legend.textContent = `${what} after every ply (${shortUnit(result.unit)}); ` +
+  legend.textContent = `${graphWords(result, mirrored)}; ` +
     "dots: inaccuracy (yellow), mistake (orange), blunder (red), solid where proven, hollow where estimated " +
     "(a mark ?! ? ?? underlined with dots in the moves). Click to go to a ply.";
   if (!mirrored) {

@@ -1,0 +1,111 @@
+"""A game reviewed on the analysis board in a real browser (the fixtures of
+test_page.py), as a lichess player reads a review.  The engine is switched
+off: the review alone works the server.
+
+Screenshots go to $CLAIMSOLVE_SCREENSHOTS (or a temporary folder, printed).
+"""
+import json
+
+import pytest
+
+import claimsolve
+from claimsolve import records
+from claimsolve.match import run_match
+from claimsolve.positions import from_dict
+from claimsolve.render.style import MARKS
+
+from .browser import SKIP, ActionChains, By, Keys, Select, browser, message, server, shots, wait  # noqa: F401
+from .test_page import board_ready, console_errors, downloaded_json, load_file
+
+pytestmark = [SKIP, pytest.mark.slow]
+
+# a Color Claim 3x3 game (docs/review.md's: random against alpha-beta), the exact solver's in a
+# review: player 1's c1-c2 and b3xa3 are mistakes, each losing 3 points (a3xb3, a2xa1 were best)
+START = claimsolve.new("colorclaim", size="3x3", seed=1)
+MOVES = ["c1-c2", "b1xb2", "b3xa3", "a2-a3", "c2xc3"]
+# as a player keeps it: who played, what was said, and its result
+META = {"record": 1, "game": "colorclaim", "start": START.to_json(), "players": ["you", "alphabeta:depth=2"],
+        "moves": [{"move": "c1-c2", "comment": "I wanted the black"}] + MOVES[1:],
+        "result": {"points": [0.0, 1.0], "winners": [2]},
+        "comment": "club night, game 1", "event": "Club", "date": "2024-05-01"}
+
+
+def script(driver, text, *args):
+    return driver.execute_script(text, *args)
+
+
+@pytest.fixture(scope="module")
+def page(server, browser):
+    browser.get(server)
+    wait(browser, board_ready, "the first board")
+    box = browser.find_element(By.ID, "engine-on")
+    if box.is_selected():
+        box.click()
+    return browser
+
+
+def load(driver, tmp_path, record, name):
+    path = tmp_path / name
+    path.write_text(json.dumps(record) + "\n")
+    load_file(driver, path)
+    wait(driver, lambda d: message(d).startswith(f"Loaded {name}") and board_ready(d), f"{name} loaded")
+
+
+def reviewed(driver, time="0.1"):
+    """The main line reviewed at `time` s a position: the review's result."""
+    Select(driver.find_element(By.ID, "review-time")).select_by_value(time)
+    driver.find_element(By.ID, "review-button").click()
+    return wait(driver, lambda d: script(d, "const r = window.claimsolveBoard.state.review; return r && r.result"),
+                "the review")
+
+
+def show_ply(driver, ply):
+    script(driver, "const b = window.claimsolveBoard; b.goTo(b.state.review.nodes[arguments[0]])", ply)
+    wait(driver, lambda d: script(d, "return window.claimsolveBoard.state.index") == ply and board_ready(d),
+         f"ply {ply} shown")
+
+
+def verdict(driver):
+    return script(driver, "const v = document.getElementById('review-verdict'); return v && !v.hidden && "
+                          "v.textContent ? v.textContent : null")
+
+
+
+def test_claim_it_two_players_by_win_chance_draws_a_line_per_seat(page, tmp_path, shots):
+    """A Claim It! review of 2 players drew player 1's line alone, as though
+    player 2's were its mirror, where the net's values of the two seats
+    do not add up to 1 (0.473 and 0.426 at the start of the QA tester's
+    game): a line per seat, as with 3 players; Color Claim's margins that do
+    mirror stay one line."""
+    driver = page
+    game = run_match("claimit", "threshold:3", "random", 1, players=2, seed=11).records[0]
+    record = records.GameRecord.from_moves(from_dict(game.start), game.moves[:20], players=["threshold:3", "random"])
+    load(driver, tmp_path, record.to_json(), "claimit-2p.json")
+    result = reviewed(driver)
+    assert result["graph"] == "chance" and result["mirrored"] is False
+    assert any(abs(sum(row) - 1) > 0.01 for row in result["evals"])
+    seats = script(driver, "return Array.from(document.querySelectorAll('#review-graph path.evaluation'),"
+                           " p => p.dataset.seat)")
+    assert seats == ["1", "2"]
+    keys = script(driver, "return Array.from(document.querySelectorAll('#review-legend .seat-key'),"
+                          " k => k.textContent)")
+    assert keys == ["player 1", "player 2"]
+    legend = driver.find_element(By.ID, "review-legend").text
+    # the unit named once (it read "player 1's win chance after every ply (win chance)")
+    assert legend.startswith("each player's win chance after every ply;") and "(win chance)" not in legend
+    driver.save_screenshot(str(shots / "review-claimit-2p-lines.png"))
+    load(driver, tmp_path, META, "mirrored.json")
+    result = reviewed(driver)
+    assert result["mirrored"] is True
+    assert script(driver, "return document.querySelectorAll('#review-graph path.evaluation').length") == 1
+    assert driver.find_element(By.ID, "review-legend").text.startswith(
+        "player 1's margin after every ply (points);")
+    assert not console_errors(driver)
+
+
+def saved(driver):
+    """The record Save game writes (the downloads emptied first)."""
+    for path in driver.downloads.glob("*"):
+        path.unlink()
+    driver.find_element(By.ID, "save-game-button").click()
+    return wait(driver, lambda d: downloaded_json(d, "colorclaim-game*.json"), "the saved game")
