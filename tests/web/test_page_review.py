@@ -109,3 +109,23 @@ def saved(driver):
         path.unlink()
     driver.find_element(By.ID, "save-game-button").click()
     return wait(driver, lambda d: downloaded_json(d, "colorclaim-game*.json"), "the saved game")
+
+
+
+def test_a_new_review_leaves_nothing_of_the_one_before(page, tmp_path):
+    """Reviewing a Claim It! game right after a Color Claim one, the legend
+    under the empty graph still read "player 1's margin after every ply
+    (points)" while the new review ran."""
+    driver = page
+    load(driver, tmp_path, META, "first.json")
+    reviewed(driver)
+    assert driver.find_element(By.ID, "review-legend").text.startswith("player 1's margin")
+    game = run_match("claimit", "threshold:3", "random", 1, players=2, seed=11).records[0]
+    second = records.GameRecord.from_moves(from_dict(game.start), game.moves[:30])
+    load(driver, tmp_path, second.to_json(), "second.json")
+    shown = script(driver, "document.getElementById('review-button').click();"
+                           "return ['review-legend', 'review-graph', 'review-summary'].map("
+                           "id => document.getElementById(id).textContent)")
+    assert shown == ["", "", ""], shown
+    driver.find_element(By.ID, "review-button").click()            # Stop review
+    wait(driver, lambda d: "Review stopped" in message(d), "the review stopped")

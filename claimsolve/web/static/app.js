@@ -2319,7 +2319,10 @@ async function startReview() {
   $("review-button").textContent = "Stop review";
   $("review-panel").hidden = false;
   $("board-column").classList.add("reviewing");
+  // nothing of the review before stays while this one runs (its legend read "player 1's margin ..." over
+  // a Claim It! review being made)
   $("review-graph").replaceChildren();
+  $("review-legend").replaceChildren();
   $("review-summary").replaceChildren();
   showReviewProgress(review, `Reviewing ${counted(review.total, "move")} at ${time} s a position...`);
   try {
