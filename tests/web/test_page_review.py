@@ -112,6 +112,28 @@ def saved(driver):
 
 
 
+def test_the_review_says_where_the_servers_cap_cut_its_time(page, tmp_path):
+    """"review 1 s" ran 0.269 s a position on a 108-move game, the status
+    saying only "Reviewed 108 moves in 29.54 s": the cut is said, while it
+    runs and after (this server's cap is 5 s: 6 positions at 0.816 s)."""
+    driver = page
+    load(driver, tmp_path, META, "cut.json")
+    Select(driver.find_element(By.ID, "review-time")).select_by_value("1")
+    running = script(driver, "document.getElementById('review-button').click();"
+                             "return document.getElementById('review-status').textContent")
+    assert running == ("Reviewing 5 moves at 0.82 s a position (cut from 1 s to fit this server's 5 s cap)...")
+    wait(driver, lambda d: script(d, "const r = window.claimsolveBoard.state.review; return r && r.result"),
+         "the review")
+    status = driver.find_element(By.ID, "review-status").text
+    assert status.startswith("Reviewed 5 moves in ") and \
+        " at 0.82 s a position (cut from 1 s to fit this server's 5 s cap); 5 exact. Values: points" in status, status
+    result = script(driver, "return window.claimsolveBoard.state.review.result")
+    assert result["time_per_move"] == 0.816
+    # within the cap: nothing cut, nothing said of it
+    status = reviewed(driver, "0.3") and driver.find_element(By.ID, "review-status").text
+    assert " at 0.3 s a position; 5 exact." in status and "cut" not in status, status
+
+
 def test_a_new_review_leaves_nothing_of_the_one_before(page, tmp_path):
     """Reviewing a Claim It! game right after a Color Claim one, the legend
     under the empty graph still read "player 1's margin after every ply
