@@ -571,8 +571,10 @@ def test_review_mode_grades_a_game_of_a_file_of_two(page, shots, tmp_path):
     symbol = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
     assert marks == [[review["moves"][ply - 1]["move"], symbol[grade]] for ply, grade in graded]
     rows = driver.find_elements(By.CSS_SELECTOR, "#review-summary tbody tr")
-    assert [r.text.split()[0] for r in rows] == ["1", "2"] and "mean loss" in driver.find_element(
-        By.ID, "review-summary").text
+    # named as the command line names them (the players the record had: a file of match games)
+    assert [r.find_element(By.TAG_NAME, "td").text for r in rows] == \
+        ["Player 1 (random)", "Player 2 (mcts:time=0.05)"]
+    assert "mean loss" in driver.find_element(By.ID, "review-summary").text
     driver.save_screenshot(str(shots / "review.png"))
     # a click on the graph goes to that ply
     ActionChains(driver).move_to_element(

@@ -111,6 +111,43 @@ def saved(driver):
     return wait(driver, lambda d: downloaded_json(d, "colorclaim-game*.json"), "the saved game")
 
 
+def test_save_game_keeps_what_the_loaded_record_had(page, tmp_path):
+    """Save game dropped the loaded record's players, comment, event and date,
+    and wrote a finished game's result null: all that still holds is kept,
+    the result while the main line is the one loaded; a game whose moves
+    changed gets the reader's result of its final position.  The review's
+    summary names the players as the command line does."""
+    driver = page
+    load(driver, tmp_path, META, "meta.json")
+    record = saved(driver)
+    for key in ("players", "comment", "event", "date", "result"):
+        assert record.get(key) == META[key], (key, record.get(key))
+    assert record["moves"] == META["moves"]
+    reviewed(driver)
+    rows = script(driver, "return Array.from(document.querySelectorAll('#review-summary tbody tr'),"
+                          " r => r.children[0].textContent)")
+    assert rows == ["Player 1 (you)", "Player 2 (alphabeta:depth=2)"]
+    # the last move deleted: not over, no result; the rest kept
+    script(driver, "const b = window.claimsolveBoard; b.goTo(b.mainLine()[5]); b.deleteFromHere()")
+    wait(driver, lambda d: script(d, "return window.claimsolveBoard.mainLine().length") == 5, "the move deleted")
+    record = saved(driver)
+    assert record["result"] is None and record["event"] == "Club" and record["players"] == META["players"]
+    # played again: the main line loaded, its result again
+    script(driver, "window.claimsolveBoard.playMove('c2xc3')")
+    wait(driver, lambda d: script(d, "return window.claimsolveBoard.mainLine().length") == 6, "c2xc3 played")
+    assert saved(driver)["result"] == META["result"]
+    # a game played here to its end: the reader's result (it was null)
+    load(driver, tmp_path, {"record": 1, "start": START.to_json(), "moves": []}, "empty.json")
+    for move in MOVES:
+        count = script(driver, "return window.claimsolveBoard.mainLine().length")
+        script(driver, "window.claimsolveBoard.playMove(arguments[0])", move)
+        wait(driver, lambda d: script(d, "return window.claimsolveBoard.mainLine().length") == count + 1
+             and board_ready(d), f"{move} played")
+    record = saved(driver)
+    assert record["result"] == {"points": [0.0, 1.0], "winners": [2]}
+    assert "players" not in record and "event" not in record
+    assert not console_errors(driver)
+
 
 def test_the_review_says_where_the_servers_cap_cut_its_time(page, tmp_path):
     """"review 1 s" ran 0.269 s a position on a 108-move game, the status

@@ -1852,7 +1852,8 @@ function setGame(answer, message, at) {
   const found = Boolean(node);
   node = node || root;
   state.line = pathTo(node).concat(continuation(node).slice(1));
-  state.record = answer.record;
+  // what the record had beside its moves (players, comment, event, date, result): Save game keeps it
+  state.loaded = { root, record: answer.record };
   showIndex(at ? state.line.indexOf(node) : state.line.length - 1, { keepMessage: true, autoPlay: false });
   setMessage(message || "");
   return found;
@@ -1962,8 +1963,19 @@ function mainLine() {
   return continuation(state.line[0]);
 }
 
-// the whole tree as a version-1 game record (docs/records.md): the main line, each move's variations
-function recordJson() {
+// the record the game shown was loaded from (Load, Paste, a link), or null (a new game, a position)
+function loadedRecord() {
+  return state.loaded && state.loaded.root === state.line[0] ? state.loaded.record : null;
+}
+
+const moveOf = (item) => (typeof item === "string" ? item : item.move);
+
+// the whole tree as a version-1 game record (docs/records.md): the main line, each move's variations,
+// and all the loaded record had that still holds (docs/board.md, Save game): its players, comment,
+// event, date and a_seats, and its result while the main line is the one it was loaded with (a
+// changed one: null here, the reader's to work out; saveGame asks it).  `options.address`: without
+// the players the engine's seats name (the page's, not the game's)
+function recordJson(options = {}) {
   const root = state.line[0];
   const nodeJson = (node) => {
     const out = { move: node.move };
@@ -1976,14 +1988,26 @@ function recordJson() {
   };
   const lineJson = (first) => continuation(first).map(nodeJson);
   const record = { record: 1, game: root.position.game, start: root.position };
-  const seats = engineSeats();
-  if (seats.size) {
+  const loaded = loadedRecord() || {};
+  const seats = options.address ? new Set() : engineSeats();
+  if (loaded.players || seats.size) {
+    // the loaded names stand (they played the moves); a seat it left unnamed that the engine plays is its
     const players = [];
-    for (let seat = 1; seat <= seatCount(root); seat++) players.push(seats.has(seat) ? "claimsolve serve" : null);
+    const count = loaded.players ? loaded.players.length : seatCount(root);
+    for (let seat = 1; seat <= count; seat++) {
+      const named = loaded.players ? loaded.players[seat - 1] : null;
+      players.push(named !== null && named !== undefined ? named : seats.has(seat) ? "claimsolve serve" : null);
+    }
     record.players = players;
   }
   record.moves = root.children.length ? lineJson(root.children[0]) : [];
-  record.result = null;       // the reader works it out from the final position
+  const line = mainLine().slice(1).map((n) => n.move);
+  const same = Array.isArray(loaded.moves) && loaded.moves.length === line.length &&
+    loaded.moves.every((item, i) => moveOf(item) === line[i]);
+  record.result = same && loaded.result ? loaded.result : null;   // null: the reader works it out
+  for (const key of ["comment", "event", "date", "a_seats"]) {
+    if (loaded[key] !== undefined && loaded[key] !== null) record[key] = loaded[key];
+  }
   return record;
 }
 
@@ -2023,6 +2047,13 @@ window.addEventListener("beforeunload", (event) => {
 async function saveGame() {
   kept();
   const record = recordJson();
+  if (record.result === null) {
+    // the moves changed (or a game played here): the result of a finished game is the reader's, as
+    // `match` and `play` write it (it was null, whatever the game)
+    try {
+      record.result = (await api("record", { record })).record.result;
+    } catch (e) { /* the reader cannot say (the server out of reach): null, which it works out on reading */ }
+  }
   const name = `${record.game}-game.json`;
   download(JSON.stringify(record) + "\n", name);
   const plies = mainLine().length - 1;
@@ -2076,9 +2107,7 @@ const address = { text: null, code: null, fits: true, limit: null, held: null, w
 
 // the record the address holds: the game's tree (the engine's seats are the page's, not the game's)
 function addressText() {
-  const record = recordJson();
-  delete record.players;
-  return JSON.stringify(record);
+  return JSON.stringify(recordJson({ address: true }));
 }
 
 // whether the address holds the game shown now (its moves, whatever the move shown)
@@ -2538,7 +2567,8 @@ function renderReviewSummary(result) {
   const tbody = document.createElement("tbody");
   for (const e of result.summary) {
     const row = document.createElement("tr");
-    const who = e.player ? `${e.seat} (${e.player})` : String(e.seat);
+    // as the command line names them: "Player 1 (random)"
+    const who = `Player ${e.seat}${e.player ? ` (${e.player})` : ""}`;
     // a win chance to its three digits in every row (0.010, 0.022, not 0.01 beside 0.022)
     const loss = result.graph === "chance" ? Number(e.mean_loss).toFixed(3) : String(e.mean_loss);
     const cells = [who, e.moves + (e.forced ? ` +${e.forced} forced` : ""), loss,
