@@ -123,6 +123,8 @@ MARKS = {
     "muted": "#555",
     # the engine's line: a colour per ply, in turn
     "line": ["#b0127a", "#1f5fbf", "#e07b00", "#2a7d3a", "#6a3db8"],
+    # a review: the move that was better than a graded one (lichess's green), drawn at the position after
+    "better": "#15781b",
 }
 COLORCLAIM["seats"] = [COLORCLAIM["owner"][seat] for seat in (1, 2)]
 

@@ -70,6 +70,53 @@ def verdict(driver):
                           "v.textContent ? v.textContent : null")
 
 
+def test_a_graded_move_shows_the_better_move_on_the_board_and_in_words(page, tmp_path, shots):
+    """At a mistake the engine's best move was only in a tooltip, and the
+    arrow on the board the live engine's for the next move: as on lichess,
+    the better move is drawn in the position before it, in a colour of its
+    own, and a line under the board says "Mistake (-3 points, exact).
+    a3xb3 was best."."""
+    driver = page
+    load(driver, tmp_path, META, "graded.json")
+    result = reviewed(driver)
+    assert [(m["grade"], m["best"]) for m in result["moves"] if m["grade"] == "mistake"] == \
+        [("mistake", "a3xb3"), ("mistake", "a2xa1")]
+    show_ply(driver, 1)
+    wait(driver, lambda d: verdict(d) == "Mistake (-3 points, exact). a3xb3 was best.", "the mistake said")
+    drawn = script(driver, """
+        const g = document.querySelector('#board #review-best .review-best');
+        if (!g) return null;
+        const line = g.querySelector('line'), L = window.claimsolveBoard.state.layout;
+        const p = (name) => { const q = L.points.get(name); return [q.x, q.y]; };
+        return {move: g.dataset.move, stroke: line.getAttribute('stroke'),
+                from: [Number(line.getAttribute('x1')), Number(line.getAttribute('y1'))],
+                to: [Number(line.getAttribute('x2')), Number(line.getAttribute('y2'))], a3: p('a3'), b3: p('b3')}""")
+    assert drawn and drawn["move"] == "a3xb3", drawn
+    # from a3 towards b3 (its head short of b3's centre), in a colour none of the engine's arrows has
+    assert drawn["from"] == drawn["a3"]
+    direction = [b - a for a, b in zip(drawn["a3"], drawn["b3"])]
+    drawn_way = [b - a for a, b in zip(drawn["from"], drawn["to"])]
+    along = sum(x * y for x, y in zip(direction, drawn_way)) / sum(x * x for x in direction)
+    across = direction[0] * drawn_way[1] - direction[1] * drawn_way[0]
+    assert 0.5 < along < 1 and abs(across) < 1e-6, (direction, drawn_way)
+    assert drawn["stroke"] == MARKS["better"] and drawn["stroke"] not in MARKS["line"]
+    driver.save_screenshot(str(shots / "review-mistake-better-move.png"))
+    # the engine's own move (ply 2): nothing drawn, nothing said
+    show_ply(driver, 2)
+    wait(driver, lambda d: verdict(d) is None, "no words at the best move")
+    assert not script(driver, "return document.querySelectorAll('#board #review-best *').length")
+    # turned round, the arrow is drawn on the board turned
+    show_ply(driver, 3)
+    driver.find_element(By.ID, "flip-button").click()
+    try:
+        wait(driver, lambda d: script(d, "return document.querySelector('#board #flipped #review-best "
+                                         ".review-best[data-move=\"a2xa1\"]') !== null"),
+             "the arrow on the board flipped")
+        assert verdict(driver) == "Mistake (-3 points, exact). a2xa1 was best."
+    finally:
+        driver.find_element(By.ID, "flip-button").click()
+    assert not console_errors(driver)
+
 
 def test_claim_it_two_players_by_win_chance_draws_a_line_per_seat(page, tmp_path, shots):
     """A Claim It! review of 2 players drew player 1's line alone, as though

@@ -227,7 +227,7 @@ async function drawBoard() {
     targets.push(`<rect class="point" data-point="${name}" x="${p.x - half}" y="${p.y - half}" ` +
                  `width="${2 * half}" height="${2 * half}" fill="#000" fill-opacity="0"><title>${name}</title></rect>`);
   }
-  markup += `<g id="marks"></g><g id="turn-marks"></g><g id="hints"></g><g id="arrows"></g>` +
+  markup += `<g id="marks"></g><g id="turn-marks"></g><g id="hints"></g><g id="review-best"></g><g id="arrows"></g>` +
             `<g id="targets">${targets.join("")}</g>`;
   svg.innerHTML = markup;
   fitTexts(svg);
@@ -996,7 +996,76 @@ function drawBoardMarks() {
   under.innerHTML = marks.under + hints;
   over.innerHTML = marks.over;
   lastMoveWords(entry);
+  drawReviewBest();
   if (!entry.lastMove && !entry.lastMoveAsked && entry.parent) askLastMove(entry, entry.parent);
+}
+
+// --- a graded move: what was better, on the board and in words (as lichess's "Mistake. Nf3 was best.") ---
+
+const GRADE_NAMES = { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
+
+// the review's words of the move that led to the position shown, where it is an inaccuracy or worse:
+// {grade, words: "Blunder", how: "-8 points, exact", best}; null elsewhere
+function reviewVerdict(node) {
+  const m = node && node.parent ? node.review || node.eval : null;
+  if (!m || !GRADE_NAMES[m.grade]) return null;
+  const result = state.review && state.review.result && state.review.nodes.includes(node) ? state.review.result : null;
+  return gradeVerdict(m, result);
+}
+
+// a graded move's words, the loss in the review's unit ("points", "win chance"; none known for a
+// record's grades loaded alone) and "exact" where the grade is proven
+function gradeVerdict(m, result) {
+  const unit = result ? ` ${shortUnit(result.unit)}` : "";
+  const loss = m.loss === undefined || !(m.loss > 0) ? "" :
+    `-${result && result.graph === "chance" ? Number(m.loss).toFixed(3) : m.loss}${unit}`;
+  const how = [loss, m.exact ? "exact" : ""].filter(Boolean).join(", ");
+  const best = m.best && m.best !== m.move ? m.best : null;
+  return { grade: m.grade, words: GRADE_NAMES[m.grade] || m.grade, how, best };
+}
+
+// "Blunder (-8 points, exact). c5-b5 was best."
+const verdictText = (v) => `${v.words}${v.how ? ` (${v.how})` : ""}.${v.best ? ` ${v.best} was best.` : ""}`;
+
+// At the position after a graded move (an inaccuracy or worse), the review's best move drawn in the
+// position before it, in its own colour (MARKS.better, none of the engine line's), under the engine's
+// arrows for the next move; and under the board, in words: "Blunder (-8 points, exact). c5-b5 was best."
+function drawReviewBest() {
+  const layer = document.getElementById("review-best");
+  const node = current();
+  const verdict = reviewVerdict(node);
+  let box = $("review-verdict");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "review-verdict";
+    box.setAttribute("role", "status");
+  }
+  const last = $("last-move");
+  if (last && box.previousElementSibling !== last) last.after(box);
+  else if (!last && !box.parentNode) $("board-wrap").append(box);
+  // kept (empty) while a review is open, so that the panel under the board does not jump from move to move
+  box.hidden = !verdict && !(state.review && state.review.nodes.includes(node));
+  box.replaceChildren();
+  if (verdict) {
+    const word = document.createElement("span");
+    word.className = `grade ${verdict.grade}`;
+    word.textContent = verdict.words;
+    box.append(word, verdictText(verdict).slice(verdict.words.length));
+    box.dataset.grade = verdict.grade;
+  }
+  if (!layer || !state.layout) return;
+  const shapes = verdict && verdict.best && state.module.shapes ?
+    state.module.shapes(verdict.best, node.parent.position, state.layout) : [];
+  if (!shapes.length) {
+    layer.innerHTML = "";
+    return;
+  }
+  const colour = MARKS.better;
+  layer.innerHTML = `<defs><marker id="head-better" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="2.6" ` +
+    `markerHeight="2.6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${colour}"/></marker></defs>` +
+    `<g class="review-best" data-move="${escapeHtml(verdict.best)}"><title>${escapeHtml(`${verdict.best} was best ` +
+    `(the review, in the position before the move played)`)}</title>` +
+    shapes.map((shape) => shapeMarkup(shape, colour, 0.8, null, "head-better")).join("") + "</g>";
 }
 
 function marksLayer(svg, id, before) {
@@ -1602,15 +1671,16 @@ function drawArrows(line) {
     parts.join("");
 }
 
-function shapeMarkup(shape, colour, opacity, number) {
+// a shape of a move (an arrow, a ring, ...) in `colour`, numbered `number` (the ply of the engine's line;
+// null: none), its arrow's head the marker `headId`
+function shapeMarkup(shape, colour, opacity, number, headId = `head${MARKS.line.indexOf(colour)}`) {
   const cell = state.layout.cell;
-  const head = MARKS.line.indexOf(colour);
   const width = cell * 0.16;
   // on a flipped board (arrows drawn inside its turned group) the number turns back about its disc
   const upright = (x, y) => state.flipped && document.getElementById("flipped") ? ` transform="rotate(180 ${x} ${y})"` : "";
   // the ply's number: its disc grows with it where the board is shown small (fitBoard)
   const size = fontSize(state.layout, cell * 0.24), k = size / (cell * 0.24);
-  const label = (x, y) => `<circle cx="${x}" cy="${y}" r="${cell * 0.19 * k}" fill="${colour}" opacity="${opacity}"/>` +
+  const label = (x, y) => number === null ? "" : `<circle cx="${x}" cy="${y}" r="${cell * 0.19 * k}" fill="${colour}" opacity="${opacity}"/>` +
     `<text x="${x}" y="${y + cell * 0.08 * k}" font-size="${size}" text-anchor="middle" fill="#fff" ` +
     `font-weight="bold"${upright(x, y)}>${number}</text>`;
   if (shape.kind === "arrow") {
@@ -1618,7 +1688,7 @@ function shapeMarkup(shape, colour, opacity, number) {
     const dx = b.x - a.x, dy = b.y - a.y, d = Math.hypot(dx, dy) || 1;
     const end = { x: b.x - (dx / d) * cell * 0.3, y: b.y - (dy / d) * cell * 0.3 };
     return `<line x1="${a.x}" y1="${a.y}" x2="${end.x}" y2="${end.y}" stroke="${colour}" stroke-width="${width}" ` +
-      `stroke-linecap="round" opacity="${opacity}" marker-end="url(#head${head})"/>` + label(a.x, a.y);
+      `stroke-linecap="round" opacity="${opacity}" marker-end="url(#${headId})"/>` + label(a.x, a.y);
   }
   const p = shape.at;
   if (shape.kind === "cross") {
@@ -2370,6 +2440,7 @@ async function startReview() {
         if (node) node.review = data.move;
         showReviewProgress(review, `Reviewed ${data.done} of ${counted(data.total, "move")} at ${review.pace}...`);
         scheduleMoveList();
+        if (node && node === current()) drawReviewBest();
         followAddress();
       } else if (name === "result") {
         review.timing.result = performance.now();
@@ -2378,6 +2449,7 @@ async function startReview() {
         drawReview(review);
         followAddress();
         renderMoveList();
+        drawReviewBest();
         requestAnimationFrame(() => { review.timing.drawn = performance.now(); });
         $("review-button").textContent = "Review";
         showReviewProgress(review, `Reviewed ${counted(data.moves.length, "move")} in ${data.seconds} s at ` +
