@@ -235,3 +235,41 @@ def test_a_new_review_leaves_nothing_of_the_one_before(page, tmp_path):
     assert shown == ["", "", ""], shown
     driver.find_element(By.ID, "review-button").click()            # Stop review
     wait(driver, lambda d: "Review stopped" in message(d), "the review stopped")
+
+
+def test_the_summarys_counts_go_to_the_moves_and_the_graph_says_each_ply(page, tmp_path, shots):
+    """As on lichess, a player's count of inaccuracies, mistakes or blunders
+    goes to his next move of that grade (a click, or the keyboard: Tab to it,
+    Enter); hovering the graph says the ply's move, its grade and value (its
+    title was "ply 3" alone)."""
+    driver = page
+    load(driver, tmp_path, META, "counts.json")
+    reviewed(driver)
+    counts = script(driver, "return Array.from(document.querySelectorAll('#review-summary button.grade-count'),"
+                            " b => [b.dataset.seat, b.dataset.grade, b.textContent])")
+    assert counts == [["1", "mistake", "2"]], counts
+    button = driver.find_element(By.CSS_SELECTOR, "#review-summary button.grade-count")
+    index = lambda d: script(d, "return window.claimsolveBoard.state.index")      # noqa: E731
+    button.click()                                       # from the game's end: round to the first
+    wait(driver, lambda d: index(d) == 1, "player 1's first mistake")
+    driver.find_element(By.CSS_SELECTOR, "#review-summary button.grade-count").click()
+    wait(driver, lambda d: index(d) == 3, "his next one")
+    # the keyboard: a button, reached with Tab, pressed with Enter
+    assert script(driver, "return document.querySelector('#review-summary button.grade-count').tabIndex") == 0
+    script(driver, "document.querySelector('#review-summary button.grade-count').focus()")
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    wait(driver, lambda d: index(d) == 1, "round to the first again")
+    # the graph hovered: the ply's move, grade and value
+    rect = driver.find_element(By.CSS_SELECTOR, '#review-graph rect.ply[data-ply="3"]')
+    ActionChains(driver).move_to_element(rect).perform()
+    tip = wait(driver, lambda d: script(d, "const t = document.getElementById('review-tip');"
+                                           "return t.hidden ? null : t.textContent"), "the tip")
+    words = "3. P1 b3xa3: Mistake (-3 points, exact). a2xa1 was best. Player 1 -6."
+    assert tip == words
+    assert rect.find_element(By.TAG_NAME, "title").get_attribute("textContent") == words
+    assert script(driver, "return document.querySelector('#review-graph rect.ply[data-ply=\"2\"] title')"
+                          ".textContent") == "2. P2 b1xb2: best. Player 1 -3."
+    driver.save_screenshot(str(shots / "review-graph-hover.png"))
+    ActionChains(driver).move_to_element(driver.find_element(By.ID, "status")).perform()
+    wait(driver, lambda d: script(d, "return document.getElementById('review-tip').hidden"), "the tip gone")
+    assert not console_errors(driver)

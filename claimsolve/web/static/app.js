@@ -2428,6 +2428,7 @@ async function startReview() {
   $("review-graph").replaceChildren();
   $("review-legend").replaceChildren();
   $("review-summary").replaceChildren();
+  $("review-tip").hidden = true;
   showReviewProgress(review, `Reviewing ${counted(review.total, "move")} at ${pace}...`);
   try {
     const body = { record: recordJson(), time };
@@ -2562,8 +2563,10 @@ function drawReview(review) {
   parts.push(`<line id="review-cursor" x1="0" y1="0" x2="0" y2="${H}" stroke="#3d8fd6" stroke-width="2" visibility="hidden"/>`);
   const colWidth = (W - 2 * pad) / Math.max(1, n - 1);
   for (let ply = 0; ply < n; ply++) {
+    // its move, grade and value in words (it said "ply 3" alone), as the tip shows them (onGraphHover)
     parts.push(`<rect class="ply" data-ply="${ply}" x="${(gx(ply) - colWidth / 2).toFixed(1)}" y="0" ` +
-      `width="${colWidth.toFixed(1)}" height="${H}" fill="#000" fill-opacity="0"><title>ply ${ply}</title></rect>`);
+      `width="${colWidth.toFixed(1)}" height="${H}" fill="#000" fill-opacity="0"><title>` +
+      `${escapeHtml(plyWords(result, ply, mirrored))}</title></rect>`);
   }
   for (const m of result.moves) {
     const colour = GRADE_COLOURS[m.grade];
@@ -2573,8 +2576,8 @@ function drawReview(review) {
     // solid where the grade is proven, hollow where it is estimated
     const paint = m.exact ? `fill="${colour}" stroke="#fff"` : `fill="#fff" stroke="${colour}" stroke-width="2"`;
     parts.push(`<circle class="grade ${m.grade}${m.exact ? "" : " estimated"}" data-ply="${m.ply}" ` +
-      `cx="${gx(m.ply).toFixed(1)}" cy="${gy(row[s]).toFixed(1)}" r="4.5" ${paint}><title>ply ${m.ply}, player ${m.seat}: ${escapeHtml(m.move)} ` +
-      `(${escapeHtml(gradeWords(m))})</title></circle>`);
+      `cx="${gx(m.ply).toFixed(1)}" cy="${gy(row[s]).toFixed(1)}" r="4.5" ${paint}><title>` +
+      `${escapeHtml(plyWords(result, m.ply, mirrored))}</title></circle>`);
   }
   const svg = $("review-graph");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -2596,6 +2599,59 @@ function drawReview(review) {
   }
   renderReviewSummary(result);
   moveReviewCursor();
+}
+
+// a value of the graph in words: a win chance in per cent, a margin signed, spaces to two places
+function valueWords(result, v) {
+  if (v === null || v === undefined) return "?";
+  if (result.graph === "chance") return `${Math.round(100 * v)}%`;
+  if (result.graph === "margin") return signed(v);
+  return Number(v).toFixed(2);
+}
+
+// a ply of the graph in words, as a lichess user reads it on hovering its graph, and as the board says a
+// graded move: "15. P1 b4-b3: Blunder (-8 points). b5-a5 was best. Player 1 -27."; "4. P2 b2-a2:
+// best. Player 1 -8."; at ply 0 the start's values.  Each seat's where the values do not mirror.
+function plyWords(result, ply, mirrored) {
+  const row = result.evals[ply] || [];
+  const values = mirrored ? `Player 1 ${valueWords(result, row[0])}` :
+    row.map((v, s) => `P${s + 1} ${valueWords(result, v)}`).join(", ");
+  const m = result.moves[ply - 1];
+  if (!m) return ply === 0 ? `Start: ${values}.` : `${ply}: ${values}.`;
+  const verdict = gradeVerdict(m, result);
+  const words = GRADE_NAMES[m.grade] ? verdictText(verdict) : `${m.grade}${m.forced ? " (forced)" : ""}.`;
+  return `${ply}. P${m.seat} ${m.move}: ${words} ${values}.`;
+}
+
+// the graph hovered: the ply's words in a tip over it (its title shows them too, but late)
+function onGraphHover(event) {
+  const tip = $("review-tip");
+  const target = event.target.closest && event.target.closest("[data-ply]");
+  const review = state.review;
+  if (!target || !review || !review.result) {
+    tip.hidden = true;
+    return;
+  }
+  tip.textContent = plyWords(review.result, Number(target.dataset.ply), reviewMirrored(review.result));
+  tip.hidden = false;
+  // over the graph, beside the pointer, within the panel
+  const panel = $("review-panel").getBoundingClientRect(), graph = $("review-graph").getBoundingClientRect();
+  const x = Math.max(0, Math.min(event.clientX - panel.left + 12, panel.width - tip.offsetWidth - 4));
+  tip.style.left = `${x}px`;
+  tip.style.top = `${graph.top - panel.top + 4}px`;
+}
+
+// a player's count of a grade in the summary clicked: his next move of that grade after the move shown
+// (round to his first), as lichess's counts of inaccuracies, mistakes and blunders go to them
+function nextGraded(seat, grade) {
+  const review = state.review;
+  if (!review || !review.result) return;
+  const plies = review.result.moves.filter((m) => m.seat === seat && m.grade === grade && !m.forced).map((m) => m.ply);
+  if (!plies.length) return;
+  const here = review.nodes.indexOf(current());
+  const ply = plies.find((p) => p > here) || plies[0];
+  const node = review.nodes[ply];
+  if (node && nodes.has(node.id)) goTo(node);
 }
 
 // "points" of "points: the final-score margin ..."
@@ -2646,11 +2702,23 @@ function renderReviewSummary(result) {
     const cells = [who, e.moves + (e.forced ? ` +${e.forced} forced` : ""), loss,
       ...grades.map((g) => String(e.grades[g] ?? 0)), String(e.exact)];
     if (e.luck !== undefined) cells.push(signed(e.luck), signed(e.decisions));
-    for (const text of cells) {
+    cells.forEach((text, k) => {
       const td = document.createElement("td");
-      td.textContent = text;
+      const grade = head[k];
+      if (GRADE_NAMES[grade] && Number(text) > 0) {
+        // a count goes to the player's next move of that grade (a button: Tab and Enter reach it too)
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = `grade-count ${grade}`;
+        b.dataset.seat = String(e.seat);
+        b.dataset.grade = grade;
+        b.textContent = text;
+        b.title = `Go to player ${e.seat}'s next ${grade} (${text} in all)`;
+        b.addEventListener("click", () => nextGraded(e.seat, grade));
+        td.append(b);
+      } else td.textContent = text;
       row.append(td);
-    }
+    });
     tbody.append(row);
   }
   table.append(thead, tbody);
@@ -2726,6 +2794,8 @@ async function main() {
   window.addEventListener("resize", () => { placePrompt(); fitEvalText(); });
   $("review-button").addEventListener("click", startReview);
   $("review-graph").addEventListener("click", onGraphClick);
+  $("review-graph").addEventListener("mousemove", onGraphHover);
+  $("review-graph").addEventListener("mouseleave", () => { $("review-tip").hidden = true; });
   $("promote-button").addEventListener("click", promoteVariation);
   $("delete-button").addEventListener("click", deleteFromHere);
   $("undo-button").addEventListener("click", () => showIndex(state.index - 1));
