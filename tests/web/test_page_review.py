@@ -273,3 +273,28 @@ def test_the_summarys_counts_go_to_the_moves_and_the_graph_says_each_ply(page, t
     ActionChains(driver).move_to_element(driver.find_element(By.ID, "status")).perform()
     wait(driver, lambda d: script(d, "return document.getElementById('review-tip').hidden"), "the tip gone")
     assert not console_errors(driver)
+
+
+def test_the_evaluation_bar_stays_in_the_window_while_a_review_is_open(page, tmp_path, shots):
+    """At 1400x900 with the review panel open the bar ran as tall as the
+    board and the panel together: its number's top at 770 px in a window
+    757 px high.  It is as tall as the board beside it."""
+    driver = page
+    size = driver.get_window_size()
+    driver.set_window_size(1400, 900)
+    try:
+        load(driver, tmp_path, META, "bar.json")
+        reviewed(driver)
+        show_ply(driver, 5)                 # the game over: the bar says "lost" (the engine is off)
+        script(driver, "window.scrollTo(0, 0)")
+        box = wait(driver, lambda d: script(d, """
+            const text = document.getElementById('eval-text'), bar = document.getElementById('eval-bar');
+            const wrap = document.getElementById('board-wrap').getBoundingClientRect();
+            if (!text.textContent) return null;
+            return {text: text.getBoundingClientRect().bottom, bar: bar.getBoundingClientRect().bottom,
+                    wrap: wrap.bottom, window: window.innerHeight}"""), "the bar's number")
+        driver.save_screenshot(str(shots / "review-eval-bar-1400x900.png"))
+        assert box["text"] <= box["window"], box
+        assert box["bar"] <= box["wrap"] + 1, box
+    finally:
+        driver.set_window_size(size["width"], size["height"])

@@ -2375,6 +2375,7 @@ function endReview() {
   state.review = null;
   $("review-panel").hidden = true;
   $("board-column").classList.remove("reviewing");
+  $("board-area").classList.remove("reviewing");
   $("review-button").textContent = "Review";
 }
 
@@ -2423,6 +2424,7 @@ async function startReview() {
   $("review-button").textContent = "Stop review";
   $("review-panel").hidden = false;
   $("board-column").classList.add("reviewing");
+  $("board-area").classList.add("reviewing");
   // nothing of the review before stays while this one runs (its legend read "player 1's margin ..." over
   // a Claim It! review being made)
   $("review-graph").replaceChildren();
@@ -2796,6 +2798,10 @@ async function main() {
   $("review-graph").addEventListener("click", onGraphClick);
   $("review-graph").addEventListener("mousemove", onGraphHover);
   $("review-graph").addEventListener("mouseleave", () => { $("review-tip").hidden = true; });
+  // the evaluation bar as tall as the board beside it while a review is open (docs/board.md, Review)
+  new ResizeObserver(() => {
+    $("board-area").style.setProperty("--board-height", `${$("board-wrap").offsetHeight}px`);
+  }).observe($("board-wrap"));
   $("promote-button").addEventListener("click", promoteVariation);
   $("delete-button").addEventListener("click", deleteFromHere);
   $("undo-button").addEventListener("click", () => showIndex(state.index - 1));
