@@ -362,3 +362,50 @@ def test_the_eval_bars_number_reads_upright_on_a_phone(page, shots):
         assert shown["across"] and shown["whole"] and shown["px"] == 11 and shown["barWidth"] == 54, shown
     script(driver, "window.claimsolveBoard.setEval(null)")
     assert not console_errors(driver)
+
+
+@pytest.mark.parametrize("touch", [True, False], ids=["tablet", "window"])
+def test_where_the_panels_go_under_the_board_the_answer_to_a_tap_is_in_sight(page, shots, tmp_path, touch):
+    """A tablet held sideways, or a desktop window, of 1024x768: the panels
+    go under the board, the message of a tap below the screen's foot (782
+    px down of 768 under Claim's 2-seat island, 873 under Color Claim 6x5,
+    903 under 4 seats').  Where its place is off the screen it comes over
+    the screen's foot, as on a phone; where it is in sight (1280x800,
+    beside the board: the test above) it stays in its place."""
+    driver = page
+    path = tmp_path / "chain-2p.json"
+    path.write_text(json.dumps(CHAIN))
+    with (touch_phone(driver, (1024, 768)) if touch else window(driver, (1024, 768))):
+        show(driver, path)
+        unflip(driver)
+        click_point(driver, "c5")
+        click_point(driver, "c4")
+        assert [c.get_attribute("data-move") for c in choices(driver)] == ["c5-c4"]
+        driver.save_screenshot(str(shots / f"1024x768-{'tablet' if touch else 'window'}-choice.png"))
+        for selector in ("#message", '#actions button[data-move="c5-c4"]', "#prompt-close"):
+            assert in_sight(driver, selector) is True, (selector, in_sight(driver, selector))
+        assert points_hit(driver, ["c5", "c4", "e4"]) == []
+        driver.find_element(By.CSS_SELECTOR, '#actions button[data-move="c5-c4"]').click()
+        wait(driver, lambda d: current_move(d) == "c5-c4", "the move chosen played")
+        wait(driver, lambda d: not floating(d), "the panel gone")
+        driver.find_element(By.ID, "undo-button").click()
+        wait(driver, lambda d: current_move(d) == "start", "the start again")
+        click_point(driver, "a5")
+        wait(driver, lambda d: message(d).startswith("Illegal:"), "the reason the tap is refused")
+        assert in_sight(driver, "#message") is True, in_sight(driver, "#message")
+        driver.find_element(By.ID, "prompt-close").click()
+        wait(driver, lambda d: not floating(d), "the panel closed")
+        assert message(driver).startswith("Illegal:")
+    assert not console_errors(driver)
+
+
+@contextmanager
+def window(driver, size):
+    """The viewport `size` without touch (a desktop's window); the window's own again after."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": False})
+    try:
+        assert not script(driver, "return matchMedia('(pointer: coarse)').matches")
+        yield
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -334,28 +334,45 @@ function setMessage(text, kind = "info") {
   showPrompt();
 }
 
-// --- the answer to a tap, in sight on a phone --------------------------------------------
+// --- the answer to a tap, in sight ------------------------------------------------------------
 // Narrower than 640 px the board fills the screen and the message and the action buttons come
 // under it, out of sight: a tap refused, or one that leaves a choice of moves, seemed to do
-// nothing.  While a choice is pending (its buttons) or a message says what went wrong, the two
-// are shown in a panel over the screen's foot (style.css #prompt.asking), or over its top where
-// the foot holds a point clicked; it goes once the choice is made or the clicks cleared, at the
-// next tap, or with its close button (the message and the buttons then in their place under
-// the board).  At a desktop's width #prompt is no box at all: they stand where they stood.
+// nothing; so on a tablet, or in a window 1024 px wide, whose panels go under the board.  While a
+// choice is pending (its buttons) or a message says what went wrong, the two are shown in a
+// panel over the screen's foot (style.css #prompt.floating) on a phone, and elsewhere where their
+// place is off the screen; over its top where the foot holds a point clicked; it goes once the
+// choice is made or the clicks cleared, at the next tap, or with its close button (the message
+// and the buttons then in their place).  Otherwise #prompt is no box at all: they stand where
+// they stood.
 let promptClosed = false;
 
 function showPrompt() {
   const box = $("prompt");
   const choosing = Boolean($("actions").querySelector("button.move"));
   const refused = $("message").className === "error";
-  box.classList.toggle("asking", !promptClosed && (choosing || refused));
+  const asking = !promptClosed && (choosing || refused);
+  box.classList.toggle("asking", asking);
+  box.classList.remove("floating");
+  if (asking && (PHONE.matches || !inSight($("message"), $("actions")))) box.classList.add("floating");
   placePrompt();
+}
+
+// a phone's width: the answer to a tap always in its panel (style.css #prompt.floating)
+const PHONE = matchMedia("(max-width: 640px)");
+
+// whether the elements are whole within the window as they stand (the panels under the board of a
+// tablet, or of a window 1024 px wide, put them below its foot)
+function inSight(...elements) {
+  return elements.every((e) => {
+    const r = e.getBoundingClientRect();
+    return !r.height || (r.top >= 0 && r.bottom <= innerHeight);
+  });
 }
 
 function placePrompt() {
   const box = $("prompt");
   box.classList.remove("at-top");
-  if (!box.classList.contains("asking") || getComputedStyle(box).position !== "fixed") return;
+  if (!box.classList.contains("floating")) return;
   const covered = () => {
     const r = box.getBoundingClientRect();
     return state.clicks.filter((name) => {
