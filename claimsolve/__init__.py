@@ -22,7 +22,8 @@ from .catalog import game_of, get_game, ids_where
 from .errors import ClaimsolveError, MoveError, PositionError, as_parameters
 from .game import Position
 from .positions import dumps, from_dict, game_class, loads
-from .records import GameRecord, load_game, load_position
+from . import records as _records
+from .records import GameRecord, load_position
 
 __version__ = "0.1.0"
 
@@ -51,6 +52,13 @@ def load(path, ply=None, game=None):
     the only one); see claimsolve.records.load_position."""
     with as_parameters():
         return load_position(path, ply=ply, game=game)
+
+
+def load_game(path, game=None):
+    """One game record of a file: the `game`-th (from 1), or the only one
+    (claimsolve.records.load_game)."""
+    with as_parameters():
+        return _records.load_game(path, game=game)
 
 
 def _position(position):

@@ -299,8 +299,8 @@ def _pick(documents, game, source):
         raise ClaimsolveError(f"the file holds {len(documents)} positions, one a line: a position file holds "
                               "one position, and a file of lines holds game records (docs/records.md)", source)
     else:
-        raise ClaimsolveError(f"the file holds {len(documents)} games: choose one with --game K (1 to "
-                              f"{len(documents)})", source)
+        raise OptionError("game", f"missing: the file holds {len(documents)} games, give one of 1 to "
+                                  f"{len(documents)}", source)
     if not isinstance(data, dict):
         raise RecordError(f"{json_kind(data, as_json=True)}, not a position or a game record (docs/records.md)", source, line)
     if not is_record(data) and len(documents) == 1:

@@ -374,23 +374,31 @@ def read_position(path):
 
 
 def _remember(ctx, param, value):
-    ctx.meta[f"record_{param.name}"] = value
+    ctx.meta[param.name] = value             # record_game, record_ply
     return value
+
+
+def record_options(f, of=None):
+    """The options that pick a position out of a game record (read_position
+    reads them): --game K of a file of many, --ply N; `of` names the
+    option that gives the file where it is not the command's POS."""
+    lead = f"{of}: a" if of else "A"
+    f = click.option("--game", "record_game",
+                     type=Checked(lambda value, name: limits.integer(value, name, 1, limits.MAX_INT), "k"),
+                     default=None, expose_value=False, callback=_remember, is_eager=True,
+                     help=f"{lead} file of many game records: the K-th game (from 1).")(f)
+    f = click.option("--ply", "record_ply",
+                     type=Checked(lambda value, name: limits.integer(value, name, 0, limits.MAX_INT), "n"),
+                     default=None, expose_value=False, callback=_remember, is_eager=True,
+                     help=f"{lead} game record: the position after its first N moves (0: the start; "
+                          "default: the last).")(f)
+    return f
 
 
 def position_argument(f):
     """The POS argument of a command that reads a position, with the
     options that pick a position out of a game record."""
-    f = click.option("--game", type=Checked(lambda value, name: limits.integer(value, name, 1, limits.MAX_INT),
-                                            "k"),
-                     default=None, expose_value=False, callback=_remember, is_eager=True,
-                     help="A file of many game records: the K-th game (from 1).")(f)
-    f = click.option("--ply", type=Checked(lambda value, name: limits.integer(value, name, 0, limits.MAX_INT),
-                                           "n"),
-                     default=None, expose_value=False, callback=_remember, is_eager=True,
-                     help="A game record: the position after its first N moves (0: the start; "
-                          "default: the last).")(f)
-    return click.argument("pos")(f)
+    return click.argument("pos")(record_options(f))
 
 
 def use_color():

@@ -13,7 +13,7 @@ from claimsolve.errors import ClaimsolveError
 from claimsolve.files import write_atomically
 from claimsolve.progress import progress_for
 from claimsolve.words import counted
-from claimsolve.cli.framework import current_source, error_line, read_position, use_color
+from claimsolve.cli.framework import current_source, error_line, read_position, record_options, use_color
 from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, Checked, Command, GameOption, refuse_existing,
                                     refuse_same_file)
 
@@ -28,7 +28,9 @@ from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, Checked, Command
               help="The engine: a match player, e.g. analyze:time=2, mcts:time=0.5, greedy.")
 @click.option("--seat", type=Checked(lambda value, name: limits.integer(value, name, 1, limits.MAX_PLAYERS), "k"),
               default=1, show_default=True, help="Your seat (the engine plays every other).")
-@click.option("--load", "load_path", metavar="POS", default=None, help="Start from the position POS.")
+@click.option("--load", "load_path", metavar="POS", default=None,
+              help="Start from the position POS (a position file, or a game record: see --game, --ply).")
+@lambda f: record_options(f, of="--load")
 @click.option("--seed", type=SEED, default=None,
               help="Seeds the random setup, the engine and the dice (default: a fresh one).")
 @click.option("--dice", type=click.Choice(["program", "typed"]), default="program", show_default=True,
@@ -55,6 +57,11 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
         raise ClaimsolveError(f"option '--dice': {descriptor.id} has no dice to type")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
+    if load_path is None:
+        meta = click.get_current_context().meta
+        for option in ("game", "ply"):
+            if meta.get(f"record_{option}") is not None:
+                raise ClaimsolveError(f"option '--{option}': picks a position out of a game record given by --load")
     if load_path is not None:
         for option, value in (("players", players), ("size", size), ("island", island), ("variant", variant)):
             if value is not None:

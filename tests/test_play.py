@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+import claimsolve
+
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 PROMPT = "(you)> "     # the end of "player N (you)> "
 WAIT = 120          # seconds a read may wait before the test gives up (a hang, not a timing check)
@@ -242,7 +244,28 @@ def test_claim_whole_turns_and_a_reason(tmp_path):
     assert replay(record, tmp_path) == json.loads((tmp_path / "now.json").read_text())
 
 
+def test_a_game_of_a_file_of_many_is_played_on_from_a_ply(tmp_path):
+    """`play --load games.jsonl` named an option --game that play had not:
+    a game of a match's file could not be played on."""
+    games = tmp_path / "games.jsonl"
+    subprocess.run([sys.executable, "-m", "claimsolve.cli.main", "match", "colorclaim", "--size", "3x3", "--a",
+                    "random", "--b", "random", "--games", "2", "--seed", "1", "--save", str(games)],
+                   check=True, capture_output=True, timeout=WAIT)
+    second = json.loads(games.read_text().splitlines()[1])
+    game = Player("colorclaim", "--load", games, "--game", 2, "--ply", 2, "--seed", "5", "--vs", "random",
+                  cwd=tmp_path)
+    game.until_prompt()
+    code, stdout, _ = game.finish()
+    assert code == 0
+    record = record_of(stdout)
+    at_ply_2 = claimsolve.load(games, game=2, ply=2)
+    assert record["start"] == json.loads(claimsolve.dumps(at_ply_2))
+    assert at_ply_2 == claimsolve.load(games, game=2, ply=0).play(second["moves"][0]).play(second["moves"][1])
+
+
 @pytest.mark.parametrize("args, message", [
+    (["colorclaim", "--ply", "3"], "claimsolve: option '--ply': picks a position out of a game record given by "
+                                   "--load"),
     (["claim", "--seat", "3"], "claimsolve: option '--seat': must be a seat of this game, 1 to 2, not 3"),
     (["colorclaim", "--load", SEEDS / "claim" / "play-2p.json"], "the position is a claim position, not colorclaim"),
     (["colorclaim", "--vs", "mcts:tim=1"], "claimsolve: player 'mcts:tim=1': unknown option 'tim'"),

@@ -115,7 +115,12 @@ def test_a_line_that_is_no_json_is_named(match_file, tmp_path):
 def test_which_game_and_which_ply(match_file):
     folder, _, _ = match_file
     path = folder / "cc.jsonl"
-    assert_refused(run("show", path), "holds 4 games", "--game K (1 to 4)")
+    assert_refused(run("show", path), "option '--game': missing: the file holds 4 games, give one of 1 to 4")
+    # from Python, the parameter (it named the command line's --game)
+    for read in (claimsolve.load_game, claimsolve.load):
+        with pytest.raises(ClaimsolveError, match=r"parameter 'game': missing: the file holds 4 games, give one "
+                                                  r"of 1 to 4$"):
+            read(path)
     assert_refused(run("show", path, "--game", 5), "option '--game'", "1 to 4")
     assert_refused(run("show", path, "--game", 1, "--ply", 99), "option '--ply'", "give a ply from 0")
     assert_refused(run("show", folder.parent / "none.jsonl"), "cannot read")

@@ -16,7 +16,7 @@ from .. import commands, limits, records
 from ..analysis import DEFAULT_TIME, ENGINES
 from ..catalog import all_games, game_of
 from ..descriptor import NEW_OPTIONS
-from ..errors import ClaimsolveError, MoveError, OptionError, one_line
+from ..errors import ClaimsolveError, MoveError, OptionError, as_parameters, one_line
 from ..positions import dumps, from_dict, json_kind, parse_json
 from .. import render
 from ..reviewer import checked_options, kit_of, objectives_of
@@ -56,6 +56,12 @@ def read_body(data):
     # 300) is 300 here; documents (a position, a record) are read as written
     return {key: int(value) if isinstance(value, float) and value.is_integer() and key not in DOCUMENTS
             else value for key, value in body.items()}
+
+
+def _body_key(option):
+    """How a refusal names an option of a request: its body's key ("option
+    'game'"), not the command line's --game."""
+    return f"option '{option}'"
 
 
 def check_keys(body, known):
@@ -272,7 +278,8 @@ def record(body):
             listed.append({"game": len(listed) + 1, "line": line, "players": chosen.players,
                            "moves": len(chosen.moves), "result": chosen.result})
         return {"games": len(documents), "list": listed}
-    chosen = records._pick(documents, game, "record")
+    with as_parameters(label=_body_key):
+        chosen = records._pick(documents, game, "record")
 
     def tree(position, nodes):
         out = []
@@ -388,7 +395,8 @@ def review_args(body, max_time):
         game = limits.integer(game, "game", 1, limits.MAX_INT)
     if isinstance(data, str):
         documents = records._documents(data, "record")
-        record = records._pick(documents, game, "record")
+        with as_parameters(label=_body_key):
+            record = records._pick(documents, game, "record")
     elif isinstance(data, dict):
         if game is not None:
             raise bad("option 'game': picks a game of a file of many (\"record\" as its text); this record is one")

@@ -488,7 +488,7 @@ def test_a_bad_record_is_refused_with_the_readers_line(client):
     assert refused.json()["error"] == ("record: line 2: ply 2 ('zz'): not a Color Claim move (write b1-b2 to stack, "
                                        "b1xb2 to claim)")
     for body, words in [({"record": "{\"record\": 1}"}, "field 'start': missing"),
-                        ({"record": games, "game": 3}, "option '--game': the file holds 2 games"),
+                        ({"record": games, "game": 3}, "option 'game': the file holds 2 games"),
                         ({"record": 5}, "option 'record': a game record's JSON object or text, not a number"),
                         ({}, "missing 'record'")]:
         answer = post(client, "record", body)
