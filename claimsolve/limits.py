@@ -197,6 +197,20 @@ def machine_mb():
         return None
 
 
+def process_memory_limit():
+    """", this process may use at most N MB in all (ulimit -v)" where its
+    address space is limited (a table refused for that limit, not for the
+    machine's memory, should say so), else ""."""
+    try:
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, AttributeError, OSError, ValueError):
+        return ""
+    if soft == resource.RLIM_INFINITY:
+        return ""
+    return f", this process may use at most {soft >> 20:,} MB in all (ulimit -v)"
+
+
 def memory_mb(value, name, whole=True):
     """Memory for a table or tree, in MB: at least 1, at most MAX_MEMORY_MB
     and half the machine's memory (a table is written over whole when it is

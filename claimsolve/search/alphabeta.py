@@ -66,8 +66,8 @@ def new_table(hash_mb):
     try:
         return _alphabeta.Table(hash_mb)
     except MemoryError:
-        raise ClaimsolveError(f"option 'hash': cannot allocate a table of {hash_mb} MB "
-                              "(give a smaller one)") from None
+        raise ClaimsolveError(f"option 'hash': cannot allocate a table of {hash_mb} MB"
+                              f"{limits.process_memory_limit()} (give a smaller one)") from None
 
 
 def _searcher(position, table, root_turns=0, root_seconds=0.0, evaluation=None, state=None):

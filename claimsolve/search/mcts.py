@@ -139,7 +139,8 @@ class MCTSTree:
                 playout_turns=playout_turns,
                 expand_visits=1 if expand_visits is None else expand_visits)
         except MemoryError:
-            raise ClaimsolveError(f"mcts: cannot allocate a tree of {memory_mb:g} MB (give less memory)") from None
+            raise ClaimsolveError(f"mcts: cannot allocate a tree of {memory_mb:g} MB{limits.process_memory_limit()} "
+                                  "(give less memory)") from None
 
     @property
     def visits(self):
