@@ -127,10 +127,13 @@ def answer_labels(result, game, with_odds=False, sides=None):
             scores = ("final-score margins for the player to move with best play: the best move's is "
                       "proven (=); the other moves show their value where it was proven (=), else the "
                       "bounds proven on the way (<=, >=; a bound is not a value: \"bound\" in the JSON)")
-            others = _proven_count(result) - 1
+            # the moves proven to reach the value (one at least: the best move), and the others proven
+            reaching = max(1, sum(1 for s in result.suggestions if s.exact and s.score == info["value"]))
+            others = max(0, _proven_count(result) - reaching)
             unshown = info.get("left_out", {}).get("unproven", 0)
-            notes.append(f"solver: the value {info['value']:+d} ({info['result']}) is proven, with one move "
-                         "that reaches it; " + (f"{others} other move{'s' * (others != 1)} "
+            notes.append(f"solver: the value {info['value']:+d} ({info['result']}) is proven, with "
+                         f"{'one move' if reaching == 1 else f'{reaching} moves'} that reach{'es' * (reaching == 1)} "
+                         "it; " + (f"{others} other move{'s' * (others != 1)} "
                                                 f"{'have their' if others != 1 else 'has its'} value proven too, the "
                                                 "rest bounds only" if others > 0 else
                                                 "the other moves' values were not all proven in the time")

@@ -313,3 +313,22 @@ def test_only_a_two_sided_search_proves_a_loss_by_the_win_score():
     assert _won_or_lost(-10000, "upper", 10000, "sides")
     assert not _won_or_lost(-10000, "exact", 10000, "paranoid")      # everyone against the mover
     assert not _won_or_lost(9999, "exact", 10000, "sides") and not _won_or_lost(10000, "exact", 0, "sides")
+
+
+def test_the_solvers_note_counts_every_move_proven_to_reach_the_value():
+    """The note said "with one move that reaches it; 4 other moves have
+    their value proven too" above a list of two moves proven at the value
+    (b2xb3 and b3xb4 "+1 proven win (=+1)")."""
+    from claimsolve.analysis import answer_labels
+    from claimsolve.search.result import SearchResult
+    moves = [Suggestion("b2xb3", 1, exact=True), Suggestion("b3xb4", 1, exact=True),
+             Suggestion("a3xa2", 0, exact=True), Suggestion("a1-a2", 1, extra={"bound": "upper"})]
+    result = SearchResult(engine="solver", suggestions=moves, complete=True,
+                          info={"value_only": True, "value": 1, "result": "win"})
+    game = claimsolve.catalog.game_of(claimsolve.load(SEEDS / "colorclaim" / "start-3x3-seed1.json"))
+    notes = answer_labels(result, game)["notes"]
+    assert notes[0] == ("solver: the value +1 (win) is proven, with 2 moves that reach it; 1 other move has its "
+                        "value proven too, the rest bounds only"), notes
+    result.suggestions = moves[:1] + moves[2:]
+    assert answer_labels(result, game)["notes"][0].startswith(
+        "solver: the value +1 (win) is proven, with one move that reaches it; 1 other move has its value")
