@@ -125,7 +125,7 @@ def decision(position, move):
 
 def evaluate(position, move, seconds, seed, objective=OBJECTIVE):
     if objective == WIN:
-        return _evaluate_win(position, seconds)
+        return _evaluate_win(position, seconds, move)
     started = _time.monotonic()
     answer = optimum.solve(position, objective, seconds * OPTIMUM_SHARE)
     if answer["exact"]:
@@ -140,7 +140,8 @@ def evaluate(position, move, seconds, seed, objective=OBJECTIVE):
             "seats": _counts(position, objective), "forced": len(decisions) == 1, "method": method, "bust": 0.0}
 
 
-def _evaluate_win(position, seconds):
+def _evaluate_win(position, seconds, move=None):
+    started = _time.monotonic()
     answer = optimum.solve_win(position, seconds)
     decisions = answer["decisions"]
     value, best = _best(decisions)
@@ -155,8 +156,42 @@ def _evaluate_win(position, seconds):
     out = {"best": best, "value": value, "moves": decisions, "exact": False, "seats": seats,
            "forced": len(decisions) == 1, "method": method, "chances": True}
     if position.dice is None:      # a roll here may bust: the value of the position the bust leaves
-        out["bust"] = optimum.win_solver_for(position).end_value(position.engine_state().state_bytes(), False)
+        solver = optimum.win_solver_for(position)
+        out["bust"] = solver.end_value(position.engine_state().state_bytes(), False)
+        rolled = _rolled_value(position, move, answer, solver, max(0.05, seconds - (_time.monotonic() - started)))
+        if rolled is not None:
+            out["rolled"] = rolled
     return out
+
+
+def _rolled_value(position, move, answer, solver, seconds):
+    """The value of the position the roll played (`move`, "roll:3,5,1")
+    left, at the horizon of the search that valued rolling here: the whole
+    rest of the turn where that search was exact, else one roll fewer than
+    its d (0: the best placement, then a stop).  The luck of a roll is this
+    minus the value of rolling, which is the mean of this over the 216
+    rolls: the luck of a player's rolls averages 0.  The value of the
+    position after the roll from its own search (further rolls deep where
+    its time allows) made every roll look lucky where the search here was
+    cut short: +0.016 of win chance a roll at 0.2 s a position.  None for a
+    bust (its value is the search's own) or where that search does not end
+    within `seconds`."""
+    if move is None or not move.strip().lower().startswith("roll:"):
+        return None
+    after = position.play(move)
+    if after.is_over() or after.dice is None or after.player_to_move != position.player_to_move:
+        return None
+    if answer["exact"]:
+        depth = optimum.UNLIMITED_ROLLS
+    else:
+        depth = answer["lower_bound"]["rolls"] - 1
+    if depth == 0:
+        return max(solver.end_value(after.play(placement).engine_state().state_bytes(), True)
+                   for placement in after.legal_moves())
+    complete, _states, decisions, _cut = solver.solve(after.engine_state().state_bytes(), seconds, depth)
+    if not complete:
+        return None
+    return max(value for _code, value in decisions)
 
 
 def _best(decisions):
@@ -183,7 +218,10 @@ def luck(position, move, after_position, evaluation, next_evaluation):
         return None
     turn_goes_on = (not after_position.is_over() and after_position.dice is not None
                     and after_position.player_to_move == position.player_to_move)
-    after = next_evaluation["value"] if turn_goes_on else evaluation["bust"]
+    if not turn_goes_on:
+        after = evaluation["bust"]
+    else:      # the search that valued rolling, where it valued the roll's outcome (_rolled_value)
+        after = evaluation.get("rolled", next_evaluation["value"])
     return after - evaluation["moves"]["roll"]
 
 
