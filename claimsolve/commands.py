@@ -29,15 +29,23 @@ def apply_moves(position, moves, seed=None, source=None):
     a bare `roll` drawn from `seed`, else at random).  An illegal move is a
     MoveError naming `source` and, among several, which move it is."""
     rng = random.Random(seed) if seed is not None else random.Random()
+    bust = None               # the roll just played, where it bust and passed the turn
     for index, text in enumerate(moves):
+        mover = position.player_to_move
         try:
-            position = position.play(text, rng=rng)
+            played = position.play(text, rng=rng)
         except MoveError as exc:
             exc.source = source
             if len(moves) > 1:
                 exc.message += f" (move {index + 1} of {len(moves)}"
                 if isinstance(text, str) and " " not in text.strip() and position.engine_state().compound_turns:
                     exc.message += "; each argument is one whole turn: quote a turn written in parts"
+                if bust is not None:
+                    exc.message += (f"; move {index}, {bust}, bust: no placement, and player "
+                                    f"{position.player_to_move}'s turn began")
                 exc.message += ")"
             raise
+        rolled = isinstance(text, str) and text.strip().lower().startswith("roll")
+        bust = text.strip() if rolled and not played.is_over() and played.player_to_move != mover else None
+        position = played
     return position

@@ -228,6 +228,21 @@ def test_bust_passes_the_turn_at_once():
     assert board[1] == ". B/1 1 . . ."
 
 
+def test_a_move_after_a_bust_in_a_list_says_the_roll_bust():
+    """`apply POS roll:2,2,2 w2@1,2` said only "no dice rolled: roll first
+    (move 2 of 2)": the roll had bust and passed the turn, unsaid."""
+    from claimsolve.commands import apply_moves
+    position = load(with_())
+    with pytest.raises(MoveError) as info:
+        apply_moves(position, ["roll:2,2,2", "w2@1,2"])
+    assert str(info.value).endswith("(move 2 of 2; move 1, roll:2,2,2, bust: no placement, and player 2's turn "
+                                    "began)"), str(info.value)
+    # a roll that leaves a placement says nothing of a bust
+    with pytest.raises(MoveError) as info:
+        apply_moves(claimsolve.new("claimit", players=2), ["roll:1,2,3", "B@6,6"])
+    assert "bust" not in str(info.value)
+
+
 def test_bare_roll_draws_from_the_generator():
     start = claimsolve.new("claimit", players=2)
     a = start.play("roll", random.Random(7))
