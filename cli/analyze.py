@@ -60,7 +60,8 @@ def solve(pos, seconds, hash_mb, value_only, threads, as_json):
               help="Wall-clock budget of the whole command: the turn optimum gets a share, the play-outs "
                    "stop when the rest is spent (default: 4 s for the optimum, every sample played).")
 @click.option("--hash", "hash_mb", type=MEGABYTES, default=128, show_default=True,
-              help="Memory of the exact turn optimum's table, MB per objective.")
+              help="Memory of the exact turn optimum's table, MB per objective (secured, held); the "
+                   "learned win objective has a memo of its own, 64 MB.")
 @click.option("--threads", type=Checked(limits.optimum_threads, "n"), default=None,
               help="Threads of the exact turn optimum (1 or 2), sharing its table: the same values, "
                    "the turn states counted vary from run to run with 2. Default: the machine's cores, "
