@@ -1731,8 +1731,11 @@ function renderOdds(odds) {
     return;
   }
   panel.hidden = false;
-  const bust = odds.bust_probability !== undefined && odds.bust_probability !== null ?
-    `The next roll busts with ${(100 * odds.bust_probability).toFixed(1)}%.` : "";
+  // the chance that the roll the player faces busts: none where the dice are rolled and a
+  // placement is to choose (the JSON's figure there is of a roll on the board as it stands,
+  // before the placement: no roll he faces; the command line's text leaves it out too)
+  const bust = odds.mode !== "placement" && odds.bust_probability !== undefined && odds.bust_probability !== null ?
+    `The ${odds.mode === "must roll" ? "" : "next "}roll busts with ${(100 * odds.bust_probability).toFixed(1)}%.` : "";
   const asked = { "placement": "Which placement?", "roll or stop": "Roll again or stop?",
     "must roll": "The turn begins with a roll (stop is not legal yet): how far to go after it?" }[odds.mode] || "";
   $("odds-note").textContent = `${asked} ${bust}`.trim();

@@ -1,0 +1,77 @@
+"""Claim It!'s odds panel and rolls in a real browser (the fixtures of
+test_page.py): the panel says the chance of a bust only of a roll the
+player faces, states the command line's recommendation at its top with how
+sure, and a roll that busts shows its dice and the bust until the next roll.
+
+Screenshots go to $CLAIMSOLVE_SCREENSHOTS (or a temporary folder, printed).
+"""
+import json
+
+import pytest
+
+from .browser import SKIP, By, Select, browser, message, server, shots, wait  # noqa: F401
+from .test_page_marks import load_position
+
+pytestmark = [SKIP, pytest.mark.slow]
+
+# three players in the final round, player 1 with dice 6 2 5 rolled and a placement to choose
+# (a QA player's position); without the dice, a roll of 4 3 3 busts there
+FINAL = {
+    "game": "claimit", "players": 3,
+    "board": ["B/2 B/3 3 B/2 B/2 .", "B/3 B/3 B/2 B/2 B/1 .", ". B/2 B/1 B/3 B/1 B/1",
+              ". . B/3 w2 B/2 B/1", "B/3 B/3 B/1 B/3 B/1 2", "2 . B/3 B/3 . B/2"],
+    "to_move": 1, "dice": [6, 2, 5], "final_round": {"triggered_by": 3, "turns_left": 3},
+    "variant": {"release_white": False},
+}
+# five players, player 1 to roll again or stop (a QA player's position)
+RISKY = {
+    "game": "claimit", "players": 5,
+    "board": ["w1 . 2 . B/5 .", ". w2 . 3 . .", "4 . w3 . B/1 .", ". 5 . 3/w4 . .", ". . B/2 . w5 .",
+              "B/3 . . . . 4"],
+    "to_move": 1, "dice": None, "final_round": None, "variant": {"release_white": False},
+}
+
+
+def script(driver, text):
+    return driver.execute_script(text)
+
+
+@pytest.fixture(scope="module")
+def page(server, browser):
+    browser.set_window_size(1400, 900)
+    browser.get(server)
+    wait(browser, lambda d: script(d, "return Boolean(window.claimsolveBoard && document.querySelector("
+                                      "'#board [data-point]'))"), "the first board")
+    Select(browser.find_element(By.ID, "engine-time")).select_by_value("1")
+    return browser
+
+
+def written(tmp_path, name, position):
+    path = tmp_path / name
+    path.write_text(json.dumps(position))
+    return path
+
+
+def odds_of(driver, position):
+    """The odds JSON of the analysis of `position` once the panel shows it."""
+    expected = json.dumps(position, separators=(",", ":"))
+    return wait(driver, lambda d: script(
+        d, "const s = window.claimsolveBoard.state; const a = s.analysis;"
+           f"return a && a.result && a.result.odds && JSON.stringify(s.line[s.index].position) === {expected!r} && "
+           "!document.getElementById('odds-panel').hidden && a.result.odds"), "the odds panel")
+
+
+def panel_text(driver, element):
+    return script(driver, f"const e = document.getElementById('{element}'); return e ? e.textContent : null")
+
+
+def test_a_placement_says_no_bust_chance(page, shots, tmp_path):
+    driver = page
+    load_position(driver, written(tmp_path, "final.json", FINAL))
+    odds = odds_of(driver, FINAL)
+    assert odds["mode"] == "placement"
+    driver.save_screenshot(str(shots / "odds-placement.png"))
+    note = panel_text(driver, "odds-note")
+    # the JSON's figure is of a roll on the board before the placement: no roll the player faces
+    assert note == "Which placement?"
+    assert "bust" not in panel_text(driver, "odds-panel").split("win chance with")[0].replace("bust chance", "")
