@@ -75,3 +75,35 @@ def test_a_placement_says_no_bust_chance(page, shots, tmp_path):
     # the JSON's figure is of a roll on the board before the placement: no roll the player faces
     assert note == "Which placement?"
     assert "bust" not in panel_text(driver, "odds-panel").split("win chance with")[0].replace("bust chance", "")
+
+
+def test_roll_or_stop_states_the_recommendation_and_how_sure(page, shots, tmp_path):
+    driver = page
+    load_position(driver, written(tmp_path, "risky.json", RISKY))
+    odds = odds_of(driver, RISKY)
+    assert odds["mode"] == "roll or stop"
+    assert "The next roll busts with" in panel_text(driver, "odds-note")
+    driver.save_screenshot(str(shots / "odds-roll-or-stop.png"))
+    # the verdict, first under the heading, as the command line's text words it
+    first = script(driver, "return document.querySelector('#odds-panel h2').nextElementSibling.id")
+    assert first == "odds-verdict"
+    verdict = script(driver, "return document.querySelector('#odds-verdict strong').textContent")
+    if odds["recommendation"] is None:
+        assert verdict.startswith("No recommendation: ")
+    else:
+        by = "the learned win objective" if odds["recommended_by"] == "learned win objective" else "the play-outs"
+        assert verdict.startswith(f"Recommendation (by {by}): {odds['recommendation']}")
+        if odds["confidence"] is not None:          # how sure the play-outs are of it, in percent
+            points, alternative = f"{100 * abs(odds['margin']):.1f}", odds["compared_with"]
+            if odds["margin"] >= 0:
+                assert f"its win chance is +{points} percentage points over '{alternative}', " in verdict
+                assert verdict.endswith(" sure.")
+            else:
+                assert f"its win chance is {points} percentage points under '{alternative}' (" in verdict
+                assert verdict.endswith(" sure it is the better).")
+    # where the pink bar (the plan that won most) decides otherwise, a note says why
+    top = max(r["win"] for r in odds["rows"])
+    differs = odds["recommendation"] is not None and any(
+        r["win"] == top and r["decision"] != odds["recommendation"] for r in odds["rows"])
+    note = script(driver, "const n = document.querySelector('#odds-verdict .note'); return n ? n.textContent : null")
+    assert bool(note) == differs, (note, odds["rows"])

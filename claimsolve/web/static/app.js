@@ -1438,10 +1438,10 @@ function renderOddsRanking(result) {
   if (!note) {
     note = document.createElement("p");
     note.id = "odds-ranking";
-    $("odds-panel").querySelector("h2").after(note);
+    ($("odds-verdict") || $("odds-panel").querySelector("h2")).after(note);
   }
   note.textContent = "Each plan is valued by its win chance in play-outs that follow it with a fixed placement " +
-    `policy; the best is the pink bar. The suggestions above rank moves by ${result.ordered_by || "their own column"} ` +
+    `policy; the pink bar is the plan that won most of them. The suggestions above rank moves by ${result.ordered_by || "their own column"} ` +
     "of a search over every seat's choices: the two can differ in order and in level (the search's means " +
     "rest on the learned value where its play-outs stop, an estimate; the plans' on whole games played out).";
 }
@@ -1739,6 +1739,7 @@ function renderOdds(odds) {
   const asked = { "placement": "Which placement?", "roll or stop": "Roll again or stop?",
     "must roll": "The turn begins with a roll (stop is not legal yet): how far to go after it?" }[odds.mode] || "";
   $("odds-note").textContent = `${asked} ${bust}`.trim();
+  renderOddsVerdict(odds);
   const rows = odds.rows.map((r) => {
     const tr = document.createElement("tr");
     const ci = r.win_ci95 ? ` (${pct(r.win_ci95[0])}-${pct(r.win_ci95[1])})` : "";
@@ -1797,6 +1798,86 @@ function renderOdds(odds) {
   const chart = $("odds-chart");
   chart.setAttribute("viewBox", `0 0 ${w} ${h}`);
   chart.innerHTML = parts.join("");
+}
+
+// the table's verdict at the panel's top, as the command line says it (render/claimit.py
+// render_odds): what is recommended, by whom, by how much over the best other choice and how
+// sure the play-outs are of it, or why nothing is; and, where the pink bar (the plan that won
+// most in the play-outs) decides otherwise, why the two differ
+function renderOddsVerdict(odds) {
+  let box = $("odds-verdict");
+  if (!box) {
+    box = document.createElement("p");
+    box.id = "odds-verdict";
+    $("odds-panel").querySelector("h2").after(box);
+  }
+  const line = document.createElement("strong");
+  line.textContent = oddsVerdict(odds);
+  const parts = [line];
+  const why = oddsDisagreement(odds);
+  if (why) {
+    const note = document.createElement("span");
+    note.className = "note";
+    note.textContent = ` ${why}`;
+    parts.push(note);
+  }
+  box.replaceChildren(...parts);
+}
+
+const LEARNED_OBJECTIVE = "learned win objective";      // (claimsolve.claimit.odds.LEARNED)
+
+function sureness(confidence) {
+  return confidence >= 0.995 ? "over 99% sure" : `${(100 * confidence).toFixed(0)}% sure`;
+}
+
+function oddsVerdict(odds) {
+  if (odds.recommendation === null || odds.recommendation === undefined) {
+    return `No recommendation: ${odds.no_recommendation || "the plans prefer no choice"}.`;
+  }
+  const who = odds.recommended_by === LEARNED_OBJECTIVE ? "by the learned win objective" : "by the play-outs";
+  const head = `Recommendation (${who}): ${odds.recommendation}`;
+  if (odds.margin === null || odds.margin === undefined || odds.confidence === null || odds.confidence === undefined) {
+    if ((odds.rows || []).every((r) => !r.win)) {
+      return `${head}; no plan won any of its ${Number(odds.samples).toLocaleString("en")} play-outs, so they ` +
+        "neither confirm nor contradict it.";
+    }
+    return odds.compared_with ? `${head}.` : `${head} (the only choice).`;
+  }
+  const points = (100 * Math.abs(odds.margin)).toFixed(1);
+  if (odds.margin < 0) {            // the play-outs prefer another: the note under it says which, and why
+    return `${head}, though in the play-outs its win chance is ${points} percentage points under ` +
+      `'${odds.compared_with}' (${sureness(odds.confidence)} it is the better).`;
+  }
+  return `${head}: in the play-outs its win chance is +${points} percentage points over ` +
+    `'${odds.compared_with}', ${sureness(odds.confidence)}.`;
+}
+
+// where the pink bar's decision is not the recommendation's (the learned objective recommends,
+// the play-outs' best plan decides otherwise, or wins alike): why, in a short note
+function oddsDisagreement(odds) {
+  const rows = odds.rows || [];
+  if (!rows.length || odds.recommendation === null || odds.recommendation === undefined) return null;
+  const top = Math.max(...rows.map((r) => r.win));
+  const pink = rows.filter((r) => r.win === top);
+  if (pink.every((r) => r.decision === odds.recommendation)) return null;
+  const scored = (r) => `'${r.label}' wins ${pct(r.win)}` +
+    (r.win_ci95 ? ` (${(100 * r.win_ci95[0]).toFixed(1)}-${pct(r.win_ci95[1])})` : "");
+  const ours = rows.filter((r) => r.decision === odds.recommendation).sort((a, b) => b.win - a.win)[0];
+  const bar = pink[0];
+  const theirs = odds.monte_carlo && odds.monte_carlo.recommendation;
+  const learned = odds.recommended_by === LEARNED_OBJECTIVE ?
+    "the recommendation follows the learned win objective (the net's estimate of the whole turn, not " +
+    "the play-outs'); " : "";
+  let said;
+  if (!theirs) said = "the play-outs' best plans win alike as shown: they neither confirm nor contradict it";
+  else if (odds.confidence !== null && odds.confidence !== undefined) {
+    const at = `'${bar.label}' at ${pct(bar.win)}${bar.win_ci95 ? ` (${(100 * bar.win_ci95[0]).toFixed(1)}-` +
+      `${pct(bar.win_ci95[1])})` : ""}`;
+    said = `the pink bar, ${at}, ${bar.decision === null ? "plays the turn optimum" : `decides ${bar.decision}`}` +
+      (ours ? `, where ${scored(ours)}` : "") + `; the play-outs are ${sureness(1 - odds.confidence)} that ` +
+      `${theirs} wins more`;
+  } else said = `the pink bar, '${bar.label}', decides ${bar.decision}`;
+  return `Why the pink bar differs: ${learned}${said}.`;
 }
 
 function shortPlan(r, mode) {
