@@ -107,3 +107,28 @@ def test_roll_or_stop_states_the_recommendation_and_how_sure(page, shots, tmp_pa
         r["win"] == top and r["decision"] != odds["recommendation"] for r in odds["rows"])
     note = script(driver, "const n = document.querySelector('#odds-verdict .note'); return n ? n.textContent : null")
     assert bool(note) == differs, (note, odds["rows"])
+
+
+def test_a_bust_shows_its_dice_until_the_next_roll(page, shots, tmp_path):
+    driver = page
+    position = dict(FINAL, dice=None)
+    load_position(driver, written(tmp_path, "before-bust.json", position))
+    wait(driver, lambda d: d.find_elements(By.ID, "dice-entry"), "the dice field")
+    driver.find_element(By.ID, "dice-entry").send_keys("4,3,3")
+    driver.find_element(By.XPATH, "//button[text()='roll these']").click()
+    wait(driver, lambda d: script(d, "const s = window.claimsolveBoard.state; return s.line[s.index].move")
+         == "roll:4,3,3", "the roll played")
+    status = lambda d: panel_text(d, "status")  # noqa: E731
+    wait(driver, lambda d: "rolled 4, 3, 3: no placement, bust" in status(d), "the bust in the status")
+    driver.save_screenshot(str(shots / "bust-shown.png"))
+    dice = script(driver, "return document.querySelectorAll('#board .die').length")
+    assert dice == 3
+    board = panel_text(driver, "board")
+    assert "bust" in board and "not rolled" not in board
+    # the next roll: its dice, no bust
+    driver.find_element(By.ID, "dice-entry").send_keys("6,2,5")
+    driver.find_element(By.XPATH, "//button[text()='roll these']").click()
+    wait(driver, lambda d: script(d, "const s = window.claimsolveBoard.state; return s.line[s.index].move")
+         == "roll:6,2,5", "the next roll played")
+    wait(driver, lambda d: "bust" not in status(d), "the bust gone from the status")
+    assert "bust" not in panel_text(driver, "board"), message(driver)

@@ -218,7 +218,7 @@ async function drawBoard() {
   else delete svg.dataset.turn;
   layout.legible = fitBoard(layout, module);
   state.drawn = entry;
-  let markup = module.draw(entry.position, layout, entry.show);
+  let markup = module.draw(entry.position, layout, entry.show, entry.move);
   // the clickable points, above the pieces
   const cell = layout.cell;
   const targets = [];
@@ -321,7 +321,7 @@ function renderStatus() {
     line = `Player ${show.to_move} to move.`;
   }
   // the game's words on how to move, not once it is over
-  const sub = show.over ? "" : state.module.status(entry.position, show, entry.legal) || "";
+  const sub = show.over ? "" : state.module.status(entry.position, show, entry.legal, entry.move) || "";
   $("status").innerHTML = `${escapeHtml(title)}: ${escapeHtml(line)}` +
     (sub ? `<span class="sub">${escapeHtml(sub)}</span>` : "");
 }

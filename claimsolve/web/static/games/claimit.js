@@ -57,7 +57,16 @@ function die(x, y, value) {
     pips.map(([dx, dy]) => `<circle cx="${x + 17 + dx * 9}" cy="${y + 17 + dy * 9}" r="3.3" fill="${M.pip}"/>`).join("");
 }
 
-export function draw(position, L, show) {
+// the dice of the roll that led to `position` where it bust (no placement: the turn passed at
+// once), from the move's name ("roll:4,3,3"); else null
+export function bustDice(position, move) {
+  const m = /^roll:(\d),(\d),(\d)$/.exec(move || "");
+  return m && !position.dice ? m.slice(1).map(Number) : null;
+}
+
+// `move`: the move that led to the position (a roll that bust is shown, its dice and the bust,
+// until the next roll)
+export function draw(position, L, show, move) {
   const out = [`<rect width="${L.width}" height="${L.height}" fill="${S.background}"/>`];
   const label = fontSize(L, 14);      // (the served rows' labels sit 5 below the middle of the row, for 14)
   L.column_labels.forEach((column, i) => {
@@ -87,8 +96,14 @@ export function draw(position, L, show) {
   // the dice, and each player's standing
   const [x0, y0] = L.panel;
   out.push(`<text x="${x0}" y="${y0 + 8}" font-size="${fontSize(L, 13)}" font-weight="bold">dice</text>`);
+  const bust = bustDice(position, move);
   if (position.dice) position.dice.forEach((v, i) => out.push(die(x0 + i * 40, y0 + 16, v)));
-  else out.push(`<text x="${x0}" y="${y0 + 38}" font-size="${fontSize(L, 12)}" fill="${M.muted}">not rolled</text>`);
+  else if (bust) {
+    bust.forEach((v, i) => out.push(die(x0 + i * 40, y0 + 16, v)));
+    out.push(`<g class="bust"><title>rolled ${bust.join(", ")}: no placement, bust</title>` +
+      `<text x="${x0}" y="${y0 + 68}" font-size="${fontSize(L, 12)}" font-weight="bold" fill="${style.charts.bust}">` +
+      `no placement: bust</text></g>`);
+  } else out.push(`<text x="${x0}" y="${y0 + 38}" font-size="${fontSize(L, 12)}" fill="${M.muted}">not rolled</text>`);
   const [x1, y1] = L.standing;
   const room = L.width - x1 - 22;
   let y = y1;
@@ -126,13 +141,15 @@ export function draw(position, L, show) {
   return out.join("\n");
 }
 
-export function status(position, show, legal) {
+export function status(position, show, legal, move) {
   const target = position.target ? ` Target: ${position.target} secured spaces.` : "";
+  const bust = bustDice(position, move);
+  const bustWords = bust ? `The last turn rolled ${bust.join(", ")}: no placement, bust. ` : "";
   if (position.dice) {
     return `Dice ${position.dice.join(" ")}: click a highlighted space to place the marker shown on it.${target}`;
   }
   // stop is offered where the server lists it (not before the turn's first roll)
-  return ((legal || []).includes("stop") ? "Roll again (the server's dice, or type your own) or stop." :
+  return bustWords + ((legal || []).includes("stop") ? "Roll again (the server's dice, or type your own) or stop." :
     "Roll to begin the turn (the server's dice, or type your own).") + target;
 }
 
