@@ -3,9 +3,10 @@ what odds.
 
 At a roll-or-stop decision the rows are plans for the rest of this turn:
 "stop now", "roll once more, then stop", "roll up to k more times, then
-stop", "follow the engine's policy" (and, when the exact turn optimum
-finished, "play the exact turn optimum (secured)").  With `dice` set the rows
-are the legal placements, each followed by the engine's policy.  Inside a
+stop", "follow the play-outs' policy" (the play-outs' fixed policy, not the
+engine's analysis) and, when the exact turn optimum finished, "play the exact
+turn optimum (secured)".  With `dice` set the rows are the legal placements,
+each followed by the play-outs' policy.  Inside a
 plan, placements follow the greedy rule (players.greedy_placement).
 
 Columns: the chance that the turn ends in a stop rather than a bust; the

@@ -5,10 +5,12 @@ turn optimum (claimsolve.claimit.optimum) falls back on.
 At a roll-or-stop decision the plans are "stop now", "roll once more, then
 stop", "roll up to k more times, then stop" (at a turn's start, where stop is
 not legal yet: "roll (the turn's compulsory first roll), then stop", "roll
-up to k times (the first compulsory), then stop"), "follow the engine's policy"
-(and, given the exact turn optimum's solver, "play the exact turn optimum
-(secured)"); with `dice` set they are the legal placements, each followed
-by the engine's policy.  Inside a plan, placements follow the greedy rule
+up to k times (the first compulsory), then stop"), "follow the play-outs'
+policy" (the fixed playout policy every play-out follows, not the engine a
+player consults: it may stop where the recommendation rolls), and, given the
+exact turn optimum's solver, "play the exact turn optimum (secured)"; with
+`dice` set they are the legal placements, each followed by the play-outs'
+policy.  Inside a plan, placements follow the greedy rule
 (PLACEMENT_POLICY).  Every plan uses the same dice for sample i (common
 random numbers), so plans are compared pairwise.  One call to C
 (claimsolve._claimit) plays them all (twenty chunks when a progress display
@@ -49,7 +51,7 @@ def plans_for(position, with_optimum=False):
     plans = []
     if position.dice is not None:
         for move in position.legal_moves():
-            plans.append((f"place:{move}", f"{move}, then the engine's policy", move,
+            plans.append((f"place:{move}", f"{move}, then the play-outs' policy", move,
                           (_PLAN["place"], position.move_code(move))))
     else:
         if position.turn_in_progress():
@@ -58,7 +60,7 @@ def plans_for(position, with_optimum=False):
             plans.append((f"roll:{k}", _roll_label(k, first=not position.turn_in_progress()), "roll",
                           (_PLAN["roll"], k)))
         rolls = position.engine_game().policy_rolls(position.engine_state().state_bytes())
-        plans.append(("policy", "follow the engine's policy", "roll" if rolls else "stop",
+        plans.append(("policy", "follow the play-outs' policy", "roll" if rolls else "stop",
                       (_PLAN["policy"], 0)))
     if with_optimum:
         plans.append(("optimum", "play the exact turn optimum (secured)", None, (_PLAN["optimum"], 0)))

@@ -51,7 +51,7 @@ def odds_svg(odds):
     plot_w = win_w - 64                                   # room after the bars for their values
     if odds.mode == "placement":
         title = f"Claim It!, player {odds.to_move} to move: which placement?"
-        subtitle = "Win chance of each placement, followed by the engine's policy."
+        subtitle = "Win chance of each placement, followed by the play-outs' policy."
     elif odds.mode == "must roll":
         title = f"Claim It!, player {odds.to_move} to move: how far to go after the turn's first roll?"
         subtitle = (f"The roll busts with {odds.bust_rolls}/216 = {_percent(odds.bust_probability)} "

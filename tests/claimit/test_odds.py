@@ -37,7 +37,7 @@ def test_json_has_the_cli_fields():
     assert table["recommendation"] in ("roll", "stop")
     labels = [row["label"] for row in table["rows"]]
     assert labels[:3] == ["stop now", "roll once more, then stop", "roll up to 2 more times, then stop"]
-    assert "follow the engine's policy" in labels
+    assert "follow the play-outs' policy" in labels
     for row in table["rows"]:
         assert 0.0 <= row["survive"] <= 1.0
         lo, hi = row["win_ci95"]

@@ -83,6 +83,9 @@ def test_roll_or_stop_states_the_recommendation_and_how_sure(page, shots, tmp_pa
     odds = odds_of(driver, RISKY)
     assert odds["mode"] == "roll or stop"
     assert "The next roll busts with" in panel_text(driver, "odds-note")
+    # the play-outs' fixed policy is named as theirs, not the engine's (which may roll where it stops)
+    table = panel_text(driver, "odds-table")
+    assert "follow the play-outs' policy" in table and "engine" not in table
     driver.save_screenshot(str(shots / "odds-roll-or-stop.png"))
     # the verdict, first under the heading, as the command line's text words it
     first = script(driver, "return document.querySelector('#odds-panel h2').nextElementSibling.id")
