@@ -81,12 +81,12 @@ def test_roll_or_stop_states_the_recommendation_and_how_sure(page, shots, tmp_pa
     driver = page
     load_position(driver, written(tmp_path, "risky.json", RISKY))
     odds = odds_of(driver, RISKY)
+    driver.save_screenshot(str(shots / "odds-roll-or-stop.png"))
     assert odds["mode"] == "roll or stop"
     assert "The next roll busts with" in panel_text(driver, "odds-note")
     # the play-outs' fixed policy is named as theirs, not the engine's (which may roll where it stops)
     table = panel_text(driver, "odds-table")
     assert "follow the play-outs' policy" in table and "engine" not in table
-    driver.save_screenshot(str(shots / "odds-roll-or-stop.png"))
     # the verdict, first under the heading, as the command line's text words it
     first = script(driver, "return document.querySelector('#odds-panel h2').nextElementSibling.id")
     assert first == "odds-verdict"
@@ -121,9 +121,11 @@ def test_a_bust_shows_its_dice_until_the_next_roll(page, shots, tmp_path):
     driver.find_element(By.XPATH, "//button[text()='roll these']").click()
     wait(driver, lambda d: script(d, "const s = window.claimsolveBoard.state; return s.line[s.index].move")
          == "roll:4,3,3", "the roll played")
+    wait(driver, lambda d: script(d, "return window.claimsolveBoard.state.drawn.move") == "roll:4,3,3",
+         "the board after the roll")
+    driver.save_screenshot(str(shots / "bust-shown.png"))
     status = lambda d: panel_text(d, "status")  # noqa: E731
     wait(driver, lambda d: "rolled 4, 3, 3: no placement, bust" in status(d), "the bust in the status")
-    driver.save_screenshot(str(shots / "bust-shown.png"))
     dice = script(driver, "return document.querySelectorAll('#board .die').length")
     assert dice == 3
     board = panel_text(driver, "board")
