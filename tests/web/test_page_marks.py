@@ -276,3 +276,29 @@ def test_color_claim_move_marked_and_refusals_explained(page, shots):
     click_point(driver, "a1")
     wait(driver, lambda d: "a1 is empty" in message(d) and "a2-a1" in message(d), "the reason a2-a1 is refused")
     assert not console_errors(driver)
+
+
+# /tmp/qa-claim's safe.json: player 2 to move, and the conquest check at the turn's start takes
+# territory b, so the turn is written T@d4 c2-c3 (a tower first)
+TOWER_FIRST = {"game": "claim", "players": 2, "variant": "standard",
+               "territories": ["a a a b b b", "a a a b b b", "a a a b b b",
+                               "c c c d d d", "c c c d d d", "c c c d d d"],
+               "board": ["2 . . . . .", ". 1 . . . 2", ". . . . . .",
+                         ". 1 . 1 . 1", ". . 2 . 2 .", "1 . . 2 . 2"],
+               "phase": "play", "first_player": 1, "to_move": 2}
+
+
+def test_claim_turn_that_starts_with_a_tower_says_so(page, tmp_path):
+    driver = page
+    path = tmp_path / "tower-first.json"
+    path.write_text(json.dumps(TOWER_FIRST))
+    load_position(driver, path)
+    click_point(driver, "c2")       # four free neighbours: the tower is what is missing
+    wait(driver, lambda d: message(d).startswith("Illegal"), "the reason c2 is refused")
+    assert message(driver) == ("Illegal: territory b is yours at the start of this turn: first click where its "
+                               "tower goes (d4, d5, d6, e4, e5, e6, f4, f6)."), message(driver)
+    # the tower, then the Viking: the turn plays
+    click_point(driver, "d4")
+    click_point(driver, "c2")
+    click_point(driver, "c3")
+    wait(driver, lambda d: current_move(d) == "T@d4 c2-c3", "the turn played")

@@ -412,8 +412,27 @@ export function explain(clicks, position, legal, L) {
       return { text: `your Viking on ${last} moved in your last ${streak[1]} turns: the same Viking may not ` +
         `move three turns in a row (standstill).${where}` };
     }
-    return { text: `your Viking on ${last} has no legal movement (no free neighbouring point, nothing to jump ` +
-      `over).${where}` };
+    // a conquest at the turn's start: its towers are placed first, then the Viking moves
+    const towersFirst = legal.filter((move) => move.startsWith("T@"));
+    if (towersFirst.length && towersFirst.some((move) => move.split(" ").some((part) => part.startsWith(`${last}-`)))) {
+      const first = [...new Set(towersFirst.map((move) => move.split(" ")[0].slice(2)))];
+      const lands = [...new Set(first.map((name) => {
+        const p = L.points.get(name);
+        return p ? L.grid.land[p.r][p.c] : null;
+      }).filter(Boolean))].sort();
+      const one = lands.length === 1;
+      return { text: `${one ? "territory" : "territories"} ${listed(lands)} ${one ? "is" : "are"} yours at the start ` +
+        `of this turn: first click where ${one ? "its tower goes" : "their towers go"} (${some(first)}).` };
+    }
+    const p = L.points.get(last);
+    const free = [[1, 0], [-1, 0], [0, 1], [0, -1]].some(([dr, dc]) => {
+      const land = (L.grid.land[p.r + dr] || [])[p.c + dc];
+      return land !== undefined && land !== "-" && L.grid.board[p.r + dr][p.c + dc] === ".";
+    });
+    // where the page cannot tell why, it says no more than the legal moves do (a single click is no
+    // move the server could weigh)
+    return { text: `your Viking on ${last} starts no legal turn` +
+      (free ? "" : " (no free neighbouring point to step to, and no jump it may make)") + `.${where}` };
   }
   if (points.length === 2) return { move: `${points[0]}-${last}` };   // a movement clicked whole: the server's reason
   // the turn so far was legal; its next click is not
