@@ -660,7 +660,8 @@ def test_the_engine_plays_two_seats_of_three(page, shots):
         move = legal(driver)[0]
         play(driver, move)
         wait(driver, lambda d: d.execute_script("return window.claimsolveBoard.state.line.length") == 4
-             and message(d).startswith("The engine (player 3) played"), "both engines' replies")
+             and message(d).startswith("The engine played: player 2 ") and "; player 3 " in message(d),
+             "both engines' replies, reported together")
         line = driver.execute_script("return window.claimsolveBoard.state.line.map(n => n.show && n.show.to_move)")
         assert line == [1, 2, 3, 1]                 # seat 1 is to move again
         assert move_list(driver)[1] == move and len(move_list(driver)) == 4
@@ -677,6 +678,51 @@ def test_the_engine_plays_two_seats_of_three(page, shots):
     assert "the seat to move" in driver.find_element(By.ID, "eval-bar").get_attribute("title")
     driver.save_screenshot(str(shots / "claim-3-seats-eval-bar.png"))
     assert not console_errors(driver)
+
+
+# 3 seats on a small island: player 2's one Viking (b2) can only step to a2 or b1 (c2 and b3
+# cannot be jumped), and either landing captures the Viking of colour 1 on a1 against the shore
+CAPTURE_BY_SEAT_2 = {"game": "claim", "players": 3, "variant": "standard",
+                     "territories": ["a a a b b b", "a a a b b b", "a a a b b b",
+                                     "c c c d d d", "c c c d d d", "c c c d d d"],
+                     "board": [". . . . . 3", ". . 1 . 1 .", ". 3 . . . .",
+                               ". 1 . . . .", ". 2 1 3 . .", "1 . . . . 1"],
+                     "phase": "play", "first_player": 1, "to_move": 1}
+
+
+@pytest.mark.slow
+def test_every_engine_move_and_its_captures_reported(page, shots, tmp_path):
+    """The engine on seats 2 and 3: the message names every engine move since the player's, each
+    with what it captured (the server's account), and the move list marks the captures, as for
+    the player's own moves.  Only the last engine move was named: player 2's capture of a1 went
+    without a word and the Viking vanished."""
+    driver = page
+    path = tmp_path / "capture-by-seat-2.json"
+    path.write_text(json.dumps(CAPTURE_BY_SEAT_2))
+    load_position(driver, path)
+    legal(driver)
+    Select(driver.find_element(By.ID, "engine-move-time")).select_by_value("0.5")
+    set_engine_seats(driver, {2, 3})
+    try:
+        play(driver, "e5-e4")
+        wait(driver, lambda d: d.execute_script("const s = window.claimsolveBoard.state;"
+                                                "return s.line.length === 4 && s.index === 3 && s.line[3].show")
+             and message(d).startswith("The engine played: "), "both engines' replies")
+        moves = driver.execute_script(
+            "return window.claimsolveBoard.state.line.slice(2).map(n => [n.parent.position.to_move, n.label,"
+            " n.lastMove.played.captured, n.lastMove.played.route])")
+        assert [m[0] for m in moves] == [2, 3]
+        assert "a1" in moves[0][2], moves       # player 2's every move captures a1
+        said = "; ".join(f"player {seat} {label}" + (f" captures {', '.join(taken)}" if taken and len(route) > 1
+                                                     else "") for seat, label, taken, route in moves)
+        assert message(driver) == f"The engine played: {said}.", (message(driver), moves)
+        assert message(driver).startswith(f"The engine played: player 2 {moves[0][1]} captures ")
+        marked = driver.execute_script("return Array.from(document.querySelectorAll('#move-list li.move'),"
+                                       " li => li.dataset.captured || '')")
+        assert marked == [""] + [" ".join(taken) if len(route) > 1 else "" for _, _, taken, route in moves]
+        driver.save_screenshot(str(shots / "claim-engine-captures-said.png"))
+    finally:
+        set_engine_seats(driver, set())
 
 
 @pytest.mark.slow

@@ -506,6 +506,12 @@ function moveElement(node, tag, ply, numbered) {
     el.append(number, " ");
   }
   el.append(node.label);
+  // what the move captured (the server's account), as a mark after it and in its title
+  const taken = capturedBy(node.lastMove && node.lastMove.played);
+  if (taken.length) {
+    el.dataset.captured = taken.join(" ");
+    el.title = `${node.label} captures ${taken.join(", ")}`;
+  }
   const review = node.review || node.eval;
   if (review && review.grade) {
     const mark = GRADE_MARKS[review.grade];
@@ -516,7 +522,7 @@ function moveElement(node, tag, ply, numbered) {
       span.textContent = mark;
       el.append(span);
     }
-    el.title = gradeWords(review);
+    el.title = (el.title ? el.title + "\n" : "") + gradeWords(review);
   }
   if (node.comment) el.title = (el.title ? el.title + "\n" : "") + node.comment;
   if (node === current()) el.classList.add("current");
@@ -880,6 +886,10 @@ async function checkedMove(move, options) {
   const child = addChild(entry, next, recorded, played);
   // the server's account of the move, for its marks on the board (drawBoardMarks)
   if (answer.played) child.lastMove = { played: answer.played, report: answer.report };
+  // a move of the engine's: its words, with what it captured, for the message that reports every
+  // engine move since the player's last one (a captured Viking never vanishes without a word)
+  child.engineWords = options.engine ? { seat: options.engine, words: engineWords(played, answer.played) } : null;
+  if (options.engine) options.message = engineReport(child);
   await showIndex(state.index + 1, { autoPlay: true, keepMessage: Boolean(options.message) });
   if (options.message) setMessage(options.message);
   return true;
@@ -1319,7 +1329,31 @@ async function engineMove(analysis, result) {
   }
   const seat = current().show.to_move;
   const describe = state.module.played ? (next) => state.module.played(best, next) : undefined;
-  await playMove(best, { describe, message: `The engine (player ${seat}) played ${best}.` });
+  await playMove(best, { describe, engine: seat });
+}
+
+// the points a Claim movement captured, from the server's account of the move (a brawl's
+// removals are the move itself)
+function capturedBy(played) {
+  return played && played.vikings_captured !== undefined && played.route && played.route.length > 1 ?
+    played.captured || [] : [];
+}
+
+// an engine move in words: the move, and the pieces a Claim movement captured (the server's
+// account: the page works out no capture itself)
+function engineWords(label, played) {
+  const taken = capturedBy(played);
+  return taken.length ? `${label} captures ${taken.join(", ")}` : label;
+}
+
+// every engine move since the player's last one (the engine playing several seats one after
+// another), the last one `node`: "The engine (player 4) played f5-d5." for one, "The engine
+// played: player 2 k5-e5 captures e6; player 3 h10-h6; player 4 f5-d5." for several
+function engineReport(node) {
+  const moves = [];
+  for (let n = node; n && n.engineWords; n = n.parent) moves.unshift(n.engineWords);
+  if (moves.length === 1) return `The engine (player ${moves[0].seat}) played ${moves[0].words}.`;
+  return `The engine played: ${moves.map((m) => `player ${m.seat} ${m.words}`).join("; ")}.`;
 }
 
 // --- the engine's suggestions ---------------------------------------------------------------
