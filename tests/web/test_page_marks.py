@@ -9,6 +9,8 @@ a move the page made up.  The engine is switched off: nothing here needs it.
 Screenshots go to $CLAIMSOLVE_SCREENSHOTS (or a temporary folder, printed).
 """
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -302,3 +304,39 @@ def test_claim_turn_that_starts_with_a_tower_says_so(page, tmp_path):
     click_point(driver, "c2")
     click_point(driver, "c3")
     wait(driver, lambda d: current_move(d) == "T@d4 c2-c3", "the turn played")
+
+
+def applied(path, moves, out):
+    """The position `moves` reach from the file `path`, written to `out` (claimsolve apply)."""
+    done = subprocess.run([sys.executable, "-c", "from claimsolve.cli.main import main; main()", "apply", str(path),
+                           moves], capture_output=True, text=True, check=True)
+    out.write_text(done.stdout)
+    return out
+
+
+def refused(driver, *points):
+    """Clicks `points`, then waits for the page to refuse the last: its message."""
+    for point in points:
+        click_point(driver, point)
+    return wait(driver, lambda d: message(d).startswith("Illegal") and message(d), f"the refusal of {points[-1]}")
+
+
+def test_claim_brawl_and_towers_refusals_say_why(page, tmp_path):
+    driver = page
+    # rules.brawl "even": player 2's removal leaves player 3 short; the library's reason, not the cap
+    load_position(driver, applied(SEEDS / "claim/brawl-3p.json", "xi13 xi12 xj12 xk11", tmp_path / "brawl.json"))
+    assert refused(driver, "k13", "l12", "i11", "g10") == (
+        "Illegal: move 'xk13 xl12 xi11 xg10': after this removal player 3 could remove only 3 opposing Vikings "
+        'within the cap, not 4 (rules.brawl "even": every later player of the brawl must still be able to take 4)')
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    # one point: the mover's own colour; a colour at its cap (colour 3 has lost 3)
+    assert refused(driver, "g11") == "Illegal: g11 is your own Viking (colour 2): remove opposing Vikings."
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    threes = [name for name, token in script(driver, "return Array.from(window.claimsolveBoard.state.layout.points,"
+                                                     " ([n, p]) => [n, window.claimsolveBoard.state.layout.grid"
+                                                     ".board[p.r][p.c]])") if token == "3"]
+    assert refused(driver, *threes[:2]) == "Illegal: colour 3 has lost 3 Vikings: the brawl cap of 4 allows 1 more, 2 given."
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    # the towers phase: territory d holds Vikings of both colours
+    load_position(driver, SEEDS / "claim/towers-2p.json")
+    assert refused(driver, "g4").startswith("Illegal: no tower goes on g4: territory d holds opposing Vikings: ")

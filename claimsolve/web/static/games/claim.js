@@ -388,15 +388,34 @@ export function explain(clicks, position, legal, L) {
   }
   if (position.phase === "brawl") {
     if (!occupied) return { text: `${last} is free: the brawl removes opposing Vikings; click them.` };
-    if (!starts.includes(last)) {
-      return { text: `${last} holds ${pieceWords(token)}, which this brawl cannot remove ` +
-        `(removable: ${some(starts)}).` };
+    if (token.startsWith("T")) return { text: `${last} holds ${pieceWords(token)}: the brawl removes Vikings only.` };
+    const colour = Number(token);
+    // the library's words (claim/notation.py, the brawl): own or an ally's, the cap, the count
+    if (!opposing(position, position.to_move, colour)) {
+      const whose = mineOf(position).includes(colour) ? "your own" : "your ally's";
+      return { text: `${last} is ${whose} Viking (colour ${colour}): remove opposing Vikings.` };
     }
-    return { text: `no legal removal takes ${listed(points)} together (the cap: no colour loses more than 4).` };
+    const lost = VIKINGS - counts(position)[colour].vikings;
+    const taking = points.filter((name) => tokenAt(position, L, name) === token).length;
+    if (lost + taking > BRAWL_CAP) {
+      return { text: `colour ${colour} has lost ${counted(lost, "Viking")}: the brawl cap of ${BRAWL_CAP} allows ` +
+        `${Math.max(0, BRAWL_CAP - lost)} more, ${taking} given.` };
+    }
+    const quota = Math.max(0, ...legal.map((move) => (move === "pass" ? 0 : move.split(" ").length)));
+    if (points.length > quota) return { text: `a brawl turn here removes ${counted(quota, "Viking")}.` };
+    // a whole removal: the server's reason (rules.brawl "even": a later player left short)
+    if (points.length === quota) return { move: points.map((name) => `x${name}`).join(" ") };
+    // opposing, within the cap, yet in no legal removal with the clicks before: only rules.brawl
+    // "even" refuses that (claim/rules.py brawl_quota and its "even" removals)
+    const even = ((position.rules || {}).brawl || "even") === "even";
+    return { text: `no legal removal takes ${listed(points)} together` + (even ?
+      ': rules.brawl "even": every later player of the brawl must still be able to take 4 within the cap' : "") +
+      (starts.includes(last) ? "." : ` (removable: ${some(starts)}).`) };
   }
   if (position.phase === "towers") {
     if (occupied) return { text: `${last} is occupied (${pieceWords(token)}): a tower goes on a free point (${some(starts)}).` };
-    return { text: `no tower goes on ${last}: the conquest check places towers on ${some(starts)}.` };
+    const why = noConquest(position, L, last, points);
+    return { text: `no tower goes on ${last}${why ? `: ${why}` : ""}; the conquest check places towers on ${some(starts)}.` };
   }
   // the play phase: a Viking, where it goes, ...
   const mine = position.variant === "battle-for-two" ? [position.to_move, position.to_move + 2] : [position.to_move];
@@ -444,6 +463,47 @@ export function explain(clicks, position, legal, L) {
   }
   return { text: `after ${before.join(", ")} the turn does not go on at ${last}` +
     (next.size ? `: it goes on at ${some([...next])}.` : ".") };
+}
+
+const VIKINGS = 18;      // Vikings of a colour (claim/rules.py VIKINGS_PER_COLOUR)
+const BRAWL_CAP = 4;     // no colour loses more than 4 Vikings in the brawl (claim/rules.py)
+
+// the colours the player moves, and whether a colour opposes a seat's (claim/rules.py colours_of,
+// team_of: with four colours in play odd colours are a team, even ones the other)
+function mineOf(position) {
+  return position.variant === "battle-for-two" ? [position.to_move, position.to_move + 2] : [position.to_move];
+}
+
+function opposing(position, seat, colour) {
+  const team = (c) => (colours(position).length === 4 ? c % 2 : c);
+  return team(seat) !== team(colour);
+}
+
+// why the conquest check puts no tower in the territory of `name` (claim/rules.py conquest_in),
+// or null where the position does not say
+function noConquest(position, L, name, clicked) {
+  const here = L.points.get(name);
+  const letter = L.grid.land[here.r][here.c];
+  const mine = mineOf(position);
+  const other = clicked.find((c) => c !== name && L.points.get(c) &&
+    L.grid.land[L.points.get(c).r][L.points.get(c).c] === letter);
+  if (other) return `territory ${letter} gets one tower, and ${other} is clicked for it`;
+  const own = [], enemies = [];
+  let tower = null;
+  for (const [point, p] of L.points) {
+    if (L.grid.land[p.r][p.c] !== letter) continue;
+    const token = L.grid.board[p.r][p.c];
+    if (token === ".") continue;
+    const colour = Number(token.startsWith("T") ? token.slice(1) : token);
+    if (token.startsWith("T")) {
+      if (!opposing(position, position.to_move, colour)) tower = `${point} (colour ${colour})`;
+    } else if (mine.includes(colour)) own.push(point);
+    else if (opposing(position, position.to_move, colour)) enemies.push(`${point} (colour ${colour})`);
+  }
+  if (tower) return `your side has a tower in territory ${letter} already, on ${tower}`;
+  if (!own.length) return `territory ${letter} holds no Viking of yours`;
+  if (enemies.length) return `territory ${letter} holds opposing Vikings: ${some(enemies)}`;
+  return null;
 }
 
 function listed(names) {
