@@ -340,3 +340,25 @@ def test_claim_brawl_and_towers_refusals_say_why(page, tmp_path):
     # the towers phase: territory d holds Vikings of both colours
     load_position(driver, SEEDS / "claim/towers-2p.json")
     assert refused(driver, "g4").startswith("Illegal: no tower goes on g4: territory d holds opposing Vikings: ")
+
+
+def test_claim_wrong_click_mid_turn_keeps_the_turn(page, tmp_path):
+    driver = page
+    # /tmp/qa-claim's shore.json: player 1 to move; b5-b6 conquers territory a, a tower then due
+    path = tmp_path / "shore.json"
+    path.write_text(json.dumps({**TOWER_FIRST, "to_move": 1}))
+    load_position(driver, path)
+    click_point(driver, "b5")
+    click_point(driver, "b6")
+    wait(driver, lambda d: message(d) == "b5-b6 conquers territory a: click where its tower goes "
+                                        "(a4, a5, a6, b4, b5, c4, c5, c6).", "the tower asked for")
+    assert refused(driver, "e5") == ("Illegal: after b5, b6 the turn does not go on at e5: b5-b6 conquers "
+                                     "territory a: click where its tower goes (a4, a5, a6, b4, b5, c4, c5, c6).")
+    # the clicks before the refused one stay chosen: the tower's click ends the turn
+    assert script(driver, "return window.claimsolveBoard.state.clicks") == ["b5", "b6"]
+    click_point(driver, "a4")
+    wait(driver, lambda d: current_move(d) == "b5-b6 T@a4", "the turn played")
+    # a brawl's whole removal refused keeps the removals clicked before
+    load_position(driver, applied(SEEDS / "claim/brawl-3p.json", "xi13 xi12 xj12 xk11", tmp_path / "brawl.json"))
+    refused(driver, "k13", "l12", "i11", "g10")
+    assert script(driver, "return window.claimsolveBoard.state.clicks") == ["k13", "l12", "i11"]

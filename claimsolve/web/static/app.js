@@ -775,6 +775,7 @@ async function clickToken(token) {
     setMessage("The game is over: no move is legal.", "error");
     return;
   }
+  const chosen = state.clicks;      // the clicks before this one (another click may come meanwhile)
   let clicks = [...state.clicks];
   const ordered = (current().tokens[0] || {}).ordered;
   // a second click on a point already chosen takes it back: any of them where the order does
@@ -797,7 +798,9 @@ async function clickToken(token) {
   }
   if (!cands.length) {
     await explainIllegal(clicks);
-    state.clicks = [];
+    // the refused click alone is dropped: the clicks before it stay chosen (a piece picked up, a
+    // turn's landings), so a wrong click in the middle of a turn does not throw the turn away
+    if (current() === entry && state.clicks === chosen) state.clicks = clicks.slice(0, -1);
     drawSelection();
     renderActions();
     return;
@@ -814,7 +817,10 @@ async function clickToken(token) {
     }
     return;
   }
-  setMessage(complete.length ? "Choose the move below, or go on clicking." : "");
+  // what the clicks leave to do, where the game's module says (a Claim tower due: where it goes)
+  const due = state.module.prompt ? state.module.prompt(clicks, cands.map((t) => t.move), entry.position,
+                                                        state.layout) : null;
+  setMessage(complete.length ? "Choose the move below, or go on clicking." : due || "");
   drawSelection();
   renderActions();
 }

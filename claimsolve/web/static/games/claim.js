@@ -457,12 +457,49 @@ export function explain(clicks, position, legal, L) {
   // the turn so far was legal; its next click is not
   const before = points.slice(0, -1);
   const next = new Set();
+  const fitting = [];
   for (const move of legal) {
     const t = tokens(move, position);
-    if (t.tokens.length > before.length && before.every((c, i) => t.tokens[i] === c)) next.add(t.tokens[before.length]);
+    if (t.tokens.length > before.length && before.every((c, i) => t.tokens[i] === c)) {
+      next.add(t.tokens[before.length]);
+      fitting.push(move);
+    }
   }
+  const tower = towerDue(before, fitting, L);
   return { text: `after ${before.join(", ")} the turn does not go on at ${last}` +
-    (next.size ? `: it goes on at ${some([...next])}.` : ".") };
+    (tower ? `: ${tower}.` : next.size ? `: it goes on at ${some([...next])}.` : ".") };
+}
+
+// A tower the clicks of a play turn have made due: "b5-b6 conquers territory a: click where its
+// tower goes (a4, a5, ...)", when every legal move the clicks fit (`moves`) goes on with a tower
+// placement (the conquest check after the movement); else null.
+function towerDue(clicks, moves, L) {
+  if (!clicks.length || !moves.length) return null;
+  const done = partsClicked(moves[0], clicks.length);
+  const movements = done.filter((part) => part.includes("-"));
+  if (!movements.length) return null;
+  const next = new Set();
+  for (const move of moves) {
+    const parts = move.split(" ");
+    const at = partsClicked(move, clicks.length).length;
+    if (at !== done.length || !(parts[at] || "").startsWith("T@")) return null;
+    next.add(parts[at].slice(2));
+  }
+  const lands = [...new Set([...next].map((name) => {
+    const p = L.points.get(name);
+    return p ? L.grid.land[p.r][p.c] : null;
+  }).filter(Boolean))].sort();
+  if (!lands.length) return null;
+  const one = lands.length === 1;
+  return `${movements.join(" ")} conquers ${one ? "territory" : "territories"} ${listed(lands)}: click where ` +
+    `${one ? "its tower goes" : "their towers go"} (${some([...next])})`;
+}
+
+// What the page says while a turn's clicks go on (app.js clickToken), or null: a tower due.
+export function prompt(clicks, moves, position, L) {
+  if (position.phase !== "play") return null;
+  const tower = towerDue(clicks.filter((c) => c !== "pass"), moves, L);
+  return tower ? `${tower}.` : null;
 }
 
 const VIKINGS = 18;      // Vikings of a colour (claim/rules.py VIKINGS_PER_COLOUR)
