@@ -30,7 +30,7 @@ RARE = 10                    # wins (or losses) below which a row's interval is 
 PLACEMENT_POLICY = ("greedy: a black marker on your own colour first, then a black on a white marker, "
                     "then a white on an opponent's space, then a white on an empty space; among equals "
                     "the one touching most of your spaces, then the lowest space")
-REST_OF_GAME = "every player follows the engine's playout policy"
+REST_OF_GAME = "every player follows the play-outs' policy"
 
 _PLAN = {"stop": 0, "roll": 1, "policy": 2, "place": 3, "optimum": 4}
 
