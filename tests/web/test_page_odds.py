@@ -73,7 +73,9 @@ def test_a_placement_says_no_bust_chance(page, shots, tmp_path):
     driver.save_screenshot(str(shots / "odds-placement.png"))
     note = panel_text(driver, "odds-note")
     # the JSON's figure is of a roll on the board before the placement: no roll the player faces
-    assert note == "Which placement?"
+    assert note == ""
+    # the panel asks which placement (its heading said "Roll or stop?" there)
+    assert script(driver, "return document.querySelector('#odds-panel h2').textContent") == "Which placement?"
     assert "bust" not in panel_text(driver, "odds-panel").split("win chance with")[0].replace("bust chance", "")
 
 

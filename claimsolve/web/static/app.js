@@ -1776,7 +1776,10 @@ function renderOdds(odds) {
   // before the placement: no roll he faces; the command line's text leaves it out too)
   const bust = odds.mode !== "placement" && odds.bust_probability !== undefined && odds.bust_probability !== null ?
     `The ${odds.mode === "must roll" ? "" : "next "}roll busts with ${(100 * odds.bust_probability).toFixed(1)}%.` : "";
-  const asked = { "placement": "Which placement?", "roll or stop": "Roll again or stop?",
+  // the panel's question: which placement, where the dice are rolled (its heading said "Roll or
+  // stop?" there); else roll or stop, with how the turn stands
+  panel.querySelector("h2").textContent = odds.mode === "placement" ? "Which placement?" : "Roll or stop?";
+  const asked = { "roll or stop": "Roll again or stop?",
     "must roll": "The turn begins with a roll (stop is not legal yet): how far to go after it?" }[odds.mode] || "";
   $("odds-note").textContent = `${asked} ${bust}`.trim();
   renderOddsVerdict(odds);
