@@ -197,18 +197,23 @@ def machine_mb():
         return None
 
 
+def soft_limit(resource_name):
+    """This process's soft limit `resource_name` ("RLIMIT_AS", "RLIMIT_NOFILE",
+    ...), or None where it has none (or the system does not say)."""
+    try:
+        import resource
+        soft = resource.getrlimit(getattr(resource, resource_name))[0]
+    except (ImportError, AttributeError, OSError, ValueError):
+        return None
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
 def process_memory_limit():
     """", this process may use at most N MB in all (ulimit -v)" where its
     address space is limited (a table refused for that limit, not for the
     machine's memory, should say so), else ""."""
-    try:
-        import resource
-        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
-    except (ImportError, AttributeError, OSError, ValueError):
-        return ""
-    if soft == resource.RLIM_INFINITY:
-        return ""
-    return f", this process may use at most {soft >> 20:,} MB in all (ulimit -v)"
+    soft = soft_limit("RLIMIT_AS")
+    return "" if soft is None else f", this process may use at most {soft >> 20:,} MB in all (ulimit -v)"
 
 
 def memory_mb(value, name, whole=True):

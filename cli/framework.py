@@ -15,11 +15,6 @@ import signal
 import sys
 import time
 
-try:
-    import resource
-except ImportError:         # not Unix
-    resource = None
-
 import click
 
 from claimsolve import limits
@@ -122,13 +117,8 @@ def usage_error(ctx, exc):
 def _limit_text(resource_name, option, unit=1, what=""):
     """", at most N{what} for this process (ulimit OPTION)" for a finite soft
     limit, else ""."""
-    try:
-        soft = resource.getrlimit(getattr(resource, resource_name))[0]
-    except (AttributeError, OSError, ValueError):       # no such limit here (resource is None off Unix)
-        return ""
-    if soft == resource.RLIM_INFINITY:
-        return ""
-    return f", at most {soft // unit:,}{what} for this process (ulimit {option})"
+    soft = limits.soft_limit(resource_name)
+    return "" if soft is None else f", at most {soft // unit:,}{what} for this process (ulimit {option})"
 
 
 def out_of_memory():

@@ -26,6 +26,7 @@ import time
 import urllib.parse
 
 from .. import __version__
+from .. import limits
 from ..errors import ClaimsolveError
 from . import check
 from .schema import FORMAT
@@ -303,13 +304,8 @@ def _remove_quietly(path):
 
 
 def _limit_text(resource_name, unit=""):
-    try:
-        soft, _ = resource.getrlimit(getattr(resource, resource_name))
-    except (AttributeError, ValueError, OSError):
-        return ""
-    if soft == resource.RLIM_INFINITY:
-        return ""
-    return f"{soft}{unit}"
+    soft = limits.soft_limit(resource_name)
+    return "" if soft is None else f"{soft}{unit}"
 
 
 def _disk_full(path, room=1 << 20):
