@@ -1299,7 +1299,7 @@ function engineToMove(entry) {
 }
 
 function seatCount(entry) {
-  return entry.position.players || (entry.show.scores || []).length || 2;
+  return entry.position.players || ((entry.show && entry.show.scores) || []).length || 2;   // (show: not yet answered)
 }
 
 // a checkbox for each seat of the game shown (the choices kept while the seats fit)
