@@ -34,8 +34,8 @@ from pathlib import Path
 from ..errors import ClaimsolveError
 from ..search.alphabeta import default_threads
 from . import optimum as optimum_mod
-from .plans import (DEFAULT_SAMPLES, PLACEMENT_POLICY, REST_OF_GAME, best_by_decision, named, plan_rows, shown_win,
-                    sureness)
+from .plans import (DEFAULT_SAMPLES, PLACEMENT_POLICY, REST_OF_GAME, best_by_decision, best_decision_chances, decided,
+                    named, plan_rows, shown_win, sure_of_best)
 
 # seconds for the exact turn optimum (both objectives), without a budget: enough for the middle-game
 # positions with three placements made this turn to finish (docs/benchmarks.md)
@@ -59,11 +59,15 @@ class OddsResult:
     stands alone (to the 3 decimals shown), else the Monte Carlo plans'.
     `margin`, `confidence`, `alternative` are the plans' check of it: the
     win chance of the recommendation's best plan minus that of the best
-    plan that decides otherwise, and the probability (normal approx.,
-    paired samples) that it is the better (below 0.5 where the plans
-    prefer the other); `monte_carlo` the plans' own preference, the same
-    four figures of the decision of their best row.  They are worked out
-    from the rows and the turn optimum whenever asked."""
+    plan that decides otherwise; the probability that it is the best of
+    all the `candidates` decisions, each by its best plan (normal approx.
+    of the plans' means with the covariance of their paired samples:
+    plans.best_decision_chances; of two, the paired comparison, below 0.5
+    where the plans prefer the other; of more, it may be below 0.5 where
+    they prefer it too); and that best other plan's label; `monte_carlo`
+    the plans' own preference, the same four figures of the decision of
+    their best row.  They are worked out from the rows and the turn
+    optimum whenever asked."""
     to_move: int
     mode: str                      # "roll or stop" | "must roll" (a turn's start: stop is not legal) | "placement"
     bust_rolls: int                # of the 216 ordered rolls, on the board as it stands
@@ -168,8 +172,9 @@ class OddsResult:
         recommended (`alike`): the one of them to play if one must be, and
         why, in words: the net's highest of them where it values one above
         the others as shown, else the one whose best plan wins more before
-        rounding, with how sure the play-outs are of it; None where they
-        win exactly alike (either will do)."""
+        rounding, with how sure the play-outs are that it is the best of
+        them (each by its best plan); None where they win exactly alike
+        (either will do)."""
         alike = self.alike
         if alike is None:
             return None
@@ -185,9 +190,10 @@ class OddsResult:
         first, second = best[ranked[0]], best[ranked[1]]
         if first["win"] == second["win"]:
             return None
-        _mean, sure = first["_tally"][0].paired(first["_tally"][1], second["_tally"][1])
+        sure = best_decision_chances(self.rows, decisions)[ranked[0]]
+        how = sure_of_best(sure, len(decisions)) if len(decisions) > 2 else f"{sure_of_best(sure, 2)} of it"
         return ranked[0], (f"its best plan wins {100 * (first['win'] - second['win']):.2f} percentage points more "
-                           f"than {ranked[1]}'s before rounding, {sureness(sure)} of it")
+                           f"than {ranked[1]}'s before rounding, {how}")
 
     @property
     def recommendation(self):
@@ -213,6 +219,13 @@ class OddsResult:
     def alternative(self):
         return self._check()[3]
 
+    @property
+    def candidates(self):
+        """The number of decisions `confidence` (and monte_carlo's) weighs
+        the recommendation among: every decision of the rows; None where
+        there is no confidence."""
+        return None if self.confidence is None else len(decided(self.rows))
+
     def to_json(self):
         rows = []
         for row in self.rows:
@@ -232,6 +245,7 @@ class OddsResult:
             "margin": _rounded(margin),
             "confidence": _rounded(confidence),
             "compared_with": alternative,
+            "candidates": None if confidence is None else len(decided(self.rows)),
             "no_recommendation": self.why_no_recommendation,
             "monte_carlo": {**plans, "margin": _rounded(plans["margin"]),
                             "confidence": _rounded(plans["confidence"])},
@@ -353,14 +367,16 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, op
 def _judged(rows, decision):
     """(decision, margin, confidence, compared_with) by the plans: the win
     chance of the best row deciding `decision` minus that of the best row
-    deciding otherwise, the probability (paired samples) that the first is
-    the better, and the second's label; (decision, None, None, None) where
-    no row decides otherwise (a forced decision)."""
+    deciding otherwise, the probability that `decision` is the best of
+    every decision of the rows, each by its best row
+    (best_decision_chances: not only better than the next: the highest of
+    several noisy rows is not as sure to be the best as its lead over the
+    next suggests), and the second's label; (decision, None, None, None)
+    where no row decides otherwise (a forced decision)."""
     ranked = sorted(rows, key=lambda r: -r["win"])
     ours = next(r for r in ranked if r["decision"] == decision)
     others = [r for r in ranked if r["decision"] not in (decision, None)]
     if not others:
         return decision, None, None, None
-    tally, j = ours["_tally"]
-    _mean, confidence = tally.paired(j, others[0]["_tally"][1])
+    confidence = best_decision_chances(rows)[decision]
     return decision, ours["win"] - others[0]["win"], confidence, others[0]["label"]

@@ -31,6 +31,8 @@ PLACEMENT_POLICY = ("greedy: a black marker on your own colour first, then a bla
                     "then a white on an opponent's space, then a white on an empty space; among equals "
                     "the one touching most of your spaces, then the lowest space")
 REST_OF_GAME = "every player follows the play-outs' policy"
+BEST_OF_DRAWS = 100_000      # draws of the plans' true means (_Tally.best_of): a probability to +-0.0016 (1 s.e.)
+BEST_OF_SEED = 20261207      # ... always the same ones: a table says the same however often it is asked
 
 _PLAN = {"stop": 0, "roll": 1, "policy": 2, "place": 3, "optimum": 4}
 
@@ -75,6 +77,7 @@ class _Tally:
         self.n = 0
         self.sums = [[0.0] * 5 for _ in range(plans)]
         self.cross = [[0.0] * plans for _ in range(plans)]   # sums of reward_j * reward_k
+        self._best = {}                                      # best_of's answers, by (samples, plans)
 
     def add(self, part):
         self.n += part["samples"]
@@ -108,10 +111,53 @@ class _Tally:
         square = self.cross[j][j] - 2 * self.cross[j][k] + self.cross[k][k]
         var = (square - n * mean * mean) / (n - 1) if n > 1 else 0.0
         if var <= 1e-12 * max(1.0, square) / n:       # every difference the same
-            return mean, 1.0 if mean > 0 else 0.5
+            return mean, 1.0 if mean > 0 else 0.0 if mean < 0 else 0.5
         se = math.sqrt(var / n)
         return mean, 0.5 * (1.0 + math.erf(mean / se / math.sqrt(2.0)))
 
+    def best_of(self, plans):
+        """For candidates each played by one plan (plan indices): the
+        probability of each that its true mean reward is the highest of
+        them all, as a list.  The plans' mean rewards are taken as normal
+        with the covariance the samples give (their sums and cross
+        products: the same dice for every plan), and BEST_OF_DRAWS draws of
+        them, always the same ones (BEST_OF_SEED), are counted; a draw where
+        plans share the highest value is shared between them.  Where the
+        one picked is the highest of several noisy ones, this is how sure to
+        be that it is the best of them all: its lead over the next alone
+        says surer than that (six placements worth exactly the same, the
+        highest "72% sure" better than the next).  Of two plans: the paired
+        comparison (`paired`), exactly."""
+        key = (self.n, tuple(plans))
+        if key not in self._best:
+            self._best[key] = self._best_of(list(plans))
+        return list(self._best[key])
+
+    def _best_of(self, plans):
+        if len(plans) == 1:
+            return [1.0]
+        if len(plans) == 2:
+            sure = self.paired(plans[0], plans[1])[1]
+            return [sure, 1.0 - sure]
+        import numpy as np                        # (here: the tables' start-up does without it)
+
+        n = self.n
+        mean = np.array([self.sums[j][4] for j in plans]) / n
+        cross = np.array([[self.cross[j][k] for k in plans] for j in plans])
+        # the covariance of the mean rewards: that of one sample's rewards, over n
+        cov = (cross - n * np.outer(mean, mean)) / (n - 1) / n if n > 1 else np.zeros_like(cross)
+        values, vectors = np.linalg.eigh((cov + cov.T) / 2)
+        factor = vectors * np.sqrt(np.clip(values, 0.0, None))
+        # plans closer than this in a draw are level (the same rewards in every sample)
+        level = 1e-9 * max(1e-12, float(np.sqrt(max(0.0, cov.diagonal().max()))))
+        rng = np.random.default_rng(BEST_OF_SEED)
+        won = np.zeros(len(plans))
+        chunk = 20_000
+        for first in range(0, BEST_OF_DRAWS, chunk):
+            draws = mean + rng.standard_normal((min(chunk, BEST_OF_DRAWS - first), len(plans))) @ factor.T
+            top = draws >= draws.max(axis=1, keepdims=True) - level
+            won += (top / top.sum(axis=1, keepdims=True)).sum(axis=0)
+        return [float(w) / BEST_OF_DRAWS for w in won]
 
 def plan_rows(position, samples=DEFAULT_SAMPLES, seed=0, rest_of_game=True, progress=None, solver=None,
               deadline=None):
@@ -180,6 +226,33 @@ def sureness(confidence):
     "100% sure" (a sample that never differs is still a sample): "over 99%
     sure" from 0.995 up."""
     return "over 99% sure" if confidence >= 0.995 else f"{100 * confidence:.0f}% sure"
+
+
+def sure_of_best(confidence, candidates):
+    """How sure the plans are that a choice is the best of `candidates`
+    choices, in words: "61% sure it is the best of the 6"; of two, the
+    comparison alone: "72% sure" (sureness)."""
+    words = sureness(confidence)
+    return words if candidates <= 2 else f"{words} it is the best of the {candidates}"
+
+
+def decided(rows):
+    """The decisions of the rows, each once, in the rows' order (a row that
+    decides nothing left out)."""
+    return list(dict.fromkeys(row["decision"] for row in rows if row.get("decision") is not None))
+
+
+def best_decision_chances(rows, decisions=None):
+    """{decision: the probability that its best row is the best of those
+    of `decisions` (default: every decision of the rows)}: each decision
+    is the row that shows its figure, its highest win chance
+    (best_by_decision), and these are weighed against each other
+    (_Tally.best_of: the same samples); of two decisions, the paired
+    comparison of their best rows."""
+    best = best_by_decision(rows)
+    decisions = decided(rows) if decisions is None else list(decisions)
+    tally = best[decisions[0]]["_tally"][0]
+    return dict(zip(decisions, tally.best_of([best[d]["_tally"][1] for d in decisions])))
 
 
 def named(decisions):

@@ -6,9 +6,10 @@ import textwrap
 from . import svg as S
 from .boards import PAGE, _wrap
 from .style import CHARTS
+from ..claimit.plans import sure_of_best
 from ..stats import signed
 from ..words import counted
-from .claimit import leading_row, sureness
+from .claimit import leading_row
 
 WIN = CHARTS["win"]           # win-chance bars
 BUST = CHARTS["bust"]         # bust-chance bars
@@ -147,7 +148,7 @@ def _advice(odds):
         if odds.margin is None:
             return [f"{head} (the only choice)."]
         return [f"{head}: win chance {signed(100 * odds.margin, 1)} percentage points over '{odds.alternative}', "
-                f"{sureness(odds.confidence)}."]
+                f"{sure_of_best(odds.confidence, odds.candidates)}."]
     lines = [f"Recommendation ({odds.recommended_by}, a model's estimate): {odds.recommendation}."]
     if odds.margin is None or not any(r["win"] for r in odds.rows):
         return lines
@@ -157,11 +158,11 @@ def _advice(odds):
                      "they neither confirm nor contradict it.")
     elif plans["recommendation"] == odds.recommendation:
         lines.append(f"The plans above agree: win chance {signed(100 * odds.margin, 1)} percentage points over "
-                     f"'{odds.alternative}', {sureness(odds.confidence)}.")
+                     f"'{odds.alternative}', {sure_of_best(odds.confidence, odds.candidates)}.")
     else:
         lines.append(f"The plans above prefer {plans['recommendation']}: win chance "
                      f"{signed(-100 * odds.margin, 1)} percentage points over '{_best_label(odds, odds.recommendation)}'"
-                     f", {sureness(1 - odds.confidence)}.")
+                     f", {sure_of_best(plans['confidence'], odds.candidates)}.")
     return lines
 
 

@@ -6,7 +6,8 @@ under the board."""
 import textwrap
 
 from ..claimit import rules
-from ..claimit.plans import PLACEMENT_POLICY, REST_OF_GAME, best_by_decision, named, shown_win, sureness
+from ..claimit.plans import (PLACEMENT_POLICY, REST_OF_GAME, best_by_decision, named, shown_win, sure_of_best,
+                              sureness)
 from ..claimit.position import parse_move
 from ..claimit.rules import SIZE
 from ..stats import signed
@@ -118,8 +119,10 @@ def _disagreement(result, bold):
     def scored(row):
         low, high = row["win_ci95"]
         return f"'{row['label']}' wins {100 * row['win']:.1f}% ({100 * low:.1f}-{100 * high:.1f}%)"
-    # the recommendation's check compares it with the plans' best row: theirs
-    sure = f"the plans are {sureness(1 - result.confidence)} that {theirs_name} wins more."
+    # how sure the plans are of their own choice: that it is the best of every decision (each by its best plan)
+    mine, candidates = result.monte_carlo["confidence"], result.candidates
+    sure = (f"the plans are {sureness(mine)} that {theirs_name} wins more." if candidates <= 2 else
+            f"the plans are {sureness(mine)} that {theirs_name} is the best of the {candidates}.")
     lower = f"{100 * (theirs['win'] - ours['win']):.1f}"
     if float(lower) == 0:
         return f"they find {theirs_name} and {learned} alike: {scored(theirs)}, and {scored(ours)}; {sure}"
@@ -208,7 +211,8 @@ def render_odds(result, color=False):
         lines.append(f"{check}: {bold(result.recommendation)} (the only choice).")
     else:
         lines.append(f"{check}: {bold(result.recommendation)}: win chance {signed(100 * result.margin, 1)} "
-                     f"percentage points over '{result.alternative}', {sureness(result.confidence)}.")
+                     f"percentage points over '{result.alternative}', "
+                     f"{sure_of_best(result.confidence, result.candidates)}.")
     for objective in ("secured", "held"):
         entry = result.turn_optimum[objective]
         decisions = ", ".join(f"{m} {v:.3f}" for m, v in entry["decisions"].items())
