@@ -23,6 +23,7 @@ with its dice), the points (null while the game is not over).  Replayed with
 import json
 import os
 
+from . import prose
 from .errors import ClaimsolveError, MoveError
 from .files import write_atomically
 from .match import GameRecord
@@ -36,7 +37,8 @@ HELP = """Type a move in the game's notation, or:
              whatever engine the opponent is
   moves      the legal moves (the first 40; moves all: every one)
   undo       take back your last move (a roll's dice stay drawn)
-  save FILE  write the position as position JSON (a new file, or one saved this game)
+  save FILE  write the position as position JSON (a new file, or one saved
+             this game)
   board      draw the board again
   quit       end the game (its record is printed)
   help       this list"""
@@ -48,7 +50,10 @@ class Session:
     `human` is the set of seats you play; `engine` the Player of the others
     (one object, told of every move); `rng` rolls the dice of a bare `roll`;
     `out(text)` prints to the player, `err(text)` prints a one-line complaint,
-    `ask(prompt)` reads a line (None at the end of input)."""
+    `ask(prompt)` reads a line (None at the end of input).  What it says in
+    sentences is wrapped as claimsolve.prose says (at the terminal's width
+    where the front end gives it); the board, tables and lists of moves are
+    not."""
 
     def __init__(self, start, human, engine, rng, out, err, ask, color=False, dice="program",
                  hint=None, progress=None):
@@ -111,7 +116,7 @@ class Session:
             else:
                 self.engine_turn(seat)
         if self.position.is_over():
-            self.out(_result_line(self.position, self.human))
+            self.out(prose.fill(_result_line(self.position, self.human)))
         return self.record()
 
     def engine_turn(self, seat):
@@ -125,7 +130,7 @@ class Session:
             if move is None:
                 return
             report = self.play(move, seat)
-            self.out(f"  {report.text}" if played else f"\nPlayer {seat} (engine) plays {report.text}")
+            self.out(prose.fill(f"  {report.text}" if played else f"\nPlayer {seat} (engine) plays {report.text}"))
             played += 1
             if self.position.turn_begins():
                 break
@@ -203,7 +208,7 @@ class Session:
         except MoveError as exc:
             self.err(f"move '{text}': {exc.problem}")
             return
-        self.out(f"\nPlayer {seat} (you) plays {report.text}\n")
+        self.out(prose.fill(f"\nPlayer {seat} (you) plays {report.text}\n"))
         self.show()
 
     def list_moves(self, every=False):
@@ -212,7 +217,7 @@ class Session:
         legal = self.position.legal_moves()
         shown = legal if every else legal[:MOVES_SHOWN]
         if len(shown) < len(legal):
-            self.out(f"{len(legal):,} legal moves, the first {len(shown)} ('moves all' lists every one):")
+            self.out(prose.fill(f"{len(legal):,} legal moves, the first {len(shown)} ('moves all' lists every one):"))
         self.out(_wrapped(shown))
 
     def suggest(self):
@@ -226,7 +231,8 @@ class Session:
             self.out("No suggestions.")
             return
         shown = min(HINT_TOP, len(analysis.result.suggestions))
-        self.out(f"The top {shown} by claimsolve analyze ({HINT_TIME:g} s), whatever engine the opponent is:")
+        self.out(prose.fill(f"The top {shown} by claimsolve analyze ({HINT_TIME:g} s), whatever engine the opponent "
+                            "is:"))
         self.out("\n".join(answer_lines(analysis, top=HINT_TOP, color=self.color)))
 
     def undo(self):
@@ -254,7 +260,8 @@ class Session:
         self.engine.reset()              # its tree followed the moves taken back
         for before, move, _seat in self.history:
             self.engine.observe(before, move)
-        self.out(f"\nBack to your turn {turn} (taken back: {line_text(taken)}).\n")
+        back = prose.wrap(f"Back to your turn {turn} (taken back: {line_text(taken)}).", whole=taken)
+        self.out("\n" + "\n".join(back) + "\n")
         self.show()
 
     def turn_number(self, index):
@@ -279,22 +286,25 @@ class Session:
         except ClaimsolveError as exc:
             self.err(str(exc))
             return
-        self.out(f"Saved the position to {printable(path)}.")
+        self.out(prose.fill(f"Saved the position to {printable(path)}."))
 
 
 MOVES_SHOWN = 40      # `moves` lists this many; `moves all` every one
 # what the words typed alone do, for the line that refuses one with more after it
 COMMANDS = {"?": f"shows the top {HINT_TOP} moves by claimsolve analyze", "board": "draws the board again",
             "undo": "takes back your last move"}
-LINE_WIDTH = 100      # a list of moves is wrapped at this width
+LINE_WIDTH = 100      # a list of moves is wrapped at this width, or the terminal's (claimsolve.prose)
 
 
 def _wrapped(moves):
     """The moves as line_text writes them, wrapped between moves."""
     separator = " | " if any(" " in move for move in moves) else " "
+    width = prose.width()
+    # at a terminal's width a line's " |" at its end fits too (LINE_WIDTH: as it always was)
+    width = LINE_WIDTH if width is None else width - len(separator.rstrip())
     lines, line = [], ""
     for move in moves:
-        if line and len(line) + len(separator) + len(move) > LINE_WIDTH:
+        if line and len(line) + len(separator) + len(move) > width:
             lines.append(line + separator.rstrip())
             line = move
         else:

@@ -8,6 +8,7 @@ dashed discs tied together, brawl removals as crosses, tower placements as
 dashed castles, movements as arrows along their route (a jump chain hop by
 hop), and the pieces a movement captures crossed out small.
 """
+from .. import prose
 from ..claim import rules
 from ..claim.notation import drawn_after
 from . import svg as S
@@ -66,7 +67,7 @@ def render_text(position, color=False):
         lines.append(f"{row + 1:>{label}} " + "".join(parts).rstrip())
     lines.append(" " * (label + 1) + "".join(f"  {chr(ord('a') + c)}" for c in range(island.width)))
     lines.append("")
-    lines.append(_status_line(position))
+    lines.extend(prose.wrap(_status_line(position)))
     lines.append("")
     lines.append("colour         Vikings: island  hand  lost   towers: island  hand")
     for colour in position.colours:
@@ -78,7 +79,7 @@ def render_text(position, color=False):
                      f"{position.vikings_lost(colour):>5} {position.towers_on_island(colour):>15} "
                      f"{position.towers_in_hand(colour):>5}")
     lines.append("")
-    lines.append(_teams_line(position))
+    lines.extend(prose.wrap(_teams_line(position)))
     if position.phase == "play":
         # the standstill rule's count: how many turns in a row each player has moved one Viking
         limited = position.rules.standstill == "same-viking"
@@ -91,10 +92,11 @@ def render_text(position, color=False):
                 rests = " (it rests next turn)" if limited and entry[1] >= 2 else ""
                 streaks.append(f"player {player} {entry[0]} {entry[1]}{rests}")
         rule = "a third is not allowed" if limited else "no limit: standstill off"
-        lines.append(f"Turns in a row with the same Viking ({rule}): " + ", ".join(streaks))
+        lines.extend(prose.wrap(f"Turns in a row with the same Viking ({rule}): " + ", ".join(streaks),
+                                whole=streaks))
         lines.append(f"Quiet plies: {position.quiet_plies} (a draw at {position.rules.draw_after})")
     if position.is_over():
-        lines.append(f"Game over: {result_line(position)}.")
+        lines.extend(prose.wrap(f"Game over: {result_line(position)}."))
     return "\n".join(lines)
 
 

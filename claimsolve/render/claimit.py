@@ -3,8 +3,7 @@ odds table as text, and suggested moves drawn on the board
 (claimsolve.render.analysis_svg): a placement as a frame around its space
 with the marker it places, a roll or a stop as a frame around its button
 under the board."""
-import textwrap
-
+from .. import prose
 from ..claimit import rules
 from ..claimit.plans import (PLACEMENT_POLICY, REST_OF_GAME, best_by_decision, named, shown_win, sure_of_best,
                               sureness)
@@ -21,6 +20,7 @@ ANSI = {1: "31", 2: "34", 3: "32", 4: "33", 5: "35"}
 # SVG fills of players 1..5: claimsolve.render.style (the page draws with them too)
 FILLS = CLAIMIT["player"]
 RESET = "\033[0m"
+WIDTH = 100           # the notes under the odds table are wrapped at this width when no other is given
 
 
 def _cell_text(pile):
@@ -82,15 +82,15 @@ def render_text(position, color=False):
         lines.append(f"  {r:>2} " + "".join(cells))
     lines.append("")
     if position.is_over():
-        lines.append(f"Game over: {result_line(position)}.")
+        lines.extend(prose.wrap(f"Game over: {result_line(position)}."))
     else:
         state = (f"dice {' '.join(map(str, position.dice))}: place a marker" if position.dice else
                  "roll or stop" if position.turn_in_progress() else "must roll")
         lines.append(f"Player {position.to_move} to move: {state}.")
         if position.final_round:
             by, left = position.final_round
-            lines.append(f"Final round (player {by} reached the target): {counted(left, 'turn')} left, this one "
-                         "included.")
+            lines.extend(prose.wrap(f"Final round (player {by} reached the target): {counted(left, 'turn')} left, "
+                                    "this one included."))
     for p in range(1, position.players + 1):
         lines.append(f"  player {p}: {rules.secured_count(board, p)} secured, {rules.held_count(board, p)} held, "
                      f"largest group {rules.largest_group(board, p)}")
@@ -142,16 +142,20 @@ def render_odds(result, color=False):
     turn optimum."""
     bold = (lambda s: f"\033[1m{s}\033[0m") if color else (lambda s: s)
     lines = []
+
+    def said(text, **how):                   # a paragraph of prose, wrapped (claimsolve.prose)
+        lines.extend(prose.wrap(text, **how))
+
     if result.mode == "placement":
-        lines.append(f"Player {result.to_move} to move: which placement?  Ranked by win chance (the mean result "
-                     "of play-outs: this placement, then fixed policies).")
+        said(f"Player {result.to_move} to move: which placement?  Ranked by win chance (the mean result "
+             "of play-outs: this placement, then fixed policies).")
     elif result.mode == "must roll":
-        lines.append(f"Player {result.to_move} to move: the turn begins with a roll (stop is not legal yet); "
-                     "how far to go after it?  The roll busts with "
-                     f"{result.bust_rolls}/216 = {100 * result.bust_probability:.1f}% (exact).")
+        said(f"Player {result.to_move} to move: the turn begins with a roll (stop is not legal yet); "
+             "how far to go after it?  The roll busts with "
+             f"{result.bust_rolls}/216 = {100 * result.bust_probability:.1f}% (exact).")
     else:
-        lines.append(f"Player {result.to_move} to move: roll again or stop?  The next roll busts with "
-                     f"{result.bust_rolls}/216 = {100 * result.bust_probability:.1f}% (exact).")
+        said(f"Player {result.to_move} to move: roll again or stop?  The next roll busts with "
+             f"{result.bust_rolls}/216 = {100 * result.bust_probability:.1f}% (exact).")
     lines.append("")
     width = max(len(r["label"]) for r in result.rows)
     header = f"{'plan':<{width}}  {'survive':>7}  {'+secured':>8}  {'+held':>6}  {'+group':>6}  {'win (95% CI)':>20}"
@@ -173,46 +177,42 @@ def render_odds(result, color=False):
         values = ", ".join(f"{m} {v:.3f}" for m, v in win["decisions"].items())
         tied = result.learned_tied
         if learned:
-            lines.append(f"Recommendation (learned win objective): {bold(learned)}: {values}")
+            said(f"Recommendation (learned win objective): {bold(learned)}: {values}")
         elif tied:                           # no choice: said so, not headed "Recommendation"
             others = ", ".join(f"{m} {v:.3f}" for m, v in win["decisions"].items() if m not in tied)
-            lines.extend(textwrap.wrap(f"Learned win objective, no choice: {named(tied)} tie at "
-                                       f"{win['decisions'][tied[0]]:.3f}, to the 3 decimals shown"
-                                       + (f" (then {others})" if others else ""),
-                                       width=100, subsequent_indent="  ", break_on_hyphens=False))
+            said(f"Learned win objective, no choice: {named(tied)} tie at "
+                 f"{win['decisions'][tied[0]]:.3f}, to the 3 decimals shown"
+                 + (f" (then {others})" if others else ""), fallback=WIDTH)
         else:
-            lines.append(f"Learned win objective: {values}")
-        lines.extend(textwrap.wrap(
-            f"player {result.to_move}'s expected points (1 a win, shared on a tie) where the turn ends, as the net"
-            f" {win['weights']} estimates them: a model's estimate, not a proven value; {how}",
-            width=100, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False))
+            said(f"Learned win objective: {values}")
+        said(f"  player {result.to_move}'s expected points (1 a win, shared on a tie) where the turn ends, as "
+             f"the net {win['weights']} estimates them: a model's estimate, not a proven value; {how}",
+             hanging="  ", fallback=WIDTH)
         check = "Check, by the Monte Carlo plans above" if learned else "Recommendation, by the Monte Carlo plans above"
         # (where no play-out won, the line below says so: there is nothing to compare)
         disagreement = _disagreement(result, bold) if learned and any(r["win"] for r in result.rows) else None
         if disagreement:
-            lines.extend(textwrap.wrap(f"{check}: {disagreement}", width=100, subsequent_indent="  ",
-                                       break_on_hyphens=False))
+            said(f"{check}: {disagreement}", fallback=WIDTH)
             check = None
     else:
         check = "Recommendation"
     if all(row["win"] == 0 for row in result.rows):
-        lines.append(f"No plan above won any of its {result.samples:,} play-outs: player {result.to_move}'s win "
-                     f"chance is under {100 * max(r['win_ci95'][1] for r in result.rows):.1f}% whatever he does "
-                     "here.")
+        said(f"No plan above won any of its {result.samples:,} play-outs: player {result.to_move}'s win "
+             f"chance is under {100 * max(r['win_ci95'][1] for r in result.rows):.1f}% whatever he does "
+             "here.")
     elif check is None:
         pass                                 # said: the plans disagree with the learned objective
     elif result.recommendation is None:      # the plans' best decisions win alike as shown
-        lines.extend(textwrap.wrap(f"No recommendation: {result.why_no_recommendation}.", width=100,
-                                   subsequent_indent="  ", break_on_hyphens=False))
+        said(f"No recommendation: {result.why_no_recommendation}.", fallback=WIDTH)
     elif learned and result.monte_carlo["recommendation"] is None:
-        lines.append(f"{check}: the plans' best win alike as shown ({_percent_of(result)} each): they neither "
-                     "confirm nor contradict it.")
+        said(f"{check}: the plans' best win alike as shown ({_percent_of(result)} each): they neither "
+             "confirm nor contradict it.")
     elif result.margin is None:
-        lines.append(f"{check}: {bold(result.recommendation)} (the only choice).")
+        said(f"{check}: {bold(result.recommendation)} (the only choice).")
     else:
-        lines.append(f"{check}: {bold(result.recommendation)}: win chance {signed(100 * result.margin, 1)} "
-                     f"percentage points over '{result.alternative}', "
-                     f"{sure_of_best(result.confidence, result.candidates)}.")
+        said(f"{check}: {bold(result.recommendation)}: win chance {signed(100 * result.margin, 1)} "
+             f"percentage points over '{result.alternative}', "
+             f"{sure_of_best(result.confidence, result.candidates)}.")
     for objective in ("secured", "held"):
         entry = result.turn_optimum[objective]
         decisions = ", ".join(f"{m} {v:.3f}" for m, v in entry["decisions"].items())
@@ -221,15 +221,15 @@ def render_odds(result, color=False):
             # proving "stop" (or by the memo of this turn's earlier searches)
             how = (f"exact, {counted(entry['states'], 'turn state')} evaluated" if entry["states"] else
                    "exact, no turn state needed evaluating: bounds (or this turn's memo) settled it")
-            lines.append(f"Turn optimum, {objective} spaces gained: {entry['value']:.3f} ({how}): {decisions}")
+            said(f"Turn optimum, {objective} spaces gained: {entry['value']:.3f} ({how}): {decisions}")
         else:
-            lines.append(f"Turn optimum, {objective} spaces gained: not exact ({entry['reason']})")
-            lines.append("  Monte Carlo, best plan of this table: " + ", ".join(
-                f"{m} {v:.3f}" for m, v in entry["monte_carlo"]["decisions"].items()))
+            said(f"Turn optimum, {objective} spaces gained: not exact ({entry['reason']})")
+            said("  Monte Carlo, best plan of this table: " + ", ".join(
+                 f"{m} {v:.3f}" for m, v in entry["monte_carlo"]["decisions"].items()))
             bound = entry.get("lower_bound")
             if bound:
-                lines.append(f"  at least (exact, best play with at most {counted(bound['rolls'], 'more roll')}): "
-                             + ", ".join(f"{m} {v:.3f}" for m, v in bound["decisions"].items()))
+                said(f"  at least (exact, best play with at most {counted(bound['rolls'], 'more roll')}): "
+                     + ", ".join(f"{m} {v:.3f}" for m, v in bound["decisions"].items()))
     lines.append("")
     for note in ("Columns: survive, the chance the turn ends without a bust; +secured, +held, +group, the "
                  "spaces this turn secures, the spaces it adds to those held, and what it adds to the largest "
@@ -237,7 +237,7 @@ def render_odds(result, color=False):
                  f"Placements inside plans: {PLACEMENT_POLICY}.",
                  f"Win chances: the rest of the game played out {result.samples:,} times per row "
                  f"(seed {result.seed}); {REST_OF_GAME}.  {result.seconds:.2f} s."):
-        lines.extend(textwrap.wrap(note, width=100, subsequent_indent="  ", break_on_hyphens=False))
+        said(note, fallback=WIDTH)
     return "\n".join(lines)
 
 

@@ -9,6 +9,7 @@ player owns are marked after the token: `'` for player 1, `"` for player 2.
 """
 import re
 
+from .. import prose
 from ..colorclaim.position import POINT, column_index, column_name, pyramid_token
 from ..colorclaim.rules import owner, stack_value
 from ..words import counted
@@ -66,8 +67,8 @@ def render_text(position, color=False):
         lines.append(f"{row_index + 1:>{label}}  " + "".join(parts).rstrip())
     letters = "".join(column_name(c).ljust(width) for c in range(position.width))
     lines.append(" " * (label + 2) + letters.rstrip())
-    lines.append("A stack is named by its top pyramid (colour, size 1-3), :N its height where above 1; "
-                 "' or \" marks the owner, player 1 or 2.")
+    lines.extend(prose.wrap("A stack is named by its top pyramid (colour, size 1-3), :N its height where above 1; "
+                            "' or \" marks the owner, player 1 or 2."))
     lines.append("")
     scores = position.scores()
     for player in (1, 2):
@@ -81,7 +82,7 @@ def render_text(position, color=False):
         note = f"  [{', '.join(notes)}]" if notes else ""
         lines.append(f"Player {player} {OWNER_MARKS[player]}: {claim}, score {scores[player - 1]}{note}")
     if position.is_over():
-        lines.append(f"Game over: {result_line(position)}.")
+        lines.extend(prose.wrap(f"Game over: {result_line(position)}."))
     return "\n".join(lines)
 
 

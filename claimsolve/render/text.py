@@ -2,6 +2,7 @@
 (Boards are drawn by each game's own module in this package.)"""
 import math
 
+from .. import prose
 from ..analysis import ORDER_TEXT, answer_labels, pv_cut_short  # noqa: F401 (ORDER_TEXT: as before)
 from ..catalog import game_of
 from ..words import counted, plural
@@ -89,6 +90,12 @@ def pv_line(moves):
     return f"{label}: {text}"
 
 
+def pv_lines(moves, after=""):
+    """pv_line and `after` as prose (claimsolve.prose), broken only between
+    moves."""
+    return prose.wrap(pv_line(moves) + after, whole=moves)
+
+
 def solve_text(position, result):
     data = solve_json(result)
     lines = []
@@ -106,19 +113,19 @@ def solve_text(position, result):
         lo, hi = data["bounds"]
         stopped = "Interrupted (Ctrl-C)" if result.info.get("interrupted") else "Not finished within the time limit"
         if lo is not None and lo == hi:
-            lines.append(f"{stopped}. Proven so far: the value for player {mover} is {lo:+d}; "
-                         "not every move's value is.")
+            lines.extend(prose.wrap(f"{stopped}. Proven so far: the value for player {mover} is {lo:+d}; "
+                                    "not every move's value is."))
         elif lo is None and hi is None:
-            lines.append(f"{stopped}. Nothing proven yet: no bound on the value for player {mover}.")
+            lines.extend(prose.wrap(f"{stopped}. Nothing proven yet: no bound on the value for player {mover}."))
         else:
-            lines.append(f"{stopped}. Proven so far: the value for player {mover} "
-                         f"lies in [{_bound(lo)}, {_bound(hi)}].")
+            lines.extend(prose.wrap(f"{stopped}. Proven so far: the value for player {mover} "
+                                    f"lies in [{_bound(lo)}, {_bound(hi)}]."))
     if data.get("moves"):
         lines.append("")
         lines.extend(_solved_moves(data["moves"]))
     if data["pv"]:
         lines.append("")
-        lines.append(pv_line(data["pv"]))
+        lines.extend(pv_lines(data["pv"]))
     lines.append(f"{counted(result.nodes, 'node')} in {result.seconds:.3f} s ({result.nodes_per_second:,.0f} nodes/s)")
     return "\n".join(lines)
 
@@ -195,32 +202,36 @@ def analysis_text(analysis, color=False):
         if "winners" in extra:
             lines.append(f"{plural(len(extra['winners']), 'Winner')}: " + ", ".join(str(w) for w in extra["winners"]))
         return "\n".join(lines)
-    answer = answer_lines(analysis, color=color)
-    lines.append(f"Player {position.player_to_move} to move.  {answer[0]}")
-    lines.extend(answer[1:])
+    lines.extend(answer_lines(analysis, color=color, first=f"Player {position.player_to_move} to move.  "))
     return "\n".join(lines)
 
 
-def answer_lines(analysis, top=None, color=False):
+def answer_lines(analysis, top=None, color=False, first=""):
     """An analysis of a position not over as analyze prints it below the
     board (and play's `?` below its prompt): the engine, what the scores
     are and what orders them (answer_labels), the suggestions' table (the
-    first `top`), the PV, the work done, the notes, a Claim It! odds table."""
+    first `top`), the PV, the work done, the notes, a Claim It! odds table.
+    `first` comes before the engine's name.  The sentences are prose,
+    wrapped (claimsolve.prose); the table is not."""
     result = analysis.result
     labels = analysis.labels()
-    lines = [f"Engine: {labels['method']}.", f"Scores: {labels['scores']}.", labels["order"], ""]
+    lines = []
+    for paragraph in (f"{first}Engine: {labels['method']}.", f"Scores: {labels['scores']}.", labels["order"]):
+        lines.extend(prose.wrap(paragraph))
+    lines.append("")
     lines.extend(suggestion_rows(result, top))
     if result.pv:
         lines.append("")
         cut = pv_cut_short(analysis.position, result)
-        lines.append(pv_line(result.pv) + ("" if cut is None else
-                                           f" (cut short at {cut} move{'s' * (cut != 1)}: the value is "
-                                           "proven, the line does not reach the game's end)"))
-    lines.append(f"{counted(result.nodes, 'node')} in {result.seconds:.2f} s ({result.nodes_per_second:,.0f}/s)"
-                 + ("" if result.complete else "; interrupted" if result.info.get("interrupted")
-                    else "; budget reached"))
+        lines.extend(pv_lines(result.pv, "" if cut is None else
+                              f" (cut short at {cut} move{'s' * (cut != 1)}: the value is "
+                              "proven, the line does not reach the game's end)"))
+    lines.extend(prose.wrap(f"{counted(result.nodes, 'node')} in {result.seconds:.2f} s "
+                            f"({result.nodes_per_second:,.0f}/s)"
+                            + ("" if result.complete else "; interrupted" if result.info.get("interrupted")
+                               else "; budget reached")))
     for note in labels["notes"]:
-        lines.append(f"Note: {note}.")
+        lines.extend(prose.wrap(f"Note: {note}."))
     if analysis.odds is not None:
         lines.append("")
         lines.append(render_odds(analysis.odds, color=color))
