@@ -17,7 +17,7 @@ import time
 
 import click
 
-from claimsolve import limits
+from claimsolve import limits, prose
 from claimsolve.catalog import all_games
 from claimsolve.errors import ClaimsolveError, one_line
 from claimsolve.files import FOLDER_GONE, folder_gone
@@ -276,7 +276,7 @@ class CommandGroup(click.Group):
 
     def invoke(self, ctx):
         current_source[0] = None
-        with output_guard(ctx):
+        with output_guard(ctx), prose.wrapping(output_width):     # sentences fit the terminal
             try:
                 return super().invoke(ctx)
             except ClaimsolveError as exc:
@@ -394,3 +394,21 @@ def position_argument(f):
 def use_color():
     """Colour in the text answers: on a terminal, unless NO_COLOR is set."""
     return sys.stdout.isatty() and os.environ.get("NO_COLOR") is None
+
+
+def output_width(stream=None):
+    """The width the sentences of the text answers are wrapped at
+    (claimsolve.prose) on `stream` (standard output): COLUMNS where it is
+    set to a number, else the terminal's width when the stream is a
+    terminal; None (not wrapped: each sentence one line, as a script
+    reading it expects) for a pipe or a file, or a terminal of no width."""
+    columns = os.environ.get("COLUMNS", "").strip()
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    stream = sys.stdout if stream is None else stream
+    try:
+        if stream.isatty():
+            return os.get_terminal_size(stream.fileno()).columns or None
+    except (AttributeError, ValueError, OSError):      # no file behind it (a test's), or closed
+        pass
+    return None

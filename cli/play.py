@@ -1,5 +1,6 @@
 """`claimsolve play`: a game against the engine at the terminal
 (claimsolve.play), its record printed or saved at the end."""
+import contextlib
 import os
 import random
 import sys
@@ -7,13 +8,14 @@ import sys
 import click
 
 import claimsolve
-from claimsolve import limits
+from claimsolve import limits, prose
 from claimsolve.catalog import get_game
 from claimsolve.errors import ClaimsolveError
 from claimsolve.files import write_atomically
 from claimsolve.progress import progress_for
 from claimsolve.words import counted
-from claimsolve.cli.framework import current_source, error_line, read_position, record_options, use_color
+from claimsolve.cli.framework import (current_source, error_line, output_width, read_position, record_options,
+                                      use_color)
 from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, Checked, Command, GameOption, refuse_existing,
                                     refuse_same_file)
 
@@ -114,30 +116,33 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
         progress=lambda label: progress_for(label))
     if record_path:
         session.reserved[os.path.realpath(record_path)] = "where --record writes the game's record at the end"
-    say(f"{descriptor.title}: you play seat {seat}, the engine ({spec}) the others.  Type a move, or help.")
-    interrupted = False
-    try:
-        session.run()
-    except KeyboardInterrupt:
-        interrupted = True
-        say("")                              # off the line of the prompt or the progress line
-    line = play_mod.record_line(session.record())
-    failed = None
-    if record_path:
+    # with --json the game is shown on standard error: its sentences fit that terminal
+    with prose.wrapping(lambda: output_width(sys.stderr)) if as_json else contextlib.nullcontext():
+        say(prose.fill(f"{descriptor.title}: you play seat {seat}, the engine ({spec}) the others.  Type a move, "
+                       "or help."))
+        interrupted = False
         try:
-            write_atomically(record_path, line + "\n", replace=False)
-        except ClaimsolveError as exc:      # the game is not lost: its record is printed, then the error
-            failed = exc
-    if record_path and failed is None:
-        say(f"The game's record ({counted(len(session.moves), 'move')}) is in {record_path}.")
-    elif not as_json:
-        say(f"The game's record ({counted(len(session.moves), 'move')}, match --save format):")
-    if as_json or not record_path or failed is not None:
-        click.echo(line)
-    if interrupted:
-        raise KeyboardInterrupt
-    if failed is not None:
-        raise failed
+            session.run()
+        except KeyboardInterrupt:
+            interrupted = True
+            say("")                          # off the line of the prompt or the progress line
+        line = play_mod.record_line(session.record())
+        failed = None
+        if record_path:
+            try:
+                write_atomically(record_path, line + "\n", replace=False)
+            except ClaimsolveError as exc:      # the game is not lost: its record is printed, then the error
+                failed = exc
+        if record_path and failed is None:
+            say(prose.fill(f"The game's record ({counted(len(session.moves), 'move')}) is in {record_path}."))
+        elif not as_json:
+            say(f"The game's record ({counted(len(session.moves), 'move')}, match --save format):")
+        if as_json or not record_path or failed is not None:
+            click.echo(line)
+        if interrupted:
+            raise KeyboardInterrupt
+        if failed is not None:
+            raise failed
 
 
 def _lenient_input():

@@ -105,8 +105,11 @@ def parse(path):
 def environment():
     """This environment's `claimsolve` first on the PATH, importing this
     repository's package (an editable install of another checkout, a
-    worktree's main one, would otherwise be imported), no colours."""
+    worktree's main one, would otherwise be imported), no colours, and
+    the sentences unwrapped, as a pipe gets them (no COLUMNS to wrap them
+    at: claimsolve.prose)."""
     env = dict(os.environ)
+    env.pop("COLUMNS", None)
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [env.get("PYTHONPATH")] if p])
     env["NO_COLOR"] = "1"

@@ -71,6 +71,14 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.fixture(autouse=True)
+def unwrapped(monkeypatch):
+    """No COLUMNS from the shell that runs the tests: with it the commands'
+    sentences would be wrapped at its width (claimsolve.prose), and the
+    tests read them as a pipe gets them, one a line."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+
+
 @pytest.fixture
 def no_shipped_weights(monkeypatch, tmp_path):
     """The package as if installed without its weights (claimsolve/data/
