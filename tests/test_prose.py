@@ -169,3 +169,21 @@ def test_a_terminal_is_wrapped_at_its_width_and_a_pipe_not():
     assert any(len(line) > 60 for line in lines)              # at the terminal's width, not the narrowest
     piped = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120).stdout
     assert max(len(line) for line in piped.splitlines()) > 100
+
+
+def test_solve_and_review_wrap_their_sentences(tmp_path):
+    """solve's line of the moves with no bound yet, and review's values,
+    grades and summaries, at COLUMNS=60 (the tables are narrower)."""
+    solved = run(["solve", str(SEEDS / "colorclaim" / "start-4x4-seed1.json"), "--time", "0.3"], 60).splitlines()
+    assert all(len(line) <= 60 for line in solved), [line for line in solved if len(line) > 60]
+    record = tmp_path / "game.jsonl"
+    run(["match", "colorclaim", "--size", "3x3", "--a", "random", "--b", "alphabeta:depth=2", "--games", "1",
+         "--seed", "1", "--save", str(record)])
+    piped = run(["review", str(record), "--threads", "1"])
+    text = run(["review", str(record), "--threads", "1"], 60)
+    lines = text.splitlines()
+    assert all(len(line) <= 60 for line in lines), [line for line in lines if len(line) > 60]
+    assert max(len(line) for line in piped.splitlines()) > 150
+    after = slice(text.index("Values:"), None)           # the first line's seconds vary
+    assert text[after].split() == piped[piped.index("Values:"):].split()
+    assert "ply  seat  move   best   before  after  loss  grade" in lines

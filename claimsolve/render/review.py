@@ -7,6 +7,7 @@ from . import svg as S
 from .boards import PAGE
 from .charts import GRID, _ticks
 from .style import CHARTS, seat_colours
+from .. import prose
 from ..words import counted
 
 GRADE_COLOURS = CHARTS["grades"]
@@ -21,21 +22,26 @@ def _value(review, x, signed=True):
 
 
 def review_text(review, title=None):
-    """The review as a table of moves and a summary per player."""
+    """The review as a table of moves and a summary per player (the
+    sentences wrapped: claimsolve.prose)."""
     lines = []
+
+    def said(text):
+        lines.extend(prose.wrap(text))
+
     stopped = " (interrupted: the moves graded so far)" if review.interrupted else ""
-    lines.append(f"Review of {title or review.game}: {counted(len(review.moves), 'move')}, {review.time_per_move:g} s a "
-                 f"position on {review.workers} worker{'s' * (review.workers != 1)}, {review.seconds:.1f} s"
-                 f"{stopped}.")
-    lines.append(f"Values: {review.unit}.")
+    said(f"Review of {title or review.game}: {counted(len(review.moves), 'move')}, {review.time_per_move:g} s a "
+         f"position on {review.workers} worker{'s' * (review.workers != 1)}, {review.seconds:.1f} s"
+         f"{stopped}.")
+    said(f"Values: {review.unit}.")
     t = review.thresholds
-    lines.append(f"Loss = before - after, for the player who moved.  Grades: best (the engine's move, or one "
-                 f"proven, or valued beside it, to lose nothing), "
-                 f"good (less than {_value(review, t['inaccuracy'], False)}), inaccuracy "
-                 f"({_value(review, t['inaccuracy'], False)} or more), mistake ({_value(review, t['mistake'], False)}"
-                 f" or more), blunder ({_value(review, t['blunder'], False)} or more).")
+    said(f"Loss = before - after, for the player who moved.  Grades: best (the engine's move, or one "
+         f"proven, or valued beside it, to lose nothing), "
+         f"good (less than {_value(review, t['inaccuracy'], False)}), inaccuracy "
+         f"({_value(review, t['inaccuracy'], False)} or more), mistake ({_value(review, t['mistake'], False)}"
+         f" or more), blunder ({_value(review, t['blunder'], False)} or more).")
     for note in review.notes:
-        lines.append(f"Note: {note}.")
+        said(f"Note: {note}.")
     lines.append("")
     header = ["ply", "seat", "move", "best", "before", "after", "loss", "grade"]
     if review.luck:
@@ -70,7 +76,7 @@ def review_text(review, title=None):
             against = "values" if review.graph == "chance" else "gains"
             line += (f"  Dice: {_value(review, entry['luck'])}, decisions: {_value(review, entry['decisions'])} "
                      f"({_short_unit(review.unit)} against the turns' expected {against} with best play).")
-        lines.append(line)
+        said(line)
     return "\n".join(lines)
 
 

@@ -157,12 +157,11 @@ def _solved_moves(moves):
     lines.extend(f"{name:<{width}}  {value:>5}" for name, value in rows)
     for bound, names in groups.items():
         if len(names) > SAME_BOUND_ROWS:
-            lines.append(f"{len(names)} moves {bound}: {_some(names)}")
+            lines.extend(prose.wrap(f"{len(names)} moves {bound}: {_some(names)}", whole=names))
     if unbounded:
-        others = "the other " if rows or groups else ""
-        lines.append(f"{others}{len(unbounded)} move{'s' * (len(unbounded) != 1)}: no bound proven yet"
-                     f" ({_some(unbounded)})")
-        lines[-1] = lines[-1][0].upper() + lines[-1][1:]
+        others = "The other " if rows or groups else ""
+        text = f"{others}{len(unbounded)} move{'s' * (len(unbounded) != 1)}: no bound proven yet ({_some(unbounded)})"
+        lines.extend(prose.wrap(text, whole=unbounded))
     return lines
 
 
