@@ -139,3 +139,38 @@ def test_a_bust_shows_its_dice_until_the_next_roll(page, shots, tmp_path):
          == "roll:6,2,5", "the next roll played")
     wait(driver, lambda d: "bust" not in status(d), "the bust gone from the status")
     assert "bust" not in panel_text(driver, "board"), message(driver)
+
+
+# three players in the final round, player 1 to begin a turn (roll is the only move) and every roll
+# busts: 30 secured spaces (the black supply spent) and 6 of player 1's own, which take only a black
+ALL_BUST = {
+    "game": "claimit", "players": 3,
+    "board": [" ".join(f"B/{k % 3 + 1}" if k < 30 else "1" for k in range(6 * row, 6 * row + 6)) for row in range(6)],
+    "to_move": 1, "dice": None, "final_round": {"triggered_by": 3, "turns_left": 3},
+    "variant": {"release_white": False},
+}
+
+
+def test_a_bust_the_engine_plays_is_listed_with_its_dice(page, shots, tmp_path):
+    """The engine's roll that busts was listed "roll (bust)", its dice nowhere in the moves (the
+    player's own bust is "roll:4,1,4 (bust)", as a record loaded names it)."""
+    driver = page
+    load_position(driver, written(tmp_path, "all-bust.json", ALL_BUST))
+    Select(driver.find_element(By.ID, "engine-move-time")).select_by_value("0.5")
+    driver.find_element(By.ID, "engine-seat-1").click()
+    try:
+        wait(driver, lambda d: script(d, "return window.claimsolveBoard.state.line.length") == 2,
+             "the engine's roll")
+    finally:
+        driver.find_element(By.ID, "engine-seat-1").click()
+    move = script(driver, "return window.claimsolveBoard.state.line[1].move")
+    assert move.startswith("roll:"), move
+    dice = move[len("roll:"):].split(",")
+    label = f"{move} (bust)"
+    wait(driver, lambda d: script(d, "const li = document.querySelector('#move-list li.current');"
+                                     "return li && li.dataset.label") == label, "the bust listed with its dice")
+    assert script(driver, "return document.querySelector('#move-list li.current').textContent") == label
+    assert message(driver) == f"The engine (player 1) played {label}."
+    # the dice area and the status say the same dice
+    assert f"rolled {', '.join(dice)}: no placement, bust" in panel_text(driver, "status")
+    driver.save_screenshot(str(shots / "engine-bust.png"))

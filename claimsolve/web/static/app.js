@@ -1334,7 +1334,10 @@ async function engineMove(analysis, result) {
     return;
   }
   const seat = current().show.to_move;
-  const describe = state.module.played ? (next) => state.module.played(best, next) : undefined;
+  // named from the move recorded, the server's dice in it ("roll:4,1,4 (bust)"), as the player's own
+  // rolls are: from the bare "roll" a bust was "roll (bust)", its dice nowhere in the moves
+  const describe = state.module.played ? (next, recorded) => state.module.played(recorded || best, next) :
+    undefined;
   await playMove(best, { describe, engine: seat });
 }
 
