@@ -90,9 +90,20 @@ def message(driver):
     return driver.execute_script("return document.getElementById('message').textContent")
 
 
+DISCARDING = ("const q = document.getElementById('discard-dialog');"
+              "if (!q || !q.open) return false; document.getElementById('discard-yes').click(); return true;")
+
+
 def wait(driver, condition, what):
+    """Waits for `condition`.  Where the page asks before a game with unsaved moves is replaced (New
+    game, Load, Paste: docs/board.md), the wait answers Discard, as a player who asked for the new
+    game means, unless `driver.discard_unsaved` is False (the tests of the question itself)."""
+    def met(d):
+        if getattr(d, "discard_unsaved", True) and d.execute_script(DISCARDING):
+            return False
+        return condition(d)
     try:
-        return WebDriverWait(driver, WAIT, poll_frequency=0.1).until(lambda d: condition(d))
+        return WebDriverWait(driver, WAIT, poll_frequency=0.1).until(met)
     except TimeoutException:
         pytest.fail(f"waited {WAIT} s for {what}; message: {message(driver)!r}")
 

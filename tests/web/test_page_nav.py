@@ -422,3 +422,96 @@ def test_paste_names_what_the_text_is_and_skips_a_bom(page):
     paste(driver, "\ufeff" + (SEEDS / "claim/play-2p.json").read_text())
     wait(driver, lambda d: board_ready(d) and message(d) == "Loaded pasted text." and
          script(d, "return window.claimsolveBoard.state.line[0].position.game") == "claim", "the pasted position")
+
+
+def asked(driver):
+    """The words of the page's question before an unsaved game is replaced, while it is open."""
+    return script(driver, "const q = document.getElementById('discard-dialog');"
+                          "return q && q.open ? document.getElementById('discard-text').textContent : null")
+
+
+def start_new(driver, game="colorclaim"):
+    """New game, `game` with its defaults, Start pressed (what comes after: the caller's)."""
+    from selenium.webdriver.support.ui import Select
+    driver.find_element(By.ID, "new-button").click()
+    Select(driver.find_element(By.ID, "new-game")).select_by_value(game)
+    driver.find_element(By.ID, "new-start").click()
+
+
+def test_a_game_not_saved_is_discarded_only_when_the_player_says_so(page, shots, tmp_path):
+    """New game (and Load, Paste, a link put in the address) threw away a game of moves made
+    and not saved, without a word.  Now the page asks first: Keep (or Esc) leaves the game as it
+    was; Save first saves it, then goes on; Discard goes on.  A game saved, loaded or just
+    started has nothing to lose: no question."""
+    import json
+    driver = page
+    console_errors(driver)                     # (those of the tests before: a paste refused)
+    new_game(driver, "colorclaim", size="3x3", seed=1)
+    play(driver, "a1xa2")
+    play(driver, "c1xb1")
+    root = script(driver, "return window.claimsolveBoard.state.line[0].id")
+    same = lambda d: (script(d, "return window.claimsolveBoard.state.line[0].id") == root  # noqa: E731
+                      and move_list(d) == ["start", "a1xa2", "c1xb1"])
+    driver.discard_unsaved = False
+    try:
+        # New game: asked; Keep leaves the game as it was
+        start_new(driver)
+        wait(driver, asked, "the question before New game")
+        assert asked(driver) == "Discard this game of 2 moves? It is not saved."
+        assert not driver.find_element(By.ID, "new-dialog").get_attribute("open")
+        driver.save_screenshot(str(shots / "discard-asked.png"))
+        driver.find_element(By.ID, "discard-keep").click()
+        wait(driver, lambda d: not asked(d), "the question gone")
+        assert same(driver) and current_move(driver) == "c1xb1"
+        # Esc is Keep
+        start_new(driver)
+        wait(driver, asked, "the question again")
+        driver.find_element(By.ID, "discard-keep").send_keys(Keys.ESCAPE)
+        wait(driver, lambda d: not asked(d), "the question gone with Esc")
+        assert same(driver)
+        # Load (a position file): asked too; Keep, and the game stays
+        path = tmp_path / "other.json"
+        path.write_text(json.dumps(script(driver, "return window.claimsolveBoard.state.line[0].position")))
+        from .test_page import load_file
+        load_file(driver, path)
+        wait(driver, asked, "the question before Load")
+        driver.find_element(By.ID, "discard-keep").click()
+        wait(driver, lambda d: not asked(d), "the question gone")
+        assert same(driver)
+        # a link put in the address over the game: asked; kept, the address holds the game shown again
+        code = address_at(driver, "0.0").split("#game=")[1].split("&")[0]
+        # (the same moves at the start: another game all the same, the moves shown being unsaved)
+        driver.execute_script("location.hash = arguments[0]", f"#game={code}&at=0")
+        wait(driver, asked, "the question before a link's game")
+        driver.find_element(By.ID, "discard-keep").click()
+        wait(driver, lambda d: not asked(d) and d.current_url.endswith("&at=0.0"), "the address given back")
+        assert same(driver)
+        # Save first: the game saved, then the new game
+        saved = len(list(driver.downloads.glob("colorclaim-game*.json")))
+        start_new(driver)
+        wait(driver, asked, "the question")
+        driver.find_element(By.ID, "discard-save").click()
+        wait(driver, lambda d: script(d, "return window.claimsolveBoard.state.line[0].id") != root and
+             move_list(d) == ["start"], "the new game after Save first")
+        wait(driver, lambda d: len(list(d.downloads.glob("colorclaim-game*.json"))) > saved, "the game saved")
+        # a new game, a game saved: nothing to ask
+        play(driver, "a1xa2")
+        driver.find_element(By.ID, "save-game-button").click()
+        wait(driver, lambda d: "Saved colorclaim-game.json" in message(d), "Save game")
+        root = script(driver, "return window.claimsolveBoard.state.line[0].id")
+        start_new(driver)
+        wait(driver, lambda d: asked(d) or script(d, "return window.claimsolveBoard.state.line[0].id") != root,
+             "the new game")
+        assert not asked(driver)
+        # moves made: Discard goes on
+        play(driver, "a1xa2")
+        root = script(driver, "return window.claimsolveBoard.state.line[0].id")
+        start_new(driver)
+        wait(driver, asked, "the question")
+        assert asked(driver) == "Discard this game of 1 move? It is not saved."
+        driver.find_element(By.ID, "discard-yes").click()
+        wait(driver, lambda d: script(d, "return window.claimsolveBoard.state.line[0].id") != root and
+             move_list(d) == ["start"], "the new game after Discard")
+    finally:
+        driver.discard_unsaved = True
+    assert not console_errors(driver)

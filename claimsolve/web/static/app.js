@@ -2022,6 +2022,7 @@ async function startNewGame(event) {
   try {
     const position = await api("new", body);
     $("new-dialog").close();
+    if (!await askDiscard()) return;        // Keep: the game shown stays as it was
     address.kept = false;        // a new game is a change of the game, even one like the game shown
     setLine(position);
   } catch (e) {
@@ -2089,7 +2090,8 @@ async function loadFile() {
 }
 
 // a position file, or a game record (a file of many: the player chooses the game); false where the
-// player chose none (nothing changed), an error where the text is not one (nothing changed either)
+// player chose none (nothing changed), "kept" where he kept the game shown rather than lose its
+// unsaved moves (askDiscard), an error where the text is not one (nothing changed either)
 async function loadText(text, name) {
   text = text.replace(/^\ufeff/, "");      // a byte-order mark (pasted): skipped, as a file's is
   let data = null;
@@ -2097,6 +2099,7 @@ async function loadText(text, name) {
   if (data && typeof data === "object" && !Array.isArray(data) && !("record" in data) &&
       !("start" in data && "moves" in data)) {
     await api("show", { position: data });
+    if (!await askDiscard()) return "kept";
     address.kept = false;        // a game loaded replaces a kept address, even one like the game shown
     setLine(data, `Loaded ${name}.`);
     return true;
@@ -2109,6 +2112,7 @@ async function loadText(text, name) {
   }
   const which = answer.games > 1 ? ` (game ${answer.game} of ${answer.games})` : "";
   await moduleFor(answer.start.game);
+  if (!await askDiscard()) return "kept";
   address.kept = false;
   setGame(answer, `Loaded ${name}${which}: ${counted(answer.record.moves.length, "move")}.`);
   return true;
@@ -2137,10 +2141,9 @@ async function openPasted(event) {
   $("paste-open").disabled = true;
   $("paste-error").textContent = "";
   try {
-    if (await loadText(text, "pasted text")) {
-      $("paste-dialog").close();
-      $("paste-text").value = "";
-    }
+    const loaded = await loadText(text, "pasted text");
+    if (loaded) $("paste-dialog").close();
+    if (loaded === true) $("paste-text").value = "";       // (kept: the text stays for another time)
   } catch (e) {
     $("paste-error").textContent = `pasted text: ${e.message}`;
   } finally {
@@ -2253,6 +2256,50 @@ async function saveFile() {
 let changes = 0, keptAt = 0;
 const changed = () => { changes += 1; followAddress(); };
 const kept = () => { keptAt = changes; };
+
+// Unsaved: the game shown has moves, and its moves changed (one made, by the player or the engine,
+// deleted or promoted) since it was started, loaded or last saved with Save game.
+function unsaved() {
+  return changes !== keptAt && Boolean(state.line[0]) && state.line[0].children.length > 0;
+}
+
+// Before a control replaces the game shown (New game, Load, Paste, a link put in the address), an
+// unsaved game is not thrown away without a word (it was): the page asks in a box of its own (not
+// window.confirm, which headless browsers and phones handle badly), "Discard this game of 12
+// moves? It is not saved.", with Keep (Esc too: the game shown stays as it was), Save first (Save
+// game, then on) and Discard.  Resolves true where the replacement goes on.
+let discardAsked = null;
+
+function askDiscard() {
+  if (!unsaved()) return Promise.resolve(true);
+  if (discardAsked) return Promise.resolve(false);        // a question open already: this one waits
+  // the engine rests while the page asks (it went on playing its seats under the question, the
+  // count of moves asked about out of date); Keep lets it go on
+  stopAnalysis();
+  const plies = mainLine().length - 1;
+  const variations = nodesOf(state.line[0]).filter((n) => n.parent && !isMain(n)).length;
+  $("discard-text").textContent = `Discard this game of ${counted(plies, "move")}` +
+    `${variations ? ` and ${counted(variations, "variation")}` : ""}? It is not saved.`;
+  const dialog = $("discard-dialog");
+  dialog.showModal();
+  $("discard-keep").focus();
+  discardAsked = new Promise((resolve) => {
+    const done = async (answer) => {
+      for (const id of ["discard-keep", "discard-save", "discard-yes"]) $(id).onclick = null;
+      dialog.onclose = null;
+      if (dialog.open) dialog.close();
+      discardAsked = null;
+      if (answer === "save") await saveGame();
+      if (!answer) startAnalysis(true);
+      resolve(Boolean(answer));
+    };
+    $("discard-keep").onclick = () => done(false);
+    $("discard-save").onclick = () => done("save");
+    $("discard-yes").onclick = () => done(true);
+    dialog.onclose = () => done(false);              // Esc: as Keep
+  });
+  return discardAsked;
+}
 // the address holds the game (below) unless it is too long, or holds a link the page refused (a
 // cut link typed over the game shown: a reload would open that, and drop the game shown)
 window.addEventListener("beforeunload", (event) => {
@@ -2415,7 +2462,7 @@ async function shareLink() {
 
 // the game of the address opened: true; no game in it: false; a game that cannot be read: the
 // refusal's words (shown, and the address kept as it is: see writeAddress)
-async function openLink() {
+async function openLink(options = {}) {
   const params = new URLSearchParams(location.hash.slice(1));
   const code = params.get("game");
   if (code === null) return false;
@@ -2444,6 +2491,12 @@ async function openLink() {
     const atText = params.get("at") || "";
     const at = atText.split(".").filter((k) => k !== "").map(Number);
     await moduleFor(answer.start.game);
+    if (options.ask && !await askDiscard()) {
+      // kept: the address given back to the game shown (a reload would have opened the link's)
+      address.written = null;
+      followAddress();
+      return false;
+    }
     if (setGame(answer, "Opened the game of the link.", at)) return true;
     setMessage(`Opened the game of the link at the start: its move (&at=${atText}) is not one of the game's.`,
                "error");
@@ -2976,7 +3029,8 @@ async function main() {
     const box = t.tagName === "INPUT" && (t.type === "checkbox" || t.type === "radio") && !t.closest("dialog");
     if (t.tagName === "SELECT" || box) t.blur();
   });
-  window.addEventListener("hashchange", () => { if (location.hash.startsWith("#game=")) openLink(); });
+  // a link put in the address over the game shown: an unsaved game is not lost without asking
+  window.addEventListener("hashchange", () => { if (location.hash.startsWith("#game=")) openLink({ ask: true }); });
   const refused = location.hash.startsWith("#game=") ? await openLink() : false;
   if (refused === true) return;
   const position = await api("new", { game: state.games[0].id });
