@@ -817,3 +817,35 @@ def test_flipping_keeps_the_engines_arrow(page):
     driver.find_element(By.ID, "flip-button").click()
     wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#board #flipped")
          and d.find_elements(By.CSS_SELECTOR, arrow), "the arrow on the board turned back")
+
+
+def seat_boxes(driver):
+    """The engine's seat boxes: "1", "2*" (* ticked)."""
+    return driver.execute_script("return Array.from(document.querySelectorAll('#engine-seats input'),"
+                                 " b => b.dataset.seat + (b.checked ? '*' : ''))")
+
+
+def test_the_engines_seats_are_the_new_games_own(page, shots):
+    """The engine's seats of a 4-seat Claim game were carried over to a 2-seat game: seat 2 of
+    four stayed ticked for seat 2 of two, and the engine played it without the player choosing
+    it there.  A game of another seat count gets its boxes, none ticked; one of the same count
+    keeps the ticks."""
+    driver = page
+    new_game(driver, "claim", players=4)
+    assert seat_boxes(driver) == ["1", "2", "3", "4"]
+    set_engine_seats(driver, {2, 3, 4})              # player 1 to move: the engine waits for him
+    try:
+        assert seat_boxes(driver) == ["1", "2*", "3*", "4*"]
+        new_game(driver, "claim", players=4)          # the same table: the same seats
+        wait(driver, lambda d: seat_boxes(d) == ["1", "2*", "3*", "4*"], "the seats kept")
+        new_game(driver, "claim", players=2)
+        wait(driver, lambda d: seat_boxes(d) == ["1", "2"], "the 2-seat game's boxes, none ticked")
+        assert driver.execute_script("return document.getElementById('engine-seats').textContent") == "12"
+        driver.save_screenshot(str(shots / "claim-2-seats-after-4.png"))
+        set_engine_seats(driver, {2})
+        new_game(driver, "claimit", players=3)
+        wait(driver, lambda d: seat_boxes(d) == ["1", "2", "3"], "the 3-seat game's boxes, none ticked")
+        assert driver.execute_script("return window.claimsolveBoard.state.line.length") == 1
+    finally:
+        set_engine_seats(driver, set())
+    assert not console_errors(driver)

@@ -1302,12 +1302,14 @@ function seatCount(entry) {
   return entry.position.players || ((entry.show && entry.show.scores) || []).length || 2;   // (show: not yet answered)
 }
 
-// a checkbox for each seat of the game shown (the choices kept while the seats fit)
+// a checkbox for each seat of the game shown: the choices kept while the seat count is the same (a new
+// game at the same table); a game of another seat count gets its own boxes, none ticked.  (The ticks
+// of a 4-seat game carried over, seat 2 of four kept for seat 2 of two: the engine played a seat of
+// the new game, at once where it was the first to move, that the player never chose in it.)
 function renderSeats(entry) {
   const box = $("engine-seats");
   const seats = seatCount(entry);
   if (box.querySelectorAll("input").length === seats) return;
-  const chosen = engineSeats();
   const labels = [];
   for (let seat = 1; seat <= seats; seat++) {
     const label = document.createElement("label");
@@ -1316,7 +1318,7 @@ function renderSeats(entry) {
     input.type = "checkbox";
     input.dataset.seat = String(seat);
     input.id = `engine-seat-${seat}`;
-    input.checked = chosen.has(seat);
+    input.checked = false;
     input.addEventListener("change", () => { stopAnalysis(); clearSuggestions(); startAnalysis(true); });
     label.append(input, String(seat));
     labels.push(label);
