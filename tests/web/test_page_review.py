@@ -5,6 +5,7 @@ off: the review alone works the server.
 Screenshots go to $CLAIMSOLVE_SCREENSHOTS (or a temporary folder, printed).
 """
 import json
+import math
 
 import pytest
 
@@ -137,6 +138,8 @@ def test_claim_it_two_players_by_win_chance_draws_a_line_per_seat(page, tmp_path
     seats = script(driver, "return Array.from(document.querySelectorAll('#review-graph path.evaluation'),"
                            " p => p.dataset.seat)")
     assert seats == ["1", "2"]
+    # its axis: the win chance at the top, the middle and the bottom
+    assert [label["text"] for label in axis_labels(driver)] == ["100%", "50%", "0%"]
     keys = script(driver, "return Array.from(document.querySelectorAll('#review-legend .seat-key'),"
                           " k => k.textContent)")
     assert keys == ["player 1", "player 2"]
@@ -301,3 +304,55 @@ def test_the_evaluation_bar_stays_in_the_window_while_a_review_is_open(page, tmp
         assert box["bar"] <= box["wrap"] + 1, box
     finally:
         driver.set_window_size(size["width"], size["height"])
+
+
+AXIS = """
+    const svg = document.getElementById('review-graph'), box = svg.getBoundingClientRect();
+    const plot = svg.querySelector('rect.ground').getBoundingClientRect();
+    return Array.from(svg.querySelectorAll('.axis text'), t => {
+        const r = t.getBoundingClientRect();
+        return {text: t.textContent, top: r.top - box.top, bottom: r.bottom - box.top, left: r.left - box.left,
+                right: r.right - box.left, height: r.height, plot: plot.left - box.left, graph: box.height};
+    });"""
+
+
+def axis_labels(driver):
+    return script(driver, AXIS)
+
+
+def assert_legible_axis(labels, texts):
+    """The axis's labels `texts` top to bottom, whole within the graph, left of its plot, at least
+    10 CSS px tall (the board's LEGIBLE) and none over another."""
+    assert [label["text"] for label in labels] == texts, labels
+    for label in labels:
+        assert label["height"] >= 10, label
+        assert label["left"] >= 0 and label["right"] <= label["plot"], label
+        assert label["top"] >= -1 and label["bottom"] <= label["graph"] + 1, label
+    for upper, lower in zip(labels, labels[1:]):
+        assert upper["bottom"] <= lower["top"] + 1, (upper, lower)
+
+
+def test_the_review_graph_says_its_values_on_an_axis(page, tmp_path, shots):
+    """The board's review graph had no axis: a line that rose and fell, its values only in the
+    tooltips.  As review --svg labels it, the value at the top, the middle and the bottom in the
+    review's unit (+N, 0, -N points; 100%, 50%, 0% of a win chance), legible on a desktop and on
+    a phone."""
+    driver = page
+    size = driver.get_window_size()
+    load(driver, tmp_path, META, "axis.json")
+    result = reviewed(driver)
+    assert result["graph"] == "margin"
+    values = [v for row in result["evals"] for v in row if v is not None]
+    bound = max(1, math.ceil(max(abs(v) for v in values)))
+    assert_legible_axis(axis_labels(driver), [f"+{bound}", "0", f"-{bound}"])
+    assert "points" in script(driver, "return document.querySelector('#review-graph .axis title').textContent")
+    driver.save_screenshot(str(shots / "review-axis-desktop.png"))
+    driver.set_window_size(390, 844)             # a phone's width: the graph drawn anew by a review
+    try:
+        result = reviewed(driver)
+        script(driver, "document.getElementById('review-graph').scrollIntoView()")
+        assert_legible_axis(axis_labels(driver), [f"+{bound}", "0", f"-{bound}"])
+        driver.save_screenshot(str(shots / "review-axis-phone.png"))
+    finally:
+        driver.set_window_size(size["width"], size["height"])
+    assert not console_errors(driver)

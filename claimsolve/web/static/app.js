@@ -2745,10 +2745,29 @@ function drawReview(review) {
   }
   if (high - low < 1e-9) { low -= 1; high += 1; }
   // drawn at the size shown, so that the dots stay round
-  const W = Math.max(300, Math.round($("review-graph").clientWidth || 600)), H = 110, pad = 6;
-  const gx = (ply) => pad + (W - 2 * pad) * (n > 1 ? ply / (n - 1) : 0.5);
+  const shownWidth = Math.round($("review-graph").clientWidth || 600);
+  const W = Math.max(300, shownWidth), H = 110, pad = 6;
+  // the axis, as review --svg labels it: the value at the top, the middle and the bottom in the
+  // review's unit (100%, 50%, 0% of a win chance; +8, 0, -8 points), in a margin of their own at the
+  // left, never under LEGIBLE CSS px where the graph is shown narrower than drawn (a phone)
+  const mid = result.graph === "chance" ? 0.5 : result.graph === "margin" ? 0 : (low + high) / 2;
+  const levels = [high, mid, low].map((v) => ({ v, text: axisWords(result, v) }));
+  const axisSize = Math.max(11, Math.ceil(LEGIBLE * W / Math.max(1, shownWidth)));
+  const left = Math.ceil(Math.max(...levels.map((l) => l.text.length)) * axisSize * 0.62) + 10;
+  const gx = (ply) => left + pad + (W - left - 2 * pad) * (n > 1 ? ply / (n - 1) : 0.5);
   const gy = (v) => pad + (H - 2 * pad) * (1 - (v - low) / (high - low));
-  const parts = [`<rect class="ground" x="0" y="0" width="${W}" height="${H}" fill="${mirrored ? "#4a4a4a" : "#fff"}"/>`];
+  const parts = [`<rect class="ground" x="${left}" y="0" width="${W - left}" height="${H}" ` +
+    `fill="${mirrored ? "#4a4a4a" : "#fff"}"/>`];
+  const axis = [`<rect x="0" y="0" width="${left}" height="${H}" fill="#fff"/>`];
+  for (const { v, text } of levels) {
+    const y = gy(v);
+    // the top's and the bottom's words within the graph, the middle's centred on its line
+    const base = Math.min(H - 3, Math.max(axisSize * 0.8 + 1, y + axisSize * 0.35));
+    axis.push(`<line x1="${left - 4}" y1="${y.toFixed(1)}" x2="${left}" y2="${y.toFixed(1)}" stroke="#5b6770"/>` +
+      `<text x="${left - 6}" y="${base.toFixed(1)}" font-size="${axisSize}" text-anchor="end" fill="#5b6770">` +
+      `${escapeHtml(text)}</text>`);
+  }
+  parts.push(`<g class="axis"><title>${escapeHtml(`values: ${result.unit}`)}</title>${axis.join("")}</g>`);
   const middle = gy(result.graph === "chance" ? 0.5 : 0);
   for (const s of shown) {
     const points = [];
@@ -2758,14 +2777,14 @@ function drawReview(review) {
     if (mirrored) {
       // player 1's share: the area from the line down to the bottom, light (lichess's white)
       parts.push(`<path class="advantage" d="M${points[0][0].toFixed(1)},${H} L${path} L${points[points.length - 1][0].toFixed(1)},${H} Z" fill="#f3f1ea"/>`);
-      parts.push(`<line x1="0" y1="${middle.toFixed(1)}" x2="${W}" y2="${middle.toFixed(1)}" stroke="#999" stroke-dasharray="3 3"/>`);
+      parts.push(`<line x1="${left}" y1="${middle.toFixed(1)}" x2="${W}" y2="${middle.toFixed(1)}" stroke="#999" stroke-dasharray="3 3"/>`);
       parts.push(`<path class="evaluation" d="M${path}" fill="none" stroke="${style.charts.evaluation}" stroke-width="1.5"/>`);
     } else {
       parts.push(`<path class="evaluation" data-seat="${s + 1}" d="M${path}" fill="none" stroke="${colours[s % colours.length]}" stroke-width="1.8"><title>player ${s + 1}</title></path>`);
     }
   }
   parts.push(`<line id="review-cursor" x1="0" y1="0" x2="0" y2="${H}" stroke="#3d8fd6" stroke-width="2" visibility="hidden"/>`);
-  const colWidth = (W - 2 * pad) / Math.max(1, n - 1);
+  const colWidth = (W - left - 2 * pad) / Math.max(1, n - 1);
   for (let ply = 0; ply < n; ply++) {
     // its move, grade and value in words (it said "ply 3" alone), as the tip shows them (onGraphHover)
     parts.push(`<rect class="ply" data-ply="${ply}" x="${(gx(ply) - colWidth / 2).toFixed(1)}" y="0" ` +
@@ -2803,6 +2822,14 @@ function drawReview(review) {
   }
   renderReviewSummary(result);
   moveReviewCursor();
+}
+
+// a value of the graph's axis: a win chance in per cent, a margin signed (0 without a sign), as review
+// --svg writes them (render/review.py _axis)
+function axisWords(result, v) {
+  if (result.graph === "chance") return `${Math.round(100 * v)}%`;
+  if (result.graph === "margin") return v ? signed(Math.round(v)) : "0";
+  return Number.isInteger(v) ? String(v) : Number(v).toFixed(1);
 }
 
 // a value of the graph in words: a win chance in per cent, a margin signed, spaces to two places
