@@ -19,7 +19,7 @@ from ..descriptor import NEW_OPTIONS
 from ..errors import ClaimsolveError, MoveError, OptionError, as_parameters, one_line
 from ..positions import dumps, from_dict, json_kind, parse_json
 from .. import render
-from ..reviewer import checked_options, kit_of, objectives_of
+from ..reviewer import checked_options, kit_of, objectives_of, profile_of
 from ..render import style as _style
 
 MAX_BODY = 1024 * 1024              # bytes of a request body (413 beyond)
@@ -253,7 +253,9 @@ def record(body):
     version 1 writes it, "start": the start position, "moves": the tree},
     each move of the tree {"move", "position": the position after it,
     "comment", "eval", "variations": [[moves...]]} (the last three where the
-    record has them), so the board shows any of them without asking again.
+    record has them), so the board shows any of them without asking again;
+    where a move has an "eval" (review --save's grades), "grades": what
+    their values are (grades_of).
     A file of many games without "game" answers {"games": K, "list": [{"game",
     "line", "players", "moves", "result"}]} to choose from.  A bad record is
     a 400 with the reader's line."""
@@ -296,8 +298,38 @@ def record(body):
             out.append(item)
         return out
 
-    return {"games": len(documents), "game": game or 1, "record": chosen.to_json(),
-            "start": chosen.start.to_json(), "moves": tree(chosen.start, chosen.moves)}
+    answer = {"games": len(documents), "game": game or 1, "record": chosen.to_json(),
+              "start": chosen.start.to_json(), "moves": tree(chosen.start, chosen.moves)}
+    grades = grades_of(chosen)
+    if grades is not None:
+        answer["grades"] = grades
+    return answer
+
+
+def _graded(nodes):
+    return any(node.eval is not None or any(_graded(line) for line in node.variations or ()) for node in nodes)
+
+
+def grades_of(record):
+    """What the values of a record's grades (review --save's "eval" of its
+    moves) are, for the board to say a loss in its unit as a review does:
+    {"unit", "graph"} of the game's review, as `review` would grade this
+    record by default; with "objective" (and "assumed": true) where the
+    game's moves have several measures (Claim It!): a record does not say
+    which one its grades are by, and review's default for the seat count is
+    taken.  None where no move has grades, or the game has no review."""
+    if not _graded(record.moves):
+        return None
+    try:
+        kit = kit_of(record.game)
+        options = checked_options(record)
+        profile = profile_of(kit, record.start, options)
+    except ClaimsolveError:
+        return None
+    out = {"unit": profile["unit"], "graph": profile["graph"]}
+    if "objective" in options:
+        out.update(objective=options["objective"], assumed=True)
+    return out
 
 
 QUICK = {"new": new, "show": show, "moves": moves, "layout": layout, "apply": apply, "check": check,

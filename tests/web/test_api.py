@@ -480,6 +480,33 @@ def test_record_answers_the_start_the_moves_and_the_variations(client):
     assert one["games"] == 1 and [m["move"] for m in one["moves"]] == ["a2xa3"]
 
 
+def test_a_record_with_grades_says_what_their_values_are(client):
+    """review --save's grades ("eval") carry no unit: the board said a loaded record's loss as
+    "-3" where the review says "-3 points".  The answer says what the values are, as review
+    would grade the record; nothing where no move has grades."""
+    from claimsolve.colorclaim import review as colorclaim_review
+    from claimsolve.claimit import review as claimit_review
+    graded = {"move": "a2xa3", "eval": {"best": "a2xa3", "before": 0.0, "after": 0.0, "loss": 0.0,
+                                        "grade": "best", "exact": True}}
+    answer = post(client, "record", {"record": {"record": 1, "start": START_3X3, "moves": [graded]}}).json()
+    assert answer["grades"] == {"unit": colorclaim_review.UNIT, "graph": "margin"}
+    # a grade in a variation alone counts too
+    answer = post(client, "record", {"record": {"record": 1, "start": START_3X3, "moves": [
+        {"move": "b2-a2", "variations": [[graded]]}]}}).json()
+    assert answer["grades"]["graph"] == "margin"
+    plain = post(client, "record", {"record": {"record": 1, "start": START_3X3, "moves": ["a2xa3"]}}).json()
+    assert "grades" not in plain
+    # Claim It!: a record does not name the measure of its grades; review's default for its seats
+    start = claimsolve.new("claimit", players=3)
+    roll = {"move": "roll:4,5,4", "eval": {"best": "roll", "before": 1.2, "after": 1.2, "loss": 0.0,
+                                           "grade": "best", "exact": False}}
+    answer = post(client, "record", {"record": {"record": 1, "start": start.to_json(), "moves": [roll]}}).json()
+    objective = claimit_review.default_objective(start)
+    assert answer["grades"] == {"unit": claimit_review.profile(start, objective)["unit"],
+                                "graph": claimit_review.profile(start, objective)["graph"],
+                                "objective": objective, "assumed": True}
+
+
 def test_a_bad_record_is_refused_with_the_readers_line(client):
     games = (json.dumps({"record": 1, "start": START_3X3, "moves": ["a2xa3"]}) + "\n" +
              json.dumps({"record": 1, "start": START_3X3, "moves": ["b2-a2", "zz"]}) + "\n")

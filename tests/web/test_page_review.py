@@ -356,3 +356,33 @@ def test_the_review_graph_says_its_values_on_an_axis(page, tmp_path, shots):
     finally:
         driver.set_window_size(size["width"], size["height"])
     assert not console_errors(driver)
+
+
+# the record review --save writes of the game above: its grades ("eval") and no unit
+GRADED = {"record": 1, "game": "colorclaim", "start": START.to_json(), "moves": [
+    {"move": "c1-c2", "eval": {"best": "a3xb3", "before": 0.0, "after": -3.0, "loss": 3.0, "grade": "mistake",
+                               "exact": True}},
+    "b1xb2",
+    {"move": "b3xa3", "eval": {"best": "a2xa1", "before": -3.0, "after": -6.0, "loss": 3.0, "grade": "mistake",
+                               "exact": True}},
+    "a2-a3", "c2xc3"]}
+
+
+def test_a_records_grades_say_their_losses_unit_as_a_review_does(page, tmp_path, shots):
+    """A record loaded with review --save's grades and not reviewed here said its losses without
+    a unit: "Mistake (-3, exact)." under the board, "loss 3" in the move's tooltip, where the
+    review says "-3 points".  They say the unit of the game's review."""
+    driver = page
+    load(driver, tmp_path, GRADED, "graded-saved.json")
+    assert script(driver, "return window.claimsolveBoard.state.review") is None
+    script(driver, "const b = window.claimsolveBoard; b.goTo(b.mainLine()[1])")
+    wait(driver, lambda d: script(d, "return window.claimsolveBoard.state.index") == 1 and board_ready(d), "ply 1")
+    wait(driver, lambda d: verdict(d) == "Mistake (-3 points, exact). a3xb3 was best.", "the mistake in points")
+    title = script(driver, "return document.querySelector('#move-list li.current').title")
+    assert "mistake: loss 3 points; the engine's a3xb3 (exact)" in title, title
+    driver.save_screenshot(str(shots / "record-grades-unit.png"))
+    # the same words as the review's own
+    reviewed(driver)
+    show_ply(driver, 3)
+    wait(driver, lambda d: verdict(d) == "Mistake (-3 points, exact). a2xa1 was best.", "the review's words")
+    assert not console_errors(driver)

@@ -522,7 +522,7 @@ function moveElement(node, tag, ply, numbered) {
       span.textContent = mark;
       el.append(span);
     }
-    el.title = (el.title ? el.title + "\n" : "") + gradeWords(review);
+    el.title = (el.title ? el.title + "\n" : "") + gradeWords(review, gradesOf(node));
   }
   if (node.comment) el.title = (el.title ? el.title + "\n" : "") + node.comment;
   if (node === current()) el.classList.add("current");
@@ -531,8 +531,14 @@ function moveElement(node, tag, ply, numbered) {
   return el;
 }
 
-function gradeWords(m) {
+// `result`: what the grade's values are ({unit, graph}: the review's, or a loaded record's grades',
+// gradesOf), for the loss's unit; none: the loss alone
+function gradeWords(m, result = null) {
   if (m.loss === undefined) return m.grade;
+  const unit = result && result.unit ? ` ${shortUnit(result.unit)}` : "";
+  // a record's grades by a measure it does not name (Claim It!): the unit review grades it by by default
+  const assumed = result && result.assumed ? "; in the unit of review's default measure for this game (the " +
+    "record does not name the measure of its grades)" : "";
   const best = m.best && m.best !== m.move ? `; the engine's ${m.best}` : "";
   // an estimated loss says so: the engine's move at a short review time may be one a longer analysis
   // proves worse than the move played
@@ -541,7 +547,7 @@ function gradeWords(m) {
   const cut = m.loss > 0 && /^roll/.test(m.move) && m.method ? /at most (\d+) more roll/.exec(m.method) : null;
   const bound = cut ? `; rolling valued by a lower bound (the rest of the turn cut at ${cut[1]} more roll` +
     `${cut[1] === "1" ? "" : "s"}): it may lose less` : "";
-  return `${m.grade}${m.forced ? " (forced)" : ""}: loss ${m.loss}${best}${how}${bound}`;
+  return `${m.grade}${m.forced ? " (forced)" : ""}: loss ${m.loss}${unit}${best}${how}${bound}${assumed}`;
 }
 
 // a variation: "(ply. move move ...)", its own variations nested
@@ -1042,12 +1048,23 @@ const GRADE_NAMES = { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Bl
 function reviewVerdict(node) {
   const m = node && node.parent ? node.review || node.eval : null;
   if (!m || !GRADE_NAMES[m.grade]) return null;
-  const result = state.review && state.review.result && state.review.nodes.includes(node) ? state.review.result : null;
-  return gradeVerdict(m, result);
+  return gradeVerdict(m, gradesOf(node));
 }
 
-// a graded move's words, the loss in the review's unit ("points", "win chance"; none known for a
-// record's grades loaded alone) and "exact" where the grade is proven
+// What the values of a graded move are ({unit, graph}): those of the review that graded it, or where
+// a record loaded with grades (review --save) has no review here, those of its grades (/api/record's
+// "grades": the game's review unit); null where neither is known (a review still running).  A loaded
+// record's losses had no unit ("Mistake (-3, exact)." where the review said "-3 points").
+function gradesOf(node) {
+  if (!node) return null;
+  const review = state.review && state.review.result;
+  if (node.review) return review && state.review.nodes.includes(node) ? review : null;
+  const loaded = state.loaded && state.loaded.root === state.line[0] ? state.loaded.grades : null;
+  return node.eval ? loaded || null : null;
+}
+
+// a graded move's words, the loss in the unit of its values ("points", "win chance": gradesOf) and
+// "exact" where the grade is proven
 function gradeVerdict(m, result) {
   const unit = result ? ` ${shortUnit(result.unit)}` : "";
   const loss = m.loss === undefined || !(m.loss > 0) ? "" :
@@ -2073,7 +2090,7 @@ function setGame(answer, message, at) {
   node = node || root;
   state.line = pathTo(node).concat(continuation(node).slice(1));
   // what the record had beside its moves (players, comment, event, date, result): Save game keeps it
-  state.loaded = { root, record: answer.record };
+  state.loaded = { root, record: answer.record, grades: answer.grades || null };
   showIndex(at ? state.line.indexOf(node) : state.line.length - 1, { keepMessage: true, autoPlay: false });
   setMessage(message || "");
   return found;
