@@ -114,6 +114,28 @@ def test_roll_or_stop_states_the_recommendation_and_how_sure(page, shots, tmp_pa
     assert bool(note) == differs, (note, odds["rows"])
 
 
+# the empty board, 3 players, dice 3 2 4 rolled: six placements, all worth the same to the exact turn optimum
+EMPTY_324 = {
+    "game": "claimit", "players": 3, "board": [". . . . . ."] * 6, "to_move": 1, "dice": [3, 2, 4],
+    "final_round": None, "variant": {"release_white": False},
+}
+
+
+def test_a_pick_among_several_placements_says_it_is_sure_of_the_best_of_them(page, shots, tmp_path):
+    # the plans' confidence is that their pick is the best of every placement, not only better than
+    # the next: the verdict and the note say so (the page said "72% sure" of the top two alone)
+    driver = page
+    load_position(driver, written(tmp_path, "empty-324.json", EMPTY_324))
+    odds = odds_of(driver, EMPTY_324)
+    assert odds["mode"] == "placement" and odds["candidates"] == 6
+    verdict = script(driver, "return document.querySelector('#odds-verdict strong').textContent")
+    note = script(driver, "const n = document.querySelector('#odds-verdict .note'); return n ? n.textContent : ''")
+    if odds["confidence"] is not None and odds["recommended_by"] != "learned win objective":
+        assert verdict.endswith(" it is the best of the 6."), verdict
+    elif odds["confidence"] is not None:
+        assert "is the best of the 6" in verdict + note, (verdict, note)
+
+
 def test_a_bust_shows_its_dice_until_the_next_roll(page, shots, tmp_path):
     driver = page
     position = dict(FINAL, dice=None)

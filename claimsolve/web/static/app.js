@@ -1895,6 +1895,13 @@ function sureness(confidence) {
   return confidence >= 0.995 ? "over 99% sure" : `${(100 * confidence).toFixed(0)}% sure`;
 }
 
+// how sure the plans are that a choice is the best of `candidates` (claimsolve.claimit.plans.sure_of_best):
+// of two, the paired comparison alone
+function sureOfBest(confidence, candidates) {
+  const words = sureness(confidence);
+  return candidates > 2 ? `${words} it is the best of the ${candidates}` : words;
+}
+
 function oddsVerdict(odds) {
   if (odds.recommendation === null || odds.recommendation === undefined) {
     return `No recommendation: ${odds.no_recommendation || "the plans prefer no choice"}.`;
@@ -1911,10 +1918,11 @@ function oddsVerdict(odds) {
   const points = (100 * Math.abs(odds.margin)).toFixed(1);
   if (odds.margin < 0) {            // the play-outs prefer another: the note under it says which, and why
     return `${head}, though in the play-outs its win chance is ${points} percentage points under ` +
-      `'${odds.compared_with}' (${sureness(odds.confidence)} it is the better).`;
+      `'${odds.compared_with}' (${odds.candidates > 2 ? sureOfBest(odds.confidence, odds.candidates) :
+        `${sureness(odds.confidence)} it is the better`}).`;
   }
   return `${head}: in the play-outs its win chance is +${points} percentage points over ` +
-    `'${odds.compared_with}', ${sureness(odds.confidence)}.`;
+    `'${odds.compared_with}', ${sureOfBest(odds.confidence, odds.candidates)}.`;
 }
 
 // where the pink bar's decision is not the recommendation's (the learned objective recommends,
@@ -1939,8 +1947,9 @@ function oddsDisagreement(odds) {
     const at = `'${bar.label}' at ${pct(bar.win)}${bar.win_ci95 ? ` (${(100 * bar.win_ci95[0]).toFixed(1)}-` +
       `${pct(bar.win_ci95[1])})` : ""}`;
     said = `the pink bar, ${at}, ${bar.decision === null ? "plays the turn optimum" : `decides ${bar.decision}`}` +
-      (ours ? `, where ${scored(ours)}` : "") + `; the play-outs are ${sureness(1 - odds.confidence)} that ` +
-      `${theirs} wins more`;
+      (ours ? `, where ${scored(ours)}` : "") + `; the play-outs are ` +
+      `${sureness(odds.monte_carlo.confidence ?? 1 - odds.confidence)} that ${theirs} ` +
+      (odds.candidates > 2 ? `is the best of the ${odds.candidates}` : "wins more");
   } else said = `the pink bar, '${bar.label}', decides ${bar.decision}`;
   return `Why the pink bar differs: ${learned}${said}.`;
 }
