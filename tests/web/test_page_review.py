@@ -211,17 +211,17 @@ def test_the_review_says_where_the_servers_cap_cut_its_time(page, tmp_path):
     Select(driver.find_element(By.ID, "review-time")).select_by_value("1")
     running = script(driver, "document.getElementById('review-button').click();"
                              "return document.getElementById('review-status').textContent")
-    assert running == ("Reviewing 5 moves at 0.82 s a position (cut from 1 s to fit this server's 5 s cap)...")
+    assert running == ("Reviewing 5 moves at up to 0.82 s a position (cut from 1 s to fit this server's 5 s cap)...")
     wait(driver, lambda d: script(d, "const r = window.claimsolveBoard.state.review; return r && r.result"),
          "the review")
     status = driver.find_element(By.ID, "review-status").text
     assert status.startswith("Reviewed 5 moves in ") and \
-        " at 0.82 s a position (cut from 1 s to fit this server's 5 s cap); 5 exact. Values: points" in status, status
+        " at up to 0.82 s a position (cut from 1 s to fit this server's 5 s cap); 5 exact. Values: points" in status, status
     result = script(driver, "return window.claimsolveBoard.state.review.result")
     assert result["time_per_move"] == 0.816
     # within the cap: nothing cut, nothing said of it
     status = reviewed(driver, "0.3") and driver.find_element(By.ID, "review-status").text
-    assert " at 0.3 s a position; 5 exact." in status and "cut" not in status, status
+    assert " at up to 0.3 s a position; 5 exact." in status and "cut" not in status, status
 
 
 def test_a_new_review_leaves_nothing_of_the_one_before(page, tmp_path):

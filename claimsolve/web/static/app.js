@@ -2645,7 +2645,7 @@ async function startReview() {
   // 0.269 s a position without a word, where 1 s was asked)
   const asked = Number($("review-time").value);
   const time = Math.floor(1000 * Math.min(asked, 0.98 * state.maxTime / line.length)) / 1000;
-  const pace = `${Number(time.toPrecision(2))} s a position` + (time < asked ? ` (cut from ${asked} s to fit ` +
+  const pace = `up to ${Number(time.toPrecision(2))} s a position` + (time < asked ? ` (cut from ${asked} s to fit ` +
     `this server's ${state.maxTime} s cap)` : "");
   const review = { controller, result: null, nodes: line, done: 0, total: line.length - 1, timing: {}, pace };
   state.review = review;
