@@ -2,7 +2,7 @@
 (usage errors naming the command; the games a capability is for in its
 help), the options checked by claimsolve.limits (`Checked`), the options
 of a game's start (`GameOption`), the files a command writes
-(`OUTPUT_FILE`), --json.  Every command module (cli/positions.py,
+(`OUTPUT_FILE`; a folder of charts, `SVG_FOLDER`), --json.  Every command module (cli/positions.py,
 analyze.py, ..., study.py) builds its commands with them."""
 import json
 import os
@@ -110,6 +110,38 @@ def output_file(value, name):
     return path
 
 
+def svg_folder(value, name):
+    """The folder a command draws its charts in (`study report --svg DIR`),
+    checked before any work: a folder that exists and can be written, or a
+    new one whose parent folder exists and can be written (the charts' folder
+    is made, never its parents, as no output file's folder is).  A file
+    there (a study, /dev/null) is refused, never replaced."""
+    if not isinstance(value, str) or not value:
+        raise ClaimsolveError(f"option '{name}': needs a folder name")
+    try:
+        mode = os.stat(value).st_mode
+    except FileNotFoundError:
+        mode = None
+    except (OSError, ValueError) as exc:
+        raise ClaimsolveError(f"option '{name}': cannot write: {getattr(exc, 'strerror', None) or exc}",
+                              value) from None
+    if mode is not None:
+        if not stat.S_ISDIR(mode):
+            raise ClaimsolveError(f"option '{name}': is not a folder; the charts go in a folder "
+                                  "(give a folder's name)", value)
+        if not os.access(value, os.W_OK | os.X_OK):
+            raise ClaimsolveError(f"option '{name}': cannot write: the folder is not writable", value)
+        return value
+    folder = os.path.dirname(files.absolute(value, f"option '{name}': ").rstrip(os.sep) or os.sep)
+    if not os.path.isdir(folder):
+        raise ClaimsolveError(f"option '{name}': cannot make the folder: the folder {folder} does not exist",
+                              value)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ClaimsolveError(f"option '{name}': cannot make the folder: the folder {folder} is not writable",
+                              value)
+    return value
+
+
 def same_file(a, b):
     """Whether the paths `a` and `b` name one file: os.path.samefile when both
     exist (a symbolic link or another spelling of the path counts), else the
@@ -147,6 +179,7 @@ def refuse_same_file(option, output, pos):
 
 
 OUTPUT_FILE = Checked(output_file, "file")
+SVG_FOLDER = Checked(svg_folder, "dir")
 
 
 def json_option(f):

@@ -11,7 +11,8 @@ from claimsolve import limits
 from claimsolve.errors import Interrupted
 from claimsolve.progress import progress_for
 from claimsolve.words import counted
-from claimsolve.cli.options import PLAYERS, SEED, Checked, Command, GameOption, emit_json, json_option
+from claimsolve.cli.options import (PLAYERS, SEED, SVG_FOLDER, Checked, Command, GameOption, emit_json,
+                                    json_option)
 
 
 class StudyGroup(click.Group):
@@ -254,7 +255,8 @@ def selfplay(game, spec_a, spec_b, games, players, size, island, variant, seed, 
 
 @study.command("report")
 @click.argument("db", metavar="FILE")
-@click.option("--svg", "svg_dir", metavar="DIR", default=None, help="Also draw SVG charts in DIR (matplotlib).")
+@click.option("--svg", "svg_dir", type=SVG_FOLDER, metavar="DIR", default=None,
+              help="Also draw SVG charts in the folder DIR (made if missing, not its parents; matplotlib).")
 @json_option
 def report(db, svg_dir, as_json):
     """The results of the study in FILE, finished or not (it says how far

@@ -4,6 +4,7 @@ import datetime
 import os
 
 from ..errors import ClaimsolveError
+from ..files import problem
 from ..words import counted
 from .kinds import get_kind
 
@@ -63,11 +64,21 @@ def _when(stamp):
 
 
 def write_charts(result, folder):
-    """The study's SVG charts in `folder` (made if missing): their paths."""
+    """The study's SVG charts in `folder` (made if missing, never its
+    parents, as no output file's folder is): their paths.  A chart rewrites
+    a picture of the same name there, never another file (charts._save)."""
     try:
         import matplotlib  # noqa: F401  (deferred: an extra; its absence is told in one line)
     except ImportError:
         raise ClaimsolveError("option '--svg': charts need matplotlib: pip install \"claimsolve[charts]\"") from None
-    os.makedirs(folder, exist_ok=True)
+    if not os.path.isdir(folder):
+        try:
+            os.mkdir(folder)
+        except FileExistsError:
+            if not os.path.isdir(folder):
+                raise ClaimsolveError("option '--svg': is not a folder; the charts go in a folder "
+                                      "(give a folder's name)", folder) from None
+        except OSError as exc:
+            raise ClaimsolveError(f"option '--svg': cannot make the folder: {problem(exc, folder)}", folder) from None
     summary = result["summary"]
     return get_kind(summary["study"]["kind"]).charts(summary, result["rows"], folder)
