@@ -58,6 +58,40 @@ def refuse_existing(path, where="", source=None):
         raise ClaimsolveError(f"{where}{EXISTS}", path if source is None else source)
 
 
+NOT_A_PICTURE = "would overwrite a file that is not an SVG picture; give another name or remove it"
+
+# how much of a file is read to tell a picture: an SVG's XML declaration,
+# doctype and comments come well before its <svg element
+PICTURE_HEAD = 64 * 1024
+
+
+def is_picture(path):
+    """Whether the file at `path` may be rewritten as a picture (--svg): it is
+    empty, or is itself an SVG picture (after an optional byte order mark
+    and white space, `<svg`, or `<?xml` with `<svg` after it).  A file that
+    cannot be read is not (the write would report it anyway)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(PICTURE_HEAD)
+    except OSError:
+        return False
+    head = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if not head:
+        return True
+    if head[:4].lower() == b"<svg":
+        return True
+    return head[:5].lower() == b"<?xml" and b"<svg" in head.lower()
+
+
+def refuse_unless_picture(path, where="", source=None):
+    """Refuses (ClaimsolveError, `where` its first words, naming `source`,
+    else `path`) a file at `path` that exists and that a picture must not
+    replace: one neither empty nor an SVG picture (a study, a game record,
+    a position)."""
+    if os.path.isfile(path) and not is_picture(path):
+        raise ClaimsolveError(f"{where}{NOT_A_PICTURE}", path if source is None else source)
+
+
 def read_only(path, mode):
     """Whether the existing file at `path` (its st_mode `mode`) is read-only:
     the user may not write it (os.access), or nobody may (no write bit: a

@@ -12,7 +12,7 @@ from claimsolve.files import write_atomically
 from claimsolve.progress import progress_for
 from claimsolve.search import learned
 from claimsolve.cli.framework import budget_left, position_argument, read_position, show_interrupted, use_color
-from claimsolve.cli.options import (MEGABYTES, OUTPUT_FILE, SECONDS, SEED, CapabilityCommand, Checked, Command,
+from claimsolve.cli.options import (MEGABYTES, SECONDS, SEED, SVG_FILE, CapabilityCommand, Checked, Command,
                                     emit_json, json_option, refuse_same_file)
 
 
@@ -66,7 +66,7 @@ def solve(pos, seconds, hash_mb, value_only, threads, as_json):
               help="Threads of the exact turn optimum (1 or 2), sharing its table: the same values, "
                    "the turn states counted vary from run to run with 2. Default: the machine's cores, "
                    "at most 2.")
-@click.option("--svg", "svg_path", type=OUTPUT_FILE,
+@click.option("--svg", "svg_path", type=SVG_FILE,
               help="Also write a chart of the plans (win chance with its 95% interval, bust chance) to FILE.")
 @json_option
 def odds(pos, samples, seed, seconds, hash_mb, threads, svg_path, as_json):
@@ -110,7 +110,7 @@ def odds(pos, samples, seed, seconds, hash_mb, threads, svg_path, as_json):
 @click.option("--weights", "weights", metavar="FILE", default=None,      # checked by learned.evaluation_of
               help="The learned evaluation's weights file (.npz); implies --eval learned. Default: the "
                    "weights shipped for the game.")
-@click.option("--svg", "svg_path", type=OUTPUT_FILE,
+@click.option("--svg", "svg_path", type=SVG_FILE,
               help="Also write the board with the suggestions drawn on it to FILE.")
 @json_option
 def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, evaluation, weights, svg_path, as_json):

@@ -8,7 +8,7 @@ from claimsolve.errors import ClaimsolveError, Interrupted
 from claimsolve.files import LineLog, write_atomically
 from claimsolve.progress import progress_for
 from claimsolve.cli.framework import show_interrupted
-from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, Checked, Command, GameOption, emit_json,
+from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, SVG_FILE, Checked, Command, GameOption, emit_json,
                                     json_option, same_file)
 
 
@@ -29,7 +29,7 @@ from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, Checked, Command
                    "meet the same dice.")
 @click.option("--save", "save_path", type=OUTPUT_FILE,
               help="Write every game's moves (JSON lines) to a new file, each game as it ends.")
-@click.option("--svg", "svg_path", type=OUTPUT_FILE,
+@click.option("--svg", "svg_path", type=SVG_FILE,
               help="Also write a chart of A's running score with its 95% interval to FILE.")
 @json_option
 def match(game, spec_a, spec_b, games, players, size, island, variant, seed, duplicate, save_path, svg_path,

@@ -2,7 +2,8 @@
 (usage errors naming the command; the games a capability is for in its
 help), the options checked by claimsolve.limits (`Checked`), the options
 of a game's start (`GameOption`), the files a command writes
-(`OUTPUT_FILE`; a folder of charts, `SVG_FOLDER`), --json.  Every command module (cli/positions.py,
+(`OUTPUT_FILE`; a picture, `SVG_FILE`; a folder of charts, `SVG_FOLDER`),
+--json.  Every command module (cli/positions.py,
 analyze.py, ..., study.py) builds its commands with them."""
 import json
 import os
@@ -17,15 +18,19 @@ from claimsolve.errors import ClaimsolveError
 
 class Command(click.Command):
     """A command whose usage errors name it (click leaves the context out of
-    some: "option '--size' requires an argument")."""
+    some: "option '--size' requires an argument"), and whose pictures
+    (--svg) rewrite only a picture: refuse_unless_picture, once every
+    option is read."""
 
     def parse_args(self, ctx, args):
         try:
-            return super().parse_args(ctx, args)
+            rest = super().parse_args(ctx, args)
         except click.UsageError as exc:
             if exc.ctx is None:
                 exc.ctx = ctx
             raise
+        refuse_unless_picture(ctx)
+        return rest
 
 
 class CapabilityCommand(Command):
@@ -110,6 +115,37 @@ def output_file(value, name):
     return path
 
 
+def svg_file(value, name):
+    """A picture the command writes (--svg): an output_file, and, once every
+    option is read, one that exists must be empty or itself an SVG picture
+    to be rewritten (Command.parse_args: refuse_unless_picture)."""
+    return output_file(value, name)
+
+
+# the arguments that name the file a command reads: position_argument's POS
+# (cli/framework.py), review's record
+READ_FILES = ("pos", "rec")
+
+
+def refuse_unless_picture(ctx):
+    """Every picture option (SVG_FILE) of the command in `ctx` that names a
+    file neither empty nor an SVG picture (a study, a game record) is
+    refused before any work, never replaced; one that names the file the
+    command reads (the position, the record: READ_FILES) or another file it
+    writes (--save) is left to the command, whose refusal says which file
+    it is (refuse_same_file)."""
+    others = [ctx.params.get(param.name) for param in ctx.command.params
+              if param.name in READ_FILES or param.type is OUTPUT_FILE]
+    others = [other for other in others if isinstance(other, str) and other not in ("", "-")]
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name)
+        if param.type is not SVG_FILE or not value:
+            continue
+        if any(os.path.exists(other) and same_file(other, value) for other in others):
+            continue
+        files.refuse_unless_picture(value, f"option '{param.opts[0]}': ")
+
+
 def svg_folder(value, name):
     """The folder a command draws its charts in (`study report --svg DIR`),
     checked before any work: a folder that exists and can be written, or a
@@ -179,6 +215,7 @@ def refuse_same_file(option, output, pos):
 
 
 OUTPUT_FILE = Checked(output_file, "file")
+SVG_FILE = Checked(svg_file, "file")
 SVG_FOLDER = Checked(svg_folder, "dir")
 
 

@@ -12,7 +12,7 @@ from claimsolve import render
 from claimsolve.files import write_atomically
 from claimsolve.positions import dumps
 from claimsolve.cli.framework import INTERRUPTED_EXIT, position_argument, read_position, use_color
-from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, Checked, Command, GameOption, emit_json,
+from claimsolve.cli.options import (PLAYERS, SEED, SVG_FILE, Checked, Command, GameOption, emit_json,
                                     json_option, refuse_same_file)
 
 
@@ -35,7 +35,7 @@ def new(game, players, size, island, variant, seed, brawl, as_json):
 
 @click.command(cls=Command, short_help="Draws the position POS (a file, or - for standard input).")
 @position_argument
-@click.option("--svg", "svg_path", type=OUTPUT_FILE, help="Also write a picture to FILE.")
+@click.option("--svg", "svg_path", type=SVG_FILE, help="Also write a picture to FILE.")
 @json_option
 def show(pos, svg_path, as_json):
     """Draws the position POS (a file, or - for standard input)."""

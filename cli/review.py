@@ -12,7 +12,7 @@ from claimsolve.files import write_atomically
 from claimsolve.progress import progress_for
 from claimsolve.records import dumps as record_line, load_game
 from claimsolve.cli.framework import current_source, show_interrupted
-from claimsolve.cli.options import (OUTPUT_FILE, SECONDS, SEED, Checked, Command, emit_json, json_option,
+from claimsolve.cli.options import (OUTPUT_FILE, SECONDS, SEED, SVG_FILE, Checked, Command, emit_json, json_option,
                                     refuse_existing, refuse_same_file)
 
 
@@ -30,7 +30,7 @@ from claimsolve.cli.options import (OUTPUT_FILE, SECONDS, SEED, Checked, Command
                    "of winning; the default where weights are shipped for the seat count), secured (the default "
                    "elsewhere) or held.")
 @click.option("--seed", type=SEED, default=0, show_default=True)
-@click.option("--svg", "svg_path", type=OUTPUT_FILE, help="Also write the evaluation over the game, with the grades, to FILE.")
+@click.option("--svg", "svg_path", type=SVG_FILE, help="Also write the evaluation over the game, with the grades, to FILE.")
 @click.option("--save", "save_path", type=OUTPUT_FILE,
               help="Also write the game's record with every move's evaluation in it (docs/records.md) to FILE, "
                    "a new file.")

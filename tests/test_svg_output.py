@@ -1,6 +1,8 @@
-"""`study report --svg DIR` draws in a folder, refusing, before any work,
-with one line and exit code 2, a file and a folder whose parent is
-missing."""
+"""A picture (--svg) rewrites only a picture: every command's --svg refuses,
+before any work, a file that is neither empty nor an SVG picture (a study,
+a game record, a position), with one line and exit code 2, the file's
+bytes kept; `study report --svg DIR` draws in a folder, refusing a file
+and a folder whose parent is missing."""
 import hashlib
 
 import pytest
@@ -8,6 +10,7 @@ from click.testing import CliRunner
 
 from claimsolve.cli.main import main
 
+NOT_A_PICTURE = "option '--svg': would overwrite a file that is not an SVG picture; give another name or remove it"
 MATCH = ["match", "colorclaim", "--size", "3x3", "--a", "random", "--b", "random", "--games", "2"]
 
 
@@ -41,6 +44,45 @@ def made(tmp_path_factory):
     return {"pos": pos, "record": record, "db": db}
 
 
+def commands(made, svg):
+    return {
+        "show": ["show", made["pos"], "--svg", svg],
+        "analyze": ["analyze", made["pos"], "--time", "0.05", "--svg", svg],
+        "odds": ["odds", made["pos"], "--samples", "20", "--svg", svg],
+        "match": [*MATCH, "--svg", svg],
+        "review": ["review", made["record"], "--time", "0.02", "--svg", svg],
+    }
+
+
+@pytest.mark.parametrize("victim", ["lad.sqlite", "g.jsonl", "p.json", "text"])
+@pytest.mark.parametrize("command", ["show", "analyze", "odds", "match", "review"])
+def test_svg_never_overwrites_a_file_that_is_not_a_picture(made, tmp_path, monkeypatch, command, victim):
+    # `match ... --svg lad.sqlite` replaced a ladder study with a chart, exit 0
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / victim
+    if victim == "text":
+        path.write_text("my notes, not a picture\n")
+    else:
+        path.write_bytes(made[{"lad.sqlite": "db", "g.jsonl": "record", "p.json": "pos"}[victim]].read_bytes())
+    before = digest(path)
+    refused(run(*commands(made, victim)[command]), victim, NOT_A_PICTURE)
+    assert digest(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [victim]
+
+
+@pytest.mark.parametrize("content", ["", "<svg xmlns='http://www.w3.org/2000/svg'/>",
+                                     "\ufeff\n  <?xml version='1.0'?>\n<!-- old -->\n<svg/>", "  \n"])
+@pytest.mark.parametrize("command", ["show", "match"])
+def test_svg_rewrites_an_empty_file_or_a_picture(made, tmp_path, command, content):
+    picture = tmp_path / "old.svg"
+    picture.write_text(content, encoding="utf-8")
+    result = run(*commands(made, picture)[command])
+    assert result.exit_code == 0, result.output
+    assert picture.read_text().lstrip().startswith(("<svg", "<?xml")) and picture.read_text() != content
+    # and the picture it wrote may be rewritten again
+    assert run(*commands(made, picture)[command]).exit_code == 0
+
+
 # -- study report --svg DIR: a folder of charts --------------------------------------------------
 
 @pytest.mark.parametrize("victim", ["lad.sqlite", "m1.json", "/dev/null"])
@@ -70,3 +112,12 @@ def test_report_svg_makes_its_folder_but_never_the_parents(made, tmp_path):
     assert f"Chart: {tmp_path / 'charts' / 'ladder.svg'}" in result.stdout
     # the charts are pictures: drawn again, they are rewritten
     assert run("study", "report", made["db"], "--svg", tmp_path / "charts").exit_code == 0
+
+
+def test_report_svg_keeps_a_file_that_has_a_charts_name(made, tmp_path):
+    pytest.importorskip("matplotlib")
+    (tmp_path / "ladder.svg").write_text("my notes\n")
+    result = run("study", "report", made["db"], "--svg", tmp_path)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.strip().splitlines() == [f"claimsolve: {tmp_path / 'ladder.svg'}: {NOT_A_PICTURE}"]
+    assert (tmp_path / "ladder.svg").read_text() == "my notes\n"
