@@ -257,14 +257,16 @@ def selfplay(game, spec_a, spec_b, games, players, size, island, variant, seed, 
 @click.argument("db", metavar="FILE")
 @click.option("--svg", "svg_dir", type=SVG_FOLDER, metavar="DIR", default=None,
               help="Also draw SVG charts in the folder DIR (made if missing, not its parents; matplotlib).")
+@click.option("--anchor", metavar="SPEC", default=None,
+              help="A ladder's ratings with SPEC, one of its specs, held at 0 (default: the ladder's --anchor).")
 @json_option
-def report(db, svg_dir, as_json):
+def report(db, svg_dir, anchor, as_json):
     """The results of the study in FILE, finished or not (it says how far
     it got)."""
     from claimsolve import study as study_mod     # deferred: start-up (the runners, SQLite)
     from claimsolve.study.reports import write_charts
 
-    result = study_mod.report(db)
+    result = study_mod.report(db, anchor, anchor_name="--anchor")
     charts = write_charts(result, svg_dir) if svg_dir else []
     if as_json:
         emit_json(dict(result["summary"], charts=charts) if charts else result["summary"])

@@ -295,14 +295,16 @@ class _BatchSizer:
         return max(1, min(by_time, by_spread, 1000))
 
 
-def report(db):
+def report(db, anchor=None, *, anchor_name="parameter 'anchor'"):
     """The report of the study in `db`, finished or not: {"summary": ...,
-    "text": ...}; the summary says how far the study got."""
+    "text": ...}; the summary says how far the study got.  A ladder's
+    ratings hold `anchor` (one of its specs) at 0, else its own anchor;
+    `anchor_name` names it in a refusal (the command line: "--anchor")."""
     db = os.fspath(db) if isinstance(db, os.PathLike) else db
     try:
         store = Store.read(db)
         try:
-            return build(store)
+            return build(store, anchor, anchor_name)
         finally:
             store.close()
     except sqlite3.Error as exc:

@@ -1071,6 +1071,11 @@ class LadderStudy(PoliciesStudy):
                                   f"10^(R/400) over the sum of 10^(R/400) of the {seats} at its table "
                                   "(Plackett-Luce's first place: Bradley-Terry for more than two), a shared win "
                                   "split; fitted to every game at once."))
+        own = summary.get("study", {}).get("params", {}).get("anchor", anchor)
+        if own != anchor:
+            lines.append(_wrapped(f"Anchor: {anchor} at 0 for this report; the ladder holds {own} at 0. "
+                                  "Only the zero moves: the differences between ratings are the same (an interval is "
+                                  "relative to the anchor)."))
         width = max(len("spec"), *(len(entry["spec"]) for entry in summary["ladder"]))
         lines.append(f"  rank  {'spec':{width}}  rating     95% interval   games  points/game")
         for entry in summary["ladder"]:

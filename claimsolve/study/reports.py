@@ -3,19 +3,22 @@ SVG charts (matplotlib, the `charts` extra)."""
 import datetime
 import os
 
+from .. import limits
 from ..errors import ClaimsolveError
 from ..files import problem
 from ..words import counted
 from .kinds import get_kind
 
 
-def build(store):
-    """{"summary": {...}, "text": "..."} of an open Store."""
+def build(store, anchor=None, name="parameter 'anchor'"):
+    """{"summary": {...}, "text": "..."} of an open Store; a ladder's
+    ratings with the spec `anchor` at 0 when given (else the ladder's own
+    anchor), `name` naming it in a refusal."""
     kind = get_kind(store.kind)
     params = store.params
     total = len(kind.task_ids(params))
     rows = store.rows(kind.json_columns)
-    summary = kind.summary(params, rows, total)
+    summary = kind.summary(_anchored(store, params, anchor, name), rows, total)
     runs = store.runs()
     decision = store.meta("decision")
     status = _status(len(rows), total, decision, runs)
@@ -26,6 +29,23 @@ def build(store):
                                  for run in runs]}
     return {"summary": summary, "text": _progress_line(summary["study"]) + "\n" + kind.text(summary),
             "rows": rows}
+
+
+def _anchored(store, params, anchor, name):
+    """The study's parameters with a ladder's anchor set to `anchor` (None:
+    the ladder's own): the anchor only sets the ratings' zero, so the same
+    games are rated with another spec held at 0.  Refused for a study that
+    is not a ladder, and for a spec that is not one of the ladder's."""
+    if anchor is None:
+        return params
+    if store.kind != "ladder":
+        raise ClaimsolveError(f"{limits.label(name)}: a {store.kind} study has no ratings to anchor "
+                              "(only a ladder's report takes it)", store.path)
+    spec = anchor.strip() if isinstance(anchor, str) else anchor
+    if spec not in params["specs"]:
+        raise ClaimsolveError(f"{limits.label(name)}: {limits.quoted(str(anchor))} is not one of the ladder's "
+                              f"specs ({', '.join(params['specs'])})", store.path)
+    return dict(params, anchor=spec)
 
 
 def _status(done, total, decision, runs):

@@ -4,6 +4,7 @@ real ladder (Color Claim 3x3: random, a depth-1 search, MCTS), stopped and
 continued; the fit itself on simulated tournaments whose true ratings are
 known, and against choix where both apply."""
 import contextlib
+import hashlib
 import itertools
 import json
 import re
@@ -15,7 +16,7 @@ from click.testing import CliRunner
 
 from claimsolve import study
 from claimsolve.cli.main import main
-from claimsolve.errors import Interrupted
+from claimsolve.errors import ClaimsolveError, Interrupted
 from claimsolve.study import ratings
 
 SPECS = "random,alphabeta:depth=1,mcts:iterations=50"
@@ -257,3 +258,60 @@ def test_other_parameters_are_named_by_the_options_that_set_them(tmp_path):
     line = one_line(run(*base, "--specs", "random,alphabeta:depth=1,mcts:iterations=5", "--games-per-table", 4))
     assert "--games-per-table 2, not --games-per-table 4" in line and "--specs random,alphabeta:depth=1, not" in line
     assert not re.search(r"--(games|rounds|per_round|seats) ", line), line
+
+
+# -- study report --anchor: the same games, another spec at 0 ------------------------------------
+
+@pytest.fixture(scope="module")
+def small_ladder(tmp_path_factory):
+    """A quick finished ladder of three specs (random its anchor) and a match study."""
+    folder = tmp_path_factory.mktemp("small")
+    db, match = folder / "l.sqlite", folder / "m.sqlite"
+    study.run("ladder", dict(OPTIONS, specs="random,alphabeta:depth=1,mcts:iterations=20", games_per_table=4),
+              str(db), workers=1)
+    study.run("match", {"game": "colorclaim", "size": "3x3", "a": "random", "b": "random", "games": 2}, str(match),
+              workers=1)
+    return db, match
+
+
+def test_report_anchor_rates_the_same_games_with_another_spec_at_zero(small_ladder):
+    # the anchor only sets the zero, but it could not be changed after the games: a rerun with
+    # another --anchor was "other parameters", and `study report --anchor` no such option
+    db, _ = small_ladder
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    own = json.loads(run("study", "report", db, "--json").stdout)
+    result = run("study", "report", db, "--anchor", "alphabeta:depth=1", "--json")
+    assert result.exit_code == 0, result.output
+    other = json.loads(result.stdout)
+    assert own["anchor"] == "random" and other["anchor"] == "alphabeta:depth=1"
+    assert other["study"]["params"]["anchor"] == "random"          # the stored anchor is kept
+    rating = {entry["spec"]: entry["rating"] for entry in other["ladder"]}
+    first = {entry["spec"]: entry["rating"] for entry in own["ladder"]}
+    assert rating["alphabeta:depth=1"] == 0 and first["random"] == 0
+    for a, b in itertools.combinations(rating, 2):
+        assert rating[a] - rating[b] == pytest.approx(first[a] - first[b], abs=0.3)
+    anchored = next(entry for entry in other["ladder"] if entry["spec"] == "alphabeta:depth=1")
+    assert anchored["ci95"] == [0, 0]
+    text = run("study", "report", db, "--anchor", " alphabeta:depth=1 ").stdout
+    assert "Elo points above alphabeta:depth=1, held at 0" in text and "the ladder holds random at 0" in text
+    assert re.search(r"alphabeta:depth=1\s+0\s+anchor", text)
+    assert run("study", "report", db, "--anchor", "random").stdout == run("study", "report", db).stdout
+    assert study.report(db, anchor="mcts:iterations=20")["summary"]["anchor"] == "mcts:iterations=20"
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+
+
+@pytest.mark.parametrize("which, anchor, needle", [
+    ("ladder", "greedy", "option '--anchor': 'greedy' is not one of the ladder's specs "
+                         "(random, alphabeta:depth=1, mcts:iterations=20)"),
+    ("match", "random", "option '--anchor': a match study has no ratings to anchor (only a ladder's report "
+                        "takes it)"),
+])
+def test_report_anchor_is_refused_in_one_line_off_the_ladder(small_ladder, which, anchor, needle):
+    db = small_ladder[0] if which == "ladder" else small_ladder[1]
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    result = run("study", "report", db, "--anchor", anchor)
+    assert one_line(result) == f"claimsolve: {db}: {needle}"
+    assert result.stdout == "" and "Traceback" not in result.output
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    with pytest.raises(ClaimsolveError, match="parameter 'anchor'"):
+        study.report(db, anchor=anchor)
