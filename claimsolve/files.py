@@ -78,9 +78,21 @@ def is_picture(path):
     head = head.removeprefix(b"\xef\xbb\xbf").lstrip()
     if not head:
         return True
-    if head[:4].lower() == b"<svg":
-        return True
-    return head[:5].lower() == b"<?xml" and b"<svg" in head.lower()
+    if not head[:5].lower() == b"<?xml":
+        return head[:4].lower() == b"<svg"
+    # the XML prolog: declarations (<?...?>), a doctype (<!DOCTYPE ...>) and
+    # comments (<!-- ... -->), then the root element, which must be <svg
+    while head:
+        for start, end in ((b"<?", b"?>"), (b"<!--", b"-->"), (b"<!", b">")):
+            if head.startswith(start):
+                at = head.find(end, len(start))
+                if at < 0:
+                    return False
+                head = head[at + len(end):].lstrip()
+                break
+        else:
+            return head[:4].lower() == b"<svg"
+    return False
 
 
 def refuse_unless_picture(path, where="", source=None):

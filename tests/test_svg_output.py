@@ -121,3 +121,19 @@ def test_report_svg_keeps_a_file_that_has_a_charts_name(made, tmp_path):
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert result.stderr.strip().splitlines() == [f"claimsolve: {tmp_path / 'ladder.svg'}: {NOT_A_PICTURE}"]
     assert (tmp_path / "ladder.svg").read_text() == "my notes\n"
+
+
+@pytest.mark.parametrize("data, picture", [
+    (b"", True), (b" \n\t", True), (b"<svg xmlns='http://www.w3.org/2000/svg'/>", True),
+    (b"\xef\xbb\xbf\n<svg/>", True),
+    (b'<?xml version="1.0" encoding="utf-8" standalone="no"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN"\n'
+     b'  "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n<!-- Created with matplotlib -->\n<svg>', True),
+    (b"SQLite format 3\x00", False), (b'{"game": "claimit"}\n', False), (b"my notes about <svg\n", False),
+    (b'<?xml version="1.0"?>\n<html><body><svg/></body></html>', False),      # a page with a picture inside
+    (b'<?xml version="1.0"?>', False), (b"<!-- a comment --><svg/>", False),
+])
+def test_what_counts_as_a_picture(tmp_path, data, picture):
+    from claimsolve.files import is_picture
+    path = tmp_path / "f"
+    path.write_bytes(data)
+    assert is_picture(path) is picture
