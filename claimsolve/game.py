@@ -192,6 +192,14 @@ class Position(ABC):
         """The board as text for people; ANSI colours when `color`."""
         return self._drawing().render_text(self, color)
 
+    def __str__(self):
+        """The board as text, without colours (render()), as python-chess's
+        str(board) draws its board; repr() stays one short line.  A game
+        with no drawing module that does not override render(): its repr."""
+        if type(self).render is Position.render and get_game(self.game).drawing() is None:
+            return repr(self)
+        return self.render()
+
     def svg(self):
         """The board as an SVG document (str)."""
         return self._drawing().render_svg(self)

@@ -330,7 +330,20 @@ class ClaimItPosition(Position):
         return hash((self.board, self.to_move, self.dice, self.final_round))
 
     def __repr__(self):
-        return f"ClaimItPosition({self.to_json()!r})"
+        # short, as the other games' are (str() draws the board; to_json() is the whole position)
+        parts = [f"{self.players} players"]
+        if self.release_white:
+            parts.append("release_white")
+        if self.given_target is not None:
+            parts.append(f"target {self.given_target}")
+        parts.append(f"to_move={self.to_move}")
+        if self.dice is not None:
+            parts.append("dice " + ",".join(str(d) for d in self.dice))
+        if self.is_over():
+            parts.append("over")
+        elif self.final_round is not None:
+            parts.append(f"final round, {self.final_round[1]} turns left")
+        return f"ClaimItPosition({', '.join(parts)})"
 
     # --- what the position says ---------------------------------------------
     @property
