@@ -51,6 +51,24 @@ class MoveError(ClaimsolveError):
         super().__init__(f"move '{_short(move)}': {problem}", source)
 
 
+class MoveTypeError(MoveError, TypeError):
+    """A move that is not a string (None, a number): a TypeError saying what
+    a move is, and a MoveError still, for the callers that catch those."""
+
+    def __init__(self, move, title, examples, source=None):
+        self.move = move
+        self.problem = (f"a move is a string in {title}'s notation ({examples}), not "
+                        f"{'None' if move is None else type(move).__name__ + ' ' + _short(move, 40)}")
+        ClaimsolveError.__init__(self, self.problem, source)
+
+
+def check_move_type(move, title, examples):
+    """`move` itself when it is a string, else the MoveTypeError saying what a
+    move of the game `title` is (`examples`: "like b1-b2 or b1xb2")."""
+    if not isinstance(move, str):
+        raise MoveTypeError(move, title, examples)
+    return move
+
 
 class OptionError(ClaimsolveError):
     """An option of a game's setup refused by its `new` (players, size,

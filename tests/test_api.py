@@ -22,3 +22,15 @@ def test_claimit_repr_is_as_short_as_the_other_games():
     rolled = position.play("roll:1,2,3")
     assert repr(rolled) == "ClaimItPosition(3 players, to_move=1, dice 1,2,3)"
     assert "board" not in repr(claimsolve.load("seeds/claimit/mid-game-3p.json"))
+
+
+@pytest.mark.parametrize("game", sorted(STARTS))
+@pytest.mark.parametrize("move", [None, 5, b"roll", ["a1"]])
+def test_a_move_that_is_no_string_is_a_type_error_saying_what_a_move_is(game, move):
+    position = claimsolve.new(game, **STARTS[game])
+    title = {"claim": "Claim", "colorclaim": "Color Claim", "claimit": "Claim It!"}[game]
+    for call in (position.play, position.describe):
+        with pytest.raises(TypeError, match=f"a move is a string in {title}'s notation \\(like ") as caught:
+            call(move)
+        assert isinstance(caught.value, claimsolve.MoveError)        # caught as every bad move is
+        assert "move 'None'" not in str(caught.value)

@@ -10,7 +10,7 @@ describe.py spells a move out (a jump chain's route, its captures).
 from collections import Counter
 from dataclasses import replace
 
-from ..errors import MoveError
+from ..errors import MoveError, check_move_type
 from ..words import counted
 from .rules import (BRAWL_CAP, BRAWL_REMOVALS, VIKING, _start, _with_tower, brawl_even_applies, brawl_quota,
                     brawl_shortfall, colours_of, conquest_in, end_brawl_turn, end_play_turn, end_settle_turn,
@@ -26,8 +26,7 @@ class _Reader:
     `+`, `=` and `@` are dropped."""
 
     def __init__(self, state, move):
-        if not isinstance(move, str):
-            raise MoveError(move, "a move is a string")
+        check_move_type(move, "Claim", "like c3+d5, xe4, f4-f3 T@g3 or pass")
         self.state = state
         self.move = move
         text = " ".join(move.lower().split())

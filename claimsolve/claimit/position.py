@@ -10,7 +10,7 @@ import functools
 import random
 
 from .. import limits
-from ..errors import MoveError, OptionError, PositionError
+from ..errors import MoveError, OptionError, PositionError, check_move_type
 from ..game import MoveReport, Position
 from . import rules
 from .rules import SIZE
@@ -102,8 +102,7 @@ def _parse_board(rows, players, mover, release_white):
 def parse_move(text):
     """A move string -> ("roll", None) | ("stop", None) | ("dice", (a, b, c)) |
     ("place", (kind, r, c, n)); raises MoveError when unreadable."""
-    if not isinstance(text, str):
-        raise MoveError(text, "a move is a string")
+    check_move_type(text, "Claim It!", "like roll, roll:3,5,6, w3@2,5, B@4,4 or stop")
     move = text.strip()
     low = move.lower()
     if low in ("roll", "stop"):

@@ -5,7 +5,7 @@ import re
 from collections import Counter
 
 from .. import limits
-from ..errors import MoveError, OptionError, PositionError
+from ..errors import MoveError, OptionError, PositionError, check_move_type
 from ..game import MoveReport, Position
 from . import rules
 from .rules import COLOURS, SIZES, DIRECTIONS, Move, Pyramid, State
@@ -272,7 +272,7 @@ class ColorClaimPosition(Position):
 
     def parse_move(self, move):
         """The rules' Move of a move string, checked legal here."""
-        text = move.strip().lower() if isinstance(move, str) else ""
+        text = check_move_type(move, "Color Claim", "like b1-b2 to stack or b1xb2 to claim").strip().lower()
         found = _MOVE.fullmatch(text)
         if not found:
             raise MoveError(move, "not a Color Claim move (write b1-b2 to stack, b1xb2 to claim)")
