@@ -27,6 +27,54 @@ class Analysis:
         self.extra = extra or {}
         self.odds = odds          # the game's odds table of the position (Claim It!'s OddsResult)
 
+    def __repr__(self):
+        """One line: the game, the player to move, the best move and its score
+        in its unit (proven or not), the engine, how many suggestions."""
+        head = f"<Analysis {self.position.game}, "
+        best = self.result.best
+        if best is None:
+            return head + "the game is over: no moves>"
+        count = len(self.result.suggestions)
+        return (f"{head}player {self.position.player_to_move} to move: {best.move} {self._score_text(best)}, "
+                f"engine {self.engine}, {count} suggestion{'s' * (count != 1)}>")
+
+    def _score_text(self, s):
+        """A suggestion's score as the repr says it: "+2 (final-score margin,
+        proven)", "0.547 (mean result, 0 loss to 1 win, 812 visits)",
+        "+300 (evaluation points, heuristic)", ">=+1 (final-score margin,
+        proven >=+1)"."""
+        if s.score is None:
+            return "(no score: nothing proven yet)" if self.engine == "solver" else "(no score)"
+        if self.engine == "mcts":
+            visits = f", {s.visits:,} visits" if s.visits is not None else ""
+            proven = f", proven {s.proven}" if s.proven else ""
+            return f"{s.score:.3f} (mean result, 0 loss to 1 win{visits}{proven})"
+        score = _signed_score(s.score)
+        if s.extra.get("bound") == "lower":
+            score = ">=" + score
+        elif s.extra.get("bound") == "upper":
+            score = "<=" + score
+        heuristic = self.engine == "alphabeta" and not s.exact
+        if s.exact:
+            how = "proven"
+        else:
+            how = ", ".join((["heuristic"] if heuristic else []) + ([f"proven {s.proven}"] if s.proven else [])
+                            ) or "not proven"
+        unit = ("final-score margin" if not heuristic else
+                "evaluation points" if game_of(self.position).win_score else "estimated final-score margin")
+        return f"{score} ({unit}, {how})"
+
+    @property
+    def suggestions(self):
+        """The moves suggested, best first: the search result's (a list of
+        claimsolve.search.result.Suggestion, as SearchResult.suggestions)."""
+        return self.result.suggestions
+
+    @property
+    def pv(self):
+        """The best line, move strings (SearchResult.pv)."""
+        return self.result.pv
+
     @property
     def engine(self):
         return self.result.engine
@@ -57,6 +105,14 @@ class Analysis:
         if self.odds is not None:
             out["odds"] = self.odds.to_json()
         return out
+
+
+def _signed_score(x):
+    if isinstance(x, float) and x.is_integer():
+        x = int(x)
+    if x == 0:
+        return "0"
+    return f"{x:+d}" if isinstance(x, int) else f"{x:+.2f}"
 
 
 def result_scale(game, sides):

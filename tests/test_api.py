@@ -34,3 +34,28 @@ def test_a_move_that_is_no_string_is_a_type_error_saying_what_a_move_is(game, mo
             call(move)
         assert isinstance(caught.value, claimsolve.MoveError)        # caught as every bad move is
         assert "move 'None'" not in str(caught.value)
+
+
+def test_an_analysis_says_in_a_line_what_it_found_and_has_the_suggestions():
+    position = claimsolve.load("seeds/colorclaim/start-4x3-seed1.json")
+    analysis = claimsolve.analyze(position, time=5, top=5)
+    assert analysis.suggestions is analysis.result.suggestions           # as SearchResult has them
+    assert analysis.pv == analysis.result.pv and len(analysis.suggestions) == 5
+    best = analysis.suggestions[0]
+    assert repr(analysis) == (f"<Analysis colorclaim, player 1 to move: {best.move} +2 (final-score margin, proven), "
+                              "engine solver, 5 suggestions>")
+    mcts = claimsolve.analyze(position, iterations=300, engine="mcts", seed=1)
+    assert repr(mcts).startswith(f"<Analysis colorclaim, player 1 to move: {mcts.best_move} 0.")
+    assert "(mean result, 0 loss to 1 win, " in repr(mcts) and repr(mcts).endswith(
+        "engine mcts, 68 suggestions>")
+    over = claimsolve.analyze(claimsolve.from_dict({"game": "colorclaim", "board": ["R1 . B2"]}))
+    assert repr(over) == "<Analysis colorclaim, the game is over: no moves>" and over.suggestions == []
+
+
+def test_a_search_result_repr_shows_its_first_suggestions_only():
+    result = claimsolve.solve(claimsolve.load("seeds/colorclaim/start-4x3-seed1.json"))
+    assert len(result.suggestions) == 68
+    text = repr(result)
+    assert text.startswith("SearchResult(engine='solver', exact=True, complete=True, suggestions=[Suggestion(move=")
+    assert text.count("Suggestion(") == 3 and ", ... 65 more]" in text and len(text) < 600
+    assert "visits=None" not in text           # a suggestion's repr leaves out what is not set

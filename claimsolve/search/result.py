@@ -28,6 +28,17 @@ class Suggestion:
     exact: bool = False       # the score is the move's proven value
     extra: dict = field(default_factory=dict)   # engine-specific statistics
 
+    def __repr__(self):
+        # the fields that say something: those left at their defaults are left out
+        shown = [f"move={self.move!r}", f"score={self.score!r}"]
+        for key, default in (("visits", None), ("depth", None), ("result", None), ("exact", False)):
+            value = getattr(self, key)
+            if value != default:
+                shown.append(f"{key}={value!r}")
+        if self.extra:
+            shown.append(f"extra={self.extra!r}")
+        return f"Suggestion({', '.join(shown)})"
+
     @property
     def proven(self):
         """What is proven of this move's final margin, as text: "=+1" (its
@@ -94,6 +105,12 @@ class SearchResult:
     complete: bool = True                         # False: the budget ran out (or Ctrl-C) first
     info: dict = field(default_factory=dict)      # engine-specific (depth reached, iterations, ...)
 
+    def __repr__(self):
+        # one screen at most: the first few suggestions and the line's first moves
+        return (f"SearchResult(engine={self.engine!r}, exact={self.exact}, complete={self.complete}, "
+                f"suggestions={_first_few(self.suggestions, REPR_SUGGESTIONS)}, "
+                f"pv={_first_few(self.pv, REPR_PV)}, nodes={self.nodes}, seconds={self.seconds:.3f})")
+
     @property
     def best(self):
         return self.suggestions[0] if self.suggestions else None
@@ -125,6 +142,18 @@ class SearchResult:
         }
         out.update(self.info)
         return out
+
+
+REPR_SUGGESTIONS = 3        # suggestions a SearchResult's repr shows
+REPR_PV = 6                 # moves of its line
+
+
+def _first_few(items, count):
+    """A list's repr cut to its first `count` items: "[a, b, c, ... 65 more]"."""
+    shown = [repr(item) for item in items[:count]]
+    if len(items) > count:
+        shown.append(f"... {len(items) - count} more")
+    return f"[{', '.join(shown)}]"
 
 
 def tighter(a, b, pick):
