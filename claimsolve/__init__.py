@@ -40,6 +40,8 @@ def new(game, players=None, size=None, seed=None, island=None, variant=None, bra
     the game does not take, or a bad value, is a ClaimsolveError naming the
     parameter (`parameter 'size': ...`)."""
     descriptor = get_game(game)
+    if players is not None:
+        players = limits.players(players, _parameter("players"))      # as `new --players` reads it: "3" is 3
     if seed is not None:
         seed = limits.seed(seed, _parameter("seed"))
     with as_parameters():

@@ -6,7 +6,58 @@ of one game instance stepped at once in C with numpy arrays in and out, and
     from claimsolve.colorclaim import ColorClaimPosition
     batch = Batch(ColorClaimPosition.new(size="6x5", seed=1), 1024, seed=0)
     observations, masks, rewards, done, to_move = batch.step(batch.random_actions())
+
+Batch's seeds are checked as every seed of the API is (claimsolve.limits:
+0 or more), and a batch larger than the memory it may take is refused
+naming `n` and how many games fit, before anything is allocated.
 """
-from ._batch import CHANCE, IN_TURN, TURN_END, Batch, Single
+from . import _batch, limits
+from ._batch import CHANCE, IN_TURN, TURN_END, Single
+from .errors import ClaimsolveError
 
 __all__ = ["Batch", "Single", "CHANCE", "IN_TURN", "TURN_END"]
+
+CHECKED_FROM = 4096          # batches of more games are measured against the memory first
+
+
+class Batch(_batch.Batch):
+    __doc__ = _batch.Batch.__doc__
+
+    def __init__(self, position, n, seed=0, threads=1):
+        seed = limits.seed(seed, "parameter 'seed'")
+        if isinstance(n, int) and not isinstance(n, bool) and n >= CHECKED_FROM:
+            _check_size(position, n)
+        try:
+            super().__init__(position, n, seed, threads)
+        except MemoryError:
+            raise ClaimsolveError(f"parameter 'n': cannot allocate {n:,} games "
+                                  f"({_game_bytes(position) * n / (1 << 20):,.0f} MB or so)"
+                                  f"{limits.process_memory_limit()} (give a smaller batch)") from None
+
+    def reset(self, seed=None):
+        if seed is not None:
+            seed = limits.seed(seed, "parameter 'seed'")
+        return super().reset(seed)
+
+
+def _game_bytes(position):
+    """About the bytes a game of `position`'s batch takes: its state, its
+    moves' lists (at most an action each), its rows of the arrays."""
+    probe = _batch.Batch(position, 1, 0)
+    state = position.engine_state()
+    moves = getattr(state.game, "max_moves", None) or probe.num_actions
+    return (len(state.state_bytes()) + 16 + 12 * moves + 8 + 4 * probe.obs_size + probe.num_actions
+            + 4 * probe.num_players + 5)
+
+
+def _check_size(position, n):
+    """Refuses `n` games where they take more than half the machine's memory
+    (as limits.memory_mb refuses a table) or more than the C code counts."""
+    each = _game_bytes(position)
+    machine = limits.machine_mb()
+    fit = limits.MAX_INT if machine is None else min(limits.MAX_INT, (machine << 20) // 2 // each)
+    if n > fit:
+        where = ("" if machine is None else
+                 f" in half of this machine's {machine:,} MB, at about {each:,} bytes a game")
+        raise ClaimsolveError(f"parameter 'n': {n:,} games are more than fit: at most {fit:,}{where} "
+                              "(give a smaller batch)")

@@ -59,3 +59,14 @@ def test_a_search_result_repr_shows_its_first_suggestions_only():
     assert text.startswith("SearchResult(engine='solver', exact=True, complete=True, suggestions=[Suggestion(move=")
     assert text.count("Suggestion(") == 3 and ", ... 65 more]" in text and len(text) < 600
     assert "visits=None" not in text           # a suggestion's repr leaves out what is not set
+
+
+def test_new_reads_players_as_the_other_entry_points_read_numbers():
+    # analyze(time="1") and new(seed="3") read the number the text writes, as the command line does
+    assert claimsolve.new("claim", players="3", seed=1).num_players == 3
+    assert claimsolve.new("claimit", players=" 4").num_players == 4
+    for players in ("x", 2.5, True, "３"):
+        with pytest.raises(claimsolve.ClaimsolveError, match=r"^parameter 'players': must be a whole number"):
+            claimsolve.new("claim", players=players)
+    with pytest.raises(claimsolve.ClaimsolveError, match=r"^parameter 'players': 9: Claim is played by 2, 3 or 4"):
+        claimsolve.new("claim", players="9")

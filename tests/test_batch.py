@@ -153,3 +153,18 @@ def test_a_playout_in_c_is_random_action_stepped_to_the_end(position, record):
         assert fast.returns() == slow.returns()
         assert fast.log == slow.log
         assert fast.playout() == 0            # over: nothing more to play
+
+
+def test_seeds_and_sizes_are_checked_as_the_rest_of_the_api_checks_them():
+    from claimsolve.errors import ClaimsolveError
+    position = start("colorclaim")
+    for seed in (-1, 2 ** 63, "x", 1.5):
+        with pytest.raises(ClaimsolveError, match=r"^parameter 'seed': must be a whole number from 0 to "):
+            Batch(position, 2, seed=seed)
+    batch = Batch(position, 2, seed="7")                 # text, as claimsolve.new(seed="7") reads it
+    with pytest.raises(ClaimsolveError, match=r"^parameter 'seed': must be a whole number from 0 to "):
+        batch.reset(seed=-1)
+    for n in (10 ** 9, 10 ** 10):                        # no MemoryError with no message, no OverflowError
+        with pytest.raises(ClaimsolveError, match=r"^parameter 'n': [0-9,]+ games are more than fit: at most "
+                                                  r"[0-9,]+ .*\(give a smaller batch\)$"):
+            Batch(position, n)
