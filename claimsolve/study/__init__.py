@@ -26,7 +26,7 @@ from .check import check_path, check_scheduler, probe_scheduler
 from .kinds import KINDS, get_kind
 from .selfplay import SelfplayStudy
 from .reports import build
-from .runners import DaskRunner, LocalRunner
+from .runners import DaskRunner, LocalRunner, leave_if_reimported
 from .store import Store, failure
 
 __all__ = ["KINDS", "run", "report", "default_workers"]
@@ -76,7 +76,13 @@ def run(kind, options, db, workers=None, scheduler=None, batch=None, progress=No
     one is a ClaimsolveError naming the parameter (`parameter 'workers':
     ...`) or the key of `options` (`parameter 'options', key 'seeds':
     ...`); with `command_line` (claimsolve study) it names the command
-    line's option instead (`option '--seeds': ...`)."""
+    line's option instead (`option '--seeds': ...`).
+
+    A script must call it under `if __name__ == "__main__":`: the local
+    workers import the script again (spawn), and a study started from its
+    top level is refused in one line (runners.REIMPORTED) instead of
+    starting again in every worker."""
+    leave_if_reimported()               # in such a worker: it leaves, the coordinator says why
     name = _option if command_line else _parameter
     limits.choice(kind, name("kind"), list(KINDS))
     study = get_kind(kind)

@@ -11,6 +11,7 @@ import ctypes
 import multiprocessing
 import os
 import signal
+import sys
 import uuid
 
 from ..errors import ClaimsolveError
@@ -18,6 +19,40 @@ from .check import probe_scheduler
 from .tasks import run_batch
 
 PR_SET_PDEATHSIG = 1
+
+# A script that starts a study at its top level, not under `if __name__ == "__main__":`,
+# is imported again by each local worker (spawn), which would start the study again
+# from there: the worker leaves at once with this exit code, and the coordinator,
+# finding it, says why in one line (not "died 4 times (out of memory?)").
+REIMPORTED_EXIT = 87
+REIMPORTED = ("study: a worker process imported the script again and reached its study.run: start the study under "
+              "`if __name__ == \"__main__\":` (Python's multiprocessing imports the script anew in each worker)")
+
+
+def reimported():
+    """True when this process is one multiprocessing started (spawn or
+    forkserver) running the main script's top level again: multiprocessing's
+    current process is not the main one (or the main module is
+    `__mp_main__`), and the caller is the script's module level run as
+    `__mp_main__`, not a function a task runs."""
+    current = multiprocessing.current_process()
+    main = getattr(sys.modules.get("__main__"), "__name__", None)
+    if (main != "__mp_main__" and current.name == "MainProcess" and not getattr(current, "_inheriting", False)
+            and multiprocessing.parent_process() is None):
+        return False
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == "__mp_main__":
+            return True
+        frame = frame.f_back
+    return False
+
+
+def leave_if_reimported():
+    """In a worker importing the script again (reimported): leave quietly
+    with REIMPORTED_EXIT, for the coordinator to say why once."""
+    if reimported():
+        raise SystemExit(REIMPORTED_EXIT)
 
 
 def _worker_init(coordinator=None):
@@ -61,6 +96,7 @@ class LocalRunner:
         try:
             future = pool.submit(run_batch, kind, params, list(ids))
         except concurrent.futures.process.BrokenProcessPool:
+            _check_reimported(pool)
             self._restart()
             future = self._ensure_pool().submit(run_batch, kind, params, list(ids))
         self._futures[future] = batch_id
@@ -82,6 +118,7 @@ class LocalRunner:
                 out.append((batch_id, None))
                 broken = True
         if broken:
+            _check_reimported(self._pool)
             # every batch in flight in the broken pool is lost with it
             for future, batch_id in list(self._futures.items()):
                 finished = future.done() and not future.cancelled() and future.exception() is None
@@ -98,6 +135,23 @@ class LocalRunner:
                     process.kill()
             pool.shutdown(wait=True, cancel_futures=True)
         self._futures.clear()
+
+
+def _check_reimported(pool):
+    """Raises REIMPORTED when a worker of the broken `pool` left because it
+    imported the script again (leave_if_reimported): sending its batches
+    anew would only start more such workers."""
+    processes = getattr(pool, "_processes", None) or {}
+    for _ in range(3):                  # the pool's own thread may change the dict meanwhile
+        try:
+            codes = [process.exitcode for process in list(processes.values())]
+            break
+        except RuntimeError:
+            continue
+    else:
+        return
+    if REIMPORTED_EXIT in codes:
+        raise ClaimsolveError(REIMPORTED)
 
 
 def _short(exc, width=160):

@@ -442,6 +442,35 @@ def test_a_batch_whose_worker_keeps_dying_stops_the_study(tmp_path):
         thread.join()
 
 
+SCRIPT = """{indent}from claimsolve import study
+{indent}outcome = study.run("solve", {{"game": "colorclaim", "size": "3x2", "seeds": "1-4"}}, "s.sqlite", workers=2)
+{indent}print(outcome["status"], outcome["done"])
+"""
+
+
+def test_a_script_that_starts_a_study_unguarded_is_told_so_in_one_line(tmp_path):
+    """A script starting a study at its top level: each local worker (spawn)
+    imports it again and reached the study's start. It used to end in 8
+    tracebacks ("another study run is writing this file") and "died 4
+    times (out of memory?)"; the workers now leave at once and the
+    coordinator says why, once. Under the guard the same study runs."""
+    (tmp_path / "unguarded.py").write_text(SCRIPT.format(indent=""))
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "unguarded.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and done.stdout == ""
+    line = ("claimsolve.errors.ClaimsolveError: study: a worker process imported the script again and reached its "
+            "study.run: start the study under `if __name__ == \"__main__\":` (Python's multiprocessing imports the "
+            "script anew in each worker)")
+    assert done.stderr.splitlines()[-1] == line, done.stderr
+    assert done.stderr.count("Traceback") == 1 and done.stderr.count("study.run: start the study under") == 1
+    assert "another study run" not in done.stderr and "out of memory" not in done.stderr
+    assert time.monotonic() - started < 60
+    assert not (tmp_path / "s.sqlite").exists()                 # nothing recorded: no study file left
+    (tmp_path / "guarded.py").write_text('if __name__ == "__main__":\n' + SCRIPT.format(indent="    "))
+    done = subprocess.run([sys.executable, "guarded.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "done 4\n", "")
+
+
 def test_dask_cluster_with_a_worker_killed_mid_study(tmp_path):
     distributed = pytest.importorskip("distributed")
     db = str(tmp_path / "cc.sqlite")
