@@ -21,3 +21,16 @@ def test_the_python_blocks_of_tensors_md_run(monkeypatch):
     namespace = {}
     for number, block in enumerate(blocks, 1):
         exec(compile(block, f"docs/tensors.md python block {number}", "exec"), namespace)
+
+
+def test_the_environment_examples_import_what_they_use():
+    """The PettingZoo and Gymnasium examples run on their own, pasted alone:
+    a block using numpy imports it."""
+    text = (ROOT / "docs" / "tensors.md").read_text()
+    blocks = [block for block in re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
+              if "claimsolve.env import" in block]
+    assert len(blocks) >= 3
+    for block in blocks:
+        for name, module in (("numpy.", "numpy"), ("np.", "numpy as np")):
+            if re.search(rf"(?<![\w.]){re.escape(name)}", block):
+                assert re.search(rf"^import {module}$", block, re.M), block.splitlines()[:3]
