@@ -18,6 +18,13 @@ ValueError naming it, as an illegal action is.  The rewards are 0 until
 the end, then each seat's return (game.h returns(): a win 1, a loss 0, a
 draw or shared win split).
 
+A game the rules have not ended after `max_cycles` actions (every agent's
+steps together, one engine decision each; default claimsolve.match's
+MAX_PLIES, 10,000: Claim It!'s always-roll games go on forever) is
+truncated: every agent's `truncation` is True and its reward is what a
+match scores such a game (records.adjudicated_result): a draw shared
+equally among the teams (1/2 each of 2 seats, 1/3 of 3...; allies alike).
+
 The environment starts from `position` (any Position of the game) or, by
 default, from a setup `new` makes with `options` (players, size, island,
 variant, seed... as the game's Position.new takes them): with a `seed` every reset
@@ -31,7 +38,9 @@ when that seat is observed again: copy what you keep.
 
 `make_single_env(game, seat=1, opponents="random", ...)` is a Gymnasium
 environment for one seat, the others played by player specs (`claimsolve
-match`'s: "greedy", "mcts:time=0.1", ...).
+match`'s: "greedy", "mcts:time=0.1", ...); at `max_cycles` decisions (the
+agent's and the opponents' together) `step` returns truncated True and the
+seat's adjudicated share as the reward.
 """
 import inspect
 import random
@@ -49,6 +58,7 @@ except ImportError as exc:                      # pragma: no cover - the optiona
 from ._batch import CHANCE, IN_TURN, Single
 from . import limits
 from .errors import ClaimsolveError, _short, as_parameters
+from .match import MAX_PLIES
 from .positions import game_class
 
 RENDER_MODES = ["ansi"]
@@ -81,6 +91,17 @@ def _start_position(game, position, options):
                               "size at every reset, and the observation's shape is fixed for an environment: "
                               "give a seed (one random island for every game) or a named island")
     return cls, None, new_options
+
+
+def _max_cycles(value):
+    """`max_cycles` checked: a whole number from 1."""
+    return limits.count(value, "parameter 'max_cycles'")
+
+
+def _adjudicated(position):
+    """The rewards of a truncated game, as a match scores a game it stops
+    (records.adjudicated_result): a draw shared equally among the teams."""
+    return [float(p) for p in position.shared_points(range(1, position.num_players + 1))]
 
 
 def _new(cls, options):
@@ -128,12 +149,15 @@ class ClaimsolveAEC(AECEnv):
 
     metadata = {"render_modes": RENDER_MODES, "name": "claimsolve_v0", "is_parallelizable": False}
 
-    def __init__(self, game, position=None, render_mode=None, **options):
+    def __init__(self, game, position=None, render_mode=None, max_cycles=MAX_PLIES, **options):
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ClaimsolveError(f"render_mode {render_mode!r}: one of {', '.join(RENDER_MODES)} or None")
         self.game = game
         self.render_mode = render_mode
+        self.max_cycles = _max_cycles(max_cycles)
+        self._steps = 0
+        self._done = False
         self._cls, self._fixed, self._new_options = _start_position(game, position, options)
         self.metadata = dict(self.metadata, name=f"claimsolve_{game}_v0")
         first = self._fixed if self._fixed is not None else self._cls.new(seed=0, **self._new_options)
@@ -180,6 +204,8 @@ class ClaimsolveAEC(AECEnv):
         else:
             self._core.reset(self._rng.getrandbits(64))
         self.agents = list(self.possible_agents)
+        self._steps = 0
+        self._done = False
         self.rewards = {name: 0.0 for name in self.agents}
         self._cumulative_rewards = {name: 0.0 for name in self.agents}
         self.terminations = {name: False for name in self.agents}
@@ -191,7 +217,8 @@ class ClaimsolveAEC(AECEnv):
         index = self._index[agent]
         self._core.observe(index, self._buffers[agent])
         observation = self._observations[agent]
-        observation["action_mask"] = self._core.mask if index == self._core.to_move else self._no_mask
+        observation["action_mask"] = (self._core.mask if index == self._core.to_move and not self._done
+                                      else self._no_mask)
         return observation
 
     def step(self, action):
@@ -201,12 +228,18 @@ class ClaimsolveAEC(AECEnv):
             return
         who = self._core.step(_checked_action(action, self._core.num_actions))
         self._cumulative_rewards[agent] = 0.0
+        self._steps += 1
         if who >= 0:
             self.agent_selection = self.possible_agents[who]
-            return
-        for name, value in zip(self.possible_agents, self._core.returns()):
+            if self._steps < self.max_cycles:
+                return
+            ends, returns = self.truncations, _adjudicated(self._start)      # the rules go on: adjudicated
+        else:
+            ends, returns = self.terminations, self._core.returns()
+        self._done = True
+        for name, value in zip(self.possible_agents, returns):
             self.rewards[name] = value
-            self.terminations[name] = True
+            ends[name] = True
         self._accumulate_rewards()
 
     def random_action(self):
@@ -264,11 +297,11 @@ class Shadow:
         return self.position
 
 
-def make_env(game, position=None, render_mode=None, **options):
+def make_env(game, position=None, render_mode=None, max_cycles=MAX_PLIES, **options):
     """A PettingZoo AEC environment of `game` ("claim", "colorclaim",
-    "claimit") from `position` or from `new` options (see the module
-    docstring)."""
-    return ClaimsolveAEC(game, position=position, render_mode=render_mode, **options)
+    "claimit") from `position` or from `new` options, truncated at
+    `max_cycles` actions (see the module docstring)."""
+    return ClaimsolveAEC(game, position=position, render_mode=render_mode, max_cycles=max_cycles, **options)
 
 
 class SingleSeatEnv(gymnasium.Env):
@@ -282,12 +315,15 @@ class SingleSeatEnv(gymnasium.Env):
 
     metadata = {"render_modes": RENDER_MODES}
 
-    def __init__(self, game, seat=1, opponents="random", position=None, render_mode=None, **options):
+    def __init__(self, game, seat=1, opponents="random", position=None, render_mode=None, max_cycles=MAX_PLIES,
+                 **options):
         from .player_kinds import make_player
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ClaimsolveError(f"render_mode {render_mode!r}: one of {', '.join(RENDER_MODES)} or None")
         self.game = game
         self.render_mode = render_mode
+        self.max_cycles = _max_cycles(max_cycles)
+        self._steps = 0
         self._cls, self._fixed, self._new_options = _start_position(game, position, options)
         first = self._fixed if self._fixed is not None else self._cls.new(seed=0, **self._new_options)
         players = first.num_players
@@ -312,9 +348,12 @@ class SingleSeatEnv(gymnasium.Env):
         self._no_mask = numpy.zeros(actions, dtype=numpy.int8)
         self._rng = random.Random()
 
+    def _truncated(self):
+        return self._steps >= self.max_cycles and self._core.to_move >= 0
+
     def _observation(self):
         self._core.observe(self.seat - 1, self._buffer)
-        mask = self._core.mask if self._core.to_move == self.seat - 1 else self._no_mask
+        mask = self._core.mask if self._core.to_move == self.seat - 1 and not self._truncated() else self._no_mask
         return {"observation": self._buffer, "action_mask": mask}
 
     def _tell_players(self, position, move):
@@ -322,12 +361,16 @@ class SingleSeatEnv(gymnasium.Env):
             player.observe(position, move)
 
     def _play_opponents(self):
-        """Opponents move until the agent is to move or the game is over."""
-        while self._core.to_move >= 0 and self._core.to_move != self.seat - 1:
+        """Opponents move until the agent is to move or the game is over
+        (or truncated: at max_cycles decisions, even inside a turn)."""
+        while self._core.to_move >= 0 and self._core.to_move != self.seat - 1 and not self._truncated():
             position = self._shadow.sync(self._core.log, self._tell_players)
             move = self._players[self._core.to_move + 1].choose(position)
             for code in position.move_codes(move):
+                if self._truncated():
+                    break
                 self._core.step_move(code)
+                self._steps += 1
         self._shadow.sync(self._core.log, self._tell_players)
 
     def reset(self, seed=None, options=None):
@@ -341,16 +384,23 @@ class SingleSeatEnv(gymnasium.Env):
         if self._fixed is None:
             self._start = self._cls.new(seed=self._rng.getrandbits(63), **self._new_options)
         self._core = _same_shape(self._core, Single(self._start, self._rng.getrandbits(64), record=True))
+        self._steps = 0
         self._shadow = Shadow(self._start)
         self._play_opponents()
         return self._observation(), {}
 
     def step(self, action):
+        if self._truncated():
+            raise ClaimsolveError(f"step(): the game was truncated at max_cycles={self.max_cycles}: reset()")
         self._core.step(_checked_action(action, self._core.num_actions))
+        self._steps += 1
         self._play_opponents()
         returns = self._core.returns()
+        truncated = self._truncated()
+        if truncated:
+            returns = _adjudicated(self._start)
         reward = 0.0 if returns is None else returns[self.seat - 1]
-        return self._observation(), reward, returns is not None, False, {}
+        return self._observation(), reward, returns is not None and not truncated, truncated, {}
 
     def position(self):
         """The Position now (the last whole move played)."""
@@ -363,8 +413,9 @@ class SingleSeatEnv(gymnasium.Env):
         return self.position().render()
 
 
-def make_single_env(game, seat=1, opponents="random", position=None, render_mode=None, **options):
+def make_single_env(game, seat=1, opponents="random", position=None, render_mode=None, max_cycles=MAX_PLIES,
+                    **options):
     """A Gymnasium environment of `game` for one seat against player specs
-    (SingleSeatEnv)."""
+    (SingleSeatEnv), truncated at `max_cycles` decisions."""
     return SingleSeatEnv(game, seat=seat, opponents=opponents, position=position,
-                         render_mode=render_mode, **options)
+                         render_mode=render_mode, max_cycles=max_cycles, **options)

@@ -280,3 +280,37 @@ def test_gymnasium_one_seat_in_the_other_games(game, options, opponents):
     position = env.position()
     assert done and position.is_over()
     assert reward == position.points()[1]
+
+
+def test_a_game_the_rules_do_not_end_is_truncated_at_max_cycles():
+    """Always the lowest action (Claim It!'s `roll`) never ends a game: at
+    max_cycles every agent is truncated with the adjudicated draw shares, as
+    a match scores a game it stops (claimsolve.match)."""
+    env = make_env("claimit", players=2, seed=3, max_cycles=50)
+    env.reset(seed=1)
+    steps, final = 0, {}
+    for agent in env.agent_iter(max_iter=1000):
+        observation, reward, termination, truncation, _ = env.last()
+        if termination or truncation:
+            assert not termination and not observation["action_mask"].any()
+            final[agent] = reward
+            env.step(None)
+            continue
+        env.step(int(numpy.flatnonzero(observation["action_mask"])[0]))
+        steps += 1
+    assert steps == 50 and final == {"player_1": 0.5, "player_2": 0.5} and not env.agents
+    assert make_env("claimit", players=2).max_cycles == 10_000     # the match's limit
+    with pytest.raises(ClaimsolveError, match="parameter 'max_cycles'"):
+        make_env("claimit", players=2, max_cycles=0)
+
+
+def test_gymnasium_truncates_at_max_cycles():
+    env = make_single_env("claimit", players=3, seed=3, opponents="random", max_cycles=40)
+    observation, _ = env.reset(seed=1)
+    for _ in range(40):
+        observation, reward, terminated, truncated, _ = env.step(int(numpy.flatnonzero(observation["action_mask"])[0]))
+        if terminated or truncated:
+            break
+    assert truncated and not terminated and reward == pytest.approx(1 / 3)
+    assert not observation["action_mask"].any()
+
