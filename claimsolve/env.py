@@ -25,6 +25,11 @@ truncated: every agent's `truncation` is True and its reward is what a
 match scores such a game (records.adjudicated_result): a draw shared
 equally among the teams (1/2 each of 2 seats, 1/3 of 3...; allies alike).
 
+make_env wraps the environment in PettingZoo's OrderEnforcingWrapper, as
+PettingZoo's classic games do: step(), last() or observe() before reset()
+is its error ("reset() needs to be called before ..."), not an
+AttributeError; the environment itself is `env.unwrapped`.
+
 The environment starts from `position` (any Position of the game) or, by
 default, from a setup `new` makes with `options` (players, size, island,
 variant, seed... as the game's Position.new takes them): with a `seed` every reset
@@ -51,6 +56,7 @@ try:
     import gymnasium
     from gymnasium import spaces
     from pettingzoo import AECEnv
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 except ImportError as exc:                      # pragma: no cover - the optional extra
     raise ImportError("claimsolve.env needs the optional `rl` extra: "
                       "pip install \"claimsolve[rl]\" (pettingzoo, gymnasium)") from exc
@@ -300,8 +306,10 @@ class Shadow:
 def make_env(game, position=None, render_mode=None, max_cycles=MAX_PLIES, **options):
     """A PettingZoo AEC environment of `game` ("claim", "colorclaim",
     "claimit") from `position` or from `new` options, truncated at
-    `max_cycles` actions (see the module docstring)."""
-    return ClaimsolveAEC(game, position=position, render_mode=render_mode, max_cycles=max_cycles, **options)
+    `max_cycles` actions, in PettingZoo's OrderEnforcingWrapper (see the
+    module docstring)."""
+    return OrderEnforcingWrapper(ClaimsolveAEC(game, position=position, render_mode=render_mode,
+                                               max_cycles=max_cycles, **options))
 
 
 class SingleSeatEnv(gymnasium.Env):

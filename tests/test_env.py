@@ -299,7 +299,7 @@ def test_a_game_the_rules_do_not_end_is_truncated_at_max_cycles():
         env.step(int(numpy.flatnonzero(observation["action_mask"])[0]))
         steps += 1
     assert steps == 50 and final == {"player_1": 0.5, "player_2": 0.5} and not env.agents
-    assert make_env("claimit", players=2).max_cycles == 10_000     # the match's limit
+    assert make_env("claimit", players=2).unwrapped.max_cycles == 10_000     # the match's limit
     with pytest.raises(ClaimsolveError, match="parameter 'max_cycles'"):
         make_env("claimit", players=2, max_cycles=0)
 
@@ -314,3 +314,10 @@ def test_gymnasium_truncates_at_max_cycles():
     assert truncated and not terminated and reward == pytest.approx(1 / 3)
     assert not observation["action_mask"].any()
 
+
+def test_step_or_last_before_reset_is_pettingzoos_error():
+    env = make_env("claimit", players=2)
+    with pytest.raises(AssertionError, match="reset"):
+        env.step(0)
+    with pytest.raises(AttributeError, match="before reset"):
+        env.last()
