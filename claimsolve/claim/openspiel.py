@@ -18,6 +18,8 @@ conventions.
                (seeds/claim/RULES.md, Brawl)
   position  -- a position JSON text; when set it is the start and the other
                parameters are ignored
+  max_game_length -- decisions before the game is cut (default 10,000,
+               claimsolve.match.MAX_PLIES; see Returns)
 
 A turn is several OpenSpiel moves: each action is one decision, cut as the
 Cython engine cuts a turn (ext/claim.pyx).  With the island's grid W x H
@@ -54,9 +56,13 @@ the turn in progress, `state.turn_so_far()` its decisions,
 
 Returns: 1 to every seat of the winning team, 0 to the others, a draw
 shared equally between the teams (`ClaimPosition.points()`), at the end
-only.  The rules draw after `draw_after` quiet plies, but captures reset
-that count, so no length bound follows from them: max_game_length is a
-nominal 20,000 decisions (random games take a few hundred).
+only.  The rules draw after `draw_after` quiet plies, but captures and
+towers reset that count, so no length bound follows from them (two teams
+swapping a tower back and forth go on forever): the game is cut, a state
+after `max_game_length` decisions (10,000 by default; random games take a
+few hundred) is terminal, even inside a turn, and its returns are those a
+match gives a game it stops (claimsolve.match, records.adjudicated_result):
+a draw shared equally among the teams.  max_game_length() is that bound.
 Observation string: the position JSON on one line, then ` | ` and the
 decisions of the turn so far when there are any.
 """
@@ -67,8 +73,9 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from .. import limits
 from ..errors import ClaimsolveError, MoveError, as_parameters
-from ..interop.spiel_common import (JsonObserver, PositionNode, compact_json, position_from_param,
-                                    position_param, wants_observation)
+from ..interop.spiel_common import (JsonObserver, PositionNode, adjudicated_returns, compact_json, game_length,
+                                    position_from_param, position_param, wants_observation)
+from ..match import MAX_PLIES
 from . import rules
 from .islands import ISLANDS
 from .position import ClaimPosition
@@ -78,7 +85,7 @@ from .starts import random_play_start
 SHORT_NAME = "python_claimsolve_claim"
 PASS, STOP = 0, 1
 STARTS = ("settle", "play")
-MAX_GAME_LENGTH = 20000          # nominal (see the module docstring)
+MAX_GAME_LENGTH = MAX_PLIES       # the default bound, as a match's (see the module docstring)
 NODE_CACHE_POSITIONS = 4096      # turn tables kept per game (the most recently used)
 NODE_CACHE_TURNS = 200000        # ... holding at most this many turns in all
 
@@ -358,7 +365,7 @@ class NodeCache:
 
 
 _DEFAULTS = {"players": 2, "variant": "standard", "island": "standard", "seed": 1, "start": "settle",
-             "brawl": "even", "position": ""}
+             "brawl": "even", "position": "", "max_game_length": MAX_GAME_LENGTH}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -413,7 +420,9 @@ class ClaimGame(pyspiel.Game):
 
     def __init__(self, params=None):
         params = {**_DEFAULTS, **(params or {})}
+        self.max_decisions = game_length(params["max_game_length"])
         self.start = start_position(params)
+        self.adjudicated = adjudicated_returns(self.start)
         self.codec = ClaimActions(self.start.island, self.start.variant == "battle-for-two")
         self.nodes = NodeCache()
         info = pyspiel.GameInfo(
@@ -422,7 +431,7 @@ class ClaimGame(pyspiel.Game):
             num_players=self.start.num_players,
             min_utility=0.0,
             max_utility=1.0,
-            max_game_length=MAX_GAME_LENGTH)
+            max_game_length=self.max_decisions)
         super().__init__(_GAME_TYPE, info, params)
 
     def new_initial_state(self):
@@ -449,6 +458,8 @@ class ClaimState(pyspiel.State):
         self._choice = None           # None: at the start of the turn
         self._taken = ()
         self.last_turn = None
+        self._left = game.max_decisions      # decisions before the game is cut
+        self._cut = game.adjudicated
 
     @property
     def position(self):
@@ -468,18 +479,21 @@ class ClaimState(pyspiel.State):
             self._choice = self._table.choice(self._codec)
         return self._choice
 
+    def _ended(self):
+        return self._left <= 0 or self._table.over()
+
     def current_player(self):
-        if self._table.over():
+        if self._ended():
             return pyspiel.PlayerId.TERMINAL
         return self._table.position.player_to_move - 1
 
     def _legal_actions(self, player):
-        if self._table.over():
+        if self._ended():
             return []
         return list(self._here().actions())
 
     def _apply_action(self, action):
-        if self._table.over():
+        if self._ended():
             raise MoveError(self._action_name(action), "the game is over")
         following = self._here().children.get(action)
         if following is None:
@@ -493,6 +507,7 @@ class ClaimState(pyspiel.State):
         else:
             self._choice = following
             self._taken += (action,)
+        self._left -= 1
 
     def _action_name(self, action):
         try:
@@ -528,12 +543,18 @@ class ClaimState(pyspiel.State):
         return list(decisions[move])
 
     def is_terminal(self):
-        return self._table.over()
+        return self._ended()
+
+    def is_cut(self):
+        """True when the game ended at max_game_length, not by the rules."""
+        return self._left <= 0 and not self._table.over()
 
     def returns(self):
-        if not self._table.over():
-            return [0.0] * self._players
-        return [float(p) for p in self._table.position.points()]
+        if self._table.over():
+            return [float(p) for p in self._table.position.points()]
+        if self._left <= 0:
+            return list(self._cut)
+        return [0.0] * self._players
 
     def observation_text(self):
         text = compact_json(self._table.position)

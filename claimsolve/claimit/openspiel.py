@@ -3,9 +3,11 @@
 documents the shared conventions.
 
 "python_claimsolve_claimit", parameters:
-  players        -- 2..5, the start `ClaimItPosition.new(players)`
-  release_white  -- the variant
-  position       -- a position JSON text; when set it is the start
+  players          -- 2..5, the start `ClaimItPosition.new(players)`
+  release_white    -- the variant
+  position         -- a position JSON text; when set it is the start
+  max_game_length  -- decisions before the game is cut (default 10,000,
+                      claimsolve.match.MAX_PLIES; see below)
 Decision action ids: 0 = roll, 1 = stop, 2 + 6 (r - 1) + (c - 1) = `B@r,c`,
 38 + 36 (n - 1) + 6 (r - 1) + (c - 1) = `wn@r,c`.  After `roll` the state is
 a chance node whose outcomes are the 56 dice multisets (the 216 ordered
@@ -13,8 +15,12 @@ rolls folded: the rules never look at the order): outcome k is the k-th
 sorted triple (a <= b <= c) in lexicographic order, with probability
 (orderings of it) / 216, written `roll:a,b,c`.  Returns: 1 to the winner, a
 tied win shared equally, 0 to the others (constant sum 1).  Claim It! has no
-bound on its length (turns that bust or re-take spaces can go on);
-max_game_length is a nominal figure of 2000 decisions.
+bound on its length (turns that bust or re-take spaces can go on: a seat
+that always rolls never ends the game), so the game is cut: a state after
+`max_game_length` decisions (chance outcomes not counted, as OpenSpiel
+counts a game's length) is terminal, and its returns are those a match
+gives a game it stops (claimsolve.match, records.adjudicated_result): a
+draw shared equally among the seats.  max_game_length() is that bound.
 """
 import itertools
 
@@ -22,8 +28,9 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from ..errors import ClaimsolveError, MoveError, as_parameters
-from ..interop.spiel_common import (JsonObserver, Node, compact_json, position_from_param,
-                                    position_param, wants_observation)
+from ..interop.spiel_common import (JsonObserver, Node, adjudicated_returns, compact_json, game_length,
+                                    position_from_param, position_param, wants_observation)
+from ..match import MAX_PLIES
 from .position import ClaimItPosition
 
 SHORT_NAME = "python_claimsolve_claimit"
@@ -69,7 +76,7 @@ class ClaimItActions:
 
 
 _CODEC = ClaimItActions()
-_DEFAULTS = {"players": 2, "release_white": False, "position": ""}
+_DEFAULTS = {"players": 2, "release_white": False, "position": "", "max_game_length": MAX_PLIES}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -93,6 +100,7 @@ class ClaimItGame(pyspiel.Game):
 
     def __init__(self, params=None):
         params = {**_DEFAULTS, **(params or {})}
+        self.max_decisions = game_length(params["max_game_length"])
         if params["position"]:
             start = position_from_param(params["position"], ClaimItPosition.game)
         else:
@@ -104,6 +112,7 @@ class ClaimItGame(pyspiel.Game):
                 start = type(start).from_json(data)
         self.start = start
         self.codec = _CODEC
+        self.adjudicated = adjudicated_returns(start)
         players = start.to_json()["players"]
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.count,
@@ -112,7 +121,7 @@ class ClaimItGame(pyspiel.Game):
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=2000)
+            max_game_length=self.max_decisions)
         super().__init__(_GAME_TYPE, info, params)
 
     def new_initial_state(self):
@@ -134,38 +143,49 @@ class ClaimItState(pyspiel.State):
         self._players = game.num_players()
         self._node = Node(position)
         self._rolling = False
+        self._left = game.max_decisions      # decisions before the game is cut
+        self._cut = game.adjudicated
 
     @property
     def position(self):
         return self._node.position
 
+    def _ended(self):
+        return self._left <= 0 or self._node.over()
+
     def current_player(self):
-        if self._node.over():
+        if self._ended():
             return pyspiel.PlayerId.TERMINAL
         if self._rolling:
             return pyspiel.PlayerId.CHANCE
         return self._node.position.player_to_move - 1
 
     def _legal_actions(self, player):
-        if self._node.over():
+        if self._ended():
             return []
         if self._rolling:
             return list(range(len(DICE_CLASSES)))
         return list(self._node.actions(_CODEC))
 
     def chance_outcomes(self):
+        if self._ended():
+            return []
         return list(enumerate(DICE_PROBABILITIES))
 
     def _apply_action(self, action):
+        if self._ended():
+            raise MoveError(str(action), "the game is over")
         if self._rolling:
             self._node = Node(self._node.position.play(_CODEC.roll(action)))
             self._rolling = False
-        elif action == ROLL:
+            return
+        if action == ROLL:
             if ROLL not in self._node.actions(_CODEC):
                 raise MoveError("roll", "not legal here: a placement is due")
             self._rolling = True
         else:
             self._node = Node(self._node.position.play(_CODEC.move(action)))
+        self._left -= 1
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -190,12 +210,18 @@ class ClaimItState(pyspiel.State):
             raise MoveError(move, "not a roll outcome like roll:4,1,4") from None
 
     def is_terminal(self):
-        return self._node.over()
+        return self._ended()
+
+    def is_cut(self):
+        """True when the game ended at max_game_length, not by the rules."""
+        return self._left <= 0 and not self._node.over()
 
     def returns(self):
-        if not self._node.over():
-            return [0.0] * self._players
-        return [float(p) for p in self._node.position.points()]
+        if self._node.over():
+            return [float(p) for p in self._node.position.points()]
+        if self._left <= 0:
+            return list(self._cut)
+        return [0.0] * self._players
 
     def observation_text(self):
         text = compact_json(self._node.position)

@@ -19,7 +19,10 @@ provided the reference module (claimsolve.<game>.openspiel) offers an
 
 What an engine-backed game shares with its reference game: the parameters
 (the same names and defaults, checked by the reference game, which gives
-the start position), the players, the utilities, max_game_length, the
+the start position), the players, the utilities, max_game_length (where
+the reference game cuts a game there, Claim and Claim It!, so does this
+one: after that many decisions the state is terminal with the reference's
+`adjudicated` returns), the
 chance outcomes (the same ids, probabilities and order: a chance node
 samples the same outcome from the same random numbers) and the names of
 the actions (`action_to_string`, `action_of`: the reference's notation of
@@ -60,6 +63,7 @@ from ..errors import ClaimsolveError, MoveError
 SUFFIX = "_engine"
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_ENGINE_TERMINAL = -2          # GameState.to_move() at the end (ext/game.h)
 # the engine's hot state methods (ext/spiel_state.pxi) answer with OpenSpiel's ids
 assert (_spiel.SPIEL_CHANCE, _spiel.SPIEL_TERMINAL) == (_CHANCE, _TERMINAL), "OpenSpiel's player ids changed"
 
@@ -169,12 +173,18 @@ class EngineGame(pyspiel.Game):
         # the OpenSpiel player of the engine's to_move(): players[to_move]
         # (-1: chance, -2: terminal, by Python's negative indexing)
         players = tuple(range(gs.num_players)) + (_TERMINAL, _CHANCE)
+        # the decisions before a game is cut (None: the game has a bound of its own)
+        limit = getattr(reference, "max_decisions", None)
         self.shared = _Shared(str(self), bridge=self.bridge, shape=gs.observation_shape, anchored=anchored,
                               chance={}, chance_fixed=getattr(self.bridge, "chance_fixed", False),
-                              players=players, start_player=players[gs.to_move()])
+                              players=players, start_player=players[gs.to_move()], limit=limit,
+                              adjudicated=list(getattr(reference, "adjudicated", ())))
         # the states' class, holding what they share as a class attribute
         # (not an attribute of each state, which OpenSpiel's clone would copy)
-        self.state_class = type(f"{type(self).__name__}State", (EngineState,), {"_shared": self.shared})
+        fields = {"_shared": self.shared}
+        if limit is not None:
+            fields["_apply_action"] = EngineState._apply_counted
+        self.state_class = type(f"{type(self).__name__}State", (EngineState,), fields)
 
     def new_initial_state(self):
         return self.state_class(self, self.start_state.copy())
@@ -207,6 +217,8 @@ class EngineState(pyspiel.State):
         super().__init__(game)
         shared = self._shared
         self._e = _Engine(gs, shared.game_string, shared.start_player, shared.players, shared.anchored)
+        if shared.limit is not None:
+            self._left = shared.limit         # decisions before the game is cut
 
     @property
     def engine(self):
@@ -218,6 +230,23 @@ class EngineState(pyspiel.State):
     _legal_actions = _spiel.spiel_legal_actions
     _apply_action = _spiel.spiel_apply_action
     returns = _spiel.spiel_returns
+
+    def _apply_counted(self, action):
+        """_apply_action in a game cut at max_game_length (Claim, Claim
+        It!): the engine's, then the count of decisions; at the limit the
+        state is terminal (its returns the adjudicated ones,
+        _final_returns)."""
+        e = self._e
+        decision = e.player >= 0
+        _spiel.spiel_apply_action(self, action)
+        if decision:
+            self._left -= 1
+            if self._left <= 0:
+                e.player = _TERMINAL
+
+    def is_cut(self):
+        """True when the game ended at max_game_length, not by the rules."""
+        return self._e.player == _TERMINAL and self._e.gs.to_move() != _ENGINE_TERMINAL
 
     def is_chance_node(self):
         return self._e.player == _CHANCE
@@ -308,15 +337,19 @@ class EngineState(pyspiel.State):
             raise MoveError(move, "not a legal decision here") from None
 
     def _final_returns(self):
-        """The returns at the end (spiel_returns)."""
-        return self._shared.bridge.returns(self._e.gs)
+        """The returns at the end (spiel_returns); those of a game cut at
+        max_game_length are the reference's adjudicated ones."""
+        gs = self._e.gs
+        if gs.to_move() != _ENGINE_TERMINAL:
+            return list(self._shared.adjudicated)
+        return self._shared.bridge.returns(gs)
 
     def observation_text(self):
         """The observation string (see the module docstring)."""
         e = self._e
         gs = e.gs
         bridge = self._shared.bridge
-        if e.player == _CHANCE:
+        if e.player == _CHANCE or gs.to_move() == _CHANCE:       # (a game cut after a roll: terminal)
             return bridge.text(e.anchor) + bridge.chance_suffix
         if gs.in_turn():
             # the decisions of the turn so far, named where each was taken

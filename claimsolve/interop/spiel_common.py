@@ -4,8 +4,11 @@ claimsolve.interop.openspiel)."""
 import json
 import urllib.parse
 
+from .. import limits
 from ..errors import PositionError
 from ..positions import loads
+
+SPIEL_INT_MAX = 2 ** 31 - 1      # OpenSpiel's integer parameters are C++ ints
 
 
 class PositionNode:
@@ -83,3 +86,17 @@ def wants_observation(iig_obs_type):
     """True for the current-position observation, False for perfect recall
     (answered by the action history)."""
     return iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall)
+
+
+def game_length(value):
+    """The `max_game_length` parameter: decisions before a game with no
+    bound of its own is cut, 1 to 2147483647 (an OpenSpiel integer)."""
+    return limits.integer(value, "parameter 'max_game_length'", 1, SPIEL_INT_MAX)
+
+
+def adjudicated_returns(position):
+    """The returns of a game cut at max_game_length: what a match gives a
+    game it stops (records.adjudicated_result), a draw shared equally among
+    the teams."""
+    return tuple(float(p) for p in position.shared_points(range(1, position.num_players + 1)))
+

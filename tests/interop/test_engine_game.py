@@ -37,6 +37,7 @@ LOCKSTEP = [
     ("python_claimsolve_claimit", {"players": 2}, 1),
     ("python_claimsolve_claimit", {"players": 3}, 2),
     ("python_claimsolve_claimit", {"players": 5, "release_white": True}, 3),
+    ("python_claimsolve_claimit", {"players": 3, "max_game_length": 40}, 4),      # cut at the same decision
     ("python_claimsolve_claim", {"players": 2, "start": "play", "seed": 1}, 1),
     pytest.param("python_claimsolve_claim", {"players": 3, "seed": 2}, 2, marks=pytest.mark.slow),
     pytest.param("python_claimsolve_claim", {"players": 4, "start": "play", "seed": 4}, 4, marks=pytest.mark.slow),
@@ -44,6 +45,7 @@ LOCKSTEP = [
                  marks=pytest.mark.slow),
 ]
 LOCKSTEP_IDS = ["colorclaim-3x3", "colorclaim-6x5-margin", "claimit-2", "claimit-3", "claimit-5-release-white",
+                "claimit-3-cut-at-40",
                 "claim-2-play", "claim-3-settle", "claim-4-play", "claim-battle-for-two-play"]
 
 # a small game of each kind for the bots and the agent
@@ -394,3 +396,36 @@ def test_refused_actions_change_nothing(game_id):
     with pytest.raises(MoveError, match="the game is over"):
         state.apply_action(0)
     assert state.returns() == pyspiel.State.returns(state) == state._shared.bridge.returns(state.engine)
+
+
+CUT_GAMES = ["python_claimsolve_claimit", "python_claimsolve_claimit_engine",
+             "python_claimsolve_claim", "python_claimsolve_claim_engine"]
+
+
+@pytest.mark.parametrize("name", CUT_GAMES)
+def test_max_game_length_is_a_true_bound(name):
+    """Always the lowest action (Claim It!'s `roll`) never ends a game by
+    the rules: after max_game_length decisions (chance not counted) the
+    state is terminal with the adjudicated returns (a draw shared equally,
+    as a match scores a game it stops), and clones, serializes and pickles
+    so."""
+    game = pyspiel.load_game(name, {"players": 2, "max_game_length": 50})
+    assert game.max_game_length() == 50
+    state, decisions = game.new_initial_state(), 0
+    while not state.is_terminal():
+        assert decisions < 50
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_action(state.legal_actions()[0])
+            decisions += 1
+    assert decisions == 50 and state.is_cut() and state.returns() == [0.5, 0.5]
+    assert state.legal_actions() == [] and state.current_player() == pyspiel.PlayerId.TERMINAL
+    with pytest.raises(MoveError, match="the game is over"):
+        state.apply_action(0)
+    _, back = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    for copy in (state.clone(), back):
+        assert copy.is_terminal() and copy.returns() == [0.5, 0.5]
+    assert pyspiel.load_game(name, {"players": 2}).max_game_length() == 10_000     # a match's MAX_PLIES
+    pyspiel.random_sim_test(pyspiel.load_game(name, {"players": 2, "max_game_length": 30}), num_sims=2,
+                            serialize=True, verbose=False)

@@ -732,6 +732,8 @@ def test_claim_bad_parameters_name_the_parameter(params, words):
     ("colorclaim_engine", {"seed": -5},
      "parameter 'seed': must be a whole number from 0 to 9223372036854775807, not -5"),
     ("claim", {"seed": -1}, "parameter 'seed': must be a whole number from 0 to 9223372036854775807, not -1"),
+    ("claimit", {"max_game_length": 0},
+     "parameter 'max_game_length': must be a whole number from 1 to 2147483647, not 0"),
 ])
 def test_bad_parameters_are_named_as_the_caller_wrote_them(name, params, message):
     # the setups' checks are `new`'s, which the command line shares (there: option '--size');
