@@ -9,7 +9,7 @@ conventions.
   island    -- "standard" (the island for the seats, default), a name of
                claimsolve.claim.islands.ISLANDS, or "random" (grown from seed)
   seed      -- the random island's seed, and the random settles' with start
-               "play" (default 1)
+               "play" (default 1; 0..2147483647, what OpenSpiel holds)
   start     -- "settle" (default): the empty island, `ClaimPosition.new`;
                "play": the play phase after random settle, brawl and towers
                turns, `claimsolve.claim.starts.random_play_start(seed,
@@ -71,10 +71,9 @@ import collections
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from .. import limits
 from ..errors import ClaimsolveError, MoveError, as_parameters
 from ..interop.spiel_common import (JsonObserver, PositionNode, adjudicated_returns, compact_json, game_length,
-                                    position_from_param, position_param, wants_observation)
+                                    position_from_param, position_param, spiel_seed, wants_observation)
 from ..match import MAX_PLIES
 from . import rules
 from .islands import ISLANDS
@@ -404,7 +403,7 @@ def start_position(params):
     islands = ("standard", "random") + tuple(ISLANDS)
     if island not in islands:
         raise _bad("island", f"must be one of {', '.join(islands)}, not {island!r}")
-    limits.seed(seed, "parameter 'seed'")      # as `claimsolve new --seed` takes it
+    spiel_seed(seed)      # 0 to 2147483647, what OpenSpiel holds
     if start not in STARTS:
         raise _bad("start", f"must be one of {', '.join(STARTS)}, not {start!r}")
     if brawl not in BRAWLS:

@@ -4,7 +4,8 @@ documents the shared conventions.
 
 "python_claimsolve_colorclaim", parameters:
   width, height, seed -- the start `ColorClaimPosition.new(size="WxH", seed)`;
-                         seed 0..2**63 - 1, as `claimsolve new --seed`
+                         seed 0..2147483647 (OpenSpiel's integers are C++
+                         ints; `claimsolve new --seed` takes up to 2**63 - 1)
   position            -- a position JSON text; when set it is the start and
                          width/height/seed are ignored
   returns             -- "sign": +1 / 0 / -1 by the final margin (default);
@@ -22,10 +23,9 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from .. import limits
 from ..errors import ClaimsolveError, MoveError, OptionError
-from ..interop.spiel_common import (JsonObserver, Node, compact_json, position_from_param,
-                                    position_param, wants_observation)
+from ..interop.spiel_common import (JsonObserver, Node, compact_json, position_from_param, position_param,
+                                    spiel_seed, wants_observation)
 from .position import MIN_SIDE, ColorClaimPosition, point_name
 from .rules import COLOURS, DIRECTIONS
 
@@ -165,7 +165,7 @@ class ColorClaimGame(pyspiel.Game):
         if params["position"]:
             start = position_from_param(params["position"], ColorClaimPosition.game)
         else:
-            seed = limits.seed(params["seed"], "parameter 'seed'")      # as `claimsolve new --seed` takes it
+            seed = spiel_seed(params["seed"])      # 0 to 2147483647, what OpenSpiel holds
             try:
                 start = ColorClaimPosition.new(size=(params["width"], params["height"]), seed=seed)
             except OptionError as exc:      # `new` names its option as the command line does (--size)

@@ -59,6 +59,7 @@ from .. import _engine as _spiel
 from .._engine import GameState
 from ..catalog import all_games
 from ..errors import ClaimsolveError, MoveError
+from .spiel_common import action_error, ranges
 
 SUFFIX = "_engine"
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -294,7 +295,7 @@ class EngineState(pyspiel.State):
         e = self._e
         code = self._chance()[1].get(action)
         if code is None:
-            raise MoveError(str(action), "not a chance outcome here")
+            raise action_error(action, f"is not a chance outcome here (outcomes: {ranges(self._chance()[2])})")
         e.gs.apply(code)
         e.since += (action,)
         _spiel.spiel_settle_player(e)
@@ -303,8 +304,13 @@ class EngineState(pyspiel.State):
         """Raises the MoveError of an action no legal move has (from
         spiel_apply_action)."""
         if self._e.player == _TERMINAL:
-            raise MoveError(str(action), "the game is over")
-        raise MoveError(self._name(self._e.player, action), "not a legal action here")
+            raise action_error(action, "is not legal: the game is over")
+        count = self.get_game().num_distinct_actions()
+        if not 0 <= action < count:
+            raise action_error(action, f"is not an action id of this game (0 to {count - 1})")
+        name = self._name(self._e.player, action)
+        named = "" if name.startswith("invalid:") else f"({name}) "
+        raise action_error(action, f"{named}is not legal here (legal: {ranges(self._e.gs.legal_actions())})")
 
     def _name(self, player, action, gs=None):
         """The reference game's notation of `action` at `gs` (by default

@@ -9,6 +9,7 @@ parameters and action ids):
     import pyspiel
     import claimsolve.interop.openspiel as cs_spiel
     game = pyspiel.load_game("python_claimsolve_colorclaim", {"width": 4, "height": 3, "seed": 7})
+    game = cs_spiel.load_game("python_claimsolve_colorclaim", {"seed": 7})   # parameters checked first
     game = cs_spiel.game_from_position(claimsolve.load("p.json"), returns="margin")
 
 Every game: the observation string is the position JSON (one line); the
@@ -34,6 +35,7 @@ from .. import limits
 from ..catalog import all_games, game_of, ids_where
 from ..errors import ClaimsolveError
 from ..search.player import Player, register_player
+from .spiel_common import action_error, check_int_parameters, ranges
 
 # ----------------------------------------------------------------------------
 # From claimsolve to OpenSpiel and back
@@ -75,8 +77,36 @@ def action_of(state, move):
 
 
 def move_of(state, action):
-    """The move string of an action id in `state`."""
-    return state.action_to_string(state.current_player(), action)
+    """The move string of an action id in `state`; an action that is no
+    whole number, is outside the game's actions (its chance outcomes at a
+    chance node) or names no move here is a MoveError saying so."""
+    import pyspiel
+    if isinstance(action, np.integer):
+        action = int(action)
+    game = state.get_game()
+    chance = state.is_chance_node()
+    count = game.max_chance_outcomes() if chance else game.num_distinct_actions()
+    what = "a chance outcome" if chance else "an action id"
+    if isinstance(action, bool) or not isinstance(action, int):
+        raise action_error(action, f"is not {what}: a whole number from 0 to {count - 1}")
+    if not 0 <= action < count:
+        raise action_error(action, f"is not {what} of {game.get_type().short_name} (0 to {count - 1})")
+    name = state.action_to_string(state.current_player(), action)
+    if name.startswith("invalid:"):
+        player = state.current_player()
+        legal = ranges(state.legal_actions()) if player != pyspiel.PlayerId.TERMINAL else "none: the game is over"
+        raise action_error(action, f"names no move here (legal: {legal})")
+    return name
+
+
+def load_game(name, params=None):
+    """pyspiel.load_game(name, params), an integer parameter OpenSpiel
+    cannot hold (beyond 2147483647) refused first naming it (`parameter
+    'seed': at most 2147483647 ...`): pyspiel's own error for it is
+    pybind11's `Unable to cast ... to C++ type '?'`, raised before the game
+    sees its parameters."""
+    import pyspiel
+    return pyspiel.load_game(name, check_int_parameters(dict(params or {})))
 
 
 # ----------------------------------------------------------------------------
@@ -202,5 +232,5 @@ def _register_games():
 
 _register_games()
 
-__all__ = ["OpenSpielMCTSPlayer", "TimedMCTSBot", "action_of", "game_from_position", "move_of",
+__all__ = ["OpenSpielMCTSPlayer", "TimedMCTSBot", "action_of", "game_from_position", "load_game", "move_of",
            "position_of", "state_from_position"]

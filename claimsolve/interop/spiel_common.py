@@ -5,7 +5,7 @@ import json
 import urllib.parse
 
 from .. import limits
-from ..errors import PositionError
+from ..errors import ClaimsolveError, MoveError, PositionError, _short
 from ..positions import loads
 
 SPIEL_INT_MAX = 2 ** 31 - 1      # OpenSpiel's integer parameters are C++ ints
@@ -100,3 +100,48 @@ def adjudicated_returns(position):
     the teams."""
     return tuple(float(p) for p in position.shared_points(range(1, position.num_players + 1)))
 
+
+def spiel_seed(value):
+    """A game's `seed` parameter: 0 to 2147483647, the most an OpenSpiel
+    integer parameter holds (claimsolve new --seed takes up to 2**63 - 1)."""
+    return limits.integer(value, "parameter 'seed'", 0, SPIEL_INT_MAX)
+
+
+def check_int_parameters(params):
+    """Refuses, naming it, an integer parameter OpenSpiel cannot hold (a C++
+    int): pyspiel.load_game fails on it before a game sees it, with
+    pybind11's `Unable to cast Python instance of type <class 'int'> to C++
+    type '?'`."""
+    for name, value in (params or {}).items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            if value > SPIEL_INT_MAX:
+                raise ClaimsolveError(f"parameter '{name}': at most {SPIEL_INT_MAX} (OpenSpiel's integer "
+                                             f"parameters are C++ ints), not {_short(value)}")
+            if value < -SPIEL_INT_MAX - 1:
+                raise ClaimsolveError(f"parameter '{name}': at least {-SPIEL_INT_MAX - 1} (OpenSpiel's "
+                                             f"integer parameters are C++ ints), not {_short(value)}")
+    return params
+
+
+def ranges(actions, most=12):
+    """Action ids as short text: `0-12, 15, 17-19`, at most `most` runs
+    (then `... (N in all)`); `none` for none."""
+    runs = []
+    for action in sorted(actions):
+        if runs and action == runs[-1][1] + 1:
+            runs[-1][1] = action
+        else:
+            runs.append([action, action])
+    if not runs:
+        return "none"
+    text = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in runs[:most])
+    return text + (f", ... ({len(actions)} in all)" if len(runs) > most else "")
+
+
+def action_error(action, problem):
+    """A MoveError that names an action id, not a move: `action 4 is not
+    legal here (legal: 0-12)`."""
+    error = MoveError(str(action), problem)
+    error.message = f"action {_short(action)} {problem}"
+    error.args = (error.message,)
+    return error

@@ -187,8 +187,13 @@ def test_colorclaim_engine_game_names_and_refusals():
     reference = cs_spiel.state_from_position(claimsolve.new("colorclaim", size="3x2", seed=5))
     assert state.legal_actions() == reference.legal_actions()
     assert state.observation_string(0).startswith('{"game":"colorclaim","tops":[')
-    with pytest.raises(MoveError, match="not a legal action"):
+    with pytest.raises(MoveError) as caught:
         state.apply_action(4)                    # a1 down: off the board
+    assert str(caught.value) == "action 4 is not legal here (legal: 0-3, 8-11, 14-17, 22-23, 26-29, 34-39, 44-47)"
+    with pytest.raises(MoveError, match="action 1000000 is not an action id of this game \\(0 to 47\\)"):
+        state.apply_action(10 ** 6)
+    with pytest.raises(MoveError, match="action 1000000 is not an action id of python_claimsolve_colorclaim_engine"):
+        cs_spiel.move_of(state, 10 ** 6)
     with pytest.raises(MoveError, match="not a legal decision"):
         state.action_of("a1-a3")
     assert state.action_to_string(4) == "invalid:4"

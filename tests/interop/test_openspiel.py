@@ -727,11 +727,10 @@ def test_claim_bad_parameters_name_the_parameter(params, words):
     ("claimit_engine", {"players": 1}, "parameter 'players': 1: Claim It! has 2 to 5 players"),
     ("claim", {"players": 4, "island": "standard-2"},
      "parameter 'island': 'standard-2' has 66 points: too few for 72 Vikings"),
-    # seeds as `claimsolve new --seed` takes them: the games agree
-    ("colorclaim", {"seed": -5}, "parameter 'seed': must be a whole number from 0 to 9223372036854775807, not -5"),
-    ("colorclaim_engine", {"seed": -5},
-     "parameter 'seed': must be a whole number from 0 to 9223372036854775807, not -5"),
-    ("claim", {"seed": -1}, "parameter 'seed': must be a whole number from 0 to 9223372036854775807, not -1"),
+    # seeds from 0 to what an OpenSpiel integer parameter holds: the games agree
+    ("colorclaim", {"seed": -5}, "parameter 'seed': must be a whole number from 0 to 2147483647, not -5"),
+    ("colorclaim_engine", {"seed": -5}, "parameter 'seed': must be a whole number from 0 to 2147483647, not -5"),
+    ("claim", {"seed": -1}, "parameter 'seed': must be a whole number from 0 to 2147483647, not -1"),
     ("claimit", {"max_game_length": 0},
      "parameter 'max_game_length': must be a whole number from 1 to 2147483647, not 0"),
 ])
@@ -858,3 +857,29 @@ def test_claim_brawl_parameter_sets_the_rule():
     assert game.new_initial_state().position.rules.brawl == "cap"
     with pytest.raises(claimsolve.ClaimsolveError, match="parameter 'brawl': must be one of even, cap, not 'fair'"):
         claim_spiel.start_position({**claim_spiel._DEFAULTS, "brawl": "fair"})
+
+
+@pytest.mark.parametrize("name", ["colorclaim", "claim", "colorclaim_engine"])
+def test_an_integer_parameter_openspiel_cannot_hold_is_named(name):
+    """pyspiel.load_game fails on {"seed": 2**31} with pybind11's `Unable to
+    cast ... to C++ type '?'` before the game sees it; cs_spiel.load_game
+    checks first and names the parameter."""
+    import claimsolve.interop.engine_game  # noqa: F401 (registers the engine-backed games)
+    with pytest.raises(ClaimsolveError) as caught:
+        cs_spiel.load_game(f"python_claimsolve_{name}", {"seed": 2 ** 31})
+    assert str(caught.value) == ("parameter 'seed': at most 2147483647 (OpenSpiel's integer parameters are "
+                                 "C++ ints), not 2147483648")
+    assert cs_spiel.load_game(f"python_claimsolve_{name}", {"seed": 2 ** 31 - 1}).num_players() == 2
+
+
+def test_move_of_refuses_an_action_that_names_no_move():
+    state = pyspiel.load_game(claimit_spiel.SHORT_NAME, {"players": 2}).new_initial_state()
+    assert cs_spiel.move_of(state, 0) == "roll"
+    with pytest.raises(MoveError) as caught:
+        cs_spiel.move_of(state, 10 ** 6)
+    assert str(caught.value) == "action 1000000 is not an action id of python_claimsolve_claimit (0 to 253)"
+    with pytest.raises(MoveError, match="action 1.5 is not an action id: a whole number from 0 to 253"):
+        cs_spiel.move_of(state, 1.5)
+    state.apply_action(0)                                    # roll: a chance node
+    with pytest.raises(MoveError, match="is not a chance outcome of python_claimsolve_claimit \\(0 to 55\\)"):
+        cs_spiel.move_of(state, 56)
