@@ -883,3 +883,17 @@ def test_move_of_refuses_an_action_that_names_no_move():
     state.apply_action(0)                                    # roll: a chance node
     with pytest.raises(MoveError, match="is not a chance outcome of python_claimsolve_claimit \\(0 to 55\\)"):
         cs_spiel.move_of(state, 56)
+
+
+def test_the_first_example_of_docs_openspiel_md_runs(monkeypatch):
+    """docs/openspiel.md's first block runs as shown, from the project's
+    root (its bundled seed file), its alpha-beta on the 3x2 board at once."""
+    from pathlib import Path
+    monkeypatch.chdir(ROOT)
+    text = (Path(ROOT) / "docs" / "openspiel.md").read_text()
+    block = re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)[0]
+    namespace = {}
+    exec(compile(block, "docs/openspiel.md first block", "exec"), namespace)
+    assert namespace["value"] == 8.0
+    state = namespace["state"]
+    assert cs_spiel.action_of(state, "b1-b2") == 8 and cs_spiel.move_of(state, 9) == "b1xb2"
