@@ -63,8 +63,8 @@ except ImportError as exc:                      # pragma: no cover - the optiona
 
 from ._batch import CHANCE, IN_TURN, Single
 from . import limits
+from .limits import MAX_PLIES
 from .errors import ClaimsolveError, _short, as_parameters
-from .match import MAX_PLIES
 from .positions import game_class
 
 RENDER_MODES = ["ansi"]

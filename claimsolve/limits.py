@@ -33,6 +33,8 @@ MAX_SAMPLES = 10_000_000         # Monte Carlo play-outs per odds row
 MIN_SAMPLES = 2                  # a confidence interval needs two
 MAX_DEPTH = 64                   # perft and alpha-beta depths
 MAX_GAMES = 10 ** 9              # games of a match
+MAX_PLIES = 10_000               # a game the rules have not ended by then is adjudicated (claimsolve.match),
+                                 # truncated (claimsolve.env) or cut (the OpenSpiel games' max_game_length)
 MAX_TOP = 1_000_000              # suggestions shown
 MAX_PLAYERS = 1000               # `--players`: each game refuses what it does not take
 MAX_INT = 2 ** 31 - 1            # small whole numbers the C code takes as int

@@ -41,7 +41,7 @@ from .player_kinds import make_player
 from .records import VERSION as RECORD_VERSION, adjudicated_result
 from .stats import elo, json_elo, wilson_interval
 
-MAX_PLIES = 10_000      # a game still going after this many plies is adjudicated
+MAX_PLIES = limits.MAX_PLIES    # a game still going after this many plies is adjudicated
 REPEATS = 3             # ... and one whose whole position comes round this often (no dice)
 
 

@@ -74,7 +74,7 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 from ..errors import ClaimsolveError, MoveError, as_parameters
 from ..interop.spiel_common import (JsonObserver, PositionNode, adjudicated_returns, compact_json, game_length,
                                     position_from_param, position_param, spiel_seed, wants_observation)
-from ..match import MAX_PLIES
+from ..limits import MAX_PLIES
 from . import rules
 from .islands import ISLANDS
 from .position import ClaimPosition

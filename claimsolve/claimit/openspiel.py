@@ -30,7 +30,7 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 from ..errors import ClaimsolveError, MoveError, as_parameters
 from ..interop.spiel_common import (JsonObserver, Node, adjudicated_returns, compact_json, game_length,
                                     position_from_param, position_param, wants_observation)
-from ..match import MAX_PLIES
+from ..limits import MAX_PLIES
 from .position import ClaimItPosition
 
 SHORT_NAME = "python_claimsolve_claimit"
