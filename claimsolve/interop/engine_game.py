@@ -379,7 +379,8 @@ class EngineRolloutEvaluator(spiel_mcts.RandomRolloutEvaluator):
     into C a rollout (Single.playout) where OpenSpiel's evaluator makes
     several a step through the OpenSpiel state and numpy.  The value is
     the game's returns at the end (the reference game's convention, as
-    state.returns() gives them), the mean of `n_rollouts`; the prior is RandomRolloutEvaluator's (uniform,
+    state.returns() gives them; the adjudicated ones where the rollout
+    reaches max_game_length in a game cut there), the mean of `n_rollouts`; the prior is RandomRolloutEvaluator's (uniform,
     or the chance outcomes' probabilities).  The rollouts' random streams
     are seeded from `random_state`."""
 
@@ -400,11 +401,15 @@ class EngineRolloutEvaluator(spiel_mcts.RandomRolloutEvaluator):
             return np.array(state.returns())
         shared, single = self._single(state)
         start = state.engine.state_bytes()
+        left = getattr(state, "_left", None)       # decisions before the game is cut (Claim, Claim It!)
         total = None
         for _ in range(self.n_rollouts):
             single.reset(seed=int(self._random_state.randint(0, 2 ** 31 - 1)), start=start)
-            single.playout()
-            returns = np.array(shared.bridge.returns(single.game_state()))
+            played = single.playout()
+            if left is not None and played >= left:     # cut at max_game_length on the way: adjudicated
+                returns = np.array(shared.adjudicated)
+            else:
+                returns = np.array(shared.bridge.returns(single.game_state()))
             total = returns if total is None else total + returns
         return total / self.n_rollouts
 

@@ -434,3 +434,15 @@ def test_max_game_length_is_a_true_bound(name):
     assert pyspiel.load_game(name, {"players": 2}).max_game_length() == 10_000     # a match's MAX_PLIES
     pyspiel.random_sim_test(pyspiel.load_game(name, {"players": 2, "max_game_length": 30}), num_sims=2,
                             serialize=True, verbose=False)
+
+
+def test_engine_rollouts_stop_where_the_game_is_cut():
+    # a rollout that reaches max_game_length is valued as the cut game is
+    # (the adjudicated draw shares), as OpenSpiel's own rollouts, which play
+    # the state itself, value it
+    game = pyspiel.load_game("python_claimsolve_claimit_engine", {"players": 2, "max_game_length": 3})
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])            # roll: 2 decisions left, fewer than any game's
+    ours = engine_game.EngineRolloutEvaluator(20, np.random.RandomState(1)).evaluate(state)
+    theirs = spiel_mcts.RandomRolloutEvaluator(20, np.random.RandomState(2)).evaluate(state)
+    assert list(ours) == list(theirs) == [0.5, 0.5]
