@@ -26,9 +26,11 @@ cdef class SpielEngine:
     engine state `gs`, the OpenSpiel player to move (`player`), and in games
     with compound turns or chance (`anchored`) the turn's start (`anchor`,
     state bytes) and the actions since (`since`), which the observation
-    string names; with what the game's states share and the hot methods
-    read: `players` (the OpenSpiel player of the engine's to_move(), -1 and
-    -2 indexing from the end) and `game_string`.  A state's one Python
+    string names; `left`, the decisions before the game is cut at its
+    max_game_length (-1: never, a game bounded by its rules); with what the
+    game's states share and the hot methods read: `players` (the OpenSpiel
+    player of the engine's to_move(), -1 and -2 indexing from the end) and
+    `game_string`.  A state's one Python
     attribute, so that OpenSpiel's clone (a deepcopy of each attribute)
     copies the engine state's bytes once and shares the rest (immutable).
     Subclassed in Python for pickling (engine_game._Engine)."""
@@ -37,13 +39,15 @@ cdef class SpielEngine:
     cdef public int player
     cdef public object anchor
     cdef public tuple since
+    cdef public long long left
     cdef readonly object game_string
     cdef readonly tuple players
     cdef readonly bint anchored
 
     def __init__(self, GameState gs not None, game_string, int player, tuple players not None, bint anchored,
-                 anchor=None, since=()):
+                 anchor=None, since=(), long long left=-1):
         self.gs = gs
+        self.left = left
         self.game_string = game_string
         self.player = player
         self.players = players
@@ -60,6 +64,7 @@ cdef class SpielEngine:
         c.anchored = self.anchored
         c.anchor = self.anchor
         c.since = self.since
+        c.left = self.left
         return c
 
 
@@ -121,6 +126,10 @@ def spiel_apply_action(self, int action):
         e.since = e.since + (action,)
     gs._apply_move(m)
     e.player = _spiel_player(e)
+    if e.left > 0:                    # a game cut at max_game_length: terminal after its last decision
+        e.left -= 1
+        if e.left == 0:
+            e.player = _TERMINAL
 
 
 def spiel_settle_player(SpielEngine e):

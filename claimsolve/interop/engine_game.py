@@ -78,12 +78,12 @@ def _shared_of(game_string):
     return _loaded(game_string).shared
 
 
-def _engine_of(game_string, state, player=None, anchor=None, since=()):
+def _engine_of(game_string, state, player=None, anchor=None, since=(), left=-1):
     shared = _shared_of(game_string)
     gs = GameState(_loaded(game_string).start_state.game, state)
     if player is None:      # pickled before the player was kept
         player = shared.players[gs.to_move()]
-    return _Engine(gs, game_string, player, shared.players, shared.anchored, anchor, since)
+    return _Engine(gs, game_string, player, shared.players, shared.anchored, anchor, since, left)
 
 
 class _Engine(_spiel.SpielEngine):
@@ -95,7 +95,8 @@ class _Engine(_spiel.SpielEngine):
     __slots__ = ()
 
     def __reduce__(self):
-        return _engine_of, (self.game_string, self.gs.state_bytes(), self.player, self.anchor, self.since)
+        return _engine_of, (self.game_string, self.gs.state_bytes(), self.player, self.anchor, self.since,
+                            self.left)
 
 
 class _Shared:
@@ -182,10 +183,7 @@ class EngineGame(pyspiel.Game):
                               adjudicated=list(getattr(reference, "adjudicated", ())))
         # the states' class, holding what they share as a class attribute
         # (not an attribute of each state, which OpenSpiel's clone would copy)
-        fields = {"_shared": self.shared}
-        if limit is not None:
-            fields["_apply_action"] = EngineState._apply_counted
-        self.state_class = type(f"{type(self).__name__}State", (EngineState,), fields)
+        self.state_class = type(f"{type(self).__name__}State", (EngineState,), {"_shared": self.shared})
 
     def new_initial_state(self):
         return self.state_class(self, self.start_state.copy())
@@ -219,7 +217,7 @@ class EngineState(pyspiel.State):
         shared = self._shared
         self._e = _Engine(gs, shared.game_string, shared.start_player, shared.players, shared.anchored)
         if shared.limit is not None:
-            self._left = shared.limit         # decisions before the game is cut
+            self._e.left = shared.limit       # decisions before the game is cut (spiel_apply_action counts)
 
     @property
     def engine(self):
@@ -231,19 +229,6 @@ class EngineState(pyspiel.State):
     _legal_actions = _spiel.spiel_legal_actions
     _apply_action = _spiel.spiel_apply_action
     returns = _spiel.spiel_returns
-
-    def _apply_counted(self, action):
-        """_apply_action in a game cut at max_game_length (Claim, Claim
-        It!): the engine's, then the count of decisions; at the limit the
-        state is terminal (its returns the adjudicated ones,
-        _final_returns)."""
-        e = self._e
-        decision = e.player >= 0
-        _spiel.spiel_apply_action(self, action)
-        if decision:
-            self._left -= 1
-            if self._left <= 0:
-                e.player = _TERMINAL
 
     def is_cut(self):
         """True when the game ended at max_game_length, not by the rules."""
@@ -401,7 +386,8 @@ class EngineRolloutEvaluator(spiel_mcts.RandomRolloutEvaluator):
             return np.array(state.returns())
         shared, single = self._single(state)
         start = state.engine.state_bytes()
-        left = getattr(state, "_left", None)       # decisions before the game is cut (Claim, Claim It!)
+        left = state._e.left                       # decisions before the game is cut (Claim, Claim It!; -1 never)
+        left = None if left < 0 else left
         total = None
         for _ in range(self.n_rollouts):
             single.reset(seed=int(self._random_state.randint(0, 2 ** 31 - 1)), start=start)
