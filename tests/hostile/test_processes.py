@@ -94,8 +94,15 @@ def test_a_device_is_not_replaced_by_a_written_file(tmp_path):
 
 def test_a_link_is_followed_and_kept(tmp_path):
     target = tmp_path / "picture.svg"
-    target.write_text("old")
+    target.write_text('<svg xmlns="http://www.w3.org/2000/svg"></svg>')      # an old picture: rewritten
     link = tmp_path / "link.svg"
     link.symlink_to(target)
     assert shell(f"$CS show {COLORCLAIM} --svg {link}").returncode == 0
-    assert link.is_symlink() and target.read_text().lstrip().startswith("<svg")
+    assert link.is_symlink() and target.read_text().lstrip().startswith("<svg") and len(target.read_text()) > 100
+    # a link to a file that is no picture: refused, the file kept (--svg rewrites only a picture)
+    data = tmp_path / "study.sqlite"
+    data.write_bytes(b"SQLite format 3\x00")
+    other = tmp_path / "other.svg"
+    other.symlink_to(data)
+    one_line(shell(f"$CS show {COLORCLAIM} --svg {other}"), "'--svg'", "not an SVG picture")
+    assert other.is_symlink() and data.read_bytes() == b"SQLite format 3\x00"
