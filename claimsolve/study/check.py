@@ -203,9 +203,10 @@ def check_meta(conn, path):
                       f"({', '.join(KINDS)})", path)
     decision = meta.get("decision")
     if decision is not None and not (isinstance(decision, dict) and decision.get("decision") in ("H0", "H1")
-                                     and _whole(decision.get("games", 0))):
+                                     and _whole(decision.get("games", 0))
+                                     and _whole(decision.get("first_at", 0))):
         raise Problem(f"table 'meta', 'decision': {_shown(decision)} is not an SPRT decision "
-                      "({\"decision\": \"H0\" or \"H1\", \"games\": N, ...})", path)
+                      "({\"decision\": \"H0\" or \"H1\", \"games\": N, \"first_at\": K, ...})", path)
     for key in ("created",):
         if key in meta and not _number(meta[key]):
             raise Problem(f"table 'meta', '{key}': {_shown(meta[key])} is not a time", path)

@@ -640,7 +640,22 @@ class MatchStudy(KeepsAdjudications, StudyKind):
             return None
         _n, wins, draws, losses, _points = self._tally(store)
         result = stats.sprt_decision(wins, draws, losses, *params["sprt"], params["alpha"], params["beta"])
-        return result if result["decision"] else None
+        if not result["decision"]:
+            return None
+        result["first_at"] = self._first_crossing(params, store)
+        return result
+
+    def _first_crossing(self, params, store):
+        """After how many games, read in their order (the tasks' numbers),
+        the test first decided: it is read as each batch of games comes
+        back, so a study of quick games plays past it."""
+        wins = draws = losses = k = 0
+        for k, (points,) in enumerate(store.conn.execute("SELECT a_points FROM tasks ORDER BY id"), 1):
+            wins, draws, losses = wins + (points == 1), draws + (0 < points < 1), losses + (points == 0)
+            if stats.sprt_decision(wins, draws, losses, *params["sprt"], params["alpha"],
+                                   params["beta"])["decision"]:
+                return k
+        return k
 
     def note(self, params, store):
         n, wins, draws, losses, points = self._tally(store)

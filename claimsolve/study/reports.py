@@ -66,8 +66,12 @@ def _progress_line(info):
         return f"Study {info['file']}: finished, {total:,} of {counted(total, 'task')} ({ran})."
     if info["status"] == "decided":
         d = info["decision"]
+        first = d.get("first_at")
+        when = ("" if first is None or first == d.get("games", done) else
+                f"; read in the games' order, it had decided after game {first:,}: it is read as each "
+                "batch of games comes back")
         return (f"Study {info['file']}: the SPRT decided {d['decision']} after {counted(d.get('games', done), 'game')} "
-                f"({done:,} of at most {total:,} played, {ran}).")
+                f"({done:,} of at most {total:,} played, {ran}{when}).")
     last = runs[-1]["status"] if runs else "none"
     how = {"interrupted": "the last run was interrupted", "running": "a run is going on or was killed",
            "failed": "the last run failed", "none": "not run yet"}.get(last, f"the last run {last}")

@@ -275,6 +275,14 @@ def test_the_issues_examples_get_one_line_each(studies, tmp_path):
         _change(dup, f"UPDATE meta SET value = json_set(value, '$.duplicate', json('{value}')) WHERE key = 'params'")
         assert words in check_hostile(dup, "match")
 
+    # an SPRT decision whose counts are no counts (the report writes them as numbers)
+    for decision in ('{"decision": "H1", "games": 9, "first_at": "x"}', '{"decision": "H1", "games": 9.5}'):
+        bad = str(tmp_path / "decision.sqlite")
+        shutil.copy(source, bad)
+        _change(bad, ("INSERT OR REPLACE INTO meta VALUES ('decision', ?)", (decision,)))
+        line = check_hostile(bad, "match")
+        assert "'decision'" in line and "is not an SPRT decision" in line, line
+
     kind = str(tmp_path / "kind.sqlite")
     shutil.copy(source, kind)
     _change(kind, "UPDATE meta SET value = '\"solve\"' WHERE key = 'kind'")

@@ -555,6 +555,35 @@ def test_sprt_accepts_h1_for_the_clearly_stronger_and_h0_for_the_weaker(tmp_path
     assert outcome["decision"]["decision"] == "H0"
 
 
+def test_an_sprt_read_batch_by_batch_says_where_it_first_decided(tmp_path):
+    """A QA researcher's SPRT stopped after 23 games with an LLR of 30.30
+    against bounds of 2.94: it had passed them near game 7, and the report
+    said only "decided after 23 games".  It says now at which game, in the
+    games' order, the test first decided, and the decision keeps it."""
+    from claimsolve.study import reports, stats as study_stats
+
+    path = str(tmp_path / "quick.sqlite")
+    options = {"game": "claimit", "players": 2, "a": "threshold:5", "b": "random", "games": 400, "sprt": "0,200"}
+    outcome = study.run("match", options, path, workers=2)
+    decision = outcome["decision"]
+    assert decision["decision"] == "H1"
+    first = decision["first_at"]
+    # the first prefix of the games, by number, at which the test decides
+    import sqlite3
+    with sqlite3.connect(path) as conn:
+        points = [p for (p,) in conn.execute("SELECT a_points FROM tasks ORDER BY id")]
+    def decided(k):
+        part = points[:k]
+        return study_stats.sprt_decision(part.count(1), sum(0 < p < 1 for p in part), part.count(0),
+                                         0, 200)["decision"]
+    assert decided(first) == "H1" and not any(decided(k) for k in range(1, first))
+    info = study.report(path)["summary"]["study"]
+    assert info["decision"]["first_at"] == first
+    line = reports._progress_line(info)
+    if first < info["decision"]["games"]:
+        assert f"it had decided after game {first:,}: it is read as each batch of games comes back" in line
+
+
 def test_a_signed_figure_that_rounds_to_nothing_reads_plus_zero():
     """A ladder's report said "(the first to move: edge -0.000)"."""
     from claimsolve.stats import signed
