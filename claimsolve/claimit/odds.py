@@ -77,6 +77,8 @@ class OddsResult:
     seed: int
     seconds: float = 0.0
     notes: dict = field(default_factory=dict)
+    final_round: tuple = None      # (triggered_by, turns_left, this turn included) in the final round
+    release_white: bool = False    # the variant: a black on a white sends the white back at once
     LEARNED = LEARNED              # (for the drawings, which do not import this module: start-up)
     MONTE_CARLO = MONTE_CARLO
 
@@ -255,6 +257,9 @@ class OddsResult:
             "placement_policy": PLACEMENT_POLICY,
             "rest_of_game": REST_OF_GAME,
             "seconds": round(self.seconds, 4),
+            "final_round": (None if self.final_round is None else
+                            dict(zip(("triggered_by", "turns_left"), self.final_round))),
+            "release_white": self.release_white,
         }
 
 
@@ -361,7 +366,9 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, op
               else "must roll"),
         bust_rolls=position.engine_game().bust_rolls(position.engine_state().state_bytes()),
         rows=rows, turn_optimum=turn_optimum, samples=rows[0]["_samples"], seed=seed,
-        seconds=_time.monotonic() - started)
+        seconds=_time.monotonic() - started,
+        final_round=None if position.final_round is None else tuple(position.final_round),
+        release_white=bool(position.release_white))
 
 
 def _judged(rows, decision):

@@ -156,6 +156,13 @@ def render_odds(result, color=False):
     else:
         said(f"Player {result.to_move} to move: roll again or stop?  The next roll busts with "
              f"{result.bust_rolls}/216 = {100 * result.bust_probability:.1f}% (exact).")
+    if result.final_round is not None:
+        by, left = result.final_round
+        said(f"Final round (player {by} reached the target): {counted(left, 'turn')} left, this one included"
+             + ("; the last of the game: the win chances are the result of this turn." if left == 1 else "."))
+    if result.release_white:
+        said("Variant release_white: a black marker put on a white marker sends that white back at once "
+             "(its number can be used again this turn).")
     lines.append("")
     width = max(len(r["label"]) for r in result.rows)
     header = f"{'plan':<{width}}  {'survive':>7}  {'+secured':>8}  {'+held':>6}  {'+group':>6}  {'win (95% CI)':>20}"

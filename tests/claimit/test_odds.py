@@ -52,6 +52,24 @@ def test_json_has_the_cli_fields():
     json.dumps(table)
 
 
+def test_the_table_says_a_final_round_and_the_variant():
+    """odds said nothing of the final round (the turns left decide how much
+    risk is worth) nor of release_white; `analyze` says both with the board."""
+    table = odds(seed("final-round-3p.json"), samples=50, seed=1, optimum_time=0.05)
+    text = render_odds(table)
+    assert "Final round (player 3 reached the target): 3 turns left, this one included." in text
+    assert table.to_json()["final_round"] == {"triggered_by": 3, "turns_left": 3}
+    assert "release_white" not in text and table.to_json()["release_white"] is False
+    data = seed("final-round-3p.json").to_json()
+    data.update(to_move=3, final_round={"triggered_by": 3, "turns_left": 1})
+    last = render_odds(odds(claimsolve.from_dict(data), samples=50, seed=1, optimum_time=0.05))
+    assert "1 turn left, this one included; the last of the game" in last
+    variant = odds(seed("release-white-2p.json"), samples=50, seed=1, optimum_time=0.05)
+    assert "Variant release_white: a black marker put on a white marker sends that white back" in \
+        render_odds(variant)
+    assert variant.to_json()["release_white"] is True and variant.to_json()["final_round"] is None
+
+
 def test_stop_now_row_is_exact():
     position = seed("late-turn-stop-3p.json")
     rows = plan_rows(position, samples=50, seed=0)
