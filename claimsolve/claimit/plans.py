@@ -223,9 +223,11 @@ def shown_win(x):
 
 def sureness(confidence):
     """A Monte Carlo comparison's confidence in words: "58% sure"; never
-    "100% sure" (a sample that never differs is still a sample): "over 99%
-    sure" from 0.995 up."""
-    return "over 99% sure" if confidence >= 0.995 else f"{100 * confidence:.0f}% sure"
+    "100% sure" nor "0% sure" (a sample that never differs is still a
+    sample): "over 99% sure" from 0.995 up, "under 1% sure" below 0.01."""
+    if confidence >= 0.995:
+        return "over 99% sure"
+    return "under 1% sure" if confidence < 0.01 else f"{100 * confidence:.0f}% sure"
 
 
 def sure_of_best(confidence, candidates):

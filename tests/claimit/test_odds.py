@@ -70,6 +70,34 @@ def test_the_table_says_a_final_round_and_the_variant():
     assert variant.to_json()["release_white"] is True and variant.to_json()["final_round"] is None
 
 
+def test_confidence_words_never_say_certain_either_way():
+    """The board showed "(0% sure it is the best of the 5)": a sample is
+    still a sample, at either end."""
+    assert [sureness(c) for c in (0.0, 0.004, 0.005, 0.5, 0.994, 0.995, 1.0)] == \
+        ["under 1% sure", "under 1% sure", "under 1% sure", "50% sure", "99% sure",
+         "over 99% sure", "over 99% sure"]
+
+
+def test_play_outs_cut_by_the_time_budget_say_so():
+    """`odds --time 0.5` played 1,356 play-outs a row of 2,000 asked and
+    said "played out 1,356 times per row (seed 9)", as though that were all
+    the seed gives."""
+    table = odds(seed("late-turn-roll-3p.json"), samples=10 ** 7, seed=9, time=0.3)
+    assert table.samples < 10 ** 7 and table.to_json()["samples_asked"] == 10 ** 7
+    text = " ".join(render_odds(table).split())
+    assert f"played out {table.samples:,} times per row (seed 9), of 10,000,000 asked: the time budget cut " \
+           "them short" in text
+    whole = odds(seed("late-turn-roll-3p.json"), samples=100, seed=9, optimum_time=0.05)
+    assert whole.to_json()["samples_asked"] == whole.samples == 100
+    assert "asked" not in render_odds(whole)
+
+
+def test_a_rounded_elo_of_nothing_has_no_sign():
+    """"Elo difference A - B: -0 (95% CI -301 to +301)" said A the weaker."""
+    from claimsolve.render.text import _elo_text
+    assert [_elo_text(x) for x in (-0.3, 0.0, 0.4, -0.6, 12.4)] == ["+0", "+0", "+0", "-1", "+12"]
+
+
 def test_stop_now_row_is_exact():
     position = seed("late-turn-stop-3p.json")
     rows = plan_rows(position, samples=50, seed=0)

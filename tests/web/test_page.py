@@ -432,6 +432,10 @@ def test_labels_say_exact_only_where_the_solver_proved_it(page, shots):
     head = driver.execute_script(
         "return Array.from(document.querySelectorAll('#suggestions thead th'), th => th.textContent)")
     assert head == ["#", "move", "mean", "95% interval", "visits \u25be", "share"]
+    # the interval to the means' 3 decimals (at 2, "stop 0.549 0.55-0.55" read as certain)
+    spans = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#suggestions tbody tr td:nth-child(4)'), td => td.textContent)")
+    assert spans and all(re.fullmatch(r"\d\.\d{3}-\d\.\d{3}", c) for c in spans if c), spans
     assert "Ordered by visits" in driver.find_element(By.ID, "engine-labels").text
     # the evaluation bar is player 1's whoever is to move, and wide enough for its longest numbers
     assert driver.find_element(By.ID, "eval-seat").text == "P1"

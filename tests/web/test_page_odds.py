@@ -85,7 +85,9 @@ def test_roll_or_stop_states_the_recommendation_and_how_sure(page, shots, tmp_pa
     odds = odds_of(driver, RISKY)
     driver.save_screenshot(str(shots / "odds-roll-or-stop.png"))
     assert odds["mode"] == "roll or stop"
-    assert "The next roll busts with" in panel_text(driver, "odds-note")
+    # the chance exact, as the command line says it (the page said "busts with 26.9%.")
+    assert (f"The next roll busts with {odds['bust_rolls']}/216 = {100 * odds['bust_probability']:.1f}% (exact)."
+            in panel_text(driver, "odds-note"))
     # the play-outs' fixed policy is named as theirs, not the engine's (which may roll where it stops)
     table = panel_text(driver, "odds-table")
     assert "follow the play-outs' policy" in table and "engine" not in table

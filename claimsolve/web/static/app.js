@@ -1532,7 +1532,8 @@ function suggestionColumns(engine) {
       // every bound MCTS-Solver proved, as the text shows it ("win (proven =+3)", "0.412 (proven <=+11)")
       ["mean", (s) => (s.result ? `${s.result} (proven${s.proven ? " " + s.proven : ""})` :
         scoreText(engine, s) + (s.proven ? ` (proven ${s.proven})` : "")), "score"],
-      ["95% interval", (s) => (s.ci95 ? `${s.ci95[0].toFixed(2)}-${s.ci95[1].toFixed(2)}` : ""), null],
+      // to the means' 3 decimals: at 2, "stop 0.549 0.55-0.55" read as certain
+      ["95% interval", (s) => (s.ci95 ? `${s.ci95[0].toFixed(3)}-${s.ci95[1].toFixed(3)}` : ""), null],
       ["visits", (s) => (s.visits ?? "").toLocaleString(), "visits"],
       ["share", (s) => (s.share !== undefined && s.share !== null ? `${(100 * s.share).toFixed(1)}%` : ""), null],
     ];
@@ -1797,7 +1798,8 @@ function renderOdds(odds) {
   // placement is to choose (the JSON's figure there is of a roll on the board as it stands,
   // before the placement: no roll he faces; the command line's text leaves it out too)
   const bust = odds.mode !== "placement" && odds.bust_probability !== undefined && odds.bust_probability !== null ?
-    `The ${odds.mode === "must roll" ? "" : "next "}roll busts with ${(100 * odds.bust_probability).toFixed(1)}%.` : "";
+    `The ${odds.mode === "must roll" ? "" : "next "}roll busts with ${odds.bust_rolls}/216 = ` +
+    `${(100 * odds.bust_probability).toFixed(1)}% (exact).` : "";
   // the panel's question: which placement, where the dice are rolled (its heading said "Roll or
   // stop?" there); else roll or stop, with how the turn stands
   panel.querySelector("h2").textContent = odds.mode === "placement" ? "Which placement?" : "Roll or stop?";
@@ -1891,8 +1893,9 @@ function renderOddsVerdict(odds) {
 
 const LEARNED_OBJECTIVE = "learned win objective";      // (claimsolve.claimit.odds.LEARNED)
 
-function sureness(confidence) {
-  return confidence >= 0.995 ? "over 99% sure" : `${(100 * confidence).toFixed(0)}% sure`;
+function sureness(confidence) {       // (claimsolve.claimit.plans.sureness)
+  if (confidence >= 0.995) return "over 99% sure";
+  return confidence < 0.01 ? "under 1% sure" : `${(100 * confidence).toFixed(0)}% sure`;
 }
 
 // how sure the plans are that a choice is the best of `candidates` (claimsolve.claimit.plans.sure_of_best):
