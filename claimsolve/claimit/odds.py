@@ -77,6 +77,7 @@ class OddsResult:
     seed: int
     seconds: float = 0.0
     notes: dict = field(default_factory=dict)
+    asked: int = None              # the play-outs asked for a row (`samples` those played: fewer where --time cut them)
     final_round: tuple = None      # (triggered_by, turns_left, this turn included) in the final round
     release_white: bool = False    # the variant: a black on a white sends the white back at once
     LEARNED = LEARNED              # (for the drawings, which do not import this module: start-up)
@@ -253,6 +254,7 @@ class OddsResult:
                             "confidence": _rounded(plans["confidence"])},
             "turn_optimum": _round_optimum(self.turn_optimum),
             "samples": self.samples,
+            "samples_asked": self.asked if self.asked is not None else self.samples,
             "seed": self.seed,
             "placement_policy": PLACEMENT_POLICY,
             "rest_of_game": REST_OF_GAME,
@@ -366,7 +368,7 @@ def odds(position, samples=DEFAULT_SAMPLES, seed=0, time=None, progress=None, op
               else "must roll"),
         bust_rolls=position.engine_game().bust_rolls(position.engine_state().state_bytes()),
         rows=rows, turn_optimum=turn_optimum, samples=rows[0]["_samples"], seed=seed,
-        seconds=_time.monotonic() - started,
+        seconds=_time.monotonic() - started, asked=samples,
         final_round=None if position.final_round is None else tuple(position.final_round),
         release_white=bool(position.release_white))
 

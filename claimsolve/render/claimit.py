@@ -243,7 +243,11 @@ def render_odds(result, color=False):
                  "group (means over the play-outs, a bust counting 0); win, the chance of winning the game.",
                  f"Placements inside plans: {PLACEMENT_POLICY}.",
                  f"Win chances: the rest of the game played out {result.samples:,} times per row "
-                 f"(seed {result.seed}); {REST_OF_GAME}.  {result.seconds:.2f} s."):
+                 f"(seed {result.seed})"
+                 + (f", of {result.asked:,} asked: the time budget cut them short, so another run with the "
+                    "same seed and budget may play more and differ"
+                    if result.asked is not None and result.samples < result.asked else "")
+                 + f"; {REST_OF_GAME}.  {result.seconds:.2f} s."):
         said(note, fallback=WIDTH)
     return "\n".join(lines)
 

@@ -342,4 +342,4 @@ def _elo_text(x):
         return "n/a"
     if math.isinf(x):
         return "+inf" if x > 0 else "-inf"
-    return f"{x:+.0f}"
+    return f"{x:+.0f}" if round(x) != 0 else "+0"          # not "-0": rounding has no sign to give
