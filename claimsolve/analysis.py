@@ -250,7 +250,8 @@ def answer_labels(result, game, with_odds=False, sides=None):
         simulations = info.get("iterations", result.nodes)
         method = f"MCTS, {counted(simulations, 'simulation')}"
         scores = (f"mean result for the player to move over the simulations through each move "
-                  f"({result_scale(game, sides)}; {simulations:,} in all), with its 95% interval")
+                  f"({result_scale(game, sides)}; {simulations:,} in all), with its 95% interval "
+                  "(Wilson's, as if the simulations were independent draws: a guide to how sure the mean is)")
         ordered_by = "visits"
         if info.get("evaluation"):
             notes.append(f"simulations end with the {info['evaluation']} evaluation (its estimate of each side's "
