@@ -10,7 +10,7 @@ import math
 from .catalog import game_of
 from .errors import ClaimsolveError, Interrupted
 from .search import learned
-from .search.result import SearchResult, Suggestion, result_of
+from .search.result import SearchResult, Suggestion, result_of, signed_value
 from .words import counted
 
 DEFAULT_TIME = 2.0
@@ -49,7 +49,7 @@ class Analysis:
             visits = f", {s.visits:,} visits" if s.visits is not None else ""
             proven = f", proven {s.proven}" if s.proven else ""
             return f"{s.score:.3f} (mean result, 0 loss to 1 win{visits}{proven})"
-        score = _signed_score(s.score)
+        score = signed_value(s.score, 2)
         if s.extra.get("bound") == "lower":
             score = ">=" + score
         elif s.extra.get("bound") == "upper":
@@ -105,14 +105,6 @@ class Analysis:
         if self.odds is not None:
             out["odds"] = self.odds.to_json()
         return out
-
-
-def _signed_score(x):
-    if isinstance(x, float) and x.is_integer():
-        x = int(x)
-    if x == 0:
-        return "0"
-    return f"{x:+d}" if isinstance(x, int) else f"{x:+.2f}"
 
 
 def result_scale(game, sides):

@@ -82,6 +82,18 @@ MEGABYTES = Checked(limits.memory_mb, "mb")
 PLAYERS = Checked(limits.players, "n")
 
 
+def _mode(path, name, value):
+    """os.stat(path)'s mode, None where nothing is there; any other failure
+    refused as option `name`'s (`value` the path the user gave)."""
+    try:
+        return os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise ClaimsolveError(f"option '{name}': cannot write: {getattr(exc, 'strerror', None) or exc}",
+                              value) from None
+
+
 def output_file(value, name):
     """A file the command writes (--svg, --save), checked before any work:
     its folder exists and can be written, a file there already may be
@@ -93,13 +105,7 @@ def output_file(value, name):
     if not isinstance(value, str) or not value:
         raise ClaimsolveError(f"option '{name}': needs a file name")
     path = os.path.realpath(value) if os.path.islink(value) else value
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        mode = None
-    except (OSError, ValueError) as exc:
-        raise ClaimsolveError(f"option '{name}': cannot write: {getattr(exc, 'strerror', None) or exc}",
-                              value) from None
+    mode = _mode(path, name, value)
     if mode is not None and stat.S_ISDIR(mode):
         raise ClaimsolveError(f"option '{name}': is a folder, not a file", value)
     if mode is not None and not stat.S_ISREG(mode):
@@ -154,13 +160,7 @@ def svg_folder(value, name):
     there (a study, /dev/null) is refused, never replaced."""
     if not isinstance(value, str) or not value:
         raise ClaimsolveError(f"option '{name}': needs a folder name")
-    try:
-        mode = os.stat(value).st_mode
-    except FileNotFoundError:
-        mode = None
-    except (OSError, ValueError) as exc:
-        raise ClaimsolveError(f"option '{name}': cannot write: {getattr(exc, 'strerror', None) or exc}",
-                              value) from None
+    mode = _mode(value, name, value)
     if mode is not None:
         if not stat.S_ISDIR(mode):
             raise ClaimsolveError(f"option '{name}': is not a folder; the charts go in a folder "

@@ -48,12 +48,12 @@ class Suggestion:
         if lower is None and upper is None:
             return None
         if lower is not None and lower == upper:
-            return f"={_signed(lower)}"
+            return f"={signed_value(lower)}"
         if upper is None:
-            return f">={_signed(lower)}"
+            return f">={signed_value(lower)}"
         if lower is None:
-            return f"<={_signed(upper)}"
-        return f"{_signed(lower)}..{_signed(upper)}"
+            return f"<={signed_value(upper)}"
+        return f"{signed_value(lower)}..{signed_value(upper)}"
 
     def margin_bounds(self):
         """(lower, upper) proven bounds on the move's final margin (None: not
@@ -87,12 +87,16 @@ class Suggestion:
         return out
 
 
-def _signed(x):
+def signed_value(x, decimals=None):
+    """A value with its sign ("+3", "-1.5"; 0 unsigned): a whole number as
+    one, else `decimals` places (None: as short as it goes)."""
     if isinstance(x, float) and x.is_integer():
         x = int(x)
     if x == 0:
         return "0"
-    return f"{x:+d}" if isinstance(x, int) else f"{x:+g}"
+    if isinstance(x, int):
+        return f"{x:+d}"
+    return f"{x:+g}" if decimals is None else f"{x:+.{decimals}f}"
 
 
 @dataclass
