@@ -72,8 +72,9 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from ..errors import ClaimsolveError, MoveError, as_parameters
-from ..interop.spiel_common import (JsonObserver, PositionNode, adjudicated_returns, compact_json, game_length,
-                                    position_from_param, position_param, spiel_seed, wants_observation)
+from ..interop.spiel_common import (CutAtLength, JsonObserver, PositionNode, adjudicated_returns, compact_json,
+                                    game_length, position_from_param, position_param, spiel_seed,
+                                    wants_observation)
 from ..limits import MAX_PLIES
 from . import rules
 from .islands import ISLANDS
@@ -442,7 +443,7 @@ class ClaimGame(pyspiel.Game):
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
-class ClaimState(pyspiel.State):
+class ClaimState(CutAtLength, pyspiel.State):
     """A Claim position, and the decisions taken so far in the turn in
     progress, as an OpenSpiel state."""
 
@@ -478,8 +479,11 @@ class ClaimState(pyspiel.State):
             self._choice = self._table.choice(self._codec)
         return self._choice
 
-    def _ended(self):
-        return self._left <= 0 or self._table.over()
+    def _node_over(self):
+        return self._table.over()
+
+    def _points(self):
+        return self._table.position.points()
 
     def current_player(self):
         if self._ended():
@@ -540,20 +544,6 @@ class ClaimState(pyspiel.State):
                 raise MoveError(move, "no listed turn leads where it does (a bug: please report it)")
             move = canonical[0]
         return list(decisions[move])
-
-    def is_terminal(self):
-        return self._ended()
-
-    def is_cut(self):
-        """True when the game ended at max_game_length, not by the rules."""
-        return self._left <= 0 and not self._table.over()
-
-    def returns(self):
-        if self._table.over():
-            return [float(p) for p in self._table.position.points()]
-        if self._left <= 0:
-            return list(self._cut)
-        return [0.0] * self._players
 
     def observation_text(self):
         text = compact_json(self._table.position)

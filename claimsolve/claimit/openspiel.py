@@ -28,8 +28,8 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from ..errors import ClaimsolveError, MoveError, as_parameters
-from ..interop.spiel_common import (JsonObserver, Node, adjudicated_returns, compact_json, game_length,
-                                    position_from_param, position_param, wants_observation)
+from ..interop.spiel_common import (CutAtLength, JsonObserver, Node, adjudicated_returns, compact_json,
+                                    game_length, position_from_param, position_param, wants_observation)
 from ..limits import MAX_PLIES
 from .position import ClaimItPosition
 
@@ -133,7 +133,7 @@ class ClaimItGame(pyspiel.Game):
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
-class ClaimItState(pyspiel.State):
+class ClaimItState(CutAtLength, pyspiel.State):
     """A Claim It! position as an OpenSpiel state.  After the decision `roll`
     the state is a chance node over the dice (the position itself is
     unchanged until the dice fall)."""
@@ -150,8 +150,11 @@ class ClaimItState(pyspiel.State):
     def position(self):
         return self._node.position
 
-    def _ended(self):
-        return self._left <= 0 or self._node.over()
+    def _node_over(self):
+        return self._node.over()
+
+    def _points(self):
+        return self._node.position.points()
 
     def current_player(self):
         if self._ended():
@@ -208,20 +211,6 @@ class ClaimItState(pyspiel.State):
             return DICE_CLASSES.index(dice)
         except ValueError:
             raise MoveError(move, "not a roll outcome like roll:4,1,4") from None
-
-    def is_terminal(self):
-        return self._ended()
-
-    def is_cut(self):
-        """True when the game ended at max_game_length, not by the rules."""
-        return self._left <= 0 and not self._node.over()
-
-    def returns(self):
-        if self._node.over():
-            return [float(p) for p in self._node.position.points()]
-        if self._left <= 0:
-            return list(self._cut)
-        return [0.0] * self._players
 
     def observation_text(self):
         text = compact_json(self._node.position)

@@ -101,6 +101,31 @@ def adjudicated_returns(position):
     return tuple(float(p) for p in position.shared_points(range(1, position.num_players + 1)))
 
 
+class CutAtLength:
+    """What the states of a game cut at max_game_length share (Claim, Claim
+    It!): `_left`, the decisions before the cut (each state's
+    _apply_action counts them down), and `_cut`, the returns there
+    (adjudicated_returns); the class gives `_node_over()`, whether the
+    rules ended the game, and `_points()`, its returns then."""
+
+    def _ended(self):
+        return self._left <= 0 or self._node_over()
+
+    def is_terminal(self):
+        return self._ended()
+
+    def is_cut(self):
+        """True when the game ended at max_game_length, not by the rules."""
+        return self._left <= 0 and not self._node_over()
+
+    def returns(self):
+        if self._node_over():
+            return [float(p) for p in self._points()]
+        if self._left <= 0:
+            return list(self._cut)
+        return [0.0] * self._players
+
+
 def spiel_seed(value):
     """A game's `seed` parameter: 0 to 2147483647, the most an OpenSpiel
     integer parameter holds (claimsolve new --seed takes up to 2**63 - 1)."""

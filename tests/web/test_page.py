@@ -685,11 +685,12 @@ def test_the_engine_plays_two_seats_of_three(page, shots):
     assert not console_errors(driver)
 
 
+# a 6x6 island of four 3x3 territories, a to d (the Claim positions of these tests)
+QUADRANTS = ["a a a b b b"] * 3 + ["c c c d d d"] * 3
+
 # 3 seats on a small island: player 2's one Viking (b2) can only step to a2 or b1 (c2 and b3
 # cannot be jumped), and either landing captures the Viking of colour 1 on a1 against the shore
-CAPTURE_BY_SEAT_2 = {"game": "claim", "players": 3, "variant": "standard",
-                     "territories": ["a a a b b b", "a a a b b b", "a a a b b b",
-                                     "c c c d d d", "c c c d d d", "c c c d d d"],
+CAPTURE_BY_SEAT_2 = {"game": "claim", "players": 3, "variant": "standard", "territories": QUADRANTS,
                      "board": [". . . . . 3", ". . 1 . 1 .", ". 3 . . . .",
                                ". 1 . . . .", ". 2 1 3 . .", "1 . . . . 1"],
                      "phase": "play", "first_player": 1, "to_move": 1}

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from .browser import SEEDS, SKIP, By, Keys, browser, click_point, message, server, shots, wait  # noqa: F401
-from .test_page import upside_down_texts
+from .test_page import QUADRANTS, upside_down_texts
 
 pytestmark = [SKIP, pytest.mark.slow]
 
@@ -282,9 +282,7 @@ def test_color_claim_move_marked_and_refusals_explained(page, shots):
 
 # /tmp/qa-claim's safe.json: player 2 to move, and the conquest check at the turn's start takes
 # territory b, so the turn is written T@d4 c2-c3 (a tower first)
-TOWER_FIRST = {"game": "claim", "players": 2, "variant": "standard",
-               "territories": ["a a a b b b", "a a a b b b", "a a a b b b",
-                               "c c c d d d", "c c c d d d", "c c c d d d"],
+TOWER_FIRST = {"game": "claim", "players": 2, "variant": "standard", "territories": QUADRANTS,
                "board": ["2 . . . . .", ". 1 . . . 2", ". . . . . .",
                          ". 1 . 1 . 1", ". . 2 . 2 .", "1 . . 2 . 2"],
                "phase": "play", "first_player": 1, "to_move": 2}
