@@ -66,6 +66,7 @@ from . import limits
 from .limits import MAX_PLIES
 from .errors import ClaimsolveError, _short, as_parameters
 from .positions import game_class
+from .records import adjudicated_points
 
 RENDER_MODES = ["ansi"]
 
@@ -102,12 +103,6 @@ def _start_position(game, position, options):
 def _max_cycles(value):
     """`max_cycles` checked: a whole number from 1."""
     return limits.count(value, "parameter 'max_cycles'")
-
-
-def _adjudicated(position):
-    """The rewards of a truncated game, as a match scores a game it stops
-    (records.adjudicated_result): a draw shared equally among the teams."""
-    return [float(p) for p in position.shared_points(range(1, position.num_players + 1))]
 
 
 def _new(cls, options):
@@ -239,7 +234,7 @@ class ClaimsolveAEC(AECEnv):
             self.agent_selection = self.possible_agents[who]
             if self._steps < self.max_cycles:
                 return
-            ends, returns = self.truncations, _adjudicated(self._start)      # the rules go on: adjudicated
+            ends, returns = self.truncations, adjudicated_points(self._start)      # the rules go on: adjudicated
         else:
             ends, returns = self.terminations, self._core.returns()
         self._done = True
@@ -406,7 +401,7 @@ class SingleSeatEnv(gymnasium.Env):
         returns = self._core.returns()
         truncated = self._truncated()
         if truncated:
-            returns = _adjudicated(self._start)
+            returns = adjudicated_points(self._start)
         reward = 0.0 if returns is None else returns[self.seat - 1]
         return self._observation(), reward, returns is not None and not truncated, truncated, {}
 

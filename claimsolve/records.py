@@ -228,12 +228,18 @@ def result_of(position):
     return {"points": [float(p) for p in position.points()], "winners": list(position.winners())}
 
 
+def adjudicated_points(position):
+    """Each seat's points in a game stopped where the rules had not ended
+    it (a match's, an environment's truncated game, an OpenSpiel game cut
+    at max_game_length): a draw shared equally among the teams."""
+    return [float(p) for p in position.shared_points(range(1, position.num_players + 1))]
+
+
 def adjudicated_result(position, why):
     """The result of a game that a match stopped where the rules had not
-    ended it (claimsolve.match.play_game says `why`): a draw shared equally
-    among the teams, no winners, and the reason."""
-    points = position.shared_points(range(1, position.num_players + 1))
-    return {"points": [float(p) for p in points], "winners": [], "adjudicated": why}
+    ended it (claimsolve.match.play_game says `why`): adjudicated_points,
+    no winners, and the reason."""
+    return {"points": adjudicated_points(position), "winners": [], "adjudicated": why}
 
 
 def dumps(record):

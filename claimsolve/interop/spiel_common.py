@@ -5,6 +5,7 @@ import json
 import urllib.parse
 
 from .. import limits
+from ..records import adjudicated_points
 from ..errors import ClaimsolveError, MoveError, PositionError, _short
 from ..positions import loads
 
@@ -96,9 +97,8 @@ def game_length(value):
 
 def adjudicated_returns(position):
     """The returns of a game cut at max_game_length: what a match gives a
-    game it stops (records.adjudicated_result), a draw shared equally among
-    the teams."""
-    return tuple(float(p) for p in position.shared_points(range(1, position.num_players + 1)))
+    game it stops (records.adjudicated_points), as a tuple."""
+    return tuple(adjudicated_points(position))
 
 
 class CutAtLength:
