@@ -493,6 +493,40 @@ def test_the_bar_says_a_bound_as_a_bound_whatever_the_solver_reached(page):
     assert other == "<=-1" and other_title.endswith(": a proven loss by at least 1"), shown
 
 
+def test_the_bar_says_what_its_number_is_and_how_sure(page):
+    """The bar's number had no words: "47%" or "-28" with "Evaluation for
+    player 1" as its whole tooltip.  On fixed answers: an MCTS mean says it
+    is the search's mean result, over how many simulations, its interval
+    (turned for the other seat) and where an equal share lies; alpha-beta's
+    score says it is a heuristic, in the analysis's own words."""
+    driver = page
+    new_game(driver, "colorclaim", size="4x4", seed=1)
+    set_engine(driver, False)
+    said = ("evaluation points for the side to move: a square 1 (alpha-beta to depth 5): a heuristic, "
+            "not proven")
+    try:
+        mcts = {"engine": "mcts", "share": 0.62, "score": None, "ci": [0.6, 0.64], "simulations": 12345}
+        heuristic = {"engine": "alphabeta", "share": 0.7, "score": 3, "scores": said}
+        shown = driver.execute_script(
+            "const b = window.claimsolveBoard, bar = () => [document.getElementById('eval-text').textContent,"
+            " document.getElementById('eval-bar').title, document.getElementById('eval-fair').hidden];"
+            "const out = [];"
+            "for (const seat of [1, 2]) for (const answer of arguments) {"
+            "  b.state.evalSeat = seat; b.setEval(answer); out.push(bar()); }"
+            "b.state.evalSeat = 1; b.setEval(null); return out", mcts, heuristic)
+    finally:
+        set_engine(driver, True)
+    (m1, m1_title, m1_fair), (h1, h1_title, _), (m2, m2_title, _), (h2, h2_title, _) = shown
+    assert m1 == "62%" and m1_title.endswith(
+        ": 62%, the search's mean result (a win 100%, a shared win its share) over 12,345 simulations "
+        "(95% interval 60%-64%, as if the simulations were independent); an equal share of the wins at "
+        "2 seats is 50% (the bar's middle)"), shown
+    assert m1_fair, "the equal-share line is for 3 seats or more: at 2 it is the bar's middle"
+    assert m2 == "38%" and "38%, the search's mean result" in m2_title and "(95% interval 36%-40%" in m2_title
+    assert h1 == "+3" and h1_title.endswith(f": +3; {said}"), shown
+    assert h2 == "-3" and h2_title.endswith(f": -3 (the side to move's score, negated); {said}"), shown
+
+
 @pytest.mark.slow
 def test_moves_are_a_tree_saved_and_loaded_as_a_record(page, shots):
     driver = page
@@ -680,7 +714,16 @@ def test_the_engine_plays_two_seats_of_three(page, shots):
     assert driver.find_element(By.ID, "eval-seat").text == "P2"
     assert re.fullmatch(r"\d+%", driver.find_element(By.ID, "eval-text").text)
     assert driver.find_element(By.ID, "eval-flip").get_attribute("disabled")
-    assert "the seat to move" in driver.find_element(By.ID, "eval-bar").get_attribute("title")
+    title = driver.find_element(By.ID, "eval-bar").get_attribute("title")
+    assert "the seat to move" in title
+    # the number says what it is and how sure, and where an equal share lies (1/3, not the bar's middle)
+    assert re.search(r": \d+%, the search's mean result .* over [\d,]+ simulations \(95% interval \d+%-\d+%", title)
+    assert "an equal share of the wins at 3 seats is 33% (the line across the bar)" in title
+    fair = driver.find_element(By.ID, "eval-fair")
+    assert fair.is_displayed()
+    bar = driver.find_element(By.ID, "eval-bar")
+    from_bottom = bar.rect["y"] + bar.rect["height"] - fair.rect["y"]
+    assert abs(from_bottom - bar.rect["height"] / 3) <= 3, (from_bottom, bar.rect)
     driver.save_screenshot(str(shots / "claim-3-seats-eval-bar.png"))
     assert not console_errors(driver)
 

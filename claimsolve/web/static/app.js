@@ -1616,25 +1616,29 @@ function renderSuggestions(result, live) {
     });
   }
   $("pv").textContent = result.pv && result.pv.length ? `Best line: ${lineText(result.pv)}` : "";
-  if (result.suggestions.length) setEval(evaluation(result.engine, result.suggestions[0]));
+  if (result.suggestions.length) setEval(evaluation(result));
 }
 
 function lineText(moves) {
   return moves.join(moves.some((m) => m.includes(" ")) ? " | " : " ");
 }
 
-// a suggestion's value for the side to move: {share in [0, 1], score (a signed number, or null), result}
-function evaluation(engine, s) {
+// the best suggestion's value for the side to move: {share in [0, 1], score (a signed number, or
+// null), result, its 95% interval (MCTS: ci), and what the number is (`scores`: the analysis's own
+// words; `simulations`)}
+function evaluation(result) {
+  const engine = result.engine, s = result.suggestions[0];
+  const about = { engine, scores: result.scores, simulations: result.iterations };
   // a result's margin as proven (the solver stopped in its time may have proven only a bound, >=+1)
   const bounds = provenBounds(s.proven, s.score);
-  if (s.result === "win") return { share: 1, score: s.score, result: "win", bounds, engine };
-  if (s.result === "loss") return { share: 0, score: s.score, result: "loss", bounds, engine };
-  if (s.result === "draw") return { share: 0.5, score: s.score, result: "draw", bounds, engine };
+  if (s.result === "win") return { ...about, share: 1, score: s.score, result: "win", bounds };
+  if (s.result === "loss") return { ...about, share: 0, score: s.score, result: "loss", bounds };
+  if (s.result === "draw") return { ...about, share: 0.5, score: s.score, result: "draw", bounds };
   if (s.score === null || s.score === undefined) return null;
-  if (engine === "mcts") return { share: Number(s.score), score: null, engine };
+  if (engine === "mcts") return { ...about, share: Number(s.score), score: null, ci: s.ci95 || null };
   const scale = (state.module && state.module.evalScale) || 10;
   const share = 1 / (1 + Math.exp(-Number(s.score) / scale));
-  return { share, score: Number(s.score), engine };
+  return { ...about, share, score: Number(s.score) };
 }
 
 const OTHER_RESULT = { win: "loss", loss: "win", draw: "draw" };
@@ -1680,6 +1684,7 @@ function fitEvalText() {
 }
 
 function showEval(value) {
+  $("eval-fair").hidden = true;                // shown again below where the bar is a win chance at 3+ seats
   const fill = $("eval-fill");
   const text = $("eval-text");
   const entry = current();
@@ -1711,12 +1716,13 @@ function showEval(value) {
     text.textContent = "";
     return;
   }
-  let share = value.share, score = value.score, result = value.result, bounds = value.bounds;
+  let share = value.share, score = value.score, result = value.result, bounds = value.bounds, ci = value.ci;
   if (mover !== seat) {
     share = 1 - share;
     score = score === null || score === undefined ? score : -score;
     result = result && OTHER_RESULT[result];
     bounds = bounds && bounds.map((v) => (v === null ? null : -v)).reverse();
+    ci = ci && [1 - ci[1], 1 - ci[0]];
   }
   fill.style.height = `${Math.round(100 * Math.max(0.02, Math.min(0.98, share)))}%`;
   const margin = value.engine === "solver" && typeof score === "number";
@@ -1725,8 +1731,35 @@ function showEval(value) {
     text.textContent = shown;
     bar.title += `: a proven ${result} ${by}`;
   } else if (result) text.textContent = result;
-  else if (value.engine === "mcts" || score === null || score === undefined) text.textContent = `${Math.round(100 * share)}%`;
-  else text.textContent = signed(score);
+  else if (value.engine === "mcts" || score === null || score === undefined) {
+    text.textContent = `${Math.round(100 * share)}%`;
+    bar.title += `: ${winChanceWords(share, ci, value.simulations, seats)}`;
+    if (seats > 2) showFairShare(seats);
+  } else {
+    text.textContent = signed(score);
+    if (value.scores) {
+      bar.title += `: ${signed(score)}` + (mover !== seat ? " (the side to move's score, negated)" : "") +
+        `; ${value.scores}`;
+    }
+  }
+}
+
+// an MCTS bar's number in words: what it is and how sure, and the share that is fair at the table
+function winChanceWords(share, ci, simulations, seats) {
+  const pct = (x) => `${Math.round(100 * x)}%`;
+  const interval = ci ? ` (95% interval ${pct(ci[0])}-${pct(ci[1])}, as if the simulations were independent)` : "";
+  const over = simulations ? ` over ${simulations.toLocaleString("en-US")} simulations` : "";
+  return `${pct(share)}, the search's mean result (a win 100%, a shared win its share)${over}${interval}; ` +
+    `an equal share of the wins at ${seats} seats is ${pct(1 / seats)}` +
+    (seats > 2 ? " (the line across the bar)" : " (the bar's middle)");
+}
+
+// the line across the bar at an equal share of the wins (1/seats): where a seat of a 3- or 4-seat table
+// is neither ahead nor behind, which the bar's middle (50%) is not
+function showFairShare(seats) {
+  const line = $("eval-fair");
+  line.style.bottom = `${(100 / seats).toFixed(2)}%`;
+  line.hidden = false;
 }
 
 function drawArrows(line) {
@@ -2583,7 +2616,7 @@ function flipEval() {
   state.evalSeat = state.evalSeat % seats + 1;
   const result = state.analysis && state.analysis.result;
   setEval(result && result.suggestions && result.suggestions.length ?
-    evaluation(result.engine, result.suggestions[0]) : null);
+    evaluation(result) : null);
 }
 
 // --- review mode: the main line graded by /api/review ------------------------------------------
