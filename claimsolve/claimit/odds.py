@@ -24,8 +24,9 @@ the turn optimum when it finishes (claimsolve.claimit.optimum).
 
 The table recommends one decision, in its text, its JSON and its picture
 alike: the learned win objective's where the net's weights fit the seat
-count (shipped for 2 to 5 players), else the plans'; the plans check it
-(OddsResult).
+count (shipped for 2 to 5 players), else the plans'; the plans check it,
+and overrule it where they are over 99% sure it wins less than their own
+choice (OddsResult.overruled).
 """
 import time as _time
 from dataclasses import dataclass, field
@@ -46,6 +47,10 @@ RESERVE_SHARE = 0.02         # of a budget: kept for the table's arithmetic and 
 
 LEARNED = "learned win objective"      # who recommends (OddsResult.recommended_by)
 MONTE_CARLO = "Monte Carlo plans"
+# how sure the plans must be that the learned objective's decision wins less than their own choice to
+# recommend theirs instead: the net's search is cut short mid-game and its placements played 0.13 below
+# MCTS's in matches (docs/findings.md), where the plans this sure agree with MCTS (docs/learning.md)
+OVERRULE = 0.99
 
 
 @dataclass
@@ -56,7 +61,8 @@ class OddsResult:
     One recommendation, the same in the text, the JSON and the picture
     (`recommended_by` says whose): the learned win objective's decision
     (turn_optimum["win"]) where the net's weights fit and its best value
-    stands alone (to the 3 decimals shown), else the Monte Carlo plans'.
+    stands alone (to the 3 decimals shown) and the plans do not overrule
+    it (`overruled`), else the Monte Carlo plans'.
     `margin`, `confidence`, `alternative` are the plans' check of it: the
     win chance of the recommendation's best plan minus that of the best
     plan that decides otherwise; the probability that it is the best of
@@ -127,11 +133,32 @@ class OddsResult:
     def recommended_by(self):
         """LEARNED, MONTE_CARLO, or None where neither prefers a choice (the
         net values them alike, or has no weights, and no play-out won or
-        the plans' best decisions win alike as shown: `alike`)."""
+        the plans' best decisions win alike as shown: `alike`).  The plans
+        recommend where they overrule the net (`overruled`)."""
         learned = self.learned
-        if learned is not None and any(r["decision"] == learned for r in self.rows):
+        if learned is not None and any(r["decision"] == learned for r in self.rows) and self.overruled is None:
             return LEARNED
         return MONTE_CARLO if self.monte_carlo["recommendation"] is not None else None
+
+    @property
+    def overruled(self):
+        """Where the plans overrule the learned win objective: they prefer
+        another decision and are over OVERRULE sure that the net's wins
+        less than theirs (the paired comparison of the two, each by its
+        best plan): {"learned": the net's decision, "by": the plans',
+        "confidence": that the net's wins less, "margin": the plans'
+        decision's win chance less the net's}; else None."""
+        learned, theirs = self.learned, self.monte_carlo["recommendation"]
+        if learned is None or theirs is None or theirs == learned:
+            return None
+        best = best_by_decision(self.rows)
+        if learned not in best:
+            return None
+        sure = best_decision_chances(self.rows, [learned, theirs])[theirs]
+        if sure <= OVERRULE:
+            return None
+        return {"learned": learned, "by": theirs, "confidence": sure,
+                "margin": best[theirs]["win"] - best[learned]["win"]}
 
     @property
     def learned_tied(self):
@@ -245,6 +272,9 @@ class OddsResult:
             "rows": rows,
             "recommendation": recommendation,
             "recommended_by": self.recommended_by,
+            "overruled": (None if self.overruled is None else
+                          {**self.overruled, "confidence": _rounded(self.overruled["confidence"]),
+                           "margin": _rounded(self.overruled["margin"])}),
             "margin": _rounded(margin),
             "confidence": _rounded(confidence),
             "compared_with": alternative,

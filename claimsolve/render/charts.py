@@ -9,7 +9,7 @@ from .style import CHARTS
 from ..claimit.plans import sure_of_best
 from ..stats import signed
 from ..words import counted
-from .claimit import leading_row
+from .claimit import leading_row, overruling
 
 WIN = CHARTS["win"]           # win-chance bars
 BUST = CHARTS["bust"]         # bust-chance bars
@@ -124,9 +124,12 @@ def odds_svg(odds):
         out.append("\n".join(group))
 
     y = bottom + 40
+    # the recommendation in the pink bar's colour where it is the pink bar's decision (else in ink: the
+    # learned objective may recommend a decision whose plans win less, the line under it says so)
+    pink = best_row is not None and odds.recommendation is not None and best_row["decision"] == odds.recommendation
     for at, (index, line) in enumerate(advice):
         out.append(S.text(20, y + 18 * at, line, size=13 if index == 0 else 11.5, weight="bold",
-                          fill=S.BEST if index == 0 else S.INK))
+                          fill=S.BEST if index == 0 and pink else S.INK))
     y += 18 * (len(advice) - 1)
     out.append(S.text(20, y + 20, f"Monte Carlo: {odds.samples:,} play-outs per row (seed {odds.seed}); every "
                                   "row uses the same dice for sample i.", size=11.5, fill="#555555"))
@@ -148,7 +151,7 @@ def _advice(odds):
         if odds.margin is None:
             return [f"{head} (the only choice)."]
         return [f"{head}: win chance {signed(100 * odds.margin, 1)} percentage points over '{odds.alternative}', "
-                f"{sure_of_best(odds.confidence, odds.candidates)}."]
+                f"{sure_of_best(odds.confidence, odds.candidates)}."] + ([overruling(odds)] if odds.overruled else [])
     lines = [f"Recommendation ({odds.recommended_by}, a model's estimate): {odds.recommendation}."]
     if odds.margin is None or not any(r["win"] for r in odds.rows):
         return lines

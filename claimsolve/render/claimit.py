@@ -130,6 +130,21 @@ def _disagreement(result, bold):
             f"{scored(ours)}, {lower} percentage points lower; {sure}")
 
 
+def overruling(result):
+    """Why the plans recommend where the learned win objective chose
+    otherwise (OddsResult.overruled), in words: the decision the net
+    chose, and what the plans make of the two."""
+    o = result.overruled
+    best = best_by_decision(result.rows)
+
+    def scored(row):
+        low, high = row["win_ci95"]
+        return f"{100 * row['win']:.1f}% ({100 * low:.1f}-{100 * high:.1f}%)"
+    return (f"The plans overrule the learned win objective's {o['learned']}: they are {sureness(o['confidence'])} "
+            f"that it wins less than {o['by']} ({scored(best[o['learned']])} against {scored(best[o['by']])}, "
+            f"{100 * o['margin']:.1f} percentage points lower).")
+
+
 def leading_row(rows):
     """The plan whose win chance stands alone at the top, as shown (to
     0.1%); None where two or more share it (no plan stands out)."""
@@ -185,6 +200,8 @@ def render_odds(result, color=False):
         tied = result.learned_tied
         if learned:
             said(f"Recommendation (learned win objective): {bold(learned)}: {values}")
+        elif result.overruled:               # the plans below recommend instead: said there, with why
+            said(f"Learned win objective, overruled by the plans: {values}")
         elif tied:                           # no choice: said so, not headed "Recommendation"
             others = ", ".join(f"{m} {v:.3f}" for m, v in win["decisions"].items() if m not in tied)
             said(f"Learned win objective, no choice: {named(tied)} tie at "
@@ -220,6 +237,8 @@ def render_odds(result, color=False):
         said(f"{check}: {bold(result.recommendation)}: win chance {signed(100 * result.margin, 1)} "
              f"percentage points over '{result.alternative}', "
              f"{sure_of_best(result.confidence, result.candidates)}.")
+    if result.overruled and check is not None:
+        said(f"  {overruling(result)}", hanging="  ", fallback=WIDTH)
     for objective in ("secured", "held"):
         entry = result.turn_optimum[objective]
         decisions = ", ".join(f"{m} {v:.3f}" for m, v in entry["decisions"].items())

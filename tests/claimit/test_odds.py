@@ -8,8 +8,8 @@ import pytest
 
 import claimsolve
 from claimsolve.claimit import optimum, rules
-from claimsolve.claimit.odds import odds
-from claimsolve.claimit.plans import plan_rows
+from claimsolve.claimit.odds import OVERRULE, odds
+from claimsolve.claimit.plans import best_by_decision, best_decision_chances, plan_rows
 from claimsolve.render.claimit import render_odds, sureness
 from claimsolve.render.charts import odds_svg
 from claimsolve.errors import ClaimsolveError
@@ -243,6 +243,45 @@ def test_the_check_says_when_the_plans_disagree_with_the_learned_objective():
     assert "they disagree" not in text and f"sure it is the best of the {candidates}." in text
 
 
+def test_the_plans_overrule_the_net_where_they_are_over_99_percent_sure():
+    """On seeds/claimit/mid-game-dice-3p.json the net's search, cut after 2
+    rolls, recommended w1@5,6 (0.451 against 0.441), where the plans put it
+    4.7 points below w5@1,6 and were over 99% sure of it, and MCTS gave
+    w5@1,6 93% of 917,712 simulations and w1@5,6 none: the text, the JSON
+    and the picture recommended the net's move all the same.  Where the
+    plans are that sure, theirs is the recommendation, and all three say
+    what the net chose and why it is overruled."""
+    from claimsolve.render.charts import odds_svg
+
+    table = odds(seed("mid-game-dice-3p.json"), samples=2000, seed=0, optimum_time=0.02)
+    best = best_by_decision(table.rows)
+    plans = table.monte_carlo["recommendation"]
+    worst = min(best, key=lambda d: best[d]["win"])
+    values = table.turn_optimum["win"]["decisions"]
+    for name in values:
+        values[name] = 0.6 if name == worst else 0.4            # the net prefers the plans' worst
+    sure = best_decision_chances(table.rows, [worst, plans])[plans]
+    assert sure > OVERRULE
+    assert table.recommended_by == table.MONTE_CARLO and table.recommendation == plans
+    assert table.overruled == {"learned": worst, "by": plans, "confidence": sure,
+                               "margin": best[plans]["win"] - best[worst]["win"]}
+    data = table.to_json()
+    assert (data["recommendation"], data["recommended_by"]) == (plans, "Monte Carlo plans")
+    assert data["overruled"]["learned"] == worst and data["overruled"]["confidence"] == round(sure, 6)
+    assert data["confidence"] == data["monte_carlo"]["confidence"]
+    text = " ".join(render_odds(table).split())
+    assert "Recommendation (learned win objective)" not in text
+    assert "Learned win objective, overruled by the plans: " in text
+    assert f"Recommendation, by the Monte Carlo plans above: {plans}: win chance" in text
+    said = (f"The plans overrule the learned win objective's {worst}: they are over 99% sure that it wins less "
+            f"than {plans} ({100 * best[worst]['win']:.1f}%")
+    assert said in text
+    picture = " ".join(odds_svg(table).split())
+    assert f"Recommendation (Monte Carlo plans): {plans}:" in picture and f"learned win objective&#x27;s {worst}" \
+        in picture.replace("&#39;", "&#x27;").replace("'", "&#x27;")
+    # less sure than that, the net's choice stands, the plans' doubt said beside it: the next test
+
+
 def test_what_is_exact_and_what_is_estimated_is_said():
     """The picture's bust bars are the play-outs' (the exact chance of the
     next roll is in its subtitle): its column says so.  An exact turn
@@ -290,6 +329,7 @@ def test_text_json_and_picture_recommend_the_same_move():
     table.turn_optimum["win"]["decisions"] = {plans: 0.2, other: 0.3}        # the net disagrees
     data = table.to_json()
     assert data["recommendation"] == other and data["recommended_by"] == "learned win objective"
+    assert data["overruled"] is None and 0.5 < table.monte_carlo["confidence"] <= OVERRULE   # not sure enough
     assert f"Recommendation (learned win objective): {other}:" in render_odds(table)
     assert f"Recommendation (learned win objective, a model's estimate): {other}." in odds_svg(table)
     assert f"The plans above prefer {plans}:" in odds_svg(table)

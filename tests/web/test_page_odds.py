@@ -6,11 +6,14 @@ sure, and a roll that busts shows its dice and the bust until the next roll.
 Screenshots go to $CLAIMSOLVE_SCREENSHOTS (or a temporary folder, printed).
 """
 import json
+from pathlib import Path
 
 import pytest
 
 from .browser import SKIP, By, Select, browser, message, server, shots, wait  # noqa: F401
 from .test_page_marks import load_position
+
+SEEDS = Path(__file__).resolve().parents[2] / "seeds" / "claimit"
 
 pytestmark = [SKIP, pytest.mark.slow]
 
@@ -95,6 +98,8 @@ def test_roll_or_stop_states_the_recommendation_and_how_sure(page, shots, tmp_pa
     first = script(driver, "return document.querySelector('#odds-panel h2').nextElementSibling.id")
     assert first == "odds-verdict"
     verdict = script(driver, "return document.querySelector('#odds-verdict strong').textContent")
+    if odds["overruled"]:                           # said after the verdict (the next test)
+        verdict = verdict[:verdict.index(" The play-outs overrule")]
     if odds["recommendation"] is None:
         assert verdict.startswith("No recommendation: ")
     else:
@@ -114,6 +119,32 @@ def test_roll_or_stop_states_the_recommendation_and_how_sure(page, shots, tmp_pa
         r["win"] == top and r["decision"] != odds["recommendation"] for r in odds["rows"])
     note = script(driver, "const n = document.querySelector('#odds-verdict .note'); return n ? n.textContent : null")
     assert bool(note) == differs, (note, odds["rows"])
+
+
+def test_where_the_play_outs_overrule_the_net_the_panel_says_so(page):
+    """The table of seeds/claimit/mid-game-dice-3p.json where the net
+    prefers the placement the play-outs put last (the command line's test
+    of it, tests/claimit/test_odds.py): the panel recommends the play-outs'
+    placement and says which the net chose and how sure they are that it
+    wins less."""
+    import claimsolve
+    from claimsolve.claimit.odds import odds as odds_table
+    from claimsolve.claimit.plans import best_by_decision
+
+    table = odds_table(claimsolve.load(str(SEEDS / "mid-game-dice-3p.json")), samples=2000, seed=0,
+                       optimum_time=0.02)
+    best = best_by_decision(table.rows)
+    worst = min(best, key=lambda d: best[d]["win"])
+    for name in table.turn_optimum["win"]["decisions"]:
+        table.turn_optimum["win"]["decisions"][name] = 0.6 if name == worst else 0.4
+    data = table.to_json()
+    assert data["overruled"] and data["overruled"]["learned"] == worst
+    verdict = page.execute_script("return window.claimsolveBoard.oddsVerdict(arguments[0])", data)
+    plans = data["recommendation"]
+    assert verdict.startswith(f"Recommendation (by the play-outs): {plans}: in the play-outs its win chance is +")
+    assert verdict.endswith(
+        f" The play-outs overrule the learned win objective's {worst}: they are over 99% sure that it wins less "
+        f"than {plans} ({100 * data['overruled']['margin']:.1f} percentage points lower)."), verdict
 
 
 # the empty board, 3 players, dice 3 2 4 rolled: six placements, all worth the same to the exact turn optimum

@@ -1958,7 +1958,16 @@ function oddsVerdict(odds) {
         `${sureness(odds.confidence)} it is the better`}).`;
   }
   return `${head}: in the play-outs its win chance is +${points} percentage points over ` +
-    `'${odds.compared_with}', ${sureOfBest(odds.confidence, odds.candidates)}.`;
+    `'${odds.compared_with}', ${sureOfBest(odds.confidence, odds.candidates)}.` + overruledWords(odds);
+}
+
+// where the play-outs overrule the learned win objective (claimsolve.claimit.odds OddsResult.overruled):
+// which decision the net chose and how sure the play-outs are that it wins less
+function overruledWords(odds) {
+  const o = odds.overruled;
+  if (!o) return "";
+  return ` The play-outs overrule the learned win objective's ${o.learned}: they are ${sureness(o.confidence)} ` +
+    `that it wins less than ${o.by} (${(100 * o.margin).toFixed(1)} percentage points lower).`;
 }
 
 // where the pink bar's decision is not the recommendation's (the learned objective recommends,
@@ -3131,5 +3140,5 @@ async function main() {
 }
 
 window.claimsolveBoard = { state, showIndex, playMove, clickToken, goTo, nodes, recordJson, loadText,
-  mainLine, promoteVariation, deleteFromHere, gradeWords, setEval };
+  mainLine, promoteVariation, deleteFromHere, gradeWords, setEval, oddsVerdict };
 main().catch((e) => setMessage(e.message, "error"));
