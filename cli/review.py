@@ -76,6 +76,7 @@ def review(rec, game_number, seconds, threads, objective, seed, svg_path, save_p
         for node, entry in zip(record.moves, result.moves):
             node.eval = {key: value for key, value in entry.to_json(result.digits).items()
                          if key in ("best", "before", "after", "loss", "grade", "exact", "luck")}
+            node.eval.update(result.options)         # what the values measure (Claim It!'s objective)
         write_atomically(save_path, record_line(record) + "\n", replace=False)
     if interrupted:
         show_interrupted(as_json, result.to_json(), review_text(result, title))

@@ -169,6 +169,26 @@ def claimit_record():
     return record, claimsolve.review(record, time=1, workers=2, objective="secured")
 
 
+def test_a_saved_claim_it_review_names_its_measure(claimit_record, tmp_path):
+    """review --objective secured --save wrote grades in secured spaces
+    without saying so, and the board loaded them in the default measure's
+    unit (win chance): each move's "eval" names its objective, and the
+    board's reading of the record (/api/record's grades_of) says that
+    unit."""
+    from claimsolve.claimit import review as claimit_review
+    record, _ = claimit_record
+    path = tmp_path / "game.json"
+    path.write_text(records.dumps(record))
+    saved = run("review", path, "--objective", "secured", "--time", "0.2", "--save", tmp_path / "graded.json")
+    assert saved.exit_code == 0, saved.output
+    graded = claimsolve.load_game(tmp_path / "graded.json")
+    assert [node.eval["objective"] for node in graded.moves] == ["secured"] * len(graded.moves)
+    from claimsolve.web.api import grades_of
+    assert grades_of(graded) == {"unit": claimit_review.profile(record.start, "secured")["unit"],
+                                "graph": claimit_review.profile(record.start, "secured")["graph"],
+                                "objective": "secured"}
+
+
 def test_claim_it_decisions_are_valued_by_the_turn_optimum(claimit_record):
     claimit_record, review = claimit_record
     positions = claimit_record.positions()
@@ -382,6 +402,7 @@ def test_the_command_line_review_its_picture_and_its_annotated_record(tmp_path):
     assert plies == [str(m["ply"]) for m in data["moves"]]
     annotated = claimsolve.load_game(tmp_path / "annotated.json")
     assert [node.eval["grade"] for node in annotated.moves] == [m["grade"] for m in data["moves"]]
+    assert not any("objective" in node.eval for node in annotated.moves)      # one measure of a move
     assert_refused(run("review", path), "holds 2 games")
     assert_refused(run("review", path, "--game", 1, "--objective", "held"), "option '--objective'")
 

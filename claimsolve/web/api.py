@@ -314,22 +314,38 @@ def grades_of(record):
     """What the values of a record's grades (review --save's "eval" of its
     moves) are, for the board to say a loss in its unit as a review does:
     {"unit", "graph"} of the game's review, as `review` would grade this
-    record by default; with "objective" (and "assumed": true) where the
-    game's moves have several measures (Claim It!): a record does not say
-    which one its grades are by, and review's default for the seat count is
-    taken.  None where no move has grades, or the game has no review."""
+    record by default; with "objective" where the game's moves have several
+    measures (Claim It!): the one its grades name (review --save and the
+    board write it in each move's "eval"), else review's default for the
+    seat count, and then "assumed": true (a record of before they named
+    it).  None where no move has grades, or the game has no review."""
     if not _graded(record.moves):
         return None
+    named = _named_objective(record.moves)
     try:
         kit = kit_of(record.game)
-        options = checked_options(record)
+        try:
+            options = checked_options(record, named)
+        except ClaimsolveError:              # a measure the game does not take here: as if unnamed
+            named, options = None, checked_options(record)
         profile = profile_of(kit, record.start, options)
     except ClaimsolveError:
         return None
     out = {"unit": profile["unit"], "graph": profile["graph"]}
     if "objective" in options:
-        out.update(objective=options["objective"], assumed=True)
+        out.update(objective=options["objective"])
+        if named is None:
+            out.update(assumed=True)
     return out
+
+
+def _named_objective(nodes):
+    """The objective the first graded move of the main line names in its
+    "eval" (a string), or None."""
+    for node in nodes:
+        if isinstance(node.eval, dict) and isinstance(node.eval.get("objective"), str):
+            return node.eval["objective"]
+    return None
 
 
 QUICK = {"new": new, "show": show, "moves": moves, "layout": layout, "apply": apply, "check": check,

@@ -505,6 +505,17 @@ def test_a_record_with_grades_says_what_their_values_are(client):
     assert answer["grades"] == {"unit": claimit_review.profile(start, objective)["unit"],
                                 "graph": claimit_review.profile(start, objective)["graph"],
                                 "objective": objective, "assumed": True}
+    # review --save and the board now name it in each "eval": a record graded by secured spaces was
+    # loaded in the default measure's unit (win chance)
+    assert objective != "secured"
+    named = {**roll, "eval": {**roll["eval"], "objective": "secured"}}
+    answer = post(client, "record", {"record": {"record": 1, "start": start.to_json(), "moves": [named]}}).json()
+    assert answer["grades"] == {"unit": claimit_review.profile(start, "secured")["unit"],
+                                "graph": claimit_review.profile(start, "secured")["graph"], "objective": "secured"}
+    # a measure the game does not take: review's default, said to be assumed
+    bogus = {**roll, "eval": {**roll["eval"], "objective": "bogus"}}
+    answer = post(client, "record", {"record": {"record": 1, "start": start.to_json(), "moves": [bogus]}}).json()
+    assert answer["grades"]["objective"] == objective and answer["grades"]["assumed"] is True
 
 
 def test_a_bad_record_is_refused_with_the_readers_line(client):

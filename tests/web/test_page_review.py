@@ -134,6 +134,10 @@ def test_claim_it_two_players_by_win_chance_draws_a_line_per_seat(page, tmp_path
     load(driver, tmp_path, record.to_json(), "claimit-2p.json")
     result = reviewed(driver, "0.1")
     assert result["graph"] == "chance" and result["mirrored"] is False
+    # the record the board saves names the measure of its grades (it was loaded in the default's unit)
+    saved_moves = script(driver, "return window.claimsolveBoard.recordJson().moves")
+    assert {m["eval"]["objective"] for m in saved_moves if isinstance(m, dict) and "eval" in m} == \
+        {result["objective"]}, saved_moves[:3]
     assert any(abs(sum(row) - 1) > 0.01 for row in result["evals"])
     seats = script(driver, "return Array.from(document.querySelectorAll('#review-graph path.evaluation'),"
                            " p => p.dataset.seat)")

@@ -2707,13 +2707,13 @@ async function startReview() {
   showReviewProgress(review, `Reviewing ${counted(review.total, "move")} at ${pace}...`);
   try {
     const body = { record: recordJson(), time };
-    if (!$("review-objective-label").hidden) body.objective = $("review-objective").value;
+    if (!$("review-objective-label").hidden) body.objective = review.objective = $("review-objective").value;
     await apiEvents("review", body, controller.signal, (name, data) => {
       if (state.review !== review) return;
       if (name === "progress") {
         review.done = data.done;
         const node = line[data.move.ply];
-        if (node) node.review = data.move;
+        if (node) node.review = withObjective(data.move, review.objective);
         showReviewProgress(review, `Reviewed ${data.done} of ${counted(data.total, "move")} at ${review.pace}...`);
         scheduleMoveList();
         if (node && node === current()) drawReviewBest();
@@ -2721,7 +2721,7 @@ async function startReview() {
       } else if (name === "result") {
         review.timing.result = performance.now();
         review.result = data;
-        for (const m of data.moves) if (line[m.ply]) line[m.ply].review = m;
+        for (const m of data.moves) if (line[m.ply]) line[m.ply].review = withObjective(m, data.objective);
         drawReview(review);
         followAddress();
         renderMoveList();
@@ -2738,6 +2738,12 @@ async function startReview() {
     if (e.name === "AbortError" || state.review !== review) return;
     reviewFailed(review, e.message);
   }
+}
+
+// a graded move with the measure its values are in (Claim It!'s objective), which a saved record keeps in
+// the move's "eval" so that loading it says the loss in its own unit (review --save writes it too)
+function withObjective(move, objective) {
+  return objective ? { ...move, objective } : move;
 }
 
 // a review the server could not finish (stopped, out of reach): the moves graded so far keep their
