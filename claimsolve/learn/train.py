@@ -64,7 +64,7 @@ recorded MCTS value of the position for the seat the example is seen
 from when that seat is the mover (NaN otherwise)."""
     from .._engine import GameState            # deferred: the engines load at first use
     from ..positions import loads
-    from ..study.selfplay import unpack_states
+    from ..study.selfplay import checked_states
 
     # one float32 array filled in place: a Python array object per example
     # would cost several times the features themselves (20,000 Claim It!
@@ -77,8 +77,9 @@ from when that seat is the mover (NaN otherwise)."""
     shape = None
     for row in rows:
         try:
-            game = loads(row["start"]).engine_game()
-            states = unpack_states(row)
+            start = loads(row["start"])
+            game = start.engine_game()
+            states = checked_states(row, start)
         except (ValueError, ClaimsolveError) as exc:
             raise ClaimsolveError(f"table 'tasks', row id {row['id']}: cannot read its positions ({exc})",
                                   db) from None

@@ -86,6 +86,26 @@ def unpack_states(row):
     return [data[k * size:(k + 1) * size] for k in range(row["positions"])]
 
 
+def checked_states(row, start):
+    """unpack_states(row), each checked to be the position the row's moves
+    lead to from `start` (its position): the bytes go to the C engine as
+    they are, which reads whatever it is given as a position, so bytes of
+    another position would teach the wrong one and bytes of none can
+    crash it.  A ValueError names the first that is not; an illegal move
+    raises the MoveError of playing it."""
+    states = unpack_states(row)
+    moves = row["moves"]
+    if len(moves) != len(states):
+        raise ValueError(f"{len(states)} positions for {len(moves)} moves")
+    position = start
+    for k, (state, move) in enumerate(zip(states, moves)):
+        if position.engine_state().state_bytes() != state:
+            raise ValueError(f"position {k + 1} is not the one its moves lead to from the start: the states "
+                             "were changed outside claimsolve")
+        position = position.play(move)
+    return states
+
+
 class SelfplayStudy(KeepsAdjudications, StudyKind):
     """Engine games recorded position by position (the module's text)."""
 

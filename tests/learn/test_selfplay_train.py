@@ -4,7 +4,9 @@ Color Claim 3x3 games made once, resumed, replayed; a model trained on it
 against an independent forward pass; the trainer on synthetic data of a
 known logistic model; bad input, one line each."""
 import json
+import random
 import sqlite3
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -294,6 +296,33 @@ def test_bad_input_is_one_line_and_nothing_is_overwritten(selfplay_db, tmp_path)
     one_line(run("train", "colorclaim", "--db", broken_db, "--out", tmp_path / "w2.npz"), broken_db,
              "row id 7", "cannot read its positions")
     assert not (tmp_path / "w2.npz").exists()
+
+
+@pytest.mark.parametrize("how", ["noise", "another game's"])
+def test_states_that_are_not_the_games_positions_are_refused(selfplay_db, tmp_path, how):
+    """A state blob of the right length holding other bytes went to the C
+    engine as a position: `train` crashed with a segmentation fault or
+    "malloc(): unaligned tcache chunk detected" (a QA tester's study file,
+    exit 139 or 134); the bytes of another game's positions trained on the
+    wrong ones without a word.  Each state is checked to be the position
+    the row's moves lead to from its start."""
+    db = selfplay_db[0]
+    broken_db = tmp_path / "broken.sqlite"
+    with sqlite3.connect(db) as source, sqlite3.connect(broken_db) as target:
+        source.backup(target)
+        rows = target.execute("SELECT id, states FROM tasks ORDER BY id").fetchall()
+        size = {row_id: len(zlib.decompress(blob)) for row_id, blob in rows}
+        victim = next(row_id for row_id in size if row_id != rows[0][0])
+        if how == "noise":
+            blob = zlib.compress(random.Random(5).randbytes(size[victim]))
+        else:                                   # another row's positions, as many as this one's
+            donor = next(row_id for row_id in size if row_id != victim and size[row_id] >= size[victim])
+            donor_states = zlib.decompress(dict(rows)[donor])
+            blob = zlib.compress(donor_states[:size[victim]])
+        target.execute("UPDATE tasks SET states = ? WHERE id = ?", (blob, victim))
+    result = run("train", "colorclaim", "--db", broken_db, "--out", tmp_path / "w.npz", "--epochs", 1)
+    one_line(result, broken_db, f"row id {victim}", "is not the one its moves lead to from the start")
+    assert not (tmp_path / "w.npz").exists()
 
 
 def test_the_shipped_weights_load_and_say_how_they_were_made():
