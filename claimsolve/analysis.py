@@ -136,6 +136,12 @@ ORDER_TEXT = {
                      "else by alpha-beta's score (a score the solver's bounds rule out is shown at the bound "
                      "it crosses, <= or >=).",
     "value": "Ordered by value (proven values and bounds).",
+    "value proven, bounds": "Ordered by what is proven against the position's proven value: the moves that "
+                            "reach it first, then the moves whose value is not proven (they may reach it "
+                            "too), then the moves proven worse; within each, the higher lower bound first, "
+                            "then the higher upper bound, moves with no bound at all last; moves with the "
+                            "same bounds are not ranked among themselves: they are listed in the order the "
+                            "moves are generated.",
     "value, bounds": "Ordered by value where it is proven, else by the bounds proven: the higher lower bound "
                      "first, then the higher upper bound (a proven value is both; no upper bound is the "
                      "highest), moves with no bound at all last; moves with the same bounds are not ranked "
@@ -175,16 +181,24 @@ def answer_labels(result, game, with_odds=False, sides=None):
             scores = ("final-score margins for the player to move with best play: the best move's is "
                       "proven (=); the other moves show their value where it was proven (=), else the "
                       "bounds proven on the way (<=, >=; a bound is not a value: \"bound\" in the JSON)")
-            # the moves proven to reach the value (one at least: the best move), and the others proven
-            reaching = max(1, sum(1 for s in result.suggestions if s.exact and s.score == info["value"]))
-            others = max(0, _proven_count(result) - reaching)
+            # the moves proven to reach the value (one at least: the best move), those proven worse, and
+            # those with bounds only, which may reach it too (a bound at the value says only "no better")
+            value, bounds = info["value"], [s.margin_bounds() for s in result.suggestions]
+            reaching = max(1, sum(1 for lower, _upper in bounds if lower is not None and lower >= value))
+            worse = sum(1 for _lower, upper in bounds if upper is not None and upper < value)
+            unsure = len(bounds) - reaching - worse
             unshown = info.get("left_out", {}).get("unproven", 0)
-            notes.append(f"solver: the value {info['value']:+d} ({info['result']}) is proven, with "
-                         f"{'one move' if reaching == 1 else f'{reaching} moves'} that reach{'es' * (reaching == 1)} "
-                         "it; " + (f"{others} other move{'s' * (others != 1)} "
-                                                f"{'have their' if others != 1 else 'has its'} value proven too, the "
-                                                "rest bounds only" if others > 0 else
-                                                "the other moves' values were not all proven in the time")
+            shown = " shown" if unshown else ""
+            parts = [f"{counted(reaching, 'move')}{shown} {'is' if reaching == 1 else 'are'} proven to reach it "
+                     "(listed first)"]
+            if worse:
+                parts.append(f"{worse}{shown} {'is' if worse == 1 else 'are'} proven worse (listed last)")
+            if unsure:
+                parts.append(f"{unsure} other{'s' * (unsure != 1)}{shown} {'has' if unsure == 1 else 'have'} no value proven in the "
+                             f"time and may reach it too ({_bounds_text(None, value)} says only that none is "
+                             "better)")
+            notes.append(f"solver: the value {value:+d} ({info['result']}) is proven; "
+                         + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0])
                          + (f"; {counted(unshown, 'move')} with bounds only {'are' if unshown != 1 else 'is'} not "
                             "shown (the list is cut to its first few), and may be worth more than the last "
                             "moves shown" if unshown else ""))
@@ -271,7 +285,7 @@ def answer_labels(result, game, with_odds=False, sides=None):
     elif ordered_by == "score" and (info.get("solver_tried") or {}).get("proven"):
         order = ORDER_TEXT["score, proven"]
     elif ordered_by == "value" and not result.exact:
-        order = ORDER_TEXT["value, bounds"]
+        order = ORDER_TEXT["value proven, bounds" if info.get("value") is not None else "value, bounds"]
     return {"method": method, "scores": scores, "ordered_by": ordered_by, "order": order, "notes": notes}
 
 

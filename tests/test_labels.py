@@ -327,8 +327,27 @@ def test_the_solvers_note_counts_every_move_proven_to_reach_the_value():
                           info={"value_only": True, "value": 1, "result": "win"})
     game = claimsolve.catalog.game_of(claimsolve.load(SEEDS / "colorclaim" / "start-3x3-seed1.json"))
     notes = answer_labels(result, game)["notes"]
-    assert notes[0] == ("solver: the value +1 (win) is proven, with 2 moves that reach it; 1 other move has its "
-                        "value proven too, the rest bounds only"), notes
+    # (it said "with one move that reaches it", which a QA player read as "only one": the other moves
+    # with bounds only may reach it too)
+    assert notes[0] == ("solver: the value +1 (win) is proven; 2 moves are proven to reach it (listed first), "
+                        "1 is proven worse (listed last) and 1 other has no value proven in the time and may "
+                        "reach it too (<=+1 says only that none is better)"), notes
     result.suggestions = moves[:1] + moves[2:]
     assert answer_labels(result, game)["notes"][0].startswith(
-        "solver: the value +1 (win) is proven, with one move that reaches it; 1 other move has its value")
+        "solver: the value +1 (win) is proven; 1 move is proven to reach it (listed first), 1 is proven worse")
+
+
+def test_a_proven_value_lists_moves_that_may_reach_it_above_moves_proven_worse():
+    """A QA player's 5x4 position at 1 s: the value 0 proven, the list
+    ran c2-c1 =0, b2xb1 =-2, c2-b2 =-2, c2-c3 =-3 (the worst of its 43
+    moves), then b1-b2 <=0, below it though it may draw (five moves did):
+    the solver ordered by lower bound alone.  Under a proven value, the
+    moves that reach it, then those that may, then those proven worse."""
+    from claimsolve.search.alphabeta import _solved_suggestion, _solver_order
+    moves = [_solved_suggestion("c2-c1", 0, 0), _solved_suggestion("b2xb1", -2, -2),
+             _solved_suggestion("c2-c3", -3, -3), _solved_suggestion("b1-b2", None, 0),
+             _solved_suggestion("a1-a2", None, -1), _solved_suggestion("e1-e2", None, None)]
+    _solver_order(moves, ["c2-c1"], 0)
+    assert [s.move for s in moves] == ["c2-c1", "b1-b2", "e1-e2", "b2xb1", "c2-c3", "a1-a2"]
+    _solver_order(moves, ["c2-c1"])                      # no value proven: by lower bound, as before
+    assert [s.move for s in moves] == ["c2-c1", "b2xb1", "c2-c3", "b1-b2", "a1-a2", "e1-e2"]

@@ -197,7 +197,7 @@ def solve(position, time=None, hash_mb=DEFAULT_HASH_MB, progress=None, table=Non
     suggestions = [_solved_suggestion(position.turn_name(path), _alphabeta._shown(lower), _alphabeta._shown(upper))
                    for path, lower, upper in answer["moves"]]
     pv = move_names(position, answer["pv"])
-    _solver_order(suggestions, pv)
+    _solver_order(suggestions, pv, _alphabeta._shown(answer["lower"]) if answer["complete"] else None)
     if answer["complete"]:
         value = answer["lower"]
         info = {"value": value, "result": _result_word(value)}
@@ -234,19 +234,33 @@ def _solved_suggestion(name, lower, upper):
     return Suggestion(move=name, score=score, result=result_of(lower, upper), extra=extra)
 
 
-def _solver_order(suggestions, pv):
+def _solver_order(suggestions, pv, value=None):
     """The solver's order, in place: by value (exact) or proven lower bound,
     then upper bound (none is the highest: >=+1 before =+1, which it is
     proven at least as good as), the moves with no bound at all last; among
     equals the principal variation's move first, then the order the moves
     are generated in: moves with the same bounds are not ranked (the
-    answer's `order` says so, claimsolve.analysis.ORDER_TEXT)."""
+    answer's `order` says so, claimsolve.analysis.ORDER_TEXT).
+
+    Where the position's `value` is proven: the moves proven to reach it
+    first, then the moves that may reach it (no bound below it: "<=+0" under
+    a value of +0 says only that the move is no better, which every move
+    is), then the moves proven worse; each group in that order.  Else a
+    move proven to lose by 3 went above one whose value was not proven,
+    which may be the best (a QA player's 5x4 position at 1 s: c2-c3 =-3,
+    the worst of 43 moves, fourth, above four more draws)."""
     def key(s):
         lower, upper = s.margin_bounds()
         return (lower is None and upper is None, -_key(lower), -(math.inf if upper is None else upper),
                 s.move not in pv[:1])
 
-    suggestions.sort(key=key)
+    def group(s):
+        lower, upper = s.margin_bounds()
+        if lower is not None and lower >= value:
+            return 0                                    # proven to reach it
+        return 2 if upper is not None and upper < value else 1
+
+    suggestions.sort(key=key if value is None else lambda s: (group(s),) + key(s))
 
 
 def keep_both_proofs(first, second):
@@ -262,7 +276,7 @@ def keep_both_proofs(first, second):
             old_lower, old_upper = bounds.get(s.move, (None, None))
             bounds[s.move] = (tighter(old_lower, lower, max), tighter(old_upper, upper, min))
     suggestions = [_solved_suggestion(s.move, *bounds[s.move]) for s in first.suggestions]
-    _solver_order(suggestions, first.pv)
+    _solver_order(suggestions, first.pv, first.info.get("value"))
     best = first.info.get("best_move")
     if best is not None:
         suggestions.sort(key=lambda s: s.move != best)
