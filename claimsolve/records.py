@@ -11,7 +11,8 @@ A record is one JSON object; a file of many games holds one per line (what
      "result": {"points": [1.0, 0.0], "winners": [1]}}
 
 A move node is a move string or an object with "move" and optional
-"comment", "eval" (what `claimsolve review` wrote of it) and "variations"
+"comment", "eval" (what `claimsolve review` wrote of it: its known keys
+checked, EVAL_KEYS, every number finite) and "variations"
 (lines that replace this node's move, each played from the position before
 it).  Claim It! rolls are written with their dice (`roll:3,5,1`).  The
 match lines written before version 1 ({"start", "a_seat", "a_seats",
@@ -29,13 +30,14 @@ line of the file, the ply or the field.
     claimsolve.records.dumps(record)   # the record as one line
 """
 import json
+import math
 import os
 import sys
 from dataclasses import dataclass, field
 
 from .errors import ClaimsolveError, MoveError, OptionError
 from .files import problem as os_problem
-from .positions import MAX_BYTES, from_dict, json_kind, parse_json, refuse_blank, shown
+from .positions import MAX_BYTES, Unreadable, from_dict, json_kind, parse_json, refuse_blank, shown
 from .words import counted
 
 VERSION = 1
@@ -452,11 +454,7 @@ def _nodes(value, where, fail, depth):
                                            f"must be a string, not {_kind(item['move'])}"))
         node = Node(item["move"], comment=_text(item.get("comment"), f"{at}.comment", fail))
         if item.get("eval") is not None:
-            if not isinstance(item["eval"], dict):
-                fail(f"field '{at}.eval': must be an object, not {_kind(item['eval'])}")
-            if len(json.dumps(item["eval"])) > MAX_EVAL:
-                fail(f"field '{at}.eval': longer than {MAX_EVAL:,} characters")
-            node.eval = item["eval"]
+            node.eval = _eval(item["eval"], f"{at}.eval", fail)
         lines = item.get("variations")
         if lines is not None:
             if depth >= MAX_DEPTH:
@@ -469,6 +467,59 @@ def _nodes(value, where, fail, depth):
                 fail(f"field '{at}.variations': a variation holds at least one move")
         nodes.append(node)
     return nodes
+
+
+# the keys of a move's "eval" that claimsolve writes (review --save, the board's Save game: the review's
+# move, reviewer.ReviewedMove.to_json, and the objective), and what each holds; other keys are kept as given
+EVAL_KEYS = {"ply": ("int",), "seat": ("int",), "move": ("text",), "best": ("text", None),
+             "before": ("number", None), "after": ("number", None), "loss": ("number", None),
+             "luck": ("number", None), "grade": ("text", None), "exact": ("bool",), "forced": ("bool",),
+             "method": ("text", None), "objective": ("text",)}
+_EVAL_WORDS = {"int": "a whole number", "number": "a number", "text": "text", "bool": "true or false", None: "null"}
+
+
+def _eval(value, where, fail):
+    """A move's "eval": an object whose known keys (EVAL_KEYS) hold what
+    they are documented to, and whose every number is finite."""
+    if not isinstance(value, dict):
+        fail(f"field '{where}': must be an object, not {_kind(value)}")
+    _refuse_unreadable(value, where, fail)
+    for key, kinds in EVAL_KEYS.items():
+        if key in value and not any(_is_kind(value[key], kind) for kind in kinds):
+            fail(f"field '{where}.{key}': must be {' or '.join(_EVAL_WORDS[kind] for kind in kinds)}, "
+                 f"not {shown(value[key])}")
+    if len(json.dumps(value)) > MAX_EVAL:
+        fail(f"field '{where}': longer than {MAX_EVAL:,} characters")
+    return value
+
+
+def _is_kind(value, kind):
+    if kind is None:
+        return value is None
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "text":
+        return isinstance(value, str)
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) if kind == "int" else isinstance(value, (int, float))
+
+
+def _refuse_unreadable(value, where, fail):
+    """Refuses a number that is not finite (NaN, Infinity, 1e400: what
+    positions.parse_json reads as an Unreadable) anywhere within `value`,
+    naming its path."""
+    stack = [(value, where)]
+    while stack:
+        item, at = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((child, f"{at}.{_name(key)}") for key, child in reversed(list(item.items())))
+        elif isinstance(item, (list, tuple)):
+            stack.extend((child, f"{at}[{k}]") for k, child in reversed(list(enumerate(item))))
+        elif isinstance(item, Unreadable) or isinstance(item, float) and not math.isfinite(item):
+            fail(f"field '{at}': {item!r}: a number here must be finite")
+        elif not isinstance(item, (str, int, float, bool, type(None))):
+            fail(f"field '{at}': not a JSON value ({type(item).__name__})")
 
 
 def _play_line(position, nodes, first_ply, fail, count, where):

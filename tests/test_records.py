@@ -90,6 +90,15 @@ def _lines(match_file):
     (lambda r: r["moves"].__setitem__(0, {"move": r["moves"][0], "variations": [["a1-z9"]]}),
      ("line 2", "variation 1 of ply 1: ply 1 ('a1-z9')")),
     (lambda r: r["moves"].append("a1-a2"), ("line 2", "the game is over before it")),
+    # a number that is not finite in a move's eval was a traceback (json.dumps of it)
+    (lambda r: r["moves"].__setitem__(1, {"move": r["moves"][1], "eval": {"loss": float("nan")}}),
+     ("line 2", "field 'moves[1].eval.loss': NaN (not a JSON number): a number here must be finite")),
+    (lambda r: r["moves"].__setitem__(1, {"move": r["moves"][1], "eval": {"zz": [1, {"a": float("-inf")}]}}),
+     ("line 2", "field 'moves[1].eval.zz[1].a': -Infinity")),
+    (lambda r: r["moves"].__setitem__(1, {"move": r["moves"][1], "eval": {"loss": "x"}}),
+     ("line 2", "field 'moves[1].eval.loss': must be a number or null, not \"x\"")),
+    (lambda r: r["moves"].__setitem__(1, {"move": r["moves"][1], "eval": {"exact": 1}}),
+     ("line 2", "field 'moves[1].eval.exact': must be true or false, not 1")),
 ])
 def test_a_bad_record_is_one_line_naming_the_line_and_the_ply_or_field(match_file, tmp_path, change, needles):
     lines = _lines(match_file)
@@ -151,6 +160,31 @@ def test_comments_evaluations_and_variations_round_trip():
     assert again == data
     pretty = json.dumps(data, indent=2)              # one record over many lines reads too
     assert records.loads(pretty)[0] == record
+
+
+def test_a_number_beyond_the_range_in_an_eval_is_refused_in_one_line(tmp_path):
+    """1e400 (and NaN, Infinity) in a move's eval was a TypeError traceback
+    in show, review and play --load, old match lines alike."""
+    start = claimsolve.new("colorclaim", size="3x3", seed=1)
+    move = start.legal_moves()[0]
+    for data in ({"record": 1, "start": start.to_json(), "moves": [{"move": move, "eval": {"loss": 0}}]},
+                 {"start": start.to_json(), "moves": [{"move": move, "eval": {"loss": 0}}]}):
+        path = tmp_path / "big.json"
+        path.write_text(json.dumps(data).replace('"loss": 0', '"loss": 1e400'))
+        for args in (("show", path), ("review", path, "--time", 0.05), ("play", "colorclaim", "--load", path)):
+            assert_refused(run(*args), str(path), "field 'moves[0].eval.loss': 1e400 (beyond the range of numbers)")
+
+
+def test_every_eval_claimsolve_writes_reads_back():
+    """What review --save and the board's Save game write in "eval" (the
+    review's move, with its objective), and keys of other programs, read."""
+    start = claimsolve.new("claimit", players=2)
+    review = {"ply": 1, "seat": 1, "move": "roll:3,5,1", "best": None, "before": 1.25, "after": None,
+              "loss": 0.0, "grade": None, "exact": False, "forced": True, "luck": -0.5, "method": "odds",
+              "objective": "secured", "note": {"by": "another program", "score": [1, 2.5, None]}}
+    data = {"record": 1, "start": start.to_json(), "moves": [{"move": "roll:3,5,1", "eval": review}]}
+    record = records.loads(json.dumps(data))[0]
+    assert record.moves[0].eval == review
 
 
 @settings(max_examples=25, deadline=None)

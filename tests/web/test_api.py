@@ -528,7 +528,11 @@ def test_a_bad_record_is_refused_with_the_readers_line(client):
     for body, words in [({"record": "{\"record\": 1}"}, "field 'start': missing"),
                         ({"record": games, "game": 3}, "option 'game': the file holds 2 games"),
                         ({"record": 5}, "option 'record': a game record's JSON object or text, not a number"),
-                        ({}, "missing 'record'")]:
+                        ({}, "missing 'record'"),
+                        # a NaN in a move's eval was a 500 (json.dumps of what the reader kept)
+                        ({"record": {"record": 1, "start": START_3X3,
+                                     "moves": [{"move": "a2xa3", "eval": {"loss": float("nan")}}]}},
+                         "record: field 'moves[0].eval.loss': NaN (not a JSON number)")]:
         answer = post(client, "record", body)
         assert answer.status_code == 400 and words in answer.json()["error"], (body, answer.text)
 
