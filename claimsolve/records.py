@@ -480,7 +480,8 @@ _EVAL_WORDS = {"int": "a whole number", "number": "a number", "text": "text", "b
 
 def _eval(value, where, fail):
     """A move's "eval": an object whose known keys (EVAL_KEYS) hold what
-    they are documented to, and whose every number is finite."""
+    they are documented to, whose every number is finite and whose text
+    holds no lone surrogate."""
     if not isinstance(value, dict):
         fail(f"field '{where}': must be an object, not {_kind(value)}")
     _refuse_unreadable(value, where, fail)
@@ -507,13 +508,17 @@ def _is_kind(value, kind):
 
 def _refuse_unreadable(value, where, fail):
     """Refuses a number that is not finite (NaN, Infinity, 1e400: what
-    positions.parse_json reads as an Unreadable) anywhere within `value`,
-    naming its path."""
+    positions.parse_json reads as an Unreadable), and text with a lone
+    surrogate, anywhere within `value`, naming its path."""
     stack = [(value, where)]
     while stack:
         item, at = stack.pop()
         if isinstance(item, dict):
+            for key in item:
+                _refuse_surrogate(str(key), f"{at}.{_name(key)}", fail)
             stack.extend((child, f"{at}.{_name(key)}") for key, child in reversed(list(item.items())))
+        elif isinstance(item, str):
+            _refuse_surrogate(item, at, fail)
         elif isinstance(item, (list, tuple)):
             stack.extend((child, f"{at}[{k}]") for k, child in reversed(list(enumerate(item))))
         elif isinstance(item, Unreadable) or isinstance(item, float) and not math.isfinite(item):
@@ -556,6 +561,8 @@ def _players(value, start, fail):
         if name is not None and (not isinstance(name, str) or not name.strip() or len(name) > 200):
             fail(f"field 'players[{index}]': a name or a player spec (text of 1 to 200 characters) or null, "
                  f"not {shown(name)}")
+        if name is not None:
+            _refuse_surrogate(name, f"players[{index}]", fail)
     return list(value)
 
 
@@ -576,7 +583,17 @@ def _text(value, where, fail):
         fail(f"field '{where}': must be text, not {_kind(value)}")
     if len(value) > MAX_COMMENT:
         fail(f"field '{where}': longer than {MAX_COMMENT:,} characters")
+    _refuse_surrogate(value, where, fail)
     return value
+
+
+def _refuse_surrogate(text, where, fail):
+    """Refuses text holding a lone surrogate (JSON's "\ud800" alone): no
+    character, and not writable as UTF-8 where it is printed or saved."""
+    for index, char in enumerate(text):
+        if "\ud800" <= char <= "\udfff":
+            fail(f"field '{where}': a lone surrogate (\\u{ord(char):04x}) at character {index + 1}: "
+                 "not valid Unicode text")
 
 
 def _result(value, final, fail):
@@ -589,6 +606,7 @@ def _result(value, final, fail):
             fail("field 'result.adjudicated': the game is over after its moves, by the rules")
         if not isinstance(why, str) or not why.strip() or len(why) > MAX_REASON:
             fail(f"field 'result.adjudicated': the reason, text of 1 to {MAX_REASON} characters, not {shown(why)}")
+        _refuse_surrogate(why, "result.adjudicated", fail)
         expected = adjudicated_result(final, why)
     elif not final.is_over():
         fail("field 'result': the game is not over after its moves (null while it is not, or "

@@ -99,6 +99,17 @@ def _lines(match_file):
      ("line 2", "field 'moves[1].eval.loss': must be a number or null, not \"x\"")),
     (lambda r: r["moves"].__setitem__(1, {"move": r["moves"][1], "eval": {"exact": 1}}),
      ("line 2", "field 'moves[1].eval.exact': must be true or false, not 1")),
+    # a lone surrogate in text was a UnicodeEncodeError where it was printed or saved
+    (lambda r: r.update(players=["\ud800", None]),
+     ("line 2", "field 'players[0]': a lone surrogate (\\ud800) at character 1: not valid Unicode text")),
+    (lambda r: r.update(comment="ok \udfff"), ("line 2", "field 'comment': a lone surrogate (\\udfff) at character 4")),
+    (lambda r: r.update(event="\udc80"), ("line 2", "field 'event': a lone surrogate")),
+    (lambda r: r["moves"].__setitem__(1, {"move": r["moves"][1], "comment": "\ud83d"}),
+     ("line 2", "field 'moves[1].comment': a lone surrogate")),
+    (lambda r: r["moves"].__setitem__(1, {"move": r["moves"][1], "eval": {"grade": "\ud800"}}),
+     ("line 2", "field 'moves[1].eval.grade': a lone surrogate")),
+    (lambda r: r["moves"].__setitem__(1, {"move": r["moves"][1], "eval": {"note": ["\ud800"]}}),
+     ("line 2", "field 'moves[1].eval.note[0]': a lone surrogate")),
 ])
 def test_a_bad_record_is_one_line_naming_the_line_and_the_ply_or_field(match_file, tmp_path, change, needles):
     lines = _lines(match_file)
@@ -173,6 +184,18 @@ def test_a_number_beyond_the_range_in_an_eval_is_refused_in_one_line(tmp_path):
         path.write_text(json.dumps(data).replace('"loss": 0', '"loss": 1e400'))
         for args in (("show", path), ("review", path, "--time", 0.05), ("play", "colorclaim", "--load", path)):
             assert_refused(run(*args), str(path), "field 'moves[0].eval.loss': 1e400 (beyond the range of numbers)")
+
+
+def test_a_lone_surrogate_in_a_record_is_refused_before_review_saves_or_prints(tmp_path):
+    """review of a record naming a player "\\ud800" wrote its --save file,
+    then crashed printing (UnicodeEncodeError)."""
+    start = claimsolve.new("colorclaim", size="3x3", seed=1)
+    path = tmp_path / "sur.json"
+    path.write_text(json.dumps({"record": 1, "start": start.to_json(), "players": ["\ud800", None],
+                                "moves": [start.legal_moves()[0]]}))
+    saved = tmp_path / "saved.json"
+    assert_refused(run("review", path, "--time", 0.05, "--save", saved), str(path), "field 'players[0]'")
+    assert not saved.exists()
 
 
 def test_every_eval_claimsolve_writes_reads_back():
