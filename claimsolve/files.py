@@ -112,12 +112,25 @@ def read_only(path, mode):
     return not os.access(path, os.W_OK) or not stat.S_IMODE(mode) & 0o222
 
 
-def write_atomically(path, text, replace=True):
+def write_picture(path, text, where="option '--svg': "):
+    """Writes the SVG picture `text` to `path` (every --svg): as
+    write_atomically with `picture`, so a file that another program put
+    there while the command worked is kept unless it is a picture (`where`
+    the refusal's first words)."""
+    write_atomically(path, text, picture=True, where=where)
+
+
+def write_atomically(path, text, replace=True, picture=False, where=""):
     """Writes `text` to `path` through a temporary file in the same folder,
     renamed into place only once complete.  With `replace` False a file
     that exists and is not empty is refused, never replaced, also when it
     appears while the text is written (the temporary file is linked to
-    `path`, which fails where a file is).  A file that exists keeps its
+    `path`, which fails where a file is).  With `picture` True a file that
+    exists must be empty or an SVG picture (refuse_unless_picture), checked
+    here, as the text is written: what the command checked before its work
+    may have changed since; where there was no file, one that appears while
+    the text is written is refused as with `replace` False.  Refusals
+    begin with `where` (like "option '--svg': ").  A file that exists keeps its
     permission bits (a `chmod 600` file stays 0600); a new file gets the
     permissions a new file gets (the umask's).  An existing file the user
     may not write, or that nobody may (read_only), is refused, never
@@ -139,7 +152,10 @@ def write_atomically(path, text, replace=True):
     if old_mode is not None and read_only(target, old_mode):
         raise ClaimsolveError("cannot write: the file is read-only", path)
     if not replace:
-        refuse_existing(target, source=path)
+        refuse_existing(target, where, source=path)
+    if picture:
+        refuse_unless_picture(target, where, source=path)
+        replace = old_mode is not None       # a new picture: linked, never replacing what appears meanwhile
     directory = os.path.dirname(target)
     tmp = None
     try:
@@ -159,7 +175,7 @@ def write_atomically(path, text, replace=True):
     except FileExistsError:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
-        raise ClaimsolveError(EXISTS, path) from None
+        raise ClaimsolveError(f"{where}{EXISTS}", path) from None
     except OSError as exc:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)

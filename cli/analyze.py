@@ -8,10 +8,11 @@ from claimsolve import analysis as analysis_mod
 from claimsolve import limits
 from claimsolve import render
 from claimsolve.errors import ClaimsolveError, Interrupted
-from claimsolve.files import write_atomically
+from claimsolve.files import write_picture
 from claimsolve.progress import progress_for
 from claimsolve.search import learned
-from claimsolve.cli.framework import budget_left, position_argument, read_position, show_interrupted, use_color
+from claimsolve.cli.framework import (budget_left, position_argument, read_position, show_interrupted, use_color,
+                                      written)
 from claimsolve.cli.options import (MEGABYTES, SECONDS, SEED, SVG_FILE, CapabilityCommand, Checked, Command,
                                     emit_json, json_option, refuse_same_file)
 
@@ -80,12 +81,13 @@ def odds(pos, samples, seed, seconds, hash_mb, threads, svg_path, as_json):
     finally:
         if progress:
             progress.close()
-    if svg_path:
-        write_atomically(svg_path, render.odds_svg(table))
+    failed = written(write_picture, svg_path, render.odds_svg(table)) if svg_path else None
     if as_json:
         emit_json(table.to_json())
     else:
         click.echo(render.odds_text(table, color=use_color()))
+    if failed is not None:
+        raise failed
 
 
 @click.command(cls=Command, short_help="The best moves in POS, by how much, how sure.")
@@ -136,11 +138,12 @@ def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, evalu
     finally:
         if progress:
             progress.close()
-    if svg_path:
-        write_atomically(svg_path, render.analysis_svg(position, result))
+    failed = written(write_picture, svg_path, render.analysis_svg(position, result)) if svg_path else None
     if interrupted:
         show_interrupted(as_json, result.to_json(), render.analysis_text(result, color=use_color()))
     if as_json:
         emit_json(result.to_json())
     else:
         click.echo(render.analysis_text(result, color=use_color()))
+    if failed is not None:
+        raise failed

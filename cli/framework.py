@@ -342,6 +342,19 @@ def _exit_now(code):
     os._exit(code if isinstance(code, int) else 0 if code is None else 1)
 
 
+def written(write, *args, **kwargs):
+    """Runs `write(*args, **kwargs)`, a file a command writes once its work
+    is done (--svg, --save), and returns its refusal (ClaimsolveError: the
+    file checked again at the end, as claimsolve.files.write_atomically
+    does), or None: the command prints its answer first, then raises it,
+    so the work is not lost."""
+    try:
+        write(*args, **kwargs)
+    except ClaimsolveError as exc:
+        return exc
+    return None
+
+
 def show_interrupted(as_json, data, text):
     """Ctrl-C stopped the work: prints its answer so far, marked (--json:
     "interrupted": true), then ends as any Ctrl-C does (one line, 130)."""

@@ -5,9 +5,9 @@ import click
 from claimsolve import limits
 from claimsolve import render
 from claimsolve.errors import ClaimsolveError, Interrupted
-from claimsolve.files import LineLog, write_atomically
+from claimsolve.files import LineLog, write_picture
 from claimsolve.progress import progress_for
-from claimsolve.cli.framework import show_interrupted
+from claimsolve.cli.framework import show_interrupted, written
 from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, SVG_FILE, Checked, Command, GameOption, emit_json,
                                     json_option, same_file)
 
@@ -59,11 +59,12 @@ def match(game, spec_a, spec_b, games, players, size, island, variant, seed, dup
             progress.close()
         if log is not None:
             log.close()
-    if svg_path:
-        write_atomically(svg_path, render.match_svg(result))
+    failed = written(write_picture, svg_path, render.match_svg(result)) if svg_path else None
     if interrupted:
         show_interrupted(as_json, result.to_json(), render.match_text(result))
     if as_json:
         emit_json(result.to_json())
     else:
         click.echo(render.match_text(result))
+    if failed is not None:
+        raise failed

@@ -9,9 +9,9 @@ import claimsolve
 from claimsolve import commands
 from claimsolve import limits
 from claimsolve import render
-from claimsolve.files import write_atomically
+from claimsolve.files import write_picture
 from claimsolve.positions import dumps
-from claimsolve.cli.framework import INTERRUPTED_EXIT, position_argument, read_position, use_color
+from claimsolve.cli.framework import INTERRUPTED_EXIT, position_argument, read_position, use_color, written
 from claimsolve.cli.options import (PLAYERS, SEED, SVG_FILE, Checked, Command, GameOption, emit_json,
                                     json_option, refuse_same_file)
 
@@ -41,12 +41,13 @@ def show(pos, svg_path, as_json):
     """Draws the position POS (a file, or - for standard input)."""
     refuse_same_file("--svg", svg_path, pos)
     position = read_position(pos)
-    if svg_path:
-        write_atomically(svg_path, position.svg())
+    failed = written(write_picture, svg_path, position.svg()) if svg_path else None
     if as_json:
         emit_json(render.summary(position))
     else:
         click.echo(position.render(color=use_color()))
+    if failed is not None:
+        raise failed
 
 
 def _counted_echo(shown, move, echo):

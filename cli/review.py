@@ -8,10 +8,10 @@ import click
 import claimsolve
 from claimsolve import limits
 from claimsolve.errors import Interrupted
-from claimsolve.files import write_atomically
+from claimsolve.files import write_atomically, write_picture
 from claimsolve.progress import progress_for
 from claimsolve.records import dumps as record_line, load_game
-from claimsolve.cli.framework import current_source, show_interrupted
+from claimsolve.cli.framework import current_source, show_interrupted, written
 from claimsolve.cli.options import (OUTPUT_FILE, SECONDS, SEED, SVG_FILE, Checked, Command, emit_json, json_option,
                                     refuse_existing, refuse_same_file)
 
@@ -70,8 +70,7 @@ def review(rec, game_number, seconds, threads, objective, seed, svg_path, save_p
     finally:
         if line is not None:
             line.close()
-    if svg_path:
-        write_atomically(svg_path, review_svg(result, title))
+    failed = written(write_picture, svg_path, review_svg(result, title)) if svg_path else None
     if save_path:
         for node, entry in zip(record.moves, result.moves):
             node.eval = {key: value for key, value in entry.to_json(result.digits).items()
@@ -84,3 +83,5 @@ def review(rec, game_number, seconds, threads, objective, seed, svg_path, save_p
         emit_json(result.to_json())
     else:
         click.echo(review_text(result, title))
+    if failed is not None:
+        raise failed

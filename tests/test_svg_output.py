@@ -4,6 +4,7 @@ a game record, a position), with one line and exit code 2, the file's
 bytes kept; `study report --svg DIR` draws in a folder, refusing a file
 and a folder whose parent is missing."""
 import hashlib
+import pathlib
 
 import pytest
 from click.testing import CliRunner
@@ -11,6 +12,7 @@ from click.testing import CliRunner
 from claimsolve.cli.main import main
 
 NOT_A_PICTURE = "option '--svg': would overwrite a file that is not an SVG picture; give another name or remove it"
+SEEDS = pathlib.Path(__file__).resolve().parent.parent / "seeds"
 MATCH = ["match", "colorclaim", "--size", "3x3", "--a", "random", "--b", "random", "--games", "2"]
 
 
@@ -68,6 +70,47 @@ def test_svg_never_overwrites_a_file_that_is_not_a_picture(made, tmp_path, monke
     refused(run(*commands(made, victim)[command]), victim, NOT_A_PICTURE)
     assert digest(path) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == [victim]
+
+
+# where each command draws its picture, once its work is done
+DRAWN_BY = {"analyze": ("claimsolve.render", "analysis_svg"), "odds": ("claimsolve.render", "odds_svg"),
+            "match": ("claimsolve.render", "match_svg"), "review": ("claimsolve.render.review", "review_svg")}
+
+
+@pytest.mark.parametrize("command", ["show", "analyze", "odds", "match", "review"])
+def test_svg_keeps_a_file_another_program_wrote_during_the_work(made, tmp_path, monkeypatch, command):
+    """`analyze p.json --time 3 --svg x.svg` replaced what another program
+    wrote in x.svg (absent at the start) during the search: the file is
+    checked again as the picture is written, and kept; the answer is
+    printed first, then the one-line refusal."""
+    import importlib
+    svg = tmp_path / "x.svg"
+
+    def appearing(draw):
+        def drawn(*args, **kwargs):
+            svg.write_text("PRECIOUS\n")
+            return draw(*args, **kwargs)
+        return drawn
+
+    if command == "show":
+        from claimsolve.cli import positions
+        read = positions.read_position
+        monkeypatch.setattr(positions, "read_position", lambda pos: appearing(lambda: read(pos))())
+    else:
+        module, name = DRAWN_BY[command]
+        module = importlib.import_module(module)
+        monkeypatch.setattr(module, name, appearing(getattr(module, name)))
+    args = commands(made, svg)[command]
+    if command == "odds":                            # a position odds takes: Claim It!'s
+        args[1] = SEEDS / "claimit" / "mid-game-3p.json"
+    if command == "review":
+        args += ["--game", "1"]
+    result = run(*args)
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    assert result.stderr.strip().splitlines() == [f"claimsolve: {svg}: {NOT_A_PICTURE}"]
+    assert result.stdout.strip()                     # the answer is not lost
+    assert svg.read_text() == "PRECIOUS\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.svg"]
 
 
 @pytest.mark.parametrize("content", ["", "<svg xmlns='http://www.w3.org/2000/svg'/>",

@@ -8,7 +8,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from ..files import refuse_unless_picture, write_atomically  # noqa: E402
+from ..files import write_picture  # noqa: E402
 from ..words import counted  # noqa: E402
 from . import stats  # noqa: E402
 
@@ -20,8 +20,7 @@ def _save(figure, folder, name):
     figure.savefig(buffer, format="svg", bbox_inches="tight")
     plt.close(figure)
     path = os.path.join(folder, name)
-    refuse_unless_picture(path, "option '--svg': ")      # a chart's name on a study or a record: kept
-    write_atomically(path, buffer.getvalue())
+    write_picture(path, buffer.getvalue())          # a chart's name on a study or a record: kept
     return path
 
 
