@@ -76,7 +76,8 @@ def review(rec, game_number, seconds, threads, objective, seed, svg_path, save_p
             node.eval = {key: value for key, value in entry.to_json(result.digits).items()
                          if key in ("best", "before", "after", "loss", "grade", "exact", "luck")}
             node.eval.update(result.options)         # what the values measure (Claim It!'s objective)
-        write_atomically(save_path, record_line(record) + "\n", replace=False)
+        # a file that appeared meanwhile is kept; the review is printed all the same, then the refusal
+        failed = failed or written(write_atomically, save_path, record_line(record) + "\n", replace=False)
     if interrupted:
         show_interrupted(as_json, result.to_json(), review_text(result, title))
     if as_json:

@@ -407,6 +407,33 @@ def test_the_command_line_review_its_picture_and_its_annotated_record(tmp_path):
     assert_refused(run("review", path, "--game", 1, "--objective", "held"), "option '--objective'")
 
 
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_save_file_that_appears_during_the_review_keeps_the_review(tmp_path, monkeypatch, as_json):
+    """review --save F, F written by another program during the run: the
+    refusal came alone, exit 2, stdout empty; the whole review was lost.
+    The review is printed, then the one-line refusal; F is kept."""
+    record = random_game("colorclaim", 1, size="3x3", seed=1)
+    path = tmp_path / "game.json"
+    path.write_text(records.dumps(record) + "\n")
+    saved = tmp_path / "saved.json"
+    review = claimsolve.review
+
+    def appearing(*args, **kwargs):
+        saved.write_text("PRECIOUS\n")
+        return review(*args, **kwargs)
+
+    monkeypatch.setattr(claimsolve, "review", appearing)
+    done = run("review", path, "--time", "0.05", "--save", saved, *(["--json"] if as_json else []))
+    assert done.exit_code == 2, done.output
+    assert done.stderr.splitlines() == [f"claimsolve: {saved}: the file exists; it is not overwritten (remove it, "
+                                        "or give another name)"]
+    if as_json:
+        assert [m["move"] for m in json.loads(done.stdout)["moves"]] == record.mainline()
+    else:
+        assert "ply  seat  move" in done.stdout
+    assert saved.read_text() == "PRECIOUS\n"
+
+
 def test_review_refuses_what_is_not_a_record(tmp_path):
     position = tmp_path / "p.json"
     position.write_text(claimsolve.dumps(claimsolve.new("colorclaim", size="3x3", seed=1)))
