@@ -199,10 +199,29 @@ def _link_new(tmp, target):
     os.unlink(tmp)
 
 
+def _lock(fd):
+    """Takes the file `fd` for this LineLog alone (flock, held until it is
+    closed): False where another holds it.  Where the system has no flock,
+    True."""
+    try:
+        import fcntl
+    except ImportError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True          # a file system without locks: made (or found empty) as before
+    return True
+
+
 class LineLog:
     """A file of lines written as they come (`match --save`: a game per line
     as it ends).  The file is made new before any line is written: one that
-    exists and is not empty is refused, never overwritten; one it made and
+    exists and is not empty is refused, never overwritten, and so is one
+    another LineLog holds (two matches started together with one --save
+    file, while it is still empty: the second is refused); one it made and
     closes with no line in it is removed (a match refused before its first
     game leaves nothing behind).  Each line is appended whole, in one write,
     and is then the system's: a Ctrl-C or a kill of the command leaves every
@@ -227,6 +246,11 @@ class LineLog:
                 fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
         except OSError as exc:
             raise ClaimsolveError(f"{self._where}cannot write: {problem(exc, self.path)}", self.path) from None
+        if not _lock(fd):
+            # another LineLog (a match --save started at the same time) holds it, still empty
+            os.close(fd)
+            raise ClaimsolveError(f"{self._where}another program is writing this file (another match --save?); "
+                                  "give another name", self.path)
         self._fd = fd
         self._synced = time.monotonic()
 

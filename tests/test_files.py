@@ -5,7 +5,7 @@ import os
 import pytest
 
 from claimsolve.errors import ClaimsolveError
-from claimsolve.files import write_atomically
+from claimsolve.files import LineLog, write_atomically
 
 
 def test_write_atomically_writes_and_replaces_a_regular_file(tmp_path):
@@ -112,3 +112,30 @@ def test_a_new_file_is_written_where_hard_links_are_not_allowed(tmp_path, monkey
         write_atomically(tmp_path / "new.json", "another\n", replace=False)
     assert (tmp_path / "new.json").read_text() == "game\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["new.json"]
+
+
+def test_a_line_log_another_holds_is_refused_while_it_is_empty(tmp_path):
+    """Two `match --save same.jsonl` started together (the file absent)
+    both played, their games' lines interleaved in one file: the second
+    finds the file the first made, still empty, and is now refused."""
+    from claimsolve.cli.main import main
+    from click.testing import CliRunner
+
+    path = tmp_path / "same.jsonl"
+    with LineLog(path, "--save") as first:
+        with pytest.raises(ClaimsolveError, match=r"option '--save': another program is writing this file"):
+            LineLog(path, "--save")
+        done = CliRunner().invoke(main, ["match", "colorclaim", "--size", "3x3", "--a", "random", "--b", "random",
+                                         "--games", "3", "--save", str(path)])
+        assert done.exit_code == 2 and done.stdout == "", done.output
+        assert done.stderr == (f"claimsolve: {path}: option '--save': another program is writing this file "
+                               "(another match --save?); give another name\n")
+        assert path.exists() and path.read_text() == ""          # the first's file, left to it
+        first.write("{}\n")
+    assert path.read_text() == "{}\n"
+    # once the first is done, an empty file is taken as before; one with lines refused
+    path.write_text("")
+    with LineLog(path, "--save") as again:
+        again.write("{}\n")
+    with pytest.raises(ClaimsolveError, match="the file exists"):
+        LineLog(path, "--save")
