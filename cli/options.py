@@ -96,7 +96,8 @@ def _mode(path, name, value):
 
 def output_file(value, name):
     """A file the command writes (--svg, --save), checked before any work:
-    its folder exists and can be written, a file there already may be
+    a name, not "-" (standard input where a file is read; no output file is
+    standard output), its folder exists and can be written, a file there already may be
     written (not read-only), and it is not a folder or a
     device, pipe or socket (files are written whole, through a temporary
     file renamed into place, which would put a plain file in place of
@@ -104,6 +105,10 @@ def output_file(value, name):
     written, the link kept."""
     if not isinstance(value, str) or not value:
         raise ClaimsolveError(f"option '{name}': needs a file name")
+    if value == "-":
+        raise ClaimsolveError(f"option '{name}': '-' names no file here (it is standard input where a file is "
+                              "read, and no output file is standard output); give a file name, ./- for a file "
+                              "named -")
     path = os.path.realpath(value) if os.path.islink(value) else value
     mode = _mode(path, name, value)
     if mode is not None and stat.S_ISDIR(mode):

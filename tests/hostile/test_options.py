@@ -260,3 +260,22 @@ def test_limits_quote_json_values_in_json_spelling(check, value, shown):
     with pytest.raises(ClaimsolveError) as caught:
         check(value, "x")
     assert str(caught.value).endswith(shown)
+
+
+# --- output files ---------------------------------------------------------------------------
+
+MATCH_3X3 = ("match", "colorclaim", "--size", "3x3", "--a", "random", "--b", "random", "--games", "1")
+
+
+@pytest.mark.parametrize("args, option", [
+    (("show", COLORCLAIM, "--svg"), "--svg"), (("analyze", COLORCLAIM, "--time", "0.05", "--svg"), "--svg"),
+    (("odds", CLAIMIT, "--samples", "20", "--svg"), "--svg"), (MATCH_3X3 + ("--svg",), "--svg"),
+    (MATCH_3X3 + ("--save",), "--save"), (("play", "colorclaim", "--load", COLORCLAIM, "--record"), "--record"),
+])
+def test_an_output_file_named_dash_is_refused(tmp_path, monkeypatch, args, option):
+    """`show p.json --svg -` wrote a file literally named "-"; "-" is
+    standard input where a file is read, and no output file is standard
+    output (docs/cli.md): refused before any work, nothing made."""
+    monkeypatch.chdir(tmp_path)
+    assert_refused(run(*args, "-"), f"option '{option}': '-' names no file here", "./- for a file named -")
+    assert list(tmp_path.iterdir()) == []
