@@ -149,7 +149,10 @@ def _apply_request(body):
     position = position_of(body)
     played = body.get("moves")
     if not isinstance(played, list) or not played:
-        raise bad("option 'moves': must be a list of one or more moves, like [\"c3+d5\"]")
+        # the example in this game's notation (it gave Claim's "c3+d5" for a Color Claim position)
+        legal = [] if position.is_over() else position.legal_moves()
+        like = f", like [{json.dumps(legal[0])}]" if legal else ""
+        raise bad(f"option 'moves': must be a list of one or more moves{like}")
     if len(played) > MAX_MOVES:
         raise bad(f"option 'moves': at most {MAX_MOVES:,} moves in one request")
     for index, move in enumerate(played):

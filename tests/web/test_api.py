@@ -565,3 +565,16 @@ def test_a_record_past_the_quick_cap_is_refused_with_both_limits():
         "/api/record: the record took more than 0.05 s to read (each move is replayed), this server's cap on "
         "a quick request, and it was stopped: a record opens if it is at most 1,024 KB and is read within "
         "0.05 s (no count of moves is set: some tens of thousands take longer)")
+
+
+def test_a_moves_list_refused_shows_an_example_in_the_positions_game(client):
+    """"must be a list of one or more moves, like ["c3+d5"]" (a Claim
+    settle) answered a Color Claim position's "moves": "b1xa1"."""
+    for start, moves in ((START_3X3, "a1xa2"), (claimsolve.new("claimit", players=3).to_json(), [])):
+        answer = post(client, "apply", {"position": start, "moves": moves})
+        assert answer.status_code == 400
+        error = answer.json()["error"]
+        first = claimsolve.from_dict(start).legal_moves()[0]
+        assert error.endswith(f"must be a list of one or more moves, like [{json.dumps(first)}]"), error
+        assert "c3+d5" not in error
+
