@@ -2177,11 +2177,18 @@ async function loadText(text, name) {
     setLine(data, `Loaded ${name}.`);
     return true;
   }
-  let answer = await api("record", { record: text });
+  // the reader names the text it was sent "record"; the caller names the file (it read "syntax.json:
+  // record: invalid JSON ..." for a position file with a trailing comma, where the command line says
+  // "syntax.json: invalid JSON ...")
+  const read = (body) => api("record", body).catch((e) => {
+    e.message = e.message.replace(/^record: /, "");
+    throw e;
+  });
+  let answer = await read({ record: text });
   if (answer.list) {
     const game = await chooseGame(answer.list, name);
     if (game === null) return false;
-    answer = await api("record", { record: text, game });
+    answer = await read({ record: text, game });
   }
   const which = answer.games > 1 ? ` (game ${answer.game} of ${answer.games})` : "";
   await moduleFor(answer.start.game);
