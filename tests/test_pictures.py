@@ -196,6 +196,12 @@ def test_a_finished_game_is_drawn_without_suggestions():
     won = claimsolve.load(SEEDS / "claim" / "won-2p.json")
     root = parse(render.analysis_svg(won, claimsolve.analyze(won)))
     assert suggestions(root) == [] and "over" in root.find("svg:title", NS).text
+    # who won, as the text says it (the panel said "The game is over." alone)
+    for seed in ("claim/won-2p.json", "claimit/game-over-3p.json"):
+        position = claimsolve.load(SEEDS / seed)
+        picture = " ".join(render.analysis_svg(position, claimsolve.analyze(position)).split())
+        said = " ".join(re.sub(r"<[^>]+>", " ", picture).split())
+        assert f"Game over: {render.text.result_line(position)}." in said, said[-300:]
 
 
 def odds_table():

@@ -14,7 +14,7 @@ from ..catalog import game_of
 from ..words import counted
 from . import svg as S
 from .style import COMMON
-from .text import proof_text, score_text
+from .text import proof_text, result_line, score_text
 
 PAGE = COMMON["page"]
 
@@ -85,7 +85,9 @@ def analysis_svg(position, result, top=None):
     # the panel: the moves in words, and what the scores are
     x = board_width + 12
     if position.is_over():
-        heading, note = "The game is over.", []
+        # the result, as the text says it ("Game over: player 1 wins (6-4)."; it said "The game is over.")
+        said = result_line(position)
+        heading, note = "The game is over.", [] if said is None else _wrap(f"Game over: {said}.", 46)
     else:
         heading = f"Player {position.player_to_move} to move: {len(moves)} suggestion{'s' * (len(moves) != 1)}"
         # the text's labels (answer_labels): its order sentence, what proofs
