@@ -279,6 +279,9 @@ class ColorClaimPosition(Position):
         source = self._point(move, found.group(1), found.group(2))
         target = self._point(move, found.group(4), found.group(5))
         claim = found.group(3) == "x"
+        if source == target:
+            raise MoveError(move, f"a stack cannot move onto itself (it moves one space up, down, left or right "
+                                  f"onto another: {point_name(source)}-{point_name(target)} names one space twice)")
         if abs(source[0] - target[0]) + abs(source[1] - target[1]) != 1:
             raise MoveError(move, f"{point_name(source)} and {point_name(target)} are not adjacent "
                                   "(a stack moves one space up, down, left or right)")

@@ -135,6 +135,7 @@ def test_new_rejects_other_player_counts():
     ("a1", "not a Color Claim move"),
     ("a1-c1", "not adjacent"),
     ("a1-b2", "not adjacent"),
+    ("b2-b2", "a stack cannot move onto itself"),         # (it said "b2 and b2 are not adjacent")
     ("a1-a9", "a9 is off the board (a1..c3)"),
     ("b2-b1", "b2 is empty"),
     ("b1-b2", "b2 is empty"),
