@@ -33,6 +33,7 @@ MAX_SAMPLES = 10_000_000         # Monte Carlo play-outs per odds row
 MIN_SAMPLES = 2                  # a confidence interval needs two
 MAX_DEPTH = 64                   # perft and alpha-beta depths
 MAX_GAMES = 10 ** 9              # games of a match
+MAX_TASKS = 10_000_000           # tasks (setups, games) in one study
 MAX_PLIES = 10_000               # a game the rules have not ended by then is adjudicated (claimsolve.match),
                                  # truncated (claimsolve.env) or cut (the OpenSpiel games' max_game_length)
 MAX_TOP = 1_000_000              # suggestions shown
@@ -179,6 +180,11 @@ def depth(value, name):
 def games(value, name):
     """Games of a match: 1..MAX_GAMES."""
     return integer(value, name, 1, MAX_GAMES)
+
+
+def study_games(value, name):
+    """Games of a study (each one task): 1..MAX_TASKS."""
+    return integer(value, name, 1, MAX_TASKS)
 
 
 def top(value, name):

@@ -30,7 +30,7 @@ class StudyGroup(click.Group):
 
 WORKERS = Checked(lambda value, name: limits.integer(value, name, 1, limits.MAX_WORKERS), "n")
 BATCH = Checked(lambda value, name: limits.integer(value, name, 1, limits.MAX_BATCH), "n")
-GAMES = Checked(limits.games, "n")
+GAMES = Checked(limits.study_games, "n")
 
 
 def runner_options(f):

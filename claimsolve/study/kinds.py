@@ -25,7 +25,7 @@ from ..records import MAX_REASON
 from ..stats import signed
 from . import schema, stats
 
-MAX_TASKS = 10_000_000          # tasks in one study
+MAX_TASKS = limits.MAX_TASKS     # tasks in one study
 MAX_POLICIES = 64               # specs in one round robin
 MAX_ROUND = 100_000             # games in one round of a round robin
 
@@ -224,10 +224,7 @@ def _flag(value, label, key):
 
 def _study_games(games, label, key="games"):
     """A study's games: 1..MAX_TASKS."""
-    games = limits.games(games, label(key))
-    if games > MAX_TASKS:
-        raise _refusal(label, key, f"at most {MAX_TASKS:,} in one study")
-    return games
+    return limits.study_games(games, label(key))
 
 
 def _error_rate(value, label, key):
@@ -860,7 +857,7 @@ class PoliciesStudy(KeepsAdjudications, StudyKind):
     def options(self, game, policies, games, players=None, size=None, island=None, variant=None, seed=0,
                 duplicate=False, *, label=None):
         label = label or self.option
-        games = limits.games(games, label("games"))
+        games = limits.study_games(games, label("games"))
         params = self.round_robin(game, policies, players, size, island, variant, seed, duplicate, label)
         return self.with_rounds(params, math.ceil(games / params["per_round"]), label("games"))
 
@@ -1010,7 +1007,7 @@ class LadderStudy(PoliciesStudy):
     def options(self, game, specs, games_per_table, players=None, size=None, island=None, variant=None, seed=0,
                 anchor=None, duplicate=False, *, label=None):
         label = label or self.option
-        per_table = limits.games(games_per_table, label("games_per_table"))
+        per_table = limits.study_games(games_per_table, label("games_per_table"))
         params = self.round_robin(game, specs, players, size, island, variant, seed, duplicate, label)
         specs = params["specs"]
         if anchor is None:

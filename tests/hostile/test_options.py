@@ -108,6 +108,22 @@ def test_out_of_range_values_name_the_option(args, option):
     assert HUGE[:50] not in line and "x" * 100 not in line
 
 
+@pytest.mark.parametrize("command", [
+    ("study", "match", "colorclaim", "--a", "random", "--b", "random", "--games"),
+    ("study", "policies", "colorclaim", "--policies", "random,greedy", "--games"),
+    ("study", "selfplay", "colorclaim", "--a", "random", "--games"),
+    ("study", "ladder", "colorclaim", "--specs", "random,greedy", "--games-per-table"),
+])
+@pytest.mark.parametrize("value", ["0", str(10 ** 7 + 1), str(10 ** 9), "x"])
+def test_a_study_states_the_range_of_games_it_takes(tmp_path, command, value):
+    """A study takes at most 10,000,000 games: every refusal says so (one
+    said "at most 10,000,000", another "from 1 to 1000000000")."""
+    line = assert_refused(run(*command, value, "--db", tmp_path / "s.db"), f"'{command[-1]}'",
+                          f"must be a whole number from 1 to {10 ** 7}, not '{value}'")
+    assert str(10 ** 9) not in line.replace(f"'{value}'", "")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_iteration_budget_is_refused_for_engines_without_one():
     for engine in ("solver", "alphabeta"):
         assert_refused(run("analyze", COLORCLAIM, "--engine", engine, "--iterations", "10"), "'--iterations'",

@@ -114,8 +114,9 @@ BAD_RUNS = [      # (kind, options, run's other arguments, the start of the one 
     ("solve", None, {}, "parameter 'options': must be a dict of the study's options"),
     ("match", {"game": "claimit", "a": "random", "b": "random"}, {},
      "parameter 'options': key 'games' is missing (the match study needs game, a, b, games)"),
-    ("match", dict(MATCH, games=0), {}, f"{KEY} 'games': must be a whole number from 1 to 1000000000, not 0"),
-    ("match", dict(MATCH, games=10 ** 8), {}, f"{KEY} 'games': at most 10,000,000 in one study"),
+    ("match", dict(MATCH, games=0), {}, f"{KEY} 'games': must be a whole number from 1 to 10000000, not 0"),
+    ("match", dict(MATCH, games=10 ** 8), {}, f"{KEY} 'games': must be a whole number from 1 to 10000000, not "
+                                               "100000000"),
     ("match", dict(MATCH, a=5), {}, f"{KEY} 'a': must be a player spec like mcts:time=0.5, not 5"),
     ("match", dict(MATCH, players=9), {}, f"{KEY} 'players': 9: Claim It! has 2 to 5 players"),
     ("match", dict(MATCH, island="x"), {}, f"{KEY} 'island': claimit has no islands"),
@@ -136,7 +137,10 @@ BAD_RUNS = [      # (kind, options, run's other arguments, the start of the one 
     ("ladder", {"game": "claimit", "specs": "random,threshold:3"}, {},
      "parameter 'options': key 'games_per_table' is missing (the ladder study needs game, specs, games_per_table)"),
     ("ladder", dict(LADDER, games_per_table=0), {}, f"{KEY} 'games_per_table': must be a whole number from 1 to "),
-    ("ladder", dict(LADDER, games_per_table=10 ** 9), {}, f"{KEY} 'games_per_table': at most 10,000,000 games"),
+    ("ladder", dict(LADDER, games_per_table=10 ** 9), {}, f"{KEY} 'games_per_table': must be a whole number from 1 "
+                                                         "to 10000000, not 1000000000"),
+    ("ladder", dict(LADDER, specs="random,threshold:3,threshold:4", games_per_table=10 ** 7), {},
+     f"{KEY} 'games_per_table': at most 10,000,000 games in one study"),
     ("ladder", dict(LADDER, anchor="greedy"), {}, f"{KEY} 'anchor': 'greedy' is not one of the specs"),
     ("ladder", dict(LADDER, specs=None), {}, f"{KEY} 'specs': needs player specs like "),
     ("ladder", dict(LADDER, games=2), {}, "parameter 'options': unknown key 'games' (the ladder study takes "),
