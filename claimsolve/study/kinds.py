@@ -245,6 +245,9 @@ def parse_seeds(text, name="--seeds"):
     for part in text.split(","):
         part = part.strip()
         low, dash, high = part.partition("-")
+        if dash and not (low.strip(" ") and high.strip(" ")):     # "-3", "3-": not a seed, not a range
+            raise ClaimsolveError(f"{limits.label(name)}: must be seeds from 0 to {limits.MAX_SEED} or ranges of "
+                                  f"them like 1-1000, not {limits.quoted(part)}")
         low = limits.seed(low, name)
         high = limits.seed(high, name) if dash else low
         if high < low:

@@ -124,6 +124,16 @@ def test_a_study_states_the_range_of_games_it_takes(tmp_path, command, value):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("seeds,shown", [("-3", "'-3'"), ("3-", "'3-'"), ("1-2,-7", "'-7'"), ("-", "'-'"),
+                                         ("1--3", "'-3'"), ("x-3", "'x'")])
+def test_a_study_names_the_seeds_it_refuses(tmp_path, seeds, shown):
+    """`--seeds -3` was refused as "... not ''": the seed refused is named."""
+    line = assert_refused(run("study", "solve", "colorclaim", "--size", "3x3", "--seeds", seeds,
+                              "--db", tmp_path / "s.db"), "'--seeds'", f"not {shown}")
+    assert "''" not in line
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_iteration_budget_is_refused_for_engines_without_one():
     for engine in ("solver", "alphabeta"):
         assert_refused(run("analyze", COLORCLAIM, "--engine", engine, "--iterations", "10"), "'--iterations'",

@@ -101,6 +101,11 @@ BAD_RUNS = [      # (kind, options, run's other arguments, the start of the one 
     ("solve", dict(SOLVE, seeds={"1": 2}), {}, f"{KEY} 'seeds': {SEEDS}, not "),
     ("solve", dict(SOLVE, seeds=[1, "x"]), {}, f"{KEY} 'seeds': must be a whole number from 0 to "),
     ("solve", dict(SOLVE, seeds="5-1"), {}, f"{KEY} 'seeds': the range 5-1 runs backwards"),
+    ("solve", dict(SOLVE, seeds="-3"), {}, f"{KEY} 'seeds': must be seeds from 0 to {2 ** 63 - 1} or ranges of "
+                                           "them like 1-1000, not '-3'"),
+    ("solve", dict(SOLVE, seeds="1-2,7-"), {}, f"{KEY} 'seeds': must be seeds from 0 to "),
+    ("solve", dict(SOLVE, seeds=[1, -3]), {}, f"{KEY} 'seeds': must be a whole number from 0 to {2 ** 63 - 1}, "
+                                              "not -3"),
     ("solve", dict(SOLVE, bogus=1), {}, "parameter 'options': unknown key 'bogus' (the solve study takes game, "
                                         "seeds, size, time, hash_mb)"),
     ("solve", {"game": "colorclaim", "size": "3x3"}, {}, "parameter 'options': key 'seeds' is missing (the solve "
