@@ -11,6 +11,8 @@ Batch's seeds are checked as every seed of the API is (claimsolve.limits:
 0 or more), and a batch larger than the memory it may take is refused
 naming `n` and how many games fit, before anything is allocated.
 """
+import numpy
+
 from . import _batch, limits
 from ._batch import CHANCE, IN_TURN, TURN_END, Single
 from .errors import ClaimsolveError
@@ -34,10 +36,31 @@ class Batch(_batch.Batch):
                                   f"({_game_bytes(position) * n / (1 << 20):,.0f} MB or so)"
                                   f"{limits.process_memory_limit()} (give a smaller batch)") from None
 
+    def step(self, actions):
+        if not (type(actions) is numpy.ndarray and actions.shape == (self.n,)):
+            _check_shape(actions, self.n)
+        return super().step(actions)
+
+    step.__doc__ = _batch.Batch.step.__doc__
+
     def reset(self, seed=None):
         if seed is not None:
             seed = limits.seed(seed, "parameter 'seed'")
         return super().reset(seed)
+
+
+def _check_shape(actions, n):
+    """Refuses actions that are not one for each of the `n` games, naming
+    the shape expected and the shape given (whole numbers are the C code's
+    to check)."""
+    try:
+        shape = numpy.shape(actions)
+    except ValueError:                        # lists of different lengths
+        raise ValueError(f"actions: must be an array of shape ({n},), one action for each game, "
+                         "not a ragged sequence") from None
+    if shape != (n,) and numpy.asarray(actions).dtype.kind in "iu":
+        raise ValueError(f"actions: must be an array of shape ({n},), one action for each game, "
+                         f"not shape {shape}")
 
 
 def _game_bytes(position):

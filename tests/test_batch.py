@@ -104,9 +104,28 @@ def test_an_illegal_action_names_the_game_and_plays_nothing():
         batch.step(actions)
     with pytest.raises(ValueError, match=r"game 1: action -1 is not in 0\.\.95"):
         batch.step(numpy.array([0, -1, 0], dtype=numpy.int64))
-    with pytest.raises(ValueError, match="2 of them, the batch has 3 games"):
+    with pytest.raises(ValueError, match=r"actions: must be an array of shape \(3,\), one action for each game, "
+                                         r"not shape \(2,\)$"):
         batch.step(actions[:2])
     assert [batch.game_state(i).state_bytes() for i in range(3)] == before
+
+
+@pytest.mark.parametrize("actions, shape", [
+    (numpy.zeros((3, 1), numpy.int32), "(3, 1)"), (numpy.zeros((1, 3), numpy.int64), "(1, 3)"),
+    (numpy.zeros((3, 3), numpy.int32), "(3, 3)"), (numpy.int32(5), "()"), ([[1], [2], [3]], "(3, 1)"),
+    (numpy.zeros(0, numpy.int32), "(0,)"), (numpy.zeros(6, numpy.int32)[::2].reshape(3, 1), "(3, 1)"),
+])
+def test_actions_of_the_wrong_shape_are_refused_naming_both_shapes(actions, shape):
+    """An (n, 1) array was refused as "actions: 3 of them, the batch has 3
+    games": the count was right, the shape wrong; the shape is named."""
+    batch = Batch(start("colorclaim"), 3, seed=0)
+    before = [batch.game_state(i).state_bytes() for i in range(3)]
+    with pytest.raises(ValueError) as refused:
+        batch.step(actions)
+    assert str(refused.value) == f"actions: must be an array of shape (3,), one action for each game, not shape {shape}"
+    assert [batch.game_state(i).state_bytes() for i in range(3)] == before
+    with pytest.raises(ValueError, match="ragged"):
+        batch.step([[1], [2, 3], [4]])
 
 
 def test_refuses_what_it_cannot_step():
