@@ -199,10 +199,14 @@ def load_weights(path):
     out["scale"] = _floats(data, path, "scale", (n_in,))
     if not np.all(out["scale"] > 0):
         raise _bad(path, "scale", "holds a scale that is not positive")
-    w1 = data["W1"]
-    if w1.ndim != 2:
+    # H: W1's rows where its columns are the features, else b1's length
+    w1, b1 = data["W1"], data["b1"]
+    if w1.ndim == 2 and w1.shape[1] == n_in:
+        hidden = w1.shape[0]
+    elif b1.ndim == 1:
+        hidden = b1.shape[0]
+    else:
         raise _bad(path, "W1", f"is {w1.dtype}{list(w1.shape)}, not float32[H, {n_in}]")
-    hidden = w1.shape[0]
     out["W1"] = _floats(data, path, "W1", (hidden, n_in))
     out["b1"] = _floats(data, path, "b1", (hidden,))
     out["W2"] = _floats(data, path, "W2", (hidden if hidden else n_in,))

@@ -343,6 +343,13 @@ def cli(*args):
     ({"W2": np.zeros(7, dtype=np.float32)}, "key 'W2': is float32[7], not float32[4]"),
     ({"format": "other"}, "key 'format': is 'other'"),
     ({"scale": None}, "key 'scale': missing"),
+    # the rows of W1 are no guide when its columns are wrong: it said "not float32[50, 50]"
+    ({"W1": np.zeros((50, 50), dtype=np.float32)}, "key 'W1': is float32[50, 50], not float32[4, 34]"),
+    ({"W1": np.zeros((4, 33), dtype=np.float32)}, "key 'W1': is float32[4, 33], not float32[4, 34]"),
+    ({"W1": np.zeros(34, dtype=np.float32)}, "key 'W1': is float32[34], not float32[4, 34]"),
+    ({"W1": np.zeros(34, dtype=np.float32), "b1": np.zeros((4, 1), dtype=np.float32)},
+     "key 'W1': is float32[34], not float32[H, 34]"),
+    ({"W1": np.zeros((5, 34), dtype=np.float32)}, "key 'b1': is float32[4], not float32[5]"),
 ])
 def test_bad_weights_are_one_line_exit_2(tmp_path, games, override, message):
     position, state, nets = games["colorclaim/start-6x5.json"]
