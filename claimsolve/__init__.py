@@ -63,6 +63,14 @@ def load_game(path, game=None):
         return _records.load_game(path, game=game)
 
 
+def _progress(progress):
+    """`progress`: a function (called with the search's reports) or None."""
+    if progress is not None and not callable(progress):
+        raise ClaimsolveError(f"{_parameter('progress')}: must be a function or None, not "
+                              f"{limits.quoted(progress)}")
+    return progress
+
+
 def _position(position):
     if not isinstance(position, Position):
         raise ClaimsolveError(f"not a position: {type(position).__name__} (read one with claimsolve.load)")
@@ -89,6 +97,7 @@ def analyze(position, time=None, iterations=None, engine="auto", top=None, seed=
     if threads is not None:
         threads = limits.threads(threads, _parameter("threads"))
     hash_mb = limits.memory_mb(hash_mb, _parameter("hash_mb"))
+    _progress(progress)
     return _analyze(position, time=time, iterations=iterations, engine=engine, top=top, seed=seed,
                     threads=threads, hash_mb=hash_mb, progress=progress, evaluation=evaluation)
 
@@ -105,6 +114,7 @@ def solve(position, time=None, hash_mb=256, progress=None, value_only=False, thr
         time = limits.seconds(time, _parameter("time"))
     hash_mb = limits.memory_mb(hash_mb, _parameter("hash_mb"))
     threads = limits.threads(threads, _parameter("threads"))
+    _progress(progress)
     return solver(position, time=time, hash_mb=hash_mb, progress=progress, value_only=value_only,
                   threads=threads)
 
@@ -120,7 +130,7 @@ def odds(position, samples=None, seed=0, time=None, progress=None, hash_mb=None,
     seed = limits.seed(seed, _parameter("seed"))
     if time is not None:
         time = limits.seconds(time, _parameter("time"))
-    options = {"seed": seed, "progress": progress}
+    options = {"seed": seed, "progress": _progress(progress)}
     if samples is not None:
         options["samples"] = samples
     if time is not None:
@@ -155,6 +165,7 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
     if workers is not None:
         workers = limits.threads(workers, _parameter("workers"))
     seed = limits.seed(seed, _parameter("seed"))
+    _progress(progress)
     return _review(record, time=time, workers=workers, progress=progress, seed=seed, objective=objective)
 
 

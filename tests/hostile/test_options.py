@@ -244,6 +244,24 @@ def test_the_api_refuses_what_the_options_refuse(call, name):
         call(claimsolve.load(COLORCLAIM))
 
 
+@pytest.mark.parametrize("progress,shown", [(5, "5"), ("bar", "'bar'"), ([print], "[")])
+def test_the_api_refuses_a_progress_that_is_no_function(progress, shown):
+    """claimsolve.solve(p, progress=5) ran the search and failed in it with
+    "TypeError: 'int' object is not callable": `progress` is checked first,
+    named, in every call that takes one."""
+    from claimsolve import records
+    colorclaim, claimit = claimsolve.load(COLORCLAIM), claimsolve.load(CLAIMIT)
+    record = records.GameRecord.from_moves(colorclaim, [colorclaim.legal_moves()[0]], players=["a", "b"])
+    for call in (lambda: claimsolve.solve(colorclaim, progress=progress, time=5),
+                 lambda: claimsolve.analyze(colorclaim, progress=progress, time=5),
+                 lambda: claimsolve.odds(claimit, progress=progress, samples=10),
+                 lambda: claimsolve.review(record, progress=progress, time=5)):
+        with pytest.raises(ClaimsolveError) as refused:
+            call()
+        assert str(refused.value).startswith(f"parameter 'progress': must be a function or None, not {shown}")
+    assert claimsolve.solve(colorclaim, progress=lambda *args: None, time=5).best is not None
+
+
 def test_the_api_refuses_bad_odds_and_new():
     claimit = claimsolve.load(CLAIMIT)
     for kwargs, name in ((dict(seed=-1), "seed"), (dict(samples=10 ** 30), "samples"), (dict(time=float("inf")), "time")):
