@@ -111,6 +111,13 @@ def _new(cls, options):
         return cls.new(**options)
 
 
+def _checked_seed(seed):
+    """reset's `seed`, as claimsolve.new and `new --seed` take a seed (0 to
+    2**63 - 1; random.Random took -1, 1.5 or "a" as well, gymnasium some of
+    them)."""
+    return limits.seed(seed, "parameter 'seed'")
+
+
 def _checked_action(action, count):
     """`action` as an int, when it is a whole number (an int, a numpy
     integer or a 0-d numpy integer array: what PettingZoo's and the RL
@@ -193,6 +200,7 @@ class ClaimsolveAEC(AECEnv):
 
     def reset(self, seed=None, options=None):
         if seed is not None:
+            seed = _checked_seed(seed)
             self._rng.seed(seed)
         if self._fixed is None:
             self._start = self._cls.new(seed=self._rng.getrandbits(63), **self._new_options)
@@ -377,6 +385,8 @@ class SingleSeatEnv(gymnasium.Env):
         self._shadow.sync(self._core.log, self._tell_players)
 
     def reset(self, seed=None, options=None):
+        if seed is not None:
+            seed = _checked_seed(seed)
         super().reset(seed=seed)
         if seed is not None:
             self._rng.seed(seed)

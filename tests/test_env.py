@@ -175,6 +175,18 @@ def test_an_action_that_is_no_whole_number_of_the_space_is_refused(action, messa
     assert single.step(numpy.int64(legal[0]))[0]["observation"].shape == (19 * 12 + 15,)
 
 
+@pytest.mark.parametrize("seed", [-1, "a", 1.5, True, 2 ** 63, [1]])
+def test_reset_refuses_a_seed_no_other_call_takes(seed):
+    """reset(seed=-1) or reset(seed="a") was taken (random.Random seeds from
+    anything): a seed is checked as claimsolve.new checks it, named."""
+    for env in (make_env("colorclaim", size="4x3"), make_single_env("colorclaim", size="4x3")):
+        with pytest.raises(ClaimsolveError, match=r"^parameter 'seed': must be a whole number from 0 to "
+                                                  rf"{2 ** 63 - 1}, not "):
+            env.reset(seed=seed)
+        for good in (None, 0, 2 ** 63 - 1):
+            env.reset(seed=good)
+
+
 def test_a_dead_agent_steps_with_none_only():
     env = make_env("colorclaim", size="3x3", seed=1)
     play_out(env, 0)                                    # steps None for each agent once it is done
