@@ -1,6 +1,7 @@
 """The errors a user can cause.  The command line prints them as one line and
 exits with code 2; anything else escaping is a bug (exit 1)."""
 import contextlib
+import unicodedata
 
 
 class ClaimsolveError(Exception):
@@ -40,6 +41,23 @@ class PositionError(ClaimsolveError):
         self.field = field
         self.problem = problem
         super().__init__(f"field '{field}': {problem}" if field else problem, source)
+
+
+def row_tokens(text, field):
+    """The tokens of a row string of a position file (a board's or a
+    territories' row), separated by spaces, one or more (docs/positions.md):
+    any other whitespace (a tab, a no-break or ideographic space, a line
+    separator), which str.split() also splits on, is a PositionError
+    naming `field` (board[2]) and where it is."""
+    for index, char in enumerate(text):
+        if char != " " and char.isspace():
+            try:
+                name = f" {unicodedata.name(char)}"
+            except ValueError:                    # control characters have no name
+                name = {"\t": " (a tab)", "\n": " (a line break)", "\r": " (a carriage return)"}.get(char, "")
+            raise PositionError(field, f"character {index + 1} is U+{ord(char):04X}{name}: tokens are separated "
+                                       "by spaces (U+0020) only")
+    return [token for token in text.split(" ") if token]
 
 
 class MoveError(ClaimsolveError):

@@ -14,7 +14,7 @@ constraints by `random_island`.
 """
 import random
 
-from ..errors import PositionError
+from ..errors import PositionError, row_tokens
 
 MAX_SIDE = 16                     # at most 16 x 16 squares
 SEA = "-"
@@ -143,7 +143,7 @@ class Island:
             where = f"{field}[{index}]"
             if not isinstance(text, str):
                 raise PositionError(where, "must be a string of tokens separated by spaces")
-            tokens = text.split()
+            tokens = row_tokens(text, where)
             if not tokens:
                 raise PositionError(where, "empty row")
             if len(tokens) > MAX_SIDE:

@@ -11,7 +11,7 @@ c3-e5 e5-e7 T@f6` (play), `pass`.
 import random
 
 from .. import limits
-from ..errors import OptionError, PositionError
+from ..errors import OptionError, PositionError, row_tokens
 from ..game import Position
 from . import notation, rules
 from .describe import describe as describe_move
@@ -60,7 +60,7 @@ def _parse_board(rows, island, colours):
         field = f"board[{index}]"
         if not isinstance(text, str):
             raise PositionError(field, "must be a string of cell tokens separated by spaces")
-        tokens = text.split()
+        tokens = row_tokens(text, field)
         if len(tokens) != island.width:
             raise PositionError(field, f"{len(tokens)} cells, but a territories row has {island.width}")
         row = island.height - 1 - index        # the first string is the top row

@@ -10,7 +10,7 @@ import functools
 import random
 
 from .. import limits
-from ..errors import MoveError, OptionError, PositionError, check_move_type
+from ..errors import MoveError, OptionError, PositionError, check_move_type, row_tokens
 from ..game import MoveReport, Position
 from . import rules
 from .rules import SIZE
@@ -88,7 +88,7 @@ def _parse_board(rows, players, mover, release_white):
         field = f"board[{r}]"
         if not isinstance(row, str):
             raise PositionError(field, "must be a string of 6 cell tokens")
-        tokens = row.split()
+        tokens = row_tokens(row, field)
         if len(tokens) != SIZE:
             raise PositionError(field, f"has {len(tokens)} cell tokens, a row has {SIZE}")
         for c, token in enumerate(tokens):

@@ -5,7 +5,7 @@ import re
 from collections import Counter
 
 from .. import limits
-from ..errors import MoveError, OptionError, PositionError, check_move_type
+from ..errors import MoveError, OptionError, PositionError, check_move_type, row_tokens
 from ..game import MoveReport, Position
 from . import rules
 from .rules import COLOURS, SIZES, DIRECTIONS, Move, Pyramid, State
@@ -98,7 +98,7 @@ def _parse_board(board):
         field = f"board[{index}]"
         if not isinstance(text, str):
             raise PositionError(field, "must be a string of cell tokens")
-        tokens = text.split()
+        tokens = row_tokens(text, field)
         if not tokens:
             raise PositionError(field, "empty row")
         if len(tokens) > MAX_SPACES:

@@ -161,6 +161,32 @@ def test_digits_that_are_not_ascii_are_refused_in_files(tmp_path, path, field, r
     assert_refused(run("show", position), position, fragment)
 
 
+@pytest.mark.parametrize("path,field,raw,shown", [
+    (CLAIMIT, "board.[1]", '". .\\t. . 1 ."', "character 4 is U+0009 (a tab)"),
+    (CLAIMIT, "board.[1]", '". .\\u3000. . 1 ."', "character 4 is U+3000 IDEOGRAPHIC SPACE"),
+    (CLAIMIT, "board.[1]", '". . . . 1\\u2028."', "character 10 is U+2028 LINE SEPARATOR"),
+    (COLORCLAIM, "board.[0]", '"Y2\\tR2 G2"', "character 3 is U+0009 (a tab)"),
+    (COLORCLAIM, "board.[0]", '"Y2\\u3000R2 G2"', "character 3 is U+3000 IDEOGRAPHIC SPACE"),
+    (COLORCLAIM, "board.[0]", '"Y2 R2\\u00a0G2"', "character 6 is U+00A0 NO-BREAK SPACE"),
+    (COLORCLAIM, "board.[0]", '"Y2 R2 G2\\n"', "character 9 is U+000A (a line break)"),
+    (CLAIM, "board.[0]", '". . . . . . . . . . .\\t1 . . ."', "character 22 is U+0009 (a tab)"),
+    (CLAIM, "board.[0]", '". . . . . . . . . . . 1\\u2028. . ."', "character 24 is U+2028 LINE SEPARATOR"),
+    (CLAIM, "territories.[0]", '"- - a a a - - - - b b b -\\u3000- -"', "character 26 is U+3000 IDEOGRAPHIC SPACE"),
+])
+def test_tokens_are_separated_by_spaces_only(tmp_path, path, field, raw, shown):
+    """docs/positions.md: a row's tokens are separated by spaces; a tab, an
+    ideographic space or a line separator was taken as one (str.split()).
+    Spaces, one or more, are still taken."""
+    name = field.replace(".", "")
+    position = write(tmp_path, with_field(seed_data(path), field, raw))
+    line = assert_refused(run("show", position), position, f"field '{name}': {shown}: tokens are separated by "
+                                                           "spaces (U+0020) only")
+    spaced = json.loads(raw).replace("\t", " ").replace("\u3000", "  ").replace("\u2028", " ").replace(
+        "\u00a0", " ").replace("\n", " ")
+    again = write(tmp_path, with_field(seed_data(path), field, json.dumps(" " + spaced + "  ")), name="q.json")
+    assert run("show", again).exit_code == 0, line
+
+
 @pytest.mark.parametrize("content,key", [
     ('{"game": "colorclaim", "game": "colorclaim", "board": ["R1 G1", "B1 Y1"]}', "game"),
     ('{"game": "colorclaim", "board": ["R1 G1", "B1 Y1"], "to_move": 1, "to_move": 2}', "to_move"),
