@@ -17,6 +17,8 @@ The module also holds, in C, the methods OpenSpiel's C++ calls most on the
 engine-backed OpenSpiel states of claimsolve.interop.engine_game
 (spiel_state.pxi).
 """
+import operator
+
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_FromLong
@@ -96,6 +98,32 @@ cdef void _sort_by_action(int *a, cs_move *m, int *ta, cs_move *tm, int n) noexc
         memcpy(m, tm, n * sizeof(cs_move))
         if runs == 1:
             return
+
+
+cdef int _whole_action(object action, int num_actions) except? -1:
+    """`action` as a C int when it is a whole number (an int, a numpy
+    integer, a 0-d integer array); a float (8.7 was played as 8), a bool
+    (True as 1) or anything else is a ValueError naming it, as
+    claimsolve.env names it."""
+    if type(action) is not int:
+        if isinstance(action, bool) or type(action).__name__ in ("bool", "bool_"):
+            what = "a bool, not a whole number"
+        else:
+            try:
+                action = operator.index(action)
+            except TypeError:
+                what = "not a whole number"
+            else:
+                return _whole_action(action, num_actions)
+        shown = repr(action)
+        if len(shown) > 60:
+            shown = shown[:40] + "...(%d characters)" % len(shown)
+        raise ValueError("action %s is %s (actions: %s, an int or a numpy integer)"
+                         % (shown, what, "0 to %d" % (num_actions - 1) if num_actions > 0 else "whole numbers"))
+    if not -2147483648 <= action <= 2147483647:
+        raise ValueError("action %s is not legal here" % (action if action.bit_length() < 200 else
+                                                          "of %d bits" % action.bit_length()))
+    return action
 
 
 cdef class GameState:
@@ -350,17 +378,18 @@ cdef class GameState:
             return 0
         raise ValueError("action %d is not legal here" % action)
 
-    def move_of_action(self, int action):
+    def move_of_action(self, action):
         """The legal move whose action is `action`; ValueError when no legal
-        move of this state has it."""
+        move of this state has it (or `action` is no whole number)."""
         cdef cs_move m = 0
-        self._move_of_action(action, &m)
+        self._move_of_action(_whole_action(action, self.g.num_actions), &m)
         return m
 
-    def apply_action(self, int action):
-        """Plays the legal move whose action is `action` (ValueError if none)."""
+    def apply_action(self, action):
+        """Plays the legal move whose action is `action` (ValueError if none,
+        or if `action` is no whole number: a float, a bool)."""
         cdef cs_move m = 0
-        self._move_of_action(action, &m)
+        self._move_of_action(_whole_action(action, self.g.num_actions), &m)
         self._apply_move(m)
 
     cdef inline void _apply_move(self, cs_move m):

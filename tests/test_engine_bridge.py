@@ -190,3 +190,31 @@ def test_the_bridge_never_writes_the_position_json(monkeypatch, game, options):
     back = cls.from_engine(state)
     monkeypatch.undo()
     assert back == position
+
+
+@pytest.mark.parametrize("path", ["colorclaim/start-4x3-seed1.json", "claimit/mid-game-3p.json",
+                                  "claim/play-2p.json"])
+def test_an_engine_state_refuses_an_action_that_is_no_whole_number(path):
+    """GameState.apply_action(8.7) played action 8, apply_action(True)
+    action 1: a float, a bool or text is refused as claimsolve.env refuses
+    it, and nothing is played; numpy integers are actions."""
+    import numpy
+    state = claimsolve.load(SEEDS / path).engine_state()
+    before = state.state_bytes()
+    first = state.legal_actions()[0]
+    count = state.num_actions
+    for action, what in ((first + 0.7, "not a whole number"), (float(first), "not a whole number"),
+                         (numpy.float64(first), "not a whole number"), (True, "a bool, not a whole number"),
+                         (numpy.True_, "a bool, not a whole number"), (None, "not a whole number"),
+                         (str(first), "not a whole number")):
+        for call in (state.apply_action, state.move_of_action):
+            with pytest.raises(ValueError) as refused:
+                call(action)
+            assert str(refused.value) == (f"action {action!r} is {what} (actions: 0 to {count - 1}, an int or "
+                                          "a numpy integer)")
+        assert state.state_bytes() == before
+    with pytest.raises(ValueError, match="is not legal here"):
+        state.apply_action(2 ** 64)
+    assert state.move_of_action(numpy.int64(first)) == state.move_of_action(first)
+    state.apply_action(numpy.array(first))
+    assert state.state_bytes() != before

@@ -74,7 +74,7 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 from ..errors import ClaimsolveError, MoveError, as_parameters
 from ..interop.spiel_common import (CutAtLength, JsonObserver, PositionNode, adjudicated_returns, compact_json,
                                     game_length, position_from_param, position_param, spiel_seed,
-                                    wants_observation)
+                                    wants_observation, WholeActions)
 from ..limits import MAX_PLIES
 from . import rules
 from .islands import ISLANDS
@@ -443,7 +443,7 @@ class ClaimGame(pyspiel.Game):
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
-class ClaimState(CutAtLength, pyspiel.State):
+class ClaimState(WholeActions, CutAtLength, pyspiel.State):
     """A Claim position, and the decisions taken so far in the turn in
     progress, as an OpenSpiel state."""
 

@@ -29,7 +29,8 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from ..errors import ClaimsolveError, MoveError, as_parameters
 from ..interop.spiel_common import (CutAtLength, JsonObserver, Node, adjudicated_returns, compact_json,
-                                    game_length, position_from_param, position_param, wants_observation)
+                                    game_length, position_from_param, position_param, wants_observation,
+                                    WholeActions)
 from ..limits import MAX_PLIES
 from .position import ClaimItPosition
 
@@ -133,7 +134,7 @@ class ClaimItGame(pyspiel.Game):
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
-class ClaimItState(CutAtLength, pyspiel.State):
+class ClaimItState(WholeActions, CutAtLength, pyspiel.State):
     """A Claim It! position as an OpenSpiel state.  After the decision `roll`
     the state is a chance node over the dice (the position itself is
     unchanged until the dice fall)."""

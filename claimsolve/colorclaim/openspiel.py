@@ -25,7 +25,7 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from ..errors import ClaimsolveError, MoveError, OptionError
 from ..interop.spiel_common import (JsonObserver, Node, compact_json, position_from_param, position_param,
-                                    spiel_seed, wants_observation)
+                                    spiel_seed, wants_observation, WholeActions)
 from .position import MIN_SIDE, ColorClaimPosition, point_name
 from .rules import COLOURS, DIRECTIONS
 
@@ -195,7 +195,7 @@ class ColorClaimGame(pyspiel.Game):
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
-class ColorClaimState(pyspiel.State):
+class ColorClaimState(WholeActions, pyspiel.State):
     """A Color Claim position as an OpenSpiel state; `position` is the
     claimsolve Position."""
 

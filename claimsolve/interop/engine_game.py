@@ -59,7 +59,7 @@ from .. import _engine as _spiel
 from .._engine import GameState
 from ..catalog import all_games
 from ..errors import ClaimsolveError, MoveError
-from .spiel_common import action_error, ranges
+from .spiel_common import WholeActions, action_error, ranges
 
 SUFFIX = "_engine"
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -194,7 +194,7 @@ class EngineGame(pyspiel.Game):
         return EngineObserver(self.shared.shape, perfect_recall, params)
 
 
-class EngineState(pyspiel.State):
+class EngineState(WholeActions, pyspiel.State):
     """An engine state as an OpenSpiel state (see the module docstring).
     `engine` is the claimsolve._engine.GameState (do not change it).
 

@@ -2,7 +2,10 @@
 e.g. claimsolve.colorclaim.openspiel; the entry point is
 claimsolve.interop.openspiel)."""
 import json
+import operator
 import urllib.parse
+
+import pyspiel
 
 from .. import limits
 from ..records import adjudicated_points
@@ -170,3 +173,43 @@ def action_error(action, problem):
     error.message = f"action {_short(action)} {problem}"
     error.args = (error.message,)
     return error
+
+
+class WholeActions:
+    """apply_action and child of our OpenSpiel states, for Python callers:
+    an action that is no whole number is refused, named, as
+    claimsolve.env refuses it (pyspiel's own took True as action 1, and
+    gave a float pybind11's many-line "incompatible function arguments").
+    OpenSpiel's C++ calls the state's _apply_action, not these."""
+
+    __slots__ = ()
+
+    def apply_action(self, action):
+        if type(action) is not int:
+            action = whole_action(self, action)
+        return pyspiel.State.apply_action(self, action)
+
+    def child(self, action):
+        if type(action) is not int:
+            action = whole_action(self, action)
+        return pyspiel.State.child(self, action)
+
+
+def whole_action(state, action):
+    """`action` as an int when it is a whole number (an int, a numpy
+    integer, a 0-d integer array); else a MoveError naming it and the
+    state's actions (its chance outcomes at a chance node)."""
+    if isinstance(action, bool) or type(action).__name__ in ("bool", "bool_"):
+        what = "a bool, not a whole number"
+    else:
+        try:
+            return operator.index(action)
+        except TypeError:
+            what = "not a whole number"
+    game = state.get_game()
+    count = game.max_chance_outcomes() if state.is_chance_node() else game.num_distinct_actions()
+    try:
+        shown = repr(action)                  # '3', not 3: the text is no action
+    except Exception:                         # noqa: BLE001 (a caller's object whose repr fails)
+        shown = f"a {type(action).__name__}"
+    raise action_error(shown, f"is {what} (actions: 0 to {count - 1}, an int or a numpy integer)")

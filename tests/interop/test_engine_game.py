@@ -403,6 +403,31 @@ def test_refused_actions_change_nothing(game_id):
     assert state.returns() == pyspiel.State.returns(state) == state._shared.bridge.returns(state.engine)
 
 
+@pytest.mark.parametrize("name", [f"python_claimsolve_{game}{engine}" for game in ("colorclaim", "claimit", "claim")
+                                  for engine in ("", "_engine")])
+def test_an_action_that_is_no_whole_number_is_refused(name):
+    """state.apply_action(True) played action 1 (pybind11 takes a bool for
+    an int) and a float was pybind11's many-line TypeError: both are our
+    MoveError naming the action, as claimsolve.env names it, and nothing
+    is played; numpy integers are actions, as in the env."""
+    game = pyspiel.load_game(name)
+    state = game.new_initial_state()
+    count = game.num_distinct_actions()
+    for action, what in ((8.7, "not a whole number"), (1.0, "not a whole number"), (True, "a bool, not a whole number"),
+                         (np.True_, "a bool, not a whole number"), (None, "not a whole number"),
+                         ("3", "not a whole number")):
+        for call in (state.apply_action, state.child):
+            with pytest.raises(MoveError) as refused:
+                call(action)
+            assert str(refused.value) == f"action {action!r} is {what} (actions: 0 to {count - 1}, an int or a " \
+                                         "numpy integer)"
+        assert state.history() == []
+    first = state.legal_actions()[0]
+    assert state.child(np.int64(first)).history() == [first]
+    state.apply_action(np.array(first))
+    assert state.history() == [first]
+
+
 CUT_GAMES = ["python_claimsolve_claimit", "python_claimsolve_claimit_engine",
              "python_claimsolve_claim", "python_claimsolve_claim_engine"]
 
