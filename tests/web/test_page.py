@@ -523,6 +523,11 @@ def test_the_bar_says_what_its_number_is_and_how_sure(page):
         "2 seats is 50% (the bar's middle)"), shown
     assert m1_fair, "the equal-share line is for 3 seats or more: at 2 it is the bar's middle"
     assert m2 == "38%" and "38%, the search's mean result" in m2_title and "(95% interval 36%-40%" in m2_title
+    narrow = dict(mcts, share=0.49, ci=[0.4889, 0.4911])          # it read "(95% interval 49%-49%"
+    title = driver.execute_script("const b = window.claimsolveBoard; b.state.evalSeat = 1; b.setEval(arguments[0]);"
+                                  "const t = document.getElementById('eval-bar').title; b.setEval(null); return t",
+                                  narrow)
+    assert "(95% interval 48.9%-49.1%," in title, title
     assert h1 == "+3" and h1_title.endswith(f": +3; {said}"), shown
     assert h2 == "-3" and h2_title.endswith(f": -3 (the side to move's score, negated); {said}"), shown
 

@@ -1746,8 +1746,11 @@ function showEval(value) {
 
 // an MCTS bar's number in words: what it is and how sure, and the share that is fair at the table
 function winChanceWords(share, ci, simulations, seats) {
-  const pct = (x) => `${Math.round(100 * x)}%`;
-  const interval = ci ? ` (95% interval ${pct(ci[0])}-${pct(ci[1])}, as if the simulations were independent)` : "";
+  const pct = (x, digits = 0) => `${(100 * x).toFixed(digits)}%`;
+  // an interval narrower than the whole percents shown gets a decimal (it read "49%-49%")
+  const digits = ci && pct(ci[0]) === pct(ci[1]) ? 1 : 0;
+  const interval = ci ? ` (95% interval ${pct(ci[0], digits)}-${pct(ci[1], digits)}, as if the simulations were ` +
+    "independent)" : "";
   const over = simulations ? ` over ${simulations.toLocaleString("en-US")} simulations` : "";
   return `${pct(share)}, the search's mean result (a win 100%, a shared win its share)${over}${interval}; ` +
     `an equal share of the wins at ${seats} seats is ${pct(1 / seats)}` +
