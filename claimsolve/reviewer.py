@@ -330,6 +330,8 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
         raise Interrupted(result) from None
     result.evals = [kit.graph(position, evaluation) for position, evaluation in zip(positions, evaluations)]
     result.notes = list(shown["notes"])
+    if not all(move.exact for move in result.moves):
+        result.notes += list(getattr(kit, "UNPROVEN_NOTES", ()))
     result.seconds = _time.monotonic() - started
     return result
 

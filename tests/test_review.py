@@ -386,6 +386,19 @@ def test_a_forced_claim_turn_is_marked_and_not_searched(monkeypatch):
     assert [e["value"] for e in evaluations[:2]] == [0.25, 0.25] and not evaluations[0]["from_next"]
 
 
+def test_where_values_are_not_proven_the_review_says_after_and_the_graph_may_differ():
+    """A QA player's 4x4 game: ply 1's "after" read -1 where the graph
+    showed +3 for the same position (the move's value by the search of the
+    position before it, against the position's own), and nothing said why."""
+    start = {"game": "colorclaim", "board": ["B3 Y2 K3 R2", "K3 R2 K1 R1", "Y3 B1 G2 B2", "Y1 B1 G3 R3"],
+             "to_move": 1, "claims": [None, None], "shield": None}
+    record = records.GameRecord.from_moves(claimsolve.from_dict(start), ["d2xd3", "c2xc3", "b3-b4"])
+    review = claimsolve.review(record, time=0.02, workers=1)
+    said = [note for note in review.to_json()["notes"] if note.startswith("where a value is not proven")]
+    assert not all(m.exact for m in review.moves), "0.02 s proved the 4x4 start: a harder position is needed"
+    assert said and "the graph shows each position's own value" in said[0]
+
+
 def test_the_command_line_review_its_picture_and_its_annotated_record(tmp_path):
     result = run_match("colorclaim", "random", "alphabeta:depth=1", 2, size="3x3", seed=3)
     save_games(result, tmp_path / "games.jsonl")
@@ -393,6 +406,8 @@ def test_the_command_line_review_its_picture_and_its_annotated_record(tmp_path):
     text = run("review", path, "--game", 2, "--time", "0.5")
     assert text.exit_code == 0, text.output
     assert "ply  seat  move" in text.stdout and "Player 1 (alphabeta:depth=1)" in text.stdout
+    # every value proven: nothing said of values that are not (the next test)
+    assert "where a value is not proven" not in text.stdout
     data = json.loads(run("review", path, "--game", 2, "--json", "--time", "0.5", "--svg", tmp_path / "r.svg",
                           "--save", tmp_path / "annotated.json").stdout)
     assert [m["move"] for m in data["moves"]] == result.records[1].moves

@@ -17,6 +17,12 @@ UNIT = ("points: the final-score margin for the player who moved (his score minu
 THRESHOLDS = {"inaccuracy": 1, "mistake": 3, "blunder": 6}
 NOTES = ("a move that turns a proven win into a draw or loss, or a draw into a loss, is a mistake at "
          "least; a win turned into a loss is a blunder",)
+# said where a move's values are not all proven (claimsolve.reviewer adds it): a QA player met "after -1"
+# beside the graph's +3 for one position, and a draw thrown away graded "best"
+UNPROVEN_NOTES = ("where a value is not proven, 'after' is the move's value by the same search as 'before' "
+                  "(searches to other depths differ by more than a move does), and the graph shows each "
+                  "position's own value: the two can differ there, and a result thrown away where neither was "
+                  "proven goes unseen",)
 GRAPH = "margin"            # how the review graph draws the values (claimsolve.render.review)
 DIGITS = 2
 DEFAULT_TIME = 1.0
