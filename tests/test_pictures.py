@@ -192,6 +192,28 @@ def test_what_is_proven_of_a_move_is_drawn_beside_its_score():
         assert words.startswith("proven") and words in texts, (words, texts)
 
 
+def test_score_labels_keep_off_a_stacks_height_mark():
+    """A QA player's 5x4 position: "3: <=+0" covered e1's "x2", so the
+    stack's height could not be read.  Every label keeps off every height
+    mark where a free spot is near (here there is)."""
+    position = claimsolve.from_dict({"game": "colorclaim", "board": ["R3 G1 K2 Y1 B2", "B1 . R1 G3 .",
+                                                                     "Y3 G2/K3 B3 . R2", ". K1 Y2 G2 B1/R1"],
+                                     "to_move": 1, "claims": ["B", "G"], "shield": 2})
+    moves = [m for m in position.legal_moves() if m[:2] in ("e1", "e2", "b2", "b1", "c2", "a2")][:8]
+    root = parse(render.analysis_svg(position, result_of(moves, engine="alphabeta")))
+    marks_at = [t for t in root.iter("{http://www.w3.org/2000/svg}text") if (t.text or "").startswith("x")
+                and (t.text or "")[1:].isdigit()]
+    assert len(marks_at) == 2                              # b2 and e1 hold two pyramids each
+    boxes = [(float(t.get("x")) - 22, float(t.get("y")) - 14, 22, 16) for t in marks_at]
+    for group in labels(root):
+        rect = next(e for e in group.iter("{http://www.w3.org/2000/svg}rect"))
+        label = tuple(float(rect.get(k)) for k in ("x", "y", "width", "height"))
+        for box in boxes:
+            apart = (label[0] + label[2] <= box[0] or box[0] + box[2] <= label[0] or
+                     label[1] + label[3] <= box[1] or box[1] + box[3] <= label[1])
+            assert apart, (group.get("data-rank"), label, box)
+
+
 def test_a_finished_game_is_drawn_without_suggestions():
     won = claimsolve.load(SEEDS / "claim" / "won-2p.json")
     root = parse(render.analysis_svg(won, claimsolve.analyze(won)))

@@ -63,7 +63,7 @@ def analysis_svg(position, result, top=None):
     for _elements, anchors in drawn:
         for anchor in set(_key(a) for a in anchors):
             shared[anchor] = shared.get(anchor, 0) + 1
-    placer = S.Labels(geometry.bounds) if geometry is not None else None
+    placer = S.Labels(geometry.bounds, getattr(geometry, "keep_clear", ())) if geometry is not None else None
     for rank, (move, score, (elements, anchors)) in enumerate(zip(moves, scores, drawn), 1):
         colour, _width, _opacity = S.style(rank)
         best = rank == 1

@@ -142,6 +142,7 @@ class Geometry:
 
     def __init__(self, position, layout):
         self.height, self.layout, self.cell = position.height, layout, layout["cell"]
+        self.position = position
 
     def centre(self, column, row):
         return (self.layout["columns"][column] + self.cell / 2,
@@ -150,6 +151,20 @@ class Geometry:
     @property
     def bounds(self):
         return (4, 4, self.layout["width"] - 4, self.layout["rows"][-1] + self.cell + 8)
+
+    @property
+    def keep_clear(self):
+        """The boxes score labels keep off where they can: each stack's
+        height mark ("x2", drawn by `board` in its space's top right), which
+        a label covered (a QA player's 5x4 picture)."""
+        boxes = []
+        for row, line in enumerate(self.position.grid):
+            for column, stack in enumerate(line):
+                if stack is not None and len(stack) > 1:
+                    x = self.layout["columns"][column]
+                    y = self.layout["rows"][self.height - 1 - row]
+                    boxes.append((x + self.cell - 8 - 22, y + 2, 24, 18))
+        return boxes
 
 
 def board(position, moves=()):

@@ -158,9 +158,9 @@ class Labels:
 
     SPOTS = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]
 
-    def __init__(self, bounds):
+    def __init__(self, bounds, keep_clear=()):
         self.bounds = bounds          # (x0, y0, x1, y1): labels stay inside
-        self.taken = []
+        self.taken = list(keep_clear)   # boxes (x, y, w, h) taken: other labels, and marks to keep readable
 
     def place(self, x, y, content, colour, best, distance=16, prefer=(0, -1)):
         """The label's elements, placed near (x, y), first towards `prefer`
