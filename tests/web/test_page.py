@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+import claimsolve
+
 from .browser import (SEEDS, SKIP, ActionChains, By, Keys, Select, browser, click_point, click_until,  # noqa: F401
                       hover_until, message, mouse_away, server, shots, unflipped, wait)
 
@@ -530,6 +532,29 @@ def test_the_bar_says_what_its_number_is_and_how_sure(page):
     assert "(95% interval 48.9%-49.1%," in title, title
     assert h1 == "+3" and h1_title.endswith(f": +3; {said}"), shown
     assert h2 == "-3" and h2_title.endswith(f": -3 (the side to move's score, negated); {said}"), shown
+
+
+def test_a_best_line_cut_short_after_a_proven_move_says_so(page):
+    """The board showed "Best line: d4xd3" alone after a move the solver
+    proved (a QA player), where the command line says "(cut short at 1
+    move: the value is proven, the line does not reach the game's end)"."""
+    driver = page
+    new_game(driver, "colorclaim", size="3x3", seed=1)
+    set_engine(driver, False)
+    try:
+        first = claimsolve.new("colorclaim", size="3x3", seed=1).legal_moves()[0]
+        result = {"engine": "solver", "pv": [first], "pv_cut_short": True, "ordered_by": "value",
+                  "suggestions": [{"move": first, "score": 1, "exact": True, "result": "win", "proven": "=+1"}]}
+        said = driver.execute_script("const b = window.claimsolveBoard; b.renderSuggestions(arguments[0], false);"
+                                     "return document.getElementById('pv').textContent", result)
+        assert said == f"Best line: {first} (cut short at 1 move: the value is proven, the line does not reach " \
+                       "the game's end)", said
+        result["pv_cut_short"] = False
+        said = driver.execute_script("const b = window.claimsolveBoard; b.renderSuggestions(arguments[0], false);"
+                                     "return document.getElementById('pv').textContent", result)
+        assert said == f"Best line: {first}", said
+    finally:
+        set_engine(driver, True)
 
 
 @pytest.mark.slow

@@ -1615,7 +1615,11 @@ function renderSuggestions(result, live) {
       drawArrows(resting);
     });
   }
-  $("pv").textContent = result.pv && result.pv.length ? `Best line: ${lineText(result.pv)}` : "";
+  // a line the search stopped before the game's end though its first move's value is proven says so, as the
+  // command line does (it read "Best line: d4xd3" alone after a move the solver proved)
+  const cut = result.pv_cut_short ? ` (cut short at ${counted(result.pv.length, "move")}: the value is proven, ` +
+    "the line does not reach the game's end)" : "";
+  $("pv").textContent = result.pv && result.pv.length ? `Best line: ${lineText(result.pv)}${cut}` : "";
   if (result.suggestions.length) setEval(evaluation(result));
 }
 
@@ -3156,5 +3160,5 @@ async function main() {
 }
 
 window.claimsolveBoard = { state, showIndex, playMove, clickToken, goTo, nodes, recordJson, loadText,
-  mainLine, promoteVariation, deleteFromHere, gradeWords, setEval, oddsVerdict };
+  mainLine, promoteVariation, deleteFromHere, gradeWords, setEval, oddsVerdict, renderSuggestions };
 main().catch((e) => setMessage(e.message, "error"));
