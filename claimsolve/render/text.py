@@ -10,11 +10,13 @@ from .claimit import render_odds
 
 
 def summary(position):
-    """`show --json`: the position, whether it is over, and its standing
+    """`show --json`: the position, whether it is over, the sides that
+    play for a win (`teams`: Claim's 4 seats are 2), and its standing
     (`scores`, where the game has them, with `scores_are` saying what they
     are: Claim It!'s are the largest groups)."""
     out = {"game": position.game, "to_move": position.player_to_move,
-           "over": position.is_over(), "legal_moves": len(position.legal_moves())}
+           "over": position.is_over(), "legal_moves": len(position.legal_moves()),
+           "teams": len(position.teams())}
     if hasattr(position, "scores"):
         out["scores"] = list(position.scores())
         if getattr(position, "SCORES_ARE", None):

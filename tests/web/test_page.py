@@ -525,6 +525,12 @@ def test_the_bar_says_what_its_number_is_and_how_sure(page):
         "2 seats is 50% (the bar's middle)"), shown
     assert m1_fair, "the equal-share line is for 3 seats or more: at 2 it is the bar's middle"
     assert m2 == "38%" and "38%, the search's mean result" in m2_title and "(95% interval 36%-40%" in m2_title
+    # the mean and interval are those of the simulations through the best move: said so where known
+    counted_title = driver.execute_script(
+        "const b = window.claimsolveBoard; b.state.evalSeat = 1; b.setEval(arguments[0]);"
+        "const t = document.getElementById('eval-bar').title; b.setEval(null); return t", dict(mcts, visits=456))
+    assert "62%, the search's mean result (a win 100%, a shared win its share) over the 456 simulations through " \
+           "its best move (of 12,345) (95% interval 60%-64%" in counted_title, counted_title
     narrow = dict(mcts, share=0.49, ci=[0.4889, 0.4911])          # it read "(95% interval 49%-49%"
     title = driver.execute_script("const b = window.claimsolveBoard; b.state.evalSeat = 1; b.setEval(arguments[0]);"
                                   "const t = document.getElementById('eval-bar').title; b.setEval(null); return t",
@@ -532,6 +538,26 @@ def test_the_bar_says_what_its_number_is_and_how_sure(page):
     assert "(95% interval 48.9%-49.1%," in title, title
     assert h1 == "+3" and h1_title.endswith(f": +3; {said}"), shown
     assert h2 == "-3" and h2_title.endswith(f": -3 (the side to move's score, negated); {said}"), shown
+
+
+def test_the_bars_equal_share_at_four_seats_is_a_teams(page):
+    """Claim's 4 seats play as two teams, and MCTS's means sit near 0.5:
+    the bar said "an equal share of the wins at 4 seats is 25%" and drew
+    its line at a quarter (the code reviewer's 4-seat game)."""
+    driver = page
+    new_game(driver, "claim", players=4)
+    set_engine(driver, False)
+    try:
+        answer = {"engine": "mcts", "share": 0.54, "score": None, "ci": [0.5, 0.58], "simulations": 4000,
+                  "visits": 900}
+        title, hidden = driver.execute_script(
+            "const b = window.claimsolveBoard; b.setEval(arguments[0]);"
+            "const out = [document.getElementById('eval-bar').title, document.getElementById('eval-fair').hidden];"
+            "b.setEval(null); return out", answer)
+    finally:
+        set_engine(driver, True)
+    assert "an equal share of the wins between the 2 teams is 50% (the bar's middle)" in title, title
+    assert hidden, "two sides: the bar's middle is the equal share, no line"
 
 
 def test_a_best_line_cut_short_after_a_proven_move_says_so(page):
@@ -747,7 +773,8 @@ def test_the_engine_plays_two_seats_of_three(page, shots):
     title = driver.find_element(By.ID, "eval-bar").get_attribute("title")
     assert "the seat to move" in title
     # the number says what it is and how sure, and where an equal share lies (1/3, not the bar's middle)
-    assert re.search(r": \d+%, the search's mean result .* over [\d,]+ simulations \(95% interval \d+%-\d+%", title)
+    assert re.search(r": \d+%, the search's mean result .* over the [\d,]+ simulations through its best move "
+                     r"\(of [\d,]+\) \(95% interval [\d.]+%-[\d.]+%", title), title
     assert "an equal share of the wins at 3 seats is 33% (the line across the bar)" in title
     fair = driver.find_element(By.ID, "eval-fair")
     assert fair.is_displayed()

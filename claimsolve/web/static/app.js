@@ -1632,7 +1632,7 @@ function lineText(moves) {
 // words; `simulations`)}
 function evaluation(result) {
   const engine = result.engine, s = result.suggestions[0];
-  const about = { engine, scores: result.scores, simulations: result.iterations };
+  const about = { engine, scores: result.scores, simulations: result.iterations, visits: s.visits };
   // a result's margin as proven (the solver stopped in its time may have proven only a bound, >=+1)
   const bounds = provenBounds(s.proven, s.score);
   if (s.result === "win") return { ...about, share: 1, score: s.score, result: "win", bounds };
@@ -1736,9 +1736,11 @@ function showEval(value) {
     bar.title += `: a proven ${result} ${by}`;
   } else if (result) text.textContent = result;
   else if (value.engine === "mcts" || score === null || score === undefined) {
+    // an equal share is one of the sides' (Claim's 4 seats play as 2 teams: it said 25% there)
+    const sides = (entry.show && entry.show.teams) || seats;
     text.textContent = `${Math.round(100 * share)}%`;
-    bar.title += `: ${winChanceWords(share, ci, value.simulations, seats)}`;
-    if (seats > 2) showFairShare(seats);
+    bar.title += `: ${winChanceWords(share, ci, value.visits, value.simulations, seats, sides)}`;
+    if (sides > 2) showFairShare(sides);
   } else {
     text.textContent = signed(score);
     if (value.scores) {
@@ -1748,17 +1750,20 @@ function showEval(value) {
   }
 }
 
-// an MCTS bar's number in words: what it is and how sure, and the share that is fair at the table
-function winChanceWords(share, ci, simulations, seats) {
+// an MCTS bar's number in words: what it is and how sure (the mean of the simulations through the best
+// move, its interval theirs), and the share that is fair at the table of `sides` (seats, or teams)
+function winChanceWords(share, ci, visits, simulations, seats, sides) {
   const pct = (x, digits = 0) => `${(100 * x).toFixed(digits)}%`;
   // an interval narrower than the whole percents shown gets a decimal (it read "49%-49%")
   const digits = ci && pct(ci[0]) === pct(ci[1]) ? 1 : 0;
   const interval = ci ? ` (95% interval ${pct(ci[0], digits)}-${pct(ci[1], digits)}, as if the simulations were ` +
     "independent)" : "";
-  const over = simulations ? ` over ${simulations.toLocaleString("en-US")} simulations` : "";
+  const count = (n) => n.toLocaleString("en-US");
+  const over = visits ? ` over the ${count(visits)} simulations through its best move` +
+    (simulations ? ` (of ${count(simulations)})` : "") : simulations ? ` over ${count(simulations)} simulations` : "";
   return `${pct(share)}, the search's mean result (a win 100%, a shared win its share)${over}${interval}; ` +
-    `an equal share of the wins at ${seats} seats is ${pct(1 / seats)}` +
-    (seats > 2 ? " (the line across the bar)" : " (the bar's middle)");
+    `an equal share of the wins ${sides === seats ? `at ${seats} seats` : `between the ${sides} teams`} is ` +
+    `${pct(1 / sides)}` + (sides > 2 ? " (the line across the bar)" : " (the bar's middle)");
 }
 
 // the line across the bar at an equal share of the wins (1/seats): where a seat of a 3- or 4-seat table
