@@ -140,7 +140,7 @@ def analyze(pos, seconds, iterations, engine, top, seed, threads, hash_mb, evalu
             progress.close()
     failed = written(write_picture, svg_path, render.analysis_svg(position, result)) if svg_path else None
     if interrupted:
-        show_interrupted(as_json, result.to_json(), render.analysis_text(result, color=use_color()))
+        show_interrupted(as_json, result.to_json(), render.analysis_text(result, color=use_color()), failed)
     if as_json:
         emit_json(result.to_json())
     else:

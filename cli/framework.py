@@ -355,14 +355,18 @@ def written(write, *args, **kwargs):
     return None
 
 
-def show_interrupted(as_json, data, text):
+def show_interrupted(as_json, data, text, refused=None):
     """Ctrl-C stopped the work: prints its answer so far, marked (--json:
-    "interrupted": true), then ends as any Ctrl-C does (one line, 130)."""
+    "interrupted": true), and the refusal of a file it could not write
+    (`refused`, from `written`: said, not lost with the exit), then ends as
+    any Ctrl-C does (one line, 130)."""
     if as_json:
         emit_json(dict(data, interrupted=True))
     else:
         click.echo(text)
         click.echo("Interrupted (Ctrl-C): the answer so far.")
+    if refused is not None:
+        click.echo(error_line(refused), err=True)
     raise KeyboardInterrupt
 
 

@@ -61,7 +61,7 @@ def match(game, spec_a, spec_b, games, players, size, island, variant, seed, dup
             log.close()
     failed = written(write_picture, svg_path, render.match_svg(result)) if svg_path else None
     if interrupted:
-        show_interrupted(as_json, result.to_json(), render.match_text(result))
+        show_interrupted(as_json, result.to_json(), render.match_text(result), failed)
     if as_json:
         emit_json(result.to_json())
     else:

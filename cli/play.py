@@ -130,7 +130,7 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
         failed = None
         if record_path:
             try:
-                write_atomically(record_path, line + "\n", replace=False)
+                write_atomically(record_path, line + "\n", replace=False, where="option '--record': ")
             except ClaimsolveError as exc:      # the game is not lost: its record is printed, then the error
                 failed = exc
         if record_path and failed is None:

@@ -77,9 +77,11 @@ def review(rec, game_number, seconds, threads, objective, seed, svg_path, save_p
                          if key in ("best", "before", "after", "loss", "grade", "exact", "luck")}
             node.eval.update(result.options)         # what the values measure (Claim It!'s objective)
         # a file that appeared meanwhile is kept; the review is printed all the same, then the refusal
-        failed = failed or written(write_atomically, save_path, record_line(record) + "\n", replace=False)
+        saved = written(write_atomically, save_path, record_line(record) + "\n", replace=False,
+                        where="option '--save': ")
+        failed = failed or saved                 # (each file written or refused on its own)
     if interrupted:
-        show_interrupted(as_json, result.to_json(), review_text(result, title))
+        show_interrupted(as_json, result.to_json(), review_text(result, title), failed)
     if as_json:
         emit_json(result.to_json())
     else:

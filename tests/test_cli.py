@@ -378,8 +378,8 @@ def test_play_prints_its_record_when_the_record_file_cannot_be_written(tmp_path,
                  input="quit\n")
     assert result.exit_code == 2, result.output
     assert "The game's record (0 moves, match --save format):" in result.stdout
-    assert result.stderr.strip().splitlines()[-1] == ("claimsolve: late.json: the file exists; it is not overwritten "
-                                                      "(remove it, or give another name)")
+    assert result.stderr.strip().splitlines()[-1] == ("claimsolve: late.json: option '--record': the file exists; it "
+                                                      "is not overwritten (remove it, or give another name)")
     assert json.loads((tmp_path / "late.json").read_text())["game"] == "colorclaim"
 
 

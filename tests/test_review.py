@@ -389,13 +389,17 @@ def test_a_forced_claim_turn_is_marked_and_not_searched(monkeypatch):
 def test_where_values_are_not_proven_the_review_says_after_and_the_graph_may_differ():
     """A QA player's 4x4 game: ply 1's "after" read -1 where the graph
     showed +3 for the same position (the move's value by the search of the
-    position before it, against the position's own), and nothing said why."""
-    start = {"game": "colorclaim", "board": ["B3 Y2 K3 R2", "K3 R2 K1 R1", "Y3 B1 G2 B2", "Y1 B1 G3 R3"],
-             "to_move": 1, "claims": [None, None], "shield": None}
-    record = records.GameRecord.from_moves(claimsolve.from_dict(start), ["d2xd3", "c2xc3", "b3-b4"])
+    position before it, against the position's own), and nothing said why.
+    (A 6x5 start: 0.02 s a position proves nothing of it on any machine.)"""
+    start = claimsolve.new("colorclaim", size="6x5", seed=1)
+    position, moves = start, []
+    for _ in range(3):
+        moves.append(position.legal_moves()[0])
+        position = position.play(moves[-1])
+    record = records.GameRecord.from_moves(start, moves)
     review = claimsolve.review(record, time=0.02, workers=1)
     said = [note for note in review.to_json()["notes"] if note.startswith("where a value is not proven")]
-    assert not all(m.exact for m in review.moves), "0.02 s proved the 4x4 start: a harder position is needed"
+    assert not all(m.exact for m in review.moves)
     assert said and "the graph shows each position's own value" in said[0]
 
 
@@ -422,6 +426,27 @@ def test_the_command_line_review_its_picture_and_its_annotated_record(tmp_path):
     assert_refused(run("review", path, "--game", 1, "--objective", "held"), "option '--objective'")
 
 
+def test_a_picture_refused_at_the_end_does_not_cost_the_save(tmp_path, monkeypatch):
+    """review --svg P --save S, P written by another program during the
+    run: S was never written (the save was skipped once the picture was
+    refused; the code reviewer's run)."""
+    record = random_game("colorclaim", 1, size="3x3", seed=1)
+    path = tmp_path / "game.json"
+    path.write_text(records.dumps(record) + "\n")
+    picture, saved = tmp_path / "p.svg", tmp_path / "saved.json"
+    review = claimsolve.review
+
+    def appearing(*args, **kwargs):
+        picture.write_text("PRECIOUS\n")
+        return review(*args, **kwargs)
+
+    monkeypatch.setattr(claimsolve, "review", appearing)
+    done = run("review", path, "--time", "0.05", "--svg", picture, "--save", saved)
+    assert done.exit_code == 2, done.output
+    assert "option '--svg'" in done.stderr and picture.read_text() == "PRECIOUS\n"
+    assert claimsolve.load_game(saved).mainline() == record.mainline()
+
+
 @pytest.mark.parametrize("as_json", [False, True])
 def test_a_save_file_that_appears_during_the_review_keeps_the_review(tmp_path, monkeypatch, as_json):
     """review --save F, F written by another program during the run: the
@@ -440,8 +465,8 @@ def test_a_save_file_that_appears_during_the_review_keeps_the_review(tmp_path, m
     monkeypatch.setattr(claimsolve, "review", appearing)
     done = run("review", path, "--time", "0.05", "--save", saved, *(["--json"] if as_json else []))
     assert done.exit_code == 2, done.output
-    assert done.stderr.splitlines() == [f"claimsolve: {saved}: the file exists; it is not overwritten (remove it, "
-                                        "or give another name)"]
+    assert done.stderr.splitlines() == [f"claimsolve: {saved}: option '--save': the file exists; it is not "
+                                        "overwritten (remove it, or give another name)"]
     if as_json:
         assert [m["move"] for m in json.loads(done.stdout)["moves"]] == record.mainline()
     else:
