@@ -275,13 +275,16 @@ class LineLog:
             os.fsync(fd)
         except OSError:
             pass
+        try:
+            if self._made and self.lines == 0:
+                # removed while the lock is held: a match --save waiting for the file cannot take it in
+                # between and write its games to a file no longer in the folder
+                try:
+                    os.unlink(self.path)
+                except OSError:
+                    pass
         finally:
             os.close(fd)
-        if self._made and self.lines == 0:
-            try:
-                os.unlink(self.path)
-            except OSError:
-                pass
 
     def __enter__(self):
         return self
