@@ -24,7 +24,7 @@ import random
 
 import claimsolve
 from claimsolve.claimit.odds import OVERRULE, odds
-from claimsolve.claimit.plans import best_decision_chances
+from claimsolve.claimit.plans import best_by_decision, best_decision_chances
 from claimsolve.records import load
 
 
@@ -61,7 +61,7 @@ def main():
         table = odds(position, samples=args.samples, seed=0)
         net, plans = table.learned, table.monte_carlo["recommendation"]
         line = {"file": path, "game": g + 1, "ply": ply, "mode": table.mode, "net": net, "plans": plans}
-        if net and plans and net != plans:
+        if net and plans and net != plans and net in best_by_decision(table.rows):
             sure = best_decision_chances(table.rows, [net, plans])[plans]
             best = claimsolve.analyze(position, iterations=args.simulations, seed=0).suggestions[0].move
             line.update(plans_sure=round(sure, 4), mcts=best)
@@ -76,7 +76,7 @@ def main():
     print(f"\n{min(args.positions, len(spots))} positions: the net and the plans agree at {agreed}; where they "
           f"disagree, MCTS at {args.simulations:,} simulations chooses:")
     for name, (with_plans, with_net, neither) in bands.items():
-        print(f"  plans {name} {100 * OVERRULE:.0f}% sure: {with_plans + with_net + neither} positions, "
+        print(f"  plans {name} {OVERRULE:g} sure: {with_plans + with_net + neither} positions, "
               f"the plans' move {with_plans}, the net's {with_net}, another {neither}")
 
 

@@ -48,9 +48,10 @@ RESERVE_SHARE = 0.02         # of a budget: kept for the table's arithmetic and 
 LEARNED = "learned win objective"      # who recommends (OddsResult.recommended_by)
 MONTE_CARLO = "Monte Carlo plans"
 # how sure the plans must be that the learned objective's decision wins less than their own choice to
-# recommend theirs instead: the net's search is cut short mid-game and its placements played 0.13 below
-# MCTS's in matches (docs/findings.md), where the plans this sure agree with MCTS (docs/learning.md)
-OVERRULE = 0.99
+# recommend theirs instead: "over 99% sure" as plans.sureness words it (from 0.995).  The net's search is
+# cut short mid-game and its placements played 0.13 below MCTS's in matches (docs/findings.md), where the
+# plans this sure agree with MCTS (docs/learning.md)
+OVERRULE = 0.995
 
 
 @dataclass
