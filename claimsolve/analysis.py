@@ -136,8 +136,8 @@ ORDER_TEXT = {
                      "else by alpha-beta's score (a score the solver's bounds rule out is shown at the bound "
                      "it crosses, <= or >=).",
     "value": "Ordered by value (proven values and bounds).",
-    "value proven, bounds": "Ordered by what is proven against the position's proven value: the moves that "
-                            "reach it first, then the moves whose value is not proven (they may reach it "
+    "value proven, bounds": "Ordered by what is proven against the position's proven value: first the moves "
+                            "proven to reach it, then the moves whose value is not proven (they may reach it "
                             "too), then the moves proven worse; within each, the higher lower bound first, "
                             "then the higher upper bound, moves with no bound at all last; moves with the "
                             "same bounds are not ranked among themselves: they are listed in the order the "
