@@ -125,15 +125,12 @@ def _checked_action(action, count):
     it and the range, as the engine names an action that is not legal there.
     A bool is refused too: True is no action, but likely a flag passed by
     mistake."""
-    if type(action) is not int:
-        if isinstance(action, numpy.ndarray) and action.shape == ():
-            action = action[()]
-        if isinstance(action, (bool, numpy.bool_)) or not isinstance(action, (int, numpy.integer)):
-            what = "a bool, not a whole number" if isinstance(action, (bool, numpy.bool_)) else "not a whole number"
-            dead = "; None is for an agent that is done, terminated or truncated" if action is None else ""
-            raise ValueError(f"action {_short(repr(action))} is {what} (actions: 0 to {count - 1}, an int or "
-                             f"a numpy integer{dead})")
-        action = int(action)
+    value, what = limits.whole_number(action)
+    if value is None:
+        dead = "; None is for an agent that is done, terminated or truncated" if action is None else ""
+        raise ValueError(f"action {_short(repr(action))} is {what} (actions: 0 to {count - 1}, an int or "
+                         f"a numpy integer{dead})")
+    action = value
     if not 0 <= action < count:
         raise ValueError(f"action {_short(action)} is outside the action space (actions: 0 to {count - 1})")
     return action

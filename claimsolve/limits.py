@@ -18,6 +18,7 @@ most MAX_DIGITS characters (Python refuses to convert integers of more than
 """
 import json
 import math
+import operator
 import os
 import re
 
@@ -286,3 +287,22 @@ def spec_options(given, known, positional=None):
 
 def _known(known):
     return f"known: {', '.join(known)}" if known else "this kind takes no options"
+
+
+def whole_number(value):
+    """(`value` as an int, None) where it is a whole number: an int, a numpy
+    integer or a 0-d integer array (what policies give as an action); else
+    (None, why in words): "a bool, not a whole number" (True is no action,
+    but likely a flag passed by mistake) or "not a whole number" (8.7 was
+    played as 8).  The environments' and the OpenSpiel states' actions."""
+    if type(value) is int:
+        return value, None
+    if getattr(value, "shape", None) == () and hasattr(value, "dtype"):
+        value = value[()]                       # a 0-d array: its scalar
+    if isinstance(value, bool) or type(value).__name__ in ("bool", "bool_"):
+        return None, "a bool, not a whole number"
+    try:
+        return operator.index(value), None
+    except TypeError:
+        return None, "not a whole number"
+

@@ -2,7 +2,6 @@
 e.g. claimsolve.colorclaim.openspiel; the entry point is
 claimsolve.interop.openspiel)."""
 import json
-import operator
 import urllib.parse
 
 import pyspiel
@@ -199,13 +198,9 @@ def whole_action(state, action):
     """`action` as an int when it is a whole number (an int, a numpy
     integer, a 0-d integer array); else a MoveError naming it and the
     state's actions (its chance outcomes at a chance node)."""
-    if isinstance(action, bool) or type(action).__name__ in ("bool", "bool_"):
-        what = "a bool, not a whole number"
-    else:
-        try:
-            return operator.index(action)
-        except TypeError:
-            what = "not a whole number"
+    value, what = limits.whole_number(action)
+    if value is not None:
+        return value
     game = state.get_game()
     count = game.max_chance_outcomes() if state.is_chance_node() else game.num_distinct_actions()
     try:
