@@ -19,7 +19,7 @@ a number given as text is read as the command line reads it (`time="2"`).
 from . import limits
 from .analysis import ENGINES, analyze as _analyze
 from .catalog import game_of, get_game, ids_where
-from .errors import ClaimsolveError, MoveError, PositionError, as_parameters
+from .errors import ArgumentTypeError, ClaimsolveError, MoveError, PositionError, as_parameters
 from .game import Position
 from .positions import dumps, from_dict, game_class, loads
 from . import records as _records
@@ -73,7 +73,7 @@ def _progress(progress):
 
 def _position(position):
     if not isinstance(position, Position):
-        raise ClaimsolveError(f"not a position: {type(position).__name__} (read one with claimsolve.load)")
+        raise ArgumentTypeError(f"not a position: {type(position).__name__} (read one with claimsolve.load)")
     return position
 
 
@@ -159,7 +159,7 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
     with claimsolve.load_game), `time` seconds a position."""
     from .reviewer import review as _review     # deferred: start-up (its worker processes, the searches)
     if not isinstance(record, GameRecord):
-        raise ClaimsolveError(f"not a game record: {type(record).__name__} (read one with claimsolve.load_game)")
+        raise ArgumentTypeError(f"not a game record: {type(record).__name__} (read one with claimsolve.load_game)")
     if time is not None:
         time = limits.seconds(time, _parameter("time"))
     if workers is not None:

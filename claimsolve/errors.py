@@ -80,6 +80,12 @@ class MoveTypeError(MoveError, TypeError):
         ClaimsolveError.__init__(self, self.problem, source)
 
 
+class ArgumentTypeError(ClaimsolveError, TypeError):
+    """An argument of another type than the API takes (a position, a game
+    record): a TypeError, as Python's own functions raise for one, and a
+    ClaimsolveError still, for the callers that catch those."""
+
+
 def check_move_type(move, title, examples):
     """`move` itself when it is a string, else the MoveTypeError saying what a
     move of the game `title` is (`examples`: "like b1-b2 or b1xb2")."""

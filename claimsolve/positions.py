@@ -18,7 +18,7 @@ import sys
 
 from . import limits
 from .catalog import game_ids, get_game
-from .errors import ClaimsolveError, PositionError
+from .errors import ArgumentTypeError, ClaimsolveError, PositionError
 from .files import problem as os_problem
 
 MAX_BYTES = 16 * 1024 * 1024     # 16 MB: a position file is a few KB
@@ -275,7 +275,7 @@ def dumps(position):
     indented by 2, a board's rows one per line, short lists and objects (claims,
     dice, variant) on one line."""
     if not hasattr(position, "to_json") or not hasattr(position, "game"):
-        raise ClaimsolveError(f"not a position: {type(position).__name__} (read one with claimsolve.load)")
+        raise ArgumentTypeError(f"not a position: {type(position).__name__} (read one with claimsolve.load)")
     return _format(position.to_json(), 0) + "\n"
 
 

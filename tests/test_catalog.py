@@ -352,6 +352,22 @@ def test_python_entry_points_name_their_parameters(call, message):
     assert str(caught.value).startswith(message)
 
 
+@pytest.mark.parametrize("call, words", [
+    (lambda: claimsolve.analyze(None), "not a position: NoneType"),
+    (lambda: claimsolve.solve("p.json"), "not a position: str"),
+    (lambda: claimsolve.odds(3), "not a position: int"),
+    (lambda: claimsolve.review(None), "not a game record: NoneType"),
+    (lambda: claimsolve.dumps(None), "not a position: NoneType"),
+])
+def test_an_argument_of_another_type_is_a_type_error(call, words):
+    """`claimsolve.analyze(None)` raised a ClaimsolveError only, which an
+    `except TypeError` (Python's own word for it) missed (a QA tester): it
+    is a TypeError now, and a ClaimsolveError still."""
+    with pytest.raises(TypeError) as caught:
+        call()
+    assert isinstance(caught.value, ClaimsolveError) and str(caught.value).startswith(words)
+
+
 def test_python_entry_points_read_numbers_given_as_text_as_the_command_line_does():
     """`analyze(p, time="2")` passed the check and then failed deep in the
     engine ("TypeError: can't multiply sequence by non-int of type
