@@ -17,7 +17,8 @@ The module also holds, in C, the methods OpenSpiel's C++ calls most on the
 engine-backed OpenSpiel states of claimsolve.interop.engine_game
 (spiel_state.pxi).
 """
-import operator
+from claimsolve.errors import _short
+from claimsolve.limits import whole_number
 
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.list cimport PyList_New, PyList_SET_ITEM
@@ -102,24 +103,17 @@ cdef void _sort_by_action(int *a, cs_move *m, int *ta, cs_move *tm, int n) noexc
 
 cdef int _whole_action(object action, int num_actions) except? -1:
     """`action` as a C int when it is a whole number (an int, a numpy
-    integer, a 0-d integer array); a float (8.7 was played as 8), a bool
-    (True as 1) or anything else is a ValueError naming it, as
-    claimsolve.env names it."""
+    integer, a 0-d integer array: claimsolve.limits.whole_number, the
+    environments' check); a float (8.7 was played as 8), a bool (True as
+    1) or anything else is a ValueError naming it, as claimsolve.env
+    names it."""
     if type(action) is not int:
-        if isinstance(action, bool) or type(action).__name__ in ("bool", "bool_"):
-            what = "a bool, not a whole number"
-        else:
-            try:
-                action = operator.index(action)
-            except TypeError:
-                what = "not a whole number"
-            else:
-                return _whole_action(action, num_actions)
-        shown = repr(action)
-        if len(shown) > 60:
-            shown = shown[:40] + "...(%d characters)" % len(shown)
+        value, what = whole_number(action)
+        if value is not None:
+            return _whole_action(value, num_actions)
         raise ValueError("action %s is %s (actions: %s, an int or a numpy integer)"
-                         % (shown, what, "0 to %d" % (num_actions - 1) if num_actions > 0 else "whole numbers"))
+                         % (_short(repr(action), 60), what,
+                            "0 to %d" % (num_actions - 1) if num_actions > 0 else "whole numbers"))
     if not -2147483648 <= action <= 2147483647:
         raise ValueError("action %s is not legal here" % (action if action.bit_length() < 200 else
                                                           "of %d bits" % action.bit_length()))
