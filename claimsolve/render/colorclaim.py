@@ -137,6 +137,13 @@ def layout(position, where="svg"):
     }
 
 
+def height_mark_at(x, y, cell):
+    """Where a stack's height mark ("x2") is written in the space of `cell`
+    pixels at (x, y): the right end of its text and its baseline (the
+    board draws it there; score labels keep off it: Geometry.keep_clear)."""
+    return x + cell - 8, y + 16
+
+
 class Geometry:
     """Where the board lies in its picture (its layout)."""
 
@@ -163,7 +170,8 @@ class Geometry:
                 if stack is not None and len(stack) > 1:
                     x = self.layout["columns"][column]
                     y = self.layout["rows"][self.height - 1 - row]
-                    boxes.append((x + self.cell - 8 - 22, y + 2, 24, 18))
+                    right, baseline = height_mark_at(x, y, self.cell)
+                    boxes.append((right - 22, baseline - 14, 24, 18))
         return boxes
 
 
@@ -201,7 +209,8 @@ def board(position, moves=()):
                        f'fill="{SVG_FILL[top.colour]}" stroke="{COLORCLAIM["pyramid_stroke"]}" stroke-width="1">'
                        f'<title>{escape(stack_title(stack))}</title></polygon>')
             if len(stack) > 1:
-                out.append(f'<text x="{x + cell - 8}" y="{y + 16}" font-size="13" font-weight="bold" '
+                right, baseline = height_mark_at(x, y, cell)
+                out.append(f'<text x="{right}" y="{baseline}" font-size="13" font-weight="bold" '
                            f'text-anchor="end">x{len(stack)}</text>')
     for label in placed["column_labels"]:
         out.append(f'<text x="{label["x"]}" y="{label["y"]}" font-size="14" '
