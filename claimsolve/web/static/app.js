@@ -1688,7 +1688,7 @@ function fitEvalText() {
 }
 
 function showEval(value) {
-  $("eval-fair").hidden = true;                // shown again below where the bar is a win chance at 3+ seats
+  $("eval-fair").hidden = true;                // shown again below where the bar is a win chance at 3+ sides
   const fill = $("eval-fill");
   const text = $("eval-text");
   const entry = current();
@@ -1753,24 +1753,24 @@ function showEval(value) {
 // an MCTS bar's number in words: what it is and how sure (the mean of the simulations through the best
 // move, its interval theirs), and the share that is fair at the table of `sides` (seats, or teams)
 function winChanceWords(share, ci, visits, simulations, seats, sides) {
-  const pct = (x, digits = 0) => `${(100 * x).toFixed(digits)}%`;
+  const percent = (x, digits = 0) => `${(100 * x).toFixed(digits)}%`;
   // an interval narrower than the whole percents shown gets a decimal (it read "49%-49%")
-  const digits = ci && pct(ci[0]) === pct(ci[1]) ? 1 : 0;
-  const interval = ci ? ` (95% interval ${pct(ci[0], digits)}-${pct(ci[1], digits)}, as if the simulations were ` +
-    "independent)" : "";
+  const digits = ci && percent(ci[0]) === percent(ci[1]) ? 1 : 0;
+  const interval = ci ? ` (95% interval ${percent(ci[0], digits)}-${percent(ci[1], digits)}, as if the simulations ` +
+    "were independent)" : "";
   const count = (n) => n.toLocaleString("en-US");
   const over = visits ? ` over the ${count(visits)} simulations through its best move` +
     (simulations ? ` (of ${count(simulations)})` : "") : simulations ? ` over ${count(simulations)} simulations` : "";
-  return `${pct(share)}, the search's mean result (a win 100%, a shared win its share)${over}${interval}; ` +
+  return `${percent(share)}, the search's mean result (a win 100%, a shared win its share)${over}${interval}; ` +
     `an equal share of the wins ${sides === seats ? `at ${seats} seats` : `between the ${sides} teams`} is ` +
-    `${pct(1 / sides)}` + (sides > 2 ? " (the line across the bar)" : " (the bar's middle)");
+    `${percent(1 / sides)}` + (sides > 2 ? " (the line across the bar)" : " (the bar's middle)");
 }
 
-// the line across the bar at an equal share of the wins (1/seats): where a seat of a 3- or 4-seat table
-// is neither ahead nor behind, which the bar's middle (50%) is not
-function showFairShare(seats) {
+// the line across the bar at an equal share of the wins (1/sides): where a seat of a table of three sides
+// or more is neither ahead nor behind, which the bar's middle (50%) is not
+function showFairShare(sides) {
   const line = $("eval-fair");
-  line.style.bottom = `${(100 / seats).toFixed(2)}%`;
+  line.style.bottom = `${(100 / sides).toFixed(2)}%`;
   line.hidden = false;
 }
 
