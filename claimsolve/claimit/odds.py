@@ -264,7 +264,7 @@ class OddsResult:
                              [round(x, 6) for x in v] if k == "win_ci95" else v)
                          for k, v in row.items() if not k.startswith("_")})
         recommendation, margin, confidence, alternative = self._check()
-        plans = self.monte_carlo
+        plans, overruled = self.monte_carlo, self.overruled
         return {
             "to_move": self.to_move,
             "mode": self.mode,
@@ -273,9 +273,9 @@ class OddsResult:
             "rows": rows,
             "recommendation": recommendation,
             "recommended_by": self.recommended_by,
-            "overruled": (None if self.overruled is None else
-                          {**self.overruled, "confidence": _rounded(self.overruled["confidence"]),
-                           "margin": _rounded(self.overruled["margin"])}),
+            "overruled": (None if overruled is None else
+                          {**overruled, "confidence": _rounded(overruled["confidence"]),
+                           "margin": _rounded(overruled["margin"])}),
             "margin": _rounded(margin),
             "confidence": _rounded(confidence),
             "compared_with": alternative,
