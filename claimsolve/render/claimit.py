@@ -92,9 +92,18 @@ def render_text(position, color=False):
             lines.extend(prose.wrap(f"Final round (player {by} reached the target): {counted(left, 'turn')} left, "
                                     "this one included."))
     for p in range(1, position.players + 1):
-        lines.append(f"  player {p}: {rules.secured_count(board, p)} secured, {rules.held_count(board, p)} held, "
-                     f"largest group {rules.largest_group(board, p)}")
+        lines.append(f"  player {p}: {_standing_text(board, p)}")
+    if not position.is_over() and position.turn_in_progress() and not position.dice:
+        # What this turn's markers become on stopping is what the roll-or-stop
+        # decision weighs: the counts above leave his white markers out.
+        mover = position.to_move
+        lines.append(f"  player {mover} if he stops now: {_standing_text(rules.stop(board, mover), mover)}")
     return "\n".join(lines)
+
+
+def _standing_text(board, player):
+    return (f"{rules.secured_count(board, player)} secured, {rules.held_count(board, player)} held, "
+            f"largest group {rules.largest_group(board, player)}")
 
 
 def _percent_of(result):

@@ -405,3 +405,16 @@ def test_pieces_are_the_piles_by_space_name():
     assert position.pieces() == {f"{r + 1},{c + 1}": pile for r, row in enumerate(rows)
                                  for c, pile in enumerate(row) if pile != "."}
     assert position.pieces()["3,3"] == "2/w3" and "1,1" not in position.pieces()
+
+
+def test_mid_turn_the_mover_is_also_shown_as_he_would_stand_on_stopping():
+    # the counts leave this turn's white markers out (they are nobody's yet):
+    # beside them, what stopping would make of them, which is what roll or
+    # stop weighs; with dice on the table he cannot stop, and the line is not there
+    position = claimsolve.load(SEEDS / "late-turn-roll-3p.json")
+    text = position.render()
+    assert "  player 1: 4 secured, 6 held, largest group 2\n" in text
+    assert text.endswith("\n  player 1 if he stops now: 5 secured, 10 held, largest group 4")
+    placing = claimsolve.load(SEEDS / "mid-game-dice-3p.json")
+    assert "if he stops now" not in placing.render()
+    assert "if he stops now" not in claimsolve.load(SEEDS / "start-3p.json").render()
