@@ -177,5 +177,22 @@ def perft(position, depth):
     return position.engine_state().perft(limits.depth(depth, _parameter("depth")))
 
 
+# The subpackages the README and docs/tour.md name as claimsolve.render and
+# so on: imported on first use (the environments need the ".[rl]" extra, the
+# pictures and studies cost time), so that `import claimsolve` stays quick.
+_SUBMODULES = ("batch", "env", "interop", "learn", "match", "render", "study")
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_SUBMODULES))
+
+
 __all__ = ["ClaimsolveError", "MoveError", "PositionError", "analyze", "dumps", "from_dict",
            "load", "load_game", "loads", "new", "odds", "perft", "review", "solve"]

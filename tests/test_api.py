@@ -1,5 +1,7 @@
 """The Python API as a user at the prompt meets it (README.md, docs/tour.md
 "Python"): what positions and answers print, what a wrong argument says."""
+from pathlib import Path
+
 import pytest
 
 import claimsolve
@@ -70,3 +72,22 @@ def test_new_reads_players_as_the_other_entry_points_read_numbers():
             claimsolve.new("claim", players=players)
     with pytest.raises(claimsolve.ClaimsolveError, match=r"^parameter 'players': 9: Claim is played by 2, 3 or 4"):
         claimsolve.new("claim", players="9")
+
+
+def test_the_subpackages_the_readme_names_are_reached_from_import_claimsolve():
+    # README: "the pictures in claimsolve.render, matches in claimsolve.match,
+    # studies in claimsolve.study", claimsolve.batch, claimsolve.env: after a
+    # bare `import claimsolve` (a new interpreter: this one has them imported)
+    import subprocess
+    import sys
+    code = ("import claimsolve, sys\n"
+            "assert 'claimsolve.render' not in sys.modules\n"
+            "p = claimsolve.load('seeds/claim/settle-2p.json')\n"
+            "assert claimsolve.render.board_svg(p).startswith('<svg')\n"
+            "assert callable(claimsolve.match.run_match) and claimsolve.study.__name__ == 'claimsolve.study'\n"
+            "assert claimsolve.batch.__name__ == 'claimsolve.batch' and 'render' in dir(claimsolve)\n"
+            "try:\n    claimsolve.no_such_thing\nexcept AttributeError as e:\n    print(e)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "module 'claimsolve' has no attribute 'no_such_thing'\n"
