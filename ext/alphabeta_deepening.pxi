@@ -13,7 +13,7 @@ cdef dict deepening_search(Searcher self, max_depth, time_limit, progress, int t
     """Searcher.search (its docstring says what it returns)."""
     cdef int n = self.n_root
     cdef int i, j, d, v, floor, delta, a, b, best_v, prev
-    cdef uint64_t horizon0
+    cdef uint64_t horizon0, move_horizon0
     if n == 0:
         raise ValueError("the position has no legal move")
     if max_depth is None and time_limit is None:
@@ -35,6 +35,12 @@ cdef dict deepening_search(Searcher self, max_depth, time_limit, progress, int t
     self.status = {"depth": 0, "score": None, "best": self.root_paths[order[0]]}
     cur = [0] * n
     cur_bound = ["upper"] * n
+    # a root move whose search met no horizon (nor a table entry that did)
+    # is valued by the game's ends alone: its exact score is proven even
+    # where other moves' lines still meet the horizon (a draw by the quiet
+    # plies' count beside moves still searched)
+    sealed = [False] * n
+    cur_sealed = [False] * n
     done_order = list(order)
     for d in range(1, limit + 1):
         if d == 1:
@@ -53,6 +59,7 @@ cdef dict deepening_search(Searcher self, max_depth, time_limit, progress, int t
                 i = order[j]
                 # PVS against the top-th best exact score so far
                 floor = a if len(exact_scores) < top else max(a, exact_scores[top - 1])
+                move_horizon0 = self.s.horizon
                 if j == 0:
                     v = self.root_child(i, floor, b, d - 1)
                 else:
@@ -62,6 +69,7 @@ cdef dict deepening_search(Searcher self, max_depth, time_limit, progress, int t
                 if self.s.stop:
                     break
                 cur[i] = v
+                cur_sealed[i] = self.s.horizon == move_horizon0
                 if v <= floor:
                     cur_bound[i] = "upper"
                 elif v >= b:
@@ -93,6 +101,7 @@ cdef dict deepening_search(Searcher self, max_depth, time_limit, progress, int t
         for i in range(n):
             scores[i] = cur[i]
             bounds[i] = cur_bound[i]
+            sealed[i] = cur_sealed[i]
             depths[i] = d
         rest = sorted(order[1:], key=lambda i: (-scores[i], bounds[i] != "exact"))
         order = [order[0]] + rest
@@ -115,6 +124,7 @@ cdef dict deepening_search(Searcher self, max_depth, time_limit, progress, int t
     return {
         "depth": completed,
         "moves": [(self.root_paths[i], scores[i], depths[i], bounds[i]) for i in order],
+        "sealed": [sealed[i] for i in order],
         "pv": pv,
         "exact": solved,
         "nodes": self.s.nodes,

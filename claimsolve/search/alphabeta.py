@@ -332,11 +332,15 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
     answer = _run(lambda: searcher.search(depth, time, _progress_relay(position, progress, bonus), top))
     named = len(answer["moves"]) if searcher.root_complete else NAMED_SUGGESTIONS
     suggestions = []
-    for path, score, move_depth, bound in answer["moves"][:named]:
+    for (path, score, move_depth, bound), sealed in zip(answer["moves"][:named], answer["sealed"]):
         if len(suggestions) >= NAMED_SUGGESTIONS and deadline is not None and _time.monotonic() > deadline:
             break                        # the rest of a large root is searched, not named
         score = _as_margin(score, bonus)
-        exact = answer["exact"] and bound == "exact" or _won_or_lost(score, bound, win_score, searcher.mode)
+        # proven: the whole search met no horizon, or this move's did (its
+        # lines all reached the game's end: a draw by the quiet plies' count
+        # beside moves still searched), or a won or lost score
+        exact = ((answer["exact"] or sealed and searcher.mode == "sides") and bound == "exact"
+                 or _won_or_lost(score, bound, win_score, searcher.mode))
         suggestion = Suggestion(move=position.turn_name(path), score=score, depth=move_depth,
                                 exact=exact, result=_result_word(score) if exact else None)
         if bound != "exact" and not exact:

@@ -48,6 +48,33 @@ def test_alphabeta_proves_the_forced_win_of_the_example_and_plays_it_out():
     assert all(s.move in position.legal_moves() for s in result.suggestions)
 
 
+# a QA player's position: one quiet ply short of the draw at 200, so each
+# quiet move ends the game drawn at once while the captures go on (and lose)
+QUIET_199 = {
+    "game": "claim", "players": 2,
+    "territories": ["a a a b b b", "a a a b b b", "a a - b b b", "c c c c b -", "c c c c - -"],
+    "board": [". . . . . 2", ". T1 . . 1 .", ". 1 . . T2 .", ". 2 . . 2 .", ". . . . . ."],
+    "phase": "play", "to_move": 1,
+    "history": {"streak": {"1": None, "2": None}, "quiet_plies": 199},
+}
+
+
+def test_alphabeta_marks_proven_the_moves_whose_lines_all_reached_the_end():
+    # the draws were "+0" beside the proven losses, unmarked, and `exact`
+    # false: the search as a whole met its horizon in the captures' lines,
+    # and each move's own lines were not counted apart
+    position = claimsolve.from_dict(QUIET_199)
+    result = alphabeta.search(position, depth=6, top=len(position.legal_moves()))
+    quiet = [s for s in result.suggestions if position.play(s.move).is_over()]
+    assert len(quiet) == 4
+    assert all(s.exact and s.score == 0 and s.result == "draw" for s in quiet)
+    # and a move whose lines met the horizon stays unproven: the same
+    # position with the draw far off, at depth 2
+    far = claimsolve.from_dict(dict(QUIET_199, history={"streak": {"1": None, "2": None}, "quiet_plies": 0}))
+    shallow = alphabeta.search(far, depth=2, top=len(far.legal_moves()))
+    assert not any(s.exact for s in shallow.suggestions if abs(s.score) < 10000)
+
+
 def test_alphabeta_root_moves_are_every_distinct_turn():
     position = seed("play-2p.json")
     result = alphabeta.search(position, depth=1)
