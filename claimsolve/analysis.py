@@ -240,6 +240,10 @@ def answer_labels(result, game, with_odds=False, sides=None):
                 scores += ", except the moves marked proven"
                 notes.append("moves marked proven have their value settled: every line below them reached "
                              "the end of the game")
+            if info.get("paranoid"):
+                scores += ("; every seat playing alone, the search assumes that all the others play "
+                           "together against the mover: a loss here is what they could force together, not "
+                           "a proven result (a win holds whatever they play)")
         ordered_by = "score"
         if info.get("root_complete") is False:
             notes.append(f"alpha-beta ranked the first {info['root_turns']:,} whole turns it listed: this turn "

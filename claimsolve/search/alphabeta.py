@@ -331,6 +331,7 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
         time = max(time - (_time.monotonic() - started), 0.001)
     answer = _run(lambda: searcher.search(depth, time, _progress_relay(position, progress, bonus), top))
     named = len(answer["moves"]) if searcher.root_complete else NAMED_SUGGESTIONS
+    sides = searcher.mode == "sides"
     suggestions = []
     for (path, score, move_depth, bound), sealed in zip(answer["moves"][:named], answer["sealed"]):
         if len(suggestions) >= NAMED_SUGGESTIONS and deadline is not None and _time.monotonic() > deadline:
@@ -338,8 +339,10 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
         score = _as_margin(score, bonus)
         # proven: the whole search met no horizon, or this move's did (its
         # lines all reached the game's end: a draw by the quiet plies' count
-        # beside moves still searched), or a won or lost score
-        exact = ((answer["exact"] or sealed and searcher.mode == "sides") and bound == "exact"
+        # beside moves still searched), or a won or lost score.  A paranoid
+        # value is what the mover can hold if everyone else plays against
+        # him, not the game's value: only its wins are proven
+        exact = ((answer["exact"] or sealed) and sides and bound == "exact"
                  or _won_or_lost(score, bound, win_score, searcher.mode))
         suggestion = Suggestion(move=position.turn_name(path), score=score, depth=move_depth,
                                 exact=exact, result=_result_word(score) if exact else None)
@@ -349,8 +352,10 @@ def search(position, depth=None, time=None, hash_mb=DEFAULT_HASH_MB, progress=No
     info = {"depth": answer["depth"]}
     if evaluation.learned:
         info["evaluation"] = evaluation.describe()
-    if answer["exact"] and searcher.root_complete:
+    if answer["exact"] and searcher.root_complete and sides:
         info["solved"] = True
+    if not sides:
+        info["paranoid"] = True
     named = len(suggestions)
     if len(answer["moves"]) > named:
         info["moves_named"] = named

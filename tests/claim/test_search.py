@@ -75,6 +75,31 @@ def test_alphabeta_marks_proven_the_moves_whose_lines_all_reached_the_end():
     assert not any(s.exact for s in shallow.suggestions if abs(s.score) < 10000)
 
 
+# a QA player's 3-seat position: two moves lose if both others play together
+THREE_SEATS = {
+    "game": "claim", "players": 3,
+    "territories": ["a a b b b", "a a b b b", "a a c c c", "a a c c c"],
+    "board": [". . T3 . .", ". 3 2 . 1", ". . . . .", "T1 . . . T2"],
+    "phase": "play", "to_move": 1, "rules": {"third_party_anvil": True},
+}
+
+
+def test_a_paranoid_loss_is_said_to_assume_the_others_play_together():
+    # "-10000" under "a win 10,000 ... a heuristic, not proven" read as a
+    # forced loss, with nothing saying that both opponents were assumed allies
+    from claimsolve.analysis import answer_labels
+    from claimsolve.catalog import game_of
+    position = claimsolve.from_dict(THREE_SEATS)
+    result = alphabeta.search(position, depth=6, top=4)
+    lost = [s for s in result.suggestions if s.score <= -10000]
+    assert len(lost) == 2 and not any(s.exact for s in lost)
+    assert result.info["paranoid"] and "solved" not in result.info
+    scores = answer_labels(result, game_of(position), sides=len(position.teams()))["scores"]
+    assert "all the others play together against the mover: a loss here is what they could force" in scores
+    two = alphabeta.search(claimsolve.from_dict(QUIET_199), depth=2)
+    assert "paranoid" not in two.info
+
+
 def test_alphabeta_root_moves_are_every_distinct_turn():
     position = seed("play-2p.json")
     result = alphabeta.search(position, depth=1)
