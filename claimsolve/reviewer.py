@@ -131,10 +131,26 @@ class Review:
                      "grades": {grade: sum(1 for m in chosen if m.grade == grade) for grade in GRADES},
                      "exact": sum(1 for m in mine if m.exact)}
             if self.luck:
-                entry["luck"] = _round(sum(m.luck for m in mine if m.luck is not None), self.digits)
+                luck = sum(m.luck for m in mine if m.luck is not None)
+                entry["luck"] = _round(luck, self.digits)
                 entry["decisions"] = _round(-total, self.digits)
+                ends = self._ends(seat)
+                if ends is not None:
+                    # what neither his dice nor his decisions account for: the
+                    # other seats' turns, and each position's search valuing
+                    # anew what the one before valued (deeper, or cut elsewhere)
+                    entry["start"], entry["end"] = (_round(v, self.digits) for v in ends)
+                    entry["rest"] = _round(ends[1] - ends[0] - luck + total, self.digits)
             out.append(entry)
         return out
+
+    def _ends(self, seat):
+        """The seat's value at the game's first ply and at the last one
+        reviewed (the graph's), or None where either is missing."""
+        if len(self.evals) != len(self.moves) + 1 or not self.moves:
+            return None
+        first, last = self.evals[0][seat - 1], self.evals[-1][seat - 1]
+        return None if first is None or last is None else (first, last)
 
     def mirrored(self):
         """Whether the seats' values mirror each other, so that player 1's

@@ -232,6 +232,18 @@ def test_claim_it_luck_and_decisions_add_up_to_each_exact_turn(claimit_record):
     assert checked > 0
     summary = {entry["seat"]: entry for entry in review.to_json()["summary"]}
     assert set(summary) == {1, 2, 3} and all("luck" in entry and "decisions" in entry for entry in summary.values())
+    # over the game they do not add up (the other seats' turns come between):
+    # the summary says by how much, so that start + luck + decisions + rest = end
+    evals = review.to_json()["evals"]
+    for seat, entry in summary.items():
+        assert (entry["start"], entry["end"]) == (evals[0][seat - 1], evals[-1][seat - 1])
+        assert entry["start"] + entry["luck"] + entry["decisions"] + entry["rest"] == pytest.approx(entry["end"],
+                                                                                                  abs=0.002)
+    from claimsolve.render.review import review_text
+    text = review_text(review)
+    first = summary[1]
+    assert (f"{first['start']:.3f} at the start, {first['end']:.3f} at the end: the other {first['rest']:+.3f} "
+            "is the other seats' turns") in text
 
 
 def test_a_whole_claim_it_game_is_reviewed_move_by_move():

@@ -75,7 +75,12 @@ def review_text(review, title=None):
         if review.luck:
             against = "values" if review.graph == "chance" else "gains"
             line += (f"  Dice: {_value(review, entry['luck'])}, decisions: {_value(review, entry['decisions'])} "
-                     f"({_short_unit(review.unit)} against the turns' expected {against} with best play).")
+                     f"({_short_unit(review.unit)} against the turns' expected {against} with best play)")
+            if "rest" in entry:
+                line += (f"; {entry['start']:.{review.digits}f} at the start, {entry['end']:.{review.digits}f} "
+                         f"at the end: the other {_value(review, entry['rest'])} is the other seats' turns and "
+                         "each search valuing anew what the last one valued")
+            line += "."
         said(line)
     return "\n".join(lines)
 
