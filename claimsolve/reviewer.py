@@ -329,6 +329,14 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
         # a move is graded once the positions before and after it are analysed
         while graded[0] < len(moves) and _valued(evaluations[graded[0]]) and _valued(evaluations[graded[0] + 1]):
             k = graded[0]
+            if _proof_wanted(kit, positions[k], moves[k], evaluations[k], evaluations[k + 1]):
+                proven = kit.prove(positions[k], seconds)
+                if proven is not None:
+                    evaluations[k] = dict(evaluations[k], **proven)
+                    if k > 0:       # the move before ends here: graded again against the proof
+                        result.moves[k - 1] = _grade(kit, result.thresholds, result.digits, positions[k - 1],
+                                                     moves[k - 1], positions[k], evaluations[k - 1],
+                                                     evaluations[k], k)
             entry = _grade(kit, result.thresholds, result.digits, positions[k], moves[k], positions[k + 1],
                            evaluations[k], evaluations[k + 1], k + 1)
             result.moves.append(entry)
@@ -350,6 +358,19 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
         result.notes += list(getattr(kit, "UNPROVEN_NOTES", ()))
     result.seconds = _time.monotonic() - started
     return result
+
+
+def _proof_wanted(kit, position, move, evaluation, next_evaluation):
+    """Whether a move's loss would rest on a proof after it set against an
+    estimate before it (the position after proven, the one before not, the
+    played move not proven by the position's own search, and the mover's
+    value falling): where the kit can prove positions (Claim: alpha-beta),
+    the position before is then searched for a proof of its own."""
+    if not hasattr(kit, "prove") or evaluation["exact"] or not next_evaluation["exact"]:
+        return False
+    if evaluation.get("forced") or kit.decision(position, move) in (evaluation.get("moves") or {}):
+        return False
+    return next_evaluation["seats"][position.player_to_move - 1] < evaluation["value"] - 1e-9
 
 
 def _valued(evaluation):

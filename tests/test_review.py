@@ -604,3 +604,29 @@ def test_the_review_picture_says_its_unit_once_draws_estimates_hollow_and_ends_o
 
 
 GRADE_COLOURS = {"inaccuracy": "#e0a800", "mistake": "#e67e22", "blunder": "#c0392b"}
+
+
+# a Claim player's position that alpha-beta proves lost (every move -10,000
+# at depth 12), where MCTS-Solver at a second proves nothing yet: 0.213
+LOST_CLAIM = {
+    "game": "claim", "players": 2,
+    "territories": ["a a a b b b", "a a a b b b", "a a - b b b", "c c c c b -", "c c c c - -"],
+    "board": [". . . . . 2", ". T1 . . 1 .", ". 1 . . T2 .", ". 2 . . 2 .", ". . . . . ."],
+    "phase": "play", "to_move": 1,
+}
+
+
+def test_a_claim_move_in_a_lost_position_is_no_blunder():
+    # review: 'e4-e5 best e4-d4 before +0.213 after +0.000 loss 0.213 blunder':
+    # the position after was proven won for player 2 and the one before was
+    # an estimate; where the loss rests on a proof after an estimate, the
+    # position before is searched for a proof too (alpha-beta)
+    start = claimsolve.from_dict(LOST_CLAIM)
+    record = records.GameRecord.from_moves(start, ["e4-e5"])
+    entry = claimsolve.review(record, time=1, workers=1).moves[0]
+    assert (entry.before, entry.after, entry.loss, entry.exact) == (0.0, 0.0, 0.0, True)
+    assert entry.grade == "best"
+    from claimsolve.claim import review as claim_review
+    proof = claim_review.prove(start, 1)
+    assert proof["value"] == 0.0 and proof["exact"] and proof["seats"] == [0.0, 1.0]
+    assert proof["method"].startswith("alpha-beta proved it")

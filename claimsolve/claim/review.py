@@ -73,6 +73,33 @@ def evaluate(position, move, seconds, seed):
             "moves": proven, "method": f"MCTS, {counted(done, 'simulation')}"}
 
 
+def prove(position, seconds):
+    """The position's result where alpha-beta proves it in `seconds`, as an
+    evaluation's keys to replace (value, seats, exact, moves, method), else
+    None.  The reviewer asks where a move's position after is proven and
+    its position before is not, and the move would show a loss: MCTS-Solver
+    proves results only near the end, and an estimate beside a proof is no
+    loss at all where every move loses (a QA player's 'e4-e5 blunder, loss
+    0.213' in a position alpha-beta proves lost at depth 12, every move
+    -10,000).  Two sides only: a paranoid value is not the game's."""
+    if len(position.teams()) != 2:
+        return None
+    from ..search import alphabeta
+    answer = alphabeta.search(position, time=seconds)
+    best = answer.suggestions[0] if answer.suggestions else None
+    # the best move's proven win is the position's; its proven loss (the
+    # others' scores at most it) is every move's; a draw only where all are proven
+    if best is None or not best.exact or (best.result == "draw" and not answer.exact):
+        return None
+    mine = _REWARD[best.result]
+    mover = position.player_to_move
+    side = {seat for team in position.teams() if mover in team for seat in team}
+    seats = [mine if seat in side else 1.0 - mine for seat in range(1, position.num_players + 1)]
+    proven = {s.move: _REWARD[s.result] for s in answer.suggestions if s.exact and s.result is not None}
+    return {"value": mine, "seats": seats, "exact": True, "moves": proven, "best": best.move,
+            "method": f"alpha-beta proved it (depth {answer.info.get('depth')})"}
+
+
 def _forced(position):
     """Whether the position has one legal turn (found without listing them all)."""
     return len(list(itertools.islice(position.iter_moves(), 2))) == 1
