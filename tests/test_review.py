@@ -422,6 +422,10 @@ def test_the_command_line_review_its_picture_and_its_annotated_record(tmp_path):
     text = run("review", path, "--game", 2, "--time", "0.5")
     assert text.exit_code == 0, text.output
     assert "ply  seat  move" in text.stdout and "Player 1 (alphabeta:depth=1)" in text.stdout
+    # a QA player read "loss 0.000 good" and "loss 0.023 best" as grades against their losses
+    legend = " ".join(text.stdout.split())
+    assert "the engine's own move may show a small loss, two searches' noise" in legend
+    assert "good (another move, less than 1, a loss of 0 included)" in legend
     # every value proven: nothing said of values that are not (the next test)
     assert "where a value is not proven" not in text.stdout
     data = json.loads(run("review", path, "--game", 2, "--json", "--time", "0.5", "--svg", tmp_path / "r.svg",

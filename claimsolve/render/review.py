@@ -36,8 +36,9 @@ def review_text(review, title=None):
     said(f"Values: {review.unit}.")
     t = review.thresholds
     said(f"Loss = before - after, for the player who moved.  Grades: best (the engine's move, or one "
-         f"proven, or valued beside it, to lose nothing), "
-         f"good (less than {_value(review, t['inaccuracy'], False)}), inaccuracy "
+         f"proven, or valued beside it, to lose nothing: the engine's own move may show a small loss, "
+         f"two searches' noise), good (another move, less than {_value(review, t['inaccuracy'], False)}, "
+         f"a loss of 0 included), inaccuracy "
          f"({_value(review, t['inaccuracy'], False)} or more), mistake ({_value(review, t['mistake'], False)}"
          f" or more), blunder ({_value(review, t['blunder'], False)} or more).")
     for note in review.notes:
