@@ -68,6 +68,9 @@ def render_text(position, color=False):
     lines.append(" " * (label + 1) + "".join(f"  {chr(ord('a') + c)}" for c in range(island.width)))
     lines.append("")
     lines.extend(prose.wrap(_status_line(position)))
+    rules_words = rules_line(position)
+    if rules_words:
+        lines.append(rules_words[0].upper() + rules_words[1:] + ".")
     lines.append("")
     lines.append("colour         Vikings: island  hand  lost   towers: island  hand")
     for colour in position.colours:
@@ -108,6 +111,43 @@ def _status_line(position):
     if position.is_over():
         return f"Phase: {phase}.  The game is over."
     return f"Phase: {phase}.  Player {position.player_to_move} to move."
+
+
+# The position's rule switches (its `rules` object) that are not at their
+# defaults, in words: (the switch's words alone, with what it does).  The
+# web board's claim.js (rulesLine) says the same.
+_RULE_WORDS = {
+    "brawl": ("brawl cap", "the cap alone may leave the third of three nothing"),
+    "third_party_anvil": ("no third-party anvil", "nothing is captured between two different opponents"),
+    "standstill": ("standstill off", "a Viking may move in any number of turns in a row"),
+}
+
+
+def rules_line(position):
+    """The rules of `position` that differ from the defaults where they
+    apply, in one short line for a header: "rules: brawl cap (the cap alone
+    may leave the third of three nothing)"; "" when every rule that applies
+    is the default.  The brawl's rule matters only with 3 seats, in the
+    settle and brawl phases (with 2 or 4 seats, and in battle-for-two, even
+    and cap never differ); the third-party anvil only with 3 seats."""
+    state, game_rules = position.state, position.rules
+    default = rules.Rules()
+    three = position.num_players == 3 and not rules.is_battle_for_two(state)
+    changed = []
+    if game_rules.brawl != default.brawl and three and position.phase in ("settle", "brawl"):
+        changed.append(_RULE_WORDS["brawl"])
+    if game_rules.third_party_anvil != default.third_party_anvil and three:
+        changed.append(_RULE_WORDS["third_party_anvil"])
+    if game_rules.standstill != default.standstill:
+        changed.append(_RULE_WORDS["standstill"])
+    if game_rules.draw_after != default.draw_after:
+        changed.append((f"a draw after {game_rules.draw_after:,} quiet plies", None))
+    if not changed:
+        return ""
+    if len(changed) == 1:                     # one: what it does too
+        words, why = changed[0]
+        return f"rules: {words}" + (f" ({why})" if why else "")
+    return "rules: " + ", ".join(words for words, _why in changed)
 
 
 def _teams_line(position):
@@ -313,6 +353,10 @@ def board(position, moves=()):
                 f'rx="10" fill="{SVG_SEA}"/>'])
     out.append(f'<text x="{total_w / 2:.1f}" y="24" font-size="16" font-weight="bold" text-anchor="middle">'
                f'{escape(title)}</text>')
+    rules_words = rules_line(position)
+    if rules_words:                           # under the title, above the sea
+        out.append(f'<text class="rules" x="{total_w / 2:.1f}" y="43" font-size="12.5" text-anchor="middle">'
+                   f'{escape(rules_words[0].upper() + rules_words[1:])}</text>')
     # the land, one square per point
     fills = _land_colours(island)
     for c in island.points:

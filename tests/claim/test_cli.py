@@ -106,3 +106,54 @@ def test_new_takes_the_brawl_rule_and_files_name_a_bad_one(tmp_path):
     assert result.exit_code == 2
     assert "field 'rules.brawl': must be one of 'even', 'cap', not 'fair'" in result.stderr
     assert "Traceback" not in result.output
+
+
+def _with_rules(tmp_path, name, players=3, **changed):
+    """A new Claim position of `players` seats with `changed` rules, as a file."""
+    data = json.loads(ok("new", "claim", "--players", players))
+    data["rules"].update(changed)
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_show_says_the_rules_that_differ_from_the_defaults(tmp_path):
+    # a player: "claimsolve show prints the same text for the even and cap brawl positions"
+    even = _with_rules(tmp_path, "even.json", brawl="even")
+    cap = _with_rules(tmp_path, "cap.json", brawl="cap")
+    assert "rules:" not in ok("show", even).lower()
+    shown = ok("show", cap)
+    assert "Rules: brawl cap (the cap alone may leave the third of three nothing)." in shown.splitlines()
+    assert ok("show", even) != shown
+    # the line comes right under the header's status line
+    lines = shown.splitlines()
+    assert lines[lines.index(next(l for l in lines if l.startswith("Phase:"))) + 1].startswith("Rules: brawl cap")
+    several = _with_rules(tmp_path, "several.json", brawl="cap", third_party_anvil=False, standstill="off",
+                          draw_after=50)
+    assert ("Rules: brawl cap, no third-party anvil, standstill off, a draw after 50 quiet plies."
+            in ok("show", several).splitlines())
+
+
+def test_the_rules_line_leaves_out_rules_that_do_not_apply_to_the_seats(tmp_path):
+    # even and cap never differ with 2 or 4 seats; the third-party anvil needs 3
+    for players in (2, 4):
+        path = _with_rules(tmp_path, f"p{players}.json", players=players, brawl="cap", third_party_anvil=False)
+        assert "rules:" not in ok("show", path).lower()
+    four = _with_rules(tmp_path, "four.json", players=4, brawl="cap", standstill="off")
+    assert "Rules: standstill off (a Viking may move in any number of turns in a row)." in ok("show", four)
+
+
+def test_analyze_and_the_pictures_say_the_rules(tmp_path):
+    cap = _with_rules(tmp_path, "cap.json", brawl="cap")
+    svg = tmp_path / "cap.svg"
+    ok("show", cap, "--svg", svg)
+    root = ET.fromstring(svg.read_text())
+    texts = ["".join(t.itertext()) for t in root.iter() if t.tag.endswith("text")]
+    assert "Rules: brawl cap (the cap alone may leave the third of three nothing)" in texts
+    even = _with_rules(tmp_path, "even.json", brawl="even")
+    ok("show", even, "--svg", tmp_path / "even.svg")
+    assert 'class="rules"' not in (tmp_path / "even.svg").read_text()
+    answer = tmp_path / "an.svg"
+    shown = ok("analyze", cap, "--iterations", "50", "--seed", "1", "--svg", answer)
+    assert "Rules: brawl cap (the cap alone may leave the third of three nothing)." in shown
+    assert "Rules: brawl cap" in answer.read_text()

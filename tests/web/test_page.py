@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import claimsolve
+from claimsolve import commands
 
 from .browser import (SEEDS, SKIP, ActionChains, By, Keys, Select, browser, click_point, click_until,  # noqa: F401
                       hover_until, message, mouse_away, server, shots, unflipped, wait)
@@ -829,6 +830,25 @@ def test_every_engine_move_and_its_captures_reported(page, shots, tmp_path):
         driver.save_screenshot(str(shots / "claim-engine-captures-said.png"))
     finally:
         set_engine_seats(driver, set())
+
+
+def test_the_status_says_the_rules_that_differ_from_the_defaults(page, shots, tmp_path):
+    """A position under rules.brawl "cap" says so in the board's status line, as `show` does; the
+    same position under "even" (the default) says nothing of the rules."""
+    driver = page
+    start = json.loads(json.dumps(commands.new_position("claim", players=3).to_json()))
+    for brawl in ("cap", "even"):
+        start["rules"]["brawl"] = brawl
+        path = tmp_path / f"brawl-{brawl}.json"
+        path.write_text(json.dumps(start))
+        load_position(driver, path)
+        status = driver.find_element(By.ID, "status").text
+        if brawl == "cap":
+            assert "Rules: brawl cap (the cap alone may leave the third of three nothing)." in status, status
+            driver.save_screenshot(str(shots / "claim-rules-said.png"))
+        else:
+            assert "Rules:" not in status, status
+    assert not console_errors(driver)
 
 
 @pytest.mark.slow
