@@ -817,17 +817,52 @@ def test_every_engine_move_and_its_captures_reported(page, shots, tmp_path):
              and message(d).startswith("The engine played: "), "both engines' replies")
         moves = driver.execute_script(
             "return window.claimsolveBoard.state.line.slice(2).map(n => [n.parent.position.to_move, n.label,"
-            " n.lastMove.played.captured, n.lastMove.played.route])")
+            " n.lastMove.played.captured, n.lastMove.played.route, n.lastMove.report])")
         assert [m[0] for m in moves] == [2, 3]
         assert "a1" in moves[0][2], moves       # player 2's every move captures a1
-        said = "; ".join(f"player {seat} {label}" + (f" captures {', '.join(taken)}" if taken and len(route) > 1
-                                                     else "") for seat, label, taken, route in moves)
+        # each move as the "Last move" line says it (the server's report)
+        said = "; ".join(f"player {seat} {report}" for seat, _label, _taken, _route, report in moves)
         assert message(driver) == f"The engine played: {said}.", (message(driver), moves)
-        assert message(driver).startswith(f"The engine played: player 2 {moves[0][1]} captures ")
+        assert message(driver).startswith(f"The engine played: player 2 {moves[0][1]} captures a1")
         marked = driver.execute_script("return Array.from(document.querySelectorAll('#move-list li.move'),"
                                        " li => li.dataset.captured || '')")
-        assert marked == [""] + [" ".join(taken) if len(route) > 1 else "" for _, _, taken, route in moves]
+        assert marked == [""] + [" ".join(taken) if len(route) > 1 else "" for _, _, taken, route, _ in moves]
         driver.save_screenshot(str(shots / "claim-engine-captures-said.png"))
+    finally:
+        set_engine_seats(driver, set())
+
+
+# 2 seats: once player 1's b4 leaves territory a, player 2's conquest check swaps his tower in
+# for T1 on b5 (his Viking c5 alone there) before whatever he moves
+SWAP_BY_SEAT_2 = {"game": "claim", "players": 2, "variant": "standard", "territories": QUADRANTS,
+                  "board": [". . . . . .", ". T1 2 . . .", ". 1 . . . .", ". . . . . .", ". . . . . .",
+                            "2 . . . . ."],
+                  "phase": "play", "first_player": 1, "to_move": 1}
+
+
+def test_the_engines_move_is_said_as_the_last_move_line_says_it(page, shots, tmp_path):
+    """The message after the engine's move says what the move did, in the words of the "Last
+    move" line (and of the terminal's play).  A player met "The engine played: player 2 e2-e3;
+    ..." with nothing of its "T2 replaces T3 on e4"."""
+    driver = page
+    path = tmp_path / "swap-by-seat-2.json"
+    path.write_text(json.dumps(SWAP_BY_SEAT_2))
+    load_position(driver, path)
+    legal(driver)
+    Select(driver.find_element(By.ID, "engine-move-time")).select_by_value("0.5")
+    set_engine_seats(driver, {2})
+    try:
+        play(driver, "b4-b3")
+        wait(driver, lambda d: d.execute_script("const s = window.claimsolveBoard.state;"
+                                                "return s.line.length === 3 && s.index === 2 && s.line[2].show"
+                                                " && s.line[2].lastMove")
+             and message(d).startswith("The engine (player 2) played "), "the engine's reply")
+        report = driver.execute_script("return window.claimsolveBoard.state.line[2].lastMove.report")
+        assert report.startswith("T2 replaces T1 on b5, then "), report
+        assert message(driver) == f"The engine (player 2) played {report}.", message(driver)
+        wait(driver, lambda d: d.find_element(By.ID, "last-move").text == f"Last move (player 2): {report}",
+             "the Last move line")
+        driver.save_screenshot(str(shots / "claim-engine-swap-said.png"))
     finally:
         set_engine_seats(driver, set())
 

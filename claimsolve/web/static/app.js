@@ -898,9 +898,12 @@ async function checkedMove(move, options) {
   const child = addChild(entry, next, recorded, played);
   // the server's account of the move, for its marks on the board (drawBoardMarks)
   if (answer.played) child.lastMove = { played: answer.played, report: answer.report };
-  // a move of the engine's: its words, with what it captured, for the message that reports every
-  // engine move since the player's last one (a captured Viking never vanishes without a word)
-  child.engineWords = options.engine ? { seat: options.engine, words: engineWords(played, answer.played) } : null;
+  // a move of the engine's: its words, for the message that reports every engine move since the
+  // player's last one (a captured Viking never vanishes without a word): the server's account of
+  // what it did, as the "Last move" line says it ("e3-e4 captures the tower T3 on e5 (T2 takes its
+  // point)"); the move and its captures where the server gave none
+  child.engineWords = options.engine ?
+    { seat: options.engine, words: answer.report || engineWords(played, answer.played) } : null;
   if (options.engine) options.message = engineReport(child);
   await showIndex(state.index + 1, { autoPlay: true, keepMessage: Boolean(options.message) });
   if (options.message) setMessage(options.message);
