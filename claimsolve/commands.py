@@ -5,6 +5,7 @@ commands come straight from the library (`Analysis.to_json`,
 `OddsResult.to_json`, `render.solve_json`, `render.summary`)."""
 import random
 
+from . import limits
 from .catalog import get_game
 from .errors import ClaimsolveError, MoveError, OptionError
 
@@ -22,6 +23,28 @@ def new_position(game, players=None, size=None, island=None, variant=None, seed=
     if seed is None and uses_seed:
         seed = random.SystemRandom().randrange(1 << 31)
     return descriptor.new(**options, seed=seed, brawl=brawl)
+
+
+def check_brawl(game, brawl, players=None, variant=None):
+    """The command line's --brawl (new, play, match): refused, as
+    `option '--brawl'`, by a game without a brawl, by a rule the game does
+    not know, and where the brawl's rule changes nothing (Claim: with other
+    than 3 seats, or in battle-for-two; `players` None is the game's
+    default)."""
+    if brawl is None:
+        return
+    descriptor = get_game(game)
+    if not descriptor.takes("brawl"):
+        raise OptionError("brawl", f"{descriptor.id} has no brawl")
+    known = descriptor.choices.get("brawl", ())
+    if brawl not in known:
+        raise OptionError("brawl", f"{limits.quoted(brawl)}: must be one of {', '.join(known)}")
+    counts = getattr(descriptor.position_class, "brawl_rule_counts", None)
+    seats = descriptor.defaults.get("players") if players is None else players
+    if counts is not None and not counts(seats, variant):
+        where = "in battle-for-two" if variant == "battle-for-two" else f"with {seats} seats"
+        raise OptionError("brawl", f"the brawl's rule counts only with 3 seats: {where} even and cap never "
+                                   "differ" + ("" if variant == "battle-for-two" else " (give --players 3)"))
 
 
 def apply_moves(position, moves, seed=None, source=None):

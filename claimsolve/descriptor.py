@@ -108,7 +108,7 @@ class GameDescriptor:
                  (Claim: {"island": "random"}, the only island grown from
                  one); `new` refuses a seed given without them.  Empty: a
                  seed always counts (when the game takes one).
-    match_start  Lazy of start(players, size, island, variant, seed) ->
+    match_start  Lazy of start(players, size, island, variant, seed, brawl) ->
                  Position, the start of a match game when it is not `new`'s
                  (Claim: the play phase after random settles), or None
     review       import path of its review kit (claimsolve.colorclaim.review):

@@ -34,6 +34,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .catalog import get_game
+from .commands import check_brawl
 from . import limits
 from .errors import ClaimsolveError, Interrupted, PlayerError, as_parameters
 from .files import write_atomically
@@ -183,27 +184,30 @@ class MatchResult:
         return out
 
 
-def starting_positions(game, count, seed, players=None, size=None, island=None, variant=None):
+def starting_positions(game, count, seed, players=None, size=None, island=None, variant=None, brawl=None):
     """`count` starting positions of `game` (an id), the i-th from seed + i
     when the game takes a seed; the game's own match start when it has one
-    (its descriptor's match_start)."""
+    (its descriptor's match_start).  `brawl`: the rules' brawl (Claim)."""
     return list(itertools.islice(iter_starts(game, seed, players=players, size=size, island=island,
-                                             variant=variant), count))
+                                             variant=variant, brawl=brawl), count))
 
 
-def check_options(game, seed, duplicate=False, players=None, size=None, island=None, variant=None):
+def check_options(game, seed, duplicate=False, players=None, size=None, island=None, variant=None, brawl=None):
     """Refuses, naming the command line's options, what run_match would
-    refuse naming its parameters: `match` calls it first."""
+    refuse naming its parameters: `match` calls it first.  --brawl also
+    where it changes nothing (commands.check_brawl), as `new` and `play`
+    refuse it."""
     if duplicate:
         check_duplicate(game)
-    next(iter_starts(game, seed, players=players, size=size, island=island, variant=variant))
+    check_brawl(game, brawl, players=players, variant=variant)
+    next(iter_starts(game, seed, players=players, size=size, island=island, variant=variant, brawl=brawl))
 
 
-def iter_starts(game, seed, players=None, size=None, island=None, variant=None):
+def iter_starts(game, seed, players=None, size=None, island=None, variant=None, brawl=None):
     """The starting positions of starting_positions, made one at a time as
     they are wanted (a match of many games starts at once)."""
     descriptor = get_game(game)
-    options = dict(players=players, size=size, island=island, variant=variant)
+    options = dict(players=players, size=size, island=island, variant=variant, brawl=brawl)
     if descriptor.match_start is not None:
         descriptor.new(**options, seed=seed)       # refuses the options the game does not take
         return (descriptor.match_start(**options, seed=seed + i) for i in itertools.count())
@@ -318,10 +322,10 @@ def game_result(final, adjudicated):
 
 
 def run_match(game, spec_a, spec_b, games, players=None, size=None, island=None, variant=None,
-              seed=0, progress=None, on_game=None, keep_records=True, duplicate=False):
+              seed=0, progress=None, on_game=None, keep_records=True, duplicate=False, brawl=None):
     """Plays `games` games of `game` (an id) between SPECs `spec_a` and
-    `spec_b`; `players`, `size`, `island`, `variant` build the starts (each
-    when its first game begins).  Each finished game's GameRecord goes to
+    `spec_b`; `players`, `size`, `island`, `variant`, `brawl` (the rules'
+    brawl, Claim) build the starts (each when its first game begins).  Each finished game's GameRecord goes to
     `on_game` at once (`match --save` writes it then); with keep_records
     False the result keeps the score only.  Ctrl-C ends the match: an
     Interrupted (a KeyboardInterrupt) is raised whose `partial` is the
@@ -337,7 +341,8 @@ def run_match(game, spec_a, spec_b, games, players=None, size=None, island=None,
     for spec in (spec_a, spec_b):
         make_player(spec, game=game)            # a bad SPEC fails before any game
     with as_parameters():                       # `match` checks these as options first (check_options)
-        starts = iter_starts(game, seed, players=players, size=size, island=island, variant=variant)
+        starts = iter_starts(game, seed, players=players, size=size, island=island, variant=variant,
+                             brawl=brawl)
         start = next(starts)
     sides = len(descriptor.teams(start))
     result = MatchResult(game=game, a=spec_a, b=spec_b, players=start.num_players, teams=sides,

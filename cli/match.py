@@ -21,6 +21,7 @@ from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, SVG_FILE, Checke
 @click.option("--size", cls=GameOption, metavar="WxH", default=None, help="Board size")
 @click.option("--island", cls=GameOption, metavar="NAME|random", default=None, help="Island")
 @click.option("--variant", cls=GameOption, metavar="V", default=None, help="Rules variant")
+@click.option("--brawl", cls=GameOption, metavar="RULE", default=None, help="The brawl's rule")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seeds the starts (start i from SEED + i, for games with a random setup), the players and the dice.")
 @click.option("--duplicate", is_flag=True,
@@ -32,14 +33,14 @@ from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, SVG_FILE, Checke
 @click.option("--svg", "svg_path", type=SVG_FILE,
               help="Also write a chart of A's running score with its 95% interval to FILE.")
 @json_option
-def match(game, spec_a, spec_b, games, players, size, island, variant, seed, duplicate, save_path, svg_path,
-          as_json):
+def match(game, spec_a, spec_b, games, players, size, island, variant, brawl, seed, duplicate, save_path,
+          svg_path, as_json):
     """Plays A against B for N games; score with a 95% interval and Elo.
     A's engine plays one team, B's the others; each start is played once per
     team, A's team rotating (with two teams: swapped)."""
     from claimsolve.match import check_options, game_line, run_match     # deferred: start-up (the players' modules)
 
-    check_options(game, seed, duplicate, players=players, size=size, island=island, variant=variant)
+    check_options(game, seed, duplicate, players=players, size=size, island=island, variant=variant, brawl=brawl)
     progress = progress_for("match")
     if save_path and svg_path and same_file(save_path, svg_path):
         raise ClaimsolveError(f"option '--svg': {svg_path} is the --save file; give another file")
@@ -49,7 +50,7 @@ def match(game, spec_a, spec_b, games, players, size, island, variant, seed, dup
     try:
         # the records are kept for the chart only: else memory stays flat
         result = run_match(game, spec_a, spec_b, games, players=players, size=size, island=island,
-                           variant=variant, seed=seed, progress=progress, keep_records=bool(svg_path),
+                           variant=variant, brawl=brawl, seed=seed, progress=progress, keep_records=bool(svg_path),
                            duplicate=duplicate,
                            on_game=None if log is None else lambda record: log.write(game_line(record)))
     except Interrupted as exc:

@@ -8,7 +8,7 @@ import sys
 import click
 
 import claimsolve
-from claimsolve import limits, prose
+from claimsolve import commands, limits, prose
 from claimsolve.catalog import get_game
 from claimsolve.errors import ClaimsolveError
 from claimsolve.files import write_atomically
@@ -26,6 +26,7 @@ from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, Checked, Command
 @click.option("--size", cls=GameOption, metavar="WxH", default=None, help="Board size")
 @click.option("--island", cls=GameOption, metavar="NAME|random", default=None, help="Island")
 @click.option("--variant", cls=GameOption, metavar="V", default=None, help="Rules variant")
+@click.option("--brawl", cls=GameOption, metavar="RULE", default=None, help="The brawl's rule")
 @click.option("--vs", "spec", metavar="SPEC", default="analyze", show_default=True,
               help="The engine: a match player, e.g. analyze:time=2, mcts:time=0.5, greedy.")
 @click.option("--seat", type=Checked(lambda value, name: limits.integer(value, name, 1, limits.MAX_PLAYERS), "k"),
@@ -41,7 +42,7 @@ from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, Checked, Command
               help="Write the game's record (match --save format) to FILE, a new file, instead of printing it.")
 @click.option("--json", "as_json", is_flag=True,
               help="The game's record alone on standard output (one JSON document); the game on standard error.")
-def play(game, players, size, island, variant, spec, seat, load_path, seed, dice, record_path, as_json):
+def play(game, players, size, island, variant, brawl, spec, seat, load_path, seed, dice, record_path, as_json):
     """A game of GAME against the engine: type moves in the game's notation
     (`help` at the prompt lists the rest: ?, undo, save FILE, quit).  At the
     end, on Ctrl-D or Ctrl-C, the game's record is printed in the format of
@@ -65,7 +66,8 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
             if meta.get(f"record_{option}") is not None:
                 raise ClaimsolveError(f"option '--{option}': picks a position out of a game record given by --load")
     if load_path is not None:
-        for option, value in (("players", players), ("size", size), ("island", island), ("variant", variant)):
+        for option, value in (("players", players), ("size", size), ("island", island), ("variant", variant),
+                              ("brawl", brawl)):
             if value is not None:
                 raise ClaimsolveError(f"option '--{option}': the game starts from --load {load_path}")
         start = read_position(load_path)
@@ -73,8 +75,9 @@ def play(game, players, size, island, variant, spec, seat, load_path, seed, dice
             raise ClaimsolveError(f"the position is a {start.game} position, not {descriptor.id}", load_path)
         current_source[0] = None
     else:
+        commands.check_brawl(descriptor.id, brawl, players=players, variant=variant)
         seeded = seed if descriptor.takes("seed") else None
-        start = descriptor.new(players=players, size=size, island=island, variant=variant, seed=seeded)
+        start = descriptor.new(players=players, size=size, island=island, variant=variant, seed=seeded, brawl=brawl)
     if seat > start.num_players:
         raise ClaimsolveError(f"option '--seat': must be a seat of this game, 1 to {start.num_players}, not {seat}")
     engine = make_player(spec, seed=seed, game=descriptor.id)

@@ -403,6 +403,8 @@ def _new_args(game, option, value):
     """The `new` options that make a position with `option` = `value` and
     the others at their defaults (a seed where the setup draws one)."""
     given = {option: value}
+    if option == "brawl":             # Claim's brawl rule counts only with 3 seats: else refused
+        given["players"] = 3
     if game.uses_seed(**{k: v for k, v in given.items() if k != "seed"}) and option != "seed":
         given["seed"] = 1
     return given

@@ -268,3 +268,37 @@ def test_paired_matches_compares_two_players_on_the_same_dice(tmp_path, capsys):
     save_games(run_match("claimit", "threshold:2", "threshold:5", 60, players=3, seed=8), stream)
     with pytest.raises(SystemExit, match="--duplicate"):
         paired.main([str(files[0]), str(stream)])
+
+
+def _match_cli(*args):
+    from click.testing import CliRunner
+
+    from claimsolve.cli.main import main
+    return CliRunner().invoke(main, ["match", *map(str, args)], catch_exceptions=False)
+
+
+def test_match_takes_the_brawl_rule_as_new_does(tmp_path):
+    # a player: `match` had no --brawl, though `new` has it
+    saved = tmp_path / "games.jsonl"
+    result = _match_cli("claim", "--players", "3", "--brawl", "cap", "--a", "random", "--b", "random",
+                        "--games", "1", "--seed", "3", "--save", saved, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(saved.read_text().splitlines()[0])["start"]["rules"]["brawl"] == "cap"
+    record = run_match("claim", "random", "random", 1, players=3, brawl="cap", seed=3).records[0]
+    assert record.start["rules"]["brawl"] == "cap"
+    assert run_match("claim", "random", "random", 1, players=3, seed=3).records[0].start["rules"]["brawl"] == "even"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["colorclaim", "--brawl", "cap"], "option '--brawl': colorclaim has no brawl"),
+    (["claim", "--players", "3", "--brawl", "fair"], "option '--brawl': 'fair': must be one of even, cap"),
+    (["claim", "--players", "4", "--brawl", "cap"],
+     "option '--brawl': the brawl's rule counts only with 3 seats: with 4 seats even and cap never differ "
+     "(give --players 3)"),
+    (["claim", "--variant", "battle-for-two", "--brawl", "cap"],
+     "option '--brawl': the brawl's rule counts only with 3 seats: in battle-for-two even and cap never differ"),
+])
+def test_match_refuses_a_brawl_rule_where_it_does_not_apply(args, message):
+    result = _match_cli(*args, "--a", "random", "--b", "random", "--games", "1")
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr, result.stderr

@@ -269,6 +269,11 @@ def test_a_game_of_a_file_of_many_is_played_on_from_a_ply(tmp_path):
     (["claim", "--seat", "3"], "claimsolve: option '--seat': must be a seat of this game, 1 to 2, not 3"),
     (["colorclaim", "--load", SEEDS / "claim" / "play-2p.json"], "the position is a claim position, not colorclaim"),
     (["colorclaim", "--vs", "mcts:tim=1"], "claimsolve: player 'mcts:tim=1': unknown option 'tim'"),
+    (["claimit", "--brawl", "cap"], "claimsolve: option '--brawl': claimit has no brawl"),
+    (["claim", "--players", "3", "--brawl", "fair"], "claimsolve: option '--brawl': 'fair': must be one of even, cap"),
+    (["claim", "--brawl", "cap"], "claimsolve: option '--brawl': the brawl's rule counts only with 3 seats: with 2 "
+                                  "seats even and cap never differ (give --players 3)"),
+    (["claim", "--players", "4", "--brawl", "cap"], "option '--brawl': the brawl's rule counts only with 3 seats"),
 ])
 def test_bad_options_are_one_line(tmp_path, args, message):
     done = subprocess.run([sys.executable, "-m", "claimsolve.cli.main", "play", *map(str, args)],
@@ -545,3 +550,22 @@ def test_json_puts_the_record_alone_on_standard_output(tmp_path):
     assert record["moves"][0] == "a1-a2" and record["players"] == ["you", "random"]
     assert "player 1 (you)> " in done.stderr and "Player 1 (you) plays a1-a2" in done.stderr
     assert replay(record, tmp_path)["game"] == "colorclaim"
+
+
+def _record_of_a_game_left_at_once(*args):
+    """`play ... --json` with standard input closed at once: the record of a game of no moves."""
+    done = subprocess.run([sys.executable, "-m", "claimsolve.cli.main", "play", *map(str, args), "--vs", "random",
+                           "--seat", "1", "--json"], capture_output=True, text=True, timeout=WAIT,
+                          stdin=subprocess.DEVNULL, env=dict(os.environ, NO_COLOR="1"))
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout), done.stderr
+
+
+def test_brawl_picks_the_rule_of_a_new_game():
+    # a player: "claimsolve play claim --players 3 --brawl cap" failed "no such option '--brawl'"
+    record, shown = _record_of_a_game_left_at_once("claim", "--players", "3", "--brawl", "cap")
+    assert record["start"]["rules"]["brawl"] == "cap" and record["start"]["players"] == 3
+    assert "Rules: brawl cap (the cap alone may leave the third of three nothing)." in shown
+    record, _ = _record_of_a_game_left_at_once("claim", "--players", "3", "--brawl", "even")
+    assert record["start"]["rules"]["brawl"] == "even"
+

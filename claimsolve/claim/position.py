@@ -388,6 +388,12 @@ class ClaimPosition(Position):
     def first_player(self):
         return self._state.first_player
 
+    @staticmethod
+    def brawl_rule_counts(players, variant=None):
+        """True where the rules' brawl (`new`'s `brawl`) can change a game
+        of `players` seats and `variant` (None: standard): 3 seats only."""
+        return rules.brawl_rule_counts(players, "standard" if variant is None else variant)
+
     @property
     def rules(self):
         """The Rules switches (standstill, draw_after, third_party_anvil, brawl)."""

@@ -77,6 +77,13 @@ def is_battle_for_two(state):
     return state.variant == "battle-for-two"
 
 
+def brawl_rule_counts(players, variant="standard"):
+    """True where `rules.brawl` can change a game: 3 seats.  With 2 or 4
+    seats, and in battle-for-two, "even" and "cap" never differ (RULES.md,
+    Brawl)."""
+    return players == 3 and variant != "battle-for-two"
+
+
 def colours_in_play(state):
     """"Each seat has one colour, numbered like the seat"; battle-for-two:
     "two players and four colours"."""

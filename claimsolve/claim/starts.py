@@ -28,6 +28,6 @@ def random_play_start(seed, players=None, island=None, variant=None, brawl=None)
     raise RuntimeError("random towers phases kept ending the game")  # pragma: no cover
 
 
-def match_start(players=None, size=None, island=None, variant=None, seed=0):
+def match_start(players=None, size=None, island=None, variant=None, seed=0, brawl=None):
     """A match game's start (claimsolve.descriptor.GameDescriptor.match_start)."""
-    return random_play_start(seed, players=players, island=island, variant=variant)
+    return random_play_start(seed, players=players, island=island, variant=variant, brawl=brawl)

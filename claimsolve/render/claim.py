@@ -132,7 +132,7 @@ def rules_line(position):
     and cap never differ); the third-party anvil only with 3 seats."""
     state, game_rules = position.state, position.rules
     default = rules.Rules()
-    three = position.num_players == 3 and not rules.is_battle_for_two(state)
+    three = rules.brawl_rule_counts(position.num_players, state.variant)
     changed = []
     if game_rules.brawl != default.brawl and three and position.phase in ("settle", "brawl"):
         changed.append(_RULE_WORDS["brawl"])

@@ -98,6 +98,10 @@ def test_new_takes_the_brawl_rule_and_files_name_a_bad_one(tmp_path):
     assert result.exit_code == 2 and "option '--brawl': 'fair': must be one of even, cap" in result.stderr
     result = run("new", "colorclaim", "--brawl", "cap")
     assert result.exit_code == 2 and "option '--brawl': colorclaim has no brawl" in result.stderr
+    # where even and cap never differ the rule is refused, as play and match refuse it
+    for args in (["--players", "2"], ["--players", "4"], ["--variant", "battle-for-two"]):
+        result = run("new", "claim", *args, "--brawl", "cap")
+        assert result.exit_code == 2 and "option '--brawl': the brawl's rule counts only with 3 seats" in result.stderr
     data = json.loads((SEEDS / "brawl-3p.json").read_text())
     data["rules"]["brawl"] = "fair"
     bad = tmp_path / "bad.json"
