@@ -10,7 +10,8 @@ import click
 import claimsolve
 from claimsolve import commands, limits, prose
 from claimsolve.catalog import get_game
-from claimsolve.errors import ClaimsolveError
+from claimsolve.descriptor import NEW_OPTIONS
+from claimsolve.errors import ClaimsolveError, OptionError
 from claimsolve.files import write_atomically
 from claimsolve.progress import progress_for
 from claimsolve.words import counted
@@ -66,14 +67,24 @@ def play(game, players, size, island, variant, brawl, spec, seat, load_path, see
             if meta.get(f"record_{option}") is not None:
                 raise ClaimsolveError(f"option '--{option}': picks a position out of a game record given by --load")
     if load_path is not None:
-        for option, value in (("players", players), ("size", size), ("island", island), ("variant", variant),
-                              ("brawl", brawl)):
+        for option, value in (("size", size), ("island", island), ("variant", variant)):
             if value is not None:
                 raise ClaimsolveError(f"option '--{option}': the game starts from --load {load_path}")
+        if players is not None and not descriptor.takes("players"):
+            raise OptionError("players", f"{descriptor.id} {NEW_OPTIONS['players']}")
+        if brawl is not None and not descriptor.takes("brawl"):
+            raise OptionError("brawl", f"{descriptor.id} {NEW_OPTIONS['brawl']}")
         start = read_position(load_path)
         if start.game != descriptor.id:
             raise ClaimsolveError(f"the position is a {start.game} position, not {descriptor.id}", load_path)
         current_source[0] = None
+        # --players and --brawl may repeat what the position says, not change it
+        if players is not None and players != start.num_players:
+            raise ClaimsolveError(f"option '--players': {players}, but the position from --load {load_path} "
+                                  f"has {start.num_players} players")
+        if brawl is not None and brawl != start.rules.brawl:
+            raise ClaimsolveError(f"option '--brawl': {limits.quoted(brawl)}, but the position from --load "
+                                  f"{load_path} plays the brawl under {start.rules.brawl}")
     else:
         commands.check_brawl(descriptor.id, brawl, players=players, variant=variant)
         seeded = seed if descriptor.takes("seed") else None

@@ -274,6 +274,10 @@ def test_a_game_of_a_file_of_many_is_played_on_from_a_ply(tmp_path):
     (["claim", "--brawl", "cap"], "claimsolve: option '--brawl': the brawl's rule counts only with 3 seats: with 2 "
                                   "seats even and cap never differ (give --players 3)"),
     (["claim", "--players", "4", "--brawl", "cap"], "option '--brawl': the brawl's rule counts only with 3 seats"),
+    (["claim", "--players", "3", "--load", SEEDS / "claim" / "play-2p.json"],
+     "claimsolve: option '--players': 3, but the position from --load "),
+    (["claim", "--brawl", "cap", "--load", SEEDS / "claim" / "play-2p.json"],
+     "plays the brawl under even"),
 ])
 def test_bad_options_are_one_line(tmp_path, args, message):
     done = subprocess.run([sys.executable, "-m", "claimsolve.cli.main", "play", *map(str, args)],
@@ -569,3 +573,24 @@ def test_brawl_picks_the_rule_of_a_new_game():
     record, _ = _record_of_a_game_left_at_once("claim", "--players", "3", "--brawl", "even")
     assert record["start"]["rules"]["brawl"] == "even"
 
+
+FOUR_SEATS = {"game": "claim", "players": 4, "territories": ["a a a b b b", "a a a b b b", "c c c d d d",
+                                                             "c c c d d d", "e e e f f f", "e e e f f f"],
+              "board": [". T1 . . T3 .", "1 . 2 3 . .", ". T1 . . T3 .", ". . . . . .", ". 4 . . 2 T4",
+                        "T2 . 1 . . ."],
+              "phase": "play", "to_move": 1}
+
+
+def test_players_that_match_the_loaded_position_are_taken(tmp_path):
+    # a player: "play claim --players 4 --load p09_4seat_win.json" was refused ("the game starts
+    # from --load ...") though the position has 4 seats; a conflicting count is still refused
+    path = tmp_path / "four.json"
+    path.write_text(json.dumps(FOUR_SEATS))
+    record, _ = _record_of_a_game_left_at_once("claim", "--players", "4", "--load", path)
+    assert record["start"]["players"] == 4
+    done = subprocess.run([sys.executable, "-m", "claimsolve.cli.main", "play", "claim", "--players", "2",
+                           "--load", str(path)], capture_output=True, text=True, timeout=WAIT,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 2
+    assert done.stderr.strip() == (f"claimsolve: option '--players': 2, but the position from --load {path} "
+                                   "has 4 players")
