@@ -335,7 +335,10 @@ def test_engine_plays_a_seat(page, shots):
             " ? items : null"), "the engine's reply in the moves list")
         assert moves[:2] == ["start", "a1xa2"]
         assert moves[2] in legal_after(driver, 1)
-        assert message(driver) == f"The engine (player 2) played {moves[2]}."
+        # said as the "Last move" line says it: the move, then what it did
+        report = driver.execute_script("return window.claimsolveBoard.state.line[2].lastMove.report")
+        assert report.startswith(moves[2])
+        assert message(driver) == f"The engine (player 2) played {report}."
         # the reply was player 2's: player 1 is to move again (unless the game is over)
         show = driver.execute_script("const s = window.claimsolveBoard.state; return s.line[2].show")
         assert show["over"] or show["to_move"] == 1

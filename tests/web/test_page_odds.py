@@ -227,7 +227,10 @@ def test_a_bust_the_engine_plays_is_listed_with_its_dice(page, shots, tmp_path):
     wait(driver, lambda d: script(d, "const li = document.querySelector('#move-list li.current');"
                                      "return li && li.dataset.label") == label, "the bust listed with its dice")
     assert script(driver, "return document.querySelector('#move-list li.current').textContent") == label
-    assert message(driver) == f"The engine (player 1) played {label}."
+    # said as the "Last move" line says it: the dice, and the bust
+    report = script(driver, "return window.claimsolveBoard.state.line[1].lastMove.report")
+    assert report.startswith(move) and "busts" in report, report
+    assert message(driver) == f"The engine (player 1) played {report}."
     # the dice area and the status say the same dice
     assert f"rolled {', '.join(dice)}: no placement, bust" in panel_text(driver, "status")
     driver.save_screenshot(str(shots / "engine-bust.png"))
