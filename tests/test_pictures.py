@@ -378,3 +378,27 @@ def test_the_panel_states_the_texts_order_and_notes():
         for note in labels["notes"]:
             assert f"Note: {note}." in panel, (note, panel)
     assert "Ordered by visits:" not in panel
+
+
+@pytest.mark.parametrize("seed, words", [
+    ("claim/play-battle-for-two.json", "Battle for two: player 1 plays colours 1 and 3, player 2 colours 2 and 4"),
+    ("claim/play-4p.json", "Teams: colours (seats) 1 and 3 against colours 2 and 4"),
+    ("claim/play-3p.json", None)])
+def test_show_svg_says_which_colours_are_allies(seed, words):
+    """A QA player: the `show --svg` picture of a 4-seat or battle-for-two
+    game did not say which colours are allies or whose they are, while the
+    text `show` does.  The key says it, on a line of its own under the
+    colours' lines, inside the picture."""
+    position = claimsolve.load(SEEDS / seed)
+    root = parse(render.board_svg(position))
+    teams = [t for t in root.iter("{http://www.w3.org/2000/svg}text") if "teams" in classes(t)]
+    if words is None:
+        assert teams == []                                  # every seat plays alone: nothing to say
+        return
+    assert len(teams) == 1 and teams[0].text.startswith(words), [t.text for t in teams]
+    assert f"{position.tower_target()} towers win" in teams[0].text
+    colours = [t for t in root.iter("{http://www.w3.org/2000/svg}text") if (t.text or "").startswith("colour ")]
+    assert len(colours) == 4 and float(teams[0].get("y")) > max(float(t.get("y")) for t in colours)
+    width, height = (float(x) for x in root.get("viewBox").split()[2:])
+    assert float(teams[0].get("y")) < height - 10
+    assert float(teams[0].get("x")) + render.svg.text_width(teams[0].text, 12.5) < width

@@ -161,6 +161,18 @@ def _teams_line(position):
     return f"Every seat plays alone; {target} towers win."
 
 
+def teams_key(position):
+    """Who plays which colours, for the picture's key: the text's teams line
+    (a seat of four plays the colour numbered like it), when colours are
+    allies (4 seats, battle for two); None when every seat plays alone."""
+    target = position.tower_target()
+    if rules.is_battle_for_two(position.state):
+        return f"Battle for two: player 1 plays colours 1 and 3, player 2 colours 2 and 4; {target} towers win."
+    if position.num_players == 4:
+        return f"Teams: colours (seats) 1 and 3 against colours 2 and 4; a team with {target} towers wins."
+    return None
+
+
 def result_line(position):
     """Who won a finished game and how (or the draw), in words."""
     if position.is_draw():
@@ -247,7 +259,10 @@ def layout(position, where="svg"):
                       the legend under it, not turned
     """
     island = position.island
-    out = _layout(island.width, island.height, len(position.colours), where)
+    # the picture's key says who plays which colours when colours are allies
+    # (teams_key): a line more under the colours' (the page says it its own way)
+    lines = len(position.colours) + (where == "svg" and teams_key(position) is not None)
+    out = _layout(island.width, island.height, lines, where)
     turned = CLAIM[where].get("turned")
     if turned and island.width >= turned["wider"] * island.height:
         out["narrow"] = _turned(island.width, island.height, len(position.colours), where)
@@ -431,6 +446,11 @@ def board(position, moves=()):
                 f"{position.vikings_in_hand(colour)} in hand, {position.vikings_lost(colour)} lost; towers "
                 f"{position.towers_on_island(colour)} on the island, {position.towers_in_hand(colour)} in hand")
         out.append(f'<text x="{legend["text"]}" y="{y:.1f}" font-size="12.5">{escape(text)}</text>')
+    teams = teams_key(position)
+    if teams is not None:
+        # which colours are allies, whose they are (the text's show says it; the picture did not)
+        out.append(f'<text class="teams" x="{legend["key"] - 7}" y="{legend["lines"][-1]:.1f}" '
+                   f'font-size="12.5">{escape(teams)}</text>')
     return canvas, geometry
 
 
