@@ -117,8 +117,10 @@ class GameDescriptor:
     render       import path of its drawing module (claimsolve.render.claim):
                  render_text(position, color), render_svg(position),
                  board(position, moves) -> (Canvas, geometry) and
-                 move_marks(position, geometry, move, colour, width, opacity)
-                 -> (SVG elements, label anchor); Position.render and
+                 move_marks(position, geometry, move, colour, width, opacity,
+                 rank) -> (SVG elements, label anchor), and optionally
+                 analysis_key(position, moves) -> the sentences that say
+                 what its marks mean; Position.render and
                  Position.svg draw with it, claimsolve.render.analysis_svg
                  draws suggestions with it.  None: the Position class draws
                  itself (render, svg) and suggestions are listed beside it.

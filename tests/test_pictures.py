@@ -108,7 +108,8 @@ def test_claim_a_turn_in_parts_continuation_and_tower():
     ranked = check_ranked(root, moves)
     for group in ranked.values():
         assert len(marks(group, "arrow")) == 2          # the movement and its continuation
-        assert len(marks(group, "mark")) >= 2           # what they capture, and the tower placed
+    assert len(marks(ranked[1], "mark")) >= 2           # what the best captures, and the tower placed
+    assert len(marks(ranked[2], "mark")) == 1           # the tower placed (the others' captures: the key)
 
 
 def test_claim_settle_pairs_and_brawl_removals():
@@ -402,3 +403,34 @@ def test_show_svg_says_which_colours_are_allies(seed, words):
     width, height = (float(x) for x in root.get("viewBox").split()[2:])
     assert float(teams[0].get("y")) < height - 10
     assert float(teams[0].get("x")) + render.svg.text_width(teams[0].text, 12.5) < width
+
+
+P01_MID2 = {"game": "claim", "players": 2,
+            "territories": ["a a a b b b", "a a a b b b", "a a - b b b", "c c c c b -", "c c c c - -"],
+            "board": [". . . . . 2", ". T1 . . 1 .", ". 1 . . T2 .", ". 2 . . 2 .", ". . . . . ."],
+            "phase": "play", "to_move": 1}
+
+
+def test_claim_crosses_are_the_best_turns_captures_and_the_key_says_so():
+    """A QA player: a cross was drawn on f5 although the best turn e4-d4
+    captures nothing (f5 is taken by suggestions 3 and 4), with no legend;
+    he read it as "the best move captures this".  Only the best turn's
+    captures are crossed out, and the key says whose crosses they are and
+    what the others take."""
+    position = claimsolve.from_dict(P01_MID2)
+    moves = ["e4-d4", "b3-b5", "e4-f4", "e4-e5"]
+    assert render.claim.captures(position, "e4-f4") == ["f5"] and render.claim.captures(position, "e4-d4") == []
+    root = parse(render.analysis_svg(position, result_of(moves, engine="alphabeta")))
+    ranked = check_ranked(root, moves)
+    assert all(marks(group, "mark") == [] for group in ranked.values())     # no cross anywhere
+    said = " ".join(" ".join((t.text or "") for t in root.iter("{http://www.w3.org/2000/svg}text")).split())
+    assert "Key: the best turn (1) captures nothing" in said, said
+    assert "3. e4-f4 captures f5; 4. e4-e5 captures f5." in said, said
+    # the best turn's own capture is crossed out in the best colour, and the key says so
+    best = ["e4-f4", "e4-d4"]
+    root = parse(render.analysis_svg(position, result_of(best, engine="alphabeta")))
+    ranked = check_ranked(root, best)
+    crosses = marks(ranked[1], "mark")
+    assert len(crosses) == 1 and crosses[0].get("stroke") == BEST
+    said = " ".join(" ".join((t.text or "") for t in root.iter("{http://www.w3.org/2000/svg}text")).split())
+    assert "Key: a magenta cross on a piece: the best turn (1) captures it" in said, said

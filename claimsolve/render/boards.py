@@ -56,7 +56,7 @@ def analysis_svg(position, result, top=None):
             drawn.append(([], []))
             continue
         colour, width, opacity = S.style(rank)
-        drawn.append(drawing.move_marks(position, geometry, move, colour, width, opacity))
+        drawn.append(drawing.move_marks(position, geometry, move, colour, width, opacity, rank=rank))
     # a label goes by the part of its move that is its own: of the places its
     # move offers, the one the fewest other moves offer too
     shared = {}
@@ -102,6 +102,10 @@ def analysis_svg(position, result, top=None):
                          else "; budget reached") + ".", 46)
         for words in answer["notes"]:
             note += _wrap(f"Note: {words}.", 46)
+        # what the game's marks mean where they could be misread (Claim: whose captures the crosses are)
+        key = getattr(drawing, "analysis_key", None) if geometry is not None else None
+        for words in (key(position, moves) if key is not None else ()):
+            note += _wrap(words, 46)
     elements, bottom = S.panel(x, 34, heading, list(zip(range(1, len(moves) + 1), moves, scores, details)), note)
     canvas.width = board_width + S.PANEL_WIDTH + 24
     canvas.height = max(canvas.height, bottom + 20)

@@ -6,7 +6,9 @@ letter, a Viking its colour digit, a tower `T` and its colour; sea is blank.
 On the island a suggested turn is drawn as it is played: settled Vikings as
 dashed discs tied together, brawl removals as crosses, tower placements as
 dashed castles, movements as arrows along their route (a jump chain hop by
-hop), and the pieces a movement captures crossed out small.
+hop), and the pieces the best turn's movements capture crossed out small
+(analysis_key says in the picture's key what the others capture: a cross
+reads as "the best turn takes this").
 """
 from .. import prose
 from ..claim import rules
@@ -456,20 +458,63 @@ def board(position, moves=()):
 
 # --- suggested turns on the island ---------------------------------------------------------------
 
-def move_marks(position, geometry, move, colour, width, opacity):
-    """The turn `move` (a move string of `position`, as `moves` lists it)
-    drawn on the island in `colour`: (SVG elements, the places its label
-    may go next to, the likeliest first: (x, y), or (x, y, dx, dy) with the
-    direction it had rather go)."""
-    island, state = position.island, position.state
-    cell = geometry.cell
+def _tokens(move):
+    """A turn's parts, spaces around its marks dropped: "e4-d4", "t@c3"."""
     text = " ".join(move.lower().split())
     for mark in "-+=@":
         text = text.replace(f" {mark}", mark).replace(f"{mark} ", mark)
+    return text.split()
+
+
+def captures(position, move):
+    """The points (names, in the order taken) whose pieces the movements of
+    the turn `move` capture."""
+    island, state = position.island, position.state
+    board, taken = list(state.board), []
+    for token in _tokens(move):
+        if "-" in token and "+" not in token:
+            route = [island.parse_point(name) for name in token.split("-")]
+            start, end = route[0], route[-1]
+            piece = board[start]
+            board[start], board[end] = None, piece
+            if piece is not None:
+                for captured in rules.captured_by_landing(state, board, end, piece.colour):
+                    taken.append(island.point_name(captured))
+                    board[captured] = None
+    return taken
+
+
+def analysis_key(position, moves):
+    """What the marks of `moves` (the suggestions drawn, best first) mean
+    where a player could misread them, in sentences for the picture's key:
+    a cross on a piece is what the best turn captures; the other turns'
+    captures are not drawn but said here (a QA player read a cross of the
+    third suggestion as the best one's)."""
+    taken = [captures(position, move) for move in moves]
+    if not any(taken):
+        return []
+    best = ("Key: a magenta cross on a piece: the best turn (1) captures it"
+            if taken[0] else "Key: the best turn (1) captures nothing")
+    others = [f"{rank}. {move} captures {' and '.join(points)}"
+              for rank, (move, points) in enumerate(zip(moves, taken), 1) if rank > 1 and points]
+    if not others:
+        return [best + "; the other turns capture nothing."]
+    return [best + "; the other turns' captures are not drawn: " + "; ".join(others) + "."]
+
+
+def move_marks(position, geometry, move, colour, width, opacity, rank=1):
+    """The turn `move` (a move string of `position`, as `moves` lists it)
+    drawn on the island in `colour`: (SVG elements, the places its label
+    may go next to, the likeliest first: (x, y), or (x, y, dx, dy) with the
+    direction it had rather go).  What a movement captures is crossed out
+    for the best turn (`rank` 1) alone: a cross reads as "the best turn
+    takes this" (analysis_key says what the others take)."""
+    island, state = position.island, position.state
+    cell = geometry.cell
     board = list(state.board)
     mover = position.colours_of(position.player_to_move)
     out, anchors = [], []
-    for token in text.split():
+    for token in _tokens(move):
         if "+" in token:                                     # settle: two Vikings
             centres = []
             for part in token.split("+"):
@@ -505,7 +550,8 @@ def move_marks(position, geometry, move, colour, width, opacity):
             board[start], board[end] = None, piece
             if piece is not None:
                 for captured in rules.captured_by_landing(state, board, end, piece.colour):
-                    out.append(S.cross(*geometry.centre(captured), cell * 0.2, colour, width * 0.6, opacity))
+                    if rank == 1:
+                        out.append(S.cross(*geometry.centre(captured), cell * 0.2, colour, width * 0.6, opacity))
                     board[captured] = None
             (x1, y1), (x2, y2) = points[-2], points[-1]
             dx, dy = x2 - x1, y2 - y1            # labels go on past the arrow's head

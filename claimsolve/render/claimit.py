@@ -406,7 +406,7 @@ def board(position, moves=()):
     return canvas, geometry
 
 
-def move_marks(position, geometry, move, colour, width, opacity):
+def move_marks(position, geometry, move, colour, width, opacity, rank=1):
     """The move `move` drawn in `colour`: a placement as a frame around its
     space with a small picture of the marker placed, a roll (its outcome
     too) or a stop as a frame around its button: (SVG elements, the places

@@ -234,7 +234,7 @@ def board(position, moves=()):
 _MOVE = re.compile(r"\s*" + POINT + r"\s*([-x])\s*" + POINT + r"\s*")
 
 
-def move_marks(position, geometry, move, colour, width, opacity):
+def move_marks(position, geometry, move, colour, width, opacity, rank=1):
     """The move `move` (b1-b2, b1xb2) drawn on the board in `colour`: (SVG
     elements, the places (x, y) its label may go next to)."""
     found = _MOVE.fullmatch(move.lower())
