@@ -67,9 +67,12 @@ def check_ranked(root, moves):
     assert len(best) == 1 and best[0].get("data-rank") == "1"
     texts = [" ".join(t.text for t in g.iter("{http://www.w3.org/2000/svg}text")) for g in labels(root)]
     assert len(texts) == len(moves)
+    said = []
     for rank, move in enumerate(moves, 1):
         score = next(g.get("data-score") for g in groups if g.get("data-rank") == str(rank))
-        assert f"{rank}: {score}" in texts, texts
+        # a score an earlier label says already: the rank alone (and the panel says so)
+        assert (f"{rank}" if score in said else f"{rank}: {score}") in texts, texts
+        said.append(score)
         assert any(move in (t.text or "") for t in root.iter("{http://www.w3.org/2000/svg}text")), move
     # the best one's label is filled with the best colour, the others are not
     for g in labels(root):
@@ -434,3 +437,89 @@ def test_claim_crosses_are_the_best_turns_captures_and_the_key_says_so():
     assert len(crosses) == 1 and crosses[0].get("stroke") == BEST
     said = " ".join(" ".join((t.text or "") for t in root.iter("{http://www.w3.org/2000/svg}text")).split())
     assert "Key: a magenta cross on a piece: the best turn (1) captures it" in said, said
+
+
+def label_boxes(root):
+    boxes = {}
+    for group in labels(root):
+        rect = next(e for e in group.iter("{http://www.w3.org/2000/svg}rect"))
+        boxes[int(group.get("data-rank"))] = tuple(float(rect.get(k)) for k in ("x", "y", "width", "height"))
+    return boxes
+
+
+def apart(a, b):
+    return a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
+
+
+P09_4SEAT = {"game": "claim", "players": 4,
+             "territories": ["a a a b b b", "a a a b b b", "c c c d d d", "c c c d d d", "e e e f f f",
+                             "e e e f f f"],
+             "board": [". T1 . . T3 .", "1 . 2 3 . .", ". T1 . . T3 .", ". . . . . .", ". 4 . . 2 T4",
+                       "T2 . 1 . . ."],
+             "phase": "play", "to_move": 1}
+
+
+@pytest.mark.parametrize("data, moves", [
+    (P01_MID2, ["e4-d4", "b3-b5", "e4-f4", "e4-e5", "b3-b1"]),
+    (P09_4SEAT, ["c1-b1 b1-b5", "c1-b1", "a5-b5 b5-b1", "a5-b5", "a5-a4"])])
+def test_claim_score_labels_keep_off_the_pieces(data, moves):
+    """QA players: "1: -10000" covered the b4 tower; in a 4-seat game the
+    colour-4 Viking on b2 was hidden under arrows and labels.  Every label
+    keeps off every piece's middle (its number) where a free spot is near
+    (here there is), and a piece an arrow jumps over is drawn again, small,
+    above the arrows."""
+    position = claimsolve.from_dict(data)
+    scores = [-340, -10000, -9000, 0, 5]
+    result = SearchResult(engine="alphabeta", suggestions=[Suggestion(move=m, score=v)
+                                                           for m, v in zip(moves, scores)])
+    root = parse(render.analysis_svg(position, result))
+    check_ranked(root, moves)
+    cell = render.claim.CLAIM["cell"]
+    pieces = []
+    for circle_or_path in root.iter():
+        title = circle_or_path.find("svg:title", NS)
+        if title is not None and (": Viking of colour" in title.text or ": tower of colour" in title.text) \
+                and "jumped" not in title.text:
+            name = title.text.split(":")[0]
+            pieces.append(name)
+    assert sorted(pieces) == sorted(position.pieces())
+    _canvas, geometry = render.claim.board(position)
+    boxes = label_boxes(root)
+    for name in pieces:
+        x, y = geometry.centre(position.island.parse_point(name))
+        middle = (x - cell * 0.25, y - cell * 0.25, cell * 0.5, cell * 0.5)
+        for rank, box in boxes.items():
+            assert apart(box, middle), (rank, name, box)
+    for rank, box in boxes.items():
+        assert all(apart(box, other) for other_rank, other in boxes.items() if other_rank != rank)
+    if data is P09_4SEAT:
+        # c1-b1 b1-b5 jumps b2 (the Viking of colour 4) and b4 (the tower of colour 1): drawn above the arrows
+        jumped = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if "jumped" in classes(g)]
+        said = sorted(g.find("svg:title", NS).text for g in jumped)
+        assert said == ["b2: Viking of colour 4, jumped over", "b4: tower of colour 1, jumped over"], said
+        last_mark = max(i for i, e in enumerate(root) if "suggestion" in classes(e))
+        assert all(list(root).index(g) > last_mark for g in jumped)
+
+
+def test_equal_scores_label_one_and_rank_the_others():
+    """A QA player's battle-for-two position: five "+940" labels covered all
+    of territory b.  A score an earlier label says already is written as
+    the rank alone, in a small ring, and the panel says so."""
+    position = claimsolve.from_dict({"game": "claim", "players": 2, "variant": "battle-for-two",
+                                     "territories": ["a a b b b", "a a b b b", "a a c c c", "a a c c c"],
+                                     "board": ["T1 . . 2 .", ". . . . 3", ". 4 1 . .", ". . . . T4"],
+                                     "phase": "play", "to_move": 1})
+    moves = ["e3-d3 T@c3", "e3-d3 T@d4", "e3-d3 T@c4", "e3-d3 T@e4", "e3-d3 T@e3"]
+    result = SearchResult(engine="alphabeta", suggestions=[Suggestion(move=m, score=940) for m in moves])
+    root = parse(render.analysis_svg(position, result))
+    check_ranked(root, moves)
+    texts = {int(g.get("data-rank")): " ".join(t.text for t in g.iter("{http://www.w3.org/2000/svg}text"))
+             for g in labels(root)}
+    assert texts == {1: "1: +940", 2: "2", 3: "3", 4: "4", 5: "5"}
+    boxes = label_boxes(root)
+    assert all(boxes[rank][2] <= 20 and boxes[rank][3] <= 20 for rank in (2, 3, 4, 5))
+    # together they cover less of territory b (c3-e4, 6 points) than one point's square
+    cell = render.claim.CLAIM["cell"]
+    assert sum(boxes[rank][2] * boxes[rank][3] for rank in (2, 3, 4, 5)) < cell * cell
+    said = " ".join(" ".join((t.text or "") for t in root.iter("{http://www.w3.org/2000/svg}text")).split())
+    assert "ranks 2, 3, 4 and 5 score +940 as 1 does: their labels are their ranks alone." in said, said

@@ -4,8 +4,11 @@ The board is the game's own picture (its drawing module, named by the game's
 descriptor `render`); each suggested move is drawn on it by that module's
 `move_marks`, ranked: the best in magenta and heavier, the others in slate,
 fainter by rank, each with a label "rank: score" placed clear of the other
-labels; a panel beside the board lists the moves with their scores and says
-what the scores measure.
+labels and of the board's pieces (its geometry's keep_clear) where a free
+spot is near; a score an earlier label says already is written as the rank
+alone, in a small ring.  A panel beside the board lists the moves with
+their scores and says what the scores measure, and the game's key
+(analysis_key: Claim's crosses are the best turn's captures).
 """
 import re
 
@@ -73,13 +76,21 @@ def analysis_svg(position, result, top=None):
                       f'data-move="{S.escape(move)}" data-score="{S.escape(score)}"')
         groups.append(f"<g {attributes}><title>{S.escape(words)}</title>\n" + "\n".join(elements) + "\n</g>")
         if placer is not None:
-            anchor = min(anchors, key=lambda a: shared[_key(a)])
+            # (or, where it has no free spot near, by another of its places)
+            ordered = sorted(anchors, key=lambda a: shared[_key(a)])
+            anchor = ordered[0]
             prefer = anchor[2:4] if len(anchor) == 4 else (0, -1)
-            label = placer.place(anchor[0], anchor[1], f"{rank}: {score}", colour, best, prefer=prefer)
+            alternatives = [(a[0], a[1], a[2:4] if len(a) == 4 else (0, -1)) for a in ordered[1:]]
+            # a score an earlier label already says: the rank alone, in a small ring (five "+940"
+            # labels buried a Claim territory under them); the panel says so
+            same = score in scores[:rank - 1]
+            label = placer.place(anchor[0], anchor[1], f"{rank}" if same else f"{rank}: {score}", colour, best,
+                                 prefer=prefer, badge=same, alternatives=alternatives)
             labels.append(f'<g class="score-label" data-rank="{rank}"><title>{S.escape(words)}</title>\n'
                           f"{label}\n</g>")
     # the worst first, so that the best is drawn on top; labels over every mark
     canvas.extend(reversed(groups))
+    canvas.extend(getattr(geometry, "above_marks", list)())     # Claim: the pieces arrows jump over
     canvas.extend(reversed(labels))
 
     # the panel: the moves in words, and what the scores are
@@ -102,6 +113,8 @@ def analysis_svg(position, result, top=None):
                          else "; budget reached") + ".", 46)
         for words in answer["notes"]:
             note += _wrap(f"Note: {words}.", 46)
+        for words in _same_scores(moves, scores) if geometry is not None else ():
+            note += _wrap(words, 46)
         # what the game's marks mean where they could be misread (Claim: whose captures the crosses are)
         key = getattr(drawing, "analysis_key", None) if geometry is not None else None
         for words in (key(position, moves) if key is not None else ()):
@@ -120,6 +133,21 @@ def analysis_svg(position, result, top=None):
     else:
         canvas.title = f"{game.title}: " + ("the game is over" if position.is_over() else "no suggestions")
     return canvas.document()
+
+
+def _same_scores(moves, scores):
+    """The sentences that say which suggestions' labels on the board are
+    their rank alone: those whose score an earlier one's label says."""
+    out = []
+    for score in dict.fromkeys(scores):
+        ranks = [rank for rank, s in enumerate(scores, 1) if s == score]
+        if len(ranks) > 1:
+            rest = [str(rank) for rank in ranks[1:]]
+            listed = rest[0] if len(rest) == 1 else ", ".join(rest[:-1]) + " and " + rest[-1]
+            out.append(f"On the board, {'ranks' if len(rest) > 1 else 'rank'} {listed} "
+                       f"{'score' if len(rest) > 1 else 'scores'} {score} as {ranks[0]} does: "
+                       f"{'their labels are their ranks' if len(rest) > 1 else 'its label is its rank'} alone.")
+    return out
 
 
 def _detail(engine, s):

@@ -322,8 +322,10 @@ class Geometry:
     point, the size of a square, and the box of the island (for labels to
     stay near)."""
 
-    def __init__(self, island, layout):
+    def __init__(self, island, layout, board=None):
         self.island, self.layout, self.cell = island, layout, layout["cell"]
+        self.board = board              # the pieces on the points (state.board), for keep_clear
+        self.jumped = []                # the points of pieces an arrow drawn jumps over (move_marks)
 
     def corner(self, column, row):
         """The top-left corner of a square, in pixels."""
@@ -337,6 +339,42 @@ class Geometry:
     def bounds(self):
         x, y, width, height = self.layout["sea"]
         return (x, y, x + width, y + height)
+
+    def above_marks(self):
+        """What goes over the suggestions' marks, under their labels: each
+        piece an arrow jumps over, small, so that its colour and number
+        still read (a QA player: p09's colour-4 Viking on b2 was hidden
+        under the arrows)."""
+        out = []
+        for cell in dict.fromkeys(self.jumped):
+            piece = self.board[cell] if self.board is not None else None
+            if piece is None:
+                continue
+            x, y = self.centre(cell)
+            kind = "Viking" if piece.kind == "viking" else "tower"
+            out.append(f'<g class="jumped"><title>{self.island.point_name(cell)}: {kind} of colour '
+                       f'{piece.colour}, jumped over</title>'
+                       f'<circle cx="{S.num(x)}" cy="{S.num(y)}" r="{S.num(self.cell * 0.2)}" '
+                       f'fill="{SVG_PIECE[piece.colour]}" stroke="#ffffff" stroke-width="1.5"/>'
+                       f'<text x="{S.num(x)}" y="{S.num(y + 4)}" font-size="11.5" font-weight="bold" '
+                       f'fill="{SVG_PIECE_TEXT[piece.colour]}" text-anchor="middle">{piece.colour}</text></g>')
+        return out
+
+    @property
+    def keep_clear(self):
+        """The boxes score labels keep off where they can: every piece's
+        (a Viking's disc, a tower's castle), which labels covered (a QA
+        player: "1: -10000" over the b4 tower, p09's colour-4 Viking on b2
+        hidden under labels)."""
+        if self.board is None:
+            return []
+        half = self.cell * 0.28         # the piece's middle, its number: a label may touch its rim
+        boxes = []
+        for cell in self.island.points:
+            if self.board[cell] is not None:
+                x, y = self.centre(cell)
+                boxes.append((x - half, y - half, 2 * half, 2 * half))
+        return boxes
 
 
 def render_svg(position):
@@ -354,7 +392,7 @@ def board(position, moves=()):
     need no room of their own.)"""
     island, state = position.island, position.state
     placed = layout(position, "svg")
-    geometry = Geometry(island, placed)
+    geometry = Geometry(island, placed, state.board)
     corner, cell = geometry.corner, placed["cell"]
     total_w, total_h = placed["width"], placed["height"]
 
@@ -544,6 +582,11 @@ def move_marks(position, geometry, move, colour, width, opacity, rank=1):
             if len(route) == 2:
                 route = movement_route(island, board, route[0], route[1])
             points = [geometry.centre(point) for point in route]
+            for here, there in zip(route, route[1:]):      # the pieces jumped over, to be drawn above
+                for direction in range(4):
+                    over = island.next(here, direction)
+                    if over is not None and island.next(over, direction) == there and board[over] is not None:
+                        getattr(geometry, "jumped", []).append(over)
             out.append(S.arrow(S.shorten(points, cell * 0.1, cell * 0.1), colour, width, opacity))
             start, end = route[0], route[-1]
             piece = board[start]

@@ -152,36 +152,49 @@ def link(a, b, colour, width, opacity=1.0):
 
 
 class Labels:
-    """Score labels placed near their anchors without covering each other:
-    each label tries a ring of spots around its anchor, nearest first, and
-    takes the first free one (the first spot when none is)."""
+    """Score labels placed near their anchors without covering each other or
+    the board's marks kept clear (pieces, height marks): each label tries a
+    ring of spots around its anchor, nearest first, and takes the first
+    free one; when none is, the one that covers the fewest other labels,
+    then the fewest marks kept clear."""
 
     SPOTS = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)]
+    BADGE = 18                        # a badge's side: a rank alone, in a ring
 
     def __init__(self, bounds, keep_clear=()):
         self.bounds = bounds          # (x0, y0, x1, y1): labels stay inside
-        self.taken = list(keep_clear)   # boxes (x, y, w, h) taken: other labels, and marks to keep readable
+        self.clear = list(keep_clear)   # boxes (x, y, w, h) of marks to keep readable
+        self.taken = []                 # boxes of the labels placed
 
-    def place(self, x, y, content, colour, best, distance=16, prefer=(0, -1)):
+    def place(self, x, y, content, colour, best, distance=16, prefer=(0, -1), badge=False, alternatives=()):
         """The label's elements, placed near (x, y), first towards `prefer`
-        (a direction (dx, dy): an arrow's label goes on past its head)."""
+        (a direction (dx, dy): an arrow's label goes on past its head), or
+        near one of the `alternatives` [(x, y, prefer)] at the same reach
+        when (x, y) has no free spot that near.  A `badge` is `content` (a
+        rank) alone in a small ring: a suggestion whose score an earlier
+        one's label already says."""
         size = 12.5 if best else 11.5
-        w, h = text_width(content, size) + 12, size + 8
-        spots = sorted(self.SPOTS, key=lambda d: -(d[0] * prefer[0] + d[1] * prefer[1])
-                       / math.hypot(*d) / (math.hypot(*prefer) or 1.0))
-        choice = None
-        for reach in (distance, distance * 1.9, distance * 2.8):
-            for dx, dy in spots:
-                cx, cy = x + dx * (reach + w / 2 * abs(dx)), y + dy * (reach * 0.8 + h / 2 * abs(dy))
-                box = self._clamp(cx - w / 2, cy - h / 2, w, h)
-                if choice is None:
-                    choice = box
-                if not any(_overlap(box, other) for other in self.taken):
-                    choice = box
-                    break
-            else:
-                continue
-            break
+        if badge:
+            size, distance = 11, distance * 0.6
+            w = h = max(self.BADGE, text_width(content, size) + 8)
+        else:
+            w, h = text_width(content, size) + 12, size + 8
+        near = [(x, y, prefer)] + list(alternatives)
+        # (x, y) first, near and a little further; then the alternatives so; then all of them further
+        stages = [(near[:1], (1, 1.9)), (near[1:], (1, 1.9)), (near, (2.8, 3.8))]
+        candidates = [(ax, ay, reach * distance, d) for places, reaches in stages for reach in reaches
+                      for ax, ay, toward in places for d in _towards(self.SPOTS, toward)]
+        choice, cost = None, None
+        for order, (ax, ay, reach, (dx, dy)) in enumerate(candidates):
+            cx, cy = ax + dx * (reach + w / 2 * abs(dx)), ay + dy * (reach * 0.8 + h / 2 * abs(dy))
+            box = self._clamp(cx - w / 2, cy - h / 2, w, h)
+            labels = sum(_overlap(box, other) for other in self.taken)
+            marks = sum(_overlap(box, other) for other in self.clear)
+            if (labels, marks) == (0, 0):
+                choice = box
+                break
+            if cost is None or (labels, marks, order) < cost:
+                choice, cost = box, (labels, marks, order)
         self.taken.append(choice)
         bx, by = choice[0], choice[1]
         fill, ink, stroke = (colour, "#ffffff", colour) if best else ("#ffffff", colour, colour)
@@ -189,12 +202,18 @@ class Labels:
             f'<rect class="label" x="{num(bx)}" y="{num(by)}" width="{num(w)}" height="{num(h)}" rx="{num(h / 2)}" '
             f'fill="{fill}" fill-opacity="0.95" stroke="{stroke}" stroke-width="{1.6 if best else 1.2}"/>',
             text(bx + w / 2, by + h / 2 + size * 0.36, content, size=size, anchor="middle", fill=ink,
-                 weight="bold" if best else None),
+                 weight="bold" if best or badge else None),
         ])
 
     def _clamp(self, x, y, w, h):
         x0, y0, x1, y1 = self.bounds
         return (min(max(x, x0), x1 - w), min(max(y, y0), y1 - h), w, h)
+
+
+def _towards(spots, prefer):
+    """`spots` (directions), the nearest to `prefer` first."""
+    return sorted(spots, key=lambda d: -(d[0] * prefer[0] + d[1] * prefer[1])
+                  / math.hypot(*d) / (math.hypot(*prefer) or 1.0))
 
 
 def _overlap(a, b):
