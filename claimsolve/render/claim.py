@@ -351,11 +351,15 @@ class Geometry:
             if piece is None:
                 continue
             x, y = self.centre(cell)
-            kind = "Viking" if piece.kind == "viking" else "tower"
+            r = self.cell * 0.2
+            if piece.kind == "viking":           # a disc for a Viking, a square for a tower
+                kind, shape = "Viking", f'<circle cx="{S.num(x)}" cy="{S.num(y)}" r="{S.num(r)}" '
+            else:
+                kind, shape = "tower", (f'<rect x="{S.num(x - r)}" y="{S.num(y - r)}" width="{S.num(2 * r)}" '
+                                        f'height="{S.num(2 * r)}" rx="2" ')
             out.append(f'<g class="jumped"><title>{self.island.point_name(cell)}: {kind} of colour '
                        f'{piece.colour}, jumped over</title>'
-                       f'<circle cx="{S.num(x)}" cy="{S.num(y)}" r="{S.num(self.cell * 0.2)}" '
-                       f'fill="{SVG_PIECE[piece.colour]}" stroke="#ffffff" stroke-width="1.5"/>'
+                       f'{shape}fill="{SVG_PIECE[piece.colour]}" stroke="#ffffff" stroke-width="1.5"/>'
                        f'<text x="{S.num(x)}" y="{S.num(y + 4)}" font-size="11.5" font-weight="bold" '
                        f'fill="{SVG_PIECE_TEXT[piece.colour]}" text-anchor="middle">{piece.colour}</text></g>')
         return out
