@@ -422,13 +422,21 @@ def _ranked(roots, root_bounds):
     return rows
 
 
-def _suggestion(row, total_visits):
+def _suggestion(row, total_visits, win_score=0):
     """The Suggestion of a ranked row whose move is a move string: its mean
     result, its visits and their share of the root's, the mean's 95%
     interval (Wilson's, as if the simulations were independent draws of a
     result in [0, 1]: a guide to how sure the mean is, which narrows as the
-    move is visited more), and what the solver proved of its margin."""
+    move is visited more), and what the solver proved of its margin.  In a
+    game whose margin is a won game's score or its negative (win_score,
+    Claim's 10,000), a bound at either end is that margin: a loss is
+    "=-10000", not "<=-10000"."""
     move, visits, mean, lower, upper = row
+    if win_score:
+        if lower is not None and lower >= win_score:
+            lower = upper = win_score
+        elif upper is not None and upper <= -win_score:
+            lower = upper = -win_score
     result = result_of(lower, upper)
     extra = {}
     if visits:
@@ -485,7 +493,8 @@ def _result(tree, roots, done, seconds, tree_nodes, threads, other_bounds=()):
     root_bounds = None if tree.root_bounds() is None else (lower, upper)
     rows = _ranked(roots, root_bounds)
     total = sum(row[1] for row in rows)
-    suggestions = [_suggestion(row, total) for row in rows]
+    win_score = game_of(tree.position).win_score
+    suggestions = [_suggestion(row, total, win_score) for row in rows]
     pv = tree.principal_variation()
     if suggestions and (not pv or pv[0] != suggestions[0].move):
         pv = [suggestions[0].move]

@@ -75,6 +75,15 @@ def test_alphabeta_marks_proven_the_moves_whose_lines_all_reached_the_end():
     assert not any(s.exact for s in shallow.suggestions if abs(s.score) < 10000)
 
 
+def test_mcts_says_a_proven_claim_loss_as_its_margin_not_a_bound():
+    # "proven loss (<=-10000)": a bound sign on the one margin a lost Claim
+    # game has (its margin is +-10,000 or 0), where alpha-beta says "=-10000"
+    position = claimsolve.from_dict(QUIET_199)
+    result = mcts.search(position, iterations=20000)
+    proofs = {s.result: s.proven for s in result.suggestions}
+    assert proofs == {"draw": "=0", "loss": "=-10000"}
+
+
 # a QA player's 3-seat position: two moves lose if both others play together
 THREE_SEATS = {
     "game": "claim", "players": 3,
