@@ -390,3 +390,41 @@ def test_a_records_grades_say_their_losses_unit_as_a_review_does(page, tmp_path,
     show_ply(driver, 3)
     wait(driver, lambda d: verdict(d) == "Mistake (-3 points, exact). a2xa1 was best.", "the review's words")
     assert not console_errors(driver)
+
+
+def bar_state(driver):
+    return script(driver, "return {text: document.getElementById('eval-text').textContent,"
+                          " fill: document.getElementById('eval-fill').style.height,"
+                          " title: document.getElementById('eval-bar').title,"
+                          " seat: document.getElementById('eval-seat').textContent}")
+
+
+def test_the_evaluation_bar_shows_the_reviews_value_with_the_engine_off(page, tmp_path, shots):
+    """With the engine off the bar stayed empty at 50% on every reviewed ply while the graph and the
+    verdict showed the value; lichess's gauge shows the server analysis.  The bar shows the review's
+    value at the ply shown, in its unit, its tooltip saying it is the review's, proven or not, and
+    how it was found; flipped, the other seat's."""
+    driver = page
+    load(driver, tmp_path, META, "bar-review.json")
+    result = reviewed(driver)
+    for ply in (1, 3):
+        show_ply(driver, ply)
+        value = result["evals"][ply][0]
+        shown = wait(driver, lambda d: bar_state(d)["text"] and bar_state(d), f"the bar at ply {ply}")
+        assert shown["text"] == (f"{value:+d}" if value else "0"), (ply, shown, value)
+        assert shown["fill"] != "50%" and float(shown["fill"].rstrip("%")) < 50, shown
+        assert shown["seat"] == "P1"
+        assert shown["title"].startswith("Evaluation for player 1") and \
+            f": the review's value at this ply (the live engine is off), {shown['text']} points (proven, by exact " \
+            "solver)" in shown["title"], shown["title"]
+    driver.save_screenshot(str(shots / "review-eval-bar-engine-off.png"))
+    driver.find_element(By.ID, "eval-flip").click()
+    try:
+        flipped = wait(driver, lambda d: bar_state(d)["seat"] == "P2" and bar_state(d), "the bar flipped")
+        assert flipped["text"] == f"{result['evals'][3][1]:+d}" and float(flipped["fill"].rstrip("%")) > 50, flipped
+    finally:
+        driver.find_element(By.ID, "eval-flip").click()
+    # no review: the bar is empty again
+    load(driver, tmp_path, {"record": 1, "start": START.to_json(), "moves": MOVES[:2]}, "plain.json")
+    wait(driver, lambda d: bar_state(d)["text"] == "" and bar_state(d)["fill"] == "50%", "the bar empty")
+    assert not console_errors(driver)

@@ -1718,6 +1718,7 @@ function showEval(value) {
     bar.title = `Game over${entry.show.result ? `: ${entry.show.result}` : ""} (the bar: player ${shown}'s result)`;
     return;
   }
+  if (!value && entry && entry.show && !$("engine-on").checked && showReviewEval(entry, seat, fill, text, bar)) return;
   if (!value || !entry || !entry.show) {
     fill.style.height = "50%";
     text.textContent = "";
@@ -1751,6 +1752,40 @@ function showEval(value) {
         `; ${value.scores}`;
     }
   }
+}
+
+// With the live engine off, the bar shows the review's value at the ply shown (as lichess's gauge shows
+// the server analysis): `seat`'s value in the review's unit, its tooltip saying that it is the review's
+// estimate, proven or not, and by what method.  It stayed empty at 50% on every reviewed ply while the
+// graph and the verdict showed the value.  False where no review holds the position shown.
+function showReviewEval(entry, seat, fill, text, bar) {
+  const review = state.review;
+  const result = review && review.result;
+  const ply = result ? review.nodes.indexOf(entry) : -1;
+  const row = ply >= 0 ? result.evals[ply] : null;
+  const v = row ? row[seat - 1] : null;
+  if (v === null || v === undefined) return false;
+  let share;
+  if (result.graph === "chance") share = Number(v);
+  else if (result.graph === "margin") {
+    const scale = (state.module && state.module.evalScale) || 10;
+    share = 1 / (1 + Math.exp(-Number(v) / scale));
+  } else {
+    // a count: where it stands between the least and the most of the review's values (as the graph draws it)
+    const all = result.evals.flat().filter((x) => x !== null && x !== undefined);
+    const low = Math.min(...all), high = Math.max(...all);
+    share = high > low ? (v - low) / (high - low) : 0.5;
+  }
+  fill.style.height = `${Math.round(100 * Math.max(0.02, Math.min(0.98, share)))}%`;
+  text.textContent = result.graph === "chance" ? `${Math.round(100 * v)}%` : valueWords(result, v);
+  // the analysis of this position: the method of the move played from it (of the move before, at the end)
+  const from = result.moves[ply] || result.moves[ply - 1];
+  const method = from && from.method ? from.method : null;
+  const proven = Boolean(result.moves[ply] ? result.moves[ply].exact : from && from.exact);
+  const how = [proven ? "proven" : "an estimate, not proven", method ? `by ${method}` : null].filter(Boolean).join(", ");
+  bar.title += `: the review's value at this ply (the live engine is off), ${text.textContent} ` +
+    `${shortUnit(result.unit)} (${how})`;
+  return true;
 }
 
 // an MCTS bar's number in words: what it is and how sure (the mean of the simulations through the best
@@ -2645,6 +2680,11 @@ async function flipBoard() {
 function flipEval() {
   const seats = current() ? seatCount(current()) : 2;
   state.evalSeat = state.evalSeat % seats + 1;
+  refreshEval();
+}
+
+// the bar drawn anew from the live engine's answer, or without one from the review's values
+function refreshEval() {
   const result = state.analysis && state.analysis.result;
   setEval(result && result.suggestions && result.suggestions.length ?
     evaluation(result) : null);
@@ -2672,6 +2712,7 @@ function endReview() {
   $("board-column").classList.remove("reviewing");
   $("board-area").classList.remove("reviewing");
   $("review-button").textContent = "Review";
+  refreshEval();
 }
 
 let reviewObjectivesFor = null;
@@ -2921,6 +2962,7 @@ function drawReview(review) {
   }
   renderReviewSummary(result);
   moveReviewCursor();
+  refreshEval();
 }
 
 // a value of the graph's axis: a win chance in per cent, a margin signed (0 without a sign), as review
