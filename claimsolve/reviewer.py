@@ -423,4 +423,62 @@ def _grade(kit, thresholds, digits, position, move, after_position, evaluation, 
                         loss=loss, grade=grade, exact=exact, forced=forced, luck=luck, method=evaluation.get("method"))
 
 
-__all__ = ["GRADES", "Review", "ReviewedMove", "grade_of", "kit_of", "objectives_of", "review"]
+def _number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def saved(record, options):
+    """(The Review that a record's grades make (the "eval" of each move of
+    its main line: review --save's, the board's Save game's), valued as a
+    review with `options` (checked_options) values them, for the board to
+    show its graph and summary as after a review, and `mirrored`: whether
+    player 1's line alone draws them), or None where a move of the main line
+    has no grade with its values (a review stopped), or there are no moves.
+
+    A record keeps the mover's values alone (before and after his move), so
+    the graph's value of a position is the next mover's `before` (the
+    position's own analysis, as a review draws it; the last: the last
+    mover's `after`); where the values mirror (two sides), the other seats'
+    follow (a team mate's the same), else they are left unknown (None)."""
+    nodes = record.moves
+    evals = [node.eval for node in nodes]
+    if not nodes or not all(isinstance(e, dict) and isinstance(e.get("grade"), str) and
+                            all(_number(e.get(key)) for key in ("before", "after", "loss")) for e in evals):
+        return None
+    kit = kit_of(record.game)
+    shown = profile_of(kit, record.start, options)
+    positions = record.positions()
+    players = record.players or [None] * record.start.num_players
+    teams = record.start.teams()
+    result = Review(game=record.game, unit=shown["unit"], thresholds=shown["thresholds"], players=list(players),
+                    moves=[], evals=[], time_per_move=0.0, workers=0, digits=kit.DIGITS,
+                    luck=any(e.get("luck") is not None for e in evals), graph=shown["graph"], sides=len(teams),
+                    notes=list(shown["notes"]), options=dict(options))
+    for k, (node, e) in enumerate(zip(nodes, evals)):
+        result.moves.append(ReviewedMove(
+            ply=k + 1, seat=positions[k].player_to_move, move=node.move, best=e.get("best"), before=e["before"],
+            after=e["after"], loss=e["loss"], grade=e["grade"], exact=e.get("exact") is True,
+            forced=e.get("forced") is True, luck=e.get("luck") if _number(e.get("luck")) else None,
+            method=e.get("method") if isinstance(e.get("method"), str) else None))
+    # Claim It!'s win chance by the net does not mirror, with 2 players too (Review.mirrored)
+    mirrored = result.graph in ("margin", "chance") and result.sides == 2 and getattr(kit, "VALUES_MIRROR", True)
+    whole = 1.0 if result.graph == "chance" else 0.0
+    team = {seat: i for i, members in enumerate(teams) for seat in members}
+    seats = record.start.num_players
+    for ply in range(len(nodes) + 1):
+        row = [None] * seats
+        if ply < len(nodes):
+            mover, value = result.moves[ply].seat, result.moves[ply].before
+        else:
+            mover, value = result.moves[ply - 1].seat, result.moves[ply - 1].after
+        row[mover - 1] = value
+        if mirrored:
+            for seat in range(1, seats + 1):
+                row[seat - 1] = value if team[seat] == team[mover] else whole - value
+        result.evals.append(row)
+    if not all(m.exact for m in result.moves):
+        result.notes += list(getattr(kit, "UNPROVEN_NOTES", ()))
+    return result, mirrored
+
+
+__all__ = ["GRADES", "Review", "ReviewedMove", "grade_of", "kit_of", "objectives_of", "review", "saved"]

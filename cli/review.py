@@ -73,8 +73,10 @@ def review(rec, game_number, seconds, threads, objective, seed, svg_path, save_p
     failed = written(write_picture, svg_path, review_svg(result, title)) if svg_path else None
     if save_path:
         for node, entry in zip(record.moves, result.moves):
+            # all the review's move says but what the record holds already (its ply, seat, move): a forced
+            # move's "forced" and every move's "method" were dropped, which the board's Save game keeps
             node.eval = {key: value for key, value in entry.to_json(result.digits).items()
-                         if key in ("best", "before", "after", "loss", "grade", "exact", "luck")}
+                         if key not in ("ply", "seat", "move")}
             node.eval.update(result.options)         # what the values measure (Claim It!'s objective)
         # a file that appeared meanwhile is kept; the review is printed all the same, then the refusal
         saved = written(write_atomically, save_path, record_line(record) + "\n", replace=False,

@@ -437,6 +437,11 @@ def test_the_command_line_review_its_picture_and_its_annotated_record(tmp_path):
     assert plies == [str(m["ply"]) for m in data["moves"]]
     annotated = claimsolve.load_game(tmp_path / "annotated.json")
     assert [node.eval["grade"] for node in annotated.moves] == [m["grade"] for m in data["moves"]]
+    # all the review said of a move (a forced move's "forced" and the "method" were dropped), but what the
+    # record holds already
+    assert [node.eval for node in annotated.moves] == \
+        [{k: v for k, v in m.items() if k not in ("ply", "seat", "move")} for m in data["moves"]]
+    assert all(node.eval["method"] for node in annotated.moves)
     assert not any("objective" in node.eval for node in annotated.moves)      # one measure of a move
     assert_refused(run("review", path), "holds 2 games")
     assert_refused(run("review", path, "--game", 1, "--objective", "held"), "option '--objective'")

@@ -50,6 +50,9 @@ WIN_NOTES = ("the values are a learned model's estimates of the chance of winnin
              "rolls'), rolling is valued by a lower bound: a roll graded as a loss against a stop there may lose "
              "less (more --time searches deeper)")
 GRAPH = "counts"            # how the review graph draws the values (claimsolve.render.review)
+# the net's values of the seats need not add up to 1, with 2 players too: a line per seat
+# (reviewer.Review.mirrored; reviewer.saved, which cannot check it on a record's values)
+VALUES_MIRROR = False
 DIGITS = 3
 DEFAULT_TIME = 0.2
 GROUP_TURNS = True          # the decisions of a turn share the turn optimum's memo

@@ -20,6 +20,7 @@ from ..errors import ClaimsolveError, MoveError, OptionError, as_parameters, one
 from ..positions import dumps, from_dict, json_kind, parse_json
 from .. import render
 from ..reviewer import checked_options, kit_of, objectives_of, profile_of
+from ..reviewer import saved as saved_review
 from ..render import style as _style
 
 MAX_BODY = 1024 * 1024              # bytes of a request body (413 beyond)
@@ -258,7 +259,9 @@ def record(body):
     "comment", "eval", "variations": [[moves...]]} (the last three where the
     record has them), so the board shows any of them without asking again;
     where a move has an "eval" (review --save's grades), "grades": what
-    their values are (grades_of).
+    their values are (grades_of), and where every move of the main line has
+    one, "review": the review they make (reviewer.saved), as /api/review's
+    result gives one, with "saved": true.
     A file of many games without "game" answers {"games": K, "list": [{"game",
     "line", "players", "moves", "result"}]} to choose from.  A bad record is
     a 400 with the reader's line."""
@@ -306,6 +309,13 @@ def record(body):
     grades = grades_of(chosen)
     if grades is not None:
         answer["grades"] = grades
+        # every move of the main line graded: the review they make, as the review's result event gives it
+        options = {"objective": grades["objective"]} if "objective" in grades else {}
+        made = saved_review(chosen, options)
+        if made is not None:
+            review, mirrored = made
+            answer["review"] = {**review.to_json(), "graph": review.graph, "sides": review.sides,
+                                "mirrored": mirrored, "saved": True}
     return answer
 
 

@@ -578,3 +578,26 @@ def test_a_moves_list_refused_shows_an_example_in_the_positions_game(client):
         assert error.endswith(f"must be a list of one or more moves, like [{json.dumps(first)}]"), error
         assert "c3+d5" not in error
 
+
+
+def test_a_record_graded_on_every_move_answers_the_review_they_make(client):
+    """A reviewed game saved and loaded again showed its marks and verdicts but not the review
+    panel (graph and summary): /api/record answers the review its grades make, as the review's
+    result gives it: the same summary, values and mirroring as the review that graded it."""
+    start = claimsolve.new("colorclaim", size="3x3", seed=1)
+    record = claimsolve.records.GameRecord.from_moves(start, ["c1-c2", "b1xb2", "b3xa3", "a2-a3", "c2xc3"],
+                                                      players=["you", "alphabeta:depth=2"])
+    review = claimsolve.review(record, time=0.5, workers=1)
+    assert all(m.exact for m in review.moves)
+    graded = record.to_json()
+    graded["moves"] = [{"move": m["move"], "eval": m} for m in review.to_json()["moves"]]
+    answer = post(client, "record", {"record": graded}).json()
+    made = answer["review"]
+    assert made["saved"] is True and made["mirrored"] is True and made["graph"] == "margin"
+    assert made["summary"] == review.summary()
+    assert made["evals"] == review.to_json()["evals"]
+    assert made["moves"] == review.to_json()["moves"]
+    # a move without its grade (a review stopped): the grades alone, no review
+    graded["moves"][3] = graded["moves"][3]["move"]
+    answer = post(client, "record", {"record": graded}).json()
+    assert "grades" in answer and "review" not in answer

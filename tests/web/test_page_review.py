@@ -428,3 +428,36 @@ def test_the_evaluation_bar_shows_the_reviews_value_with_the_engine_off(page, tm
     load(driver, tmp_path, {"record": 1, "start": START.to_json(), "moves": MOVES[:2]}, "plain.json")
     wait(driver, lambda d: bar_state(d)["text"] == "" and bar_state(d)["fill"] == "50%", "the bar empty")
     assert not console_errors(driver)
+
+
+def test_a_reviewed_game_saved_and_loaded_again_shows_its_review(page, tmp_path, shots):
+    """Reviewed, saved with Save game, the page reloaded and the file loaded: the ?!/?/?? marks and
+    the verdicts came back, but the review panel (graph and per-player summary) stayed hidden until
+    Review was run again.  The record's grades make the panel: the same graph, summary and bar."""
+    driver = page
+    load(driver, tmp_path, META, "to-save.json")
+    result = reviewed(driver)
+    heights = ("return Array.from(document.querySelector('#review-graph path.evaluation').getAttribute('d')"
+               ".matchAll(/,([-0-9.]+)/g), m => m[1])")     # (its width is the panel's, which a scroll bar changes)
+    graph = script(driver, heights)
+    summary = driver.find_element(By.ID, "review-summary").text
+    record = saved(driver)
+    assert all(isinstance(m, dict) and m["eval"]["method"] == "exact solver" for m in record["moves"]), record
+    driver.get(driver.current_url)
+    wait(driver, board_ready, "the page reloaded")
+    if driver.find_element(By.ID, "engine-on").is_selected():
+        driver.find_element(By.ID, "engine-on").click()
+    load(driver, tmp_path, record, "reloaded.json")
+    wait(driver, lambda d: d.find_element(By.ID, "review-panel").is_displayed(), "the review panel")
+    assert script(driver, heights) == graph
+    assert driver.find_element(By.ID, "review-summary").text == summary
+    assert driver.find_element(By.ID, "review-status").text.startswith("Review loaded with the record: 5 moves graded")
+    assert script(driver, "return Array.from(document.querySelectorAll('#review-summary button.grade-count'),"
+                          " b => b.dataset.grade)") == ["mistake"]
+    show_ply(driver, 3)
+    wait(driver, lambda d: verdict(d) == "Mistake (-3 points, exact). a2xa1 was best.", "the verdict")
+    assert bar_state(driver)["text"] == f"{result['evals'][3][0]:+d}"
+    driver.save_screenshot(str(shots / "review-saved-reloaded.png"))
+    # a Review here grades it again
+    assert reviewed(driver)["moves"] == result["moves"]
+    assert not console_errors(driver)

@@ -2196,8 +2196,28 @@ function setGame(answer, message, at) {
   // what the record had beside its moves (players, comment, event, date, result): Save game keeps it
   state.loaded = { root, record: answer.record, grades: answer.grades || null };
   showIndex(at ? state.line.indexOf(node) : state.line.length - 1, { keepMessage: true, autoPlay: false });
+  if (answer.review) showSavedReview(answer.review);
   setMessage(message || "");
   return found;
+}
+
+// A record whose every main-line move has its grades (review --save, Save game after a review) loads with
+// the review panel they make (/api/record's "review"): its graph, summary and the bar's values, as after
+// Review (the marks and verdicts came back, the graph and summary stayed hidden until Review was run again)
+function showSavedReview(result) {
+  const line = mainLine();
+  if (line.length !== result.moves.length + 1) return;
+  const review = { controller: null, result, nodes: line, done: result.moves.length, total: result.moves.length,
+    timing: {}, pace: "", saved: true };
+  state.review = review;
+  $("review-panel").hidden = false;
+  $("board-column").classList.add("reviewing");
+  $("board-area").classList.add("reviewing");
+  $("review-tip").hidden = true;
+  drawReview(review);
+  showReviewProgress(review, `Review loaded with the record: ${counted(result.moves.length, "move")} graded, ` +
+    `${result.exact_moves} exact. Values: ${result.unit}. Review grades it again here.`);
+  renderMoveList();
 }
 
 async function loadFile() {
