@@ -461,3 +461,44 @@ def test_a_reviewed_game_saved_and_loaded_again_shows_its_review(page, tmp_path,
     # a Review here grades it again
     assert reviewed(driver)["moves"] == result["moves"]
     assert not console_errors(driver)
+
+
+def inner_size(driver, width, height):
+    """The window sized so that the page's viewport is `width` x `height` CSS px."""
+    driver.set_window_size(width, height)
+    inner = script(driver, "return [innerWidth, innerHeight]")
+    driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+
+
+def test_the_summarys_counts_are_in_sight_without_scrolling_sideways(page, tmp_path, shots):
+    """The summary table was cut: at 1280x800 in a Claim It! review its "decisions" column showed as
+    "d" behind a sideways scroll bar; at 390x844 only player, moves and mean loss were in sight, the
+    counts of inaccuracies, mistakes and blunders (the buttons that go to them) out of it; at 844x390
+    the blunder and exact columns were cut.  Short headers (their names in titles) and narrow
+    numbers: every column in sight."""
+    driver = page
+    size = driver.get_window_size()
+    game = run_match("claimit", "threshold:3", "random", 1, players=2, seed=11).records[0]
+    record = records.GameRecord.from_moves(from_dict(game.start), game.moves[:30], players=["threshold:3", "random"])
+    load(driver, tmp_path, record.to_json(), "claimit-summary.json")
+    reviewed(driver, "0.1")
+    heads = script(driver, "return Array.from(document.querySelectorAll('#review-summary th'),"
+                           " t => [t.textContent, t.title])")
+    assert [h[0] for h in heads] == ["player", "moves", "loss", "best", "good", "?!", "?", "??", "exact", "dice",
+                                     "dec."], heads
+    assert dict(heads)["??"] == "blunders" and dict(heads)["dec."].startswith("decisions")
+    try:
+        for width, height in ((1280, 800), (390, 844), (844, 390)):
+            inner_size(driver, width, height)
+            script(driver, "document.getElementById('review-summary').scrollIntoView({block: 'center'})")
+            box = wait(driver, lambda d: script(d, """
+                const s = document.getElementById('review-summary'), r = s.getBoundingClientRect();
+                const cells = Array.from(s.querySelectorAll('th, td'), c => c.getBoundingClientRect());
+                return {scroll: s.scrollWidth, client: s.clientWidth, left: r.left, right: r.right,
+                        cells: cells.map(c => [c.left, c.right]), window: innerWidth}"""), "the summary measured")
+            driver.save_screenshot(str(shots / f"review-summary-{width}x{height}.png"))
+            assert box["scroll"] <= box["client"] + 1, (width, height, box["scroll"], box["client"])
+            assert all(box["left"] - 1 <= a and b <= box["right"] + 1 for a, b in box["cells"]), (width, height, box)
+    finally:
+        driver.set_window_size(size["width"], size["height"])
+    assert not console_errors(driver)

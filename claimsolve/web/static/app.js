@@ -3075,11 +3075,22 @@ function renderReviewSummary(result) {
   const grades = ["best", "good", "inaccuracy", "mistake", "blunder"];
   const head = ["player", "moves", "mean loss", ...grades, "exact"];
   if (result.summary.some((e) => e.luck !== undefined)) head.push("dice", "decisions");
+  // short headers, the whole name in a title, so that every count is in sight without scrolling sideways
+  // (at 1280x800 "decisions" showed as "d" behind a scroll bar; on a phone the grade counts were out of
+  // sight): the grades as the moves list marks them
+  const SHORT = { "mean loss": ["loss", "mean loss of the moves, forced ones apart"],
+    inaccuracy: ["?!", "inaccuracies"], mistake: ["?", "mistakes"], blunder: ["??", "blunders"],
+    exact: ["exact", "moves whose grade is proven"], decisions: ["dec.", "decisions: what the player's moves lost"],
+    dice: ["dice", "what the dice gave"] };
   const table = document.createElement("table");
   const tr = document.createElement("tr");
   for (const name of head) {
     const th = document.createElement("th");
-    th.textContent = name;
+    const [text, title] = SHORT[name] || [name, null];
+    th.textContent = text;
+    th.dataset.column = name;
+    if (title) th.title = title;
+    if (name !== "player") th.className = "count";
     tr.append(th);
   }
   const thead = document.createElement("thead");
@@ -3109,6 +3120,8 @@ function renderReviewSummary(result) {
         b.addEventListener("click", () => nextGraded(e.seat, grade));
         td.append(b);
       } else td.textContent = text;
+      if (k > 0) td.className = "count";
+      td.dataset.column = head[k];
       row.append(td);
     });
     tbody.append(row);
