@@ -344,7 +344,7 @@ def grades_of(record):
         profile = profile_of(kit, record.start, options)
     except ClaimsolveError:
         return None
-    out = {"unit": profile["unit"], "graph": profile["graph"]}
+    out = {"unit": profile["unit"], "graph": profile["graph"], "thresholds": profile["thresholds"]}
     if "objective" in options:
         out.update(objective=options["objective"])
         if named is None:

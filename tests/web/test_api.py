@@ -489,7 +489,8 @@ def test_a_record_with_grades_says_what_their_values_are(client):
     graded = {"move": "a2xa3", "eval": {"best": "a2xa3", "before": 0.0, "after": 0.0, "loss": 0.0,
                                         "grade": "best", "exact": True}}
     answer = post(client, "record", {"record": {"record": 1, "start": START_3X3, "moves": [graded]}}).json()
-    assert answer["grades"] == {"unit": colorclaim_review.UNIT, "graph": "margin"}
+    assert answer["grades"] == {"unit": colorclaim_review.UNIT, "graph": "margin",
+                                "thresholds": colorclaim_review.THRESHOLDS}
     # a grade in a variation alone counts too
     answer = post(client, "record", {"record": {"record": 1, "start": START_3X3, "moves": [
         {"move": "b2-a2", "variations": [[graded]]}]}}).json()
@@ -504,6 +505,7 @@ def test_a_record_with_grades_says_what_their_values_are(client):
     objective = claimit_review.default_objective(start)
     assert answer["grades"] == {"unit": claimit_review.profile(start, objective)["unit"],
                                 "graph": claimit_review.profile(start, objective)["graph"],
+                                "thresholds": claimit_review.profile(start, objective)["thresholds"],
                                 "objective": objective, "assumed": True}
     # review --save and the board now name it in each "eval": a record graded by secured spaces was
     # loaded in the default measure's unit (win chance)
@@ -511,7 +513,9 @@ def test_a_record_with_grades_says_what_their_values_are(client):
     named = {**roll, "eval": {**roll["eval"], "objective": "secured"}}
     answer = post(client, "record", {"record": {"record": 1, "start": start.to_json(), "moves": [named]}}).json()
     assert answer["grades"] == {"unit": claimit_review.profile(start, "secured")["unit"],
-                                "graph": claimit_review.profile(start, "secured")["graph"], "objective": "secured"}
+                                "graph": claimit_review.profile(start, "secured")["graph"],
+                                "thresholds": claimit_review.profile(start, "secured")["thresholds"],
+                                "objective": "secured"}
     # a measure the game does not take: review's default, said to be assumed
     bogus = {**roll, "eval": {**roll["eval"], "objective": "bogus"}}
     answer = post(client, "record", {"record": {"record": 1, "start": start.to_json(), "moves": [bogus]}}).json()

@@ -502,3 +502,40 @@ def test_the_summarys_counts_are_in_sight_without_scrolling_sideways(page, tmp_p
     finally:
         driver.set_window_size(size["width"], size["height"])
     assert not console_errors(driver)
+
+
+# the QA player's Color Claim game (cc.jsonl, game 1): a1-a2 throws a proven win (+1) into a loss (-1),
+# a loss of 2 points under thresholds of 1/3/6, graded a blunder; c3xb3 loses 1 point
+THROWN = {"record": 1, "game": "colorclaim", "start": {
+    "game": "colorclaim", "board": ["K3 R2 K1 R1", "Y3 B1 G2 B2", "Y1 B1 G3 R3"], "to_move": 1,
+    "claims": [None, None], "shield": None}, "players": ["random", "mcts:iterations=200"],
+    "moves": ["a1-a2", "b1-b2", "d1-c1", "c3xb3", "a3-b3", "c2-d2", "b2-b3", "d3-d2"]}
+
+
+def test_a_grade_beyond_the_thresholds_says_why_and_one_point_is_singular(page, tmp_path, shots):
+    """"Blunder (-2 points, exact). d2xd3 was best." under thresholds of 1/3/6 was never explained
+    on the board (a proven win thrown into a loss is always a blunder: the command line says so in a
+    Note): the verdict and the move's tooltip say why, the legend gives the thresholds and the rule.
+    A loss of 1 read "Inaccuracy (-1 points, exact)", "loss 1 points": singular."""
+    driver = page
+    load(driver, tmp_path, THROWN, "thrown.json")
+    result = reviewed(driver, "0.3")
+    assert [(m["grade"], m["loss"]) for m in result["moves"][:4]] == \
+        [("blunder", 2), ("blunder", 3), ("blunder", 7), ("inaccuracy", 1)], result["moves"][:4]
+    show_ply(driver, 1)
+    wait(driver, lambda d: verdict(d) == "Blunder (-2 points: a won game now lost, exact). d2xd3 was best.",
+         "the blunder explained")
+    title = script(driver, "return document.querySelector('#move-list li.current').title")
+    assert "blunder: loss 2 points (a won game now lost: a blunder whatever the loss)" in title, title
+    driver.save_screenshot(str(shots / "review-blunder-why.png"))
+    show_ply(driver, 3)                 # a loss of 7: a blunder by the thresholds, nothing more said
+    wait(driver, lambda d: (verdict(d) or "").startswith("Blunder (-7 points, exact)."), "a plain blunder")
+    show_ply(driver, 4)
+    wait(driver, lambda d: (verdict(d) or "").startswith("Inaccuracy (-1 point, exact)."), "one point")
+    title = script(driver, "return document.querySelector('#move-list li.current').title")
+    assert "inaccuracy: loss 1 point;" in title, title
+    legend = driver.find_element(By.ID, "review-legend").text
+    assert "Graded by the loss: an inaccuracy from 1 point, a mistake from 3, a blunder from 6; a move that " \
+           "turns a proven win into a draw or loss, or a draw into a loss, is a mistake at least; a win turned " \
+           "into a loss is a blunder." in legend, legend
+    assert not console_errors(driver)

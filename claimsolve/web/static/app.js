@@ -535,7 +535,9 @@ function moveElement(node, tag, ply, numbered) {
 // gradesOf), for the loss's unit; none: the loss alone
 function gradeWords(m, result = null) {
   if (m.loss === undefined) return m.grade;
-  const unit = result && result.unit ? ` ${shortUnit(result.unit)}` : "";
+  const unit = result && result.unit ? ` ${lossUnit(result.unit, m.loss)}` : "";
+  const reason = gradeReason(m, result);
+  const why = reason ? ` (${reason}: a ${m.grade} whatever the loss)` : "";
   // a record's grades by a measure it does not name (Claim It!): the unit review grades it by by default
   const assumed = result && result.assumed ? "; in the unit of review's default measure for this game (the " +
     "record does not name the measure of its grades)" : "";
@@ -547,7 +549,7 @@ function gradeWords(m, result = null) {
   const cut = m.loss > 0 && /^roll/.test(m.move) && m.method ? /at most (\d+) more roll/.exec(m.method) : null;
   const bound = cut ? `; rolling valued by a lower bound (the rest of the turn cut at ${cut[1]} more roll` +
     `${cut[1] === "1" ? "" : "s"}): it may lose less` : "";
-  return `${m.grade}${m.forced ? " (forced)" : ""}: loss ${m.loss}${unit}${best}${how}${bound}${assumed}`;
+  return `${m.grade}${m.forced ? " (forced)" : ""}: loss ${m.loss}${unit}${why}${best}${how}${bound}${assumed}`;
 }
 
 // a variation: "(ply. move move ...)", its own variations nested
@@ -1069,12 +1071,38 @@ function gradesOf(node) {
 // a graded move's words, the loss in the unit of its values ("points", "win chance": gradesOf) and
 // "exact" where the grade is proven
 function gradeVerdict(m, result) {
-  const unit = result ? ` ${shortUnit(result.unit)}` : "";
+  const unit = result ? ` ${lossUnit(result.unit, m.loss)}` : "";
+  const reason = gradeReason(m, result);
   const loss = m.loss === undefined || !(m.loss > 0) ? "" :
-    `-${result && result.graph === "chance" ? Number(m.loss).toFixed(3) : m.loss}${unit}`;
+    `-${result && result.graph === "chance" ? Number(m.loss).toFixed(3) : m.loss}${unit}${reason ? `: ${reason}` : ""}`;
   const how = [loss, m.exact ? "exact" : ""].filter(Boolean).join(", ");
   const best = m.best && m.best !== m.move ? m.best : null;
   return { grade: m.grade, words: GRADE_NAMES[m.grade] || m.grade, how, best };
+}
+
+const GRADE_RANK = ["best", "good", "inaccuracy", "mistake", "blunder"];
+
+// Why a move is graded above what its loss reaches of the thresholds, in words, or null: a margin's
+// proven result made worse (claimsolve/colorclaim/review.py grade: a won game now lost is a blunder, a won
+// game now drawn or a drawn one now lost a mistake at least), which the board never said ("Blunder (-2
+// points, exact)" under thresholds of 1/3/6)
+function gradeReason(m, result) {
+  if (!result || result.graph !== "margin" || !m.exact || typeof m.before !== "number" ||
+      typeof m.after !== "number" || !result.thresholds) return null;
+  const t = result.thresholds;
+  const byLoss = m.loss >= t.blunder ? "blunder" : m.loss >= t.mistake ? "mistake" : m.loss >= t.inaccuracy ?
+    "inaccuracy" : "good";
+  if (GRADE_RANK.indexOf(m.grade) <= GRADE_RANK.indexOf(byLoss)) return null;
+  const state = (v) => (v > 0 ? "won" : v < 0 ? "lost" : "drawn");
+  const [was, now] = [state(m.before), state(m.after)];
+  if (was === now || now === "won" || was === "lost") return null;
+  return `a ${was} game now ${now}`;
+}
+
+// a loss's unit, singular for 1 ("loss 1 point", not "1 points"): "points" of "points: the final-score ..."
+function lossUnit(unit, loss) {
+  const short = shortUnit(unit);
+  return Number(loss) === 1 && short.endsWith("s") ? short.slice(0, -1) : short;
 }
 
 // "Blunder (-8 points, exact). c5-b5 was best."
@@ -2968,7 +2996,7 @@ function drawReview(review) {
   const legend = $("review-legend");
   legend.textContent = `${graphWords(result, mirrored)}; ` +
     "dots: inaccuracy (yellow), mistake (orange), blunder (red), solid where proven, hollow where estimated " +
-    "(a mark ?! ? ?? underlined with dots in the moves). Click to go to a ply.";
+    "(a mark ?! ? ?? underlined with dots in the moves). " + thresholdWords(result) + "Click to go to a ply.";
   if (!mirrored) {
     // which line is whose: a swatch in each seat's board colour
     for (const s of shown) {
@@ -2983,6 +3011,19 @@ function drawReview(review) {
   renderReviewSummary(result);
   moveReviewCursor();
   refreshEval();
+}
+
+// the grades' thresholds in words, and the review's rule of a grade beyond them (a note on a blunder):
+// "Graded by the loss: an inaccuracy from 1 point, a mistake from 3, a blunder from 6; a move that turns
+// a proven win into a draw or loss ... is a mistake at least; a win turned into a loss is a blunder. "
+function thresholdWords(result) {
+  const t = result.thresholds;
+  if (!t) return "";
+  const chance = result.graph === "chance";
+  const n = (v) => (chance ? Number(v).toFixed(2) : String(v));
+  const rules = (result.notes || []).filter((note) => /\bblunder\b/.test(note) && /\bmistake\b/.test(note));
+  return `Graded by the loss: an inaccuracy from ${n(t.inaccuracy)} ${lossUnit(result.unit, t.inaccuracy)}, ` +
+    `a mistake from ${n(t.mistake)}, a blunder from ${n(t.blunder)}` + rules.map((r) => `; ${r}`).join("") + ". ";
 }
 
 // a value of the graph's axis: a win chance in per cent, a margin signed (0 without a sign), as review
