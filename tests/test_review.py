@@ -61,7 +61,6 @@ def test_grades_follow_the_thresholds():
 def test_a_loss_is_graded_as_it_is_shown():
     # a loss of 0.04996 was shown as 0.050 and graded "good" beside the
     # legend's "inaccuracy (0.050 or more)"
-    from types import SimpleNamespace
     from claimsolve.reviewer import _grade
 
     kit = SimpleNamespace(decision=lambda position, move: move)
@@ -639,3 +638,15 @@ def test_a_claim_move_in_a_lost_position_is_no_blunder():
     proof = claim_review.prove(start, 1)
     assert proof["value"] == 0.0 and proof["exact"] and proof["seats"] == [0.0, 1.0]
     assert proof["method"].startswith("alpha-beta proved it")
+
+
+def test_a_zero_is_printed_without_a_sign():
+    """The QA player's Claim It! review printed a forced roll's luck as "-0.000" (a luck of -0.0001 to
+    three places), and a margin's zero as "+0": a zero has no sign; the rest keep theirs."""
+    from claimsolve.render.review import _value
+    chance = SimpleNamespace(graph="chance", digits=3)
+    assert [_value(chance, x) for x in (-0.0001, 0.0, 0.0004, -0.006, 0.011)] == \
+        ["0.000", "0.000", "0.000", "-0.006", "+0.011"]
+    margin = SimpleNamespace(graph="margin", digits=2)
+    assert [_value(margin, x) for x in (0, 0.0, -3, 2, -0.001)] == ["0", "0", "-3", "+2", "0.00"]
+    assert _value(margin, 3, False) == "3"

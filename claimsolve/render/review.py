@@ -17,7 +17,10 @@ def _value(review, x, signed=True):
     if x is None:
         return "?"
     if review.graph == "margin" and float(x).is_integer():
-        return f"{int(x):+d}" if signed else f"{int(x)}"
+        return f"{int(x):+d}" if signed and x else f"{int(x)}"
+    # a zero without a sign: a luck of -0.0001 read "-0.000"
+    if round(x, review.digits) == 0:
+        return f"{0:.{review.digits}f}"
     return f"{x:+.{review.digits}f}" if signed else f"{x:.{review.digits}f}"
 
 

@@ -1541,7 +1541,10 @@ function renderOddsRanking(result) {
 
 function signed(v) {
   const n = Number(v);
-  return (n > 0 ? "+" : "") + (Number.isInteger(n) ? n : n.toFixed(2));
+  const text = Number.isInteger(n) ? String(n) : n.toFixed(2);
+  // a zero without a sign (-0.001 read "-0.00")
+  if (Number(text) === 0) return text.replace(/^-/, "");
+  return (n > 0 ? "+" : "") + text;
 }
 
 function scoreText(engine, s) {
