@@ -650,3 +650,21 @@ def test_a_zero_is_printed_without_a_sign():
     margin = SimpleNamespace(graph="margin", digits=2)
     assert [_value(margin, x) for x in (0, 0.0, -3, 2, -0.001)] == ["0", "0", "-3", "+2", "0.00"]
     assert _value(margin, 3, False) == "3"
+
+
+def test_a_grade_dot_stands_out_of_every_seats_line():
+    """In review --svg a mistake's dot (#e67e22) sat on Color Claim's player 1 line (#e07b00),
+    nearly the same orange, and the blunder's red is a seat's line colour too: every graded move's
+    dot is ringed in a dark colour that is no seat's line and no grade's, solid or hollow."""
+    from claimsolve.render.review import review_svg
+    from claimsolve.render.style import CHARTS, GAMES
+    ring = CHARTS["grade_ring"]
+    lines = set(CHARTS["seats"]) | {c for game in GAMES.values() for c in game["seats"]} | {CHARTS["evaluation"]}
+    assert ring not in lines and ring not in GRADE_COLOURS.values()
+    moves = [(1, "mistake", True), (2, "blunder", False), (1, "inaccuracy", True)]
+    picture = review_svg(drawn_review("colorclaim", "margin", [[0, 0], [-3, 3], [-9, 9], [-10, 10]], moves,
+                                      digits=0))
+    for g in ET.fromstring(picture).iter(f"{SVG}g"):
+        if g.get("class") == "move" and g.get("data-grade") in GRADE_COLOURS:
+            strokes = [c.get("stroke") for c in g.iter(f"{SVG}circle")]
+            assert ring in strokes, (g.get("data-ply"), strokes)

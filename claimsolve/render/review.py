@@ -181,22 +181,17 @@ def review_svg(review, title=None):
         colour = GRADE_COLOURS.get(m.grade)
         words = (f"ply {m.ply}, player {m.seat}: {m.move} ({m.grade}; best {m.best}, loss "
                  f"{_value(review, m.loss, False)}{', exact' if m.exact else ''})")
-        # solid where the grade is proven, hollow where it is estimated (as the board draws it)
-        paint = (f'fill="{colour}" stroke="#ffffff" stroke-width="1"' if m.exact else
-                 f'fill="#ffffff" stroke="{colour}" stroke-width="2"')
-        dot = (f'<circle class="{"exact" if m.exact else "estimated"}" cx="{S.num(gx(m.ply))}" '
-               f'cy="{S.num(gy(row[s]))}" r="4.5" {paint}/>') if colour else ""
+        dot = _dot(gx(m.ply), gy(row[s]), colour, m.exact, "exact" if m.exact else "estimated") if colour else ""
         out.append(f'<g class="move" data-ply="{m.ply}" data-grade="{m.grade}"><title>{S.escape(words)}</title>'
                    f'{dot}</g>')
     x = left
     legend_y = top + plot_h + 62
     for grade, colour in GRADE_COLOURS.items():
-        out.append(f'<circle cx="{S.num(x + 5)}" cy="{legend_y - 4}" r="4.5" fill="{colour}"/>')
+        out.append(_dot(x + 5, legend_y - 4, colour, True))
         out.append(S.text(x + 14, legend_y, grade, size=11.5, fill="#444444"))
         x += S.text_width(grade, 11.5) + 34
     if estimated:
-        out.append(f'<circle cx="{S.num(x + 5)}" cy="{legend_y - 4}" r="4.5" fill="#ffffff" stroke="#777777" '
-                   'stroke-width="2"/>')
+        out.append(_dot(x + 5, legend_y - 4, "#777777", False))
         out.append(S.text(x + 14, legend_y, "estimated", size=11.5, fill="#444444"))
         x += S.text_width("estimated", 11.5) + 34
     if not mirrored:
@@ -207,6 +202,18 @@ def review_svg(review, title=None):
             out.append(S.text(x + 20, legend_y, f"player {s + 1}", size=11.5, fill="#444444"))
             x += S.text_width(f"player {s + 1}", 11.5) + 40
     return canvas.document()
+
+
+def _dot(x, y, colour, exact, cls=None):
+    """A graded move's dot: solid where the grade is proven, hollow where it is estimated (as the board
+    draws it), ringed in CHARTS["grade_ring"] so that it stands out of a seat's line of a like colour."""
+    ring = CHARTS["grade_ring"]
+    at = f'cx="{S.num(x)}" cy="{S.num(y)}"'
+    named = f' class="{cls}"' if cls else ""
+    if exact:
+        return f'<circle{named} {at} r="5" fill="{colour}" stroke="{ring}" stroke-width="1.5"/>'
+    return (f'<circle{named} {at} r="4" fill="#ffffff" stroke="{colour}" stroke-width="2.5"/>'
+            f'<circle class="ring" {at} r="6" fill="none" stroke="{ring}" stroke-width="1.2"/>')
 
 
 def graph_words(graph, mirrored, unit):

@@ -137,6 +137,9 @@ CHARTS = {
     "interval": "#1a1a1a",            # error bars: the 95% interval
     # a review: a graded move's mark, and each seat's line
     "grades": {"inaccuracy": "#e0a800", "mistake": "#e67e22", "blunder": "#c0392b"},
+    # the dark ring round every grade's dot, so that a dot stands out of any seat's line (a mistake's
+    # orange dot on Color Claim's player 1 line, #e07b00, was lost; the blunder's red is a seat's too)
+    "grade_ring": "#1f2a33",
     "seats": ["#2c6fbb", "#c0392b", "#2e8b57", "#8e44ad", "#d35400"],
     "evaluation": "#b0127a",          # the page's graph of a two-sided game: player 1's line
 }

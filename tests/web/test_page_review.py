@@ -13,7 +13,7 @@ import claimsolve
 from claimsolve import records
 from claimsolve.match import run_match
 from claimsolve.positions import from_dict
-from claimsolve.render.style import MARKS
+from claimsolve.render.style import CHARTS, MARKS
 
 from .browser import SKIP, ActionChains, By, Keys, Select, browser, message, server, shots, wait  # noqa: F401
 from .test_page import board_ready, console_errors, downloaded_json, load_file
@@ -539,3 +539,14 @@ def test_a_grade_beyond_the_thresholds_says_why_and_one_point_is_singular(page, 
            "turns a proven win into a draw or loss, or a draw into a loss, is a mistake at least; a win turned " \
            "into a loss is a blunder." in legend, legend
     assert not console_errors(driver)
+
+
+def test_the_graphs_grade_dots_are_ringed_apart_from_the_seats_lines(page, tmp_path):
+    """As in review --svg, a grade's dot on the board's graph was a colour close to a seat's line
+    (a mistake's orange on Color Claim's player 1): each dot is ringed in style.charts.grade_ring."""
+    driver = page
+    load(driver, tmp_path, META, "rings.json")
+    reviewed(driver)
+    dots = script(driver, "return Array.from(document.querySelectorAll('#review-graph circle.grade'),"
+                          " c => c.getAttribute('stroke'))")
+    assert dots == [CHARTS["grade_ring"]] * 2, dots

@@ -2987,11 +2987,15 @@ function drawReview(review) {
     const row = evals[m.ply];
     const s = mirrored ? 0 : m.seat - 1;
     if (!colour || !row || row[s] === null || row[s] === undefined) continue;
-    // solid where the grade is proven, hollow where it is estimated
-    const paint = m.exact ? `fill="${colour}" stroke="#fff"` : `fill="#fff" stroke="${colour}" stroke-width="2"`;
+    // solid where the grade is proven, hollow where it is estimated; ringed dark (style.charts.grade_ring),
+    // as review --svg draws it, so that a dot stands out of a seat's line of a like colour
+    const ring = style.charts.grade_ring;
+    const at = `cx="${gx(m.ply).toFixed(1)}" cy="${gy(row[s]).toFixed(1)}"`;
+    const paint = m.exact ? `r="5" fill="${colour}" stroke="${ring}" stroke-width="1.5"` :
+      `r="4" fill="#fff" stroke="${colour}" stroke-width="2.5"`;
+    if (!m.exact) parts.push(`<circle class="ring" ${at} r="6" fill="none" stroke="${ring}" stroke-width="1.2" pointer-events="none"/>`);
     parts.push(`<circle class="grade ${m.grade}${m.exact ? "" : " estimated"}" data-ply="${m.ply}" ` +
-      `cx="${gx(m.ply).toFixed(1)}" cy="${gy(row[s]).toFixed(1)}" r="4.5" ${paint}><title>` +
-      `${escapeHtml(plyWords(result, m.ply, mirrored))}</title></circle>`);
+      `${at} ${paint}><title>${escapeHtml(plyWords(result, m.ply, mirrored))}</title></circle>`);
   }
   const svg = $("review-graph");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
