@@ -550,3 +550,42 @@ def test_the_graphs_grade_dots_are_ringed_apart_from_the_seats_lines(page, tmp_p
     dots = script(driver, "return Array.from(document.querySelectorAll('#review-graph circle.grade'),"
                           " c => c.getAttribute('stroke'))")
     assert dots == [CHARTS["grade_ring"]] * 2, dots
+
+
+def tap(driver, x, y):
+    for kind, points in (("touchStart", [{"x": x, "y": y}]), ("touchEnd", [])):
+        driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+def test_a_tap_on_the_graph_leaves_no_tip_behind(page, tmp_path, shots):
+    """On a touch screen (844x390, touch emulated) a tap on the graph left its dark tip over the top
+    of the graph: it goes as the tap moves to the ply, and a tap elsewhere takes it too."""
+    driver = page
+    size = driver.get_window_size()
+    load(driver, tmp_path, META, "tap.json")
+    reviewed(driver)
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+    try:
+        inner_size(driver, 844, 390)
+        script(driver, "document.getElementById('review-graph').scrollIntoView({block: 'center'})")
+        at = script(driver, "const r = document.querySelector('#review-graph rect.ply[data-ply=\"3\"]')"
+                            ".getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]")
+        # (whether the tap showed the tip on its way: the tap is a mouse's move and click to the page)
+        script(driver, "window.tipShown = false; const t = document.getElementById('review-tip');"
+                       "new MutationObserver(() => { if (!t.hidden) window.tipShown = true; })"
+                       ".observe(t, {attributes: true})")
+        tap(driver, *at)
+        wait(driver, lambda d: script(d, "return window.claimsolveBoard.state.index") == 3, "the tap's ply")
+        wait(driver, lambda d: script(d, "return document.getElementById('review-tip').hidden"), "the tip gone")
+        assert script(driver, "return window.tipShown")
+        driver.save_screenshot(str(shots / "review-graph-after-tap-844x390.png"))
+        # a tip shown (as a mouse shows it), then a tap elsewhere: gone
+        script(driver, "const t = document.getElementById('review-tip'); t.textContent = 'x'; t.hidden = false")
+        status = script(driver, "const r = document.getElementById('review-status').getBoundingClientRect();"
+                                "return [r.left + 5, r.top + 5]")
+        tap(driver, *status)
+        wait(driver, lambda d: script(d, "return document.getElementById('review-tip').hidden"), "gone again")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        driver.set_window_size(size["width"], size["height"])
+    assert not console_errors(driver)

@@ -3112,7 +3112,12 @@ function moveReviewCursor() {
   cursor.setAttribute("visibility", "visible");
 }
 
+// the kind of pointer that last pressed on the graph ("mouse", "touch", "pen")
+let graphPointer = "mouse";
+
 function onGraphClick(event) {
+  // a tap (no mouse to leave the graph) took the tip with it: it stayed over the top of the graph
+  if (graphPointer !== "mouse") $("review-tip").hidden = true;
   const target = event.target.closest("[data-ply]");
   if (!target || !state.review) return;
   const node = state.review.nodes[Number(target.dataset.ply)];
@@ -3249,6 +3254,11 @@ async function main() {
   $("review-graph").addEventListener("click", onGraphClick);
   $("review-graph").addEventListener("mousemove", onGraphHover);
   $("review-graph").addEventListener("mouseleave", () => { $("review-tip").hidden = true; });
+  $("review-graph").addEventListener("pointerdown", (e) => { graphPointer = e.pointerType || "mouse"; });
+  // a tap elsewhere takes the tip away (a touch screen has no pointer that leaves the graph)
+  document.addEventListener("pointerdown", (e) => {
+    if (!(e.target.closest && e.target.closest("#review-graph"))) $("review-tip").hidden = true;
+  });
   // the evaluation bar as tall as the board beside it while a review is open (docs/board.md, Review)
   new ResizeObserver(() => {
     $("board-area").style.setProperty("--board-height", `${$("board-wrap").offsetHeight}px`);
