@@ -185,6 +185,7 @@ def test_a_saved_claim_it_review_names_its_measure(claimit_record, tmp_path):
     from claimsolve.web.api import grades_of
     assert grades_of(graded) == {"unit": claimit_review.profile(record.start, "secured")["unit"],
                                 "graph": claimit_review.profile(record.start, "secured")["graph"],
+                                "thresholds": claimit_review.profile(record.start, "secured")["thresholds"],
                                 "objective": "secured"}
 
 
