@@ -485,8 +485,10 @@ def test_the_summarys_counts_are_in_sight_without_scrolling_sideways(page, tmp_p
     heads = script(driver, "return Array.from(document.querySelectorAll('#review-summary th'),"
                            " t => [t.textContent, t.title])")
     assert [h[0] for h in heads] == ["player", "moves", "loss", "best", "good", "?!", "?", "??", "exact", "dice",
-                                     "dec."], heads
+                                     "dec.", "rest"], heads
     assert dict(heads)["??"] == "blunders" and dict(heads)["dec."].startswith("decisions")
+    # what dice and decisions leave of the player's change over the game (the command line's "the other")
+    assert dict(heads)["rest"].endswith("(end - start - dice - decisions)")
     try:
         for width, height in ((1280, 800), (390, 844), (844, 390)):
             inner_size(driver, width, height)

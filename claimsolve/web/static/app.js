@@ -3128,14 +3128,18 @@ function renderReviewSummary(result) {
   const grades = ["best", "good", "inaccuracy", "mistake", "blunder"];
   const head = ["player", "moves", "mean loss", ...grades, "exact"];
   if (result.summary.some((e) => e.luck !== undefined)) head.push("dice", "decisions");
+  if (result.summary.some((e) => e.rest !== undefined)) head.push("rest");
   // short headers, the whole name in a title, so that every count is in sight without scrolling sideways
   // (at 1280x800 "decisions" showed as "d" behind a scroll bar; on a phone the grade counts were out of
   // sight): the grades as the moves list marks them
   const SHORT = { "mean loss": ["loss", "mean loss of the moves, forced ones apart"],
     inaccuracy: ["?!", "inaccuracies"], mistake: ["?", "mistakes"], blunder: ["??", "blunders"],
     exact: ["exact", "moves whose grade is proven"], decisions: ["dec.", "decisions: what the player's moves lost"],
-    dice: ["dice", "what the dice gave"] };
+    dice: ["dice", "what the dice gave"],
+    rest: ["rest", "the rest of the player's change from the first ply to the last: the other seats' turns, " +
+      "and each search valuing anew what the last one valued (end - start - dice - decisions)"] };
   const table = document.createElement("table");
+  if (head.includes("rest")) table.className = "with-rest";
   const tr = document.createElement("tr");
   for (const name of head) {
     const th = document.createElement("th");
@@ -3158,6 +3162,7 @@ function renderReviewSummary(result) {
     const cells = [who, e.moves + (e.forced ? ` +${e.forced} forced` : ""), loss,
       ...grades.map((g) => String(e.grades[g] ?? 0)), String(e.exact)];
     if (e.luck !== undefined) cells.push(signed(e.luck), signed(e.decisions));
+    if (e.rest !== undefined) cells.push(signed(e.rest));
     cells.forEach((text, k) => {
       const td = document.createElement("td");
       const grade = head[k];
