@@ -239,11 +239,11 @@ def test_claim_it_luck_and_decisions_add_up_to_each_exact_turn(claimit_record):
         assert (entry["start"], entry["end"]) == (evals[0][seat - 1], evals[-1][seat - 1])
         assert entry["start"] + entry["luck"] + entry["decisions"] + entry["rest"] == pytest.approx(entry["end"],
                                                                                                   abs=0.002)
-    from claimsolve.render.review import review_text
+    from claimsolve.render.review import _value, review_text
     text = review_text(review)
     first = summary[1]
-    assert (f"{first['start']:.3f} at the start, {first['end']:.3f} at the end: the other {first['rest']:+.3f} "
-            "is the other seats' turns") in text
+    assert (f"{first['start']:.3f} at the start, {first['end']:.3f} at the end: the other "
+            f"{_value(review, first['rest'])} is the other seats' turns") in text
 
 
 def test_a_whole_claim_it_game_is_reviewed_move_by_move():
