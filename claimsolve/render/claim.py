@@ -512,7 +512,10 @@ def captures(position, move):
     """The points (names, in the order taken) whose pieces the turn `move`
     captures: the engine's own report (Position.describe), which knows a
     tower placed by choice as an anvil and a conquest's swap earlier in the
-    turn (a replay of the movements alone missed them: 67 of 136,215 turns)."""
+    turn (a replay of the movements alone missed them: 67 of 136,215 turns).
+    Only a play turn captures: a brawl's removals are its own marks."""
+    if position.phase != "play":
+        return []
     return list(position.describe(move).captured)
 
 
