@@ -422,6 +422,18 @@ def _ranked(roots, root_bounds):
     return rows
 
 
+def _at_the_ends(lower, upper, win_score):
+    """Proven margin bounds, a bound at a won game's score or its negative
+    made the margin itself where the game's margins go no further
+    (win_score: Claim's +-10,000 or 0)."""
+    if win_score:
+        if lower is not None and lower >= win_score:
+            return win_score, win_score
+        if upper is not None and upper <= -win_score:
+            return -win_score, -win_score
+    return lower, upper
+
+
 def _suggestion(row, total_visits, win_score=0):
     """The Suggestion of a ranked row whose move is a move string: its mean
     result, its visits and their share of the root's, the mean's 95%
@@ -432,11 +444,7 @@ def _suggestion(row, total_visits, win_score=0):
     Claim's 10,000), a bound at either end is that margin: a loss is
     "=-10000", not "<=-10000"."""
     move, visits, mean, lower, upper = row
-    if win_score:
-        if lower is not None and lower >= win_score:
-            lower = upper = win_score
-        elif upper is not None and upper <= -win_score:
-            lower = upper = -win_score
+    lower, upper = _at_the_ends(lower, upper, win_score)
     result = result_of(lower, upper)
     extra = {}
     if visits:
@@ -506,6 +514,7 @@ def _result(tree, roots, done, seconds, tree_nodes, threads, other_bounds=()):
         info["turns_named"] = len(rows)
     if getattr(tree, "turn_completed", False):
         info["turn_completed"] = True
+    lower, upper = _at_the_ends(lower, upper, win_score)     # the position's, as its moves'
     result = result_of(lower, upper)
     exact = lower is not None and lower == upper
     if result is not None:

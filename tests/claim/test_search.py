@@ -82,6 +82,11 @@ def test_mcts_says_a_proven_claim_loss_as_its_margin_not_a_bound():
     result = mcts.search(position, iterations=20000)
     proofs = {s.result: s.proven for s in result.suggestions}
     assert proofs == {"draw": "=0", "loss": "=-10000"}
+    # and the position's own: after e4-e5 (no draw near) player 2 wins, "value" not "bounds"
+    won = claimsolve.from_dict(dict(QUIET_199, history={"streak": {"1": None, "2": None}, "quiet_plies": 0}))
+    answer = mcts.search(won.play("e4-e5"), iterations=30000)
+    assert (answer.info["result"], answer.info["value"], answer.complete) == ("win", 10000, True)
+    assert "bounds" not in answer.info
 
 
 # a QA player's 3-seat position: two moves lose if both others play together
