@@ -25,12 +25,13 @@ def new_position(game, players=None, size=None, island=None, variant=None, seed=
     return descriptor.new(**options, seed=seed, brawl=brawl)
 
 
-def check_brawl(game, brawl, players=None, variant=None):
+def check_brawl(game, brawl, players=None, variant=None, loaded=False):
     """The command line's --brawl (new, play, match): refused, as
     `option '--brawl'`, by a game without a brawl, by a rule the game does
     not know, and where the brawl's rule changes nothing (Claim: with other
     than 3 seats, or in battle-for-two; `players` None is the game's
-    default)."""
+    default; `loaded`: the seats are a loaded position's, which --players
+    cannot change)."""
     if brawl is None:
         return
     descriptor = get_game(game)
@@ -44,7 +45,7 @@ def check_brawl(game, brawl, players=None, variant=None):
     if counts is not None and not counts(seats, variant):
         where = "in battle-for-two" if variant == "battle-for-two" else f"with {seats} seats"
         raise OptionError("brawl", f"the brawl's rule counts only with 3 seats: {where} even and cap never "
-                                   "differ" + ("" if variant == "battle-for-two" else " (give --players 3)"))
+                                   "differ" + ("" if variant == "battle-for-two" or loaded else " (give --players 3)"))
 
 
 def apply_moves(position, moves, seed=None, source=None):

@@ -276,8 +276,15 @@ def test_a_game_of_a_file_of_many_is_played_on_from_a_ply(tmp_path):
     (["claim", "--players", "4", "--brawl", "cap"], "option '--brawl': the brawl's rule counts only with 3 seats"),
     (["claim", "--players", "3", "--load", SEEDS / "claim" / "play-2p.json"],
      "claimsolve: option '--players': 3, but the position from --load "),
-    (["claim", "--brawl", "cap", "--load", SEEDS / "claim" / "play-2p.json"],
+    (["claim", "--brawl", "cap", "--load", SEEDS / "claim" / "play-3p.json"],
      "plays the brawl under even"),
+    # a loaded position's seats, as --players's: a rule that changes nothing there, or one unknown, is refused
+    # as without --load (both were taken, or called a mismatch)
+    (["claim", "--brawl", "even", "--load", SEEDS / "claim" / "play-4p.json"],
+     "claimsolve: option '--brawl': the brawl's rule counts only with 3 seats: with 4 seats even and cap never "
+     "differ\n"),
+    (["claim", "--brawl", "foo", "--load", SEEDS / "claim" / "play-3p.json"],
+     "claimsolve: option '--brawl': 'foo': must be one of even, cap"),
 ])
 def test_bad_options_are_one_line(tmp_path, args, message):
     done = subprocess.run([sys.executable, "-m", "claimsolve.cli.main", "play", *map(str, args)],
