@@ -21,7 +21,9 @@ from claimsolve.cli.options import (OUTPUT_FILE, PLAYERS, SEED, SVG_FILE, Checke
 @click.option("--size", cls=GameOption, metavar="WxH", default=None, help="Board size")
 @click.option("--island", cls=GameOption, metavar="NAME|random", default=None, help="Island")
 @click.option("--variant", cls=GameOption, metavar="V", default=None, help="Rules variant")
-@click.option("--brawl", cls=GameOption, metavar="RULE", default=None, help="The brawl's rule")
+@click.option("--brawl", cls=GameOption, metavar="RULE", default=None,
+              help="The brawl's rule of the random settle and brawl that each game's play phase starts after "
+                   "(the engines play from the play phase on)")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seeds the starts (start i from SEED + i, for games with a random setup), the players and the dice.")
 @click.option("--duplicate", is_flag=True,
