@@ -323,20 +323,48 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
     evaluations = [None] * len(positions)
     graded = [0]
 
+    checked = set()
+
+    def settle(j):
+        """Position j's proof check, once (its values and the next's known):
+        where a move's loss would set an estimate against a proof, the kit
+        searches the estimated position for a proof of its own; forced
+        positions before it that took its values take them again."""
+        if j in checked:
+            return
+        checked.add(j)
+        before = None
+        if j > 0 and not evaluations[j - 1].get("forced"):
+            before = (positions[j - 1], moves[j - 1], evaluations[j - 1])
+        last = j == len(moves)          # the game's last position: no move of its own
+        if _proof_wanted(kit, positions[j], None if last else moves[j], evaluations[j],
+                         None if last else evaluations[j + 1], before):
+            proven = kit.prove(positions[j], seconds)
+            if proven is not None:
+                evaluations[j] = dict(evaluations[j], **proven)
+                _retake_from_next(evaluations, positions, j)
+
+    def ready(k):
+        """Whether move k can be graded: the positions before and after it
+        analysed, and the proof check done of the first position after it
+        that is searched (a forced run takes that one's values), so that a
+        move is graded, and streamed, once only."""
+        if not (_valued(evaluations[k]) and _valued(evaluations[k + 1])):
+            return False
+        j = k + 1
+        while j < len(moves) and evaluations[j] is not None and evaluations[j].get("forced"):
+            j += 1
+        if j < len(moves) and not _valued(evaluations[j + 1]):
+            return False
+        settle(k)                       # the first move's position (the others': as j of the move before)
+        settle(j)
+        return True
+
     def on_done(index, evaluation):
         evaluations[index] = evaluation
         _take_from_next(evaluations, positions)
-        # a move is graded once the positions before and after it are analysed
-        while graded[0] < len(moves) and _valued(evaluations[graded[0]]) and _valued(evaluations[graded[0] + 1]):
+        while graded[0] < len(moves) and ready(graded[0]):
             k = graded[0]
-            if _proof_wanted(kit, positions[k], moves[k], evaluations[k], evaluations[k + 1]):
-                proven = kit.prove(positions[k], seconds)
-                if proven is not None:
-                    evaluations[k] = dict(evaluations[k], **proven)
-                    if k > 0:       # the move before ends here: graded again against the proof
-                        result.moves[k - 1] = _grade(kit, result.thresholds, result.digits, positions[k - 1],
-                                                     moves[k - 1], positions[k], evaluations[k - 1],
-                                                     evaluations[k], k)
             entry = _grade(kit, result.thresholds, result.digits, positions[k], moves[k], positions[k + 1],
                            evaluations[k], evaluations[k + 1], k + 1)
             result.moves.append(entry)
@@ -360,17 +388,29 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
     return result
 
 
-def _proof_wanted(kit, position, move, evaluation, next_evaluation):
-    """Whether a move's loss would rest on a proof after it set against an
-    estimate before it (the position after proven, the one before not, the
-    played move not proven by the position's own search, and the mover's
-    value falling): where the kit can prove positions (Claim: alpha-beta),
-    the position before is then searched for a proof of its own."""
-    if not hasattr(kit, "prove") or evaluation["exact"] or not next_evaluation["exact"]:
+def _proof_wanted(kit, position, move, evaluation, next_evaluation, before=None):
+    """Whether a move's loss would set an estimate against a proof, where
+    the kit can prove positions (Claim: alpha-beta), so that the estimated
+    position is searched for a proof of its own: the position after `move`
+    proven and this one (`evaluation`) not, the move not proven by this
+    position's own search, the mover's value falling; or, `before` the
+    move into this position (its position, move and evaluation), that
+    position proven and this one not, the value of the move's mover
+    falling (a proven win before, "0.83" after: a mistake that may be
+    none)."""
+    if not hasattr(kit, "prove") or evaluation["exact"] or evaluation.get("forced"):
         return False
-    if evaluation.get("forced") or kit.decision(position, move) in (evaluation.get("moves") or {}):
-        return False
-    return next_evaluation["seats"][position.player_to_move - 1] < evaluation["value"] - 1e-9
+    if next_evaluation is not None and next_evaluation["exact"] and \
+            kit.decision(position, move) not in (evaluation.get("moves") or {}):
+        if next_evaluation["seats"][position.player_to_move - 1] < evaluation["value"] - 1e-9:
+            return True
+    if before is not None:
+        position_before, move_before, evaluation_before = before
+        if evaluation_before["exact"] and \
+                kit.decision(position_before, move_before) not in (evaluation_before.get("moves") or {}):
+            mover = position_before.player_to_move
+            return evaluation["seats"][mover - 1] < evaluation_before["value"] - 1e-9
+    return False
 
 
 def _valued(evaluation):
@@ -386,7 +426,18 @@ def _take_from_next(evaluations, positions):
         if here is not None and here.get("from_next") and _valued(after):
             seats = list(after["seats"])
             evaluations[i] = dict(here, value=seats[positions[i].player_to_move - 1], seats=seats,
-                                  exact=after["exact"], from_next=False)
+                                  exact=after["exact"], from_next=False, took_next=True)
+
+
+def _retake_from_next(evaluations, positions, j):
+    """The forced positions just before j, which took j's values (a run of
+    them from the last), take them again: j's values changed (a proof)."""
+    for i in range(j - 1, -1, -1):
+        here, after = evaluations[i], evaluations[i + 1]
+        if here is None or not here.get("took_next"):
+            return
+        seats = list(after["seats"])
+        evaluations[i] = dict(here, value=seats[positions[i].player_to_move - 1], seats=seats, exact=after["exact"])
 
 
 def _grade(kit, thresholds, digits, position, move, after_position, evaluation, next_evaluation, ply):

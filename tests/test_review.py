@@ -669,3 +669,18 @@ def test_a_grade_dot_stands_out_of_every_seats_line():
         if g.get("class") == "move" and g.get("data-grade") in GRADE_COLOURS:
             strokes = [c.get("stroke") for c in g.iter(f"{SVG}circle")]
             assert ring in strokes, (g.get("data-ply"), strokes)
+
+
+def test_a_claim_review_streams_each_grade_once_and_proves_both_ways():
+    # a reviewer of the change: a move graded, streamed to the board, then
+    # graded again when the position after it was proven (the stream kept the
+    # old grade); and 'b2-b3 before 1.000 (proven) after 0.829 mistake', an
+    # estimate after a proof the other way round.  A move is graded once the
+    # next searched position's proof check is done; the check looks both ways
+    start = claimsolve.from_dict(dict(LOST_CLAIM, to_move=2))
+    record = records.GameRecord.from_moves(start, ["T@a1 e2-d2", "b3-b1", "b2-b3"])
+    streamed = []
+    review = claimsolve.review(record, time=0.3, workers=1, progress=lambda info: streamed.append(info["move"]))
+    assert streamed == [m.to_json(review.digits) for m in review.moves]
+    last = review.moves[-1]
+    assert (last.before, last.after, last.loss, last.grade, last.exact) == (1.0, 1.0, 0.0, "best", True)
