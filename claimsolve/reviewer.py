@@ -114,6 +114,7 @@ class Review:
     interrupted: bool = False
     notes: list = field(default_factory=list)
     options: dict = field(default_factory=dict)   # what the kit was asked ({"objective": "win"}), or {}
+    evals_exact: list = field(default_factory=list)   # per ply of `evals`: whether its position's value is proven
 
     def summary(self):
         """Per seat: its moves (forced ones apart), the mean and total loss,
@@ -173,6 +174,7 @@ class Review:
                "moves": [m.to_json(self.digits) for m in self.moves],
                "summary": self.summary(),
                "evals": [[_round(v, self.digits) for v in row] for row in self.evals],
+               "evals_exact": list(self.evals_exact),
                "exact_moves": sum(1 for m in self.moves if m.exact),
                "seconds": round(self.seconds, 2), "notes": list(self.notes)}
         out.update(self.options)
@@ -376,11 +378,13 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
         _analyse(record.game, _groups(kit, positions, moves), seconds, seed, options, workers, on_done)
     except KeyboardInterrupt:
         result.interrupted = True
-        result.evals = [kit.graph(positions[i], evaluations[i]) for i in range(graded[0] + 1)
-                        if _valued(evaluations[i])]
+        shown_plies = [i for i in range(graded[0] + 1) if _valued(evaluations[i])]
+        result.evals = [kit.graph(positions[i], evaluations[i]) for i in shown_plies]
+        result.evals_exact = [bool(evaluations[i]["exact"]) for i in shown_plies]
         result.seconds = _time.monotonic() - started
         raise Interrupted(result) from None
     result.evals = [kit.graph(position, evaluation) for position, evaluation in zip(positions, evaluations)]
+    result.evals_exact = [bool(evaluation["exact"]) for evaluation in evaluations]
     result.notes = list(shown["notes"])
     if not all(move.exact for move in result.moves):
         result.notes += list(getattr(kit, "UNPROVEN_NOTES", ()))

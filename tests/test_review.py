@@ -682,5 +682,9 @@ def test_a_claim_review_streams_each_grade_once_and_proves_both_ways():
     streamed = []
     review = claimsolve.review(record, time=0.3, workers=1, progress=lambda info: streamed.append(info["move"]))
     assert streamed == [m.to_json(review.digits) for m in review.moves]
+    # each position's own proof, beside the moves' (a move is exact where both its positions are)
+    exact = review.to_json()["evals_exact"]
+    assert len(exact) == len(review.moves) + 1 and exact[-1] is True
+    assert all(not m.exact or (exact[m.ply - 1] and exact[m.ply]) for m in review.moves)
     last = review.moves[-1]
     assert (last.before, last.after, last.loss, last.grade, last.exact) == (1.0, 1.0, 0.0, "best", True)

@@ -417,6 +417,7 @@ def test_the_evaluation_bar_shows_the_reviews_value_with_the_engine_off(page, tm
         assert shown["title"].startswith("Evaluation for player 1") and \
             f": the review's value at this ply (the live engine is off), {shown['text']} points (proven, by exact " \
             "solver)" in shown["title"], shown["title"]
+        assert result["evals_exact"][ply] is True       # "proven" is the position's own (evals_exact)
     driver.save_screenshot(str(shots / "review-eval-bar-engine-off.png"))
     driver.find_element(By.ID, "eval-flip").click()
     try:

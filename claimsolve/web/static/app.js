@@ -1812,7 +1812,10 @@ function showReviewEval(entry, seat, fill, text, bar) {
   // the analysis of this position: the method of the move played from it (of the move before, at the end)
   const from = result.moves[ply] || result.moves[ply - 1];
   const method = from && from.method ? from.method : null;
-  const proven = Boolean(result.moves[ply] ? result.moves[ply].exact : from && from.exact);
+  // the position's own value proven (a move's `exact` needs the positions before and after it both proven);
+  // a review loaded from a record has no evals_exact: the move's, as near as it has
+  const proven = Array.isArray(result.evals_exact) && ply < result.evals_exact.length ?
+    Boolean(result.evals_exact[ply]) : Boolean(result.moves[ply] ? result.moves[ply].exact : from && from.exact);
   const how = [proven ? "proven" : "an estimate, not proven", method ? `by ${method}` : null].filter(Boolean).join(", ");
   bar.title += `: the review's value at this ply (the live engine is off), ${text.textContent} ` +
     `${shortUnit(result.unit)} (${how})`;
