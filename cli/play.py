@@ -83,7 +83,9 @@ def play(game, players, size, island, variant, brawl, spec, seat, load_path, see
             raise ClaimsolveError(f"option '--players': {players}, but the position from --load {load_path} "
                                   f"has {start.num_players} players")
         # an unknown rule, or one that changes nothing at the position's seats, as without --load
-        commands.check_brawl(descriptor.id, brawl, players=start.num_players, variant=start.variant, loaded=True)
+        if brawl is not None:
+            commands.check_brawl(descriptor.id, brawl, players=start.num_players,
+                                 variant=getattr(start, "variant", None), loaded=True)
         if brawl is not None and brawl != start.rules.brawl:
             raise ClaimsolveError(f"option '--brawl': {limits.quoted(brawl)}, but the position from --load "
                                   f"{load_path} plays the brawl under {start.rules.brawl}")
