@@ -802,6 +802,16 @@ CAPTURE_BY_SEAT_2 = {"game": "claim", "players": 3, "variant": "standard", "terr
                      "phase": "play", "first_player": 1, "to_move": 1}
 
 
+def engine_on_seats(driver, path, position, seats):
+    """The page with `position` (written to `path`) loaded and the engine,
+    at 0.5 s a move, playing `seats`."""
+    path.write_text(json.dumps(position))
+    load_position(driver, path)
+    legal(driver)
+    Select(driver.find_element(By.ID, "engine-move-time")).select_by_value("0.5")
+    set_engine_seats(driver, seats)
+
+
 @pytest.mark.slow
 def test_every_engine_move_and_its_captures_reported(page, shots, tmp_path):
     """The engine on seats 2 and 3: the message names every engine move since the player's, each
@@ -809,12 +819,7 @@ def test_every_engine_move_and_its_captures_reported(page, shots, tmp_path):
     the player's own moves.  Only the last engine move was named: player 2's capture of a1 went
     without a word and the Viking vanished."""
     driver = page
-    path = tmp_path / "capture-by-seat-2.json"
-    path.write_text(json.dumps(CAPTURE_BY_SEAT_2))
-    load_position(driver, path)
-    legal(driver)
-    Select(driver.find_element(By.ID, "engine-move-time")).select_by_value("0.5")
-    set_engine_seats(driver, {2, 3})
+    engine_on_seats(driver, tmp_path / "capture-by-seat-2.json", CAPTURE_BY_SEAT_2, {2, 3})
     try:
         play(driver, "e5-e4")
         wait(driver, lambda d: d.execute_script("const s = window.claimsolveBoard.state;"
@@ -850,12 +855,7 @@ def test_the_engines_move_is_said_as_the_last_move_line_says_it(page, shots, tmp
     move" line (and of the terminal's play).  A player met "The engine played: player 2 e2-e3;
     ..." with nothing of its "T2 replaces T3 on e4"."""
     driver = page
-    path = tmp_path / "swap-by-seat-2.json"
-    path.write_text(json.dumps(SWAP_BY_SEAT_2))
-    load_position(driver, path)
-    legal(driver)
-    Select(driver.find_element(By.ID, "engine-move-time")).select_by_value("0.5")
-    set_engine_seats(driver, {2})
+    engine_on_seats(driver, tmp_path / "swap-by-seat-2.json", SWAP_BY_SEAT_2, {2})
     try:
         play(driver, "b4-b3")
         wait(driver, lambda d: d.execute_script("const s = window.claimsolveBoard.state;"
