@@ -520,7 +520,11 @@ def saved(record, options):
     whole = 1.0 if result.graph == "chance" else 0.0
     team = {seat: i for i, members in enumerate(teams) for seat in members}
     seats = record.start.num_players
+    rows = _saved_rows(evals, seats)
     for ply in range(len(nodes) + 1):
+        if rows is not None:            # every seat's value, as saved (review --save, Save game)
+            result.evals.append(rows[ply])
+            continue
         row = [None] * seats
         if ply < len(nodes):
             mover, value = result.moves[ply].seat, result.moves[ply].before
@@ -534,6 +538,18 @@ def saved(record, options):
     if not all(m.exact for m in result.moves):
         result.notes += list(getattr(kit, "UNPROVEN_NOTES", ()))
     return result, mirrored
+
+
+def _saved_rows(evals, seats):
+    """Every ply's row of seat values where each move's eval keeps its
+    `values` (the row before it) and the last its `values_after`, each a
+    list of a number or null a seat; else None (older records: the
+    mover's values alone)."""
+    rows = [e.get("values") for e in evals] + [evals[-1].get("values_after")]
+    if all(isinstance(row, list) and len(row) == seats and all(v is None or _number(v) for v in row)
+           for row in rows):
+        return [list(row) for row in rows]
+    return None
 
 
 __all__ = ["GRADES", "Review", "ReviewedMove", "grade_of", "kit_of", "objectives_of", "review", "saved"]

@@ -72,12 +72,19 @@ def review(rec, game_number, seconds, threads, objective, seed, svg_path, save_p
             line.close()
     failed = written(write_picture, svg_path, review_svg(result, title)) if svg_path else None
     if save_path:
-        for node, entry in zip(record.moves, result.moves):
+        rows = result.to_json()["evals"]
+        for k, (node, entry) in enumerate(zip(record.moves, result.moves)):
             # all the review's move says but what the record holds already (its ply, seat, move): a forced
             # move's "forced" and every move's "method" were dropped, which the board's Save game keeps
             node.eval = {key: value for key, value in entry.to_json(result.digits).items()
                          if key not in ("ply", "seat", "move")}
             node.eval.update(result.options)         # what the values measure (Claim It!'s objective)
+            # every seat's value before the move (the graph's), and after the last: a reloaded review
+            # draws each seat's line (the mover's values alone left the others' blank in Claim It!)
+            if k < len(rows):
+                node.eval["values"] = rows[k]
+            if k == len(result.moves) - 1 and k + 1 < len(rows):
+                node.eval["values_after"] = rows[k + 1]
         # a file that appeared meanwhile is kept; the review is printed all the same, then the refusal
         saved = written(write_atomically, save_path, record_line(record) + "\n", replace=False,
                         where="option '--save': ")

@@ -187,6 +187,16 @@ def test_a_saved_claim_it_review_names_its_measure(claimit_record, tmp_path):
                                 "graph": claimit_review.profile(record.start, "secured")["graph"],
                                 "thresholds": claimit_review.profile(record.start, "secured")["thresholds"],
                                 "objective": "secured"}
+    # each seat's value is kept (the graph's row before each move, after the last), so the review
+    # reloads with every seat's line: the mover's values alone left the other seats blank in Claim It!
+    json_out = run("review", path, "--objective", "secured", "--time", "0.2", "--json")
+    live = json.loads(json_out.stdout)
+    from claimsolve.reviewer import saved as saved_review
+    again, _mirrored = saved_review(graded, {"objective": "secured"})
+    assert len(again.evals) == len(live["evals"]) and all(None not in row for row in again.evals)
+    assert [node.eval["values"] for node in graded.moves] == again.evals[:-1]
+    assert graded.moves[-1].eval["values_after"] == again.evals[-1]
+    assert [entry["seat"] for entry in again.summary() if "rest" in entry] == [1, 2, 3]
 
 
 def test_claim_it_decisions_are_valued_by_the_turn_optimum(claimit_record):
@@ -439,8 +449,11 @@ def test_the_command_line_review_its_picture_and_its_annotated_record(tmp_path):
     assert [node.eval["grade"] for node in annotated.moves] == [m["grade"] for m in data["moves"]]
     # all the review said of a move (a forced move's "forced" and the "method" were dropped), but what the
     # record holds already
-    assert [node.eval for node in annotated.moves] == \
-        [{k: v for k, v in m.items() if k not in ("ply", "seat", "move")} for m in data["moves"]]
+    kept = [{k: v for k, v in node.eval.items() if k not in ("values", "values_after")} for node in annotated.moves]
+    assert kept == [{k: v for k, v in m.items() if k not in ("ply", "seat", "move")} for m in data["moves"]]
+    # and each seat's value, the graph's row before the move (after the last)
+    assert [node.eval["values"] for node in annotated.moves] == data["evals"][:-1]
+    assert annotated.moves[-1].eval["values_after"] == data["evals"][-1]
     assert all(node.eval["method"] for node in annotated.moves)
     assert not any("objective" in node.eval for node in annotated.moves)      # one measure of a move
     assert_refused(run("review", path), "holds 2 games")

@@ -2374,6 +2374,18 @@ function loadedRecord() {
 
 const moveOf = (item) => (typeof item === "string" ? item : item.move);
 
+// a reviewed main-line move's eval with every seat's value before it (`values`, the graph's row) and,
+// for the last, after it (`values_after`), as review --save writes them: the review reloads with each
+// seat's line (the mover's values alone left the others' blank where the values do not mirror)
+function withValues(node, review) {
+  const result = state.review && state.review.result;
+  const ply = result && Array.isArray(result.evals) ? state.review.nodes.indexOf(node) - 1 : -1;
+  if (ply < 0 || !result.evals[ply] || ply >= result.moves.length) return review;
+  const out = { ...review, values: result.evals[ply] };
+  if (ply === result.moves.length - 1 && result.evals[ply + 1]) out.values_after = result.evals[ply + 1];
+  return out;
+}
+
 // the whole tree as a version-1 game record (docs/records.md): the main line, each move's variations,
 // and all the loaded record had that still holds (docs/board.md, Save game): its players, comment,
 // event, date and a_seats, and its result while the main line is the one it was loaded with (a
@@ -2385,7 +2397,7 @@ function recordJson(options = {}) {
     const out = { move: node.move };
     if (node.comment !== undefined) out.comment = node.comment;
     const review = node.review || node.eval;
-    if (review) out.eval = review;
+    if (review) out.eval = withValues(node, review);
     const siblings = node.parent.children;
     if (siblings[0] === node && siblings.length > 1) out.variations = siblings.slice(1).map(lineJson);
     return Object.keys(out).length === 1 ? node.move : out;
