@@ -117,7 +117,7 @@ def _status_line(position):
 
 # The position's rule switches (its `rules` object) that are not at their
 # defaults, in words: (the switch's words alone, with what it does).  The
-# web board's claim.js (rulesLine) says the same.
+# web board shows the same line (show --json's `rules`).
 _RULE_WORDS = {
     "brawl": ("brawl cap", "the cap alone may leave the third of three nothing"),
     "third_party_anvil": ("no third-party anvil", "nothing is captured between two different opponents"),

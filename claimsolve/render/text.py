@@ -13,7 +13,8 @@ def summary(position):
     """`show --json`: the position, whether it is over, the sides that
     play for a win (`teams`: Claim's 4 seats are 2), and its standing
     (`scores`, where the game has them, with `scores_are` saying what they
-    are: Claim It!'s are the largest groups)."""
+    are: Claim It!'s are the largest groups); `rules`, the rules not at
+    their defaults in words, where there are any (Claim's rules_line)."""
     out = {"game": position.game, "to_move": position.player_to_move,
            "over": position.is_over(), "legal_moves": len(position.legal_moves()),
            "teams": len(position.teams())}
@@ -26,6 +27,10 @@ def summary(position):
         result = result_line(position)
         if result:
             out["result"] = result
+    drawing = game_of(position).drawing()
+    rules = drawing.rules_line(position) if drawing is not None and hasattr(drawing, "rules_line") else ""
+    if rules:                            # the rules not at their defaults, as show's text says them
+        out["rules"] = rules
     out["position"] = position.to_json()
     return out
 

@@ -145,6 +145,10 @@ def test_the_rules_line_leaves_out_rules_that_do_not_apply_to_the_seats(tmp_path
         assert "rules:" not in ok("show", path).lower()
     four = _with_rules(tmp_path, "four.json", players=4, brawl="cap", standstill="off")
     assert "Rules: standstill off (a Viking may move in any number of turns in a row)." in ok("show", four)
+    # show --json carries the same words (the board's status line shows them)
+    assert json.loads(ok("show", four, "--json"))["rules"] == \
+        "rules: standstill off (a Viking may move in any number of turns in a row)"
+    assert "rules" not in json.loads(ok("show", _with_rules(tmp_path, "p2.json", players=2, brawl="cap"), "--json"))
 
 
 def test_analyze_and_the_pictures_say_the_rules(tmp_path):

@@ -227,7 +227,7 @@ export function draw(position, L) {
   return out.join("\n");
 }
 
-export function status(position) {
+export function status(position, show) {
   const phase = {
     settle: "settle: click two free points for your Vikings",
     brawl: "brawl: click the opposing Vikings to remove",
@@ -238,36 +238,9 @@ export function status(position) {
     position.players === 4 ? "Seats 1 and 3 against 2 and 4. " : "";
   const quiet = position.phase === "play" && position.history ?
     ` Quiet plies: ${position.history.quiet_plies || 0} (a draw at ${(position.rules || {}).draw_after || 200}).` : "";
-  const rules = rulesLine(position);
+  // the rules not at their defaults, in the server's words (show --json's `rules`: the text's and pictures')
+  const rules = (show && show.rules) || "";
   return `${teams}Phase ${phase}.${quiet}${rules ? ` ${rules[0].toUpperCase()}${rules.slice(1)}.` : ""}`;
-}
-
-// The position's rules that differ from the defaults where they apply, in one short line:
-// "rules: brawl cap (the cap alone may leave the third of three nothing)"; "" when none.  The
-// words of claimsolve/render/claim.py (rules_line), which the text and the pictures show: the
-// brawl's rule only with 3 seats in the settle and brawl phases, the third-party anvil only
-// with 3 seats.
-export function rulesLine(position) {
-  const rules = position.rules || {};
-  const three = position.players === 3 && position.variant !== "battle-for-two";
-  const changed = [];
-  if ((rules.brawl || "even") !== "even" && three && ["settle", "brawl"].includes(position.phase)) {
-    changed.push(["brawl cap", "the cap alone may leave the third of three nothing"]);
-  }
-  if (rules.third_party_anvil === false && three) {
-    changed.push(["no third-party anvil", "nothing is captured between two different opponents"]);
-  }
-  if ((rules.standstill || "same-viking") !== "same-viking") {
-    changed.push(["standstill off", "a Viking may move in any number of turns in a row"]);
-  }
-  const drawAfter = rules.draw_after === undefined ? 200 : rules.draw_after;
-  if (drawAfter !== 200) changed.push([`a draw after ${drawAfter.toLocaleString("en-US")} quiet plies`, null]);
-  if (!changed.length) return "";
-  if (changed.length === 1) {
-    const [words, why] = changed[0];
-    return `rules: ${words}${why ? ` (${why})` : ""}`;
-  }
-  return `rules: ${changed.map(([words]) => words).join(", ")}`;
 }
 
 function pointOf(text) {
