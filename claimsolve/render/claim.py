@@ -152,27 +152,24 @@ def rules_line(position):
     return "rules: " + ", ".join(words for words, _why in changed)
 
 
-def _teams_line(position):
-    state = position.state
+def _teams_line(position, key=False):
+    """Who plays with whom, and what wins: the text's line; with `key`, the
+    picture's (a seat of four plays the colour numbered like it: the key
+    names colours), None where every seat plays alone."""
     target = position.tower_target()
-    if rules.is_battle_for_two(state):
+    if rules.is_battle_for_two(position.state):
         return (f"Battle for two: player 1 plays colours 1 and 3, player 2 colours 2 and 4; "
                 f"{target} towers win.")
     if position.num_players == 4:
-        return f"Teams: seats 1 and 3 against seats 2 and 4; a team with {target} towers wins."
-    return f"Every seat plays alone; {target} towers win."
+        sides = "colours (seats) 1 and 3 against colours 2 and 4" if key else "seats 1 and 3 against seats 2 and 4"
+        return f"Teams: {sides}; a team with {target} towers wins."
+    return None if key else f"Every seat plays alone; {target} towers win."
 
 
 def teams_key(position):
-    """Who plays which colours, for the picture's key: the text's teams line
-    (a seat of four plays the colour numbered like it), when colours are
-    allies (4 seats, battle for two); None when every seat plays alone."""
-    target = position.tower_target()
-    if rules.is_battle_for_two(position.state):
-        return f"Battle for two: player 1 plays colours 1 and 3, player 2 colours 2 and 4; {target} towers win."
-    if position.num_players == 4:
-        return f"Teams: colours (seats) 1 and 3 against colours 2 and 4; a team with {target} towers wins."
-    return None
+    """The picture's key line of who plays which colours, where colours are
+    allies (4 seats, battle for two); None where every seat plays alone."""
+    return _teams_line(position, key=True)
 
 
 def result_line(position):
@@ -583,7 +580,7 @@ def move_marks(position, geometry, move, colour, width, opacity, rank=1):
                 for direction in range(4):
                     over = island.next(here, direction)
                     if over is not None and island.next(over, direction) == there and board[over] is not None:
-                        getattr(geometry, "jumped", []).append(over)
+                        geometry.jumped.append(over)
             out.append(S.arrow(S.shorten(points, cell * 0.1, cell * 0.1), colour, width, opacity))
             start, end = route[0], route[-1]
             piece = board[start]
