@@ -428,20 +428,24 @@ def _take_from_next(evaluations, positions):
     for i in range(len(evaluations) - 2, -1, -1):
         here, after = evaluations[i], evaluations[i + 1]
         if here is not None and here.get("from_next") and _valued(after):
-            seats = list(after["seats"])
-            evaluations[i] = dict(here, value=seats[positions[i].player_to_move - 1], seats=seats,
-                                  exact=after["exact"], from_next=False, took_next=True)
+            evaluations[i] = _taken(here, after, positions[i])
 
 
 def _retake_from_next(evaluations, positions, j):
     """The forced positions just before j, which took j's values (a run of
     them from the last), take them again: j's values changed (a proof)."""
     for i in range(j - 1, -1, -1):
-        here, after = evaluations[i], evaluations[i + 1]
-        if here is None or not here.get("took_next"):
+        if evaluations[i] is None or not evaluations[i].get("took_next"):
             return
-        seats = list(after["seats"])
-        evaluations[i] = dict(here, value=seats[positions[i].player_to_move - 1], seats=seats, exact=after["exact"])
+        evaluations[i] = _taken(evaluations[i], evaluations[i + 1], positions[i])
+
+
+def _taken(here, after, position):
+    """A forced position's evaluation `here` with the values of the
+    position after it (`after`), the mover's value his seat's."""
+    seats = list(after["seats"])
+    return dict(here, value=seats[position.player_to_move - 1], seats=seats, exact=after["exact"],
+                from_next=False, took_next=True)
 
 
 def _grade(kit, thresholds, digits, position, move, after_position, evaluation, next_evaluation, ply):
@@ -518,26 +522,30 @@ def saved(record, options):
     # Claim It!'s win chance by the net does not mirror, with 2 players too (Review.mirrored)
     mirrored = result.graph in ("margin", "chance") and result.sides == 2 and getattr(kit, "VALUES_MIRROR", True)
     whole = 1.0 if result.graph == "chance" else 0.0
-    team = {seat: i for i, members in enumerate(teams) for seat in members}
-    seats = record.start.num_players
-    rows = _saved_rows(evals, seats)
-    for ply in range(len(nodes) + 1):
-        if rows is not None:            # every seat's value, as saved (review --save, Save game)
-            result.evals.append(rows[ply])
-            continue
-        row = [None] * seats
-        if ply < len(nodes):
-            mover, value = result.moves[ply].seat, result.moves[ply].before
-        else:
-            mover, value = result.moves[ply - 1].seat, result.moves[ply - 1].after
-        row[mover - 1] = value
-        if mirrored:
-            for seat in range(1, seats + 1):
-                row[seat - 1] = value if team[seat] == team[mover] else whole - value
-        result.evals.append(row)
+    # every seat's value as saved (review --save, Save game); older records: the movers' values
+    result.evals = _saved_rows(evals, record.start.num_players) or \
+        _mover_rows(result.moves, teams, record.start.num_players, whole if mirrored else None)
     if not all(m.exact for m in result.moves):
         result.notes += list(getattr(kit, "UNPROVEN_NOTES", ()))
     return result, mirrored
+
+
+def _mover_rows(moves, teams, seats, whole=None):
+    """Each ply's row from the movers' values alone: the next mover's
+    `before` (the last: the last mover's `after`); with `whole` (values
+    that mirror: 1 for a chance, 0 for a margin) the other seats' follow
+    (a team mate's the same), else they are unknown (None)."""
+    team = {seat: i for i, members in enumerate(teams) for seat in members}
+    rows = []
+    for ply in range(len(moves) + 1):
+        mover, value = (moves[ply].seat, moves[ply].before) if ply < len(moves) else \
+            (moves[ply - 1].seat, moves[ply - 1].after)
+        row = [None] * seats
+        row[mover - 1] = value
+        if whole is not None:
+            row = [value if team[seat] == team[mover] else whole - value for seat in range(1, seats + 1)]
+        rows.append(row)
+    return rows
 
 
 def _saved_rows(evals, seats):

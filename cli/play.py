@@ -72,8 +72,6 @@ def play(game, players, size, island, variant, brawl, spec, seat, load_path, see
                 raise ClaimsolveError(f"option '--{option}': the game starts from --load {load_path}")
         if players is not None and not descriptor.takes("players"):
             raise OptionError("players", f"{descriptor.id} {NEW_OPTIONS['players']}")
-        if brawl is not None and not descriptor.takes("brawl"):
-            raise OptionError("brawl", f"{descriptor.id} {NEW_OPTIONS['brawl']}")
         start = read_position(load_path)
         if start.game != descriptor.id:
             raise ClaimsolveError(f"the position is a {start.game} position, not {descriptor.id}", load_path)
@@ -82,13 +80,14 @@ def play(game, players, size, island, variant, brawl, spec, seat, load_path, see
         if players is not None and players != start.num_players:
             raise ClaimsolveError(f"option '--players': {players}, but the position from --load {load_path} "
                                   f"has {start.num_players} players")
-        # an unknown rule, or one that changes nothing at the position's seats, as without --load
+        # a game without a brawl, an unknown rule, or one that changes nothing at the position's seats,
+        # as without --load; then it must be the position's
         if brawl is not None:
             commands.check_brawl(descriptor.id, brawl, players=start.num_players,
                                  variant=getattr(start, "variant", None), loaded=True)
-        if brawl is not None and brawl != start.rules.brawl:
-            raise ClaimsolveError(f"option '--brawl': {limits.quoted(brawl)}, but the position from --load "
-                                  f"{load_path} plays the brawl under {start.rules.brawl}")
+            if brawl != start.rules.brawl:
+                raise ClaimsolveError(f"option '--brawl': {limits.quoted(brawl)}, but the position from --load "
+                                      f"{load_path} plays the brawl under {start.rules.brawl}")
     else:
         commands.check_brawl(descriptor.id, brawl, players=players, variant=variant)
         seeded = seed if descriptor.takes("seed") else None

@@ -60,10 +60,8 @@ def evaluate(position, move, seconds, seed):
     # a proven result is exact in this unit, even where only a bound of the margin is (">=+1": a win)
     exact = "result" in result.info
     if exact:
-        mine = _REWARD[result.info["result"]]
-        side = {seat for team in position.teams() if mover in team for seat in team}
-        seats = [mine if seat in side else 1.0 - mine for seat in range(1, position.num_players + 1)]
-        value = mine
+        value = _REWARD[result.info["result"]]
+        seats = _proven_seats(position, value)
     else:
         seats = list(seats)
         value = seats[mover - 1]
@@ -92,12 +90,17 @@ def prove(position, seconds):
     if best is None or not best.exact or (best.result == "draw" and not answer.exact):
         return None
     mine = _REWARD[best.result]
+    proven = {s.move: _REWARD[s.result] for s in answer.suggestions if s.exact and s.result is not None}
+    return {"value": mine, "seats": _proven_seats(position, mine), "exact": True, "moves": proven, "best": best.move,
+            "method": f"alpha-beta proved it (depth {answer.info.get('depth')})"}
+
+
+def _proven_seats(position, mine):
+    """Every seat's value where the mover's proven result is `mine`: his
+    team's the same, the other side's its complement (two sides)."""
     mover = position.player_to_move
     side = {seat for team in position.teams() if mover in team for seat in team}
-    seats = [mine if seat in side else 1.0 - mine for seat in range(1, position.num_players + 1)]
-    proven = {s.move: _REWARD[s.result] for s in answer.suggestions if s.exact and s.result is not None}
-    return {"value": mine, "seats": seats, "exact": True, "moves": proven, "best": best.move,
-            "method": f"alpha-beta proved it (depth {answer.info.get('depth')})"}
+    return [mine if seat in side else 1.0 - mine for seat in range(1, position.num_players + 1)]
 
 
 def _forced(position):
