@@ -144,12 +144,18 @@ def _check_reimported(pool):
     processes = getattr(pool, "_processes", None) or {}
     for _ in range(3):                  # the pool's own thread may change the dict meanwhile
         try:
-            codes = [process.exitcode for process in list(processes.values())]
+            workers = list(processes.values())
             break
         except RuntimeError:
             continue
     else:
         return
+    # a worker that has left may not be reaped yet (its exitcode None): under load the
+    # coordinator read None and told of workers dying "out of memory?" instead
+    codes = []
+    for process in workers:
+        process.join(1.0)
+        codes.append(process.exitcode)
     if REIMPORTED_EXIT in codes:
         raise ClaimsolveError(REIMPORTED)
 
