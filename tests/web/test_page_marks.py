@@ -65,13 +65,20 @@ def legal(driver):
 
 def load_position(driver, path, moves=True):
     """Loads the position file `path` on the board, waiting for it (and,
-    with `moves`, for its legal moves: a finished game has none)."""
-    script(driver, "document.getElementById('load-file').hidden = false")
+    with `moves`, for its legal moves: a finished game has none).  The game
+    shown before is marked, so that the wait is for the new one: the same
+    file loaded again (the old position then equal to the new) once
+    returned while the page still asked whether to discard the old game, and
+    the next click met the question's box."""
+    script(driver, "const s = window.claimsolveBoard && window.claimsolveBoard.state;"
+                   "if (s && s.line[0]) s.line[0].shownBefore = true;"
+                   "document.getElementById('load-file').hidden = false")
     driver.find_element(By.ID, "load-file").send_keys(str(path))
     script(driver, "document.getElementById('load-file').hidden = true")
     expected = json.dumps(json.loads(Path(path).read_text()), separators=(",", ":"))
     wait(driver, lambda d: board_ready(d) and script(
-        d, "return JSON.stringify(window.claimsolveBoard.state.line[0].position)") == expected,
+        d, "const first = window.claimsolveBoard.state.line[0];"
+           "return first.shownBefore ? null : JSON.stringify(first.position)") == expected,
          f"the loaded {path.name}")
     if moves:
         legal(driver)
