@@ -10,11 +10,14 @@ from .catalog import get_game
 from .errors import ClaimsolveError, MoveError, OptionError
 
 
-def new_position(game, players=None, size=None, island=None, variant=None, seed=None, brawl=None):
-    """`claimsolve new`: the starting position; a game with a random setup
-    and no seed given gets a random seed.  A seed the setup would not use
-    (Claim without --island random) is refused."""
+def new_position(game, players=None, size=None, island=None, variant=None, seed=None, brawl=None,
+                 seats_given="--players 3"):
+    """`claimsolve new` (and the board's new game): the starting position; a
+    game with a random setup and no seed given gets a random seed.  A seed
+    the setup would not use (Claim without --island random) is refused, and
+    a brawl's rule where it changes nothing (check_brawl)."""
     descriptor = get_game(game)
+    check_brawl(game, brawl, players=players, variant=variant, seats_given=seats_given)
     options = {"players": players, "size": size, "island": island, "variant": variant}
     uses_seed = descriptor.uses_seed(**options)
     if seed is not None and descriptor.takes("seed") and not uses_seed:
@@ -25,13 +28,14 @@ def new_position(game, players=None, size=None, island=None, variant=None, seed=
     return descriptor.new(**options, seed=seed, brawl=brawl)
 
 
-def check_brawl(game, brawl, players=None, variant=None, loaded=False):
+def check_brawl(game, brawl, players=None, variant=None, loaded=False, seats_given="--players 3"):
     """The command line's --brawl (new, play, match): refused, as
     `option '--brawl'`, by a game without a brawl, by a rule the game does
     not know, and where the brawl's rule changes nothing (Claim: with other
     than 3 seats, or in battle-for-two; `players` None is the game's
     default; `loaded`: the seats are a loaded position's, which --players
-    cannot change)."""
+    cannot change; `seats_given`: how the caller asks for 3 seats, in the
+    refusal's hint: the board's API and Python say it their own way)."""
     if brawl is None:
         return
     descriptor = get_game(game)
@@ -45,7 +49,7 @@ def check_brawl(game, brawl, players=None, variant=None, loaded=False):
     if counts is not None and not counts(seats, variant):
         where = "in battle-for-two" if variant == "battle-for-two" else f"with {seats} seats"
         raise OptionError("brawl", f"the brawl's rule counts only with 3 seats: {where} even and cap never "
-                                   "differ" + ("" if variant == "battle-for-two" or loaded else " (give --players 3)"))
+                                   "differ" + ("" if variant == "battle-for-two" or loaded else f" (give {seats_given})"))
 
 
 def apply_moves(position, moves, seed=None, source=None):

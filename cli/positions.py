@@ -28,7 +28,6 @@ from claimsolve.cli.options import (PLAYERS, SEED, SVG_FILE, Checked, Command, G
 def new(game, players, size, island, variant, seed, brawl, as_json):
     """A starting position of GAME, as position JSON; a game refuses the
     options it does not take."""
-    commands.check_brawl(game, brawl, players=players, variant=variant)
     position = commands.new_position(game, players=players, size=size, island=island, variant=variant, seed=seed,
                                      brawl=brawl)
     click.echo(dumps(position), nl=False)

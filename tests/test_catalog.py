@@ -410,6 +410,14 @@ def _new_args(game, option, value):
     return given
 
 
+def test_python_refuses_a_brawl_rule_that_changes_nothing_as_new_does():
+    with pytest.raises(claimsolve.ClaimsolveError) as refused:
+        claimsolve.new("claim", players=4, brawl="cap")
+    assert str(refused.value) == ("parameter 'brawl': the brawl's rule counts only with 3 seats: with 4 seats even "
+                                  "and cap never differ (give players=3)")
+    assert claimsolve.new("claim", players=3, brawl="cap").rules.brawl == "cap"
+
+
 def test_every_closed_choice_of_every_game_makes_a_start():
     """The descriptors' `choices` (the page's select boxes) are values `new`
     takes, on the command line as in Python; `defaults` are what `new` does

@@ -49,7 +49,7 @@ def engine_turn(position, rng):
 # --- Claim ------------------------------------------------------------------------------
 
 CLAIM_STARTS = [dict(players=2), dict(players=3), dict(players=4), dict(players=2, variant="battle-for-two"),
-                dict(players=3, island="random", seed=5), dict(players=2, brawl="cap")]
+                dict(players=3, island="random", seed=5), dict(players=3, brawl="cap")]
 
 
 @pytest.mark.parametrize("options", CLAIM_STARTS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))

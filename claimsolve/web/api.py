@@ -116,7 +116,7 @@ def new(body):
     if not isinstance(game, str):
         raise bad(f"option 'game': must be text, not {json_kind(game)}")
     try:
-        return dumps(commands.new_position(game, **options))
+        return dumps(commands.new_position(game, **options, seats_given='"players": 3'))
     except OptionError as exc:           # worded for the command line (`option '--size'`): here a body's key
         raise bad(f"option '{exc.option}': {exc.problem}") from None
 

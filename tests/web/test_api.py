@@ -111,6 +111,18 @@ def test_new_with_each_option(client):
                 assert response.json()["error"] == cli_error(expected, None)
 
 
+def test_a_brawl_rule_that_changes_nothing_is_refused_as_new_refuses_it(client):
+    """`new claim --players 2 --brawl cap` is refused (even and cap differ
+    with 3 seats only); the board's new game took it and made a position
+    like every other 2-seat one."""
+    response = post(client, "new", {"game": "claim", "players": 2, "brawl": "cap"})
+    assert response.status_code == 400
+    assert response.json()["error"] == ("option 'brawl': the brawl's rule counts only with 3 seats: with 2 seats "
+                                        "even and cap never differ (give \"players\": 3)")
+    made = post(client, "new", {"game": "claim", "players": 3, "brawl": "cap"})
+    assert made.status_code == 200 and claimsolve.loads(made.text).rules.brawl == "cap"
+
+
 @pytest.mark.parametrize("name", POSITIONS)
 def test_show_and_moves_are_what_the_commands_print(client, name):
     path = SEEDS / name
