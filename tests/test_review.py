@@ -638,6 +638,7 @@ LOST_CLAIM = {
 }
 
 
+@pytest.mark.slow          # seconds of search: alpha-beta's proof needs 0.6 s of a core at depth 12
 def test_a_claim_move_in_a_lost_position_is_no_blunder():
     # review: 'e4-e5 best e4-d4 before +0.213 after +0.000 loss 0.213 blunder':
     # the position after was proven won for player 2 and the one before was
@@ -645,11 +646,11 @@ def test_a_claim_move_in_a_lost_position_is_no_blunder():
     # position before is searched for a proof too (alpha-beta)
     start = claimsolve.from_dict(LOST_CLAIM)
     record = records.GameRecord.from_moves(start, ["e4-e5"])
-    entry = claimsolve.review(record, time=1, workers=1).moves[0]
+    entry = claimsolve.review(record, time=2, workers=1).moves[0]
     assert (entry.before, entry.after, entry.loss, entry.exact) == (0.0, 0.0, 0.0, True)
     assert entry.grade == "best"
     from claimsolve.claim import review as claim_review
-    proof = claim_review.prove(start, 1)
+    proof = claim_review.prove(start, 2)
     assert proof["value"] == 0.0 and proof["exact"] and proof["seats"] == [0.0, 1.0]
     assert proof["method"].startswith("alpha-beta proved it")
 
@@ -684,6 +685,7 @@ def test_a_grade_dot_stands_out_of_every_seats_line():
             assert ring in strokes, (g.get("data-ply"), strokes)
 
 
+@pytest.mark.slow          # the proofs need their seconds even on a loaded machine
 def test_a_claim_review_streams_each_grade_once_and_proves_both_ways():
     # a reviewer of the change: a move graded, streamed to the board, then
     # graded again when the position after it was proven (the stream kept the
@@ -693,7 +695,7 @@ def test_a_claim_review_streams_each_grade_once_and_proves_both_ways():
     start = claimsolve.from_dict(dict(LOST_CLAIM, to_move=2))
     record = records.GameRecord.from_moves(start, ["T@a1 e2-d2", "b3-b1", "b2-b3"])
     streamed = []
-    review = claimsolve.review(record, time=0.3, workers=1, progress=lambda info: streamed.append(info["move"]))
+    review = claimsolve.review(record, time=0.8, workers=1, progress=lambda info: streamed.append(info["move"]))
     assert streamed == [m.to_json(review.digits) for m in review.moves]
     # each position's own proof, beside the moves' (a move is exact where both its positions are)
     exact = review.to_json()["evals_exact"]
