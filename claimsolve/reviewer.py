@@ -7,7 +7,10 @@ cores, by its game's review kit (the descriptor's `review`: a module with
 for each of its objectives).  For the move played at
 ply k by seat P:
 
-- `best`: the engine's move in the position before it;
+- `best`: the engine's move in the position before it, and `line` the
+  engine's line from there (the kit's search's principal variation, `best`
+  first, at most LINE_PLIES moves; none where the search gives none: a
+  forced move, a line that would run into the dice);
 - `before`: the value for P of the position before the move, with the best
   move played (the kit's analysis of that position);
 - `after`: the value for P of the move played: the kit's own value of it
@@ -42,6 +45,18 @@ from .errors import ClaimsolveError, Interrupted
 from .search.alphabeta import default_threads
 
 GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
+LINE_PLIES = 8          # the most moves of a graded move's `line` (the engine's line from the position before)
+
+
+def line_of(best, pv, plies=LINE_PLIES):
+    """A position's `line`: the search's principal variation `pv` (move
+    strings) where it starts with the search's `best` move, cut to `plies`
+    moves; else the best move alone; [] where there is none.  Nothing is
+    added to what the search gave (a line that stops early stays short)."""
+    if best is None:
+        return []
+    pv = list(pv or [])
+    return pv[:plies] if pv[:1] == [best] else [best]
 
 
 def kit_of(game_id):
@@ -82,6 +97,7 @@ class ReviewedMove:
     forced: bool = False  # the only legal move
     luck: float = None    # games with dice, at a roll: what the dice gave
     method: str = None    # what analysed the position
+    line: list = None     # the engine's line from the position before, `best` first (None or []: none)
 
     def to_json(self, digits):
         out = {"ply": self.ply, "seat": self.seat, "move": self.move, "best": self.best,
@@ -93,6 +109,8 @@ class ReviewedMove:
             out["luck"] = _round(self.luck, digits)
         if self.method:
             out["method"] = self.method
+        if self.line:
+            out["line"] = list(self.line)
         return out
 
 
@@ -478,8 +496,14 @@ def _grade(kit, thresholds, digits, position, move, after_position, evaluation, 
         grade = kit.grade(round(loss, digits), before, after, exact, engines_move)
     else:
         grade = grade_of(round(loss, digits), thresholds, engines_move, exact)
+    # the engine's line from the position before, where it is of the best move (a proof that named
+    # another best move brings its own line, or none); a forced move has none
+    line = list(evaluation.get("line") or [])
+    if forced or line[:1] != [evaluation["best"]]:
+        line = []
     return ReviewedMove(ply=ply, seat=seat, move=move, best=evaluation["best"], before=before, after=after,
-                        loss=loss, grade=grade, exact=exact, forced=forced, luck=luck, method=evaluation.get("method"))
+                        loss=loss, grade=grade, exact=exact, forced=forced, luck=luck, method=evaluation.get("method"),
+                        line=line[:LINE_PLIES])
 
 
 def _number(value):
@@ -518,7 +542,8 @@ def saved(record, options):
             ply=k + 1, seat=positions[k].player_to_move, move=node.move, best=e.get("best"), before=e["before"],
             after=e["after"], loss=e["loss"], grade=e["grade"], exact=e.get("exact") is True,
             forced=e.get("forced") is True, luck=e.get("luck") if _number(e.get("luck")) else None,
-            method=e.get("method") if isinstance(e.get("method"), str) else None))
+            method=e.get("method") if isinstance(e.get("method"), str) else None,
+            line=list(e["line"]) if isinstance(e.get("line"), list) else None))
     # Claim It!'s win chance by the net does not mirror, with 2 players too (Review.mirrored)
     mirrored = result.graph in ("margin", "chance") and result.sides == 2 and getattr(kit, "VALUES_MIRROR", True)
     whole = 1.0 if result.graph == "chance" else 0.0
@@ -560,4 +585,5 @@ def _saved_rows(evals, seats):
     return None
 
 
-__all__ = ["GRADES", "Review", "ReviewedMove", "grade_of", "kit_of", "objectives_of", "review", "saved"]
+__all__ = ["GRADES", "LINE_PLIES", "Review", "ReviewedMove", "grade_of", "kit_of", "line_of", "objectives_of",
+           "review", "saved"]

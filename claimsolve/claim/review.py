@@ -19,6 +19,7 @@ searched: its position takes the value of the position after it
 import itertools
 
 from ..analysis import result_scale
+from ..reviewer import line_of
 from ..search.mcts import MCTSTree, _result
 from ..words import counted
 from .descriptor import GAME
@@ -67,7 +68,9 @@ def evaluate(position, move, seconds, seed):
         value = seats[mover - 1]
     # the turns whose result the search proved: the value of such a turn played (reviewer._grade)
     proven = {s.move: _REWARD[s.result] for s in result.suggestions if s.result is not None}
-    return {"best": best.move if best is not None else None, "value": value, "seats": seats, "exact": exact,
+    best = best.move if best is not None else None
+    # the search's line of most visited turns (MCTSTree.principal_variation: the turns it reached)
+    return {"best": best, "value": value, "seats": seats, "exact": exact, "line": line_of(best, result.pv),
             "moves": proven, "method": f"MCTS, {counted(done, 'simulation')}"}
 
 
@@ -92,7 +95,7 @@ def prove(position, seconds):
     mine = _REWARD[best.result]
     proven = {s.move: _REWARD[s.result] for s in answer.suggestions if s.exact and s.result is not None}
     return {"value": mine, "seats": _proven_seats(position, mine), "exact": True, "moves": proven, "best": best.move,
-            "method": f"alpha-beta proved it (depth {answer.info.get('depth')})"}
+            "line": line_of(best.move, answer.pv), "method": f"alpha-beta proved it (depth {answer.info.get('depth')})"}
 
 
 def _proven_seats(position, mine):

@@ -28,6 +28,7 @@ import functools
 import time as _time
 
 from ..errors import ClaimsolveError
+from ..reviewer import LINE_PLIES
 from . import optimum, rules
 from .plans import plan_rows
 
@@ -140,7 +141,8 @@ def evaluate(position, move, seconds, seed, objective=OBJECTIVE):
         method = "turn optimum not finished: its lower bound or Monte Carlo"
     value, best = _best(decisions)
     return {"best": best, "value": value, "moves": decisions, "exact": answer["exact"],
-            "seats": _counts(position, objective), "forced": len(decisions) == 1, "method": method, "bust": 0.0}
+            "seats": _counts(position, objective), "forced": len(decisions) == 1, "method": method, "bust": 0.0,
+            "line": _line(position, best, answer["exact"], objective)}
 
 
 def _evaluate_win(position, seconds, move=None):
@@ -157,7 +159,8 @@ def _evaluate_win(position, seconds, move=None):
     seats = _chances(position)
     seats[position.player_to_move - 1] = value
     out = {"best": best, "value": value, "moves": decisions, "exact": False, "seats": seats,
-           "forced": len(decisions) == 1, "method": method, "chances": True}
+           "forced": len(decisions) == 1, "method": method, "chances": True,
+           "line": _line(position, best, answer["exact"], WIN)}
     if position.dice is None:      # a roll here may bust: the value of the position the bust leaves
         solver = optimum.win_solver_for(position)
         out["bust"] = solver.end_value(position.engine_state().state_bytes(), False)
@@ -195,6 +198,33 @@ def _rolled_value(position, move, answer, solver, seconds):
     if not complete:
         return None
     return max(value for _code, value in decisions)
+
+
+LINE_SECONDS = 0.01      # a decision of the line after the best: the optimum's memo holds it (it valued the best)
+
+
+def _line(position, best, exact, objective):
+    """The engine's line from `position`: the best decision, then, where
+    the turn optimum that chose it finished (`exact`: its memo holds every
+    position of the rest of the turn), its decisions after it while they are
+    the mover's own (the placement's roll or stop), up to the first roll:
+    what the dice give next is chance's, never the line's.  A roll as the
+    best decision: no line (the dice decide at once); elsewhere the best
+    decision alone."""
+    if best is None or best == "roll":
+        return []
+    line, after = [best], position.play(best)
+    while exact and len(line) < LINE_PLIES and not after.is_over() and \
+            after.player_to_move == position.player_to_move and not after.turn_begins():
+        answer = optimum.solve(after, objective, LINE_SECONDS)
+        if not answer["exact"]:
+            break
+        _value, move = _best(answer["decisions"])
+        if move == "roll":
+            break
+        line.append(move)
+        after = after.play(move)
+    return line
 
 
 def _best(decisions):

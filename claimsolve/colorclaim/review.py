@@ -8,7 +8,7 @@ finish, by alpha-beta on the static evaluation (an estimated margin, in
 the same points)."""
 import time as _time
 
-from ..reviewer import grade_of
+from ..reviewer import grade_of, line_of
 from ..search import alphabeta
 
 UNIT = ("points: the final-score margin for the player who moved (his score minus the opponent's) with "
@@ -38,18 +38,20 @@ def evaluate(position, move, seconds, seed):
     solved = alphabeta.solve(position, time=seconds * SOLVER_SHARE, hash_mb=HASH_MB, value_only=True)
     if solved.complete:
         value, best, exact, method = solved.info["value"], solved.info["best_move"], True, "exact solver"
+        line = line_of(best, solved.pv)
     else:
         left = max(0.05, seconds - (_time.monotonic() - started))
         searched = alphabeta.search(position, time=left, hash_mb=HASH_MB)
         value, best, exact = searched.best.score, searched.best.move, searched.exact
+        line = line_of(best, searched.pv)
         depth = searched.info.get("depth")
         method = f"alpha-beta depth {depth}"
         played = _played_value(position, move, best, value, depth, left)
         if played is not None:
             return {"best": best, "value": value, "seats": _seats(position, value), "exact": exact,
-                    "forced": forced, "method": method, "moves": played}
+                    "forced": forced, "method": method, "moves": played, "line": line}
     return {"best": best, "value": value, "seats": _seats(position, value), "exact": exact,
-            "forced": forced, "method": method}
+            "forced": forced, "method": method, "line": line}
 
 
 def _played_value(position, move, best, value, depth, seconds):

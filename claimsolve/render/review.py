@@ -7,6 +7,7 @@ from . import svg as S
 from .boards import PAGE
 from .charts import GRID, _ticks
 from .style import CHARTS, seat_colours
+from .text import line_text
 from .. import prose
 from ..words import counted
 
@@ -61,9 +62,14 @@ def review_text(review, title=None):
         rows.append(row)
     widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
     numeric = {0, 1, 4, 5, 6} | ({8} if review.luck else set())
-    for row in [header] + rows:
+    # under an inaccuracy, a mistake or a blunder, the engine's line from the position before it (from
+    # the move's column): "best line: a3xb3 a1xa2 c2-c3", as lichess says "Best was" at a mistake
+    indent = " " * (widths[0] + widths[1] + 4)
+    for m, row in zip([None] + review.moves, [header] + rows):
         cells = [str(c).rjust(w) if i in numeric else str(c).ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
         lines.append("  ".join(cells).rstrip())
+        if m is not None and m.line and m.grade in SHOWN_LINES:
+            lines.append(f"{indent}best line: {line_text(m.line)}")
     lines.append("")
     for entry in review.summary():
         who = f" ({entry['player']})" if entry["player"] else ""
@@ -97,6 +103,7 @@ def _grade_count(grade, count):
 
 
 PLURAL_GRADES = {"inaccuracy": "inaccuracies"}
+SHOWN_LINES = ("inaccuracy", "mistake", "blunder")       # the grades whose best line the text shows
 
 
 def review_svg(review, title=None):
