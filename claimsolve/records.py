@@ -474,8 +474,9 @@ def _nodes(value, where, fail, depth):
 EVAL_KEYS = {"ply": ("int",), "seat": ("int",), "move": ("text",), "best": ("text", None),
              "before": ("number", None), "after": ("number", None), "loss": ("number", None),
              "luck": ("number", None), "grade": ("text", None), "exact": ("bool",), "forced": ("bool",),
-             "method": ("text", None), "objective": ("text",)}
-_EVAL_WORDS = {"int": "a whole number", "number": "a number", "text": "text", "bool": "true or false", None: "null"}
+             "method": ("text", None), "objective": ("text",), "line": ("texts",)}
+_EVAL_WORDS = {"int": "a whole number", "number": "a number", "text": "text", "bool": "true or false", None: "null",
+               "texts": "a list of moves (text)"}
 
 
 def _eval(value, where, fail):
@@ -501,6 +502,8 @@ def _is_kind(value, kind):
         return isinstance(value, bool)
     if kind == "text":
         return isinstance(value, str)
+    if kind == "texts":
+        return isinstance(value, list) and all(isinstance(item, str) for item in value)
     if isinstance(value, bool):
         return False
     return isinstance(value, int) if kind == "int" else isinstance(value, (int, float))
@@ -527,10 +530,11 @@ def _refuse_unreadable(value, where, fail):
             fail(f"field '{at}': not a JSON value ({type(item).__name__})")
 
 
-def _play_line(position, nodes, first_ply, fail, count, where):
-    """Plays `nodes` from `position` (the position after `first_ply` moves);
-    returns the positions.  Each node's variations are played from the
-    position before it."""
+def _play_line(position, nodes, first_ply, fail, count, where, path="moves"):
+    """Plays `nodes` from `position` (the position after `first_ply` moves;
+    `path` the nodes' field, "moves" for the main line); returns the
+    positions.  Each node's variations, and the engine's line of its eval,
+    are played from the position before it."""
     positions = [position]
     for index, node in enumerate(nodes):
         ply = first_ply + index + 1
@@ -538,17 +542,37 @@ def _play_line(position, nodes, first_ply, fail, count, where):
         if count[0] > MAX_PLIES:
             fail(f"more than {MAX_PLIES:,} moves in one game")
         for k, line in enumerate(node.variations):
-            _play_line(position, line, ply - 1, fail, count, f"{where}variation {k + 1} of ply {ply}: ")
+            _play_line(position, line, ply - 1, fail, count, f"{where}variation {k + 1} of ply {ply}: ",
+                       f"{path}[{index}].variations[{k}]")
         if position.is_over():
             fail(f"{where}ply {ply} ({_quoted(node.move)}): the game is over before it")
         if getattr(position, "has_chance", False) and node.move.strip().lower() == "roll":
             fail(f"{where}ply {ply} ('roll'): a roll in a record gives its dice, like roll:3,5,1")
+        if node.eval is not None and node.eval.get("line"):
+            _check_engine_line(position, node.eval["line"], f"{path}[{index}].eval.line", fail)
         try:
             position = position.play(node.move)
         except MoveError as exc:
             fail(f"{where}ply {ply} ({_quoted(node.move)}): {exc.problem}")
         positions.append(position)
     return positions
+
+
+def _check_engine_line(position, moves, where, fail):
+    """A move's eval "line" (review: the engine's line from the position
+    before the move, a list of text: _eval checked that) is played from
+    `position`: each move legal in turn, none after the game's end, no bare
+    roll (its dice would be drawn anew at every reading)."""
+    for k, move in enumerate(moves):
+        at = f"field '{where}[{k}]' ({_quoted(move)})"
+        if position.is_over():
+            fail(f"{at}: the game is over before it")
+        if getattr(position, "has_chance", False) and move.strip().lower() == "roll":
+            fail(f"{at}: a bare roll (a line stops before the dice)")
+        try:
+            position = position.play(move)
+        except MoveError as exc:
+            fail(f"{at}: not legal there: {exc.problem}")
 
 
 def _players(value, start, fail):
