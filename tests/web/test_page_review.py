@@ -69,6 +69,11 @@ def show_ply(driver, ply):
          f"ply {ply} shown")
 
 
+def best_said(head, result, ply):
+    """The verdict at a graded move of `result` (a review's): its words, then the engine's line."""
+    return f"{head} Best: {' '.join(result['moves'][ply - 1]['line'])}."
+
+
 def verdict(driver):
     return script(driver, "const v = document.getElementById('review-verdict'); return v && !v.hidden && "
                           "v.textContent ? v.textContent : null")
@@ -85,8 +90,9 @@ def test_a_graded_move_shows_the_better_move_on_the_board_and_in_words(page, tmp
     result = reviewed(driver)
     assert [(m["grade"], m["best"]) for m in result["moves"] if m["grade"] == "mistake"] == \
         [("mistake", "a3xb3"), ("mistake", "a2xa1")]
+    assert [m["line"][0] for m in result["moves"] if m["grade"] == "mistake"] == ["a3xb3", "a2xa1"]
     show_ply(driver, 1)
-    wait(driver, lambda d: verdict(d) == "Mistake (-3 points, exact). a3xb3 was best.", "the mistake said")
+    wait(driver, lambda d: verdict(d) == best_said("Mistake (-3 points, exact).", result, 1), "the mistake said")
     drawn = script(driver, """
         const g = document.querySelector('#board #review-best .review-best');
         if (!g) return null;
@@ -116,9 +122,65 @@ def test_a_graded_move_shows_the_better_move_on_the_board_and_in_words(page, tmp
         wait(driver, lambda d: script(d, "return document.querySelector('#board #flipped #review-best "
                                          ".review-best[data-move=\"a2xa1\"]') !== null"),
              "the arrow on the board flipped")
-        assert verdict(driver) == "Mistake (-3 points, exact). a2xa1 was best."
+        assert verdict(driver) == best_said("Mistake (-3 points, exact).", result, 3)
     finally:
         driver.find_element(By.ID, "flip-button").click()
+    assert not console_errors(driver)
+
+
+def shown_node(driver):
+    return script(driver, """
+        const b = window.claimsolveBoard, s = b.state, n = s.line[s.index];
+        let inVariation = false;
+        for (let m = n; m && m.parent; m = m.parent) if (m.parent.children[0] !== m) inVariation = true;
+        return {move: n.move, position: n.position, inVariation, ply: s.index,
+                parentId: n.parent ? n.parent.id : null, id: n.id,
+                siblings: n.parent ? n.parent.children.map((c) => c.move) : []}""")
+
+
+def test_a_click_on_the_best_line_plays_it_as_a_variation(page, tmp_path, shots):
+    """As on lichess, a mistake shows the engine's whole line from the position before it, not its
+    first move alone: "Best: a3xb3 a1xa2 ..."; a click plays it as a variation there and shows its first
+    move's position, the right arrow stepping through the rest; a second click goes to the same
+    variation.  A record saved before lines were kept still says "a3xb3 was best.", no button."""
+    driver = page
+    load(driver, tmp_path, META, "best-line.json")
+    result = reviewed(driver)
+    line = result["moves"][0]["line"]
+    assert line[0] == "a3xb3" and len(line) > 2, line
+    show_ply(driver, 1)
+    wait(driver, lambda d: verdict(d) == best_said("Mistake (-3 points, exact).", result, 1), "the best line said")
+    button = driver.find_element(By.CSS_SELECTOR, "#review-verdict button.best-line")
+    assert button.text == " ".join(line)
+    driver.save_screenshot(str(shots / "review-best-line.png"))
+    before = shown_node(driver)
+    button.click()
+    wait(driver, lambda d: shown_node(d)["move"] == "a3xb3" and board_ready(d), "the line's first move shown")
+    node = shown_node(driver)
+    assert node["inVariation"] and node["ply"] == 1 and node["siblings"] == ["c1-c2", "a3xb3"], node
+    assert node["parentId"] == before["parentId"]           # from the position before the mistake
+    assert from_dict(node["position"]) == START.play("a3xb3")
+    # the move list holds it as a variation: "(1. a3xb3 2. a1xa2 ...)"
+    shown = script(driver, "return Array.from(document.querySelectorAll('#move-list .variation .move'),"
+                           " e => e.dataset.label)")
+    assert shown == line, shown
+    driver.save_screenshot(str(shots / "review-best-line-variation.png"))
+    # the right arrow steps through the line
+    ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+    wait(driver, lambda d: shown_node(d)["move"] == line[1] and board_ready(d), "the line's second move")
+    assert from_dict(shown_node(driver)["position"]) == START.play(line[0]).play(line[1])
+    # a second click: the same variation, nothing added
+    show_ply(driver, 1)
+    driver.find_element(By.CSS_SELECTOR, "#review-verdict button.best-line").click()
+    wait(driver, lambda d: shown_node(d)["move"] == "a3xb3" and board_ready(d), "the variation again")
+    assert shown_node(driver)["id"] == node["id"] and shown_node(driver)["siblings"] == ["c1-c2", "a3xb3"]
+    # the review stays open: the main line is the one reviewed
+    assert script(driver, "return window.claimsolveBoard.state.review.result !== null")
+    # a record whose grades have no line: the best move in words, no button
+    load(driver, tmp_path, GRADED, "no-line.json")
+    script(driver, "const b = window.claimsolveBoard; b.goTo(b.mainLine()[1])")
+    wait(driver, lambda d: verdict(d) == "Mistake (-3 points, exact). a3xb3 was best.", "no line, the move")
+    assert not driver.find_elements(By.CSS_SELECTOR, "#review-verdict button.best-line")
     assert not console_errors(driver)
 
 
@@ -254,7 +316,7 @@ def test_the_summarys_counts_go_to_the_moves_and_the_graph_says_each_ply(page, t
     title was "ply 3" alone)."""
     driver = page
     load(driver, tmp_path, META, "counts.json")
-    reviewed(driver)
+    result = reviewed(driver)
     counts = script(driver, "return Array.from(document.querySelectorAll('#review-summary button.grade-count'),"
                             " b => [b.dataset.seat, b.dataset.grade, b.textContent])")
     assert counts == [["1", "mistake", "2"]], counts
@@ -274,7 +336,7 @@ def test_the_summarys_counts_go_to_the_moves_and_the_graph_says_each_ply(page, t
     ActionChains(driver).move_to_element(rect).perform()
     tip = wait(driver, lambda d: script(d, "const t = document.getElementById('review-tip');"
                                            "return t.hidden ? null : t.textContent"), "the tip")
-    words = "3. P1 b3xa3: Mistake (-3 points, exact). a2xa1 was best. Player 1 -6."
+    words = f"3. P1 b3xa3: {best_said('Mistake (-3 points, exact).', result, 3)} Player 1 -6."
     assert tip == words
     assert rect.find_element(By.TAG_NAME, "title").get_attribute("textContent") == words
     assert script(driver, "return document.querySelector('#review-graph rect.ply[data-ply=\"2\"] title')"
@@ -386,9 +448,9 @@ def test_a_records_grades_say_their_losses_unit_as_a_review_does(page, tmp_path,
     assert "mistake: loss 3 points; the engine's a3xb3 (exact)" in title, title
     driver.save_screenshot(str(shots / "record-grades-unit.png"))
     # the same words as the review's own
-    reviewed(driver)
+    result = reviewed(driver)
     show_ply(driver, 3)
-    wait(driver, lambda d: verdict(d) == "Mistake (-3 points, exact). a2xa1 was best.", "the review's words")
+    wait(driver, lambda d: verdict(d) == best_said("Mistake (-3 points, exact).", result, 3), "the review's words")
     assert not console_errors(driver)
 
 
@@ -456,7 +518,7 @@ def test_a_reviewed_game_saved_and_loaded_again_shows_its_review(page, tmp_path,
     assert script(driver, "return Array.from(document.querySelectorAll('#review-summary button.grade-count'),"
                           " b => b.dataset.grade)") == ["mistake"]
     show_ply(driver, 3)
-    wait(driver, lambda d: verdict(d) == "Mistake (-3 points, exact). a2xa1 was best.", "the verdict")
+    wait(driver, lambda d: verdict(d) == best_said("Mistake (-3 points, exact).", result, 3), "the verdict")
     assert bar_state(driver)["text"] == f"{result['evals'][3][0]:+d}"
     driver.save_screenshot(str(shots / "review-saved-reloaded.png"))
     # a Review here grades it again
@@ -526,7 +588,8 @@ def test_a_grade_beyond_the_thresholds_says_why_and_one_point_is_singular(page, 
     assert [(m["grade"], m["loss"]) for m in result["moves"][:4]] == \
         [("blunder", 2), ("blunder", 3), ("blunder", 7), ("inaccuracy", 1)], result["moves"][:4]
     show_ply(driver, 1)
-    wait(driver, lambda d: verdict(d) == "Blunder (-2 points: a won game now lost, exact). d2xd3 was best.",
+    assert result["moves"][0]["line"][0] == "d2xd3"
+    wait(driver, lambda d: verdict(d) == best_said("Blunder (-2 points: a won game now lost, exact).", result, 1),
          "the blunder explained")
     title = script(driver, "return document.querySelector('#move-list li.current').title")
     assert "blunder: loss 2 points (a won game now lost: a blunder whatever the loss)" in title, title

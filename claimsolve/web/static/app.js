@@ -541,7 +541,9 @@ function gradeWords(m, result = null) {
   // a record's grades by a measure it does not name (Claim It!): the unit review grades it by by default
   const assumed = result && result.assumed ? "; in the unit of review's default measure for this game (the " +
     "record does not name the measure of its grades)" : "";
-  const best = m.best && m.best !== m.move ? `; the engine's ${m.best}` : "";
+  const line = m.best && m.best !== m.move && Array.isArray(m.line) && m.line[0] === m.best && m.line.length > 1 ?
+    ` (its line: ${lineText(m.line)})` : "";
+  const best = m.best && m.best !== m.move ? `; the engine's ${m.best}${line}` : "";
   // an estimated loss says so: the engine's move at a short review time may be one a longer analysis
   // proves worse than the move played
   const how = m.exact ? " (exact)" : m.forced ? "" : " (estimated, not proven)";
@@ -1077,7 +1079,10 @@ function gradeVerdict(m, result) {
     `-${result && result.graph === "chance" ? Number(m.loss).toFixed(3) : m.loss}${unit}${reason ? `: ${reason}` : ""}`;
   const how = [loss, m.exact ? "exact" : ""].filter(Boolean).join(", ");
   const best = m.best && m.best !== m.move ? m.best : null;
-  return { grade: m.grade, words: GRADE_NAMES[m.grade] || m.grade, how, best };
+  // the engine's line from the position before (review's `line`: its search's, best move first), where
+  // it is of that best move; a record saved before lines were kept has none: the best move alone
+  const line = best && Array.isArray(m.line) && m.line[0] === best ? m.line : null;
+  return { grade: m.grade, words: GRADE_NAMES[m.grade] || m.grade, how, best, line };
 }
 
 const GRADE_RANK = ["best", "good", "inaccuracy", "mistake", "blunder"];
@@ -1105,8 +1110,10 @@ function lossUnit(unit, loss) {
   return Number(loss) === 1 && short.endsWith("s") ? short.slice(0, -1) : short;
 }
 
-// "Blunder (-8 points, exact). c5-b5 was best."
-const verdictText = (v) => `${v.words}${v.how ? ` (${v.how})` : ""}.${v.best ? ` ${v.best} was best.` : ""}`;
+// "Blunder (-8 points, exact). c5-b5 was best.", or with the engine's line "Blunder (-8 points, exact).
+// Best: c5-b5 d4xd5 e6-e5" (the line a button: showBestLine)
+const verdictHead = (v) => `${v.words}${v.how ? ` (${v.how})` : ""}.`;
+const verdictText = (v) => `${verdictHead(v)}${v.line ? ` Best: ${lineText(v.line)}.` : v.best ? ` ${v.best} was best.` : ""}`;
 
 // At the position after a graded move (an inaccuracy or worse), the review's best move drawn in the
 // position before it, in its own colour (MARKS.better, none of the engine line's), under the engine's
@@ -1131,7 +1138,19 @@ function drawReviewBest() {
     const word = document.createElement("span");
     word.className = `grade ${verdict.grade}`;
     word.textContent = verdict.words;
-    box.append(word, verdictText(verdict).slice(verdict.words.length));
+    if (verdict.line) {
+      // lichess's "Best was ...", the whole line: a click plays it as a variation from the position before
+      const line = document.createElement("button");
+      line.type = "button";
+      line.className = "best-line";
+      line.textContent = lineText(verdict.line);
+      line.title = "The engine's line from the position before the move (the review's search): click to " +
+        "play it as a variation, then step through it with \u2192";
+      line.addEventListener("click", () => showBestLine(node, verdict.line));
+      box.append(word, verdictHead(verdict).slice(verdict.words.length), " Best: ", line, ".");
+    } else {
+      box.append(word, verdictText(verdict).slice(verdict.words.length));
+    }
     box.dataset.grade = verdict.grade;
   }
   if (!layer || !state.layout) return;
@@ -1147,6 +1166,48 @@ function drawReviewBest() {
     `<g class="review-best" data-move="${escapeHtml(verdict.best)}"><title>${escapeHtml(`${verdict.best} was best ` +
     `(the review, in the position before the move played)`)}</title>` +
     shapes.map((shape) => shapeMarkup(shape, colour, 0.8, null, "head-better")).join("") + "</g>";
+}
+
+// The review's line at a graded move (`line`, from the position before `node`) as a variation there:
+// the moves the tree has already followed, the others added (checked by the server, as a move clicked);
+// its first move shown, the line shown through the rest, so that the right arrow steps through it
+async function showBestLine(node, line) {
+  const module = modules.get(node.position.game);
+  const named = module && module.played;
+  const added = [];
+  let parent = node.parent;
+  for (const move of line) {
+    let child = parent.children.find((c) => c.move === move);
+    if (!child) {
+      let answer;
+      try {
+        answer = await api("check", { position: parent.position, moves: [move] });
+      } catch (e) {
+        setMessage(e.message, "error");
+        break;
+      }
+      if (!answer.legal) {
+        setMessage(`The best line stops before ${move}: ${answer.error}`, "error");
+        break;
+      }
+      const recorded = (answer.moves && answer.moves[0]) || move;
+      child = parent.children.find((c) => c.move === recorded);
+      if (!child) {
+        child = makeNode(answer.position, recorded, parent, named ? named(recorded, answer.position) : recorded);
+        if (answer.played) child.lastMove = { played: answer.played, report: answer.report };
+        parent.children.push(child);
+        changed();
+      }
+    }
+    added.push(child);
+    parent = child;
+  }
+  if (!added.length) return;
+  const path = pathTo(added[0]);
+  state.line = path.concat(added.slice(1), continuation(added[added.length - 1]).slice(1));
+  await showIndex(path.length - 1, { keepMessage: true });
+  setMessage(`The engine's line from before ${node.label}: ${counted(added.length, "move")} as a variation ` +
+    "(\u2192 steps through it, \u2190 back).");
 }
 
 function marksLayer(svg, id, before) {
