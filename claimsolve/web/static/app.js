@@ -1206,8 +1206,8 @@ async function showBestLine(node, line) {
   const path = pathTo(added[0]);
   state.line = path.concat(added.slice(1), continuation(added[added.length - 1]).slice(1));
   await showIndex(path.length - 1, { keepMessage: true });
-  setMessage(`The engine's line from before ${node.label}: ${counted(added.length, "move")} as a variation ` +
-    "(\u2192 steps through it, \u2190 back).");
+  setMessage(`The engine's line from before ${node.label}: ${counted(added.length, "move")} as a variation` +
+    (added.length > 1 ? " (\u2192 steps through it, \u2190 back)." : "."));
 }
 
 function marksLayer(svg, id, before) {
