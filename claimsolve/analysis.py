@@ -97,6 +97,12 @@ class Analysis:
     def to_json(self):
         out = {"game": self.position.game, "to_move": self.position.player_to_move}
         out.update(self.result.to_json())
+        # a game whose turns capture (Claim): each suggestion's captures, from the engine's own account
+        # of the turn, for a board that crosses them out (a replay of the movements alone misses some)
+        captures = getattr(self.position, "captures", None)
+        if captures is not None:
+            for suggestion in out["suggestions"]:
+                suggestion["captured"] = captures(suggestion["move"])
         cut = pv_cut_short(self.position, self.result)
         if cut is not None:
             out["pv_cut_short"] = True

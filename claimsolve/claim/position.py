@@ -489,6 +489,18 @@ class ClaimPosition(Position):
         the towers placed or swapped (claimsolve/claim/describe.py)."""
         return describe_move(self._state, move)
 
+    def captures(self, move):
+        """The points (names, in the order taken) whose pieces the turn
+        `move` captures, as describe reports them: it knows a tower placed
+        by choice as the anvil and a capture after a jump back, which a
+        replay of the movements alone misses.  Only a play turn captures:
+        a brawl turn's removals are the turn itself (its `x` tokens), not
+        captures.  `analyze --json` gives each suggestion's as its
+        `captured`."""
+        if self._state.phase != "play":
+            return []
+        return list(self.describe(move).captured)
+
     def is_over(self):
         return rules.is_over(self._state)
 

@@ -510,10 +510,9 @@ def captures(position, move):
     captures: the engine's own report (Position.describe), which knows a
     tower placed by choice as an anvil and a conquest's swap earlier in the
     turn (a replay of the movements alone missed them: 67 of 136,215 turns).
-    Only a play turn captures: a brawl's removals are its own marks."""
-    if position.phase != "play":
-        return []
-    return list(position.describe(move).captured)
+    Only a play turn captures: a brawl's removals are its own marks
+    (ClaimPosition.captures, which analyze --json says too)."""
+    return position.captures(move)
 
 
 def analysis_key(position, moves):

@@ -608,3 +608,28 @@ def test_the_board_says_what_the_standstill_count_is():
     data["rules"] = {"standstill": "off"}
     text = ClaimPosition.from_json(data).render()
     assert "Turns in a row with the same Viking (no limit: standstill off): player 1 c5 1, player 2 i4 2\n" in text
+
+
+def test_analysis_json_gives_each_suggestions_captures_as_the_engine_says():
+    """analyze --json (and the board, which crosses them out) gives each
+    suggestion's `captured`: Position.describe's, which knows a tower placed
+    by choice as the anvil (T@g10 i8-i10 takes h10 against the tower it has
+    just placed on g10: a replay of the movement alone takes nothing); a
+    brawl turn's removals are the turn itself, not captures; a game whose
+    turns do not capture (Color Claim) has no such field."""
+    from claimsolve.analysis import Analysis
+    from claimsolve.search.result import SearchResult, Suggestion
+    anvil = claimsolve.load(Path(__file__).resolve().parents[1] / "data" / "claim-tower-placed-as-anvil.json")
+    moves = ["T@g10 i8-i10", "T@g10 h6-f8", "T@g10 k10-k11"]
+    result = SearchResult(engine="alphabeta", suggestions=[Suggestion(move, 10 - rank) for rank, move in enumerate(moves)])
+    out = Analysis(anvil, result).to_json()
+    assert [(s["move"], s["captured"]) for s in out["suggestions"]] == [
+        ("T@g10 i8-i10", ["h10"]), ("T@g10 h6-f8", ["f7"]), ("T@g10 k10-k11", ["l11"])]
+    brawl = claimsolve.load(SEEDS / "claim" / "brawl-2p.json")
+    removal = brawl.legal_moves()[0]
+    out = Analysis(brawl, SearchResult(engine="mcts", suggestions=[Suggestion(removal, 0.5)])).to_json()
+    assert out["suggestions"][0]["captured"] == [] and brawl.describe(removal).captured
+    colorclaim = claimsolve.new("colorclaim", size="3x3")
+    move = colorclaim.legal_moves()[0]
+    out = Analysis(colorclaim, SearchResult(engine="solver", suggestions=[Suggestion(move, 1)])).to_json()
+    assert "captured" not in out["suggestions"][0]
