@@ -172,6 +172,38 @@ def test_claim_play_phase_movement_arrows_and_save(page, shots):
     assert not console_errors(driver)
 
 
+def test_claim_crosses_exactly_the_best_turns_captures(page, shots):
+    """The board crosses out the pieces the best turn captures, as the
+    analysis picture does, and only those: the points of the answer's
+    `captured`, Position.describe's account (it knows a tower placed as
+    the anvil, T@g10 ... k10-i10 taking h10 against the tower just put on
+    g10). The board crossed out no capture at all; a key under the best
+    line says what the crosses and arrows mean."""
+    driver = page
+    path = Path(__file__).resolve().parents[1] / "data" / "claim-tower-placed-as-anvil.json"
+    position = claimsolve.load(path)
+    load_position(driver, path)
+    done = lambda d: d.execute_script(          # noqa: E731
+        "const a = window.claimsolveBoard.state.analysis; return a && a.result && "
+        "document.getElementById('engine-state').textContent.startsWith('(done') ? a.result : null")
+    result = wait(driver, done, "the analysis of the tower placed as the anvil")
+    best = result["suggestions"][0]
+    expected = list(position.describe(best["move"]).captured)
+    assert best["captured"] == expected and expected, (best, expected)    # every best turn here captures
+    crosses = lambda d: d.execute_script(       # noqa: E731
+        "return Array.from(document.querySelectorAll('#board #arrows .capture'), e => e.dataset.captured)")
+    wait(driver, lambda d: crosses(d) == expected, f"the crosses on {expected}")
+    driver.save_screenshot(str(shots / "claim-best-turn-captures.png"))
+    key = driver.find_element(By.ID, "marks-key").text
+    assert "a magenta cross: a piece the best turn captures" in key, key
+    # another turn hovered: its arrows, no crosses (a cross reads "the best turn takes this")
+    if len(result["suggestions"]) > 1:
+        hover_until(driver, "#suggestions tbody tr:nth-child(2)", lambda d: not crosses(d), "no crosses on rank 2")
+        mouse_away(driver)
+        wait(driver, lambda d: crosses(d) == expected, "the best turn's crosses again")
+    assert not console_errors(driver)
+
+
 def test_color_claim_new_game_choice_and_illegal(page, shots):
     driver = page
     new_game(driver, "colorclaim", size="3x3", seed=1)

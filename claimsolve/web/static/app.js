@@ -1386,6 +1386,8 @@ function clearSuggestions() {
   $("suggestions").querySelector("tbody").replaceChildren();
   hovered = null;
   resting = null;
+  bestTaken = null;
+  showMarksKey([]);
   $("pv").textContent = "";
   $("engine-line").textContent = "";
   $("engine-state").textContent = "";
@@ -1646,6 +1648,9 @@ function suggestionColumns(engine) {
 
 let hovered = null;     // the move of the suggestion under the pointer
 let resting = null;     // the arrow shown when none is hovered: the best suggestion's move, as on lichess
+// the best suggestion's captures as the answer gives them ({move, points}: its `captured`; Claim), crossed
+// out with its arrows; null before the answer gives them (the live reports do not)
+let bestTaken = null;
 
 // the line whose arrows the board shows: the hovered suggestion's, else the resting one (a board
 // drawn anew, as when flipped, draws them again)
@@ -1692,6 +1697,9 @@ function renderSuggestions(result, live) {
   });
   table.querySelector("tbody").replaceChildren(...rows);
   resting = result.suggestions.length ? [result.suggestions[0].move] : null;
+  const first = result.suggestions[0];
+  bestTaken = first && Array.isArray(first.captured) ? { move: first.move, points: first.captured } : null;
+  showMarksKey(result.suggestions);
   // the rows are replaced as the answer comes in: a row removed under the pointer gets no
   // mouseleave, so its arrows are carried to its new row, or go back to the best move when it is gone
   const again = rows.find((tr) => tr.dataset.move === hovered);
@@ -1716,6 +1724,21 @@ function renderSuggestions(result, live) {
     "the line does not reach the game's end)" : "";
   $("pv").textContent = result.pv && result.pv.length ? `Best line: ${lineText(result.pv)}${cut}` : "";
   if (result.suggestions.length) setEval(evaluation(result));
+}
+
+// the line that says what the engine's marks on the board mean (the game's marksKey: Claim's crosses
+// are the best turn's captures), under the best line
+function showMarksKey(suggestions) {
+  let key = $("marks-key");
+  if (!key) {
+    key = document.createElement("p");
+    key.id = "marks-key";
+    $("pv").after(key);
+  }
+  const words = suggestions.length && state.module && state.module.marksKey ?
+    state.module.marksKey(suggestions, current().position) : "";
+  key.textContent = words;
+  key.hidden = !words;
 }
 
 function lineText(moves) {
@@ -1923,6 +1946,13 @@ function drawArrows(line) {
     for (const shape of state.module.shapes(move, position, state.layout)) {
       parts.push(shapeMarkup(shape, colour, opacity, ply + 1));
     }
+    // the best turn's captures, the server's account (a turn other than the best crosses nothing, as
+    // in the analysis picture: a cross reads "the best turn takes this")
+    if (ply === 0 && bestTaken && move === bestTaken.move && state.module.captureShapes) {
+      for (const shape of state.module.captureShapes(bestTaken.points, state.layout)) {
+        parts.push(shapeMarkup(shape, colour, opacity, null));
+      }
+    }
   });
   layer.innerHTML = `<defs>${colours.map((c, i) => `<marker id="head${i}" viewBox="0 0 10 10" refX="6" refY="5" ` +
     `markerWidth="2.6" markerHeight="2.6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${c}"/></marker>`).join("")}</defs>` +
@@ -1949,6 +1979,14 @@ function shapeMarkup(shape, colour, opacity, number, headId = `head${MARKS.line.
       `stroke-linecap="round" opacity="${opacity}" marker-end="url(#${headId})"/>` + label(a.x, a.y);
   }
   const p = shape.at;
+  if (shape.kind === "capture") {       // a piece captured: a smaller cross than a brawl's removal, haloed
+    const r = cell * 0.2;               // white as the analysis picture's (render/svg.py cross)
+    const d = `M${p.x - r},${p.y - r} L${p.x + r},${p.y + r} M${p.x - r},${p.y + r} L${p.x + r},${p.y - r}`;
+    return `<g class="capture" data-captured="${shape.point}" opacity="${opacity}">` +
+      `<title>${shape.point}: the best turn captures it</title>` +
+      `<path d="${d}" stroke="#ffffff" stroke-width="${width * 0.6 + 3}" stroke-linecap="round" stroke-opacity="0.8"/>` +
+      `<path d="${d}" stroke="${colour}" stroke-width="${width * 0.6}" stroke-linecap="round"/></g>`;
+  }
   if (shape.kind === "cross") {
     const r = cell * 0.28;
     return `<path d="M${p.x - r},${p.y - r} L${p.x + r},${p.y + r} M${p.x - r},${p.y + r} L${p.x + r},${p.y - r}" ` +

@@ -348,6 +348,37 @@ export function shapes(move, position, L) {
   return out;
 }
 
+// the pieces the best suggested turn captures, crossed out where they stand: the points are the
+// server's (each suggestion's `captured` in the analysis answer, Position.describe's account, which
+// knows a tower placed as the anvil); the page works out no capture itself
+export function captureShapes(points, L) {
+  return points.filter((name) => L.points.get(name)).map((name) => ({ kind: "capture", at: L.points.get(name), point: name }));
+}
+
+// the line under the suggestions that says what the engine's marks on the island mean, as the
+// analysis picture's key does (render/claim.py's analysis_key): only the best turn's captures are
+// crossed, the others' are said here. Empty before the answer gives the captures, and outside the
+// play phase (only a play turn captures)
+export function marksKey(suggestions, position) {
+  if (position.phase !== "play" || !suggestions.length || !suggestions.every((s) => Array.isArray(s.captured))) return "";
+  const [best] = suggestions;
+  const head = "Key: the magenta marks (1) are the best turn (an arrow a movement, a square a tower placed); " +
+    (best.captured.length ? `a magenta cross: a piece the best turn captures (${listed(best.captured)})` :
+      "the best turn captures nothing") + ". Hovering another row draws its turn, without crosses";
+  // the others by rank (the table's #), those that capture the same points together
+  const groups = new Map();
+  suggestions.forEach((s, i) => {
+    if (i === 0 || !s.captured.length) return;
+    const points = listed(s.captured);
+    groups.set(points, [...(groups.get(points) || []), String(i + 1)]);
+  });
+  const others = [...groups].map(([points, ranks]) => `${ranks.length > 1 ? `ranks ${listed(ranks)} capture` :
+    `rank ${ranks[0]} captures`} ${points}`);
+  if (suggestions.length === 1) return `${head}.`;
+  return others.length ? `${head}; the other turns' captures are not crossed: ${others.join("; ")}.` :
+    `${head}; the other turns capture nothing.`;
+}
+
 const pieceWords = (token) => (token.startsWith("T") ? `a tower of colour ${token.slice(1)}` :
   `a Viking of colour ${token}`);
 
