@@ -56,6 +56,16 @@ def test_analyze_json_gives_whole_turns():
     assert len(out["suggestions"]) == 3
 
 
+def test_analyze_json_gives_each_turns_captures():
+    """--json's `captured`, for the board to cross out: describe's account
+    (the tower placed as the anvil: tests/claim/test_position.py)."""
+    path = SEEDS / "play-2p.json"
+    out = json.loads(ok("analyze", path, "--time", "0.3", "--top", "8", "--json"))
+    position = claimsolve.load(path)
+    assert out["suggestions"] and all(s["captured"] == list(position.describe(s["move"]).captured)
+                                      for s in out["suggestions"]), out["suggestions"]
+
+
 def test_a_turn_in_parts_is_one_argument():
     brawl = SEEDS / "brawl-2p.json"
     move = ok("moves", brawl).split("\n")[0]
