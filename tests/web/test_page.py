@@ -189,15 +189,18 @@ def test_claim_crosses_exactly_the_best_turns_captures(page, shots):
     result = wait(driver, done, "the analysis of the tower placed as the anvil")
     best = result["suggestions"][0]
     expected = list(position.describe(best["move"]).captured)
-    assert best["captured"] == expected and expected, (best, expected)    # every best turn here captures
+    # (the engine's best turns here capture, but under a heavy load its 3 s may end on one that does not:
+    # then no cross must be drawn)
+    assert best["captured"] == expected, (best, expected)
     crosses = lambda d: d.execute_script(       # noqa: E731
         "return Array.from(document.querySelectorAll('#board #arrows .capture'), e => e.dataset.captured)")
     wait(driver, lambda d: crosses(d) == expected, f"the crosses on {expected}")
     driver.save_screenshot(str(shots / "claim-best-turn-captures.png"))
     key = driver.find_element(By.ID, "marks-key").text
-    assert "a magenta cross: a piece the best turn captures" in key, key
+    assert ("a magenta cross: a piece the best turn captures" if expected else "the best turn captures nothing") \
+        in key, key
     # another turn hovered: its arrows, no crosses (a cross reads "the best turn takes this")
-    if len(result["suggestions"]) > 1:
+    if expected and len(result["suggestions"]) > 1:
         hover_until(driver, "#suggestions tbody tr:nth-child(2)", lambda d: not crosses(d), "no crosses on rank 2")
         mouse_away(driver)
         wait(driver, lambda d: crosses(d) == expected, "the best turn's crosses again")
