@@ -33,6 +33,7 @@ splits into what the dice gave and what the decisions lost.
     review = claimsolve.review(claimsolve.load_game("game.jsonl"), time=0.5)
     review.to_json()["moves"][0]      # {"ply": 1, "move": ..., "loss": ..., "grade": ...}
 """
+import functools
 import importlib
 import multiprocessing
 import signal
@@ -137,12 +138,16 @@ class Review:
     def summary(self):
         """Per seat: its moves (forced ones apart), the mean and total loss,
         the count of each grade, the exact ones; with dice the luck and the
-        decisions' share of the result."""
+        decisions' share of the result.  The sums are of the values as shown
+        (to `digits`), so that a total is its column's sum, and a review
+        reloaded from its record (which keeps them so) says the same: summed
+        unrounded, a live review's 3.383 was 3.381 reloaded."""
         out = []
+        shown = functools.partial(_round, digits=self.digits)
         for seat in range(1, len(self.players) + 1):
             mine = [m for m in self.moves if m.seat == seat]
             chosen = [m for m in mine if not m.forced]
-            total = sum(m.loss for m in chosen)
+            total = sum(shown(m.loss) for m in chosen)
             entry = {"seat": seat, "player": self.players[seat - 1], "moves": len(chosen),
                      "forced": len(mine) - len(chosen),
                      "mean_loss": _round(total / len(chosen), self.digits) if chosen else 0.0,
@@ -150,7 +155,7 @@ class Review:
                      "grades": {grade: sum(1 for m in chosen if m.grade == grade) for grade in GRADES},
                      "exact": sum(1 for m in mine if m.exact)}
             if self.luck:
-                luck = sum(m.luck for m in mine if m.luck is not None)
+                luck = sum(shown(m.luck) for m in mine if m.luck is not None)
                 entry["luck"] = _round(luck, self.digits)
                 entry["decisions"] = _round(-total, self.digits)
                 ends = self._ends(seat)
@@ -158,7 +163,8 @@ class Review:
                     # what neither his dice nor his decisions account for: the
                     # other seats' turns, and each position's search valuing
                     # anew what the one before valued (deeper, or cut elsewhere)
-                    entry["start"], entry["end"] = (_round(v, self.digits) for v in ends)
+                    ends = [shown(v) for v in ends]
+                    entry["start"], entry["end"] = ends
                     entry["rest"] = _round(ends[1] - ends[0] - luck + total, self.digits)
             out.append(entry)
         return out

@@ -703,3 +703,21 @@ def test_a_claim_review_streams_each_grade_once_and_proves_both_ways():
     assert all(not m.exact or (exact[m.ply - 1] and exact[m.ply]) for m in review.moves)
     last = review.moves[-1]
     assert (last.before, last.after, last.loss, last.grade, last.exact) == (1.0, 1.0, 0.0, "best", True)
+
+
+def test_a_summary_total_is_the_sum_of_the_losses_shown():
+    """The reviewing player's total loss read 3.383 live and 3.381 from the
+    saved record, which keeps each loss as shown (to the review's digits):
+    the summary sums the values as shown, so that a total is its column's
+    sum, live or reloaded.  Luck and the rest likewise (the summary's
+    start + luck + decisions + rest = end, in the numbers printed)."""
+    review = drawn_review("claimit", "chance", [[0.5, 0.5], [0.4, 0.6], [0.4, 0.6], [0.3, 0.7], [0.2, 0.8]],
+                          [(1, "good", False), (2, "good", False), (1, "good", False), (2, "good", False)])
+    review.luck = True
+    for m, loss, luck in zip(review.moves, (0.0014, 0.0, 0.0014, 0.0), (0.0004, 0.0, 0.0004, 0.0)):
+        m.loss, m.luck = loss, luck
+    first = review.summary()[0]
+    shown = [m.to_json(review.digits) for m in review.moves if m.seat == 1]
+    assert first["total_loss"] == round(sum(m["loss"] for m in shown), 3) == 0.002      # summed unrounded: 0.003
+    assert first["luck"] == round(sum(m["luck"] for m in shown), 3) == 0.0              # unrounded: 0.001
+    assert round(first["start"] + first["luck"] + first["decisions"] + first["rest"], 3) == first["end"]
