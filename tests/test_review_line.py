@@ -158,3 +158,20 @@ def test_a_roll_in_a_claim_it_line_is_refused():
     with pytest.raises(claimsolve.ClaimsolveError, match=r"field 'moves\[0\]\.eval\.line\[0\]' \('roll'\): a bare "
                                                          r"roll"):
         records.loads(json.dumps(data))
+
+
+def test_a_line_of_the_best_move_alone_is_not_printed_again():
+    """Claim It!'s lines are mostly the best placement alone (the turn
+    optimum rolls next): "best line: w4@6,5" under a row whose best column
+    says w4@6,5 told nothing; a longer line is printed."""
+    from claimsolve.render.review import review_text
+    from claimsolve.reviewer import Review, ReviewedMove
+    moves = [ReviewedMove(ply=1, seat=1, move="B@4,6", best="w4@6,5", before=0.4, after=0.3, loss=0.1,
+                          grade="mistake", exact=False, line=["w4@6,5"]),
+             ReviewedMove(ply=2, seat=1, move="w2@5,3", best="w2@3,5", before=0.4, after=0.3, loss=0.1,
+                          grade="mistake", exact=False, line=["w2@3,5", "stop"])]
+    review = Review(game="claimit", unit="win chance: ...", thresholds={"inaccuracy": 0.05, "mistake": 0.1,
+                                                                       "blunder": 0.2},
+                    players=[None, None], moves=moves, evals=[], time_per_move=0.1, workers=1)
+    text = review_text(review)
+    assert "best line: w4@6,5" not in text and text.count("best line: w2@3,5 stop") == 1

@@ -68,7 +68,7 @@ def review_text(review, title=None):
     for m, row in zip([None] + review.moves, [header] + rows):
         cells = [str(c).rjust(w) if i in numeric else str(c).ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
         lines.append("  ".join(cells).rstrip())
-        if m is not None and m.line and m.grade in SHOWN_LINES:
+        if m is not None and m.line and len(m.line) > 1 and m.grade in SHOWN_LINES:   # (one move: the best column)
             lines.append(f"{indent}best line: {line_text(m.line)}")
     lines.append("")
     for entry in review.summary():
