@@ -27,7 +27,9 @@ class Batch(_batch.Batch):
 
     def __init__(self, position, n, seed=0, threads=1):
         seed = limits.seed(seed, "parameter 'seed'")
-        if isinstance(n, int) and not isinstance(n, bool) and n >= CHECKED_FROM:
+        # as the seed: an int or its text ("4"); a float was cut short (4.5 made 4 games)
+        n = limits.integer(n, "parameter 'n'", 1, 1 << 62, what="a whole number of games, at least 1")
+        if n >= CHECKED_FROM:
             _check_size(position, n)
         try:
             super().__init__(position, n, seed, threads)

@@ -88,6 +88,8 @@ def _start_position(game, position, options):
         if position.is_over():
             raise ClaimsolveError("position: the game is over there, nothing to play")
         return cls, position, {}
+    if options.get("players") is not None:     # as claimsolve.new reads it: "3" is 3, 3.0 is refused as no count
+        options = dict(options, players=limits.players(options["players"], "parameter 'players'"))
     new_options = {k: v for k, v in options.items() if k != "seed"}
     if options.get("seed") is not None:
         limits.seed(options["seed"], "parameter 'seed'")      # as claimsolve.new and `new --seed` take it
@@ -400,6 +402,8 @@ class SingleSeatEnv(gymnasium.Env):
         return self._observation(), {}
 
     def step(self, action):
+        if not hasattr(self, "_shadow"):
+            raise ClaimsolveError("step() before reset(): call reset() first, as gymnasium asks")
         if self._truncated():
             raise ClaimsolveError(f"step(): the game was truncated at max_cycles={self.max_cycles}: reset()")
         self._core.step(_checked_action(action, self._core.num_actions))
@@ -414,6 +418,8 @@ class SingleSeatEnv(gymnasium.Env):
 
     def position(self):
         """The Position now (the last whole move played)."""
+        if not hasattr(self, "_shadow"):
+            raise ClaimsolveError("position() before reset(): call reset() first, as gymnasium asks")
         return self._shadow.sync(self._core.log, self._tell_players)
 
     def render(self):

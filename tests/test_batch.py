@@ -4,6 +4,7 @@ import numpy
 import pytest
 
 from claimsolve.batch import Batch
+from claimsolve.errors import ClaimsolveError
 from claimsolve.positions import game_class
 
 # a small start of each game
@@ -130,7 +131,7 @@ def test_actions_of_the_wrong_shape_are_refused_naming_both_shapes(actions, shap
 
 def test_refuses_what_it_cannot_step():
     position = start("colorclaim")
-    with pytest.raises(ValueError, match="at least one game"):
+    with pytest.raises(ClaimsolveError, match="at least 1"):
         Batch(position, 0)
     with pytest.raises(ValueError, match="threads 3"):
         Batch(position, 2, threads=3)
@@ -175,7 +176,6 @@ def test_a_playout_in_c_is_random_action_stepped_to_the_end(position, record):
 
 
 def test_seeds_and_sizes_are_checked_as_the_rest_of_the_api_checks_them():
-    from claimsolve.errors import ClaimsolveError
     position = start("colorclaim")
     for seed in (-1, 2 ** 63, "x", 1.5):
         with pytest.raises(ClaimsolveError, match=r"^parameter 'seed': must be a whole number from 0 to "):
@@ -187,3 +187,9 @@ def test_seeds_and_sizes_are_checked_as_the_rest_of_the_api_checks_them():
         with pytest.raises(ClaimsolveError, match=r"^parameter 'n': [0-9,]+ games are more than fit: at most "
                                                   r"[0-9,]+ .*\(give a smaller batch\)$"):
             Batch(position, n)
+    # a count of games that is not one (4.5 made 4 games), as the seed is checked
+    for n in (4.5, 4.0, "x", 0, True, None):
+        with pytest.raises(ClaimsolveError, match=r"^parameter 'n': must be a whole number of games, at least 1, "
+                                                  r"not "):
+            Batch(position, n)
+    assert Batch(position, "3").n == 3

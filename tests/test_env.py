@@ -128,6 +128,8 @@ def test_what_it_refuses():
 @pytest.mark.parametrize("game,options,message", [
     ("claimit", {"size": "4x4"}, "parameter 'size': the Claim It! board is always 6x6"),
     ("claimit", {"players": 6}, "parameter 'players': 6: Claim It! has 2 to 5 players"),
+    # read as claimsolve.new reads it: "3" is 3 ("'3': Claim It! has 2 to 5 players" before), 3.0 no count
+    ("claimit", {"players": 3.0}, "parameter 'players': must be a whole number from 1 to 1000, not 3.0"),
     ("colorclaim", {"size": "9x9"}, "parameter 'size': 9x9: need 2 <= W, H and W*H <= 30 (the 30 pyramids)"),
     ("colorclaim", {"size": "6x5", "seed": 1.5},
      "parameter 'seed': must be a whole number from 0 to 9223372036854775807, not 1.5"),
@@ -325,6 +327,17 @@ def test_gymnasium_truncates_at_max_cycles():
             break
     assert truncated and not terminated and reward == pytest.approx(1 / 3)
     assert not observation["action_mask"].any()
+
+
+def test_gymnasium_step_before_reset_says_so():
+    # AttributeError: 'SingleSeatEnv' object has no attribute '_shadow'
+    env = make_single_env("colorclaim", size="4x3")
+    for call in (lambda: env.step(0), env.position):
+        with pytest.raises(ClaimsolveError, match=r"before reset\(\): call reset\(\) first"):
+            call()
+    env.reset(seed=1)
+    assert env.position().player_to_move == 1
+    assert make_env("claimit", players="3").possible_agents == ["player_1", "player_2", "player_3"]
 
 
 def test_step_or_last_before_reset_is_pettingzoos_error():
