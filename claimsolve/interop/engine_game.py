@@ -86,6 +86,17 @@ def _engine_of(game_string, state, player=None, anchor=None, since=(), left=-1):
     return _Engine(gs, game_string, player, shared.players, shared.anchored, anchor, since, left)
 
 
+def _state_of(game_string, history):
+    """The state of the game `game_string` after the actions `history`
+    (chance outcomes among them), as OpenSpiel's deserialize_game_and_state
+    makes it: what EngineState.__reduce__ pickles, so that the state's
+    history() comes back with it."""
+    state = _loaded(game_string).new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
 class _Engine(_spiel.SpielEngine):
     """Everything of an OpenSpiel state that changes (claimsolve._engine's
     SpielEngine: the engine state `gs`, the OpenSpiel player to move
@@ -188,6 +199,11 @@ class EngineGame(pyspiel.Game):
     def new_initial_state(self):
         return self.state_class(self, self.start_state.copy())
 
+    def __reduce__(self):
+        # pickled as its string (its class and its states' are made at registration and at loading,
+        # and pickle could not find them by name: "Can't pickle <class '...typeGameState'>")
+        return _loaded, (str(self),)
+
     def make_py_observer(self, iig_obs_type=None, params=None):
         # perfect information: every observation type sees the whole state
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -222,6 +238,12 @@ class EngineState(WholeActions, pyspiel.State):
     @property
     def engine(self):
         return self._e.gs
+
+    def __reduce__(self):
+        # the game's string and the actions played, as the reference games' states pickle (a
+        # dynamic class of its game, pickle could not find it by name: "Can't pickle <class
+        # '...typeGameState'>")
+        return _state_of, (self._shared.game_string, self.history())
 
     # what OpenSpiel's C++ calls several times a step, in C (ext/spiel_state.pxi)
     current_player = _spiel.spiel_current_player
@@ -439,7 +461,7 @@ def _register_games():
         if game_type.short_name in registered:
             GAMES[game.id] = game_type.short_name
             continue
-        cls = type(f"{type(bridge).__name__}Game", (EngineGame,),
+        cls = type(f"{game.id.capitalize()}EngineGame", (EngineGame,),
                    {"REFERENCE": module.SHORT_NAME, "BRIDGE": bridge, "GAME_TYPE": game_type,
                     "__doc__": f"{game.title} on its engine (claimsolve.interop.engine_game)."})
         pyspiel.register_game(game_type, cls)

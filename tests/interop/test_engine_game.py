@@ -7,6 +7,7 @@ import math
 import pickle
 import os
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -371,6 +372,40 @@ def test_quick_answers_are_openspiels(game_id):
                 gs.apply_action(action)
                 assert gs.legal_actions() == state.engine.legal_actions()
                 assert gs.state_bytes() == state.engine.state_bytes()
+
+
+@pytest.mark.parametrize("game_id", sorted(SMALL))
+def test_games_and_states_pickle_as_the_reference_ones_do(game_id):
+    """A researcher sending states to worker processes: the reference
+    games' states pickled, the engine's raised "Can't pickle <class
+    '...typeGameState'>: attribute lookup ... failed" (each game's classes
+    are made at registration and loading).  Now the game pickles as its
+    string and a state as its game and history: the same history, state and
+    legal actions, and the two play on alike."""
+    name, params = SMALL[game_id]
+    game = pyspiel.load_game(name, params)
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    state, rng = game.new_initial_state(), random.Random(5)
+    for step in range(60):
+        if state.is_terminal():
+            break
+        if step % 9 == 0:
+            again = pickle.loads(pickle.dumps(state))
+            assert again.history() == state.history() and again.engine.state_bytes() == state.engine.state_bytes()
+            assert (again.current_player(), again.legal_actions()) == (state.current_player(), state.legal_actions())
+        action = state.chance_outcomes()[0][0] if state.is_chance_node() else rng.choice(state.legal_actions())
+        state.apply_action(action)
+    again = pickle.loads(pickle.dumps(state))
+    while not state.is_terminal():
+        action = state.chance_outcomes()[-1][0] if state.is_chance_node() else state.legal_actions()[0]
+        state.apply_action(action)
+        again.apply_action(action)
+    assert again.is_terminal() and again.returns() == state.returns()
+    # a game whose start is a position file's
+    from_position = engine_game.engine_game_from_position(claimsolve.load(Path(__file__).resolve().parents[2] / "seeds/colorclaim/start-4x3-seed1.json"))
+    start = from_position.new_initial_state()
+    start.apply_action(start.legal_actions()[0])
+    assert pickle.loads(pickle.dumps(start)).history() == start.history()
 
 
 @pytest.mark.parametrize("game_id", sorted(SMALL))
