@@ -68,8 +68,12 @@ class ColorClaimActions:
             raise MoveError(move, f"not a move on a {self.width}x{self.height} board") from None
 
     def move(self, action):
-        if not 0 <= action < self.count or self.names[action] is None:
-            raise MoveError(str(action), f"not an action id of a {self.width}x{self.height} board")
+        if not 0 <= action < self.count:
+            raise MoveError(str(action), f"not an action id of a {self.width}x{self.height} board "
+                                         f"(0 to {self.count - 1})")
+        if self.names[action] is None:       # an id of the space whose move would leave the board
+            raise MoveError(str(action), f"an action id of a {self.width}x{self.height} board whose move leaves "
+                                         "the board: never legal")
         return self.names[action]
 
 

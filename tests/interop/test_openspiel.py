@@ -179,8 +179,12 @@ def test_bad_parameters_and_actions_raise_our_errors():
     with pytest.raises(PositionError, match="board"):
         pyspiel.load_game(colorclaim_spiel.SHORT_NAME, {"position": '{"game": "colorclaim", "board": ["R4 G1"]}'})
     state = pyspiel.load_game(colorclaim_spiel.SHORT_NAME, {"width": 2, "height": 2}).new_initial_state()
-    with pytest.raises(MoveError, match="not an action id"):
-        state.apply_action(4)                  # a1 down: off the board
+    # a1 down: an id of the space (cs.move_of: 0 to 239 at 6x5), its move off the board (it said
+    # "not an action id", which 4 is)
+    with pytest.raises(MoveError, match="an action id of a 2x2 board whose move leaves the board: never legal"):
+        state.apply_action(4)
+    with pytest.raises(MoveError, match=r"not an action id of a 2x2 board \(0 to "):
+        state.apply_action(10 ** 6)
     with pytest.raises(MoveError):
         cs_spiel.action_of(state, "a1-a3")
 
