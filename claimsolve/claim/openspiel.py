@@ -72,8 +72,8 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from ..errors import ClaimsolveError, MoveError, as_parameters
-from ..interop.spiel_common import (CutAtLength, JsonObserver, PositionNode, adjudicated_returns, compact_json,
-                                    game_length, position_from_param, position_param, spiel_seed,
+from ..interop.spiel_common import (CutAtLength, JsonObserver, PositionNode, action_error, adjudicated_returns,
+                                    compact_json, game_length, position_from_param, position_param, spiel_seed,
                                     wants_observation, WholeActions)
 from ..limits import MAX_PLIES
 from . import rules
@@ -500,6 +500,9 @@ class ClaimState(WholeActions, CutAtLength, pyspiel.State):
             raise MoveError(self._action_name(action), "the game is over")
         following = self._here().children.get(action)
         if following is None:
+            count = self.get_game().num_distinct_actions()
+            if not 0 <= action < count:        # (it said "move 'invalid:1000000': not a legal decision here")
+                raise action_error(action, f"is not an action id of this game (0 to {count - 1})")
             raise MoveError(self._action_name(action), "not a legal decision here"
                             + (f" (after {self._taken_text()})" if self._taken else ""))
         if isinstance(following, str):

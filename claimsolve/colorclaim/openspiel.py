@@ -222,6 +222,8 @@ class ColorClaimState(WholeActions, pyspiel.State):
         return list(self._node.actions(self._codec))
 
     def _apply_action(self, action):
+        if self._node.position.is_over():      # (it said "a1 is empty" of a move after the end)
+            raise MoveError(self._action_to_string(None, action), "the game is over")
         self._node = Node(self._node.position.play(self._codec.move(action)))
 
     def _action_to_string(self, player, action):

@@ -186,12 +186,23 @@ class WholeActions:
     def apply_action(self, action):
         if type(action) is not int:
             action = whole_action(self, action)
+        if action < 0:          # OpenSpiel's C++ refused -1 (kInvalidAction) with its own SpielError
+            raise negative_action(self, action)
         return pyspiel.State.apply_action(self, action)
 
     def child(self, action):
         if type(action) is not int:
             action = whole_action(self, action)
+        if action < 0:
+            raise negative_action(self, action)
         return pyspiel.State.child(self, action)
+
+
+def negative_action(state, action):
+    """The MoveError of an action id below 0, naming the state's actions."""
+    game = state.get_game()
+    count = game.max_chance_outcomes() if state.is_chance_node() else game.num_distinct_actions()
+    return action_error(action, f"is not an action id (0 to {count - 1})")
 
 
 def whole_action(state, action):

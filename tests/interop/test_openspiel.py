@@ -189,6 +189,29 @@ def test_bad_parameters_and_actions_raise_our_errors():
         cs_spiel.action_of(state, "a1-a3")
 
 
+@pytest.mark.parametrize("name", ["python_claimsolve_claim", "python_claimsolve_colorclaim", "python_claimsolve_claimit",
+                                  "python_claimsolve_claim_engine"])
+def test_a_negative_action_is_our_move_error(name):
+    # OpenSpiel's C++ refused -1 (kInvalidAction) with "spiel.cc:446 action_id != kInvalidAction", where
+    # the docs say illegal actions raise our MoveError
+    state = pyspiel.load_game(name, {}).new_initial_state()
+    for call in (state.apply_action, state.child):
+        with pytest.raises(MoveError, match=r"^action -1 is not an action id \(0 to \d+\)$"):
+            call(-1)
+
+
+def test_the_reference_games_refuse_ids_out_of_range_and_moves_after_the_end():
+    claim = pyspiel.load_game("python_claimsolve_claim", {}).new_initial_state()
+    with pytest.raises(MoveError, match=r"^action 1000000 is not an action id of this game \(0 to \d+\)$"):
+        claim.apply_action(10 ** 6)             # it said "move 'invalid:1000000': not a legal decision here"
+    state, rng = pyspiel.load_game(colorclaim_spiel.SHORT_NAME, {"width": 2, "height": 2}).new_initial_state(), \
+        random.Random(1)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    with pytest.raises(MoveError, match="the game is over"):    # it said "a1 is empty"
+        state.apply_action(0)
+
+
 def test_claim_not_allowed_is_refused_by_the_reference():
     position = claimsolve.loads(SPEC_EXAMPLE)
     state = cs_spiel.state_from_position(position)
