@@ -416,6 +416,28 @@ def review(record, time=None, workers=None, progress=None, seed=0, objective=Non
     return result
 
 
+def grade_move(position, move, time=None, seed=0, objective=None):
+    """The review's grade of one move: `move` (a move string) played in
+    `position`, graded as `review` grades a move of a game (the same kit,
+    the same analysis of the positions before and after it, the same
+    thresholds, the proof check where a loss would set an estimate against
+    a proof), at `time` seconds a position (None: the game's DEFAULT_TIME;
+    give a review's `time_per_move` to grade on its footing); `objective`
+    as review's.  The board's practice of a reviewed game's mistakes
+    (docs/board.md) judges a player's new try by it.
+
+    Returns the one-move Review (its `moves[0]` the ReviewedMove, with the
+    unit and thresholds of its values), analysed in this process.  Where
+    the values are proven (Color Claim's exact solver) the grade is the
+    one a review of the whole game gives the same move; where they are
+    estimates, two searches may differ as two reviews do (and Claim's
+    proof check does not look at the move before `position`, which a
+    review of the game does)."""
+    from .records import GameRecord
+    record = GameRecord.from_moves(position, [move])
+    return review(record, time=time, workers=1, seed=seed, objective=objective)
+
+
 def _proof_wanted(kit, position, move, evaluation, next_evaluation, before=None):
     """Whether a move's loss would set an estimate against a proof, where
     the kit can prove positions (Claim: alpha-beta), so that the estimated
@@ -591,5 +613,5 @@ def _saved_rows(evals, seats):
     return None
 
 
-__all__ = ["GRADES", "LINE_PLIES", "Review", "ReviewedMove", "grade_of", "kit_of", "line_of", "objectives_of",
-           "review", "saved"]
+__all__ = ["GRADES", "LINE_PLIES", "Review", "ReviewedMove", "grade_move", "grade_of", "kit_of", "line_of",
+           "objectives_of", "review", "saved"]
