@@ -47,3 +47,27 @@ def test_a_better_move_than_the_mistake_is_graded_best_and_a_worse_one_worse():
 def test_an_illegal_move_is_refused_in_one_line():
     with pytest.raises(claimsolve.ClaimsolveError):
         grade_move(START, "a1-c3", time=1)
+
+
+@pytest.mark.slow
+def test_the_api_grades_one_move_as_the_review_does():
+    """POST /api/grade: the board's practice asks it for a try's grade."""
+    import json
+
+    from starlette.testclient import TestClient
+
+    from claimsolve.web import create_app
+
+    with TestClient(create_app(max_time=4, workers=1, queue=1)) as client:
+        answer = client.post("/api/grade", content=json.dumps({"position": START.to_json(), "move": "c1-c2",
+                                                               "time": 1}))
+        assert answer.status_code == 200, answer.text
+        move = answer.json()["moves"][0]
+        assert (move["grade"], move["loss"], move["best"], move["exact"]) == ("mistake", 3, "a3xb3", True)
+        assert answer.json()["thresholds"] == {"inaccuracy": 1, "mistake": 3, "blunder": 6}
+        for body, words in (({"position": START.to_json(), "move": "a1-c3"}, "option 'move'"),
+                            ({"position": START.to_json()}, "missing 'move'"),
+                            ({"position": START.to_json(), "move": "c1-c2", "time": 3}, "option 'time'"),
+                            ({"position": START.to_json(), "move": "c1-c2", "objective": "win"}, "objective")):
+            refused = client.post("/api/grade", content=json.dumps(body))
+            assert refused.status_code == 400 and words in refused.json()["error"], (body, refused.text)

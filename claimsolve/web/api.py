@@ -481,7 +481,43 @@ def review_args(body, max_time):
     return args
 
 
-LONG = {"analyze": analyze_args, "odds": odds_args, "solve": solve_args, "review": review_args}
+def grade_args(body, max_time):
+    """The checked arguments of `grade` (tasks.grade): one move graded as a
+    review grades it (claimsolve.reviewer.grade_move), the board's practice
+    of a reviewed game's mistakes: {"position": the position before,
+    "move": the move tried there, "time": seconds a position (the review's),
+    "seed", "objective"}.  Its two positions' time is within the server's
+    --max-time."""
+    check_keys(body, ["move", "time", "seed", "objective"])
+    position = position_of(body)
+    move = _text(body, "move")
+    if move is None:
+        raise bad("missing 'move': the move to grade, played in 'position'")
+    if position.is_over():
+        raise bad("option 'position': the game is over there: no move to grade")
+    kit_of(position.game)
+    try:
+        position.play(move)
+    except ClaimsolveError as exc:
+        raise bad(f"option 'move': {one_line(exc)}") from None
+    if body.get("time") is None:
+        seconds = min(kit_of(position.game).DEFAULT_TIME, max_time / 2)
+    else:
+        seconds = limits.seconds(body["time"], "time")
+        if seconds * 2 > max_time * (1 + 1e-9):
+            raise bad(f"option 'time': {seconds:g} s a position for the move's 2 positions (before and after) is "
+                      f"{seconds * 2:g} engine seconds; this server allows {max_time:g} (serve --max-time): at most "
+                      f"{max_time / 2:.3g} s a position")
+    args = {"position": position.to_json(), "move": move, "time": seconds,
+            "seed": limits.seed(body.get("seed", 0), "seed")}
+    if body.get("objective") is not None:
+        args["objective"] = _text(body, "objective")
+    checked_options(records.GameRecord.from_moves(position, [move]), args.get("objective"))
+    return args
+
+
+LONG = {"analyze": analyze_args, "odds": odds_args, "solve": solve_args, "review": review_args,
+        "grade": grade_args}
 
 # /api/svg: {"of": "show" | "analyze" | "odds", ...that command's options}
 SVG_OF = ("show", "analyze", "odds")

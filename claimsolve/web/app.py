@@ -14,7 +14,9 @@ Starlette application (run by uvicorn: claimsolve.web.serve).
     POST /api/record        a game record read (and checked) by claimsolve.records:
                             its start, moves and variations with the position after
                             each, or a 400 with the reader's line
-    POST /api/analyze | odds | solve | review     run in a worker process
+    POST /api/analyze | odds | solve | review | grade     run in a worker process
+                            (grade: one move graded as a review grades it, the
+                            board's practice of a reviewed game's mistakes)
     POST /api/svg           {"of": "show" | "analyze" | "odds", ...}: a picture
 
 A POST body is a JSON object (claimsolve.web.api).  /api/analyze, /odds,

@@ -153,9 +153,19 @@ def review(args, progress):
     return {**review.to_json(), "graph": review.graph, "sides": review.sides, "mirrored": review.mirrored()}
 
 
+def grade(args, progress):
+    """One move graded as a review grades it (claimsolve.reviewer.grade_move):
+    what `review --json` prints of the one-move record (its "moves"[0] the
+    move's grade, its "unit" and "thresholds"), in this worker."""
+    from claimsolve.reviewer import grade_move
+    review = grade_move(from_dict(args["position"]), args["move"], time=args["time"], seed=args.get("seed", 0),
+                        objective=args.get("objective"))
+    return {**review.to_json(), "graph": review.graph}
+
+
 TASKS = {"quick": quick, "checked": checked, "svg_request": svg_request,
          "analyze": analyze, "odds": odds, "solve": solve, "analysis_svg": analysis_svg, "odds_svg": odds_svg,
-         "review": review}
+         "review": review, "grade": grade}
 
 
 def run(task, args, progress):
