@@ -879,6 +879,10 @@ async function playMove(move, options = {}) {
 
 async function checkedMove(move, options) {
   const entry = current();
+  if (state.practice && state.practice.status === "checking" && !options.engine) {
+    setMessage("Wait: the move tried is being judged.", "error");
+    return false;
+  }
   const body = { position: entry.position, moves: [move] };
   if (options.seed !== undefined && options.seed !== null) body.seed = options.seed;
   let next, answer;
@@ -899,6 +903,8 @@ async function checkedMove(move, options) {
   let played = recorded;
   if (options.describe) played = options.describe(next, recorded) || move;
   if (recorded !== move && played === move) played = recorded;
+  // practising a reviewed game's mistakes: a try at the position asked is judged, never added to the main line
+  if (practiceAsks(entry) && !options.engine) return practiseTry(entry, answer, recorded, played);
   const child = addChild(entry, next, recorded, played);
   // the server's account of the move, for its marks on the board (drawBoardMarks)
   if (answer.played) child.lastMove = { played: answer.played, report: answer.report };
@@ -1482,6 +1488,10 @@ function engineReport(node) {
 
 function startAnalysis(autoPlay = false) {
   const entry = current();
+  if (state.practice) {       // its suggestions would give the answer away (lichess hides them too)
+    $("engine-state").textContent = "(hidden while you practise)";
+    return;
+  }
   const playing = autoPlay && engineToMove(entry);
   if (!playing && (!$("engine-on").checked || entry.show.over || state.module.generic && !entry.legal.length)) {
     $("engine-state").textContent = entry.show.over ? "(the game is over)" : "(engine off)";
@@ -2871,6 +2881,9 @@ function closeStaleReview() {
 }
 
 function endReview() {
+  if (state.practice) endPractice(null);
+  $("practice-bar").hidden = true;
+  $("practice-note").textContent = "";
   if (state.review && state.review.controller) state.review.controller.abort();
   state.review = null;
   $("review-panel").hidden = true;
@@ -2932,6 +2945,9 @@ async function startReview() {
   $("review-legend").replaceChildren();
   $("review-summary").replaceChildren();
   $("review-tip").hidden = true;
+  if (state.practice) endPractice(null);
+  $("practice-bar").hidden = true;
+  $("practice-note").textContent = "";
   showReviewProgress(review, `Reviewing ${counted(review.total, "move")} at ${pace}...`);
   try {
     const body = { record: recordJson(), time };
@@ -3130,6 +3146,7 @@ function drawReview(review) {
     }
   }
   renderReviewSummary(result);
+  renderPracticeBar(review);
   moveReviewCursor();
   refreshEval();
 }
@@ -3305,6 +3322,252 @@ function renderReviewSummary(result) {
   $("review-summary").replaceChildren(table, caption);
 }
 
+// --- practising a reviewed game's mistakes (lichess's "Learn from your mistakes") ----------------------
+// For a seat the player picks, his moves the review graded mistake or blunder (inaccuracies too where
+// ticked), in the game's order: the position before each is shown, the engine's suggestions hidden, and
+// a move played there is a try: the server grades it as the review graded the move (POST /api/grade:
+// claimsolve.reviewer.grade_move, the review's time a position and objective).  Graded best or good it is
+// "Well found" and stays as a variation; worse, it is taken back (the tree as it was) and the player tries
+// again.  The game's own moves are never changed: a try is never added to the main line.
+
+// the engine kinds a record names its players by (claimsolve.player_kinds), and the page's own engine:
+// a seat named otherwise ("you", "Anna", none) is a person's
+const ENGINE_NAMES = /^(random|mcts|alphabeta|solver|greedy|threshold|risk|optimum|analyze|openspiel-mcts|claimsolve serve)\b/;
+
+function practiceGrades() {
+  return $("practice-inaccuracies").checked ? ["inaccuracy", "mistake", "blunder"] : ["mistake", "blunder"];
+}
+
+// the moves of `seat` the practice asks about, in the game's order
+function practiceItems(review, seat, grades = practiceGrades()) {
+  return review.result.moves.filter((m) => m.seat === seat && grades.includes(m.grade) && !m.forced &&
+    review.nodes[m.ply] && review.nodes[m.ply - 1]);
+}
+
+// the seat the player played, where the page knows it: the one seat the page's engine did not play,
+// else the one seat the record names by no engine's name; null where neither says
+function playersSeat(result) {
+  const seats = result.summary.map((e) => e.seat);
+  const engine = engineSeats();
+  const free = seats.filter((seat) => !engine.has(seat));
+  if (engine.size && free.length === 1) return free[0];
+  const people = result.summary.filter((e) => e.player && !ENGINE_NAMES.test(String(e.player))).map((e) => e.seat);
+  const named = result.summary.filter((e) => e.player).length === seats.length;
+  return named && people.length === 1 ? people[0] : null;
+}
+
+// the controls under the review's head: whose mistakes (default: the player's seat where the page knows
+// it, else the seat with the most mistakes and blunders), how many each, inaccuracies too
+function renderPracticeBar(review) {
+  const result = review.result;
+  if (!result || state.practice) return;
+  const select = $("practice-seat");
+  const previous = select.value;
+  const grades = practiceGrades();
+  const counts = result.summary.map((e) => [e.seat, practiceItems(review, e.seat, grades).length]);
+  const serious = (seat) => practiceItems(review, seat, ["mistake", "blunder"]).length;
+  let chosen = playersSeat(result);
+  if (chosen === null) {
+    chosen = counts[0] ? counts[0][0] : 1;
+    for (const [seat] of counts) if (serious(seat) > serious(chosen)) chosen = seat;
+  }
+  if (review.practiceSeat) chosen = review.practiceSeat;       // the player's own choice, kept
+  select.replaceChildren(...counts.map(([seat, n]) => new Option(`player ${seat} (${n})`, String(seat))));
+  select.value = String(chosen);
+  if (!select.value && previous) select.value = previous;
+  const n = (counts.find(([seat]) => seat === Number(select.value)) || [0, 0])[1];
+  $("practice-button").disabled = n === 0;
+  $("practice-button").title = n ? `Go through player ${select.value}'s ${counted(n, "move")} graded ` +
+    `${grades.slice(grades.length === 3 ? 0 : 1).join(", ").replace(/, (\w+)$/, " or $1")}, in the game's order: ` +
+    "find a better move in the position before each (lichess's \"Learn from your mistakes\")" :
+    `Player ${select.value} made no move graded ${grades.join(" or ")} to practise`;
+  $("practice-bar").hidden = false;
+}
+
+// the loss of a move in the review's unit: "0.213 win chance", "3 points", "1 point"
+function lossWords(result, loss) {
+  const value = result.graph === "chance" ? Number(loss).toFixed(3) : String(loss);
+  return `${value} ${lossUnit(result.unit, loss)}`;
+}
+
+function practicePrompt(parts, kind = "") {
+  const p = $("practice-prompt");
+  p.replaceChildren();
+  for (const part of parts) {
+    if (typeof part === "string") p.append(part);
+    else {
+      const span = document.createElement("span");
+      span.className = part.kind;
+      span.textContent = part.text;
+      p.append(span);
+    }
+  }
+  p.dataset.kind = kind;
+}
+
+function practiceButtons(asking) {
+  $("practice-answer").hidden = $("practice-skip").hidden = !asking;
+  $("practice-next").hidden = asking;
+  const last = state.practice && state.practice.at === state.practice.items.length - 1;
+  $("practice-next").textContent = last ? "Finish" : "Next";
+}
+
+async function startPractice() {
+  const review = state.review;
+  if (!review || !review.result || state.practice) return;
+  const seat = Number($("practice-seat").value);
+  const items = practiceItems(review, seat);
+  if (!items.length) return;
+  review.practiceSeat = seat;
+  state.practice = { review, seat, items, at: 0, found: 0, status: "asking", solved: new Set() };
+  stopAnalysis();
+  clearSuggestions();
+  $("review-panel").classList.add("practising");
+  $("practice").hidden = false;
+  $("practice-note").textContent = "";
+  await askPractice();
+}
+
+// the position before the move asked about, and the question
+async function askPractice() {
+  const p = state.practice;
+  if (!p) return;
+  const m = p.items[p.at];
+  const result = p.review.result;
+  p.status = "asking";
+  practiceButtons(true);
+  practicePrompt([`Move ${m.ply}, player ${m.seat}: find a better move than ${p.review.nodes[m.ply].label} ` +
+    `(it lost ${lossWords(result, m.loss)}).`, ` ${p.at + 1} of ${p.items.length}.`]);
+  await goTo(p.review.nodes[m.ply - 1]);
+  if (state.practice === p) setMessage(`Practice: play a better move for player ${m.seat} (the engine's suggestions ` +
+    "are hidden meanwhile).");
+}
+
+// whether a move played at `entry` is a try at the practice's question
+function practiceAsks(entry) {
+  const p = state.practice;
+  return Boolean(p && p.status === "asking" && entry === p.review.nodes[p.items[p.at].ply - 1]);
+}
+
+// A move played at the position asked: shown on the board while the server grades it as the review
+// graded the game's move; best or good: found (kept as a variation); worse: taken back, try again.
+async function practiseTry(entry, answer, recorded, played) {
+  const p = state.practice;
+  const m = p.items[p.at];
+  const result = p.review.result;
+  if (recorded === m.move) {
+    practicePrompt([{ kind: "wrong", text: "Not that:" }, ` ${played} is the move played in the game (it lost ` +
+      `${lossWords(result, m.loss)}); try again.`], "wrong");
+    setMessage("");
+    return false;
+  }
+  let child = entry.children.find((c) => c.move === recorded);
+  const existed = Boolean(child);
+  if (!child) {
+    child = makeNode(answer.position, recorded, entry, played);
+    if (answer.played) child.lastMove = { played: answer.played, report: answer.report };
+    entry.children.push(child);           // after the game's move: a variation, never the main line
+  }
+  const at = state.line.indexOf(entry);
+  state.line = state.line.slice(0, at + 1).concat(continuation(child));
+  p.status = "checking";
+  practicePrompt([`Checking ${played}: graded as the review graded the game's move (up to ` +
+    `${Number((2 * result.time_per_move).toPrecision(2))} s)...`]);
+  await showIndex(at + 1);
+  let graded;
+  try {
+    const body = { position: entry.position, move: recorded, time: result.time_per_move };
+    if (result.objective) body.objective = result.objective;
+    graded = (await api("grade", body)).moves[0];
+  } catch (e) {
+    graded = null;
+    if (state.practice === p) setMessage(`Practice: ${e.message}`, "error");
+  }
+  if (state.practice !== p) return true;
+  const good = graded && (graded.grade === "best" || graded.grade === "good");
+  if (good) {
+    if (!existed) changed();
+    p.status = "found";
+    if (!p.solved.has(p.at)) { p.solved.add(p.at); p.found += 1; }
+    const exact = graded.exact ? ", exact" : "";
+    const by = graded.loss > 0 ? `${lossWords(result, graded.loss)} below the engine's best, ${graded.grade}` :
+      `as good as the engine's best${graded.best === recorded ? ": its own move" : ""}`;
+    practiceButtons(false);
+    practicePrompt([{ kind: "found", text: "Well found:" }, ` ${played}, ${by}${exact} (the game's ` +
+      `${p.review.nodes[m.ply].label} lost ${lossWords(result, m.loss)}).`], "found");
+    setMessage("");
+    return true;
+  }
+  // taken back, as lichess takes a wrong try back: the tree as it was
+  if (!existed) {
+    entry.children.splice(entry.children.indexOf(child), 1);
+    nodes.delete(child.id);
+  }
+  p.status = "asking";
+  await goTo(entry);
+  if (state.practice !== p) return true;
+  if (graded) {
+    const exact = graded.exact ? ", exact" : "";
+    practicePrompt([{ kind: "wrong", text: "Not that:" }, ` ${played} loses ${lossWords(result, graded.loss)} ` +
+      `(${(GRADE_NAMES[graded.grade] || graded.grade).toLowerCase()}${exact}); try again.`], "wrong");
+    setMessage("");
+  } else {
+    practicePrompt([`${played} could not be judged; try again, or skip.`], "wrong");
+  }
+  return true;
+}
+
+// "Show the answer": the review's best move, its line as a variation (as the verdict's line button plays it)
+async function showPracticeAnswer() {
+  const p = state.practice;
+  if (!p || p.status === "checking") return;
+  const m = p.items[p.at];
+  const line = Array.isArray(m.line) && m.line[0] === m.best ? m.line : m.best ? [m.best] : [];
+  p.status = "shown";
+  practiceButtons(false);
+  if (!line.length) {
+    practicePrompt(["The review named no better move here."]);
+    return;
+  }
+  await showBestLine(p.review.nodes[m.ply], line);
+  if (state.practice !== p) return;
+  practicePrompt([`The answer: ${m.best}, the review's best move` + (line.length > 1 ? ` (its line as a variation: ` +
+    `${lineText(line)}; \u2192 steps through it).` : ".")]);
+}
+
+async function nextPractice() {
+  const p = state.practice;
+  if (!p || p.status === "checking") return;
+  p.at += 1;
+  if (p.at >= p.items.length) {
+    endPractice(`Practice over: found ${p.found} of ${p.items.length}.`);
+    return;
+  }
+  await askPractice();
+}
+
+// the practice ends (`words`: what it came to, said in the review panel; null: without a word, the
+// review closed), the panel back to the review, the engine's suggestions back
+function endPractice(words) {
+  const p = state.practice;
+  if (!p) return;
+  state.practice = null;
+  $("practice").hidden = true;
+  $("review-panel").classList.remove("practising");
+  if (words === null) return;
+  renderPracticeBar(p.review);
+  $("practice-note").textContent = words;
+  setMessage(words);
+  startAnalysis();
+}
+
+function stopPractice() {
+  const p = state.practice;
+  if (!p || p.status === "checking") return;
+  const left = p.items.length - p.at - (p.status === "asking" ? 0 : 1);
+  endPractice(`Practice stopped: found ${p.found} of ${p.items.length}` + (left > 0 ? ` (${left} not tried).` : "."));
+}
+
 // --- wiring -------------------------------------------------------------------------------
 
 function onBoardClick(event) {
@@ -3370,6 +3633,15 @@ async function main() {
   window.addEventListener("scroll", placePrompt, { passive: true });
   window.addEventListener("resize", () => { placePrompt(); fitEvalText(); });
   $("review-button").addEventListener("click", startReview);
+  $("practice-button").addEventListener("click", startPractice);
+  $("practice-seat").addEventListener("change", () => {
+    if (state.review) { state.review.practiceSeat = Number($("practice-seat").value); renderPracticeBar(state.review); }
+  });
+  $("practice-inaccuracies").addEventListener("change", () => { if (state.review) renderPracticeBar(state.review); });
+  $("practice-answer").addEventListener("click", showPracticeAnswer);
+  $("practice-skip").addEventListener("click", nextPractice);
+  $("practice-next").addEventListener("click", nextPractice);
+  $("practice-stop").addEventListener("click", stopPractice);
   $("review-graph").addEventListener("click", onGraphClick);
   $("review-graph").addEventListener("mousemove", onGraphHover);
   $("review-graph").addEventListener("mouseleave", () => { $("review-tip").hidden = true; });
