@@ -71,8 +71,8 @@ def test_practise_a_players_mistakes_found_missed_and_counted(page, tmp_path, sh
     assert shown(driver)["ply"] == 0
     # the best move: well found, kept as a variation beside the game's move
     play(driver, "a3xb3")
-    wait(driver, lambda d: (prompt(d) or "").startswith("Well found: a3xb3, as good as the engine's best: its own "
-                                                        "move, exact") and board_ready(d), "the better move found")
+    found = "Well found: a3xb3 (as good as the engine's best: its own move, exact). The game's c1-c2 lost 3 points."
+    wait(driver, lambda d: prompt(d) == found and board_ready(d), "the better move found")
     now = shown(driver)
     assert now["move"] == "a3xb3" and now["rootMoves"] == ["c1-c2", "a3xb3"], now
     driver.save_screenshot(str(shots / "practice-well-found.png"))
@@ -81,6 +81,8 @@ def test_practise_a_players_mistakes_found_missed_and_counted(page, tmp_path, sh
     wait(driver, lambda d: (prompt(d) or "").startswith("Move 3, player 1: find a better move than b3xa3 "
                                                         "(it lost 3 points).") and board_ready(d), "the second")
     assert shown(driver)["ply"] == 2 and shown(driver)["move"] == "b1xb2"
+    # nothing of the review's better move for the move before (player 2's, best here) on the board or in words
+    assert not script(driver, "return document.querySelectorAll('#board #review-best *').length")
     driver.find_element(By.ID, "practice-answer").click()
     wait(driver, lambda d: (prompt(d) or "").startswith("The answer: a2xa1") and board_ready(d), "the answer")
     assert shown(driver)["move"] == "a2xa1"

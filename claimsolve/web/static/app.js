@@ -1059,6 +1059,10 @@ const GRADE_NAMES = { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Bl
 // the review's words of the move that led to the position shown, where it is an inaccuracy or worse:
 // {grade, words: "Blunder", how: "-8 points, exact", best}; null elsewhere
 function reviewVerdict(node) {
+  // none at a practice's question (the move before it, the other seat's, drew its better move there)
+  if (state.practice && node === state.practice.review.nodes[state.practice.items[state.practice.at].ply - 1]) {
+    return null;
+  }
   const m = node && node.parent ? node.review || node.eval : null;
   if (!m || !GRADE_NAMES[m.grade]) return null;
   return gradeVerdict(m, gradesOf(node));
@@ -3490,11 +3494,12 @@ async function practiseTry(entry, answer, recorded, played) {
     p.status = "found";
     if (!p.solved.has(p.at)) { p.solved.add(p.at); p.found += 1; }
     const exact = graded.exact ? ", exact" : "";
-    const by = graded.loss > 0 ? `${lossWords(result, graded.loss)} below the engine's best, ${graded.grade}` :
+    // by how much it differs from the engine's best, in the review's unit
+    const by = graded.loss > 0 ? `${graded.grade}: ${lossWords(result, graded.loss)} below the engine's best` :
       `as good as the engine's best${graded.best === recorded ? ": its own move" : ""}`;
     practiceButtons(false);
-    practicePrompt([{ kind: "found", text: "Well found:" }, ` ${played}, ${by}${exact} (the game's ` +
-      `${p.review.nodes[m.ply].label} lost ${lossWords(result, m.loss)}).`], "found");
+    practicePrompt([{ kind: "found", text: "Well found:" }, ` ${played} (${by}${exact}). The game's ` +
+      `${p.review.nodes[m.ply].label} lost ${lossWords(result, m.loss)}.`], "found");
     setMessage("");
     return true;
   }
