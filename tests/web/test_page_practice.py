@@ -100,6 +100,28 @@ def test_practise_a_players_mistakes_found_missed_and_counted(page, tmp_path, sh
     assert not console_errors(driver)
 
 
+def test_a_review_loaded_with_its_record_is_practised_too(page, tmp_path):
+    """A record saved after a review (Save game) loads with its review, whose time a position is not
+    kept: a try is graded at the review time chosen on the page."""
+    driver = page
+    load(driver, tmp_path, META, "to-save.json")
+    reviewed(driver)
+    record = script(driver, "return window.claimsolveBoard.recordJson()")
+    assert all(isinstance(m, dict) and m["eval"]["grade"] for m in record["moves"]), record
+    load(driver, tmp_path, record, "saved-reviewed.json")
+    wait(driver, lambda d: visible(d, "practice-button"), "the practice control of the loaded review")
+    driver.find_element(By.ID, "practice-button").click()
+    wait(driver, lambda d: (prompt(d) or "").startswith("Move 1, player 1") and board_ready(d), "the question")
+    play(driver, "a2-a1")
+    wait(driver, lambda d: (prompt(d) or "").startswith("Well found: a2-a1 (as good as the engine's best, exact).")
+         and board_ready(d), "a move as good as the best, found")
+    driver.find_element(By.ID, "practice-stop").click()
+    wait(driver, lambda d: script(d, "return document.getElementById('practice-note').textContent") ==
+         "Practice stopped: found 1 of 2 (1 not tried).", "stopped")
+    assert shown(driver)["main"] == MOVES
+    assert not console_errors(driver)
+
+
 def test_a_phone_sees_the_question_and_the_board_whole(page, tmp_path, shots):
     """At 390x844 the question and its buttons come under the board, none of them over it."""
     driver = page

@@ -3475,12 +3475,15 @@ async function practiseTry(entry, answer, recorded, played) {
   const at = state.line.indexOf(entry);
   state.line = state.line.slice(0, at + 1).concat(continuation(child));
   p.status = "checking";
+  // the review's time a position; a review loaded with its record keeps none (0): the review time chosen
+  const time = result.time_per_move > 0 ? result.time_per_move :
+    Math.min(Number($("review-time").value), state.maxTime / 2);
   practicePrompt([`Checking ${played}: graded as the review graded the game's move (up to ` +
-    `${Number((2 * result.time_per_move).toPrecision(2))} s)...`]);
+    `${Number((2 * time).toPrecision(2))} s)...`]);
   await showIndex(at + 1);
   let graded;
   try {
-    const body = { position: entry.position, move: recorded, time: result.time_per_move };
+    const body = { position: entry.position, move: recorded, time };
     if (result.objective) body.objective = result.objective;
     graded = (await api("grade", body)).moves[0];
   } catch (e) {
