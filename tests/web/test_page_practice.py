@@ -14,7 +14,8 @@ from claimsolve.positions import from_dict
 
 from .browser import SKIP, By, browser, server, shots, wait  # noqa: F401
 from .test_page import board_ready, console_errors
-from .test_page_review import META, MOVES, START, load, page, reviewed, script  # noqa: F401
+from .test_page_phone import TARGETS
+from .test_page_review import META, MOVES, START, inner_size, load, page, reviewed, script  # noqa: F401
 
 pytestmark = [SKIP, pytest.mark.slow]
 
@@ -42,7 +43,7 @@ def visible(driver, element_id):
 
 def test_practise_a_players_mistakes_found_missed_and_counted(page, tmp_path, shots):
     driver = page
-    driver.set_window_size(1280, 800)
+    inner_size(driver, 1280, 800)
     load(driver, tmp_path, META, "practice.json")
     reviewed(driver)
     # the control, in the review panel: the seat the record names by no engine's name ("you"), its count
@@ -122,15 +123,27 @@ def test_a_review_loaded_with_its_record_is_practised_too(page, tmp_path):
     assert not console_errors(driver)
 
 
+def small_targets(driver, selector):
+    """test_page_phone's check of every control's touch target, within `selector`."""
+    return script(driver, TARGETS.replace("document.querySelectorAll('button", "document.querySelector('" + selector +
+                                          "').querySelectorAll('button"))
+
+
 def test_a_phone_sees_the_question_and_the_board_whole(page, tmp_path, shots):
-    """At 390x844 the question and its buttons come under the board, none of them over it."""
+    """At 390x844 (touch) the question and its buttons come under the board, none of them over it, each
+    control a finger's target."""
     driver = page
     load(driver, tmp_path, META, "practice-phone.json")
     reviewed(driver)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False})
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
     try:
-        wait(driver, lambda d: visible(d, "practice-button"), "the practice control")
+        wait(driver, lambda d: visible(d, "practice-button") and script(d, "return innerWidth") == 390,
+             "the practice control")
+        assert small_targets(driver, "#practice-bar") == []
+        script(driver, "document.getElementById('practice-bar').scrollIntoView({block: 'center'})")
+        driver.save_screenshot(str(shots / "practice-phone-bar.png"))
         driver.find_element(By.ID, "practice-button").click()
         wait(driver, lambda d: (prompt(d) or "").startswith("Move 1, player 1") and board_ready(d), "the question")
         script(driver, "document.getElementById('practice').scrollIntoView({block: 'nearest'})")
@@ -143,6 +156,7 @@ def test_a_phone_sees_the_question_and_the_board_whole(page, tmp_path, shots):
                     width: document.documentElement.scrollWidth}""")
         assert boxes["practice"]["top"] >= boxes["board"]["bottom"] - 1, boxes       # under the board, not on it
         assert boxes["font"] >= 12 and boxes["width"] <= 390, boxes
+        assert small_targets(driver, "#practice") == []
         play(driver, "a1-a2")
         wait(driver, lambda d: "try again" in (prompt(d) or ""), "the wrong try judged")
         driver.save_screenshot(str(shots / "practice-phone-try-again.png"))
@@ -150,4 +164,5 @@ def test_a_phone_sees_the_question_and_the_board_whole(page, tmp_path, shots):
         wait(driver, lambda d: script(d, "return document.getElementById('practice-note').textContent")
              .startswith("Practice stopped: found 0 of 2"), "stopped")
     finally:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
