@@ -3416,6 +3416,11 @@ function practiceButtons(asking) {
   $("practice-next").textContent = last ? "Finish" : "Next";
 }
 
+// while a try is judged its buttons wait (a skip or a stop then would leave the try half done)
+function practiceBusy(busy) {
+  for (const id of ["practice-answer", "practice-skip", "practice-next", "practice-stop"]) $(id).disabled = busy;
+}
+
 async function startPractice() {
   const review = state.review;
   if (!review || !review.result || state.practice) return;
@@ -3475,6 +3480,7 @@ async function practiseTry(entry, answer, recorded, played) {
   const at = state.line.indexOf(entry);
   state.line = state.line.slice(0, at + 1).concat(continuation(child));
   p.status = "checking";
+  practiceBusy(true);
   // the review's time a position; a review loaded with its record keeps none (0): the review time chosen
   const time = result.time_per_move > 0 ? result.time_per_move :
     Math.min(Number($("review-time").value), state.maxTime / 2);
@@ -3490,6 +3496,7 @@ async function practiseTry(entry, answer, recorded, played) {
     graded = null;
     if (state.practice === p) setMessage(`Practice: ${e.message}`, "error");
   }
+  practiceBusy(false);
   if (state.practice !== p) return true;
   const good = graded && (graded.grade === "best" || graded.grade === "good");
   if (good) {
@@ -3560,6 +3567,7 @@ function endPractice(words) {
   const p = state.practice;
   if (!p) return;
   state.practice = null;
+  practiceBusy(false);
   $("practice").hidden = true;
   $("review-panel").classList.remove("practising");
   if (words === null) return;
