@@ -103,9 +103,12 @@ def test_a_graded_move_shows_the_better_move_on_the_board_and_in_words(page, tmp
                 to: [Number(line.getAttribute('x2')), Number(line.getAttribute('y2'))], a3: p('a3'), b3: p('b3')}""")
     assert drawn and drawn["move"] == "a3xb3", drawn
     # from a3 towards b3 (its head short of b3's centre), in a colour none of the engine's arrows has
-    assert drawn["from"] == drawn["a3"]
+    # (from a3's edge, not its centre: the line kept off the piece it moves)
     direction = [b - a for a, b in zip(drawn["a3"], drawn["b3"])]
-    drawn_way = [b - a for a, b in zip(drawn["from"], drawn["to"])]
+    offset = [b - a for a, b in zip(drawn["a3"], drawn["from"])]
+    start = sum(x * y for x, y in zip(direction, offset)) / sum(x * x for x in direction)
+    assert 0 < start <= 0.3 and abs(direction[0] * offset[1] - direction[1] * offset[0]) < 1e-6, (direction, offset)
+    drawn_way = [b - a for a, b in zip(drawn["a3"], drawn["to"])]
     along = sum(x * y for x, y in zip(direction, drawn_way)) / sum(x * x for x in direction)
     across = direction[0] * drawn_way[1] - direction[1] * drawn_way[0]
     assert 0.5 < along < 1 and abs(across) < 1e-6, (direction, drawn_way)

@@ -1989,8 +1989,14 @@ function shapeMarkup(shape, colour, opacity, number, headId = `head${MARKS.line.
     const [a, b] = [shape.from, shape.to];
     const dx = b.x - a.x, dy = b.y - a.y, d = Math.hypot(dx, dy) || 1;
     const end = { x: b.x - (dx / d) * cell * 0.3, y: b.y - (dy / d) * cell * 0.3 };
-    return `<line x1="${a.x}" y1="${a.y}" x2="${end.x}" y2="${end.y}" stroke="${colour}" stroke-width="${width}" ` +
-      `stroke-linecap="round" opacity="${opacity}" marker-end="url(#${headId})"/>` + label(a.x, a.y);
+    // the number on the arrow half a cell from its start (at most half way): beside the piece that moves,
+    // not over it (it hid a Claim Viking's colour number, a pyramid), nor over a piece jumped
+    const along = Math.min(cell * 0.5, d / 2);
+    // and the line from the piece's edge, its number in sight
+    const off = Math.min(cell * 0.3, d / 4), start = { x: a.x + (dx / d) * off, y: a.y + (dy / d) * off };
+    return `<line x1="${start.x}" y1="${start.y}" x2="${end.x}" y2="${end.y}" stroke="${colour}" stroke-width="${width}" ` +
+      `stroke-linecap="round" opacity="${opacity}" marker-end="url(#${headId})"/>` +
+      label(a.x + (dx / d) * along, a.y + (dy / d) * along);
   }
   const p = shape.at;
   if (shape.kind === "capture") {       // a piece captured: a smaller cross than a brawl's removal, haloed
