@@ -46,8 +46,10 @@ def new(game, players=None, size=None, seed=None, island=None, variant=None, bra
     if seed is not None:
         seed = limits.seed(seed, _parameter("seed"))
     with as_parameters():
+        position = descriptor.new(players=players, size=size, island=island, variant=variant, seed=seed, brawl=brawl)
+        # after the game's own checks (a bad count of seats is said as such, not as the brawl's)
         commands.check_brawl(game, brawl, players=players, variant=variant, seats_given="players=3")
-        return descriptor.new(players=players, size=size, island=island, variant=variant, seed=seed, brawl=brawl)
+        return position
 
 
 def load(path, ply=None, game=None):

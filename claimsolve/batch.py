@@ -27,8 +27,10 @@ class Batch(_batch.Batch):
 
     def __init__(self, position, n, seed=0, threads=1):
         seed = limits.seed(seed, "parameter 'seed'")
-        # as the seed: an int or its text ("4"); a float was cut short (4.5 made 4 games)
-        n = limits.integer(n, "parameter 'n'", 1, 1 << 62, what="a whole number of games, at least 1")
+        # as the seed: an int or its text ("4"); a float was cut short (4.5 made 4 games).  Its range is
+        # the engine's to refuse (0: ValueError, as before), and the memory's (below)
+        if isinstance(n, str) or isinstance(n, bool) or not isinstance(n, int):
+            n = limits.integer(n, "parameter 'n'", 0, 1 << 62, what="a whole number of games")
         if n >= CHECKED_FROM:
             _check_size(position, n)
         try:

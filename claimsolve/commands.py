@@ -17,7 +17,6 @@ def new_position(game, players=None, size=None, island=None, variant=None, seed=
     the setup would not use (Claim without --island random) is refused, and
     a brawl's rule where it changes nothing (check_brawl)."""
     descriptor = get_game(game)
-    check_brawl(game, brawl, players=players, variant=variant, seats_given=seats_given)
     options = {"players": players, "size": size, "island": island, "variant": variant}
     uses_seed = descriptor.uses_seed(**options)
     if seed is not None and descriptor.takes("seed") and not uses_seed:
@@ -25,7 +24,10 @@ def new_position(game, players=None, size=None, island=None, variant=None, seed=
         raise OptionError("seed", f"{game} draws a setup from a seed only with {needs}")
     if seed is None and uses_seed:
         seed = random.SystemRandom().randrange(1 << 31)
-    return descriptor.new(**options, seed=seed, brawl=brawl)
+    position = descriptor.new(**options, seed=seed, brawl=brawl)
+    # after the game's own checks: a bad count of seats or variant is said as such, not as the brawl's
+    check_brawl(game, brawl, players=players, variant=variant, seats_given=seats_given)
+    return position
 
 
 def check_brawl(game, brawl, players=None, variant=None, loaded=False, seats_given="--players 3"):

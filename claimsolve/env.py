@@ -108,9 +108,15 @@ def _max_cycles(value):
 
 
 def _new(cls, options):
-    """cls.new(**options), a refused option named as the caller wrote it."""
+    """cls.new(**options), a refused option named as the caller wrote it
+    (and a brawl's rule where it changes nothing, as claimsolve.new refuses
+    it)."""
+    from .commands import check_brawl
     with as_parameters():
-        return cls.new(**options)
+        position = cls.new(**options)
+        check_brawl(cls.game, options.get("brawl"), players=options.get("players"), variant=options.get("variant"),
+                    seats_given="players=3")
+        return position
 
 
 def _checked_seed(seed):

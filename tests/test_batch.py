@@ -131,7 +131,7 @@ def test_actions_of_the_wrong_shape_are_refused_naming_both_shapes(actions, shap
 
 def test_refuses_what_it_cannot_step():
     position = start("colorclaim")
-    with pytest.raises(ClaimsolveError, match="at least 1"):
+    with pytest.raises(ValueError, match="at least one game"):
         Batch(position, 0)
     with pytest.raises(ValueError, match="threads 3"):
         Batch(position, 2, threads=3)
@@ -188,8 +188,7 @@ def test_seeds_and_sizes_are_checked_as_the_rest_of_the_api_checks_them():
                                                   r"[0-9,]+ .*\(give a smaller batch\)$"):
             Batch(position, n)
     # a count of games that is not one (4.5 made 4 games), as the seed is checked
-    for n in (4.5, 4.0, "x", 0, True, None):
-        with pytest.raises(ClaimsolveError, match=r"^parameter 'n': must be a whole number of games, at least 1, "
-                                                  r"not "):
+    for n in (4.5, 4.0, "x", True, None):
+        with pytest.raises(ClaimsolveError, match=r"^parameter 'n': must be a whole number of games, not "):
             Batch(position, n)
     assert Batch(position, "3").n == 3

@@ -416,6 +416,19 @@ def test_python_refuses_a_brawl_rule_that_changes_nothing_as_new_does():
     assert str(refused.value) == ("parameter 'brawl': the brawl's rule counts only with 3 seats: with 4 seats even "
                                   "and cap never differ (give players=3)")
     assert claimsolve.new("claim", players=3, brawl="cap").rules.brawl == "cap"
+    # the game's own refusal first: a count of seats it does not take is said as such (it read "with 7 seats
+    # even and cap never differ"), a variant it does not know likewise
+    with pytest.raises(claimsolve.ClaimsolveError, match=r"^parameter 'players': 7: Claim is played by 2, 3 or 4"):
+        claimsolve.new("claim", players=7, brawl="cap")
+    with pytest.raises(claimsolve.ClaimsolveError, match=r"^parameter 'variant': 'bogus'"):
+        claimsolve.new("claim", players=2, variant="bogus", brawl="cap")
+    # the environments and the OpenSpiel games refuse it as new does
+    from claimsolve.env import make_env
+    with pytest.raises(claimsolve.ClaimsolveError, match=r"^parameter 'brawl': the brawl's rule counts only with 3"):
+        make_env("claim", players=2, brawl="cap")
+    env = make_env("claim", players=3, brawl="cap", render_mode="ansi")
+    env.reset(seed=1)
+    assert env.unwrapped.position().rules.brawl == "cap"
 
 
 def test_every_closed_choice_of_every_game_makes_a_start():

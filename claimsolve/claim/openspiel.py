@@ -409,6 +409,9 @@ def start_position(params):
         raise _bad("start", f"must be one of {', '.join(STARTS)}, not {start!r}")
     if brawl not in BRAWLS:
         raise _bad("brawl", f"must be one of {', '.join(BRAWLS)}, not {brawl!r}")
+    if brawl != "even" and not ClaimPosition.brawl_rule_counts(players, variant):     # as claimsolve.new
+        where = "in battle-for-two" if variant == "battle-for-two" else f"with {players} seats"
+        raise _bad("brawl", f"the brawl's rule counts only with 3 seats: {where} even and cap never differ")
     with as_parameters():                   # `new` names its option as the command line does (--island)
         if start == "play":
             return random_play_start(seed, players=players, island=island, variant=variant, brawl=brawl)

@@ -194,6 +194,7 @@ def test_bad_parameters_and_actions_raise_our_errors():
 def test_a_negative_action_is_our_move_error(name):
     # OpenSpiel's C++ refused -1 (kInvalidAction) with "spiel.cc:446 action_id != kInvalidAction", where
     # the docs say illegal actions raise our MoveError
+    import claimsolve.interop.engine_game  # noqa: F401  (registers the engine games, whatever ran before)
     state = pyspiel.load_game(name, {}).new_initial_state()
     for call in (state.apply_action, state.child):
         with pytest.raises(MoveError, match=r"^action -1 is not an action id \(0 to \d+\)$"):
@@ -884,6 +885,10 @@ def test_claim_brawl_parameter_sets_the_rule():
     assert game.new_initial_state().position.rules.brawl == "cap"
     with pytest.raises(claimsolve.ClaimsolveError, match="parameter 'brawl': must be one of even, cap, not 'fair'"):
         claim_spiel.start_position({**claim_spiel._DEFAULTS, "brawl": "fair"})
+    # where the rule changes nothing (2 or 4 seats), "cap" is refused as claimsolve.new refuses it
+    with pytest.raises(claimsolve.ClaimsolveError, match="parameter 'brawl': the brawl's rule counts only with 3 "
+                                                         "seats: with 2 seats even and cap never differ"):
+        pyspiel.load_game(claim_spiel.SHORT_NAME, {"players": 2, "brawl": "cap"})
 
 
 @pytest.mark.parametrize("name", ["colorclaim", "claim", "colorclaim_engine"])
