@@ -544,35 +544,42 @@ def _play_line(position, nodes, first_ply, fail, count, where, path="moves"):
         for k, line in enumerate(node.variations):
             _play_line(position, line, ply - 1, fail, count, f"{where}variation {k + 1} of ply {ply}: ",
                        f"{path}[{index}].variations[{k}]")
-        if position.is_over():
-            fail(f"{where}ply {ply} ({_quoted(node.move)}): the game is over before it")
-        if getattr(position, "has_chance", False) and node.move.strip().lower() == "roll":
-            fail(f"{where}ply {ply} ('roll'): a roll in a record gives its dice, like roll:3,5,1")
         if node.eval is not None and node.eval.get("line"):
-            _check_engine_line(position, node.eval["line"], f"{path}[{index}].eval.line", fail)
-        try:
-            position = position.play(node.move)
-        except MoveError as exc:
-            fail(f"{where}ply {ply} ({_quoted(node.move)}): {exc.problem}")
+            _check_engine_line(position, node.eval["line"], f"{path}[{index}].eval.line", fail, count)
+        bare_roll = node.move.strip().lower() == "roll"
+        position = _played(position, node.move, f"{where}ply {ply} ({_quoted(node.move)})", fail,
+                           bare_roll and "a roll in a record gives its dice, like roll:3,5,1")
         positions.append(position)
     return positions
 
 
-def _check_engine_line(position, moves, where, fail):
+def _played(position, move, at, fail, chance_refused=None, illegal=""):
+    """`position` after `move`, where the game is not over and the move is
+    legal; else fail(...) naming it by `at`.  `chance_refused`: in a game
+    with dice, the words refusing this move (None: taken)."""
+    if position.is_over():
+        fail(f"{at}: the game is over before it")
+    if chance_refused and getattr(position, "has_chance", False):
+        fail(f"{at}: {chance_refused}")
+    try:
+        return position.play(move)
+    except MoveError as exc:
+        fail(f"{at}: {illegal}{exc.problem}")
+
+
+def _check_engine_line(position, moves, where, fail, count):
     """A move's eval "line" (review: the engine's line from the position
     before the move, a list of text: _eval checked that) is played from
-    `position`: each move legal in turn, none after the game's end, no bare
-    roll (its dice would be drawn anew at every reading)."""
+    `position`: each move legal in turn, none after the game's end, no roll
+    (a line stops before the dice: docs/review.md), each counted with the
+    game's moves against MAX_PLIES."""
     for k, move in enumerate(moves):
-        at = f"field '{where}[{k}]' ({_quoted(move)})"
-        if position.is_over():
-            fail(f"{at}: the game is over before it")
-        if getattr(position, "has_chance", False) and move.strip().lower() == "roll":
-            fail(f"{at}: a bare roll (a line stops before the dice)")
-        try:
-            position = position.play(move)
-        except MoveError as exc:
-            fail(f"{at}: not legal there: {exc.problem}")
+        count[0] += 1
+        if count[0] > MAX_PLIES:
+            fail(f"more than {MAX_PLIES:,} moves in one game (its engine lines counted)")
+        rolls = move.strip().lower().startswith("roll")
+        position = _played(position, move, f"field '{where}[{k}]' ({_quoted(move)})", fail,
+                           rolls and "a roll (a line stops before the dice)", "not legal there: ")
 
 
 def _players(value, start, fail):

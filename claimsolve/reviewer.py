@@ -571,7 +571,7 @@ def saved(record, options):
             after=e["after"], loss=e["loss"], grade=e["grade"], exact=e.get("exact") is True,
             forced=e.get("forced") is True, luck=e.get("luck") if _number(e.get("luck")) else None,
             method=e.get("method") if isinstance(e.get("method"), str) else None,
-            line=list(e["line"]) if isinstance(e.get("line"), list) else None))
+            line=_saved_line(e)))
     # Claim It!'s win chance by the net does not mirror, with 2 players too (Review.mirrored)
     mirrored = result.graph in ("margin", "chance") and result.sides == 2 and getattr(kit, "VALUES_MIRROR", True)
     whole = 1.0 if result.graph == "chance" else 0.0
@@ -599,6 +599,15 @@ def _mover_rows(moves, teams, seats, whole=None):
             row = [value if team[seat] == team[mover] else whole - value for seat in range(1, seats + 1)]
         rows.append(row)
     return rows
+
+
+def _saved_line(e):
+    """A saved move's `line` as the review made it: of its best move, at most
+    LINE_PLIES moves (a line written otherwise is left out), or None."""
+    line = e.get("line")
+    if not isinstance(line, list) or not line or line[0] != e.get("best"):
+        return None
+    return list(line[:LINE_PLIES])
 
 
 def _saved_rows(evals, seats):

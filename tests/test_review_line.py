@@ -24,8 +24,7 @@ def assert_played_through(position, line, best):
     assert line and line[0] == best and len(line) <= LINE_PLIES, (line, best)
     for move in line:
         assert not position.is_over(), (line, move)
-        assert move in position.legal_moves() or position.play(move) is not None
-        position = position.play(move)
+        position = position.play(move)          # raises MoveError where the move is not legal there
 
 
 @pytest.mark.parametrize("size, seconds", [("3x3", 0.2), ("6x5", 0.05)])
@@ -152,11 +151,32 @@ def test_a_malformed_line_is_refused_in_one_line(game_file, tmp_path, line, need
     assert_refused(run("show", path), str(path), "field 'moves[0].variations[0][0].eval.line[0]' ('z9')")
 
 
-def test_a_roll_in_a_claim_it_line_is_refused():
+@pytest.mark.parametrize("line, at", [(["roll"], 0), (["roll:1,2,3"], 0), (["w1@2,3", "roll:1,2,3"], 1)])
+def test_a_roll_in_a_claim_it_line_is_refused(line, at):
+    # a line stops before the dice (docs/review.md); a line with dice given was taken, and the board's
+    # "Best:" would have played those dice as a variation
     start = claimsolve.new("claimit", players=2)
-    data = {"record": 1, "start": start.to_json(), "moves": [{"move": "roll:3,5,1", "eval": {"line": ["roll"]}}]}
-    with pytest.raises(claimsolve.ClaimsolveError, match=r"field 'moves\[0\]\.eval\.line\[0\]' \('roll'\): a bare "
-                                                         r"roll"):
+    data = {"record": 1, "start": start.to_json(), "moves": [{"move": "roll:3,2,1", "eval": {"line": ["roll"]}},
+                                                            {"move": "w3@2,1", "eval": {"line": line}}]}
+    if line[0] != "roll":
+        data["moves"][0]["eval"] = {}
+    with pytest.raises(claimsolve.ClaimsolveError,
+                       match=rf"field 'moves\[{0 if line[0] == 'roll' else 1}\]\.eval\.line\[{at}\]' .*: a roll "
+                             r"\(a line stops before the dice\)"):
+        records.loads(json.dumps(data))
+
+
+def test_a_record_of_long_lines_is_held_to_the_moves_a_game_may_have(monkeypatch):
+    # a crafted record of 64,000 line moves took 1.5 s to load: line moves count with the game's
+    monkeypatch.setattr(records, "MAX_PLIES", 5)
+    start = claimsolve.new("colorclaim", size="3x3", seed=1)
+    line = ["a3xb3", "a1xa2", "c2-c3"]
+    data = {"record": 1, "start": start.to_json(), "moves": [{"move": "c1-c2", "eval": {"line": line}},
+                                                            {"move": "b1xb2", "eval": {"line": line}}]}
+    data["moves"][1]["eval"] = {}
+    assert records.loads(json.dumps(data))
+    data["moves"][1]["eval"] = {"line": ["a2xa1", "b3-a3", "c2-c3"]}
+    with pytest.raises(claimsolve.ClaimsolveError, match=r"more than 5 moves in one game \(its engine lines counted\)"):
         records.loads(json.dumps(data))
 
 
