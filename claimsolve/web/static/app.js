@@ -541,8 +541,8 @@ function gradeWords(m, result = null) {
   // a record's grades by a measure it does not name (Claim It!): the unit review grades it by by default
   const assumed = result && result.assumed ? "; in the unit of review's default measure for this game (the " +
     "record does not name the measure of its grades)" : "";
-  const line = m.best && m.best !== m.move && Array.isArray(m.line) && m.line[0] === m.best && m.line.length > 1 ?
-    ` (its line: ${lineText(m.line)})` : "";
+  const ofBest = m.best !== m.move ? bestLine(m) : null;
+  const line = ofBest && ofBest.length > 1 ? ` (its line: ${lineText(ofBest)})` : "";
   const best = m.best && m.best !== m.move ? `; the engine's ${m.best}${line}` : "";
   // an estimated loss says so: the engine's move at a short review time may be one a longer analysis
   // proves worse than the move played
@@ -1089,10 +1089,14 @@ function gradeVerdict(m, result) {
     `-${result && result.graph === "chance" ? Number(m.loss).toFixed(3) : m.loss}${unit}${reason ? `: ${reason}` : ""}`;
   const how = [loss, m.exact ? "exact" : ""].filter(Boolean).join(", ");
   const best = m.best && m.best !== m.move ? m.best : null;
-  // the engine's line from the position before (review's `line`: its search's, best move first), where
-  // it is of that best move; a record saved before lines were kept has none: the best move alone
-  const line = best && Array.isArray(m.line) && m.line[0] === best ? m.line : null;
+  const line = best ? bestLine(m) : null;
   return { grade: m.grade, words: GRADE_NAMES[m.grade] || m.grade, how, best, line };
+}
+
+// a graded move's engine line from the position before (review's `line`: its search's, best move
+// first), where it is of that best move; else null (a record saved before lines were kept has none)
+function bestLine(m) {
+  return m.best && Array.isArray(m.line) && m.line[0] === m.best ? m.line : null;
 }
 
 const GRADE_RANK = ["best", "good", "inaccuracy", "mistake", "blunder"];
@@ -3543,7 +3547,7 @@ async function showPracticeAnswer() {
   const p = state.practice;
   if (!p || p.status === "checking") return;
   const m = p.items[p.at];
-  const line = Array.isArray(m.line) && m.line[0] === m.best ? m.line : m.best ? [m.best] : [];
+  const line = bestLine(m) || (m.best ? [m.best] : []);
   p.status = "shown";
   practiceButtons(false);
   if (!line.length) {
