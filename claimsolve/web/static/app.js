@@ -12,6 +12,16 @@ import { counted } from "./words.js";
 
 const MARKS = style.marks;
 const $ = (id) => document.getElementById(id);
+// the element `id`, made (a `tag`, put in its place by `place(element)`) the first time it is asked for
+function madeOnce(id, tag, place) {
+  let element = $(id);
+  if (!element) {
+    element = document.createElement(tag);
+    element.id = id;
+    place(element);
+  }
+  return element;
+}
 const SVGNS = "http://www.w3.org/2000/svg";
 // a count and its word, plural unless the count is 1: "1 move", "2 moves"
 
@@ -1136,12 +1146,7 @@ function drawReviewBest() {
   const layer = document.getElementById("review-best");
   const node = current();
   const verdict = reviewVerdict(node);
-  let box = $("review-verdict");
-  if (!box) {
-    box = document.createElement("div");
-    box.id = "review-verdict";
-    box.setAttribute("role", "status");
-  }
+  const box = madeOnce("review-verdict", "div", (made) => made.setAttribute("role", "status"));
   const last = $("last-move");
   if (last && box.previousElementSibling !== last) last.after(box);
   else if (!last && !box.parentNode) $("board-wrap").append(box);
@@ -1254,12 +1259,7 @@ async function askLastMove(entry, previous) {
 }
 
 function lastMoveWords(entry) {
-  let box = $("last-move");
-  if (!box) {
-    box = document.createElement("div");
-    box.id = "last-move";
-    $("board-wrap").append(box);
-  }
+  const box = madeOnce("last-move", "div", (made) => $("board-wrap").append(made));
   const last = entry.lastMove;
   box.hidden = !(last && last.report);
   if (box.hidden) {
@@ -1747,12 +1747,7 @@ function renderSuggestions(result, live) {
 // the line that says what the engine's marks on the board mean (the game's marksKey: Claim's crosses
 // are the best turn's captures), under the best line
 function showMarksKey(suggestions) {
-  let key = $("marks-key");
-  if (!key) {
-    key = document.createElement("p");
-    key.id = "marks-key";
-    $("pv").after(key);
-  }
+  const key = madeOnce("marks-key", "p", (made) => $("pv").after(made));
   const words = suggestions.length && state.module && state.module.marksKey ?
     state.module.marksKey(suggestions, current().position) : "";
   key.textContent = words;
