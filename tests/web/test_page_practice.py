@@ -57,6 +57,10 @@ def test_practise_a_players_mistakes_found_missed_and_counted(page, tmp_path, sh
                                                         "(it lost 3 points).") and board_ready(d), "the question")
     assert shown(driver)["ply"] == 0
     assert not visible(driver, "review-graph")          # the prompt in its place: the board stays whole
+    # the moves list's tooltip of the move asked does not give the answer (it named "the engine's a3xb3")
+    title = script(driver, "return Array.from(document.querySelectorAll('#move-list li'))"
+                           ".find(li => li.textContent.includes('c1-c2')).title")
+    assert "mistake" in title and "a3xb3" not in title, title
     driver.save_screenshot(str(shots / "practice-question.png"))
     # a wrong try: taken back, the board at the position before, nothing added to the tree
     play(driver, "a1-a2")
@@ -82,8 +86,6 @@ def test_practise_a_players_mistakes_found_missed_and_counted(page, tmp_path, sh
     wait(driver, lambda d: (prompt(d) or "").startswith("Move 3, player 1: find a better move than b3xa3 "
                                                         "(it lost 3 points).") and board_ready(d), "the second")
     assert shown(driver)["ply"] == 2 and shown(driver)["move"] == "b1xb2"
-    # nothing of the review's better move for the move before (player 2's, best here) on the board or in words
-    assert not script(driver, "return document.querySelectorAll('#board #review-best *').length")
     driver.find_element(By.ID, "practice-answer").click()
     wait(driver, lambda d: (prompt(d) or "").startswith("The answer: a2xa1") and board_ready(d), "the answer")
     assert shown(driver)["move"] == "a2xa1"
@@ -98,6 +100,50 @@ def test_practise_a_players_mistakes_found_missed_and_counted(page, tmp_path, sh
     now = shown(driver)
     assert now["main"] == MOVES and not now["practising"], now
     assert script(driver, "return window.claimsolveBoard.state.review.result !== null")
+    assert not console_errors(driver)
+
+
+def test_the_tree_waits_while_a_try_is_judged(page, tmp_path):
+    """A reviewer of the practice: with /api/grade slow, a try deleted while judged made the take-back
+    remove the game's own move (splice(-1)): the main line gone; a try promoted meanwhile became the main
+    line; a new review started meanwhile left the try in the tree.  Delete and promote wait now, and a
+    review started meanwhile takes the try back."""
+    driver = page
+    load(driver, tmp_path, META, "practice-slow.json")
+    reviewed(driver)
+    wait(driver, lambda d: visible(d, "practice-button"), "the practice control")
+    driver.find_element(By.ID, "practice-button").click()
+    wait(driver, lambda d: (prompt(d) or "").startswith("Move 1, player 1") and board_ready(d), "the question")
+    # the server's answer to a grade held back 3 s
+    script(driver, """
+      const fetched = window.fetch;
+      window.fetchBefore = fetched;
+      window.fetch = (url, init = {}) => !String(url).includes('/api/grade') ? fetched(url, init) :
+        new Promise((resolve, reject) => {          // as a slow server: 3 s, unless the request is dropped
+          const held = setTimeout(() => resolve(fetched(url, init)), 3000);
+          if (init.signal) init.signal.addEventListener('abort', () => {
+            clearTimeout(held);
+            reject(new DOMException('dropped', 'AbortError'));
+          });
+        });""")
+    try:
+        play(driver, "a1-a2")
+        wait(driver, lambda d: (prompt(d) or "").startswith("Checking a1-a2"), "the try being judged")
+        assert driver.find_element(By.ID, "delete-button").get_attribute("disabled") is not None
+        assert driver.find_element(By.ID, "promote-button").get_attribute("disabled") is not None
+        script(driver, "document.getElementById('delete-button').click()")          # refused as it waits
+        wait(driver, lambda d: (prompt(d) or "").startswith("Not that: a1-a2") and board_ready(d), "judged")
+        assert shown(driver)["main"] == MOVES and shown(driver)["rootMoves"] == ["c1-c2"]
+        # a new review started while a try is judged: the try taken back
+        play(driver, "a1-b1")
+        wait(driver, lambda d: (prompt(d) or "").startswith("Checking a1-b1"), "the second try being judged")
+        reviewed(driver)
+        now = shown(driver)
+        assert now["main"] == MOVES and now["rootMoves"] == ["c1-c2"] and not now["practising"], now
+        # its request dropped with it: the board takes a move at once (the try held the move in flight)
+        wait(driver, lambda d: not script(d, "return window.claimsolveBoard.moveInFlight()"), "no move in flight")
+    finally:
+        script(driver, "window.fetch = window.fetchBefore")          # the page's own fetch for the tests after
     assert not console_errors(driver)
 
 

@@ -406,8 +406,15 @@ function updateButtons() {
   renderReviewObjectives(current().position);
   $("undo-button").disabled = state.index === 0;
   $("redo-button").disabled = state.index >= state.line.length - 1;
-  $("promote-button").disabled = !inVariation(current());
-  $("delete-button").disabled = state.index === 0;
+  // while a practice's try is judged the tree waits (a try deleted meanwhile, the take-back removed
+  // the game's own move; a try promoted became the main line)
+  const judging = practiceJudging();
+  $("promote-button").disabled = judging || !inVariation(current());
+  $("delete-button").disabled = judging || state.index === 0;
+}
+
+function practiceJudging() {
+  return Boolean(state.practice && state.practice.status === "checking");
 }
 
 // --- the moves: a tree -------------------------------------------------------------------
@@ -469,6 +476,7 @@ function inVariation(node) {
 
 // the variation holding the node shown becomes its parent's main line
 function promoteVariation() {
+  if (practiceJudging()) return;
   let n = current();
   while (n.parent && isMain(n)) n = n.parent;
   if (!n.parent) return;
@@ -486,7 +494,7 @@ function promoteVariation() {
 // the node shown and every move after it are deleted; the page shows the move before
 function deleteFromHere() {
   const node = current();
-  if (!node.parent) return;
+  if (!node.parent || practiceJudging()) return;
   const parent = node.parent;
   parent.children.splice(parent.children.indexOf(node), 1);
   const gone = [];
@@ -551,9 +559,11 @@ function gradeWords(m, result = null) {
   // a record's grades by a measure it does not name (Claim It!): the unit review grades it by by default
   const assumed = result && result.assumed ? "; in the unit of review's default measure for this game (the " +
     "record does not name the measure of its grades)" : "";
-  const ofBest = m.best !== m.move ? bestLine(m) : null;
+  // (not while a practice asks for a better move: the tooltip gave the answer away)
+  const named = m.best && m.best !== m.move && !state.practice;
+  const ofBest = named ? bestLine(m) : null;
   const line = ofBest && ofBest.length > 1 ? ` (its line: ${lineText(ofBest)})` : "";
-  const best = m.best && m.best !== m.move ? `; the engine's ${m.best}${line}` : "";
+  const best = named ? `; the engine's ${m.best}${line}` : "";
   // an estimated loss says so: the engine's move at a short review time may be one a longer analysis
   // proves worse than the move played
   const how = m.exact ? " (exact)" : m.forced ? "" : " (estimated, not proven)";
@@ -878,7 +888,11 @@ async function explainIllegal(clicks) {
 let moveInFlight = false;
 
 async function playMove(move, options = {}) {
-  if (moveInFlight) return false;
+  if (moveInFlight) {
+    // (a practice's try holds the move in flight while it is judged: the move clicked now is not played)
+    if (practiceJudging() && !options.engine) setMessage("Wait: the move tried is being judged.", "error");
+    return false;
+  }
   moveInFlight = true;
   try {
     return await checkedMove(move, options);
@@ -889,10 +903,6 @@ async function playMove(move, options = {}) {
 
 async function checkedMove(move, options) {
   const entry = current();
-  if (state.practice && state.practice.status === "checking" && !options.engine) {
-    setMessage("Wait: the move tried is being judged.", "error");
-    return false;
-  }
   const body = { position: entry.position, moves: [move] };
   if (options.seed !== undefined && options.seed !== null) body.seed = options.seed;
   let next, answer;
@@ -1988,9 +1998,10 @@ function shapeMarkup(shape, colour, opacity, number, headId = `head${MARKS.line.
     const [a, b] = [shape.from, shape.to];
     const dx = b.x - a.x, dy = b.y - a.y, d = Math.hypot(dx, dy) || 1;
     const end = { x: b.x - (dx / d) * cell * 0.3, y: b.y - (dy / d) * cell * 0.3 };
-    // the number on the arrow half a cell from its start (at most half way): beside the piece that moves,
+    // the number on the arrow a third of a cell from its start: beside the piece that moves,
     // not over it (it hid a Claim Viking's colour number, a pyramid), nor over a piece jumped
-    const along = Math.min(cell * 0.5, d / 2);
+    // (0.35 of the way: a move and its reverse, d3-d4 then d4-d3, put their numbers apart)
+    const along = Math.min(cell, d) * 0.35;
     // and the line from the piece's edge, its number in sight
     const off = Math.min(cell * 0.3, d / 4), start = { x: a.x + (dx / d) * off, y: a.y + (dy / d) * off };
     return `<line x1="${start.x}" y1="${start.y}" x2="${end.x}" y2="${end.y}" stroke="${colour}" stroke-width="${width}" ` +
@@ -3387,7 +3398,7 @@ function renderPracticeBar(review) {
   const n = (counts.find(([seat]) => seat === Number(select.value)) || [0, 0])[1];
   $("practice-button").disabled = n === 0;
   $("practice-button").title = n ? `Go through player ${select.value}'s ${counted(n, "move")} graded ` +
-    `${grades.slice(grades.length === 3 ? 0 : 1).join(", ").replace(/, (\w+)$/, " or $1")}, in the game's order: ` +
+    `${grades.join(", ").replace(/, (\w+)$/, " or $1")}, in the game's order: ` +
     "find a better move in the position before each (lichess's \"Learn from your mistakes\")" :
     `Player ${select.value} made no move graded ${grades.join(" or ")} to practise`;
   $("practice-bar").hidden = false;
@@ -3424,6 +3435,15 @@ function practiceButtons(asking) {
 // while a try is judged its buttons wait (a skip or a stop then would leave the try half done)
 function practiceBusy(busy) {
   for (const id of ["practice-answer", "practice-skip", "practice-next", "practice-stop"]) $(id).disabled = busy;
+  updateButtons();
+}
+
+// a try's node out of the tree again, where the try made it (`existed`: it was there before)
+function takeBack(entry, child, existed) {
+  const at = entry.children.indexOf(child);
+  if (existed || at < 0) return;
+  entry.children.splice(at, 1);
+  nodes.delete(child.id);
 }
 
 async function startPractice() {
@@ -3485,6 +3505,9 @@ async function practiseTry(entry, answer, recorded, played) {
   const at = state.line.indexOf(entry);
   state.line = state.line.slice(0, at + 1).concat(continuation(child));
   p.status = "checking";
+  // taken back if the practice ends while it is judged, its request dropped (the move in flight with it)
+  const controller = new AbortController();
+  p.pending = { entry, child, existed, controller };
   practiceBusy(true);
   // the review's time a position; a review loaded with its record keeps none (0): the review time chosen
   const time = result.time_per_move > 0 ? result.time_per_move :
@@ -3496,13 +3519,14 @@ async function practiseTry(entry, answer, recorded, played) {
   try {
     const body = { position: entry.position, move: recorded, time };
     if (result.objective) body.objective = result.objective;
-    graded = (await api("grade", body)).moves[0];
+    graded = (await api("grade", body, { signal: controller.signal })).moves[0];
   } catch (e) {
     graded = null;
     if (state.practice === p) setMessage(`Practice: ${e.message}`, "error");
   }
-  practiceBusy(false);
+  p.pending = null;
   if (state.practice !== p) return true;
+  practiceBusy(false);
   const good = graded && (graded.grade === "best" || graded.grade === "good");
   if (good) {
     if (!existed) changed();
@@ -3519,10 +3543,7 @@ async function practiseTry(entry, answer, recorded, played) {
     return true;
   }
   // taken back, as lichess takes a wrong try back: the tree as it was
-  if (!existed) {
-    entry.children.splice(entry.children.indexOf(child), 1);
-    nodes.delete(child.id);
-  }
+  takeBack(entry, child, existed);
   p.status = "asking";
   await goTo(entry);
   if (state.practice !== p) return true;
@@ -3572,10 +3593,22 @@ function endPractice(words) {
   const p = state.practice;
   if (!p) return;
   state.practice = null;
+  // a try still being judged (a new review, a load, a new game meanwhile) is taken back: it stayed as an
+  // unsaved variation
+  if (p.pending) {
+    const { entry, child, existed, controller } = p.pending;
+    p.pending = null;
+    controller.abort();
+    takeBack(entry, child, existed);
+    if (!existed && state.line.includes(child)) goTo(entry);      // the board off the node taken back
+  }
   practiceBusy(false);
   $("practice").hidden = true;
   $("review-panel").classList.remove("practising");
-  if (words === null) return;
+  if (words === null) {
+    if ($("engine-state").textContent === "(hidden while you practise)") $("engine-state").textContent = "";
+    return;
+  }
   renderPracticeBar(p.review);
   $("practice-note").textContent = words;
   setMessage(words);
@@ -3713,5 +3746,6 @@ async function main() {
 }
 
 window.claimsolveBoard = { state, showIndex, playMove, clickToken, goTo, nodes, recordJson, loadText,
-  mainLine, promoteVariation, deleteFromHere, gradeWords, setEval, oddsVerdict, renderSuggestions };
+  mainLine, promoteVariation, deleteFromHere, gradeWords, setEval, oddsVerdict, renderSuggestions,
+  moveInFlight: () => moveInFlight };
 main().catch((e) => setMessage(e.message, "error"));
