@@ -15,7 +15,8 @@ from claimsolve.positions import from_dict
 from .browser import SKIP, By, browser, server, shots, wait  # noqa: F401
 from .test_page import board_ready, console_errors
 from .test_page_phone import TARGETS
-from .test_page_review import META, MOVES, START, inner_size, load, page, reviewed, script  # noqa: F401
+from .test_page_review import (META, MOVES, START, inner_size, load, page, reviewed, script,  # noqa: F401
+                               show_ply, verdict)
 
 pytestmark = [SKIP, pytest.mark.slow]
 
@@ -86,6 +87,15 @@ def test_practise_a_players_mistakes_found_missed_and_counted(page, tmp_path, sh
     wait(driver, lambda d: (prompt(d) or "").startswith("Move 3, player 1: find a better move than b3xa3 "
                                                         "(it lost 3 points).") and board_ready(d), "the second")
     assert shown(driver)["ply"] == 2 and shown(driver)["move"] == "b1xb2"
+    # the move before the question (player 2's b1xb2, best in this game) made a mistake in the review's
+    # data: its better move and words would show at this position, and must not while the question is
+    # asked (they gave the answer's square away in a Claim game)
+    script(driver, "const b = window.claimsolveBoard, n = b.state.review.nodes[2];"
+                   "n.review = Object.assign({}, n.review, {grade: 'mistake', loss: 3, best: 'a2-a3', line: null});"
+                   "b.showIndex(b.state.index)")
+    wait(driver, board_ready, "the board drawn again")
+    assert verdict(driver) is None
+    assert not script(driver, "return document.querySelectorAll('#board #review-best *').length")
     driver.find_element(By.ID, "practice-answer").click()
     wait(driver, lambda d: (prompt(d) or "").startswith("The answer: a2xa1") and board_ready(d), "the answer")
     assert shown(driver)["move"] == "a2xa1"
@@ -96,6 +106,9 @@ def test_practise_a_players_mistakes_found_missed_and_counted(page, tmp_path, sh
          "Practice over: found 1 of 2.", "the count")
     assert prompt(driver) is None and visible(driver, "review-graph") and visible(driver, "practice-button")
     driver.save_screenshot(str(shots / "practice-over.png"))
+    # (the control: out of the practice, the same move's words show at its position)
+    show_ply(driver, 2)
+    wait(driver, lambda d: (verdict(d) or "").startswith("Mistake (-3 points"), "the move before's words again")
     # the game's moves never changed; the review still the main line's
     now = shown(driver)
     assert now["main"] == MOVES and not now["practising"], now
