@@ -36,9 +36,10 @@ from claimsolve.cli.options import (OUTPUT_FILE, SECONDS, SEED, SVG_FILE, Checke
                    "a new file.")
 @json_option
 def review(rec, game_number, seconds, threads, objective, seed, svg_path, save_path, as_json):
-    """Every move of the game in REC graded: the engine's best move, the value before and after in the
-    game's units, the loss and a grade; exact where a solver reaches; the dice apart from the decisions in
-    Claim It!.  REC is a game record (docs/records.md)."""
+    """Every move of the game in REC graded: the engine's best move (and its line, under an inaccuracy
+    or worse), the value before and after in the game's units, the loss and a grade; exact where a
+    solver reaches; the dice apart from the decisions in Claim It!.  REC is a game record
+    (docs/records.md)."""
     from claimsolve.render.review import review_svg, review_text     # deferred: start-up
     from claimsolve.reviewer import checked_options
 
