@@ -22,7 +22,6 @@ from .catalog import game_of, get_game, ids_where
 from .errors import ArgumentTypeError, ClaimsolveError, MoveError, PositionError, as_parameters
 from .game import Position
 from .positions import dumps, from_dict, game_class, loads
-from . import commands
 from . import records as _records
 from .records import GameRecord, load_position
 
@@ -46,10 +45,8 @@ def new(game, players=None, size=None, seed=None, island=None, variant=None, bra
     if seed is not None:
         seed = limits.seed(seed, _parameter("seed"))
     with as_parameters():
-        position = descriptor.new(players=players, size=size, island=island, variant=variant, seed=seed, brawl=brawl)
-        # after the game's own checks (a bad count of seats is said as such, not as the brawl's)
-        commands.check_brawl(game, brawl, players=players, variant=variant, seats_given="players=3")
-        return position
+        return descriptor.new(players=players, size=size, island=island, variant=variant, seed=seed, brawl=brawl,
+                              seats_given="players=3")
 
 
 def load(path, ply=None, game=None):

@@ -5,7 +5,6 @@ commands come straight from the library (`Analysis.to_json`,
 `OddsResult.to_json`, `render.solve_json`, `render.summary`)."""
 import random
 
-from . import limits
 from .catalog import get_game
 from .errors import ClaimsolveError, MoveError, OptionError
 
@@ -24,34 +23,13 @@ def new_position(game, players=None, size=None, island=None, variant=None, seed=
         raise OptionError("seed", f"{game} draws a setup from a seed only with {needs}")
     if seed is None and uses_seed:
         seed = random.SystemRandom().randrange(1 << 31)
-    position = descriptor.new(**options, seed=seed, brawl=brawl)
-    # after the game's own checks: a bad count of seats or variant is said as such, not as the brawl's
-    check_brawl(game, brawl, players=players, variant=variant, seats_given=seats_given)
-    return position
+    return descriptor.new(**options, seed=seed, brawl=brawl, seats_given=seats_given)
 
 
 def check_brawl(game, brawl, players=None, variant=None, loaded=False, seats_given="--players 3"):
-    """The command line's --brawl (new, play, match): refused, as
-    `option '--brawl'`, by a game without a brawl, by a rule the game does
-    not know, and where the brawl's rule changes nothing (Claim: with other
-    than 3 seats, or in battle-for-two; `players` None is the game's
-    default; `loaded`: the seats are a loaded position's, which --players
-    cannot change; `seats_given`: how the caller asks for 3 seats, in the
-    refusal's hint: the board's API and Python say it their own way)."""
-    if brawl is None:
-        return
-    descriptor = get_game(game)
-    if not descriptor.takes("brawl"):
-        raise OptionError("brawl", f"{descriptor.id} has no brawl")
-    known = descriptor.choices.get("brawl", ())
-    if brawl not in known:
-        raise OptionError("brawl", f"{limits.quoted(brawl)}: must be one of {', '.join(known)}")
-    counts = getattr(descriptor.position_class, "brawl_rule_counts", None)
-    seats = descriptor.defaults.get("players") if players is None else players
-    if counts is not None and not counts(seats, variant):
-        where = "in battle-for-two" if variant == "battle-for-two" else f"with {seats} seats"
-        raise OptionError("brawl", f"the brawl's rule counts only with 3 seats: {where} even and cap never "
-                                   "differ" + ("" if variant == "battle-for-two" or loaded else f" (give {seats_given})"))
+    """The command line's --brawl (new, play, match): GameDescriptor.check_brawl
+    of `game` (its refusals, as `option '--brawl'`)."""
+    get_game(game).check_brawl(brawl, players=players, variant=variant, loaded=loaded, seats_given=seats_given)
 
 
 def apply_moves(position, moves, seed=None, source=None):

@@ -9,6 +9,7 @@ import importlib
 from dataclasses import dataclass, field
 
 from .errors import OptionError
+from .limits import quoted
 
 # The options of `claimsolve new` and `match`, each with what a game that
 # does not take it lacks (for the refusal).
@@ -186,17 +187,45 @@ class GameDescriptor:
         given = {"players": players, "size": size, "island": island, "variant": variant}
         return self.takes("seed") and all(given[option] == value for option, value in self.seed_needs.items())
 
-    def new(self, players=None, size=None, island=None, variant=None, seed=None, brawl=None):
+    def new(self, players=None, size=None, island=None, variant=None, seed=None, brawl=None,
+            seats_given="--players 3"):
         """A starting position from the options the game takes; an option it
         does not take, or a bad value, is an OptionError naming it.  The Position class's
-        `new` is given only the options the game takes."""
+        `new` is given only the options the game takes; a brawl's rule where it
+        changes nothing is refused after the game's own checks (check_brawl: a
+        bad count of seats is said as such, not as the brawl's)."""
         given = {"players": players, "size": size, "island": island, "variant": variant, "seed": seed,
                  "brawl": brawl}
         for option, value in given.items():
             if value is not None and option not in self.options:
                 raise OptionError(option, f"{self.id} {NEW_OPTIONS[option]}")
-        return self.position_class.new(**{option: value for option, value in given.items()
-                                          if option in self.options})
+        position = self.position_class.new(**{option: value for option, value in given.items()
+                                               if option in self.options})
+        self.check_brawl(brawl, players=players, variant=variant, seats_given=seats_given)
+        return position
+
+    def check_brawl(self, brawl, players=None, variant=None, loaded=False, seats_given="--players 3"):
+        """`brawl` (new's, play's, match's) refused, as `option '--brawl'`, by a
+        game without a brawl, by a rule the game does not know, and where the
+        brawl's rule changes nothing (Claim: with other than 3 seats, or in
+        battle-for-two; `players` None is the game's default; `loaded`: the
+        seats are a loaded position's, which --players cannot change;
+        `seats_given`: how the caller asks for 3 seats, in the refusal's hint:
+        the board's API and Python say it their own way)."""
+        if brawl is None:
+            return
+        if not self.takes("brawl"):
+            raise OptionError("brawl", f"{self.id} has no brawl")
+        known = self.choices.get("brawl", ())
+        if brawl not in known:
+            raise OptionError("brawl", f"{quoted(brawl)}: must be one of {', '.join(known)}")
+        counts = getattr(self.position_class, "brawl_rule_counts", None)
+        seats = self.defaults.get("players") if players is None else players
+        if counts is not None and not counts(seats, variant):
+            where = "in battle-for-two" if variant == "battle-for-two" else f"with {seats} seats"
+            hint = "" if variant == "battle-for-two" or loaded else f" (give {seats_given})"
+            raise OptionError("brawl", f"the brawl's rule counts only with 3 seats: {where} even and cap never "
+                                       f"differ{hint}")
 
     def teams(self, position):
         """position.teams(), checked to hold every seat exactly once."""

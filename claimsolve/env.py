@@ -65,6 +65,7 @@ from ._batch import CHANCE, IN_TURN, Single
 from . import limits
 from .limits import MAX_PLIES
 from .errors import ClaimsolveError, _short, as_parameters
+from .catalog import get_game
 from .positions import game_class
 from .records import adjudicated_points
 
@@ -110,12 +111,11 @@ def _max_cycles(value):
 def _new(cls, options):
     """cls.new(**options), a refused option named as the caller wrote it
     (and a brawl's rule where it changes nothing, as claimsolve.new refuses
-    it)."""
-    from .commands import check_brawl
+    it: the descriptor's check_brawl)."""
     with as_parameters():
         position = cls.new(**options)
-        check_brawl(cls.game, options.get("brawl"), players=options.get("players"), variant=options.get("variant"),
-                    seats_given="players=3")
+        get_game(cls.game).check_brawl(options.get("brawl"), players=options.get("players"),
+                                       variant=options.get("variant"), seats_given="players=3")
         return position
 
 

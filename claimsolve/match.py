@@ -34,7 +34,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .catalog import get_game
-from .commands import check_brawl
 from . import limits
 from .errors import ClaimsolveError, Interrupted, PlayerError, as_parameters
 from .files import write_atomically
@@ -195,11 +194,10 @@ def starting_positions(game, count, seed, players=None, size=None, island=None, 
 def check_options(game, seed, duplicate=False, players=None, size=None, island=None, variant=None, brawl=None):
     """Refuses, naming the command line's options, what run_match would
     refuse naming its parameters: `match` calls it first.  --brawl also
-    where it changes nothing (commands.check_brawl), as `new` and `play`
-    refuse it."""
+    where it changes nothing (the descriptor's new checks it), as `new` and
+    `play` refuse it."""
     if duplicate:
         check_duplicate(game)
-    check_brawl(game, brawl, players=players, variant=variant)
     next(iter_starts(game, seed, players=players, size=size, island=island, variant=variant, brawl=brawl))
 
 

@@ -89,7 +89,6 @@ def play(game, players, size, island, variant, brawl, spec, seat, load_path, see
                 raise ClaimsolveError(f"option '--brawl': {limits.quoted(brawl)}, but the position from --load "
                                       f"{load_path} plays the brawl under {start.rules.brawl}")
     else:
-        commands.check_brawl(descriptor.id, brawl, players=players, variant=variant)
         seeded = seed if descriptor.takes("seed") else None
         start = descriptor.new(players=players, size=size, island=island, variant=variant, seed=seeded, brawl=brawl)
     if seat > start.num_players:

@@ -77,6 +77,7 @@ from ..interop.spiel_common import (CutAtLength, JsonObserver, PositionNode, act
                                     wants_observation, WholeActions)
 from ..limits import MAX_PLIES
 from . import rules
+from .descriptor import GAME
 from .islands import ISLANDS
 from .position import ClaimPosition
 from .rules import BRAWLS, VARIANTS
@@ -409,10 +410,9 @@ def start_position(params):
         raise _bad("start", f"must be one of {', '.join(STARTS)}, not {start!r}")
     if brawl not in BRAWLS:
         raise _bad("brawl", f"must be one of {', '.join(BRAWLS)}, not {brawl!r}")
-    if brawl != "even" and not ClaimPosition.brawl_rule_counts(players, variant):     # as claimsolve.new
-        where = "in battle-for-two" if variant == "battle-for-two" else f"with {players} seats"
-        raise _bad("brawl", f"the brawl's rule counts only with 3 seats: {where} even and cap never differ")
     with as_parameters():                   # `new` names its option as the command line does (--island)
+        if brawl != "even":                 # (the parameter's default, given always) refused as claimsolve.new
+            GAME.check_brawl(brawl, players=players, variant=variant, seats_given="players=3")
         if start == "play":
             return random_play_start(seed, players=players, island=island, variant=variant, brawl=brawl)
         return ClaimPosition.new(players=players, island=island, variant=variant, seed=seed, brawl=brawl)
