@@ -526,12 +526,10 @@ def _grade(kit, thresholds, digits, position, move, after_position, evaluation, 
         grade = grade_of(round(loss, digits), thresholds, engines_move, exact)
     # the engine's line from the position before, where it is of the best move (a proof that named
     # another best move brings its own line, or none); a forced move has none
-    line = list(evaluation.get("line") or [])
-    if forced or line[:1] != [evaluation["best"]]:
-        line = []
+    line = [] if forced else _line_of_best(evaluation.get("line"), evaluation["best"])
     return ReviewedMove(ply=ply, seat=seat, move=move, best=evaluation["best"], before=before, after=after,
                         loss=loss, grade=grade, exact=exact, forced=forced, luck=luck, method=evaluation.get("method"),
-                        line=line[:LINE_PLIES])
+                        line=line)
 
 
 def _number(value):
@@ -571,7 +569,7 @@ def saved(record, options):
             after=e["after"], loss=e["loss"], grade=e["grade"], exact=e.get("exact") is True,
             forced=e.get("forced") is True, luck=e.get("luck") if _number(e.get("luck")) else None,
             method=e.get("method") if isinstance(e.get("method"), str) else None,
-            line=_saved_line(e)))
+            line=_line_of_best(e.get("line"), e.get("best")) or None))
     # Claim It!'s win chance by the net does not mirror, with 2 players too (Review.mirrored)
     mirrored = result.graph in ("margin", "chance") and result.sides == 2 and getattr(kit, "VALUES_MIRROR", True)
     whole = 1.0 if result.graph == "chance" else 0.0
@@ -601,12 +599,11 @@ def _mover_rows(moves, teams, seats, whole=None):
     return rows
 
 
-def _saved_line(e):
-    """A saved move's `line` as the review made it: of its best move, at most
-    LINE_PLIES moves (a line written otherwise is left out), or None."""
-    line = e.get("line")
-    if not isinstance(line, list) or not line or line[0] != e.get("best"):
-        return None
+def _line_of_best(line, best):
+    """A move's `line` (a kit's evaluation's, a saved record's) where it is
+    of its `best` move, at most LINE_PLIES moves; else []."""
+    if not isinstance(line, list) or not line or line[0] != best:
+        return []
     return list(line[:LINE_PLIES])
 
 
