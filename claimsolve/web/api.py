@@ -495,13 +495,14 @@ def grade_args(body, max_time):
         raise bad("missing 'move': the move to grade, played in 'position'")
     if position.is_over():
         raise bad("option 'position': the game is over there: no move to grade")
-    kit_of(position.game)
+    kit = kit_of(position.game)
     try:
         position.play(move)
     except ClaimsolveError as exc:
         raise bad(f"option 'move': {one_line(exc)}") from None
+    record = records.GameRecord.from_moves(position, [move])
     if body.get("time") is None:
-        seconds = min(kit_of(position.game).DEFAULT_TIME, max_time / 2)
+        seconds = min(kit.DEFAULT_TIME, max_time / 2)
     else:
         seconds = limits.seconds(body["time"], "time")
         if seconds * 2 > max_time * (1 + 1e-9):
@@ -512,7 +513,7 @@ def grade_args(body, max_time):
             "seed": limits.seed(body.get("seed", 0), "seed")}
     if body.get("objective") is not None:
         args["objective"] = _text(body, "objective")
-    checked_options(records.GameRecord.from_moves(position, [move]), args.get("objective"))
+    checked_options(record, args.get("objective"))
     return args
 
 
